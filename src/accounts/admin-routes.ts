@@ -1,0 +1,107 @@
+import type { AuthedEnv } from "../http/app-env.ts";
+import { createApp } from "../http/create-app.ts";
+import { ApiError, errorResponses } from "../http/errors.ts";
+import { protectedRoute } from "../http/protected-route.ts";
+import { planAccount, planKey, revokeKeyStatement } from "./provisioning.ts";
+import {
+	AccountIdParams,
+	CreateAccountBody,
+	CreateKeyBody,
+	IssuedKeySchema,
+	KeyIdParams,
+	KeySummarySchema,
+	LimitsBody,
+	LimitsSchema,
+	NewAccountSchema,
+} from "./schema.ts";
+import { PARTNER_SCOPES } from "./scopes.ts";
+import { accountExists, findKeyById, runBatch, updateLimits } from "./store.ts";
+
+const json = <S>(schema: S, description: string) => ({ description, content: { "application/json": { schema } } });
+
+const createAccount = protectedRoute("admin", {
+	method: "post",
+	path: "/admin/accounts",
+	tags: ["Admin"],
+	summary: "Create a partner account with a live key, a test key and a webhook secret",
+	request: { body: { required: true, content: { "application/json": { schema: CreateAccountBody } } } },
+	responses: {
+		201: json(NewAccountSchema, "The account; its keys and webhook secret are shown this once."),
+		...errorResponses(400, 422),
+	},
+});
+
+const createKey = protectedRoute("admin", {
+	method: "post",
+	path: "/admin/accounts/{id}/keys",
+	tags: ["Admin"],
+	summary: "Issue another key for an account",
+	request: {
+		params: AccountIdParams,
+		body: { required: true, content: { "application/json": { schema: CreateKeyBody } } },
+	},
+	responses: { 201: json(IssuedKeySchema, "The key, shown this once."), ...errorResponses(400, 404, 422) },
+});
+
+const revokeKey = protectedRoute("admin", {
+	method: "post",
+	path: "/admin/keys/{key_id}/revoke",
+	tags: ["Admin"],
+	summary: "Revoke a key; it is refused with 401 from the next request on",
+	request: { params: KeyIdParams },
+	responses: { 200: json(KeySummarySchema, "The revoked key."), ...errorResponses(404) },
+});
+
+const setLimits = protectedRoute("admin", {
+	method: "put",
+	path: "/admin/accounts/{id}/limits",
+	tags: ["Admin"],
+	summary: "Override an account's rate limits",
+	request: {
+		params: AccountIdParams,
+		body: { required: true, content: { "application/json": { schema: LimitsBody } } },
+	},
+	responses: { 200: json(LimitsSchema, "The limits now in force."), ...errorResponses(400, 404, 422) },
+});
+
+function noSuchAccount(accountId: string): ApiError {
+	return new ApiError("not_found", `No account ${accountId}.`, "id");
+}
+
+/** Admin routes (scope `admin`): accounts, keys and rate-limit overrides. */
+export const adminRoutes = createApp<AuthedEnv>()
+	.openapi(createAccount, async (c) => {
+		const { name } = c.req.valid("json");
+		const { created, statements } = await planAccount(name, PARTNER_SCOPES, new Date());
+		await runBatch(c.env.DB, statements);
+		return c.json(created, 201);
+	})
+	.openapi(createKey, async (c) => {
+		const { id } = c.req.valid("param");
+		const { mode, scopes } = c.req.valid("json");
+		if (!(await accountExists(c.env.DB, id))) throw noSuchAccount(id);
+		const { issued, statement } = await planKey(id, mode, scopes ?? PARTNER_SCOPES, new Date());
+		await runBatch(c.env.DB, [statement]);
+		return c.json(issued, 201);
+	})
+	.openapi(revokeKey, async (c) => {
+		const { key_id: keyId } = c.req.valid("param");
+		await runBatch(c.env.DB, [revokeKeyStatement(keyId, new Date())]);
+		const key = await findKeyById(c.env.DB, keyId);
+		if (key === null) throw new ApiError("not_found", `No key ${keyId}.`, "key_id");
+		return c.json(key, 200);
+	})
+	.openapi(setLimits, async (c) => {
+		const { id } = c.req.valid("param");
+		const limits = await updateLimits(c.env.DB, id, c.req.valid("json"));
+		if (limits === null) throw noSuchAccount(id);
+		return c.json(
+			{
+				account_id: id,
+				requests_per_minute: limits.requestsPerMinute,
+				orders_per_second: limits.ordersPerSecond,
+				order_burst: limits.orderBurst,
+			},
+			200,
+		);
+	});

@@ -1,0 +1,72 @@
+import { z } from "@hono/zod-openapi";
+import { KEY_MODES, SCOPES } from "./scopes.ts";
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse control characters.
+const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
+
+export const AccountIdParams = z.object({
+	id: z.string().openapi({ param: { name: "id", in: "path" }, example: "acct_4fQ9v2" }),
+});
+export const KeyIdParams = z.object({
+	key_id: z.string().openapi({ param: { name: "key_id", in: "path" }, example: "key_8hT2x0" }),
+});
+
+export const CreateAccountBody = z
+	.strictObject({
+		name: z.string().trim().min(1).max(200).regex(NO_CONTROL_CHARACTERS, "must not contain control characters"),
+	})
+	.openapi("CreateAccountRequest");
+
+export const CreateKeyBody = z
+	.strictObject({
+		mode: z.enum(KEY_MODES),
+		scopes: z
+			.array(z.enum(SCOPES))
+			.min(1)
+			.optional()
+			.openapi({ description: "Defaults to the partner scopes: orders:read, orders:write, files:write, events:read." }),
+	})
+	.openapi("CreateKeyRequest");
+
+export const LimitsBody = z
+	.strictObject({
+		requests_per_minute: z.number().int().min(1).max(1_000_000).nullable().optional(),
+		orders_per_second: z.number().positive().max(10_000).nullable().optional(),
+		order_burst: z.number().int().min(1).max(1_000_000).nullable().optional(),
+	})
+	.openapi("LimitsRequest", {
+		description: "A number sets an override, null restores the default, an absent field is left as is.",
+	});
+
+export const IssuedKeySchema = z
+	.object({
+		id: z.string(),
+		account_id: z.string(),
+		key: z.string().openapi({ description: "The secret key. Shown only in this response." }),
+		display_prefix: z.string(),
+		mode: z.enum(KEY_MODES),
+		scopes: z.array(z.enum(SCOPES)),
+		created_at: z.string(),
+	})
+	.openapi("IssuedKey");
+
+export const KeySummarySchema = IssuedKeySchema.omit({ key: true })
+	.extend({ revoked_at: z.string().nullable() })
+	.openapi("KeySummary");
+
+export const NewAccountSchema = z
+	.object({
+		account: z.object({ id: z.string(), name: z.string(), created_at: z.string() }),
+		keys: z.object({ live: IssuedKeySchema, test: IssuedKeySchema }),
+		webhook_secret: z.string().openapi({ description: "Signs the account's webhooks. Shown only in this response." }),
+	})
+	.openapi("NewAccount");
+
+export const LimitsSchema = z
+	.object({
+		account_id: z.string(),
+		requests_per_minute: z.number(),
+		orders_per_second: z.number(),
+		order_burst: z.number(),
+	})
+	.openapi("Limits");

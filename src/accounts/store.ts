@@ -1,0 +1,129 @@
+import type { Statement } from "./provisioning.ts";
+import { type KeyMode, parseScopes, type Scope } from "./scopes.ts";
+
+/** Rate limits in force for an account: the service defaults unless an admin overrode them. */
+export type AccountLimits = { requestsPerMinute: number; ordersPerSecond: number; orderBurst: number };
+
+/** Defaults from spec section 8 and the contract's order-creation bucket. */
+export const DEFAULT_LIMITS: AccountLimits = { requestsPerMinute: 120, ordersPerSecond: 1, orderBurst: 30 };
+
+/** Who is calling: set by the auth middleware from the key's row. */
+export type Principal = {
+	keyId: string;
+	accountId: string;
+	mode: KeyMode;
+	scopes: Scope[];
+	limits: AccountLimits;
+};
+
+type KeyRow = {
+	key_id: string;
+	account_id: string;
+	mode: KeyMode;
+	scopes: string;
+	revoked_at: string | null;
+	requests_per_minute: number | null;
+	orders_per_second: number | null;
+	order_burst: number | null;
+};
+
+/** The key with this hash and its account's limits: `revoked` when it was revoked, null when unknown. */
+export async function findKeyByHash(db: D1Database, keyHash: string): Promise<Principal | "revoked" | null> {
+	const row = await db
+		.prepare(
+			`SELECT k.id AS key_id, k.account_id, k.mode, k.scopes, k.revoked_at,
+			        a.requests_per_minute, a.orders_per_second, a.order_burst
+			   FROM api_keys k JOIN accounts a ON a.id = k.account_id
+			  WHERE k.key_hash = ?1`,
+		)
+		.bind(keyHash)
+		.first<KeyRow>();
+	if (row === null) return null;
+	if (row.revoked_at !== null) return "revoked";
+	return {
+		keyId: row.key_id,
+		accountId: row.account_id,
+		mode: row.mode,
+		scopes: parseScopes(row.scopes),
+		limits: limitsFromRow(row),
+	};
+}
+
+type LimitsRow = Pick<KeyRow, "requests_per_minute" | "orders_per_second" | "order_burst">;
+
+function limitsFromRow(row: LimitsRow): AccountLimits {
+	return {
+		requestsPerMinute: row.requests_per_minute ?? DEFAULT_LIMITS.requestsPerMinute,
+		ordersPerSecond: row.orders_per_second ?? DEFAULT_LIMITS.ordersPerSecond,
+		orderBurst: row.order_burst ?? DEFAULT_LIMITS.orderBurst,
+	};
+}
+
+/** Commits statements as one D1 batch (D1's transaction). */
+export async function runBatch(db: D1Database, statements: readonly Statement[]): Promise<void> {
+	await db.batch(statements.map((statement) => db.prepare(statement.sql).bind(...statement.params)));
+}
+
+/** Whether an account with this id exists. */
+export async function accountExists(db: D1Database, accountId: string): Promise<boolean> {
+	const row = await db.prepare("SELECT 1 AS found FROM accounts WHERE id = ?1").bind(accountId).first<{ found: 1 }>();
+	return row !== null;
+}
+
+/** A key's public fields (never its hash). */
+export type KeySummary = {
+	id: string;
+	account_id: string;
+	display_prefix: string;
+	mode: KeyMode;
+	scopes: Scope[];
+	created_at: string;
+	revoked_at: string | null;
+};
+
+type KeySummaryRow = Omit<KeySummary, "scopes"> & { scopes: string };
+
+/** A key's public fields by id, or null. */
+export async function findKeyById(db: D1Database, keyId: string): Promise<KeySummary | null> {
+	const row = await db
+		.prepare("SELECT id, account_id, display_prefix, mode, scopes, created_at, revoked_at FROM api_keys WHERE id = ?1")
+		.bind(keyId)
+		.first<KeySummaryRow>();
+	return row === null ? null : { ...row, scopes: parseScopes(row.scopes) };
+}
+
+/** Limit overrides to store: a number sets one, null clears it back to the default, absent leaves it. */
+export type LimitOverrides = {
+	requests_per_minute?: number | null;
+	orders_per_second?: number | null;
+	order_burst?: number | null;
+};
+
+/** Applies overrides and returns the limits now in force, or null when the account does not exist. */
+export async function updateLimits(
+	db: D1Database,
+	accountId: string,
+	overrides: LimitOverrides,
+): Promise<AccountLimits | null> {
+	// ?2..?4 carry the new values; ?5..?7 say whether each was given (absent keeps the stored value).
+	const row = await db
+		.prepare(
+			`UPDATE accounts SET
+			   requests_per_minute = CASE WHEN ?5 THEN ?2 ELSE requests_per_minute END,
+			   orders_per_second = CASE WHEN ?6 THEN ?3 ELSE orders_per_second END,
+			   order_burst = CASE WHEN ?7 THEN ?4 ELSE order_burst END
+			 WHERE id = ?1
+			 RETURNING requests_per_minute, orders_per_second, order_burst`,
+		)
+		.bind(
+			accountId,
+			overrides.requests_per_minute ?? null,
+			overrides.orders_per_second ?? null,
+			overrides.order_burst ?? null,
+			Number(overrides.requests_per_minute !== undefined),
+			Number(overrides.orders_per_second !== undefined),
+			Number(overrides.order_burst !== undefined),
+		)
+		.first<LimitsRow>();
+	return row === null ? null : limitsFromRow(row);
+}

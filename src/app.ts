@@ -1,0 +1,35 @@
+import { bodyLimit } from "hono/body-limit";
+import { requestId } from "hono/request-id";
+import { adminRoutes } from "./accounts/admin-routes.ts";
+import { catalogRoutes } from "./catalog/routes.ts";
+import { healthRoutes } from "./health/routes.ts";
+import type { PublicEnv } from "./http/app-env.ts";
+import { createApp } from "./http/create-app.ts";
+import { ApiError } from "./http/errors.ts";
+import { renderError, renderNotFound } from "./http/on-error.ts";
+import { newId } from "./ids.ts";
+import { serveApiDocs } from "./openapi/document.ts";
+
+/** The JSON body cap of the contract. */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+/** The whole HTTP API: plumbing first, then each capability's routes under /v1. */
+export const app = createApp<PublicEnv>();
+
+app.use(
+	"*",
+	requestId({ headerName: "X-Request-Id", limitLength: 128, generator: () => newId("req") }),
+	bodyLimit({
+		maxSize: MAX_JSON_BODY_BYTES,
+		onError: () => {
+			throw new ApiError("bad_request", "The request body is larger than 1 MiB.");
+		},
+	}),
+);
+app.onError(renderError);
+app.notFound(renderNotFound);
+
+app.route("/v1", healthRoutes);
+app.route("/v1", catalogRoutes);
+app.route("/v1", adminRoutes);
+serveApiDocs(app);

@@ -1,0 +1,34 @@
+import type { AuthedEnv } from "../http/app-env.ts";
+import { createApp } from "../http/create-app.ts";
+import { ifNoneMatchHits, strongEtag } from "../http/etag.ts";
+import { protectedRoute } from "../http/protected-route.ts";
+import { CatalogSchema } from "./schema.ts";
+import { readCatalog } from "./store.ts";
+
+/** Partners fetch the catalog once and cache it (spec 4.3); an hour's freshness, then a cheap revalidation. */
+const CACHE_CONTROL = "private, max-age=3600";
+
+const getCatalog = protectedRoute(null, {
+	method: "get",
+	path: "/catalog",
+	tags: ["Catalog"],
+	summary: "Read the catalog of frames, mats and sizes",
+	request: {},
+	responses: {
+		200: {
+			description: "The catalog, with a strong ETag.",
+			content: { "application/json": { schema: CatalogSchema } },
+		},
+		304: { description: "The catalog has not changed since the ETag in `If-None-Match`." },
+	},
+});
+
+/** `GET /v1/catalog`. */
+export const catalogRoutes = createApp<AuthedEnv>().openapi(getCatalog, async (c) => {
+	const body = JSON.stringify(await readCatalog(c.env.DB));
+	const etag = await strongEtag(body);
+	c.header("ETag", etag);
+	c.header("Cache-Control", CACHE_CONTROL);
+	if (ifNoneMatchHits(c.req.header("If-None-Match"), etag)) return c.body(null, 304);
+	return c.body(body, 200, { "Content-Type": "application/json; charset=UTF-8" });
+});

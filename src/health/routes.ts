@@ -1,0 +1,32 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { PublicEnv } from "../http/app-env.ts";
+import { createApp } from "../http/create-app.ts";
+import { ApiError, errorResponses } from "../http/errors.ts";
+
+const HealthSchema = z
+	.object({ status: z.literal("ok"), database: z.literal("ok"), time: z.string() })
+	.openapi("Health");
+
+const getHealth = createRoute({
+	method: "get",
+	path: "/health",
+	tags: ["Service"],
+	summary: "Liveness: the Worker runs and D1 answers",
+	responses: {
+		200: { description: "Healthy.", content: { "application/json": { schema: HealthSchema } } },
+		...errorResponses(500),
+	},
+});
+
+/** `GET /v1/health` (public): 200 when D1 answers a query, else 500 `server_error`. */
+export const healthRoutes = createApp<PublicEnv>().openapi(getHealth, async (c) => {
+	try {
+		await c.env.DB.prepare("SELECT 1").first();
+	} catch (error) {
+		console.error(
+			JSON.stringify({ level: "error", request_id: c.var.requestId, check: "database", message: String(error) }),
+		);
+		throw new ApiError("server_error", "The database is not answering.");
+	}
+	return c.json({ status: "ok" as const, database: "ok" as const, time: new Date().toISOString() }, 200);
+});

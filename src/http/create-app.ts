@@ -1,0 +1,8 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Env as HonoEnv } from "hono";
+import { throwOnInvalid } from "./validation.ts";
+
+/** A sub-app whose request validation failures become the contract's 400/422 errors. */
+export function createApp<E extends HonoEnv>(): OpenAPIHono<E> {
+	return new OpenAPIHono<E>({ defaultHook: throwOnInvalid });
+}

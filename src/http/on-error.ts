@@ -1,0 +1,54 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { ApiError, errorEnvelope } from "./errors.ts";
+
+/** Maps anything thrown to an ApiError; only errors that are not ours or Hono's become a 500. */
+export function toApiError(error: unknown): ApiError {
+	if (error instanceof ApiError) return error;
+	if (error instanceof HTTPException) {
+		switch (error.status) {
+			case 401:
+				return new ApiError("unauthorized", error.message || "Authentication is required.");
+			case 403:
+				return new ApiError("forbidden", error.message || "This operation is not allowed.");
+			case 404:
+				return new ApiError("not_found", "No resource matches this path.");
+			case 413:
+				return new ApiError("bad_request", "The request body is larger than 1 MiB.");
+			case 415:
+				return new ApiError("bad_request", "The request body must be JSON, sent with Content-Type: application/json.");
+			default:
+				if (error.status >= 400 && error.status < 500) {
+					return new ApiError("bad_request", error.message || "The request is malformed.");
+				}
+		}
+	}
+	return new ApiError(
+		"server_error",
+		"Something failed on our side. Retry the request; if it keeps failing, contact support with the request id.",
+	);
+}
+
+/** The app's `onError`: renders the envelope, and logs unexpected errors (never to the client) with the request id. */
+export function renderError(error: Error, c: Context): Response {
+	const apiError = toApiError(error);
+	const requestId = typeof c.get("requestId") === "string" ? c.get("requestId") : "unknown";
+	if (apiError.type === "server_error") {
+		console.error(
+			JSON.stringify({
+				level: "error",
+				request_id: requestId,
+				error: error.name,
+				message: error.message,
+				stack: error.stack,
+			}),
+		);
+	}
+	for (const [name, value] of Object.entries(apiError.headers)) c.header(name, value);
+	return c.json(errorEnvelope(apiError, requestId), apiError.status);
+}
+
+/** The app's `notFound`: unknown paths and wrong methods are both 404 `not_found`. */
+export function renderNotFound(c: Context): Response {
+	return renderError(new ApiError("not_found", `No route matches ${c.req.method} ${c.req.path}.`), c);
+}

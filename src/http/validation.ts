@@ -1,0 +1,62 @@
+import type { z } from "@hono/zod-openapi";
+import { ApiError } from "./errors.ts";
+
+type Issue = z.core.$ZodIssue;
+
+/** A zod issue path as the contract writes it: `items[0].width_in`. */
+export function fieldPath(path: ReadonlyArray<PropertyKey>): string {
+	let out = "";
+	for (const segment of path) {
+		if (typeof segment === "number") out += `[${segment}]`;
+		else out += out === "" ? String(segment) : `.${String(segment)}`;
+	}
+	return out;
+}
+
+/** Whether `input` holds a defined value at `path`. */
+function hasValueAt(input: unknown, path: ReadonlyArray<PropertyKey>): boolean {
+	let current: unknown = input;
+	for (const segment of path) {
+		if (typeof current !== "object" || current === null) return false;
+		current = (current as Record<PropertyKey, unknown>)[segment];
+	}
+	return current !== undefined;
+}
+
+function describeIssue(issue: Issue): { field: string; message: string } {
+	if (issue.code === "unrecognized_keys") {
+		const key = issue.keys[0] ?? "";
+		const field = fieldPath([...issue.path, key]);
+		return { field, message: `Unknown field "${field}": it cannot be set by a request.` };
+	}
+	const field = fieldPath(issue.path);
+	return { field, message: `${field}: ${issue.message}` };
+}
+
+/**
+ * The ApiError for a failed zod parse of `input`: 400 `bad_request` when a required field is missing
+ * (or the body is not a JSON object), else 422 `validation_error`; `field` names the path.
+ */
+export function validationErrorFrom(error: z.ZodError, input: unknown): ApiError {
+	const missing = error.issues.find((issue) => issue.code === "invalid_type" && !hasValueAt(input, issue.path));
+	if (missing !== undefined) {
+		if (missing.path.length === 0) return new ApiError("bad_request", "The request must carry a JSON object.");
+		const field = fieldPath(missing.path);
+		return new ApiError("bad_request", `${field} is required.`, field);
+	}
+	const first = error.issues[0];
+	if (first === undefined) return new ApiError("validation_error", "The request failed validation.");
+	if (first.path.length === 0 && first.code === "invalid_type") {
+		return new ApiError("bad_request", "The request must carry a JSON object.");
+	}
+	const { field, message } = describeIssue(first);
+	return new ApiError("validation_error", message, field === "" ? undefined : field);
+}
+
+/**
+ * The `defaultHook` of every OpenAPIHono app: a failed validation throws, and `onError` renders it.
+ * The validator also passes the raw input as `data`, which tells a missing field from a wrong one.
+ */
+export function throwOnInvalid(result: { success: true } | { success: false; error: z.ZodError }): void {
+	if (!result.success) throw validationErrorFrom(result.error, Reflect.get(result, "data"));
+}

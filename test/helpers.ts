@@ -1,0 +1,40 @@
+import { env, exports } from "cloudflare:workers";
+import { planAccount, planKey } from "../src/accounts/provisioning.ts";
+import { PARTNER_SCOPES, type Scope } from "../src/accounts/scopes.ts";
+import { runBatch } from "../src/accounts/store.ts";
+import type { ErrorEnvelope } from "../src/http/errors.ts";
+
+/** Sends a request to the Worker's default export, as a partner's HTTP client would. */
+export function api(path: string, init: RequestInit & { key?: string } = {}): Promise<Response> {
+	const { key, ...rest } = init;
+	const headers = new Headers(rest.headers);
+	if (key !== undefined) headers.set("Authorization", `Bearer ${key}`);
+	if (typeof rest.body === "string" && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
+	return exports.default.fetch(new Request(`https://api.test${path}`, { ...rest, headers }));
+}
+
+/** A JSON POST/PUT/PATCH with a key. */
+export function send(method: string, path: string, key: string, body: unknown): Promise<Response> {
+	return api(path, { method, key, body: JSON.stringify(body) });
+}
+
+/** A partner account written straight to D1, with its live and test keys. */
+export async function createPartner(name = "Test Gallery") {
+	const { created, statements } = await planAccount(name, PARTNER_SCOPES, new Date());
+	await runBatch(env.DB, statements);
+	return created;
+}
+
+/** A key with exactly these scopes on a fresh account (e.g. an admin or ops key). */
+export async function createKeyWithScopes(scopes: Scope[], mode: "live" | "test" = "live"): Promise<string> {
+	const partner = await createPartner("Service team");
+	const { issued, statement } = await planKey(partner.account.id, mode, scopes, new Date());
+	await runBatch(env.DB, [statement]);
+	return issued.key;
+}
+
+/** The error envelope of a response, checked for its shape. */
+export async function errorOf(response: Response): Promise<ErrorEnvelope["error"]> {
+	const body = (await response.json()) as ErrorEnvelope;
+	return body.error;
+}

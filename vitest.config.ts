@@ -1,0 +1,36 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig(async () => {
+	const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+	return {
+		test: {
+			projects: [
+				{
+					plugins: [
+						cloudflareTest({
+							wrangler: { configPath: "./wrangler.toml" },
+							miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+						}),
+					],
+					test: {
+						name: "workers",
+						include: ["test/**/*.test.ts"],
+						exclude: ["test/cli/**"],
+						setupFiles: ["./test/apply-migrations.ts"],
+					},
+				},
+				{
+					test: {
+						name: "cli",
+						environment: "node",
+						include: ["test/cli/**/*.test.ts"],
+						testTimeout: 120_000,
+						hookTimeout: 120_000,
+					},
+				},
+			],
+		},
+	};
+});
