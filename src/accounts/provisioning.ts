@@ -64,19 +64,32 @@ export async function planAccount(
 	scopes: readonly Scope[],
 	now: Date,
 ): Promise<{ created: NewAccount; statements: Statement[] }> {
-	const account = { id: newId("acct"), name, created_at: now.toISOString() };
+	const {
+		account: { webhook_secret: webhookSecret, ...account },
+		statements,
+	} = planAccountRows(name, now);
 	const live = await planKey(account.id, "live", scopes, now);
 	const test = await planKey(account.id, "test", scopes, now);
-	const webhookSecret = generateWebhookSecret();
 	return {
 		created: { account, keys: { live: live.issued, test: test.issued }, webhook_secret: webhookSecret },
+		statements: [...statements, live.statement, test.statement],
+	};
+}
+
+/** A new account row and its webhook secret, without keys (keys come from `planKey`). */
+export function planAccountRows(
+	name: string,
+	now: Date,
+): { account: NewAccount["account"] & { webhook_secret: string }; statements: Statement[] } {
+	const account = { id: newId("acct"), name, created_at: now.toISOString() };
+	const webhookSecret = generateWebhookSecret();
+	return {
+		account: { ...account, webhook_secret: webhookSecret },
 		statements: [
 			{
 				sql: "INSERT INTO accounts (id, name, created_at) VALUES (?1, ?2, ?3)",
 				params: [account.id, account.name, account.created_at],
 			},
-			live.statement,
-			test.statement,
 			{
 				sql: "INSERT INTO webhook_secrets (account_id, secret, created_at) VALUES (?1, ?2, ?3)",
 				params: [account.id, webhookSecret, account.created_at],

@@ -1,0 +1,144 @@
+/**
+ * The service team's admin CLI: `npm run admin -- <command> [options]`.
+ * Acts on the local D1 database (as `wrangler dev` uses it) or, with --remote, the deployed one.
+ */
+import { parseArgs } from "node:util";
+import { KEY_MODES, type KeyMode, PARTNER_SCOPES, SCOPES, type Scope } from "../src/accounts/scopes.ts";
+import { createAccount, createKey, listAccounts, revokeKey } from "./lib/accounts.ts";
+import type { D1Target } from "./lib/wrangler.ts";
+
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  create-account --name <name> [--scopes a,b]        a partner account with live and test keys and a webhook secret
+  create-key --account <acct_id> --mode live|test [--scopes a,b]
+  revoke-key --key <key_id>
+  list-accounts
+
+Options:
+  --json              machine-readable output
+  --remote            act on the deployed D1 database (needs wrangler login) instead of the local one
+  --persist-to <dir>  local persistence folder (default: wrangler's .wrangler/state)
+
+Scopes: ${SCOPES.join(", ")} (default: ${PARTNER_SCOPES.join(",")})`;
+
+class UsageError extends Error {}
+
+function parseScopes(text: string | undefined): Scope[] {
+	if (text === undefined) return [...PARTNER_SCOPES];
+	const words = text.split(",").map((word) => word.trim());
+	const unknown = words.filter((word) => !(SCOPES as readonly string[]).includes(word));
+	if (unknown.length > 0 || words.length === 0) throw new UsageError(`unknown scope(s): ${unknown.join(", ")}`);
+	return words as Scope[];
+}
+
+function parseMode(text: string | undefined): KeyMode {
+	if (text === "live" || text === "test") return text;
+	throw new UsageError(`--mode must be one of ${KEY_MODES.join(", ")}`);
+}
+
+function required(value: string | undefined, flag: string): string {
+	if (value === undefined || value.trim() === "") throw new UsageError(`${flag} is required`);
+	return value;
+}
+
+async function main(argv: string[]): Promise<number> {
+	const { values, positionals } = parseArgs({
+		args: argv,
+		allowPositionals: true,
+		options: {
+			name: { type: "string" },
+			account: { type: "string" },
+			mode: { type: "string" },
+			key: { type: "string" },
+			scopes: { type: "string" },
+			json: { type: "boolean", default: false },
+			remote: { type: "boolean", default: false },
+			"persist-to": { type: "string" },
+			help: { type: "boolean", default: false },
+		},
+	});
+	const [command] = positionals;
+	if (values.help || command === undefined) {
+		console.log(USAGE);
+		return command === undefined && !values.help ? 2 : 0;
+	}
+	if (values.remote && values["persist-to"] !== undefined)
+		throw new UsageError("--remote and --persist-to exclude each other");
+	const target: D1Target = values.remote ? { remote: true } : { remote: false, persistTo: values["persist-to"] };
+	const print = (result: unknown, text: string) => console.log(values.json ? JSON.stringify(result, null, 2) : text);
+
+	switch (command) {
+		case "create-account": {
+			const name = required(values.name, "--name").trim();
+			if (name.length > 200) throw new UsageError("--name is at most 200 characters");
+			const created = await createAccount(target, name, parseScopes(values.scopes));
+			print(
+				created,
+				[
+					`account         ${created.account.id}  ${created.account.name}`,
+					`live key        ${created.keys.live.key}   (id ${created.keys.live.id})`,
+					`test key        ${created.keys.test.key}   (id ${created.keys.test.id})`,
+					`webhook secret  ${created.webhook_secret}`,
+					"The keys and the secret are shown only now; store them safely.",
+				].join("\n"),
+			);
+			return 0;
+		}
+		case "create-key": {
+			const accountId = required(values.account, "--account");
+			const issued = await createKey(target, accountId, parseMode(values.mode), parseScopes(values.scopes));
+			if (issued === null) {
+				console.error(`No account ${accountId}.`);
+				return 1;
+			}
+			print(
+				issued,
+				`${issued.mode} key ${issued.key}   (id ${issued.id}, scopes ${issued.scopes.join(",")})\nShown only now.`,
+			);
+			return 0;
+		}
+		case "revoke-key": {
+			const keyId = required(values.key, "--key");
+			const revoked = await revokeKey(target, keyId);
+			if (revoked === null) {
+				console.error(`No key ${keyId}.`);
+				return 1;
+			}
+			print(revoked, `revoked ${revoked.id} (${revoked.display_prefix}...) at ${revoked.revoked_at ?? "?"}`);
+			return 0;
+		}
+		case "list-accounts": {
+			const accounts = await listAccounts(target);
+			print(
+				accounts,
+				accounts.length === 0
+					? "No accounts."
+					: accounts
+							.map(
+								(account) =>
+									`${account.id}  ${account.name}  keys: ${account.active_keys} active, ${account.revoked_keys} revoked`,
+							)
+							.join("\n"),
+			);
+			return 0;
+		}
+		default:
+			throw new UsageError(`unknown command "${command}"`);
+	}
+}
+
+try {
+	process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+	if (
+		error instanceof UsageError ||
+		(error instanceof Error && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))
+	) {
+		console.error(`admin: ${error.message}\n\n${USAGE}`);
+		process.exitCode = 2;
+	} else {
+		console.error(`admin: ${error instanceof Error ? error.message : String(error)}`);
+		process.exitCode = 1;
+	}
+}

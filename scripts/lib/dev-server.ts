@@ -1,0 +1,84 @@
+/** Starting and stopping `wrangler dev` from scripts and tests, always stopping what was started. */
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:net";
+import { PROJECT_ROOT, WRANGLER_BIN, wranglerEnv } from "./wrangler.ts";
+
+export type DevServer = {
+	/** Origin such as http://127.0.0.1:8787. */
+	origin: string;
+	/** Stops wrangler and its workerd children; safe to call twice. */
+	stop(): Promise<void>;
+};
+
+export type DevServerOptions = {
+	port: number;
+	persistTo?: string;
+	/** Extra `--var NAME:value` pairs. */
+	vars?: Record<string, string>;
+	/** Pass wrangler's output through to this process (npm start) instead of buffering it for errors. */
+	inheritOutput?: boolean;
+	readyTimeoutMs?: number;
+};
+
+/** A free loopback port, chosen by the OS. */
+export async function freePort(): Promise<number> {
+	const server = createServer();
+	server.listen(0, "127.0.0.1");
+	await once(server, "listening");
+	const address = server.address();
+	server.close();
+	if (address === null || typeof address === "string") throw new Error("could not pick a free port");
+	return address.port;
+}
+
+function stopProcessGroup(child: ChildProcess): Promise<void> {
+	if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve();
+	const exited = once(child, "exit").then(() => undefined);
+	// wrangler was started as a group leader (detached), so this reaches the workerd it spawned too.
+	process.kill(-child.pid, "SIGTERM");
+	const forced = setTimeout(() => {
+		if (child.exitCode === null && child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+	}, 5000);
+	return exited.finally(() => clearTimeout(forced));
+}
+
+/** Starts `wrangler dev` on loopback and resolves once GET /v1/health answers 200. */
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+	const args = [WRANGLER_BIN, "dev", "--ip", "127.0.0.1", "--port", String(options.port)];
+	if (options.persistTo !== undefined) args.push("--persist-to", options.persistTo);
+	for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
+	// No hotkeys: wrangler runs in its own process group, where reading the terminal would stop it.
+	args.push("--show-interactive-dev-session=false");
+	const child = spawn(process.execPath, args, {
+		cwd: PROJECT_ROOT,
+		env: wranglerEnv(),
+		detached: true,
+		stdio: options.inheritOutput ? ["ignore", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
+	});
+	let output = "";
+	child.stdout?.on("data", (chunk: Buffer) => {
+		output = (output + chunk.toString()).slice(-20_000);
+	});
+	child.stderr?.on("data", (chunk: Buffer) => {
+		output = (output + chunk.toString()).slice(-20_000);
+	});
+	const origin = `http://127.0.0.1:${options.port}`;
+	const server: DevServer = { origin, stop: () => stopProcessGroup(child) };
+	const deadline = Date.now() + (options.readyTimeoutMs ?? 90_000);
+	try {
+		while (Date.now() < deadline) {
+			if (child.exitCode !== null) throw new Error(`wrangler dev exited with code ${child.exitCode}`);
+			const healthy = await fetch(`${origin}/v1/health`).then(
+				(response) => response.status === 200,
+				() => false,
+			);
+			if (healthy) return server;
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+		throw new Error(`wrangler dev did not become healthy within ${options.readyTimeoutMs ?? 90_000} ms`);
+	} catch (error) {
+		await server.stop();
+		throw new Error(`${error instanceof Error ? error.message : String(error)}\n${output}`);
+	}
+}

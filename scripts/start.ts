@@ -1,0 +1,90 @@
+/**
+ * `npm start`: applies the local D1 migrations (which seed the catalog), creates development
+ * credentials on first run, then runs `wrangler dev` on port 8787 and prints the credentials once
+ * the API answers. Local D1, R2, Durable Object and queue state persists under .wrangler/.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
+import { accountExists, createAccount, createAccountWithKeys } from "./lib/accounts.ts";
+import { startDevServer } from "./lib/dev-server.ts";
+import { applyMigrations, type D1Target, PROJECT_ROOT } from "./lib/wrangler.ts";
+
+const PORT = Number(process.env.PORT ?? 8787);
+/** The raw keys exist nowhere else (D1 keeps hashes), so they are kept here for later runs; .wrangler/ is git-ignored. */
+const CREDENTIALS_FILE = path.join(PROJECT_ROOT, ".wrangler", "dev-credentials.json");
+
+type DevCredentials = {
+	partner: { account_id: string; live_key: string; test_key: string; webhook_secret: string };
+	service_team: { account_id: string; ops_key: string; admin_key: string };
+};
+
+async function loadCredentials(target: D1Target): Promise<DevCredentials | null> {
+	if (!existsSync(CREDENTIALS_FILE)) return null;
+	const saved = JSON.parse(await readFile(CREDENTIALS_FILE, "utf8")) as DevCredentials;
+	// The local database may have been wiped since; then the saved keys are worthless.
+	const stillThere =
+		(await accountExists(target, saved.partner.account_id)) &&
+		(await accountExists(target, saved.service_team.account_id));
+	return stillThere ? saved : null;
+}
+
+async function createCredentials(target: D1Target): Promise<DevCredentials> {
+	const partner = await createAccount(target, "Development Partner", PARTNER_SCOPES);
+	const team = await createAccountWithKeys(target, "Service team (development)", [
+		{ mode: "live", scopes: ["ops"] },
+		{ mode: "live", scopes: ["admin"] },
+	]);
+	const [opsKey, adminKey] = team.keys;
+	if (opsKey === undefined || adminKey === undefined) throw new Error("service-team keys were not created");
+	const credentials: DevCredentials = {
+		partner: {
+			account_id: partner.account.id,
+			live_key: partner.keys.live.key,
+			test_key: partner.keys.test.key,
+			webhook_secret: partner.webhook_secret,
+		},
+		service_team: { account_id: team.account.id, ops_key: opsKey.key, admin_key: adminKey.key },
+	};
+	await mkdir(path.dirname(CREDENTIALS_FILE), { recursive: true });
+	await writeFile(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+	return credentials;
+}
+
+function banner(origin: string, credentials: DevCredentials, createdNow: boolean): string {
+	const base = `${origin}/v1`;
+	return [
+		"",
+		`Framed-print API running at ${base}   (reference: ${base}/docs, OpenAPI: ${base}/openapi.json)`,
+		createdNow
+			? "Development credentials (created now; kept in .wrangler/dev-credentials.json):"
+			: "Development credentials (from .wrangler/dev-credentials.json):",
+		`  partner live key     ${credentials.partner.live_key}`,
+		`  partner test key     ${credentials.partner.test_key}`,
+		`  partner webhook secret ${credentials.partner.webhook_secret}`,
+		`  ops key              ${credentials.service_team.ops_key}`,
+		`  admin key            ${credentials.service_team.admin_key}`,
+		"Try it:",
+		`  curl -H "Authorization: Bearer ${credentials.partner.test_key}" ${base}/catalog`,
+		"",
+	].join("\n");
+}
+
+const target: D1Target = { remote: false };
+console.log("Applying local D1 migrations (schema and catalog seed)...");
+await applyMigrations(target);
+const saved = await loadCredentials(target);
+const credentials = saved ?? (await createCredentials(target));
+
+const server = await startDevServer({ port: PORT, vars: { ENVIRONMENT: "development" }, inheritOutput: true });
+console.log(banner(`http://localhost:${PORT}`, credentials, saved === null));
+
+let stopping = false;
+const stop = () => {
+	if (stopping) return;
+	stopping = true;
+	void server.stop().then(() => process.exit(0));
+};
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);

@@ -1,0 +1,125 @@
+/**
+ * The admin CLI end to end, in Node: it writes to a throwaway local D1 folder, and a real
+ * `wrangler dev` on that folder then accepts (or refuses) the keys it issued.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AccountListing, KeyListing } from "../../scripts/lib/accounts.ts";
+import { type DevServer, freePort, startDevServer } from "../../scripts/lib/dev-server.ts";
+import { applyMigrations, PROJECT_ROOT } from "../../scripts/lib/wrangler.ts";
+import type { IssuedKey, NewAccount } from "../../src/accounts/provisioning.ts";
+
+const run = promisify(execFile);
+
+let persistTo = "";
+let server: DevServer | undefined;
+
+async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+	try {
+		const { stdout, stderr } = await run(
+			process.execPath,
+			[path.join(PROJECT_ROOT, "scripts", "admin.ts"), ...args, "--persist-to", persistTo],
+			{ cwd: PROJECT_ROOT },
+		);
+		return { code: 0, stdout, stderr };
+	} catch (error) {
+		const failed = error as { code?: number; stdout?: string; stderr?: string };
+		return { code: failed.code ?? 1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
+	}
+}
+
+async function adminJson<T>(...args: string[]): Promise<T> {
+	const result = await admin(...args, "--json");
+	expect(result.code, result.stderr).toBe(0);
+	return JSON.parse(result.stdout) as T;
+}
+
+function callApi(key: string, pathname: string, init: RequestInit = {}): Promise<Response> {
+	if (server === undefined) throw new Error("dev server not started");
+	const headers = new Headers(init.headers);
+	headers.set("Authorization", `Bearer ${key}`);
+	return fetch(`${server.origin}${pathname}`, { ...init, headers });
+}
+
+beforeAll(async () => {
+	persistTo = await mkdtemp(path.join(tmpdir(), "fps-admin-cli-"));
+	await applyMigrations({ remote: false, persistTo });
+});
+
+afterAll(async () => {
+	await server?.stop();
+	await rm(persistTo, { recursive: true, force: true });
+});
+
+describe("npm run admin", () => {
+	let created: NewAccount;
+
+	it("create-account makes an account whose live and test keys then work on the API", async () => {
+		created = await adminJson<NewAccount>("create-account", "--name", "Harbour Museum Store");
+		expect(created.account.id).toMatch(/^acct_/);
+		expect(created.keys.live.key).toMatch(/^fps_live_/);
+		expect(created.keys.test.key).toMatch(/^fps_test_/);
+		expect(created.webhook_secret).toMatch(/^whsec_/);
+
+		server = await startDevServer({ port: await freePort(), persistTo });
+		expect((await callApi(created.keys.live.key, "/v1/catalog")).status).toBe(200);
+		expect((await callApi(created.keys.test.key, "/v1/catalog")).status).toBe(200);
+	});
+
+	it("create-key issues a key with the scopes asked for, which the admin routes then accept", async () => {
+		const issued = await adminJson<IssuedKey>(
+			"create-key",
+			"--account",
+			created.account.id,
+			"--mode",
+			"live",
+			"--scopes",
+			"admin",
+		);
+		expect(issued.scopes).toEqual(["admin"]);
+		const response = await callApi(issued.key, "/v1/admin/accounts", {
+			method: "POST",
+			headers: { "Content-Type": "application/json" },
+			body: JSON.stringify({ name: "Made with a CLI-issued admin key" }),
+		});
+		expect(response.status).toBe(201);
+	});
+
+	it("create-key for an unknown account fails with exit code 1 and says so", async () => {
+		const result = await admin("create-key", "--account", "acct_missing", "--mode", "test");
+		expect(result.code).toBe(1);
+		expect(result.stderr).toContain("No account acct_missing");
+	});
+
+	it("revoke-key revokes: the key is refused with 401 from then on", async () => {
+		const revoked = await adminJson<KeyListing>("revoke-key", "--key", created.keys.live.id);
+		expect(revoked.revoked_at).not.toBeNull();
+		const response = await callApi(created.keys.live.key, "/v1/catalog");
+		expect(response.status).toBe(401);
+		expect(((await response.json()) as { error: { message: string } }).error.message).toContain("revoked");
+	});
+
+	it("list-accounts lists each account with its active and revoked key counts", async () => {
+		const accounts = await adminJson<AccountListing[]>("list-accounts");
+		const listed = accounts.find((account) => account.id === created.account.id);
+		expect(listed).toMatchObject({ name: "Harbour Museum Store", active_keys: 2, revoked_keys: 1 });
+	});
+
+	it("an unknown command prints the usage and exits with code 2", async () => {
+		const result = await admin("make-coffee");
+		expect(result.code).toBe(2);
+		expect(result.stderr).toContain("Usage: npm run admin");
+	});
+
+	it("a bad scope is refused before anything is written", async () => {
+		const before = await adminJson<AccountListing[]>("list-accounts");
+		const result = await admin("create-account", "--name", "Nope", "--scopes", "orders:read,superuser");
+		expect(result.code).toBe(2);
+		expect(result.stderr).toContain("superuser");
+		expect(await adminJson<AccountListing[]>("list-accounts")).toHaveLength(before.length);
+	});
+});
