@@ -27,9 +27,21 @@ const durationSeconds = Math.min(60, Math.max(1, Number(values.duration)));
 const connections = Math.min(100, Math.max(1, Number(values.connections)));
 const warmupSeconds = Math.min(30, Math.max(0, Number(values.warmup)));
 
-type Measurement = { name: string; requestsPerSecond: number; p99Ms: number; non2xx: number; errors: number; total: number };
+type Measurement = {
+	name: string;
+	requestsPerSecond: number;
+	p99Ms: number;
+	non2xx: number;
+	errors: number;
+	total: number;
+};
 
-async function measure(name: string, url: string, headers: Record<string, string>, seconds: number): Promise<Measurement> {
+async function measure(
+	name: string,
+	url: string,
+	headers: Record<string, string>,
+	seconds: number,
+): Promise<Measurement> {
 	const result = await autocannon({ url, headers, connections, duration: seconds });
 	return {
 		name,
@@ -67,7 +79,9 @@ try {
 			headers: { Authorization: `Bearer ${partner.keys.live.key}` },
 		},
 	];
-	console.log(`autocannon: ${connections} connections, ${warmupSeconds} s warm-up, ${durationSeconds} s measured per endpoint`);
+	console.log(
+		`autocannon: ${connections} connections, ${warmupSeconds} s warm-up, ${durationSeconds} s measured per endpoint`,
+	);
 	const results: Measurement[] = [];
 	for (const endpoint of endpoints) {
 		if (warmupSeconds > 0) await measure(endpoint.name, endpoint.url, endpoint.headers, warmupSeconds);

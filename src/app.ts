@@ -1,5 +1,4 @@
 import { bodyLimit } from "hono/body-limit";
-import { requestId } from "hono/request-id";
 import { adminRoutes } from "./accounts/admin-routes.ts";
 import { catalogRoutes } from "./catalog/routes.ts";
 import { healthRoutes } from "./health/routes.ts";
@@ -7,7 +6,7 @@ import type { PublicEnv } from "./http/app-env.ts";
 import { createApp } from "./http/create-app.ts";
 import { ApiError } from "./http/errors.ts";
 import { renderError, renderNotFound } from "./http/on-error.ts";
-import { newId } from "./ids.ts";
+import { stampRequestId } from "./http/request-id.ts";
 import { serveApiDocs } from "./openapi/document.ts";
 
 /** The JSON body cap of the contract. */
@@ -18,7 +17,7 @@ export const app = createApp<PublicEnv>();
 
 app.use(
 	"*",
-	requestId({ headerName: "X-Request-Id", limitLength: 128, generator: () => newId("req") }),
+	stampRequestId,
 	bodyLimit({
 		maxSize: MAX_JSON_BODY_BYTES,
 		onError: () => {

@@ -1,8 +1,9 @@
 import { env, exports } from "cloudflare:workers";
+import { expect } from "vitest";
 import { planAccount, planKey } from "../src/accounts/provisioning.ts";
 import { PARTNER_SCOPES, type Scope } from "../src/accounts/scopes.ts";
 import { runBatch } from "../src/accounts/store.ts";
-import type { ErrorEnvelope } from "../src/http/errors.ts";
+import { ERROR_STATUS, type ErrorEnvelope, type ErrorType } from "../src/http/errors.ts";
 
 /** Sends a request to the Worker's default export, as a partner's HTTP client would. */
 export function api(path: string, init: RequestInit & { key?: string } = {}): Promise<Response> {
@@ -33,8 +34,44 @@ export async function createKeyWithScopes(scopes: Scope[], mode: "live" | "test"
 	return issued.key;
 }
 
+/** A fresh `admin` key (on its own account, so its rate-limit window is its own). */
+export function createAdminKey(): Promise<string> {
+	return createKeyWithScopes(["admin"]);
+}
+
 /** The error envelope of a response, checked for its shape. */
 export async function errorOf(response: Response): Promise<ErrorEnvelope["error"]> {
 	const body = (await response.json()) as ErrorEnvelope;
 	return body.error;
+}
+
+/**
+ * Asserts that `response` is the contract's error envelope of `type`, with the type's status, a
+ * JSON body, `request_id` equal to the X-Request-Id header and, when given, `field`. Returns the error.
+ */
+export async function expectError(
+	response: Response,
+	type: ErrorType,
+	field?: string,
+): Promise<ErrorEnvelope["error"]> {
+	expect(response.status).toBe(ERROR_STATUS[type]);
+	expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
+	const error = await errorOf(response);
+	expect(error.type).toBe(type);
+	expect(typeof error.message).toBe("string");
+	expect(error.message.length).toBeGreaterThan(0);
+	expect(error.request_id).toBe(response.headers.get("X-Request-Id"));
+	expect(error.request_id).not.toBe("");
+	if (field === undefined) expect(error).not.toHaveProperty("field");
+	else expect(error.field).toBe(field);
+	return error;
+}
+
+/** The X-RateLimit-* headers of a response as numbers (NaN when absent). */
+export function rateLimitHeaders(response: Response): { limit: number; remaining: number; reset: number } {
+	return {
+		limit: Number(response.headers.get("X-RateLimit-Limit") ?? Number.NaN),
+		remaining: Number(response.headers.get("X-RateLimit-Remaining") ?? Number.NaN),
+		reset: Number(response.headers.get("X-RateLimit-Reset") ?? Number.NaN),
+	};
 }

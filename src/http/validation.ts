@@ -23,6 +23,9 @@ function hasValueAt(input: unknown, path: ReadonlyArray<PropertyKey>): boolean {
 	return current !== undefined;
 }
 
+/** Codes zod 4 reports for an absent value: `invalid_type`, and `invalid_value` (enum, literal) or `invalid_union`. */
+const MISSING_VALUE_CODES: ReadonlySet<string> = new Set(["invalid_type", "invalid_value", "invalid_union"]);
+
 function describeIssue(issue: Issue): { field: string; message: string } {
 	if (issue.code === "unrecognized_keys") {
 		const key = issue.keys[0] ?? "";
@@ -38,7 +41,7 @@ function describeIssue(issue: Issue): { field: string; message: string } {
  * (or the body is not a JSON object), else 422 `validation_error`; `field` names the path.
  */
 export function validationErrorFrom(error: z.ZodError, input: unknown): ApiError {
-	const missing = error.issues.find((issue) => issue.code === "invalid_type" && !hasValueAt(input, issue.path));
+	const missing = error.issues.find((issue) => MISSING_VALUE_CODES.has(issue.code) && !hasValueAt(input, issue.path));
 	if (missing !== undefined) {
 		if (missing.path.length === 0) return new ApiError("bad_request", "The request must carry a JSON object.");
 		const field = fieldPath(missing.path);

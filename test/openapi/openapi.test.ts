@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { app } from "../../src/app.ts";
+import { OPENAPI_PATH } from "../../src/openapi/document.ts";
+import { api } from "../helpers.ts";
+
+type Operation = { security?: Array<Record<string, string[]>>; responses?: Record<string, unknown> };
+type OpenApiDocument = {
+	openapi: string;
+	info: { title: string; version: string };
+	paths: Record<string, Record<string, Operation>>;
+	components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+};
+
+const PUBLIC_ROUTES = new Set(["GET /v1/health"]);
+const DOCUMENTATION_ROUTES = new Set([OPENAPI_PATH, "/v1/docs"]);
+
+/** Every method and path the app serves (Hono's route list; `ALL` entries are middleware), in OpenAPI form. */
+function servedRoutes(): Array<{ method: string; path: string }> {
+	const seen = new Map<string, { method: string; path: string }>();
+	for (const route of app.routes) {
+		if (route.method === "ALL" || DOCUMENTATION_ROUTES.has(route.path)) continue;
+		const path = route.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+		seen.set(`${route.method} ${path}`, { method: route.method, path });
+	}
+	return [...seen.values()];
+}
+
+async function fetchDocument(): Promise<OpenApiDocument> {
+	const response = await api(OPENAPI_PATH);
+	expect(response.status).toBe(200);
+	expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
+	return JSON.parse(await response.text()) as OpenApiDocument;
+}
+
+describe("GET /v1/openapi.json", () => {
+	it("is public JSON in OpenAPI 3.1.0", async () => {
+		const document = await fetchDocument();
+		expect(document.openapi).toBe("3.1.0");
+		expect(document.info.title).toBeTruthy();
+	});
+
+	it("declares the bearer security scheme and the Error schema", async () => {
+		const document = await fetchDocument();
+		expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+		expect(document.components.schemas.Error).toMatchObject({
+			type: "object",
+			required: ["error"],
+			properties: { error: { required: ["type", "message", "request_id"] } },
+		});
+	});
+
+	it("the route list being checked is not empty", () => {
+		const routes = servedRoutes();
+		expect(routes.length).toBeGreaterThanOrEqual(6);
+		expect(routes).toContainEqual({ method: "POST", path: "/v1/admin/accounts/{id}/keys" });
+	});
+
+	it("lists every route the app serves", async () => {
+		const document = await fetchDocument();
+		for (const { method, path } of servedRoutes()) {
+			expect(document.paths[path], `${method} ${path}`).toBeDefined();
+			expect(document.paths[path]?.[method.toLowerCase()], `${method} ${path}`).toBeDefined();
+		}
+	});
+
+	it("lists no route the app does not serve", async () => {
+		const document = await fetchDocument();
+		const served = new Set(servedRoutes().map(({ method, path }) => `${method} ${path}`));
+		for (const [path, operations] of Object.entries(document.paths)) {
+			for (const method of Object.keys(operations)) expect(served).toContain(`${method.toUpperCase()} ${path}`);
+		}
+	});
+
+	it("protected routes require the bearer key and document 401, 403 and 429; health is public", async () => {
+		const document = await fetchDocument();
+		for (const { method, path } of servedRoutes()) {
+			const operation = document.paths[path]?.[method.toLowerCase()];
+			if (PUBLIC_ROUTES.has(`${method} ${path}`)) {
+				expect(operation?.security, `${method} ${path}`).toBeUndefined();
+				continue;
+			}
+			expect(operation?.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
+			expect(Object.keys(operation?.responses ?? {}), `${method} ${path}`).toEqual(
+				expect.arrayContaining(["401", "403", "429"]),
+			);
+		}
+	});
+});
+
+describe("GET /v1/docs", () => {
+	it("serves the HTML reference page without a key, pointing at the document", async () => {
+		const response = await api("/v1/docs");
+		expect(response.status).toBe(200);
+		expect(response.headers.get("Content-Type")).toMatch(/^text\/html/);
+		expect(await response.text()).toContain(OPENAPI_PATH);
+	});
+});
