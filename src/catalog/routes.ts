@@ -1,9 +1,9 @@
 import type { AuthedEnv } from "../http/app-env.ts";
 import { createApp } from "../http/create-app.ts";
-import { ifNoneMatchHits, strongEtag } from "../http/etag.ts";
+import { ifNoneMatchHits } from "../http/etag.ts";
 import { protectedRoute } from "../http/protected-route.ts";
 import { CatalogSchema } from "./schema.ts";
-import { readCatalog } from "./store.ts";
+import { CATALOG_CACHE_TTL_MS, CatalogCache } from "./cache.ts";
 
 /** Partners fetch the catalog once and cache it (spec 4.3); an hour's freshness, then a cheap revalidation. */
 const CACHE_CONTROL = "private, max-age=3600";
@@ -23,10 +23,11 @@ const getCatalog = protectedRoute(null, {
 	},
 });
 
+const catalogCache = new CatalogCache(CATALOG_CACHE_TTL_MS);
+
 /** `GET /v1/catalog`. */
 export const catalogRoutes = createApp<AuthedEnv>().openapi(getCatalog, async (c) => {
-	const body = JSON.stringify(await readCatalog(c.env.DB));
-	const etag = await strongEtag(body);
+	const { body, etag } = await catalogCache.get(c.env.DB);
 	c.header("ETag", etag);
 	c.header("Cache-Control", CACHE_CONTROL);
 	if (ifNoneMatchHits(c.req.header("If-None-Match"), etag)) return c.body(null, 304);

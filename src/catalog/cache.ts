@@ -1,0 +1,30 @@
+import { strongEtag } from "../http/etag.ts";
+import { readCatalog } from "./store.ts";
+
+/** The catalog as served: the JSON body and its strong ETag. */
+export type CatalogSnapshot = { body: string; etag: string };
+
+/**
+ * The catalog only changes through migrations, yet every partner request would otherwise re-read
+ * three tables and re-hash 6 KB. An isolate keeps the serialized catalog for `ttlMs`, then re-reads
+ * it. Only settled values are shared between requests, never a pending promise (Workers forbid
+ * waiting on another request's I/O).
+ */
+export class CatalogCache {
+	#snapshot: (CatalogSnapshot & { loadedAt: number }) | undefined;
+
+	constructor(private readonly ttlMs: number) {}
+
+	/** The cached snapshot while fresh, else one read from D1 now. */
+	async get(db: D1Database, now: number = Date.now()): Promise<CatalogSnapshot> {
+		const cached = this.#snapshot;
+		if (cached !== undefined && now - cached.loadedAt < this.ttlMs) return cached;
+		const body = JSON.stringify(await readCatalog(db));
+		const snapshot = { body, etag: await strongEtag(body), loadedAt: now };
+		this.#snapshot = snapshot;
+		return snapshot;
+	}
+}
+
+/** How long an isolate serves the catalog it read: a migration shows up within a minute. */
+export const CATALOG_CACHE_TTL_MS = 60_000;
