@@ -2,8 +2,8 @@ import type { AuthedEnv } from "../http/app-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { ifNoneMatchHits } from "../http/etag.ts";
 import { protectedRoute } from "../http/protected-route.ts";
-import { CatalogSchema } from "./schema.ts";
 import { CATALOG_CACHE_TTL_MS, CatalogCache } from "./cache.ts";
+import { CatalogSchema } from "./schema.ts";
 
 /** Partners fetch the catalog once and cache it (spec 4.3); an hour's freshness, then a cheap revalidation. */
 const CACHE_CONTROL = "private, max-age=3600";
