@@ -11,7 +11,9 @@ export default defineConfig(async () => {
 					plugins: [
 						cloudflareTest({
 							wrangler: { configPath: "./wrangler.toml" },
-							miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+							miniflare: {
+								bindings: { TEST_MIGRATIONS: migrations, UPLOAD_SIGNING_SECRET: "test-upload-signing-secret" },
+							},
 						}),
 					],
 					test: {

@@ -7,8 +7,10 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
+import { randomBase62 } from "../src/ids.ts";
 import { accountExists, createAccount, createAccountWithKeys } from "./lib/accounts.ts";
 import { startDevServer } from "./lib/dev-server.ts";
+import { presignedUploadVars } from "./lib/local-uploads.ts";
 import { applyMigrations, type D1Target, PROJECT_ROOT } from "./lib/wrangler.ts";
 
 const PORT = Number(process.env.PORT ?? 8787);
@@ -18,16 +20,23 @@ const CREDENTIALS_FILE = path.join(PROJECT_ROOT, ".wrangler", "dev-credentials.j
 type DevCredentials = {
 	partner: { account_id: string; live_key: string; test_key: string; webhook_secret: string };
 	service_team: { account_id: string; ops_key: string; admin_key: string };
+	/** Signs the worker's own upload URLs (UPLOAD_METHOD=worker); a secret in production. */
+	upload_signing_secret: string;
 };
 
 async function loadCredentials(target: D1Target): Promise<DevCredentials | null> {
 	if (!existsSync(CREDENTIALS_FILE)) return null;
-	const saved = JSON.parse(await readFile(CREDENTIALS_FILE, "utf8")) as DevCredentials;
+	const saved = JSON.parse(await readFile(CREDENTIALS_FILE, "utf8")) as Partial<DevCredentials>;
+	if (saved.partner === undefined || saved.service_team === undefined || saved.upload_signing_secret === undefined) {
+		return null;
+	}
 	// The local database may have been wiped since; then the saved keys are worthless.
 	const stillThere =
 		(await accountExists(target, saved.partner.account_id)) &&
 		(await accountExists(target, saved.service_team.account_id));
-	return stillThere ? saved : null;
+	return stillThere
+		? { partner: saved.partner, service_team: saved.service_team, upload_signing_secret: saved.upload_signing_secret }
+		: null;
 }
 
 async function createCredentials(target: D1Target): Promise<DevCredentials> {
@@ -46,6 +55,7 @@ async function createCredentials(target: D1Target): Promise<DevCredentials> {
 			webhook_secret: partner.webhook_secret,
 		},
 		service_team: { account_id: team.account.id, ops_key: opsKey.key, admin_key: adminKey.key },
+		upload_signing_secret: randomBase62(43),
 	};
 	await mkdir(path.dirname(CREDENTIALS_FILE), { recursive: true });
 	await writeFile(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
@@ -77,7 +87,16 @@ await applyMigrations(target);
 const saved = await loadCredentials(target);
 const credentials = saved ?? (await createCredentials(target));
 
-const server = await startDevServer({ port: PORT, vars: { ENVIRONMENT: "development" }, inheritOutput: true });
+// Upload URLs are R2 presigned PUTs against wrangler's local S3 endpoint, as they would be in production.
+const server = await startDevServer({
+	port: PORT,
+	vars: {
+		ENVIRONMENT: "development",
+		UPLOAD_SIGNING_SECRET: credentials.upload_signing_secret,
+		...presignedUploadVars(`http://localhost:${PORT}`),
+	},
+	inheritOutput: true,
+});
 console.log(banner(`http://localhost:${PORT}`, credentials, saved === null));
 
 let stopping = false;

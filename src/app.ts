@@ -1,4 +1,5 @@
 import { bodyLimit } from "hono/body-limit";
+import { except } from "hono/combine";
 import { adminRoutes } from "./accounts/admin-routes.ts";
 import { catalogRoutes } from "./catalog/routes.ts";
 import { healthRoutes } from "./health/routes.ts";
@@ -8,6 +9,7 @@ import { ApiError } from "./http/errors.ts";
 import { renderError, renderNotFound } from "./http/on-error.ts";
 import { stampRequestId } from "./http/request-id.ts";
 import { serveApiDocs } from "./openapi/document.ts";
+import { printFileRoutes, uploadRoutes } from "./print-files/routes.ts";
 
 /** The JSON body cap of the contract. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
@@ -18,12 +20,16 @@ export const app = createApp<PublicEnv>();
 app.use(
 	"*",
 	stampRequestId,
-	bodyLimit({
-		maxSize: MAX_JSON_BODY_BYTES,
-		onError: () => {
-			throw new ApiError("bad_request", "The request body is larger than 1 MiB.");
-		},
-	}),
+	// File bytes go to the signed upload route, which has its own 512 MiB cap.
+	except(
+		"/v1/uploads/*",
+		bodyLimit({
+			maxSize: MAX_JSON_BODY_BYTES,
+			onError: () => {
+				throw new ApiError("bad_request", "The request body is larger than 1 MiB.");
+			},
+		}),
+	),
 );
 app.onError(renderError);
 app.notFound(renderNotFound);
@@ -31,4 +37,6 @@ app.notFound(renderNotFound);
 app.route("/v1", healthRoutes);
 app.route("/v1", catalogRoutes);
 app.route("/v1", adminRoutes);
+app.route("/v1", printFileRoutes);
+app.route("/v1", uploadRoutes);
 serveApiDocs(app);

@@ -1,0 +1,18 @@
+/**
+ * Secrets and optional settings, which `wrangler types` cannot see (they are not in wrangler.toml).
+ * Set them with `wrangler secret put NAME`, or `--var NAME:value` locally (npm start does).
+ */
+interface SecretEnv {
+	/** HMAC key of the worker's own upload URLs. */
+	UPLOAD_SIGNING_SECRET?: string;
+	/** S3 endpoint of R2 for presigned uploads, e.g. https://<account>.r2.cloudflarestorage.com. */
+	R2_S3_ENDPOINT?: string;
+	R2_S3_ACCESS_KEY_ID?: string;
+	R2_S3_SECRET_ACCESS_KEY?: string;
+}
+
+interface Env extends SecretEnv {}
+
+declare namespace Cloudflare {
+	interface Env extends SecretEnv {}
+}

@@ -1,0 +1,26 @@
+/** Print resolution aimed for (spec section 8). */
+export const TARGET_DPI = 300;
+/** Lowest resolution accepted; below it a file is rejected for its size. */
+export const MINIMUM_DPI = 150;
+
+/**
+ * Effective resolution of an image printed at a size: the image may be turned to the print's
+ * orientation, so long side goes with long side. Embedded DPI tags are ignored.
+ */
+export function effectiveDpi(widthPx: number, heightPx: number, widthIn: number, heightIn: number): number {
+	const longPx = Math.max(widthPx, heightPx);
+	const shortPx = Math.min(widthPx, heightPx);
+	const longIn = Math.max(widthIn, heightIn);
+	const shortIn = Math.min(widthIn, heightIn);
+	return Math.min(longPx / longIn, shortPx / shortIn);
+}
+
+/** `reject` below 150 DPI, `warn` from 150 up to 300, `ok` at 300 and above. */
+export type ResolutionVerdict = "reject" | "warn" | "ok";
+
+/** The verdict for an effective resolution. */
+export function resolutionVerdict(dpi: number): ResolutionVerdict {
+	if (dpi < MINIMUM_DPI) return "reject";
+	if (dpi < TARGET_DPI) return "warn";
+	return "ok";
+}

@@ -1,0 +1,242 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { AuthedEnv, PublicEnv } from "../http/app-env.ts";
+import { createApp } from "../http/create-app.ts";
+import { ApiError, errorResponses } from "../http/errors.ts";
+import { protectedRoute } from "../http/protected-route.ts";
+import { newId } from "../ids.ts";
+import { inspectIfUploaded, MAX_PRINT_FILE_BYTES } from "./inspection.ts";
+import {
+	CreatePrintFileBody,
+	type PrintFile,
+	PrintFileIdParams,
+	PrintFileSchema,
+	UploadTargetSchema,
+} from "./schema.ts";
+import { findOwnedPrintFile, findPrintFileById, insertPrintFile, markUploaded, type PrintFileRow } from "./store.ts";
+import { verifyUpload } from "./upload-signature.ts";
+import { uploadUrlIssuer } from "./upload-url.ts";
+
+const json = <S>(schema: S, description: string) => ({ description, content: { "application/json": { schema } } });
+
+/** The API shape of a stored file. */
+export function toPrintFile(row: PrintFileRow): PrintFile {
+	return {
+		id: row.id,
+		status: row.status,
+		filename: row.filename,
+		content_type: row.content_type,
+		format: row.format,
+		width_px: row.width_px,
+		height_px: row.height_px,
+		size_bytes: row.size_bytes,
+		invalid_reason: row.invalid_reason,
+		invalid_message: row.invalid_message,
+		created_at: row.created_at,
+		expires_at: row.expires_at,
+		uploaded_at: row.uploaded_at,
+	};
+}
+
+function uploadUrlLifetimeMs(env: Env): number {
+	const seconds = Number(env.UPLOAD_URL_TTL_SECONDS);
+	return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 3_600_000;
+}
+
+const createPrintFile = protectedRoute("files:write", {
+	method: "post",
+	path: "/print-files",
+	tags: ["Print files"],
+	summary: "Obtain a signed upload URL for a print file",
+	request: { body: { required: true, content: { "application/json": { schema: CreatePrintFileBody } } } },
+	responses: {
+		201: json(UploadTargetSchema, "Upload the file with PUT to `upload_url`."),
+		...errorResponses(400, 422),
+	},
+});
+
+const getPrintFile = protectedRoute("files:write", {
+	method: "get",
+	path: "/print-files/{id}",
+	tags: ["Print files"],
+	summary: "Read a print file: its status and, once inspected, its format and pixel size",
+	request: { params: PrintFileIdParams },
+	responses: { 200: json(PrintFileSchema, "The print file."), ...errorResponses(404) },
+});
+
+/** `POST /v1/print-files` and `GET /v1/print-files/{id}` (scope `files:write`). */
+export const printFileRoutes = createApp<AuthedEnv>()
+	.openapi(createPrintFile, async (c) => {
+		const body = c.req.valid("json");
+		const { accountId, mode } = c.var.principal;
+		const now = new Date();
+		const id = newId("pf");
+		const expiresAt = new Date(now.getTime() + uploadUrlLifetimeMs(c.env));
+		const r2Key = `print-files/${mode}/${accountId}/${id}`;
+		const target = await uploadUrlIssuer(c.env, new URL(c.req.url).origin).issue({
+			id,
+			r2Key,
+			contentType: body.content_type,
+			declaredSizeBytes: body.size_bytes ?? null,
+			expiresAt,
+		});
+		await insertPrintFile(c.env.DB, {
+			id,
+			account_id: accountId,
+			mode,
+			filename: body.filename ?? null,
+			content_type: body.content_type,
+			declared_size_bytes: body.size_bytes ?? null,
+			r2_key: r2Key,
+			created_at: now.toISOString(),
+			expires_at: expiresAt.toISOString(),
+		});
+		return c.json(
+			{
+				id,
+				status: "awaiting_upload" as const,
+				upload_url: target.url,
+				upload_method: target.method,
+				upload_headers: target.headers,
+				expires_at: expiresAt.toISOString(),
+			},
+			201,
+		);
+	})
+	.openapi(getPrintFile, async (c) => {
+		const { id } = c.req.valid("param");
+		const row = await findOwnedPrintFile(c.env.DB, c.var.principal, id);
+		if (row === null) throw new ApiError("not_found", `No print file ${id}.`, "id");
+		return c.json(toPrintFile(await inspectIfUploaded(c.env, row)), 200);
+	});
+
+const UploadQuery = z.object({
+	expires: z
+		.string()
+		.optional()
+		.openapi({ param: { name: "expires", in: "query" } }),
+	sig: z
+		.string()
+		.optional()
+		.openapi({ param: { name: "sig", in: "query" } }),
+});
+
+const putUpload = createRoute({
+	method: "put",
+	path: "/uploads/{id}",
+	tags: ["Print files"],
+	summary: "Upload a print file's bytes to a signed URL (no API key: the signature is the authority)",
+	request: {
+		params: PrintFileIdParams,
+		query: UploadQuery,
+		body: { content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } },
+	},
+	responses: {
+		200: json(PrintFileSchema, "Stored; the file is inspected when first read."),
+		...errorResponses(400, 403, 404, 409),
+	},
+});
+
+/** `PUT /v1/uploads/{id}?expires=&sig=`: streams the body into R2, at most once, within the URL's lifetime. */
+export const uploadRoutes = createApp<PublicEnv>().openapi(putUpload, async (c) => {
+	const { id } = c.req.valid("param");
+	const { expires, sig } = c.req.valid("query");
+	const secret = c.env.UPLOAD_SIGNING_SECRET;
+	if (!secret) throw new Error("UPLOAD_SIGNING_SECRET is not set");
+	const expiresUnix = Number(expires);
+	if (expires === undefined || sig === undefined || !Number.isSafeInteger(expiresUnix)) {
+		throw new ApiError("forbidden", "This upload URL is incomplete: it needs its expires and sig parameters.");
+	}
+	if (!(await verifyUpload(secret, id, expiresUnix, sig))) {
+		throw new ApiError("forbidden", "This upload URL's signature does not match: use the URL exactly as issued.");
+	}
+	if (Date.now() >= expiresUnix * 1000) {
+		throw new ApiError(
+			"forbidden",
+			`This upload URL expired at ${new Date(expiresUnix * 1000).toISOString()}; request a new one with POST /v1/print-files.`,
+		);
+	}
+	const file = await findPrintFileById(c.env.DB, id);
+	if (file === null) throw new ApiError("not_found", `No print file ${id}.`);
+	if (file.status !== "awaiting_upload") {
+		throw new ApiError(
+			"conflict",
+			`Print file ${id} has already been uploaded; request a new upload URL for another file.`,
+		);
+	}
+
+	const lengthHeader = c.req.header("Content-Length");
+	const length = lengthHeader === undefined ? Number.NaN : Number(lengthHeader);
+	if (!Number.isSafeInteger(length) || length < 0) {
+		throw new ApiError(
+			"bad_request",
+			"The upload needs a Content-Length header giving the file's exact size in bytes.",
+		);
+	}
+	if (length > MAX_PRINT_FILE_BYTES) {
+		throw new ApiError(
+			"bad_request",
+			`The file is ${length} bytes; the largest accepted is ${MAX_PRINT_FILE_BYTES} bytes (512 MiB).`,
+		);
+	}
+	if (file.declared_size_bytes !== null && length !== file.declared_size_bytes) {
+		throw new ApiError(
+			"bad_request",
+			`The upload is ${length} bytes but the print file was declared as ${file.declared_size_bytes} bytes.`,
+		);
+	}
+
+	const stored = await storeBody(c.env.PRINT_FILES, file, c.req.raw.body, length);
+	if (stored === null) {
+		throw new ApiError(
+			"conflict",
+			`Print file ${id} has already been uploaded; request a new upload URL for another file.`,
+		);
+	}
+	await markUploaded(c.env.DB, id, length, new Date());
+	const updated = (await findPrintFileById(c.env.DB, id)) ?? file;
+	return c.json(toPrintFile(updated), 200);
+});
+
+/**
+ * Streams the body into R2 through a FixedLengthStream (R2 needs the length up front), only if the
+ * object does not exist yet: two racing uploads cannot both land. Null when it already existed.
+ */
+async function storeBody(
+	bucket: R2Bucket,
+	file: PrintFileRow,
+	body: ReadableStream<Uint8Array> | null,
+	length: number,
+): Promise<R2Object | null> {
+	const options: R2PutOptions = {
+		onlyIf: { etagDoesNotMatch: "*" },
+		httpMetadata: { contentType: file.content_type },
+	};
+	if (body === null || length === 0) {
+		if (length !== 0) throw new ApiError("bad_request", "The upload has no body.");
+		return bucket.put(file.r2_key, new Uint8Array(0), options);
+	}
+	const sized = new FixedLengthStream(length);
+	const abort = new AbortController();
+	const piping = body.pipeTo(sized.writable, { signal: abort.signal });
+	const stop = async () => {
+		abort.abort();
+		await piping.catch(() => undefined);
+	};
+	let stored: R2Object | null;
+	try {
+		stored = await bucket.put(file.r2_key, sized.readable, options);
+	} catch {
+		// A FixedLengthStream fails the put when the body is shorter or longer than Content-Length.
+		await stop();
+		throw new ApiError(
+			"bad_request",
+			`The upload was cut short or ran past its Content-Length of ${length} bytes; send the whole file again.`,
+		);
+	}
+	if (stored === null) {
+		await stop();
+		return null;
+	}
+	await piping;
+	return stored;
+}

@@ -1,0 +1,66 @@
+import { z } from "@hono/zod-openapi";
+import { MAX_PRINT_FILE_BYTES } from "./inspection.ts";
+import { PRINT_FILE_STATUSES } from "./store.ts";
+
+/** Declared types accepted; the real format is read from the file's magic bytes. */
+export const PRINT_FILE_CONTENT_TYPES = ["image/tiff", "image/png", "image/jpeg"] as const;
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse control characters.
+const PLAIN_FILENAME = /^[^\u0000-\u001f\u007f/\\]+$/;
+
+export const CreatePrintFileBody = z
+	.strictObject({
+		filename: z
+			.string()
+			.min(1)
+			.max(255)
+			.regex(PLAIN_FILENAME, "must be a plain file name, without slashes or control characters")
+			.optional(),
+		content_type: z.enum(PRINT_FILE_CONTENT_TYPES).openapi({ description: "TIFF is preferred for framed art." }),
+		size_bytes: z
+			.number()
+			.int()
+			.min(1)
+			.max(MAX_PRINT_FILE_BYTES, "must be at most 536870912 (512 MiB)")
+			.optional()
+			.openapi({ description: "The file's exact size. When given, an upload of another size is refused." }),
+	})
+	.openapi("CreatePrintFileRequest");
+
+export const PrintFileIdParams = z.object({
+	id: z.string().openapi({ param: { name: "id", in: "path" }, example: "pf_7cQm2x" }),
+});
+
+export const UploadTargetSchema = z
+	.object({
+		id: z.string(),
+		status: z.literal("awaiting_upload"),
+		upload_url: z.string().openapi({ description: "Send the file here with HTTP PUT before `expires_at`." }),
+		upload_method: z.literal("PUT"),
+		upload_headers: z.record(z.string(), z.string()).openapi({ description: "Headers the PUT must carry." }),
+		expires_at: z.string(),
+	})
+	.openapi("PrintFileUpload");
+
+export const PrintFileSchema = z
+	.object({
+		id: z.string(),
+		status: z.enum(PRINT_FILE_STATUSES),
+		filename: z.string().nullable(),
+		content_type: z.string().openapi({ description: "As declared at creation." }),
+		format: z.enum(["tiff", "png", "jpeg"]).nullable().openapi({ description: "As read from the file itself." }),
+		width_px: z.number().int().nullable(),
+		height_px: z.number().int().nullable(),
+		size_bytes: z.number().int().nullable(),
+		invalid_reason: z.string().nullable().openapi({
+			description:
+				"Why an `invalid` file was refused: empty_file, unsupported_format, truncated, corrupt_header, dimensions_out_of_range, too_many_pixels, read_limit_exceeded, file_too_large.",
+		}),
+		invalid_message: z.string().nullable(),
+		created_at: z.string(),
+		expires_at: z.string().openapi({ description: "When the upload URL stops working." }),
+		uploaded_at: z.string().nullable(),
+	})
+	.openapi("PrintFile");
+
+export type PrintFile = z.infer<typeof PrintFileSchema>;

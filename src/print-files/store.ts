@@ -1,0 +1,130 @@
+import type { KeyMode } from "../accounts/scopes.ts";
+
+export const PRINT_FILE_STATUSES = ["awaiting_upload", "processing", "ready", "invalid"] as const;
+/** awaiting_upload → (bytes stored) processing → (inspected) ready | invalid. */
+export type PrintFileStatus = (typeof PRINT_FILE_STATUSES)[number];
+
+/** A print_files row. */
+export type PrintFileRow = {
+	id: string;
+	account_id: string;
+	mode: KeyMode;
+	status: PrintFileStatus;
+	filename: string | null;
+	content_type: string;
+	declared_size_bytes: number | null;
+	r2_key: string;
+	created_at: string;
+	expires_at: string;
+	uploaded_at: string | null;
+	format: "tiff" | "png" | "jpeg" | null;
+	width_px: number | null;
+	height_px: number | null;
+	size_bytes: number | null;
+	invalid_reason: string | null;
+	invalid_message: string | null;
+	inspected_at: string | null;
+	inspection_bytes_read: number | null;
+};
+
+/** Stores a new file awaiting its upload. */
+export async function insertPrintFile(
+	db: D1Database,
+	file: Pick<
+		PrintFileRow,
+		| "id"
+		| "account_id"
+		| "mode"
+		| "filename"
+		| "content_type"
+		| "declared_size_bytes"
+		| "r2_key"
+		| "created_at"
+		| "expires_at"
+	>,
+): Promise<void> {
+	await db
+		.prepare(
+			`INSERT INTO print_files (id, account_id, mode, status, filename, content_type, declared_size_bytes, r2_key, created_at, expires_at)
+			 VALUES (?1, ?2, ?3, 'awaiting_upload', ?4, ?5, ?6, ?7, ?8, ?9)`,
+		)
+		.bind(
+			file.id,
+			file.account_id,
+			file.mode,
+			file.filename,
+			file.content_type,
+			file.declared_size_bytes,
+			file.r2_key,
+			file.created_at,
+			file.expires_at,
+		)
+		.run();
+}
+
+/** A file by id only: for the signed upload route, where the signature, not a key, is the authority. */
+export function findPrintFileById(db: D1Database, id: string): Promise<PrintFileRow | null> {
+	return db.prepare("SELECT * FROM print_files WHERE id = ?1").bind(id).first<PrintFileRow>();
+}
+
+/** A file of this account and mode, or null (another account's or mode's file is not found). */
+export function findOwnedPrintFile(
+	db: D1Database,
+	owner: { accountId: string; mode: KeyMode },
+	id: string,
+): Promise<PrintFileRow | null> {
+	return db
+		.prepare("SELECT * FROM print_files WHERE id = ?1 AND account_id = ?2 AND mode = ?3")
+		.bind(id, owner.accountId, owner.mode)
+		.first<PrintFileRow>();
+}
+
+/** Records that the bytes are in R2 (worker upload route). Only moves a file still awaiting its upload. */
+export async function markUploaded(db: D1Database, id: string, sizeBytes: number, now: Date): Promise<void> {
+	await db
+		.prepare(
+			"UPDATE print_files SET status = 'processing', uploaded_at = ?2, size_bytes = ?3 WHERE id = ?1 AND status = 'awaiting_upload'",
+		)
+		.bind(id, now.toISOString(), sizeBytes)
+		.run();
+}
+
+/** What an inspection found. */
+export type InspectionRecord =
+	| { status: "ready"; format: "tiff" | "png" | "jpeg"; widthPx: number; heightPx: number }
+	| { status: "invalid"; format: "tiff" | "png" | "jpeg" | null; reason: string; message: string };
+
+/**
+ * Stores an inspection's result unless another request already did (inspection happens once), and
+ * returns the row as it stands afterwards.
+ */
+export async function recordInspection(
+	db: D1Database,
+	id: string,
+	result: InspectionRecord,
+	facts: { sizeBytes: number; uploadedAt: Date; bytesRead: number; now: Date },
+): Promise<PrintFileRow | null> {
+	const ready = result.status === "ready";
+	await db
+		.prepare(
+			`UPDATE print_files SET status = ?2, format = ?3, width_px = ?4, height_px = ?5, size_bytes = ?6,
+			        invalid_reason = ?7, invalid_message = ?8, uploaded_at = COALESCE(uploaded_at, ?9),
+			        inspected_at = ?10, inspection_bytes_read = ?11
+			  WHERE id = ?1 AND inspected_at IS NULL`,
+		)
+		.bind(
+			id,
+			result.status,
+			result.format,
+			ready ? result.widthPx : null,
+			ready ? result.heightPx : null,
+			facts.sizeBytes,
+			ready ? null : result.reason,
+			ready ? null : result.message,
+			facts.uploadedAt.toISOString(),
+			facts.now.toISOString(),
+			facts.bytesRead,
+		)
+		.run();
+	return findPrintFileById(db, id);
+}
