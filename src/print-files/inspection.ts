@@ -25,6 +25,9 @@ export async function inspectIfUploaded(env: Env, file: PrintFileRow, now: Date 
 		};
 	} else {
 		const inspection = await inspectImage(source);
+		// Storage failing is not the file's fault: record nothing, so the next read inspects again.
+		if (!inspection.ok && inspection.reason === "read_failed")
+			throw new Error(`inspection of ${file.id}: ${inspection.message}`);
 		result = inspection.ok
 			? { status: "ready", format: inspection.format, widthPx: inspection.widthPx, heightPx: inspection.heightPx }
 			: { status: "invalid", format: inspection.format, reason: inspection.reason, message: inspection.message };

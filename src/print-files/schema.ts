@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { IMAGE_FORMATS, INVALID_REASONS } from "./inspect.ts";
 import { MAX_PRINT_FILE_BYTES } from "./inspection.ts";
 import { PRINT_FILE_STATUSES } from "./store.ts";
 
@@ -48,14 +49,14 @@ export const PrintFileSchema = z
 		status: z.enum(PRINT_FILE_STATUSES),
 		filename: z.string().nullable(),
 		content_type: z.string().openapi({ description: "As declared at creation." }),
-		format: z.enum(["tiff", "png", "jpeg"]).nullable().openapi({ description: "As read from the file itself." }),
+		format: z.enum(IMAGE_FORMATS).nullable().openapi({ description: "As read from the file itself." }),
 		width_px: z.number().int().nullable(),
 		height_px: z.number().int().nullable(),
 		size_bytes: z.number().int().nullable(),
-		invalid_reason: z.string().nullable().openapi({
-			description:
-				"Why an `invalid` file was refused: empty_file, unsupported_format, truncated, corrupt_header, dimensions_out_of_range, too_many_pixels, read_limit_exceeded, file_too_large.",
-		}),
+		invalid_reason: z
+			.enum(INVALID_REASONS)
+			.nullable()
+			.openapi({ description: "Why an `invalid` file was refused; `invalid_message` says it in a sentence." }),
 		invalid_message: z.string().nullable(),
 		created_at: z.string(),
 		expires_at: z.string().openapi({ description: "When the upload URL stops working." }),

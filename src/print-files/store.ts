@@ -1,4 +1,5 @@
 import type { KeyMode } from "../accounts/scopes.ts";
+import type { ImageFormat, InvalidReason } from "./inspect.ts";
 
 export const PRINT_FILE_STATUSES = ["awaiting_upload", "processing", "ready", "invalid"] as const;
 /** awaiting_upload → (bytes stored) processing → (inspected) ready | invalid. */
@@ -17,11 +18,11 @@ export type PrintFileRow = {
 	created_at: string;
 	expires_at: string;
 	uploaded_at: string | null;
-	format: "tiff" | "png" | "jpeg" | null;
+	format: ImageFormat | null;
 	width_px: number | null;
 	height_px: number | null;
 	size_bytes: number | null;
-	invalid_reason: string | null;
+	invalid_reason: InvalidReason | null;
 	invalid_message: string | null;
 	inspected_at: string | null;
 	inspection_bytes_read: number | null;
@@ -91,8 +92,8 @@ export async function markUploaded(db: D1Database, id: string, sizeBytes: number
 
 /** What an inspection found. */
 export type InspectionRecord =
-	| { status: "ready"; format: "tiff" | "png" | "jpeg"; widthPx: number; heightPx: number }
-	| { status: "invalid"; format: "tiff" | "png" | "jpeg" | null; reason: string; message: string };
+	| { status: "ready"; format: ImageFormat; widthPx: number; heightPx: number }
+	| { status: "invalid"; format: ImageFormat | null; reason: InvalidReason; message: string };
 
 /**
  * Stores an inspection's result unless another request already did (inspection happens once), and

@@ -11,7 +11,8 @@ type OpenApiDocument = {
 	components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
 };
 
-const PUBLIC_ROUTES = new Set(["GET /v1/health"]);
+/** Routes without a bearer key: health, and the signed upload URL (its signature is the authority). */
+const PUBLIC_ROUTES = new Set(["GET /v1/health", "PUT /v1/uploads/{id}"]);
 const DOCUMENTATION_ROUTES = new Set([OPENAPI_PATH, "/v1/docs"]);
 
 /** Every method and path the app serves (Hono's route list; `ALL` entries are middleware), in OpenAPI form. */
@@ -71,7 +72,7 @@ describe("GET /v1/openapi.json", () => {
 		}
 	});
 
-	it("protected routes require the bearer key and document 401, 403 and 429; health is public", async () => {
+	it("protected routes require the bearer key and document 401, 403 and 429; health and signed uploads are public", async () => {
 		const document = await fetchDocument();
 		for (const { method, path } of servedRoutes()) {
 			const operation = document.paths[path]?.[method.toLowerCase()];

@@ -116,7 +116,7 @@ describe("GET /v1/print-files/{id}", () => {
 		const partner = await createPartner();
 		const key = partner.keys.live.key;
 		const ticket = await requestUpload(key);
-		await putBytes(ticket.upload_url, smallPng(8, 8), ticket.upload_headers);
+		await putBytes(ticket.upload_url, smallPng(32, 32), ticket.upload_headers);
 		await readFile(key, ticket.id);
 		const first = await env.DB.prepare("SELECT inspected_at, inspection_bytes_read FROM print_files WHERE id = ?1")
 			.bind(ticket.id)

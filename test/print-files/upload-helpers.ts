@@ -1,10 +1,9 @@
-import UPNG from "upng-js";
 import { api, send } from "../helpers.ts";
+import { encodePng } from "./fixtures.ts";
 
-/** A real RGBA PNG of the given pixel size, encoded with upng-js. */
+/** A real PNG of the given pixel size (upng-js, checked whole). */
 export function smallPng(width: number, height: number): Uint8Array {
-	const rgba = new Uint8Array(width * height * 4).fill(200);
-	return new Uint8Array(UPNG.encode([rgba.buffer], width, height, 0));
+	return encodePng(width, height);
 }
 
 export type UploadTicket = {

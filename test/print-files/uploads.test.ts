@@ -23,7 +23,7 @@ function withParam(uploadUrl: string, name: string, value: string | null): strin
 describe("PUT /v1/uploads/{id} (the worker's signed upload route)", () => {
 	it("stores the bytes in R2 under the file's key, without an API key", async () => {
 		const { ticket } = await freshTicket();
-		const png = smallPng(10, 10);
+		const png = smallPng(40, 40);
 		const response = await putBytes(ticket.upload_url, png, ticket.upload_headers);
 		expect(response.status).toBe(200);
 		const body = (await response.json()) as PrintFile;
@@ -37,20 +37,20 @@ describe("PUT /v1/uploads/{id} (the worker's signed upload route)", () => {
 
 	it("refuses a second upload to the same file with a 409 and keeps the first bytes", async () => {
 		const { partner, ticket } = await freshTicket();
-		const first = smallPng(12, 9);
+		const first = smallPng(48, 36);
 		expect((await putBytes(ticket.upload_url, first)).status).toBe(200);
 		await expectError(await putBytes(ticket.upload_url, smallPng(50, 50)), "conflict");
 		const file = (await (
 			await api(`/v1/print-files/${ticket.id}`, { key: partner.keys.live.key })
 		).json()) as PrintFile;
-		expect([file.width_px, file.height_px]).toEqual([12, 9]);
+		expect([file.width_px, file.height_px]).toEqual([48, 36]);
 	});
 
 	it("two racing uploads to one file: exactly one is stored", async () => {
 		const { ticket } = await freshTicket();
 		const results = await Promise.all([
-			putBytes(ticket.upload_url, smallPng(4, 4)),
-			putBytes(ticket.upload_url, smallPng(5, 5)),
+			putBytes(ticket.upload_url, smallPng(24, 24)),
+			putBytes(ticket.upload_url, smallPng(25, 25)),
 		]);
 		expect(results.map((response) => response.status).sort()).toEqual([200, 409]);
 	});
@@ -63,7 +63,7 @@ describe("PUT /v1/uploads/{id} (the worker's signed upload route)", () => {
 			"sig",
 			await signUpload(SECRET, ticket.id, past),
 		);
-		const error = await expectError(await putBytes(url, smallPng(4, 4)), "forbidden");
+		const error = await expectError(await putBytes(url, smallPng(24, 24)), "forbidden");
 		expect(error.message).toContain("expired");
 	});
 
@@ -81,7 +81,7 @@ describe("PUT /v1/uploads/{id} (the worker's signed upload route)", () => {
 			otherPath.toString(),
 			withParam(ticket.upload_url, "sig", null),
 		]) {
-			await expectError(await putBytes(url, smallPng(4, 4)), "forbidden");
+			await expectError(await putBytes(url, smallPng(24, 24)), "forbidden");
 		}
 		const row = await env.DB.prepare("SELECT status FROM print_files WHERE id = ?1")
 			.bind(other.id)
@@ -101,7 +101,7 @@ describe("PUT /v1/uploads/{id} (the worker's signed upload route)", () => {
 		const url = new URL(ticket.upload_url);
 		const stream = new ReadableStream<Uint8Array>({
 			start(controller) {
-				controller.enqueue(smallPng(4, 4));
+				controller.enqueue(smallPng(24, 24));
 				controller.close();
 			},
 		});
