@@ -1,6 +1,7 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { partnerHosts } from "./test/outbound/partner-hosts.ts";
 
 export default defineConfig(async () => {
 	const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
@@ -13,6 +14,7 @@ export default defineConfig(async () => {
 							wrangler: { configPath: "./wrangler.toml" },
 							miniflare: {
 								bindings: { TEST_MIGRATIONS: migrations, UPLOAD_SIGNING_SECRET: "test-upload-signing-secret" },
+								outboundService: partnerHosts,
 							},
 						}),
 					],

@@ -9,6 +9,8 @@ import { ApiError } from "./http/errors.ts";
 import { renderError, renderNotFound } from "./http/on-error.ts";
 import { stampRequestId } from "./http/request-id.ts";
 import { serveApiDocs } from "./openapi/document.ts";
+import { opsRoutes, sandboxRoutes } from "./orders/ops-routes.ts";
+import { orderRoutes } from "./orders/routes.ts";
 import { printFileRoutes, uploadRoutes } from "./print-files/routes.ts";
 
 /** The JSON body cap of the contract. */
@@ -39,4 +41,7 @@ app.route("/v1", catalogRoutes);
 app.route("/v1", adminRoutes);
 app.route("/v1", printFileRoutes);
 app.route("/v1", uploadRoutes);
+app.route("/v1", orderRoutes);
+app.route("/v1", opsRoutes);
+app.route("/v1", sandboxRoutes);
 serveApiDocs(app);

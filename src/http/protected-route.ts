@@ -1,4 +1,5 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import type { Scope } from "../accounts/scopes.ts";
 import { limitRequests } from "../rate-limit/middleware.ts";
 import { authenticate, requireScope } from "./auth.ts";
@@ -9,14 +10,15 @@ export const BEARER_SCHEME = "bearerAuth";
 
 /**
  * A route behind the bearer key: authentication, the per-key request limit, then the scope check
- * (null: any valid key). The 401/403/429 responses are documented on it.
+ * (null: any valid key), then `after` (e.g. the order-creation bucket). The 401/403/429 responses
+ * are documented on it.
  */
 export function protectedRoute<const R extends Omit<RouteConfig, "middleware" | "security">>(
 	scope: Scope | null,
 	config: R,
+	after: MiddlewareHandler[] = [],
 ) {
-	const middleware =
-		scope === null ? [authenticate, limitRequests] : [authenticate, limitRequests, requireScope(scope)];
+	const middleware = [authenticate, limitRequests, ...(scope === null ? [] : [requireScope(scope)]), ...after];
 	return createRoute({
 		...config,
 		security: [{ [BEARER_SCHEME]: [] }],

@@ -1,0 +1,32 @@
+import { ApiError } from "../http/errors.ts";
+import type { Cursor } from "./store.ts";
+
+/** An opaque, URL-safe cursor for keyset pagination. */
+export function encodeCursor(cursor: Cursor): string {
+	return btoa(JSON.stringify([cursor.createdAt, cursor.id]))
+		.replaceAll("+", "-")
+		.replaceAll("/", "_")
+		.replace(/=+$/, "");
+}
+
+/** The position a cursor names; 422 on `cursor` for anything this service did not issue. */
+export function decodeCursor(text: string): Cursor {
+	try {
+		const parsed: unknown = JSON.parse(atob(text.replaceAll("-", "+").replaceAll("_", "/")));
+		if (
+			Array.isArray(parsed) &&
+			parsed.length === 2 &&
+			typeof parsed[0] === "string" &&
+			typeof parsed[1] === "string"
+		) {
+			return { createdAt: parsed[0], id: parsed[1] };
+		}
+	} catch {
+		// Fall through to the error below.
+	}
+	throw new ApiError(
+		"validation_error",
+		"cursor is not one this service issued; pass next_cursor exactly as returned.",
+		"cursor",
+	);
+}

@@ -1,0 +1,139 @@
+import { z } from "@hono/zod-openapi";
+import type { AuthedEnv } from "../http/app-env.ts";
+import { createApp } from "../http/create-app.ts";
+import { ApiError, errorResponses } from "../http/errors.ts";
+import { protectedRoute } from "../http/protected-route.ts";
+import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { orderFromOutcome, orderMachine } from "./machine.ts";
+import { OrderSchema, toOrder } from "./response.ts";
+import { type Actor, type Move, ORDER_STATUSES } from "./state-machine.ts";
+import { findOrder, findOwnedOrder, listProductionQueue } from "./store.ts";
+
+const json = <S>(schema: S, description: string) => ({ description, content: { "application/json": { schema } } });
+
+const OrderIdParams = z.object({ id: z.string().openapi({ param: { name: "id", in: "path" }, example: "ord_3kq9" }) });
+const QueueQuery = z.object({
+	status: z.enum(ORDER_STATUSES).optional(),
+	limit: z.coerce.number().int().min(1).max(100).default(50),
+	cursor: z.string().max(512).optional(),
+});
+const HoldBody = z.strictObject({ message: z.string().trim().min(1).max(1000) }).openapi("OperatorHoldRequest");
+const ShipBody = z
+	.strictObject({
+		carrier: z.string().trim().min(1).max(100),
+		number: z.string().trim().min(1).max(100),
+		url: z.url({ protocol: /^https?$/ }).max(2048),
+	})
+	.openapi("ShipRequest");
+const QueuePageSchema = z
+	.object({ data: z.array(OrderSchema), next_cursor: z.string().nullable() })
+	.openapi("OrderQueuePage");
+
+const listQueue = protectedRoute("ops", {
+	method: "get",
+	path: "/ops/orders",
+	tags: ["Operations"],
+	summary: "The production queue across accounts, oldest first",
+	request: { query: QueueQuery },
+	responses: { 200: json(QueuePageSchema, "A page of the queue."), ...errorResponses(422) },
+});
+
+function moveRoute(action: string, summary: string, body?: z.ZodType) {
+	return protectedRoute("ops", {
+		method: "post",
+		path: `/ops/orders/{id}/${action}`,
+		tags: ["Operations"],
+		summary,
+		request: {
+			params: OrderIdParams,
+			...(body === undefined ? {} : { body: { required: true, content: { "application/json": { schema: body } } } }),
+		},
+		responses: { 200: json(OrderSchema, "The order after the move."), ...errorResponses(400, 404, 409, 422) },
+	});
+}
+
+const holdRoute = protectedRoute("ops", {
+	method: "post",
+	path: "/ops/orders/{id}/hold",
+	tags: ["Operations"],
+	summary: "Hold an order in production (operator_hold, with a message)",
+	request: { params: OrderIdParams, body: { required: true, content: { "application/json": { schema: HoldBody } } } },
+	responses: { 200: json(OrderSchema, "The order, on_hold."), ...errorResponses(400, 404, 409, 422) },
+});
+
+const shipRoute = protectedRoute("ops", {
+	method: "post",
+	path: "/ops/orders/{id}/ship",
+	tags: ["Operations"],
+	summary: "Record the shipping label: carrier, tracking number and URL",
+	request: { params: OrderIdParams, body: { required: true, content: { "application/json": { schema: ShipBody } } } },
+	responses: { 200: json(OrderSchema, "The order, shipped."), ...errorResponses(400, 404, 409, 422) },
+});
+
+const releaseRoute = moveRoute("release", "Release a hold: the order is validated again");
+const deliverRoute = moveRoute("deliver", "Record delivery");
+const cancelRoute = moveRoute("cancel", "Cancel an order before it ships");
+
+async function moveAsOperator(env: Env, id: string, move: Move) {
+	if ((await findOrder(env.DB, id)) === null) throw new ApiError("not_found", `No order ${id}.`, "id");
+	const operator: Actor = "operator";
+	return toOrder(orderFromOutcome(await orderMachine(env, id).move(id, move, operator)));
+}
+
+/** Operator routes (scope `ops`): they see every account's orders. */
+export const opsRoutes = createApp<AuthedEnv>()
+	.openapi(listQueue, async (c) => {
+		const query = c.req.valid("query");
+		const { page, more } = await listProductionQueue(c.env.DB, {
+			status: query.status,
+			limit: query.limit,
+			cursor: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+		});
+		const last = page.at(-1);
+		return c.json(
+			{
+				data: page.map(toOrder),
+				next_cursor:
+					more && last !== undefined ? encodeCursor({ createdAt: last.order.created_at, id: last.order.id }) : null,
+			},
+			200,
+		);
+	})
+	.openapi(holdRoute, async (c) => {
+		const { id } = c.req.valid("param");
+		return c.json(await moveAsOperator(c.env, id, { kind: "hold", message: c.req.valid("json").message }), 200);
+	})
+	.openapi(shipRoute, async (c) => {
+		const { id } = c.req.valid("param");
+		return c.json(await moveAsOperator(c.env, id, { kind: "ship", tracking: c.req.valid("json") }), 200);
+	})
+	.openapi(releaseRoute, async (c) =>
+		c.json(await moveAsOperator(c.env, c.req.valid("param").id, { kind: "release" }), 200),
+	)
+	.openapi(deliverRoute, async (c) =>
+		c.json(await moveAsOperator(c.env, c.req.valid("param").id, { kind: "deliver" }), 200),
+	)
+	.openapi(cancelRoute, async (c) =>
+		c.json(await moveAsOperator(c.env, c.req.valid("param").id, { kind: "cancel" }), 200),
+	);
+
+const advanceRoute = protectedRoute("orders:write", {
+	method: "post",
+	path: "/sandbox/orders/{id}/advance",
+	tags: ["Sandbox"],
+	summary: "Move a test-mode order one step on at once (validation, production, shipping, delivery)",
+	request: { params: OrderIdParams },
+	responses: { 200: json(OrderSchema, "The order after the step."), ...errorResponses(404, 409) },
+});
+
+/** `POST /v1/sandbox/orders/{id}/advance`: test keys only. */
+export const sandboxRoutes = createApp<AuthedEnv>().openapi(advanceRoute, async (c) => {
+	const { id } = c.req.valid("param");
+	const principal = c.var.principal;
+	if (principal.mode !== "test") {
+		throw new ApiError("forbidden", "The sandbox only moves test-mode orders: use a fps_test_ key.");
+	}
+	const found = await findOwnedOrder(c.env.DB, principal, id);
+	if (found === null) throw new ApiError("not_found", `No order ${id}.`, "id");
+	return c.json(toOrder(orderFromOutcome(await orderMachine(c.env, id).advance(id))), 200);
+});

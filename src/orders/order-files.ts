@@ -1,0 +1,43 @@
+import type { KeyMode } from "../accounts/scopes.ts";
+import { ApiError } from "../http/errors.ts";
+import { inspectIfUploaded } from "../print-files/inspection.ts";
+import { effectiveDpi, MINIMUM_DPI, resolutionVerdict } from "../print-files/resolution.ts";
+import { findOwnedPrintFile } from "../print-files/store.ts";
+import { LOW_RESOLUTION } from "./item-checks.ts";
+
+/**
+ * The check of an uploaded file named by `print_file_id` when an order is created or an item
+ * changed: the file must be the caller's, uploaded and a readable image of at least 150 DPI at the
+ * item's size, else 422 on `field`. Returns the item's effective DPI and warnings.
+ */
+export async function checkUploadedFile(
+	env: Env,
+	owner: { accountId: string; mode: KeyMode },
+	printFileId: string,
+	size: { width_in: number; height_in: number },
+	field: string,
+): Promise<{ effectiveDpi: number; warnings: string[] }> {
+	const found = await findOwnedPrintFile(env.DB, owner, printFileId);
+	if (found === null) throw new ApiError("validation_error", `No print file ${printFileId} in this account.`, field);
+	const file = await inspectIfUploaded(env, found);
+	if (file.status === "awaiting_upload" || file.status === "processing") {
+		throw new ApiError("validation_error", `Print file ${printFileId} has not been uploaded yet.`, field);
+	}
+	if (file.status === "invalid" || file.width_px === null || file.height_px === null) {
+		throw new ApiError(
+			"validation_error",
+			`Print file ${printFileId} is not a usable image (${file.invalid_reason ?? "invalid"}): ${file.invalid_message ?? ""}`.trim(),
+			field,
+		);
+	}
+	const dpi = effectiveDpi(file.width_px, file.height_px, size.width_in, size.height_in);
+	const verdict = resolutionVerdict(dpi);
+	if (verdict === "reject") {
+		throw new ApiError(
+			"validation_error",
+			`Print file ${printFileId} is ${file.width_px} × ${file.height_px} px: ${dpi.toFixed(0)} DPI at ${size.width_in} × ${size.height_in} in, below the ${MINIMUM_DPI} DPI minimum for that size.`,
+			field,
+		);
+	}
+	return { effectiveDpi: dpi, warnings: verdict === "warn" ? [LOW_RESOLUTION] : [] };
+}

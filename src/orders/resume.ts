@@ -1,0 +1,19 @@
+import { orderMachine } from "./machine.ts";
+
+/** An order still received or validating this long after its last move is taken to be stalled. */
+export const STALLED_AFTER_MS = 5 * 60_000;
+
+/**
+ * The cron's safety net: orders left `received` (their Durable Object was never reached) or
+ * `validating` (a validation lost its alarm) are started again. A duplicate run is harmless: the
+ * second writer finds the version moved and changes nothing. Returns how many were restarted.
+ */
+export async function resumeStalledOrders(env: Env, now: Date = new Date()): Promise<number> {
+	const { results } = await env.DB.prepare(
+		`SELECT id FROM orders WHERE status IN ('received', 'validating') AND updated_at < ?1 ORDER BY updated_at LIMIT 100`,
+	)
+		.bind(new Date(now.getTime() - STALLED_AFTER_MS).toISOString())
+		.all<{ id: string }>();
+	await Promise.all(results.map(({ id }) => orderMachine(env, id).begin(id)));
+	return results.length;
+}

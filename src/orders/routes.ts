@@ -1,0 +1,303 @@
+import { z } from "@hono/zod-openapi";
+import type { AuthedEnv } from "../http/app-env.ts";
+import { createApp } from "../http/create-app.ts";
+import { ApiError, errorResponses } from "../http/errors.ts";
+import { outboundUrlProblem } from "../http/outbound-url.ts";
+import { protectedRoute } from "../http/protected-route.ts";
+import { newId, sha256Hex } from "../ids.ts";
+import { limitOrderCreation } from "../rate-limit/middleware.ts";
+import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { orderFromOutcome, orderMachine } from "./machine.ts";
+import { checkUploadedFile } from "./order-files.ts";
+import { OrderSchema, toOrder } from "./response.ts";
+import { CreateOrderBody, type CreateOrderInput, canonicalOrderRequest, PatchItemBody } from "./schema.ts";
+import { ORDER_STATUSES } from "./state-machine.ts";
+import {
+	DuplicateExternalId,
+	findOrderByExternalId,
+	findOwnedOrder,
+	type ItemRow,
+	insertOrder,
+	listOrders,
+	type OrderRow,
+	type Owner,
+	type StoredOrder,
+} from "./store.ts";
+import { allowsLocalUrls } from "./validate-order.ts";
+
+const json = <S>(schema: S, description: string) => ({ description, content: { "application/json": { schema } } });
+
+const OrderIdParams = z.object({ id: z.string().openapi({ param: { name: "id", in: "path" }, example: "ord_3kq9" }) });
+const ItemParams = OrderIdParams.extend({
+	item_id: z.string().openapi({ param: { name: "item_id", in: "path" }, example: "itm_8fd2" }),
+});
+const ExternalIdParams = z.object({
+	external_id: z.string().openapi({ param: { name: "external_id", in: "path" }, example: "PO-1001" }),
+});
+const ListQuery = z.object({
+	status: z.enum(ORDER_STATUSES).optional(),
+	created_after: z.iso.datetime().optional(),
+	created_before: z.iso.datetime().optional(),
+	limit: z.coerce.number().int().min(1).max(100).default(20),
+	cursor: z.string().max(512).optional(),
+});
+const OrderPageSchema = z
+	.object({ data: z.array(OrderSchema), next_cursor: z.string().nullable() })
+	.openapi("OrderPage");
+
+const createOrder = protectedRoute(
+	"orders:write",
+	{
+		method: "post",
+		path: "/orders",
+		tags: ["Orders"],
+		summary: "Create an order (idempotent on external_id)",
+		request: { body: { required: true, content: { "application/json": { schema: CreateOrderBody } } } },
+		responses: {
+			201: json(OrderSchema, "Created, status `received`."),
+			200: json(
+				OrderSchema,
+				"A repeat of an earlier request with the same external_id and content: the first order, with `Idempotent-Replayed: true`.",
+			),
+			...errorResponses(400, 409, 422),
+		},
+	},
+	[limitOrderCreation],
+);
+
+const getOrder = protectedRoute("orders:read", {
+	method: "get",
+	path: "/orders/{id}",
+	tags: ["Orders"],
+	summary: "Read an order",
+	request: { params: OrderIdParams },
+	responses: { 200: json(OrderSchema, "The order."), ...errorResponses(404) },
+});
+
+const getOrderByExternalId = protectedRoute("orders:read", {
+	method: "get",
+	path: "/orders/by-external-id/{external_id}",
+	tags: ["Orders"],
+	summary: "Read an order by the partner's external_id (URL-encoded)",
+	request: { params: ExternalIdParams },
+	responses: { 200: json(OrderSchema, "The order."), ...errorResponses(404) },
+});
+
+const listOrdersRoute = protectedRoute("orders:read", {
+	method: "get",
+	path: "/orders",
+	tags: ["Orders"],
+	summary: "List orders, newest first",
+	request: { query: ListQuery },
+	responses: { 200: json(OrderPageSchema, "A page of orders and the cursor of the next."), ...errorResponses(422) },
+});
+
+const patchItem = protectedRoute("orders:write", {
+	method: "patch",
+	path: "/orders/{id}/items/{item_id}",
+	tags: ["Orders"],
+	summary: "Fix an item of an on-hold order (new file, size, frame or mat); the order is validated again",
+	request: {
+		params: ItemParams,
+		body: { required: true, content: { "application/json": { schema: PatchItemBody } } },
+	},
+	responses: { 200: json(OrderSchema, "The order, now `validating`."), ...errorResponses(400, 404, 409, 422) },
+});
+
+const cancelOrder = protectedRoute("orders:write", {
+	method: "post",
+	path: "/orders/{id}/cancel",
+	tags: ["Orders"],
+	summary: "Cancel an order before it ships",
+	request: { params: OrderIdParams },
+	responses: { 200: json(OrderSchema, "The canceled order."), ...errorResponses(404, 409) },
+});
+
+function ownerOf(principal: AuthedEnv["Variables"]["principal"]): Owner {
+	return { accountId: principal.accountId, mode: principal.mode };
+}
+
+function notFound(id: string): ApiError {
+	return new ApiError("not_found", `No order ${id}.`, "id");
+}
+
+/** 422s for addresses the service may not call, checked here because they depend on the environment. */
+function checkOutboundUrls(env: Env, input: CreateOrderInput): void {
+	const options = { allowLocal: allowsLocalUrls(env) };
+	if (input.callback_url !== undefined) {
+		const problem = outboundUrlProblem(input.callback_url, options);
+		if (problem !== null) throw new ApiError("validation_error", problem, "callback_url");
+	}
+	input.items.forEach((item, index) => {
+		if (item.print_file_url === undefined) return;
+		const problem = outboundUrlProblem(item.print_file_url, options);
+		if (problem !== null) throw new ApiError("validation_error", problem, `items[${index}].print_file_url`);
+	});
+}
+
+/** The answer to a create whose external_id is taken: a replay of the same content, else 409. */
+function replayOrConflict(existing: StoredOrder, requestHash: string): { order: StoredOrder; replayed: true } {
+	if (existing.order.request_hash !== requestHash) {
+		throw new ApiError(
+			"conflict",
+			`external_id "${existing.order.external_id}" is already used by order ${existing.order.id} with different content.`,
+			"external_id",
+		);
+	}
+	return { order: existing, replayed: true };
+}
+
+/** Partner routes for orders: create, read, list, fix an item, cancel. */
+export const orderRoutes = createApp<AuthedEnv>()
+	.openapi(createOrder, async (c) => {
+		const input = c.req.valid("json");
+		const owner = ownerOf(c.var.principal);
+		checkOutboundUrls(c.env, input);
+		const requestHash = await sha256Hex(canonicalOrderRequest(input));
+
+		// A plain repeat is answered without re-checking files; racing creates are settled by the unique index below.
+		const earlier = await findOrderByExternalId(c.env.DB, owner, input.external_id);
+		if (earlier !== null) {
+			const { order } = replayOrConflict(earlier, requestHash);
+			return c.json(toOrder(order), 200, { "Idempotent-Replayed": "true" });
+		}
+
+		const now = new Date();
+		const orderId = newId("ord");
+		const items: ItemRow[] = [];
+		for (const [index, item] of input.items.entries()) {
+			const checked =
+				item.print_file_id === undefined
+					? null
+					: await checkUploadedFile(c.env, owner, item.print_file_id, item, `items[${index}].print_file_id`);
+			items.push({
+				id: newId("itm"),
+				order_id: orderId,
+				position: index,
+				print_file_id: item.print_file_id ?? null,
+				print_file_url: item.print_file_url ?? null,
+				width_in: item.width_in,
+				height_in: item.height_in,
+				frame: item.frame ?? null,
+				mat: item.mat ?? null,
+				quantity: item.quantity,
+				effective_dpi: checked?.effectiveDpi ?? null,
+				warnings: JSON.stringify(checked?.warnings ?? []),
+			});
+		}
+		const order: OrderRow = {
+			id: orderId,
+			account_id: owner.accountId,
+			mode: owner.mode,
+			external_id: input.external_id,
+			request_hash: requestHash,
+			status: "received",
+			version: 1,
+			write_token: newId("evt"),
+			ship_to: JSON.stringify(input.ship_to),
+			callback_url: input.callback_url ?? null,
+			hold_reason: null,
+			hold_details: "[]",
+			tracking_carrier: null,
+			tracking_number: null,
+			tracking_url: null,
+			created_at: now.toISOString(),
+			updated_at: now.toISOString(),
+			shipped_at: null,
+			delivered_at: null,
+			canceled_at: null,
+		};
+		try {
+			await insertOrder(c.env.DB, order, items, now);
+		} catch (error) {
+			if (!(error instanceof DuplicateExternalId)) throw error;
+			const winner = await findOrderByExternalId(c.env.DB, owner, input.external_id);
+			if (winner === null) throw error;
+			return c.json(toOrder(replayOrConflict(winner, requestHash).order), 200, { "Idempotent-Replayed": "true" });
+		}
+		try {
+			await orderMachine(c.env, orderId).begin(orderId);
+		} catch (error) {
+			// The order is stored; the cron sweep starts validation of orders left in `received`.
+			console.error(
+				JSON.stringify({ level: "error", request_id: c.var.requestId, order_id: orderId, message: String(error) }),
+			);
+		}
+		return c.json(toOrder({ order, items }), 201);
+	})
+	.openapi(getOrder, async (c) => {
+		const { id } = c.req.valid("param");
+		const found = await findOwnedOrder(c.env.DB, ownerOf(c.var.principal), id);
+		if (found === null) throw notFound(id);
+		return c.json(toOrder(found), 200);
+	})
+	.openapi(getOrderByExternalId, async (c) => {
+		const { external_id: externalId } = c.req.valid("param");
+		const found = await findOrderByExternalId(c.env.DB, ownerOf(c.var.principal), externalId);
+		if (found === null) throw new ApiError("not_found", `No order with external_id "${externalId}".`, "external_id");
+		return c.json(toOrder(found), 200);
+	})
+	.openapi(listOrdersRoute, async (c) => {
+		const query = c.req.valid("query");
+		const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+		const { page, more } = await listOrders(c.env.DB, ownerOf(c.var.principal), {
+			status: query.status,
+			createdAfter: query.created_after,
+			createdBefore: query.created_before,
+			limit: query.limit,
+			cursor,
+		});
+		const last = page.at(-1);
+		return c.json(
+			{
+				data: page.map(toOrder),
+				next_cursor:
+					more && last !== undefined ? encodeCursor({ createdAt: last.order.created_at, id: last.order.id }) : null,
+			},
+			200,
+		);
+	})
+	.openapi(patchItem, async (c) => {
+		const { id, item_id: itemId } = c.req.valid("param");
+		const patch = c.req.valid("json");
+		const owner = ownerOf(c.var.principal);
+		const found = await findOwnedOrder(c.env.DB, owner, id);
+		if (found === null) throw notFound(id);
+		const item = found.items.find((candidate) => candidate.id === itemId);
+		if (item === undefined) throw new ApiError("not_found", `Order ${id} has no item ${itemId}.`, "item_id");
+		if (found.order.status !== "on_hold") {
+			throw new ApiError(
+				"conflict",
+				`Items can only be changed while the order is on_hold; it is ${found.order.status}.`,
+			);
+		}
+		if (patch.print_file_url !== undefined) {
+			const problem = outboundUrlProblem(patch.print_file_url, { allowLocal: allowsLocalUrls(c.env) });
+			if (problem !== null) throw new ApiError("validation_error", problem, "print_file_url");
+		}
+		const changed: ItemRow = {
+			...item,
+			width_in: patch.width_in ?? item.width_in,
+			height_in: patch.height_in ?? item.height_in,
+			frame: patch.frame === undefined ? item.frame : patch.frame,
+			mat: patch.mat === undefined ? item.mat : patch.mat,
+			...(patch.print_file_id !== undefined ? { print_file_id: patch.print_file_id, print_file_url: null } : {}),
+			...(patch.print_file_url !== undefined ? { print_file_id: null, print_file_url: patch.print_file_url } : {}),
+			effective_dpi: null,
+			warnings: "[]",
+		};
+		if (changed.print_file_id !== null && changed.print_file_url === null) {
+			const checked = await checkUploadedFile(c.env, owner, changed.print_file_id, changed, "print_file_id");
+			changed.effective_dpi = checked.effectiveDpi;
+			changed.warnings = JSON.stringify(checked.warnings);
+		}
+		const outcome = await orderMachine(c.env, id).move(id, { kind: "fix_items" }, "partner", [changed]);
+		return c.json(toOrder(orderFromOutcome(outcome)), 200);
+	})
+	.openapi(cancelOrder, async (c) => {
+		const { id } = c.req.valid("param");
+		const found = await findOwnedOrder(c.env.DB, ownerOf(c.var.principal), id);
+		if (found === null) throw notFound(id);
+		const outcome = await orderMachine(c.env, id).move(id, { kind: "cancel" }, "partner");
+		return c.json(toOrder(orderFromOutcome(outcome)), 200);
+	});

@@ -1,0 +1,200 @@
+/**
+ * The order state machine of the contract, as pure data and functions: which moves exist, from
+ * which statuses, who may make them, and what each one sets. The order's Durable Object and the
+ * routes only call `applyMove`; nothing else decides a status.
+ */
+
+export const ORDER_STATUSES = [
+	"received",
+	"validating",
+	"in_production",
+	"on_hold",
+	"shipped",
+	"delivered",
+	"canceled",
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** Codes of `hold_reason` (contract, "Catalog mismatches and file checks"). */
+export const HOLD_REASONS = [
+	"file_resolution_too_low",
+	"file_unreadable",
+	"file_fetch_failed",
+	"unsupported_file_format",
+	"size_not_offered",
+	"frame_not_found",
+	"mat_not_found",
+	"operator_hold",
+] as const;
+export type HoldReason = (typeof HOLD_REASONS)[number];
+
+/** One entry of `hold_details`: which item, which field, and why. */
+export type HoldDetail = { item_id: string | null; field: string; message: string };
+
+/** Who asks for a move: the service itself, the partner (bearer key), or the production floor (ops key). */
+export type Actor = "system" | "partner" | "operator";
+
+export type Tracking = { carrier: string; number: string; url: string };
+
+/** The events a move records (the webhooks issue delivers them). */
+export const ORDER_EVENT_TYPES = [
+	"order.received",
+	"order.in_production",
+	"order.on_hold",
+	"order.shipped",
+	"order.delivered",
+	"order.canceled",
+] as const;
+export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
+
+export type Move =
+	| { kind: "start_validation" }
+	| { kind: "pass_validation" }
+	| { kind: "fail_validation"; holdReason: HoldReason; holdDetails: HoldDetail[] }
+	| { kind: "hold"; message: string }
+	| { kind: "release" }
+	| { kind: "fix_items" }
+	| { kind: "ship"; tracking: Tracking }
+	| { kind: "deliver" }
+	| { kind: "cancel" };
+export type MoveKind = Move["kind"];
+
+/** The part of an order the state machine reads and writes. */
+export type OrderState = {
+	status: OrderStatus;
+	holdReason: HoldReason | null;
+	holdDetails: HoldDetail[];
+	tracking: Tracking | null;
+	shippedAt: string | null;
+	deliveredAt: string | null;
+	canceledAt: string | null;
+};
+
+type Rule = { from: readonly OrderStatus[]; to: OrderStatus; actors: readonly Actor[]; event: OrderEventType | null };
+
+/** The contract's transition table, one row per move. */
+export const TRANSITIONS: Readonly<Record<MoveKind, Rule>> = {
+	start_validation: { from: ["received"], to: "validating", actors: ["system"], event: null },
+	pass_validation: { from: ["validating"], to: "in_production", actors: ["system"], event: "order.in_production" },
+	fail_validation: { from: ["validating"], to: "on_hold", actors: ["system"], event: "order.on_hold" },
+	hold: { from: ["in_production"], to: "on_hold", actors: ["operator"], event: "order.on_hold" },
+	release: { from: ["on_hold"], to: "validating", actors: ["operator"], event: null },
+	fix_items: { from: ["on_hold"], to: "validating", actors: ["partner"], event: null },
+	// The sandbox ships and delivers test orders by itself, so the system may too.
+	ship: { from: ["in_production"], to: "shipped", actors: ["operator", "system"], event: "order.shipped" },
+	deliver: { from: ["shipped"], to: "delivered", actors: ["operator", "system"], event: "order.delivered" },
+	cancel: {
+		from: ["received", "validating", "on_hold", "in_production"],
+		to: "canceled",
+		actors: ["partner", "operator"],
+		event: "order.canceled",
+	},
+};
+
+export type MoveResult =
+	| { ok: true; state: OrderState; event: OrderEventType | null }
+	| { ok: false; reason: "not_allowed_from_status" | "actor_not_allowed"; message: string };
+
+/** The statuses a move can be made from. */
+export function movableFrom(kind: MoveKind): readonly OrderStatus[] {
+	return TRANSITIONS[kind].from;
+}
+
+/** Applies a move to an order: the new state and the event to record, or why the move is refused. */
+export function applyMove(state: OrderState, move: Move, actor: Actor, now: Date): MoveResult {
+	const rule = TRANSITIONS[move.kind];
+	if (!rule.actors.includes(actor)) {
+		return { ok: false, reason: "actor_not_allowed", message: `A ${actor} cannot ${describe(move.kind)} an order.` };
+	}
+	if (!rule.from.includes(state.status)) {
+		return {
+			ok: false,
+			reason: "not_allowed_from_status",
+			message: `Cannot ${describe(move.kind)} an order that is ${state.status}.`,
+		};
+	}
+	const at = now.toISOString();
+	// Leaving on_hold (or any move that does not set a hold) clears the hold.
+	const next: OrderState = { ...state, status: rule.to, holdReason: null, holdDetails: [] };
+	switch (move.kind) {
+		case "fail_validation":
+			next.holdReason = move.holdReason;
+			next.holdDetails = move.holdDetails;
+			break;
+		case "hold":
+			next.holdReason = "operator_hold";
+			next.holdDetails = [{ item_id: null, field: "order", message: move.message }];
+			break;
+		case "ship":
+			next.tracking = move.tracking;
+			next.shippedAt = at;
+			break;
+		case "deliver":
+			next.deliveredAt = at;
+			break;
+		case "cancel":
+			next.canceledAt = at;
+			break;
+		default:
+			break;
+	}
+	return { ok: true, state: next, event: rule.event };
+}
+
+function describe(kind: MoveKind): string {
+	switch (kind) {
+		case "start_validation":
+			return "start validating";
+		case "pass_validation":
+			return "pass validation for";
+		case "fail_validation":
+			return "put on hold after validation";
+		case "hold":
+			return "hold";
+		case "release":
+			return "release the hold on";
+		case "fix_items":
+			return "change the items of";
+		case "ship":
+			return "ship";
+		case "deliver":
+			return "mark delivered";
+		case "cancel":
+			return "cancel";
+	}
+}
+
+/**
+ * What must hold of an order in each status: the invariant the property test checks on every
+ * reachable state, and a guard against corrupt rows.
+ */
+export function stateProblems(state: OrderState): string[] {
+	const problems: string[] = [];
+	const shippedLike = state.status === "shipped" || state.status === "delivered";
+	if (shippedLike && (state.tracking === null || state.shippedAt === null)) problems.push("shipped without tracking");
+	if (!shippedLike && state.status !== "canceled" && (state.tracking !== null || state.shippedAt !== null)) {
+		problems.push(`${state.status} with tracking`);
+	}
+	if ((state.status === "delivered") !== (state.deliveredAt !== null)) problems.push("deliveredAt out of step");
+	if ((state.status === "canceled") !== (state.canceledAt !== null)) problems.push("canceledAt out of step");
+	if (state.status === "canceled" && state.shippedAt !== null) problems.push("canceled after shipping");
+	const onHold = state.status === "on_hold";
+	if (onHold && (state.holdReason === null || state.holdDetails.length === 0))
+		problems.push("on_hold without a reason");
+	if (!onHold && (state.holdReason !== null || state.holdDetails.length > 0))
+		problems.push(`${state.status} with a hold reason`);
+	return problems;
+}
+
+/** A freshly created order. */
+export function initialState(): OrderState {
+	return {
+		status: "received",
+		holdReason: null,
+		holdDetails: [],
+		tracking: null,
+		shippedAt: null,
+		deliveredAt: null,
+		canceledAt: null,
+	};
+}

@@ -1,0 +1,413 @@
+import type { KeyMode } from "../accounts/scopes.ts";
+import { newId, randomBase62 } from "../ids.ts";
+import type { HoldDetail, HoldReason, OrderEventType, OrderState, OrderStatus, Tracking } from "./state-machine.ts";
+
+/** A shipping address as stored (validated at creation). */
+export type ShipTo = {
+	name: string;
+	address1: string;
+	address2?: string;
+	city: string;
+	state?: string;
+	zip?: string;
+	country: string;
+	phone?: string;
+	email?: string;
+};
+
+export type OrderRow = {
+	id: string;
+	account_id: string;
+	mode: KeyMode;
+	external_id: string;
+	request_hash: string;
+	status: OrderStatus;
+	version: number;
+	write_token: string;
+	ship_to: string;
+	callback_url: string | null;
+	hold_reason: HoldReason | null;
+	hold_details: string;
+	tracking_carrier: string | null;
+	tracking_number: string | null;
+	tracking_url: string | null;
+	created_at: string;
+	updated_at: string;
+	shipped_at: string | null;
+	delivered_at: string | null;
+	canceled_at: string | null;
+};
+
+export type ItemRow = {
+	id: string;
+	order_id: string;
+	position: number;
+	print_file_id: string | null;
+	print_file_url: string | null;
+	width_in: number;
+	height_in: number;
+	frame: string | null;
+	mat: string | null;
+	quantity: number;
+	effective_dpi: number | null;
+	warnings: string;
+};
+
+/** An order with its items, as read from D1. */
+export type StoredOrder = { order: OrderRow; items: ItemRow[] };
+
+/** The state-machine view of a stored order. */
+export function stateOf(order: OrderRow): OrderState {
+	const tracking: Tracking | null =
+		order.tracking_carrier !== null && order.tracking_number !== null && order.tracking_url !== null
+			? { carrier: order.tracking_carrier, number: order.tracking_number, url: order.tracking_url }
+			: null;
+	return {
+		status: order.status,
+		holdReason: order.hold_reason,
+		holdDetails: JSON.parse(order.hold_details) as HoldDetail[],
+		tracking,
+		shippedAt: order.shipped_at,
+		deliveredAt: order.delivered_at,
+		canceledAt: order.canceled_at,
+	};
+}
+
+/** The row an order has after a move to `state`. */
+export function withState(order: OrderRow, state: OrderState, now: Date): OrderRow {
+	return {
+		...order,
+		status: state.status,
+		version: order.version + 1,
+		write_token: randomBase62(16),
+		hold_reason: state.holdReason,
+		hold_details: JSON.stringify(state.holdDetails),
+		tracking_carrier: state.tracking?.carrier ?? null,
+		tracking_number: state.tracking?.number ?? null,
+		tracking_url: state.tracking?.url ?? null,
+		updated_at: now.toISOString(),
+		shipped_at: state.shippedAt,
+		delivered_at: state.deliveredAt,
+		canceled_at: state.canceledAt,
+	};
+}
+
+/** The webhook body of an event (contract, "Webhooks"): a base, plus what the event is about. */
+export function eventBody(type: OrderEventType, order: OrderRow, eventId: string, createdAt: string): string {
+	const state = stateOf(order);
+	const base = {
+		id: eventId,
+		event: type,
+		created_at: createdAt,
+		order_id: order.id,
+		external_id: order.external_id,
+		status: order.status,
+	};
+	switch (type) {
+		case "order.shipped":
+			return JSON.stringify({ ...base, tracking: state.tracking, shipped_at: order.shipped_at });
+		case "order.on_hold":
+			return JSON.stringify({ ...base, hold_reason: order.hold_reason, hold_details: state.holdDetails });
+		case "order.delivered":
+			return JSON.stringify({ ...base, delivered_at: order.delivered_at });
+		case "order.canceled":
+			return JSON.stringify({ ...base, canceled_at: order.canceled_at });
+		default:
+			return JSON.stringify(base);
+	}
+}
+
+function insertEvent(db: D1Database, type: OrderEventType, order: OrderRow, now: Date): D1PreparedStatement {
+	const id = newId("evt");
+	const createdAt = now.toISOString();
+	return db
+		.prepare(
+			"INSERT INTO events (id, account_id, mode, order_id, type, body, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+		)
+		.bind(id, order.account_id, order.mode, order.id, type, eventBody(type, order, id, createdAt), createdAt);
+}
+
+/** Thrown when the unique (account, mode, external_id) index refuses a second order. */
+export class DuplicateExternalId extends Error {
+	override readonly name = "DuplicateExternalId";
+}
+
+/**
+ * Writes a new order, its items and its `order.received` event in one batch (all or nothing). The
+ * unique index decides between concurrent creates with one external id: the loser gets
+ * DuplicateExternalId and nothing of it is written.
+ */
+export async function insertOrder(db: D1Database, order: OrderRow, items: ItemRow[], now: Date): Promise<void> {
+	const statements = [
+		db
+			.prepare(
+				`INSERT INTO orders (id, account_id, mode, external_id, request_hash, status, version, ship_to, callback_url,
+				   hold_reason, hold_details, created_at, updated_at, write_token)
+				 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)`,
+			)
+			.bind(
+				order.id,
+				order.account_id,
+				order.mode,
+				order.external_id,
+				order.request_hash,
+				order.status,
+				order.version,
+				order.ship_to,
+				order.callback_url,
+				order.hold_reason,
+				order.hold_details,
+				order.created_at,
+				order.updated_at,
+				order.write_token,
+			),
+		...items.map((item) => insertItem(db, item)),
+		insertEvent(db, "order.received", order, now),
+	];
+	try {
+		await db.batch(statements);
+	} catch (error) {
+		if (String(error).includes("UNIQUE constraint failed: orders.account_id, orders.mode, orders.external_id")) {
+			throw new DuplicateExternalId(order.external_id);
+		}
+		throw error;
+	}
+}
+
+function insertItem(db: D1Database, item: ItemRow): D1PreparedStatement {
+	return db
+		.prepare(
+			`INSERT INTO order_items (id, order_id, position, print_file_id, print_file_url, width_in, height_in, frame, mat,
+			   quantity, effective_dpi, warnings)
+			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)`,
+		)
+		.bind(
+			item.id,
+			item.order_id,
+			item.position,
+			item.print_file_id,
+			item.print_file_url,
+			item.width_in,
+			item.height_in,
+			item.frame,
+			item.mat,
+			item.quantity,
+			item.effective_dpi,
+			item.warnings,
+		);
+}
+
+/** Thrown when a move's write finds the order changed since it was read. */
+export class StaleOrder extends Error {
+	override readonly name = "StaleOrder";
+}
+
+/**
+ * Writes a move: the order's new row, only if its version is still the one read, and the move's
+ * event, only if that update happened, in one batch. Throws StaleOrder when the version had moved on.
+ */
+export async function writeMove(
+	db: D1Database,
+	before: OrderRow,
+	after: OrderRow,
+	event: OrderEventType | null,
+	now: Date,
+	itemUpdates: ItemRow[] = [],
+): Promise<void> {
+	const update = db
+		.prepare(
+			`UPDATE orders SET status = ?3, version = ?4, hold_reason = ?5, hold_details = ?6, tracking_carrier = ?7,
+			   tracking_number = ?8, tracking_url = ?9, updated_at = ?10, shipped_at = ?11, delivered_at = ?12, canceled_at = ?13,
+			   write_token = ?14
+			 WHERE id = ?1 AND version = ?2`,
+		)
+		.bind(
+			after.id,
+			before.version,
+			after.status,
+			after.version,
+			after.hold_reason,
+			after.hold_details,
+			after.tracking_carrier,
+			after.tracking_number,
+			after.tracking_url,
+			after.updated_at,
+			after.shipped_at,
+			after.delivered_at,
+			after.canceled_at,
+			after.write_token,
+		);
+	// The event and item rows go in only when the order row carries this write's token, i.e. the update
+	// above applied; a stale writer's batch changes nothing at all.
+	const statements: D1PreparedStatement[] = [update];
+	for (const item of itemUpdates) statements.push(guardedItemUpdate(db, item, after));
+	if (event !== null) {
+		const id = newId("evt");
+		const createdAt = now.toISOString();
+		statements.push(
+			db
+				.prepare(
+					`INSERT INTO events (id, account_id, mode, order_id, type, body, created_at)
+					 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 FROM orders WHERE id = ?4 AND write_token = ?8`,
+				)
+				.bind(
+					id,
+					after.account_id,
+					after.mode,
+					after.id,
+					event,
+					eventBody(event, after, id, createdAt),
+					createdAt,
+					after.write_token,
+				),
+		);
+	}
+	const [result] = await db.batch(statements);
+	if ((result?.meta.changes ?? 0) === 0) throw new StaleOrder(after.id);
+}
+
+function guardedItemUpdate(db: D1Database, item: ItemRow, after: OrderRow): D1PreparedStatement {
+	return db
+		.prepare(
+			`UPDATE order_items SET print_file_id = ?3, print_file_url = ?4, width_in = ?5, height_in = ?6, frame = ?7, mat = ?8,
+			   quantity = ?9, effective_dpi = ?10, warnings = ?11
+			 WHERE id = ?1 AND order_id = ?2 AND EXISTS (SELECT 1 FROM orders WHERE id = ?2 AND write_token = ?12)`,
+		)
+		.bind(
+			item.id,
+			item.order_id,
+			item.print_file_id,
+			item.print_file_url,
+			item.width_in,
+			item.height_in,
+			item.frame,
+			item.mat,
+			item.quantity,
+			item.effective_dpi,
+			item.warnings,
+			after.write_token,
+		);
+}
+
+async function itemsOf(db: D1Database, orderIds: string[]): Promise<Map<string, ItemRow[]>> {
+	const byOrder = new Map<string, ItemRow[]>(orderIds.map((id) => [id, []]));
+	if (orderIds.length === 0) return byOrder;
+	const placeholders = orderIds.map((_, index) => `?${index + 1}`).join(", ");
+	const { results } = await db
+		.prepare(`SELECT * FROM order_items WHERE order_id IN (${placeholders}) ORDER BY order_id, position`)
+		.bind(...orderIds)
+		.all<ItemRow>();
+	for (const item of results) byOrder.get(item.order_id)?.push(item);
+	return byOrder;
+}
+
+/** An order and its items by id alone (the order's Durable Object and operators). */
+export async function findOrder(db: D1Database, id: string): Promise<StoredOrder | null> {
+	const [orders, items] = await db.batch([
+		db.prepare("SELECT * FROM orders WHERE id = ?1").bind(id),
+		db.prepare("SELECT * FROM order_items WHERE order_id = ?1 ORDER BY position").bind(id),
+	]);
+	const order = orders?.results[0] as OrderRow | undefined;
+	if (order === undefined) return null;
+	return { order, items: (items?.results ?? []) as ItemRow[] };
+}
+
+/** The owner of a partner-visible resource: an account in one mode. */
+export type Owner = { accountId: string; mode: KeyMode };
+
+/** An order of this account and mode, or null: another account's or mode's order is not found. */
+export async function findOwnedOrder(db: D1Database, owner: Owner, id: string): Promise<StoredOrder | null> {
+	const found = await findOrder(db, id);
+	if (found === null || found.order.account_id !== owner.accountId || found.order.mode !== owner.mode) return null;
+	return found;
+}
+
+/** An order of this account and mode by the partner's external id. */
+export async function findOrderByExternalId(
+	db: D1Database,
+	owner: Owner,
+	externalId: string,
+): Promise<StoredOrder | null> {
+	const order = await db
+		.prepare("SELECT * FROM orders WHERE account_id = ?1 AND mode = ?2 AND external_id = ?3")
+		.bind(owner.accountId, owner.mode, externalId)
+		.first<OrderRow>();
+	if (order === null) return null;
+	return { order, items: (await itemsOf(db, [order.id])).get(order.id) ?? [] };
+}
+
+/** Keyset position in a listing: the last row's creation time and id. */
+export type Cursor = { createdAt: string; id: string };
+
+export type ListFilter = {
+	status?: OrderStatus;
+	createdAfter?: string;
+	createdBefore?: string;
+	limit: number;
+	cursor?: Cursor;
+};
+
+/**
+ * A page of an owner's orders, newest first. Keyset pagination on (created_at, id): rows inserted
+ * while a client pages are newer than its cursor, so nothing is skipped or repeated.
+ */
+export async function listOrders(
+	db: D1Database,
+	owner: Owner,
+	filter: ListFilter,
+): Promise<{ page: StoredOrder[]; more: boolean }> {
+	const { results } = await db
+		.prepare(
+			`SELECT * FROM orders
+			  WHERE account_id = ?1 AND mode = ?2
+			    AND (?3 IS NULL OR status = ?3)
+			    AND (?4 IS NULL OR created_at > ?4)
+			    AND (?5 IS NULL OR created_at < ?5)
+			    AND (?6 IS NULL OR created_at < ?6 OR (created_at = ?6 AND id < ?7))
+			  ORDER BY created_at DESC, id DESC
+			  LIMIT ?8`,
+		)
+		.bind(
+			owner.accountId,
+			owner.mode,
+			filter.status ?? null,
+			filter.createdAfter ?? null,
+			filter.createdBefore ?? null,
+			filter.cursor?.createdAt ?? null,
+			filter.cursor?.id ?? null,
+			filter.limit + 1,
+		)
+		.all<OrderRow>();
+	return pageWithItems(db, results, filter.limit);
+}
+
+/** The production queue across accounts, oldest first (operators). */
+export async function listProductionQueue(
+	db: D1Database,
+	filter: { status?: OrderStatus; limit: number; cursor?: Cursor },
+): Promise<{ page: StoredOrder[]; more: boolean }> {
+	const { results } = await db
+		.prepare(
+			`SELECT * FROM orders
+			  WHERE (?1 IS NULL OR status = ?1)
+			    AND (?2 IS NULL OR created_at > ?2 OR (created_at = ?2 AND id > ?3))
+			  ORDER BY created_at ASC, id ASC
+			  LIMIT ?4`,
+		)
+		.bind(filter.status ?? null, filter.cursor?.createdAt ?? null, filter.cursor?.id ?? null, filter.limit + 1)
+		.all<OrderRow>();
+	return pageWithItems(db, results, filter.limit);
+}
+
+async function pageWithItems(
+	db: D1Database,
+	rows: OrderRow[],
+	limit: number,
+): Promise<{ page: StoredOrder[]; more: boolean }> {
+	const pageRows = rows.slice(0, limit);
+	const items = await itemsOf(
+		db,
+		pageRows.map((row) => row.id),
+	);
+	return { page: pageRows.map((order) => ({ order, items: items.get(order.id) ?? [] })), more: rows.length > limit };
+}

@@ -1,0 +1,73 @@
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import type { Order } from "../../src/orders/response.ts";
+import { api, send } from "../helpers.ts";
+import { encodePng } from "../print-files/fixtures.ts";
+import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
+
+/** A ready print file of `widthPx` × `heightPx` (a real PNG, uploaded and inspected). */
+export async function readyFile(key: string, widthPx: number, heightPx: number): Promise<string> {
+	const ticket = await requestUpload(key, { content_type: "image/png" });
+	const upload = await putBytes(ticket.upload_url, encodePng(widthPx, heightPx), ticket.upload_headers);
+	expect(upload.status).toBe(200);
+	const file = await api(`/v1/print-files/${ticket.id}`, { key });
+	expect(((await file.json()) as { status: string }).status).toBe("ready");
+	return ticket.id;
+}
+
+/** A valid US shipping address. */
+export const SHIP_TO = {
+	name: "Ada Lovelace",
+	address1: "12 Harbour Street",
+	city: "Portland",
+	state: "ME",
+	zip: "04101",
+	country: "US",
+};
+
+let counter = 0;
+/** A unique external id. */
+export function externalId(prefix = "PO"): string {
+	counter += 1;
+	return `${prefix}-${Date.now()}-${counter}`;
+}
+
+/** A create body with one item of the given file and size. */
+export function orderBody(printFileId: string, overrides: Record<string, unknown> = {}, item: Record<string, unknown> = {}) {
+	return {
+		external_id: externalId(),
+		ship_to: SHIP_TO,
+		items: [{ print_file_id: printFileId, width_in: 8, height_in: 10, frame: "walnut-flat-075", mat: "bright-white", ...item }],
+		...overrides,
+	};
+}
+
+/** POST /v1/orders, expecting `status`, returning the order. */
+export async function createOrder(key: string, body: unknown, status = 201): Promise<Order> {
+	const response = await send("POST", "/v1/orders", key, body);
+	if (response.status !== status) throw new Error(`expected ${status}, got ${response.status}: ${await response.text()}`);
+	return (await response.json()) as Order;
+}
+
+/** GET /v1/orders/{id}. */
+export async function readOrder(key: string, id: string): Promise<Order> {
+	const response = await api(`/v1/orders/${id}`, { key });
+	expect(response.status).toBe(200);
+	return (await response.json()) as Order;
+}
+
+/** Runs the order's Durable Object alarm (validation, or a sandbox step) if one is set. */
+export async function runOrderAlarm(orderId: string): Promise<boolean> {
+	return runDurableObjectAlarm(env.ORDER_MACHINE.get(env.ORDER_MACHINE.idFromName(orderId)));
+}
+
+/** Drives the order's alarms until it leaves received/validating, and returns it. */
+export async function settleValidation(key: string, orderId: string): Promise<Order> {
+	for (let step = 0; step < 10; step++) {
+		const order = await readOrder(key, orderId);
+		if (order.status !== "received" && order.status !== "validating") return order;
+		await runOrderAlarm(orderId);
+	}
+	return readOrder(key, orderId);
+}
