@@ -2,7 +2,10 @@
  * `npm run bench`: starts the API with `wrangler dev` on a throwaway local state folder and measures
  * throughput and p99 latency with autocannon, on loopback, for a bounded time per endpoint:
  *   GET /v1/health  - the floor: routing and one trivial D1 query, no auth;
- *   GET /v1/catalog - bearer auth (D1), the per-key rate limiter (a Durable Object) and the catalog (D1).
+ *   GET /v1/catalog - bearer auth (D1), the per-key rate limiter (a Durable Object) and the catalog (D1);
+ *   GET /v1/orders/{id} - auth, rate limit, the order and its items (one D1 batch);
+ *   POST /v1/orders - auth, rate limit, the order-creation bucket, validation, the file check, the
+ *     insert batch and the order's Durable Object (distinct external ids, so every request creates).
  * Each figure is printed with its ratio to health measured in the same run. The bench account gets a
  * rate-limit override through the admin route so the limiter's cost is measured but not its allowance.
  */
@@ -14,6 +17,7 @@ import autocannon from "autocannon";
 import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
 import { createAccount, createAccountWithKeys } from "./lib/accounts.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
+import { pngOfSize } from "./lib/image-fixtures.ts";
 import { applyMigrations, type D1Target } from "./lib/wrangler.ts";
 
 const { values } = parseArgs({
@@ -27,6 +31,15 @@ const durationSeconds = Math.min(60, Math.max(1, Number(values.duration)));
 const connections = Math.min(100, Math.max(1, Number(values.connections)));
 const warmupSeconds = Math.min(30, Math.max(0, Number(values.warmup)));
 
+type Endpoint = {
+	name: string;
+	url: string;
+	headers: Record<string, string>;
+	method?: "GET" | "POST";
+	/** A fresh body per request (autocannon's setupRequest). */
+	body?: () => string;
+};
+
 type Measurement = {
 	name: string;
 	requestsPerSecond: number;
@@ -36,21 +49,41 @@ type Measurement = {
 	total: number;
 };
 
-async function measure(
-	name: string,
-	url: string,
-	headers: Record<string, string>,
-	seconds: number,
-): Promise<Measurement> {
-	const result = await autocannon({ url, headers, connections, duration: seconds });
+async function measure(endpoint: Endpoint, seconds: number): Promise<Measurement> {
+	const { body } = endpoint;
+	const result = await autocannon({
+		url: endpoint.url,
+		method: endpoint.method ?? "GET",
+		headers: endpoint.headers,
+		connections,
+		duration: seconds,
+		...(body === undefined ? {} : { requests: [{ setupRequest: (request) => ({ ...request, body: body() }) }] }),
+	});
 	return {
-		name,
+		name: endpoint.name,
 		requestsPerSecond: result.requests.average,
 		p99Ms: result.latency.p99,
 		non2xx: result.non2xx,
 		errors: result.errors,
 		total: result.requests.total,
 	};
+}
+
+/** Uploads a 2400 × 3000 px PNG through the worker route: 300 DPI at 8 × 10 in. */
+async function uploadReadyFile(origin: string, headers: Record<string, string>): Promise<string> {
+	const created = await fetch(`${origin}/v1/print-files`, {
+		method: "POST",
+		headers,
+		body: JSON.stringify({ content_type: "image/png" }),
+	});
+	const ticket = (await created.json()) as { id: string; upload_url: string; upload_headers: Record<string, string> };
+	const stored = await fetch(ticket.upload_url, {
+		method: "PUT",
+		headers: ticket.upload_headers,
+		body: pngOfSize(2400, 3000, 1000),
+	});
+	if (stored.status !== 200) throw new Error(`upload failed: ${stored.status} ${await stored.text()}`);
+	return ticket.id;
 }
 
 const persistTo = await mkdtemp(path.join(tmpdir(), "fps-bench-"));
@@ -63,37 +96,59 @@ try {
 	const adminKey = team.keys[0]?.key;
 	if (adminKey === undefined) throw new Error("no admin key");
 
-	server = await startDevServer({ port: await freePort(), persistTo });
-	const override = await fetch(`${server.origin}/v1/admin/accounts/${partner.account.id}/limits`, {
+	server = await startDevServer({ port: await freePort(), persistTo, vars: { UPLOAD_SIGNING_SECRET: "bench-secret" } });
+	const origin = server.origin;
+	const override = await fetch(`${origin}/v1/admin/accounts/${partner.account.id}/limits`, {
 		method: "PUT",
 		headers: { Authorization: `Bearer ${adminKey}`, "Content-Type": "application/json" },
-		body: JSON.stringify({ requests_per_minute: 1_000_000 }),
+		body: JSON.stringify({ requests_per_minute: 1_000_000, orders_per_second: 10_000, order_burst: 1_000_000 }),
 	});
 	if (override.status !== 200) throw new Error(`limit override failed: ${override.status} ${await override.text()}`);
 
-	const endpoints: Array<{ name: string; url: string; headers: Record<string, string> }> = [
-		{ name: "GET /v1/health", url: `${server.origin}/v1/health`, headers: {} },
-		{
-			name: "GET /v1/catalog",
-			url: `${server.origin}/v1/catalog`,
-			headers: { Authorization: `Bearer ${partner.keys.live.key}` },
-		},
+	const auth = { Authorization: `Bearer ${partner.keys.live.key}` };
+	const json = { ...auth, "Content-Type": "application/json" };
+	const fileId = await uploadReadyFile(origin, json);
+	let sequence = 0;
+	const orderBody = () => {
+		sequence += 1;
+		return JSON.stringify({
+			external_id: `BENCH-${process.pid}-${sequence}`,
+			ship_to: {
+				name: "Bench Buyer",
+				address1: "1 Main St",
+				city: "Portland",
+				state: "OR",
+				zip: "97201",
+				country: "US",
+			},
+			items: [{ print_file_id: fileId, width_in: 8, height_in: 10, frame: "walnut-flat-075", mat: "bright-white" }],
+		});
+	};
+	const seeded = await fetch(`${origin}/v1/orders`, { method: "POST", headers: json, body: orderBody() });
+	if (seeded.status !== 201) throw new Error(`order create failed: ${seeded.status} ${await seeded.text()}`);
+	const orderId = ((await seeded.json()) as { id: string }).id;
+
+	const endpoints: Endpoint[] = [
+		{ name: "GET /v1/health", url: `${origin}/v1/health`, headers: {} },
+		{ name: "GET /v1/catalog", url: `${origin}/v1/catalog`, headers: auth },
+		{ name: "GET /v1/orders/{id}", url: `${origin}/v1/orders/${orderId}`, headers: auth },
+		{ name: "POST /v1/orders", url: `${origin}/v1/orders`, headers: json, method: "POST", body: orderBody },
 	];
 	console.log(
 		`autocannon: ${connections} connections, ${warmupSeconds} s warm-up, ${durationSeconds} s measured per endpoint`,
 	);
 	const results: Measurement[] = [];
 	for (const endpoint of endpoints) {
-		if (warmupSeconds > 0) await measure(endpoint.name, endpoint.url, endpoint.headers, warmupSeconds);
-		results.push(await measure(endpoint.name, endpoint.url, endpoint.headers, durationSeconds));
+		if (warmupSeconds > 0) await measure(endpoint, warmupSeconds);
+		results.push(await measure(endpoint, durationSeconds));
 	}
 	const floor = results[0];
 	if (floor === undefined || floor.requestsPerSecond === 0) throw new Error("health measured no requests");
-	console.log("\nendpoint          req/s    p99 ms  non-2xx  errors  ratio to health (req/s)");
+	console.log("\nendpoint              req/s    p99 ms  non-2xx  errors  ratio to health (req/s)");
 	for (const result of results) {
 		const ratio = result.requestsPerSecond / floor.requestsPerSecond;
 		console.log(
-			`${result.name.padEnd(16)} ${result.requestsPerSecond.toFixed(0).padStart(6)} ${String(result.p99Ms).padStart(9)} ${String(result.non2xx).padStart(8)} ${String(result.errors).padStart(7)}  ${(ratio * 100).toFixed(1)}%`,
+			`${result.name.padEnd(20)} ${result.requestsPerSecond.toFixed(0).padStart(6)} ${String(result.p99Ms).padStart(9)} ${String(result.non2xx).padStart(8)} ${String(result.errors).padStart(7)}  ${(ratio * 100).toFixed(1)}%`,
 		);
 	}
 	const failed = results.some((result) => result.non2xx > 0 || result.errors > 0);

@@ -91,7 +91,10 @@ const credentials = saved ?? (await createCredentials(target));
 const server = await startDevServer({
 	port: PORT,
 	vars: {
+		// The contract's development setting: http and loopback allowed for callback_url and print_file_url.
 		ENVIRONMENT: "development",
+		// Test-mode orders move through production, shipping and delivery a few seconds apart.
+		SANDBOX_STEP_SECONDS: "5",
 		UPLOAD_SIGNING_SECRET: credentials.upload_signing_secret,
 		...presignedUploadVars(`http://localhost:${PORT}`),
 	},

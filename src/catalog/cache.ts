@@ -1,8 +1,9 @@
 import { strongEtag } from "../http/etag.ts";
+import type { Catalog } from "./schema.ts";
 import { readCatalog } from "./store.ts";
 
-/** The catalog as served: the JSON body and its strong ETag. */
-export type CatalogSnapshot = { body: string; etag: string };
+/** The catalog as served (the JSON body and its strong ETag) and as read by the item checks. */
+export type CatalogSnapshot = { catalog: Catalog; body: string; etag: string };
 
 /**
  * The catalog only changes through migrations, yet every partner request would otherwise re-read
@@ -19,8 +20,9 @@ export class CatalogCache {
 	async get(db: D1Database, now: number = Date.now()): Promise<CatalogSnapshot> {
 		const cached = this.#snapshot;
 		if (cached !== undefined && now - cached.loadedAt < this.ttlMs) return cached;
-		const body = JSON.stringify(await readCatalog(db));
-		const snapshot = { body, etag: await strongEtag(body), loadedAt: now };
+		const catalog = await readCatalog(db);
+		const body = JSON.stringify(catalog);
+		const snapshot = { catalog, body, etag: await strongEtag(body), loadedAt: now };
 		this.#snapshot = snapshot;
 		return snapshot;
 	}
@@ -28,3 +30,6 @@ export class CatalogCache {
 
 /** How long an isolate serves the catalog it read: a migration shows up within a minute. */
 export const CATALOG_CACHE_TTL_MS = 60_000;
+
+/** The isolate's catalog, shared by the catalog route and the order checks. */
+export const isolateCatalog = new CatalogCache(CATALOG_CACHE_TTL_MS);

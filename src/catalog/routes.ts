@@ -2,7 +2,7 @@ import type { AuthedEnv } from "../http/app-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { ifNoneMatchHits } from "../http/etag.ts";
 import { protectedRoute } from "../http/protected-route.ts";
-import { CATALOG_CACHE_TTL_MS, CatalogCache } from "./cache.ts";
+import { isolateCatalog } from "./cache.ts";
 import { CatalogSchema } from "./schema.ts";
 
 /** Partners fetch the catalog once and cache it (spec 4.3); an hour's freshness, then a cheap revalidation. */
@@ -23,11 +23,9 @@ const getCatalog = protectedRoute(null, {
 	},
 });
 
-const catalogCache = new CatalogCache(CATALOG_CACHE_TTL_MS);
-
 /** `GET /v1/catalog`. */
 export const catalogRoutes = createApp<AuthedEnv>().openapi(getCatalog, async (c) => {
-	const { body, etag } = await catalogCache.get(c.env.DB);
+	const { body, etag } = await isolateCatalog.get(c.env.DB);
 	c.header("ETag", etag);
 	c.header("Cache-Control", CACHE_CONTROL);
 	if (ifNoneMatchHits(c.req.header("If-None-Match"), etag)) return c.body(null, 304);

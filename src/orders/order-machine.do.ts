@@ -83,29 +83,27 @@ export class OrderMachine extends DurableObject<Env> {
 	/** Runs validation outside the serialized section, then records its verdict unless the order moved meanwhile. */
 	async #validate(stored: StoredOrder): Promise<MoveOutcome> {
 		const result = await validateOrder(this.env, stored);
-		return this.ctx.blockConcurrencyWhile(async () => {
-			const current = await findOrder(this.env.DB, stored.order.id);
-			if (current === null || current.order.version !== stored.order.version) {
-				// Canceled or changed while the files were checked: that move decides what happens next.
-				return current === null
-					? { ok: false, kind: "not_found", status: null, message: `No order ${stored.order.id}.` }
-					: { ok: true, order: current };
-			}
-			if (result.verdict.kind === "pass") {
-				return this.#move(stored.order.id, { kind: "pass_validation" }, "system", result.items);
-			}
-			return this.#move(
-				stored.order.id,
-				{ kind: "fail_validation", holdReason: result.verdict.holdReason, holdDetails: result.verdict.holdDetails },
-				"system",
-				result.items,
-			);
-		});
+		const move: Move =
+			result.verdict.kind === "pass"
+				? { kind: "pass_validation" }
+				: { kind: "fail_validation", holdReason: result.verdict.holdReason, holdDetails: result.verdict.holdDetails };
+		// Canceled or changed while the files were checked: that move decides what happens next.
+		return this.ctx.blockConcurrencyWhile(() =>
+			this.#move(stored.order.id, move, "system", result.items, stored.order.version),
+		);
 	}
 
-	async #move(orderId: string, move: Move, actor: Actor, itemUpdates: ItemRow[]): Promise<MoveOutcome> {
+	/** One move, read fresh; with `onlyAtVersion`, nothing happens if the order has moved on since that version. */
+	async #move(
+		orderId: string,
+		move: Move,
+		actor: Actor,
+		itemUpdates: ItemRow[],
+		onlyAtVersion?: number,
+	): Promise<MoveOutcome> {
 		const stored = await findOrder(this.env.DB, orderId);
 		if (stored === null) return { ok: false, kind: "not_found", status: null, message: `No order ${orderId}.` };
+		if (onlyAtVersion !== undefined && stored.order.version !== onlyAtVersion) return { ok: true, order: stored };
 		const now = new Date();
 		const result = applyMove(stateOf(stored.order), move, actor, now);
 		if (!result.ok) return { ok: false, kind: "refused", status: stored.order.status, message: result.message };

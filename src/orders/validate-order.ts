@@ -1,4 +1,4 @@
-import { readCatalog } from "../catalog/store.ts";
+import { isolateCatalog } from "../catalog/cache.ts";
 import { newId } from "../ids.ts";
 import { inspectIfUploaded } from "../print-files/inspection.ts";
 import { findPrintFileById, insertPrintFile, type PrintFileRow } from "../print-files/store.ts";
@@ -18,9 +18,9 @@ export function allowsLocalUrls(env: Env): boolean {
 	return env.ENVIRONMENT === "development";
 }
 
-/** The catalog as the item check needs it. */
+/** The catalog as the item check needs it (the isolate's copy, at most a minute old). */
 export async function catalogFacts(db: D1Database): Promise<CatalogFacts> {
-	const catalog = await readCatalog(db);
+	const { catalog } = await isolateCatalog.get(db);
 	return {
 		frames: new Set(catalog.frames.map((frame) => frame.slug)),
 		mats: new Set(catalog.mats.map((mat) => mat.slug)),
