@@ -49,7 +49,7 @@ export function checkItem(item: ItemToCheck, file: FileFacts, catalog: CatalogFa
 						item,
 						"file_resolution_too_low",
 						item.fileField,
-						`The file is ${file.widthPx} × ${file.heightPx} px: ${dpi.toFixed(0)} DPI at ${item.width_in} × ${item.height_in} in, below the 150 DPI minimum.`,
+						`The file is ${file.widthPx} × ${file.heightPx} px: ${Math.floor(dpi)} DPI at ${item.width_in} × ${item.height_in} in, below the 150 DPI minimum.`,
 					),
 				);
 			} else if (verdict === "warn") {

@@ -35,7 +35,7 @@ export async function checkUploadedFile(
 	if (verdict === "reject") {
 		throw new ApiError(
 			"validation_error",
-			`Print file ${printFileId} is ${file.width_px} × ${file.height_px} px: ${dpi.toFixed(0)} DPI at ${size.width_in} × ${size.height_in} in, below the ${MINIMUM_DPI} DPI minimum for that size.`,
+			`Print file ${printFileId} is ${file.width_px} × ${file.height_px} px: ${Math.floor(dpi)} DPI at ${size.width_in} × ${size.height_in} in, below the ${MINIMUM_DPI} DPI minimum for that size.`,
 			field,
 		);
 	}

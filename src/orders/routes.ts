@@ -155,13 +155,6 @@ export const orderRoutes = createApp<AuthedEnv>()
 		checkOutboundUrls(c.env, input);
 		const requestHash = await sha256Hex(canonicalOrderRequest(input));
 
-		// A plain repeat is answered without re-checking files; racing creates are settled by the unique index below.
-		const earlier = await findOrderByExternalId(c.env.DB, owner, input.external_id);
-		if (earlier !== null) {
-			const { order } = replayOrConflict(earlier, requestHash);
-			return c.json(toOrder(order), 200, { "Idempotent-Replayed": "true" });
-		}
-
 		const now = new Date();
 		const orderId = newId("ord");
 		const items: ItemRow[] = [];
@@ -210,6 +203,7 @@ export const orderRoutes = createApp<AuthedEnv>()
 		try {
 			await insertOrder(c.env.DB, order, items, now);
 		} catch (error) {
+			// The unique index, not an earlier read, decides whether this is the first create or a repeat.
 			if (!(error instanceof DuplicateExternalId)) throw error;
 			const winner = await findOrderByExternalId(c.env.DB, owner, input.external_id);
 			if (winner === null) throw error;

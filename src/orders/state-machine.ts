@@ -104,7 +104,11 @@ export function movableFrom(kind: MoveKind): readonly OrderStatus[] {
 export function applyMove(state: OrderState, move: Move, actor: Actor, now: Date): MoveResult {
 	const rule = TRANSITIONS[move.kind];
 	if (!rule.actors.includes(actor)) {
-		return { ok: false, reason: "actor_not_allowed", message: `A ${actor} cannot ${describe(move.kind)} an order.` };
+		return {
+			ok: false,
+			reason: "actor_not_allowed",
+			message: `A ${actor} cannot ${describe(move.kind)} an order (this one is ${state.status}).`,
+		};
 	}
 	if (!rule.from.includes(state.status)) {
 		return {

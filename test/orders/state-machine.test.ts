@@ -1,0 +1,345 @@
+import { describe, expect, it } from "vitest";
+import {
+	type Actor,
+	applyMove,
+	initialState,
+	type Move,
+	type MoveKind,
+	movableFrom,
+	ORDER_STATUSES,
+	type OrderState,
+	type OrderStatus,
+	stateProblems,
+	TRANSITIONS,
+} from "../../src/orders/state-machine.ts";
+
+const NOW = new Date("2027-03-01T12:00:00.000Z");
+const AT = NOW.toISOString();
+const EARLIER = "2027-02-20T09:30:00.000Z";
+const ACTORS: readonly Actor[] = ["system", "partner", "operator"];
+const MOVE_KINDS = Object.keys(TRANSITIONS) as MoveKind[];
+const TRACKING = {
+	carrier: "UPS",
+	number: "1Z999AA10123456784",
+	url: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
+};
+const FILE_HOLD = {
+	holdReason: "file_resolution_too_low",
+	holdDetails: [{ item_id: "item_1", field: "print_file_url", message: "The file is 120 DPI at 16 × 20 in." }],
+} as const;
+
+/** A consistent order in each status, as the state machine would have left it. */
+function stateIn(status: OrderStatus): OrderState {
+	const base = initialState();
+	switch (status) {
+		case "received":
+		case "validating":
+		case "in_production":
+			return { ...base, status };
+		case "on_hold":
+			return { ...base, status, holdReason: FILE_HOLD.holdReason, holdDetails: [...FILE_HOLD.holdDetails] };
+		case "shipped":
+			return { ...base, status, tracking: TRACKING, shippedAt: EARLIER };
+		case "delivered":
+			return { ...base, status, tracking: TRACKING, shippedAt: EARLIER, deliveredAt: EARLIER };
+		case "canceled":
+			return { ...base, status, canceledAt: EARLIER };
+	}
+}
+
+/** A well-formed move of each kind. */
+function sampleMove(kind: MoveKind): Move {
+	switch (kind) {
+		case "fail_validation":
+			return {
+				kind,
+				holdReason: "frame_not_found",
+				holdDetails: [{ item_id: "item_2", field: "frame", message: 'No frame "teak" in the catalog.' }],
+			};
+		case "hold":
+			return { kind, message: "Paper jam on press 3; reprinting tomorrow." };
+		case "ship":
+			return { kind, tracking: TRACKING };
+		default:
+			return { kind };
+	}
+}
+
+/** What the contract says the order looks like after an accepted move. */
+function expectedAfter(before: OrderState, move: Move): OrderState {
+	const noHold = { ...before, holdReason: null, holdDetails: [] };
+	switch (move.kind) {
+		case "start_validation":
+		case "release":
+		case "fix_items":
+			return { ...noHold, status: "validating" };
+		case "pass_validation":
+			return { ...noHold, status: "in_production" };
+		case "fail_validation":
+			return { ...before, status: "on_hold", holdReason: move.holdReason, holdDetails: move.holdDetails };
+		case "hold":
+			return {
+				...before,
+				status: "on_hold",
+				holdReason: "operator_hold",
+				holdDetails: [{ item_id: null, field: "order", message: move.message }],
+			};
+		case "ship":
+			return { ...noHold, status: "shipped", tracking: move.tracking, shippedAt: AT };
+		case "deliver":
+			return { ...noHold, status: "delivered", deliveredAt: AT };
+		case "cancel":
+			return { ...noHold, status: "canceled", canceledAt: AT };
+	}
+}
+
+const EXPECTED_EVENTS: Record<MoveKind, string | null> = {
+	start_validation: null,
+	pass_validation: "order.in_production",
+	fail_validation: "order.on_hold",
+	hold: "order.on_hold",
+	release: null,
+	fix_items: null,
+	ship: "order.shipped",
+	deliver: "order.delivered",
+	cancel: "order.canceled",
+};
+
+const allowedMoves = MOVE_KINDS.flatMap((kind) =>
+	TRANSITIONS[kind].from.flatMap((from) => TRANSITIONS[kind].actors.map((actor) => ({ kind, from, actor }))),
+);
+
+const movesRefusedByStatus = ORDER_STATUSES.flatMap((status) =>
+	MOVE_KINDS.filter((kind) => !TRANSITIONS[kind].from.includes(status)).flatMap((kind) =>
+		TRANSITIONS[kind].actors.map((actor) => ({ status, kind, actor })),
+	),
+);
+
+const movesRefusedByActor = MOVE_KINDS.flatMap((kind) =>
+	TRANSITIONS[kind].from.flatMap((from) =>
+		ACTORS.filter((actor) => !TRANSITIONS[kind].actors.includes(actor)).map((actor) => ({ kind, from, actor })),
+	),
+);
+
+describe("order state machine", () => {
+	it("a new order is received, with no hold, tracking or timestamps, and no problems", () => {
+		expect(initialState()).toEqual({
+			status: "received",
+			holdReason: null,
+			holdDetails: [],
+			tracking: null,
+			shippedAt: null,
+			deliveredAt: null,
+			canceledAt: null,
+		});
+		expect(stateProblems(initialState())).toEqual([]);
+	});
+
+	it.each(ORDER_STATUSES)("the %s fixture used below is itself a valid state", (status) => {
+		expect(stateProblems(stateIn(status))).toEqual([]);
+	});
+
+	it("the transition table is the contract's graph", () => {
+		expect(MOVE_KINDS.map((kind) => [kind, [...movableFrom(kind)], TRANSITIONS[kind].to])).toEqual([
+			["start_validation", ["received"], "validating"],
+			["pass_validation", ["validating"], "in_production"],
+			["fail_validation", ["validating"], "on_hold"],
+			["hold", ["in_production"], "on_hold"],
+			["release", ["on_hold"], "validating"],
+			["fix_items", ["on_hold"], "validating"],
+			["ship", ["in_production"], "shipped"],
+			["deliver", ["shipped"], "delivered"],
+			["cancel", ["received", "validating", "on_hold", "in_production"], "canceled"],
+		]);
+	});
+
+	it.each(allowedMoves)(
+		"$kind from $from by $actor is accepted with the right status, event and fields",
+		({ kind, from, actor }) => {
+			const before = stateIn(from);
+			const snapshot = structuredClone(before);
+			const move = sampleMove(kind);
+			const result = applyMove(before, move, actor, NOW);
+			if (!result.ok) throw new Error(`refused: ${result.message}`);
+			expect(result.state.status).toBe(TRANSITIONS[kind].to);
+			expect(result.event).toBe(EXPECTED_EVENTS[kind]);
+			expect(result.state).toEqual(expectedAfter(before, move));
+			expect(stateProblems(result.state)).toEqual([]);
+			// The caller's state is not touched: a failed write can keep using it.
+			expect(before).toEqual(snapshot);
+		},
+	);
+
+	it("ship records the tracking and the shipping time", () => {
+		const result = applyMove(stateIn("in_production"), sampleMove("ship"), "operator", NOW);
+		expect(result).toMatchObject({ ok: true, event: "order.shipped", state: { tracking: TRACKING, shippedAt: AT } });
+	});
+
+	it("deliver records the delivery time and keeps the shipping details", () => {
+		const result = applyMove(stateIn("shipped"), { kind: "deliver" }, "system", NOW);
+		expect(result).toMatchObject({
+			ok: true,
+			event: "order.delivered",
+			state: { status: "delivered", deliveredAt: AT, shippedAt: EARLIER, tracking: TRACKING },
+		});
+	});
+
+	it("cancel from on_hold records the cancel time and clears the hold", () => {
+		const result = applyMove(stateIn("on_hold"), { kind: "cancel" }, "partner", NOW);
+		expect(result).toMatchObject({
+			ok: true,
+			event: "order.canceled",
+			state: { status: "canceled", canceledAt: AT, holdReason: null, holdDetails: [] },
+		});
+	});
+
+	it("fail_validation puts the order on hold with the given reason and details", () => {
+		const move = sampleMove("fail_validation");
+		const result = applyMove(stateIn("validating"), move, "system", NOW);
+		expect(result).toEqual({
+			ok: true,
+			event: "order.on_hold",
+			state: {
+				...stateIn("validating"),
+				status: "on_hold",
+				holdReason: "frame_not_found",
+				holdDetails: [{ item_id: "item_2", field: "frame", message: 'No frame "teak" in the catalog.' }],
+			},
+		});
+	});
+
+	it("an operator hold is operator_hold with the message as an order-level detail", () => {
+		const result = applyMove(
+			stateIn("in_production"),
+			{ kind: "hold", message: "Wrong paper loaded." },
+			"operator",
+			NOW,
+		);
+		expect(result).toMatchObject({
+			ok: true,
+			event: "order.on_hold",
+			state: {
+				status: "on_hold",
+				holdReason: "operator_hold",
+				holdDetails: [{ item_id: null, field: "order", message: "Wrong paper loaded." }],
+			},
+		});
+	});
+
+	it.each([
+		["release", "operator"],
+		["fix_items", "partner"],
+	] as const)("%s by %s clears the hold and sends the order back to validating", (kind, actor) => {
+		const result = applyMove(stateIn("on_hold"), { kind }, actor, NOW);
+		expect(result).toEqual({ ok: true, event: null, state: { ...initialState(), status: "validating" } });
+	});
+
+	it("release also clears an operator hold", () => {
+		const held = applyMove(stateIn("in_production"), { kind: "hold", message: "Check colours." }, "operator", NOW);
+		if (!held.ok) throw new Error(held.message);
+		const released = applyMove(held.state, { kind: "release" }, "operator", NOW);
+		expect(released).toEqual({ ok: true, event: null, state: { ...initialState(), status: "validating" } });
+	});
+
+	it("start_validation moves received to validating without an event and leaves nothing set", () => {
+		expect(applyMove(initialState(), { kind: "start_validation" }, "system", NOW)).toEqual({
+			ok: true,
+			event: null,
+			state: { ...initialState(), status: "validating" },
+		});
+	});
+
+	it("pass_validation moves validating to in_production with order.in_production", () => {
+		expect(applyMove(stateIn("validating"), { kind: "pass_validation" }, "system", NOW)).toEqual({
+			ok: true,
+			event: "order.in_production",
+			state: { ...initialState(), status: "in_production" },
+		});
+	});
+
+	it.each(movesRefusedByStatus)(
+		"$kind by $actor from $status is refused as not allowed from that status",
+		({ status, kind, actor }) => {
+			const before = stateIn(status);
+			const snapshot = structuredClone(before);
+			const result = applyMove(before, sampleMove(kind), actor, NOW);
+			expect(result).toMatchObject({ ok: false, reason: "not_allowed_from_status" });
+			if (result.ok) return;
+			expect(result.message).toContain(status);
+			expect(before).toEqual(snapshot);
+		},
+	);
+
+	it("every status refuses every move kind its table row does not list", () => {
+		const refusedKinds = Object.fromEntries(
+			ORDER_STATUSES.map((status) => [
+				status,
+				[...new Set(movesRefusedByStatus.filter((entry) => entry.status === status).map((entry) => entry.kind))],
+			]),
+		);
+		expect(refusedKinds).toEqual({
+			received: ["pass_validation", "fail_validation", "hold", "release", "fix_items", "ship", "deliver"],
+			validating: ["start_validation", "hold", "release", "fix_items", "ship", "deliver"],
+			in_production: ["start_validation", "pass_validation", "fail_validation", "release", "fix_items", "deliver"],
+			on_hold: ["start_validation", "pass_validation", "fail_validation", "hold", "ship", "deliver"],
+			shipped: [
+				"start_validation",
+				"pass_validation",
+				"fail_validation",
+				"hold",
+				"release",
+				"fix_items",
+				"ship",
+				"cancel",
+			],
+			delivered: MOVE_KINDS,
+			canceled: MOVE_KINDS,
+		});
+	});
+
+	it.each(movesRefusedByActor)(
+		"$kind by $actor from $from is refused: that actor may not make it",
+		({ kind, from, actor }) => {
+			const before = stateIn(from);
+			const snapshot = structuredClone(before);
+			const result = applyMove(before, sampleMove(kind), actor, NOW);
+			expect(result).toMatchObject({ ok: false, reason: "actor_not_allowed" });
+			if (result.ok) return;
+			expect(result.message).toContain(actor);
+			expect(before).toEqual(snapshot);
+		},
+	);
+
+	it.each([
+		["ship", "partner", "in_production"],
+		["fix_items", "operator", "on_hold"],
+		["cancel", "system", "received"],
+		["release", "partner", "on_hold"],
+		["hold", "partner", "in_production"],
+		["hold", "system", "in_production"],
+		["deliver", "partner", "shipped"],
+		["start_validation", "operator", "received"],
+		["pass_validation", "partner", "validating"],
+		["fail_validation", "operator", "validating"],
+	] as const)("a %s by the %s is refused with actor_not_allowed", (kind, actor, from) => {
+		const result = applyMove(stateIn(from), sampleMove(kind), actor, NOW);
+		expect(result).toEqual({ ok: false, reason: "actor_not_allowed", message: expect.stringContaining(actor) });
+	});
+
+	it.each(["delivered", "canceled"] as const)("%s is terminal: no move by any actor is accepted", (status) => {
+		for (const kind of MOVE_KINDS) {
+			for (const actor of ACTORS) {
+				const result = applyMove(stateIn(status), sampleMove(kind), actor, NOW);
+				expect(result.ok, `${kind} by ${actor}`).toBe(false);
+			}
+		}
+	});
+
+	it("a shipped order cannot be canceled, and the message names its status", () => {
+		expect(applyMove(stateIn("shipped"), { kind: "cancel" }, "partner", NOW)).toEqual({
+			ok: false,
+			reason: "not_allowed_from_status",
+			message: "Cannot cancel an order that is shipped.",
+		});
+	});
+});
