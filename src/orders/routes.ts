@@ -236,8 +236,9 @@ export const orderRoutes = createApp<AuthedEnv>()
 		const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
 		const { page, more } = await listOrders(c.env.DB, ownerOf(c.var.principal), {
 			status: query.status,
-			createdAfter: query.created_after,
-			createdBefore: query.created_before,
+			// Stored times always carry milliseconds; comparing text needs the same spelling.
+			createdAfter: query.created_after === undefined ? undefined : new Date(query.created_after).toISOString(),
+			createdBefore: query.created_before === undefined ? undefined : new Date(query.created_before).toISOString(),
 			limit: query.limit,
 			cursor,
 		});
