@@ -2,30 +2,14 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
-import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
 import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
-import { createOrder, externalId, orderBody, SHIP_TO, settleValidation } from "./order-helpers.ts";
-
-/**
- * A ready print file whose PNG header says `widthPx` × `heightPx`. The inspector reads headers only
- * (it never decodes pixels), so a real small PNG with a rewritten IHDR stands in for a large image
- * without the cost of encoding one.
- */
-async function imageFile(key: string, widthPx: number, heightPx: number): Promise<string> {
-	const ticket = await requestUpload(key, { content_type: "image/png" });
-	const bytes = patchIhdr(encodePng(48, 48), { width: widthPx, height: heightPx });
-	const upload = await putBytes(ticket.upload_url, bytes, ticket.upload_headers);
-	expect(upload.status).toBe(200);
-	const file = await api(`/v1/print-files/${ticket.id}`, { key });
-	expect(((await file.json()) as { status: string }).status).toBe("ready");
-	return ticket.id;
-}
+import { createOrder, externalId, orderBody, readyFile, SHIP_TO, settleValidation } from "./order-helpers.ts";
 
 /** A partner's live key and a ready 300 DPI file for an 8 × 10 in print. */
 async function partnerWithFile() {
 	const partner = await createPartner();
 	const key = partner.keys.live.key;
-	const file = await imageFile(key, 2400, 3000);
+	const file = await readyFile(key, 2400, 3000);
 	return { partner, key, file };
 }
 
@@ -120,7 +104,7 @@ describe("POST /v1/orders: the created order", () => {
 	it("accepts a low-resolution file (150 to 299 DPI at the size) with a low_resolution warning on the item", async () => {
 		const { key } = await partnerWithFile();
 		// 1600 × 2000 px at 8 × 10 in: 200 DPI.
-		const lowRes = await imageFile(key, 1600, 2000);
+		const lowRes = await readyFile(key, 1600, 2000);
 		const order = await createOrder(key, orderBody(lowRes));
 		expect(order.items[0]?.effective_dpi).toBe(200);
 		expect(order.items[0]?.warnings).toEqual(["low_resolution"]);
@@ -128,7 +112,7 @@ describe("POST /v1/orders: the created order", () => {
 
 	it("accepts a file of exactly 150 DPI, with the warning", async () => {
 		const { key } = await partnerWithFile();
-		const edge = await imageFile(key, 1200, 1500);
+		const edge = await readyFile(key, 1200, 1500);
 		const order = await createOrder(key, orderBody(edge));
 		expect(order.items[0]?.effective_dpi).toBe(150);
 		expect(order.items[0]?.warnings).toEqual(["low_resolution"]);
@@ -139,7 +123,7 @@ describe("POST /v1/orders: print files", () => {
 	it("refuses an uploaded file below 150 DPI at the item's size with a 422 on items[0].print_file_id", async () => {
 		const { key } = await partnerWithFile();
 		// 1192 × 1490 px at 8 × 10 in: 149 DPI.
-		const tooSmall = await imageFile(key, 1192, 1490);
+		const tooSmall = await readyFile(key, 1192, 1490);
 		const error = await expectError(
 			await send("POST", "/v1/orders", key, orderBody(tooSmall)),
 			"validation_error",
@@ -151,7 +135,7 @@ describe("POST /v1/orders: print files", () => {
 	it("does not describe a file just under 150 DPI as 150 DPI in its 422", async () => {
 		const { key } = await partnerWithFile();
 		// 1196 × 1495 px at 8 × 10 in: 149.5 DPI, refused; the message must not say it has the minimum.
-		const justUnder = await imageFile(key, 1196, 1495);
+		const justUnder = await readyFile(key, 1196, 1495);
 		const error = await expectError(
 			await send("POST", "/v1/orders", key, orderBody(justUnder)),
 			"validation_error",
@@ -162,7 +146,7 @@ describe("POST /v1/orders: print files", () => {
 
 	it("names the third item when it is the one below 150 DPI", async () => {
 		const { key, file } = await partnerWithFile();
-		const tooSmall = await imageFile(key, 600, 750);
+		const tooSmall = await readyFile(key, 600, 750);
 		const item = { width_in: 8, height_in: 10 };
 		const body = {
 			external_id: externalId(),
@@ -243,7 +227,7 @@ describe("POST /v1/orders: catalog mismatches are accepted and put on hold later
 		it(`${name}: 201 received, then on_hold with ${hold}`, async () => {
 			const partner = await createPartner();
 			const key = partner.keys.live.key;
-			const file = await imageFile(key, px[0], px[1]);
+			const file = await readyFile(key, px[0], px[1]);
 			const created = await createOrder(key, orderBody(file, {}, item));
 			expect(created.status).toBe("received");
 			expect(created.items[0]).toMatchObject(item);
@@ -420,7 +404,7 @@ describe("POST /v1/orders: no mass assignment", () => {
 describe("POST /v1/orders: authorization", () => {
 	it("a key without orders:write is a 403", async () => {
 		const key = await createKeyWithScopes(["orders:read", "files:write"]);
-		const file = await imageFile(key, 2400, 3000);
+		const file = await readyFile(key, 2400, 3000);
 		await expectError(await send("POST", "/v1/orders", key, orderBody(file)), "forbidden");
 	});
 });
@@ -472,7 +456,7 @@ describe("POST /v1/orders: what is stored", () => {
 
 	it("writes nothing for a 422, even when only a later item fails", async () => {
 		const { key, file } = await partnerWithFile();
-		const tooSmall = await imageFile(key, 600, 750);
+		const tooSmall = await readyFile(key, 600, 750);
 		const body = bodyWithItems([framedItem(file), framedItem(tooSmall)]);
 		const before = await storedRowCounts();
 		await expectError(await send("POST", "/v1/orders", key, body), "validation_error", "items[1].print_file_id");

@@ -2,24 +2,13 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import { api, createPartner, expectError, send } from "../helpers.ts";
-import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
-import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
-import { createOrder, externalId, orderBody, SHIP_TO, settleValidation } from "./order-helpers.ts";
-
-/** A ready print file whose PNG header says `widthPx` × `heightPx` (the inspector reads headers only). */
-async function imageFile(key: string, widthPx: number, heightPx: number): Promise<string> {
-	const ticket = await requestUpload(key, { content_type: "image/png" });
-	const bytes = patchIhdr(encodePng(48, 48), { width: widthPx, height: heightPx });
-	const upload = await putBytes(ticket.upload_url, bytes, ticket.upload_headers);
-	expect(upload.status).toBe(200);
-	return ticket.id;
-}
+import { createOrder, externalId, orderBody, readyFile, SHIP_TO, settleValidation } from "./order-helpers.ts";
 
 /** A fresh partner, its live key and a 300 DPI file for 8 × 10 in. */
 async function partnerWithFile() {
 	const partner = await createPartner();
 	const key = partner.keys.live.key;
-	return { partner, key, file: await imageFile(key, 2400, 3000) };
+	return { partner, key, file: await readyFile(key, 2400, 3000) };
 }
 
 function postOrder(key: string, body: unknown): Promise<Response> {
@@ -113,7 +102,7 @@ describe("POST /v1/orders: a repeat with the same external_id", () => {
 		const { partner, key, file } = await partnerWithFile();
 		const live = await createOrder(key, orderBody(file));
 		const testKey = partner.keys.test.key;
-		const testFile = await imageFile(testKey, 2400, 3000);
+		const testFile = await readyFile(testKey, 2400, 3000);
 		const test = await createOrder(testKey, orderBody(testFile, { external_id: live.external_id }));
 		expect(test.id).not.toBe(live.id);
 		expect(test.external_id).toBe(live.external_id);

@@ -2,27 +2,16 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import { api, createPartner, expectError, send } from "../helpers.ts";
-import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
-import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
-import { createOrder, orderBody, readOrder, settleValidation } from "./order-helpers.ts";
+import { createOrder, orderBody, readOrder, readyFile, settleValidation } from "./order-helpers.ts";
 
 type OrderPage = { data: Order[]; next_cursor: string | null };
-
-/** A ready print file whose PNG header says `widthPx` × `heightPx` (the inspector reads headers only). */
-async function imageFile(key: string, widthPx: number, heightPx: number): Promise<string> {
-	const ticket = await requestUpload(key, { content_type: "image/png" });
-	const bytes = patchIhdr(encodePng(48, 48), { width: widthPx, height: heightPx });
-	const upload = await putBytes(ticket.upload_url, bytes, ticket.upload_headers);
-	expect(upload.status).toBe(200);
-	return ticket.id;
-}
 
 /**
  * An on_hold order (an unknown frame) in `key`'s account and mode. On hold is the state in which its
  * owner may change items, cancel it, and nothing moves it on by itself, so every route would act on it.
  */
 async function heldOrder(key: string): Promise<Order> {
-	const file = await imageFile(key, 2400, 3000);
+	const file = await readyFile(key, 2400, 3000);
 	const created = await createOrder(key, orderBody(file, {}, { frame: "no-such-frame" }));
 	const settled = await settleValidation(key, created.id);
 	expect(settled.status).toBe("on_hold");

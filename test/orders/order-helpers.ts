@@ -3,13 +3,17 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import { api, send } from "../helpers.ts";
-import { encodePng } from "../print-files/fixtures.ts";
+import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
 import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
 
-/** A ready print file of `widthPx` × `heightPx` (a real PNG, uploaded and inspected). */
+/**
+ * A ready print file whose header says `widthPx` × `heightPx`: a real 48 × 48 PNG with its IHDR
+ * rewritten (the inspector reads headers only, and encoding a 2400 × 3000 image takes seconds).
+ */
 export async function readyFile(key: string, widthPx: number, heightPx: number): Promise<string> {
 	const ticket = await requestUpload(key, { content_type: "image/png" });
-	const upload = await putBytes(ticket.upload_url, encodePng(widthPx, heightPx), ticket.upload_headers);
+	const bytes = patchIhdr(encodePng(48, 48), { width: widthPx, height: heightPx });
+	const upload = await putBytes(ticket.upload_url, bytes, ticket.upload_headers);
 	expect(upload.status).toBe(200);
 	const file = await api(`/v1/print-files/${ticket.id}`, { key });
 	expect(((await file.json()) as { status: string }).status).toBe("ready");
@@ -34,11 +38,24 @@ export function externalId(prefix = "PO"): string {
 }
 
 /** A create body with one item of the given file and size. */
-export function orderBody(printFileId: string, overrides: Record<string, unknown> = {}, item: Record<string, unknown> = {}) {
+export function orderBody(
+	printFileId: string,
+	overrides: Record<string, unknown> = {},
+	item: Record<string, unknown> = {},
+) {
 	return {
 		external_id: externalId(),
 		ship_to: SHIP_TO,
-		items: [{ print_file_id: printFileId, width_in: 8, height_in: 10, frame: "walnut-flat-075", mat: "bright-white", ...item }],
+		items: [
+			{
+				print_file_id: printFileId,
+				width_in: 8,
+				height_in: 10,
+				frame: "walnut-flat-075",
+				mat: "bright-white",
+				...item,
+			},
+		],
 		...overrides,
 	};
 }
@@ -46,7 +63,8 @@ export function orderBody(printFileId: string, overrides: Record<string, unknown
 /** POST /v1/orders, expecting `status`, returning the order. */
 export async function createOrder(key: string, body: unknown, status = 201): Promise<Order> {
 	const response = await send("POST", "/v1/orders", key, body);
-	if (response.status !== status) throw new Error(`expected ${status}, got ${response.status}: ${await response.text()}`);
+	if (response.status !== status)
+		throw new Error(`expected ${status}, got ${response.status}: ${await response.text()}`);
 	return (await response.json()) as Order;
 }
 

@@ -2,27 +2,16 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import { api, createKeyWithScopes, createPartner, expectError } from "../helpers.ts";
-import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
-import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
-import { createOrder, orderBody, readOrder, settleValidation } from "./order-helpers.ts";
+import { createOrder, orderBody, readOrder, readyFile, settleValidation } from "./order-helpers.ts";
 
 type OrderPage = { data: Order[]; next_cursor: string | null };
-
-/** A ready print file whose PNG header says `widthPx` × `heightPx` (the inspector reads headers only). */
-async function imageFile(key: string, widthPx: number, heightPx: number): Promise<string> {
-	const ticket = await requestUpload(key, { content_type: "image/png" });
-	const bytes = patchIhdr(encodePng(48, 48), { width: widthPx, height: heightPx });
-	const upload = await putBytes(ticket.upload_url, bytes, ticket.upload_headers);
-	expect(upload.status).toBe(200);
-	return ticket.id;
-}
 
 /** A fresh partner whose order bucket holds enough for a listing's worth of creates, with a 300 DPI file. */
 async function partnerWithFile() {
 	const partner = await createPartner();
 	await env.DB.prepare("UPDATE accounts SET order_burst = 100 WHERE id = ?1").bind(partner.account.id).run();
 	const key = partner.keys.live.key;
-	return { partner, key, file: await imageFile(key, 2400, 3000) };
+	return { partner, key, file: await readyFile(key, 2400, 3000) };
 }
 
 /** `count` orders, created one after another; returned oldest first. */
