@@ -10,6 +10,12 @@ export type MoveOutcome =
 	| { ok: false; kind: "refused" | "not_found"; status: string | null; message: string };
 
 const ORDER_ID_KEY = "order_id";
+/** The order version and time the pending alarm was set for; an alarm that does not match is stale. */
+const ALARM_KEY = "alarm_intent";
+type AlarmIntent = { version: number; at: number };
+/** Which order version is being validated, and until when that claim holds (a crashed run's claim lapses). */
+const VALIDATION_CLAIM_KEY = "validation_claim";
+const VALIDATION_CLAIM_MS = 120_000;
 
 /** Seconds between the sandbox's automatic steps for test-mode orders. */
 function sandboxStepMs(env: Env): number {
@@ -21,12 +27,15 @@ function sandboxStepMs(env: Env): number {
  * One instance per order (named by the order id). Every move goes through `blockConcurrencyWhile`,
  * so moves of one order run one at a time, each reading the order fresh from D1 and writing with a
  * version check. The validation pipeline and the sandbox run from the alarm, so a crash between
- * steps resumes when the alarm is retried.
+ * steps resumes when the alarm is retried. An alarm remembers the order version it was set for and
+ * does nothing once the order has moved on, and one validation of a version runs at a time, so a
+ * sandbox `advance` racing the alarm makes one step, not two.
  */
 export class OrderMachine extends DurableObject<Env> {
-	/** Starts a new order's life: remembers its id and validates it at once, from the alarm. */
+	/** Starts an order's life (or restarts a stalled one): validates it at once, from the alarm. */
 	async begin(orderId: string): Promise<void> {
-		await this.ctx.storage.put(ORDER_ID_KEY, orderId);
+		await this.ctx.storage.put({ [ORDER_ID_KEY]: orderId });
+		await this.ctx.storage.delete(ALARM_KEY);
 		await this.ctx.storage.setAlarm(Date.now());
 	}
 
@@ -36,40 +45,46 @@ export class OrderMachine extends DurableObject<Env> {
 	}
 
 	/** The sandbox's next step, now: validation, production, shipping or delivery of a test order. */
-	async advance(orderId: string): Promise<MoveOutcome> {
-		await this.ctx.storage.put(ORDER_ID_KEY, orderId);
-		return this.#step(orderId, true);
+	advance(orderId: string): Promise<MoveOutcome> {
+		return this.#step(orderId, { manual: true });
 	}
 
 	override async alarm(): Promise<void> {
 		const orderId = await this.ctx.storage.get<string>(ORDER_ID_KEY);
 		if (orderId === undefined) return;
-		await this.#step(orderId, false);
+		const intent = await this.ctx.storage.get<AlarmIntent>(ALARM_KEY);
+		// An alarm delivered late, after a newer one was set for later (a sandbox step after its delay), does nothing.
+		if (intent !== undefined && intent.at > Date.now()) return;
+		await this.#step(orderId, { manual: false, forVersion: intent?.version });
 	}
 
 	/** Moves the order on by itself where the table lets the system do so. */
-	async #step(orderId: string, manual: boolean): Promise<MoveOutcome> {
-		const stored = await findOrder(this.env.DB, orderId);
-		if (stored === null) return { ok: false, kind: "not_found", status: null, message: `No order ${orderId}.` };
-		const { order } = stored;
+	async #step(orderId: string, options: { manual: boolean; forVersion?: number }): Promise<MoveOutcome> {
+		// Read, and start validating a received order, in one serialized section.
+		const current = await this.ctx.blockConcurrencyWhile(async () => {
+			const stored = await findOrder(this.env.DB, orderId);
+			if (stored === null || stored.order.status !== "received") return stored;
+			const started = await this.#move(orderId, { kind: "start_validation" }, "system", []);
+			return started.ok ? started.order : stored;
+		});
+		if (current === null) return { ok: false, kind: "not_found", status: null, message: `No order ${orderId}.` };
+		const { order } = current;
+		const stale =
+			options.forVersion !== undefined && order.version !== options.forVersion && order.status !== "validating";
+		if (stale) return { ok: true, order: current };
 		switch (order.status) {
-			case "received": {
-				const started = await this.move(orderId, { kind: "start_validation" }, "system");
-				if (!started.ok) return started;
-				return this.#validate(started.order);
-			}
 			case "validating":
-				return this.#validate(stored);
+				return this.#validateOnce(current);
 			case "in_production":
 				if (order.mode !== "test") break;
-				return this.move(orderId, { kind: "ship", tracking: sandboxTracking() }, "system");
+				return this.#moveAtVersion(current, { kind: "ship", tracking: sandboxTracking() });
 			case "shipped":
 				if (order.mode !== "test") break;
-				return this.move(orderId, { kind: "deliver" }, "system");
+				return this.#moveAtVersion(current, { kind: "deliver" });
 			default:
 				break;
 		}
-		if (manual) {
+		if (options.manual) {
 			return {
 				ok: false,
 				kind: "refused",
@@ -77,7 +92,29 @@ export class OrderMachine extends DurableObject<Env> {
 				message: `The sandbox cannot advance an order that is ${order.status}.`,
 			};
 		}
-		return { ok: true, order: stored };
+		return { ok: true, order: current };
+	}
+
+	/** A system move that happens only if the order is still at the version it was read at. */
+	#moveAtVersion(stored: StoredOrder, move: Move): Promise<MoveOutcome> {
+		return this.ctx.blockConcurrencyWhile(() => this.#move(stored.order.id, move, "system", [], stored.order.version));
+	}
+
+	/** Validates this version of the order unless another run already is (the alarm and an advance racing). */
+	async #validateOnce(stored: StoredOrder): Promise<MoveOutcome> {
+		const claim = await this.ctx.storage.get<{ version: number; until: number }>(VALIDATION_CLAIM_KEY);
+		if (claim !== undefined && claim.version === stored.order.version && claim.until > Date.now()) {
+			return { ok: true, order: stored };
+		}
+		await this.ctx.storage.put(VALIDATION_CLAIM_KEY, {
+			version: stored.order.version,
+			until: Date.now() + VALIDATION_CLAIM_MS,
+		});
+		try {
+			return await this.#validate(stored);
+		} finally {
+			await this.ctx.storage.delete(VALIDATION_CLAIM_KEY);
+		}
 	}
 
 	/** Runs validation outside the serialized section, then records its verdict unless the order moved meanwhile. */
@@ -123,16 +160,18 @@ export class OrderMachine extends DurableObject<Env> {
 		}
 		const byId = new Map(itemUpdates.map((item) => [item.id, item]));
 		const items = stored.items.map((item) => byId.get(item.id) ?? item);
-		await this.#scheduleNext(after.status, after.mode);
+		await this.#scheduleNext(after);
 		return { ok: true, order: { order: after, items } };
 	}
 
 	/** Validation right away; the sandbox's next step after its delay; nothing otherwise. */
-	async #scheduleNext(status: string, mode: string): Promise<void> {
-		if (status === "validating") await this.ctx.storage.setAlarm(Date.now());
-		else if (mode === "test" && (status === "in_production" || status === "shipped")) {
-			await this.ctx.storage.setAlarm(Date.now() + sandboxStepMs(this.env));
-		}
+	async #scheduleNext(order: { id: string; status: string; mode: string; version: number }): Promise<void> {
+		const testStep = order.mode === "test" && (order.status === "in_production" || order.status === "shipped");
+		if (order.status !== "validating" && !testStep) return;
+		const at = Date.now() + (testStep ? sandboxStepMs(this.env) : 0);
+		const intent: AlarmIntent = { version: order.version, at };
+		await this.ctx.storage.put({ [ORDER_ID_KEY]: order.id, [ALARM_KEY]: intent });
+		await this.ctx.storage.setAlarm(at);
 	}
 }
 

@@ -92,14 +92,19 @@ async function resolveFile(
 	if (item.print_file_id !== null) {
 		const known = await findPrintFileById(env.DB, item.print_file_id);
 		const file = known === null ? null : await inspectIfUploaded(env, known);
-		// A file fetched earlier for this item is reused; one the fetch failed on is fetched again.
-		if (item.print_file_url === null || (file !== null && file.status !== "awaiting_upload")) {
+		// A file fetched earlier for this item is reused.
+		if (item.print_file_url === null || file !== null) {
 			return { file, facts: fileFacts(file) };
 		}
 	}
 	if (item.print_file_url === null) return { file: null, facts: fileFacts(null) };
 	const id = newId("pf");
 	const r2Key = `print-files/${order.mode}/${order.account_id}/${id}`;
+	const fetched = await fetchPrintFileIntoR2(env.PRINT_FILES, r2Key, item.print_file_url, {
+		allowLocal: allowsLocalUrls(env),
+	});
+	// Only a fetched file becomes a print file of the account; a failed fetch leaves no row behind.
+	if (!fetched.ok) return { file: null, facts: { kind: "fetch_failed", message: fetched.message } };
 	await insertPrintFile(env.DB, {
 		id,
 		account_id: order.account_id,
@@ -109,14 +114,10 @@ async function resolveFile(
 		declared_size_bytes: null,
 		r2_key: r2Key,
 		created_at: now.toISOString(),
-		// No upload URL is issued for a fetched file: the service fetches it itself.
+		// No upload URL is issued for a fetched file: the service fetched it itself.
 		expires_at: now.toISOString(),
 	});
-	const fetched = await fetchPrintFileIntoR2(env.PRINT_FILES, r2Key, item.print_file_url, {
-		allowLocal: allowsLocalUrls(env),
-	});
 	const row = await findPrintFileById(env.DB, id);
-	if (!fetched.ok) return { file: row, facts: { kind: "fetch_failed", message: fetched.message } };
 	const file = row === null ? null : await inspectIfUploaded(env, row);
 	return { file, facts: fileFacts(file) };
 }

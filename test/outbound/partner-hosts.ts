@@ -4,7 +4,8 @@
  *
  * `https://files.partner.example` is a partner's file server: tests PUT bytes to a path, and the
  * worker then GETs them as a `print_file_url`. Special paths: `/redirect?to=<url>` answers 302,
- * `/status/<code>` answers that status, `/chunked/<path>` serves a stored file without Content-Length.
+ * `/status/<code>` answers that status, `/chunked/<path>` serves a stored file without Content-Length,
+ * `/loop` redirects to itself for ever.
  * Any other host answers 502, as an unreachable one would.
  */
 const files = new Map<string, Uint8Array>();
@@ -20,6 +21,9 @@ export async function partnerHosts(request: Request): Promise<Response> {
 	}
 	if (url.pathname === "/redirect") {
 		return new Response(null, { status: 302, headers: { Location: url.searchParams.get("to") ?? "/" } });
+	}
+	if (url.pathname === "/loop") {
+		return new Response(null, { status: 302, headers: { Location: "/loop" } });
 	}
 	const status = /^\/status\/(\d{3})$/.exec(url.pathname);
 	if (status?.[1] !== undefined) return new Response("as asked", { status: Number(status[1]) });

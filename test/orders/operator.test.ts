@@ -1,0 +1,379 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { KeyMode } from "../../src/accounts/scopes.ts";
+import { newId } from "../../src/ids.ts";
+import type { Order } from "../../src/orders/response.ts";
+import type { OrderStatus } from "../../src/orders/state-machine.ts";
+import { insertOrder, type OrderRow } from "../../src/orders/store.ts";
+import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
+import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
+import { createOrder, externalId, readOrder, SHIP_TO, settleValidation } from "./order-helpers.ts";
+
+const FILE_HOST = "https://files.partner.example";
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const TRACKING = {
+	carrier: "UPS",
+	number: "1Z999AA10123456784",
+	url: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
+};
+
+/** Stores a real 48 × 48 PNG claiming 2400 × 3000 px (300 DPI at 8 × 10 in) on the partner's file server. */
+async function sharpFileUrl(): Promise<string> {
+	const path = `/operator/${crypto.randomUUID()}/print.png`;
+	const png = patchIhdr(encodePng(48, 48), { width: 2400, height: 3000 });
+	expect((await fetch(`${FILE_HOST}${path}`, { method: "PUT", body: png })).status).toBe(201);
+	return `${FILE_HOST}${path}`;
+}
+
+/** A create body with one 8 × 10 in item from a sharp file, `item` overriding. */
+async function urlOrderBody(item: Record<string, unknown> = {}) {
+	return {
+		external_id: externalId("OPS"),
+		ship_to: SHIP_TO,
+		items: [{ print_file_url: await sharpFileUrl(), width_in: 8, height_in: 10, ...item }],
+	};
+}
+
+/** An order of `key` created and validated: in_production, or on_hold when `item` names an unknown frame. */
+async function validatedOrder(key: string, item: Record<string, unknown> = {}): Promise<Order> {
+	const created = await createOrder(key, await urlOrderBody(item));
+	return settleValidation(key, created.id);
+}
+
+/** POST /v1/ops/orders/{id}/{action}, with a JSON body when given. */
+function opsMove(opsKey: string, orderId: string, action: string, body?: unknown): Promise<Response> {
+	const path = `/v1/ops/orders/${orderId}/${action}`;
+	return body === undefined ? api(path, { method: "POST", key: opsKey }) : send("POST", path, opsKey, body);
+}
+
+/** An operator move that must succeed: its 200 body. */
+async function opsMoveOk(opsKey: string, orderId: string, action: string, body?: unknown): Promise<Order> {
+	const response = await opsMove(opsKey, orderId, action, body);
+	if (response.status !== 200)
+		throw new Error(`${action}: expected 200, got ${response.status}: ${await response.text()}`);
+	return (await response.json()) as Order;
+}
+
+type EventRow = { type: string; body: Record<string, unknown> };
+
+/** The order's event rows, in the order they were written. */
+async function eventsOf(orderId: string): Promise<EventRow[]> {
+	const { results } = await env.DB.prepare(
+		"SELECT type, body FROM events WHERE order_id = ?1 ORDER BY created_at, rowid",
+	)
+		.bind(orderId)
+		.all<{ type: string; body: string }>();
+	return results.map((row) => ({ type: row.type, body: JSON.parse(row.body) as Record<string, unknown> }));
+}
+
+/**
+ * An order written straight to D1 in `status`, without waking its Durable Object, so nothing moves
+ * it on under the test (received and validating cannot otherwise be held still).
+ */
+async function insertOrderIn(owner: { accountId: string; mode: KeyMode }, status: OrderStatus): Promise<string> {
+	const id = newId("ord");
+	const now = new Date();
+	const order: OrderRow = {
+		id,
+		account_id: owner.accountId,
+		mode: owner.mode,
+		external_id: externalId("RAW"),
+		request_hash: "0".repeat(64),
+		status,
+		version: 1,
+		write_token: newId("evt"),
+		ship_to: JSON.stringify(SHIP_TO),
+		callback_url: null,
+		hold_reason: null,
+		hold_details: "[]",
+		tracking_carrier: null,
+		tracking_number: null,
+		tracking_url: null,
+		created_at: now.toISOString(),
+		updated_at: now.toISOString(),
+		shipped_at: null,
+		delivered_at: null,
+		canceled_at: null,
+	};
+	const item = {
+		id: newId("itm"),
+		order_id: id,
+		position: 0,
+		print_file_id: null,
+		print_file_url: await sharpFileUrl(),
+		width_in: 8,
+		height_in: 10,
+		frame: null,
+		mat: null,
+		quantity: 1,
+		effective_dpi: null,
+		warnings: "[]",
+	};
+	await insertOrder(env.DB, order, [item], now);
+	return id;
+}
+
+type QueuePage = { data: Order[]; next_cursor: string | null };
+
+/** Every order of the production queue, page by page. */
+async function wholeQueue(opsKey: string, query: string): Promise<{ orders: Order[]; pages: number }> {
+	const orders: Order[] = [];
+	let cursor: string | null = null;
+	let pages = 0;
+	do {
+		const params = new URLSearchParams(query);
+		if (cursor !== null) params.set("cursor", cursor);
+		const response = await api(`/v1/ops/orders?${params}`, { key: opsKey });
+		expect(response.status).toBe(200);
+		const page = (await response.json()) as QueuePage;
+		orders.push(...page.data);
+		cursor = page.next_cursor;
+		pages += 1;
+	} while (cursor !== null && pages < 50);
+	return { orders, pages };
+}
+
+describe("GET /v1/ops/orders", () => {
+	it("lists every account's orders, oldest first, page by page, filtered by status", async () => {
+		const opsKey = await createKeyWithScopes(["ops"]);
+		const first = await createPartner("First Gallery");
+		const second = await createPartner("Second Gallery");
+		const a = await validatedOrder(first.keys.live.key);
+		const b = await validatedOrder(second.keys.live.key, { frame: "no-such-frame" });
+		// A test-mode order, left to its sandbox alarms: only its place in the queue matters here.
+		const c = await createOrder(first.keys.test.key, await urlOrderBody());
+		const d = await validatedOrder(second.keys.live.key);
+		expect([a.status, b.status, d.status]).toEqual(["in_production", "on_hold", "in_production"]);
+
+		const { orders, pages } = await wholeQueue(opsKey, "limit=2");
+		expect(pages).toBeGreaterThanOrEqual(2);
+		const ids = orders.map((order) => order.id);
+		expect(new Set(ids).size).toBe(ids.length);
+		const positions = [a, b, c, d].map((order) => ids.indexOf(order.id));
+		expect(positions.every((position) => position >= 0)).toBe(true);
+		expect([...positions].sort((x, y) => x - y)).toEqual(positions);
+		for (let index = 1; index < orders.length; index++) {
+			const before = orders[index - 1];
+			const after = orders[index];
+			if (before === undefined || after === undefined) continue;
+			expect(before.created_at <= after.created_at).toBe(true);
+		}
+		expect(orders.find((order) => order.id === c.id)?.mode).toBe("test");
+
+		const held = await wholeQueue(opsKey, "status=on_hold&limit=100");
+		expect(held.orders.every((order) => order.status === "on_hold")).toBe(true);
+		expect(held.orders.map((order) => order.id)).toContain(b.id);
+		expect(held.orders.map((order) => order.id)).not.toContain(a.id);
+	});
+
+	it("is a 403 for a partner key", async () => {
+		const partner = await createPartner();
+		await expectError(await api("/v1/ops/orders", { key: partner.keys.live.key }), "forbidden");
+	});
+
+	it("is a 422 on a limit over 100 or an unknown status", async () => {
+		const opsKey = await createKeyWithScopes(["ops"]);
+		await expectError(await api("/v1/ops/orders?limit=101", { key: opsKey }), "validation_error", "limit");
+		await expectError(await api("/v1/ops/orders?status=lost", { key: opsKey }), "validation_error", "status");
+	});
+});
+
+describe("operator moves", () => {
+	it("hold puts an in_production order on_hold with operator_hold and the message", async () => {
+		const opsKey = await createKeyWithScopes(["ops"]);
+		const key = (await createPartner()).keys.live.key;
+		const order = await validatedOrder(key);
+		const held = await opsMoveOk(opsKey, order.id, "hold", { message: "The frame moulding is back-ordered." });
+		expect(held.status).toBe("on_hold");
+		expect(held.hold_reason).toBe("operator_hold");
+		expect(held.hold_details).toEqual([
+			{ item_id: null, field: "order", message: "The frame moulding is back-ordered." },
+		]);
+		expect(await readOrder(key, order.id)).toEqual(held);
+		const onHold = (await eventsOf(order.id)).find((event) => event.type === "order.on_hold");
+		expect(onHold?.body).toMatchObject({
+			status: "on_hold",
+			hold_reason: "operator_hold",
+			hold_details: held.hold_details,
+		});
+	});
+
+	it("release sends an operator hold back through validation, to in_production", async () => {
+		const opsKey = await createKeyWithScopes(["ops"]);
+		const key = (await createPartner()).keys.live.key;
+		const order = await validatedOrder(key);
+		await opsMoveOk(opsKey, order.id, "hold", { message: "Checking the glass." });
+		const released = await opsMoveOk(opsKey, order.id, "release");
+		expect(released.status).toBe("validating");
+		expect(released.hold_reason).toBeNull();
+		expect(released.hold_details).toEqual([]);
+		expect((await settleValidation(key, order.id)).status).toBe("in_production");
+		expect((await eventsOf(order.id)).map((event) => event.type)).toEqual([
+			"order.received",
+			"order.in_production",
+			"order.on_hold",
+			"order.in_production",
+		]);
+	});
+
+	it("release of an order whose problem persists puts it on hold again", async () => {
+		const opsKey = await createKeyWithScopes(["ops"]);
+		const key = (await createPartner()).keys.live.key;
+		const order = await validatedOrder(key, { frame: "no-such-frame" });
+		expect(order.hold_reason).toBe("frame_not_found");
+		expect((await opsMoveOk(opsKey, order.id, "release")).status).toBe("validating");
+		const again = await settleValidation(key, order.id);
+		expect(again.status).toBe("on_hold");
+		expect(again.hold_reason).toBe("frame_not_found");
+		expect((await eventsOf(order.id)).filter((event) => event.type === "order.on_hold")).toHaveLength(2);
+	});
+
+	it("ship records the tracking and shipped_at, and an order.shipped event with exactly the webhook's fields", async () => {
+		const opsKey = await createKeyWithScopes(["ops"]);
+		const key = (await createPartner()).keys.live.key;
+		const order = await validatedOrder(key);
+		const shipped = await opsMoveOk(opsKey, order.id, "ship", TRACKING);
+		expect(shipped.status).toBe("shipped");
+		expect(shipped.tracking).toEqual(TRACKING);
+		expect(shipped.shipped_at).toMatch(TIMESTAMP);
+		expect(await readOrder(key, order.id)).toEqual(shipped);
+
+		const event = (await eventsOf(order.id)).find((row) => row.type === "order.shipped");
+		expect(event?.body).toEqual({
+			id: expect.stringMatching(/^evt_/),
+			event: "order.shipped",
+			created_at: expect.stringMatching(TIMESTAMP),
+			order_id: order.id,
+			external_id: order.external_id,
+			status: "shipped",
+			tracking: TRACKING,
+			shipped_at: shipped.shipped_at,
+		});
+	});
+
+	it("deliver marks a shipped order delivered with delivered_at", async () => {
+		const opsKey = await createKeyWithScopes(["ops"]);
+		const key = (await createPartner()).keys.live.key;
+		const order = await validatedOrder(key);
+		const shipped = await opsMoveOk(opsKey, order.id, "ship", TRACKING);
+		const delivered = await opsMoveOk(opsKey, order.id, "deliver");
+		expect(delivered.status).toBe("delivered");
+		expect(delivered.delivered_at).toMatch(TIMESTAMP);
+		expect(delivered.tracking).toEqual(TRACKING);
+		expect(delivered.shipped_at).toBe(shipped.shipped_at);
+		const event = (await eventsOf(order.id)).find((row) => row.type === "order.delivered");
+		expect(event?.body).toMatchObject({ status: "delivered", delivered_at: delivered.delivered_at });
+	});
+
+	it.each([
+		["in_production", {}],
+		["on_hold", { frame: "no-such-frame" }],
+	])("cancel by the operator cancels an order %s", async (status, item) => {
+		const opsKey = await createKeyWithScopes(["ops"]);
+		const key = (await createPartner()).keys.live.key;
+		const order = await validatedOrder(key, item);
+		expect(order.status).toBe(status);
+		const canceled = await opsMoveOk(opsKey, order.id, "cancel");
+		expect(canceled.status).toBe("canceled");
+		expect(canceled.canceled_at).toMatch(TIMESTAMP);
+		const event = (await eventsOf(order.id)).find((row) => row.type === "order.canceled");
+		expect(event?.body).toMatchObject({ status: "canceled", canceled_at: canceled.canceled_at });
+	});
+
+	it("every move is a 404 for an unknown order", async () => {
+		const opsKey = await createKeyWithScopes(["ops"]);
+		const moves: [string, unknown][] = [
+			["hold", { message: "x" }],
+			["release", undefined],
+			["ship", TRACKING],
+			["deliver", undefined],
+			["cancel", undefined],
+		];
+		for (const [action, body] of moves) {
+			await expectError(await opsMove(opsKey, "ord_doesnotexist", action, body), "not_found", "id");
+		}
+	});
+
+	it("every move is a 403 for a partner key", async () => {
+		const key = (await createPartner()).keys.live.key;
+		const order = await validatedOrder(key);
+		await expectError(await opsMove(key, order.id, "ship", TRACKING), "forbidden");
+		await expectError(await opsMove(key, order.id, "cancel"), "forbidden");
+		expect((await readOrder(key, order.id)).status).toBe("in_production");
+	});
+
+	it("ship without a carrier is a 400 on carrier; with a bad url a 422 on url", async () => {
+		const opsKey = await createKeyWithScopes(["ops"]);
+		const key = (await createPartner()).keys.live.key;
+		const order = await validatedOrder(key);
+		await expectError(
+			await opsMove(opsKey, order.id, "ship", { number: TRACKING.number, url: TRACKING.url }),
+			"bad_request",
+			"carrier",
+		);
+		await expectError(
+			await opsMove(opsKey, order.id, "ship", { ...TRACKING, url: "not a url" }),
+			"validation_error",
+			"url",
+		);
+		await expectError(
+			await opsMove(opsKey, order.id, "ship", { ...TRACKING, url: "ftp://carrier.example/track" }),
+			"validation_error",
+			"url",
+		);
+		await expectError(await opsMove(opsKey, order.id, "hold", {}), "bad_request", "message");
+		expect((await readOrder(key, order.id)).status).toBe("in_production");
+	});
+});
+
+describe("refused operator moves", () => {
+	const MOVES: { action: string; body?: unknown; from: readonly OrderStatus[] }[] = [
+		{ action: "hold", body: { message: "Checking." }, from: ["in_production"] },
+		{ action: "release", from: ["on_hold"] },
+		{ action: "ship", body: TRACKING, from: ["in_production"] },
+		{ action: "deliver", from: ["shipped"] },
+		{ action: "cancel", from: ["received", "validating", "on_hold", "in_production"] },
+	];
+
+	/** An order of `key`'s account brought to `status` through the API (received and validating: written directly). */
+	async function orderIn(
+		status: OrderStatus,
+		partner: { account: { id: string }; keys: { live: { key: string } } },
+		opsKey: string,
+	): Promise<string> {
+		const key = partner.keys.live.key;
+		if (status === "received" || status === "validating") {
+			return insertOrderIn({ accountId: partner.account.id, mode: "live" }, status);
+		}
+		const order = await validatedOrder(key, status === "on_hold" ? { frame: "no-such-frame" } : {});
+		if (status === "on_hold" || status === "in_production") return order.id;
+		if (status === "canceled") {
+			await opsMoveOk(opsKey, order.id, "cancel");
+			return order.id;
+		}
+		await opsMoveOk(opsKey, order.id, "ship", TRACKING);
+		if (status === "delivered") await opsMoveOk(opsKey, order.id, "deliver");
+		return order.id;
+	}
+
+	it.each(["received", "validating", "in_production", "on_hold", "shipped", "delivered", "canceled"] as const)(
+		"from %s, every move the table does not allow is a 409 naming the status",
+		async (status) => {
+			const opsKey = await createKeyWithScopes(["ops"]);
+			const partner = await createPartner();
+			const orderId = await orderIn(status, partner, opsKey);
+			const before = await readOrder(partner.keys.live.key, orderId);
+			expect(before.status).toBe(status);
+			const eventsBefore = (await eventsOf(orderId)).length;
+
+			const refused = MOVES.filter((move) => !move.from.includes(status));
+			expect(refused.length).toBeGreaterThan(0);
+			for (const move of refused) {
+				const error = await expectError(await opsMove(opsKey, orderId, move.action, move.body), "conflict");
+				expect(error.message, `${move.action} from ${status}`).toContain(status);
+			}
+			expect(await readOrder(partner.keys.live.key, orderId)).toEqual(before);
+			expect(await eventsOf(orderId)).toHaveLength(eventsBefore);
+		},
+	);
+});

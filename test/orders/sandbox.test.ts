@@ -1,0 +1,289 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { newId } from "../../src/ids.ts";
+import type { Order } from "../../src/orders/response.ts";
+import { insertOrder, type OrderRow } from "../../src/orders/store.ts";
+import { api, createPartner, expectError } from "../helpers.ts";
+import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
+import { createOrder, externalId, readOrder, runOrderAlarm, SHIP_TO, settleValidation } from "./order-helpers.ts";
+
+const FILE_HOST = "https://files.partner.example";
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** Stores a real 48 × 48 PNG claiming 2400 × 3000 px (300 DPI at 8 × 10 in) on the partner's file server. */
+async function sharpFileUrl(): Promise<string> {
+	const path = `/sandbox/${crypto.randomUUID()}/print.png`;
+	const png = patchIhdr(encodePng(48, 48), { width: 2400, height: 3000 });
+	expect((await fetch(`${FILE_HOST}${path}`, { method: "PUT", body: png })).status).toBe(201);
+	return `${FILE_HOST}${path}`;
+}
+
+/** A create body with one 8 × 10 in item from a sharp file, `item` overriding. */
+async function urlOrderBody(item: Record<string, unknown> = {}) {
+	return {
+		external_id: externalId("SBX"),
+		ship_to: SHIP_TO,
+		items: [{ print_file_url: await sharpFileUrl(), width_in: 8, height_in: 10, ...item }],
+	};
+}
+
+/**
+ * Waits for validation's verdict by reading the order, without running alarms: validation's alarm
+ * fires at once by itself, and running an alarm by hand while it does could run the sandbox's next
+ * step early.
+ */
+async function awaitVerdict(key: string, orderId: string): Promise<Order> {
+	for (let attempt = 0; attempt < 300; attempt++) {
+		const order = await readOrder(key, orderId);
+		if (order.status !== "received" && order.status !== "validating") return order;
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+	throw new Error(`order ${orderId} never left validation`);
+}
+
+/** The order's event types, in the order they were written. */
+async function eventTypes(orderId: string): Promise<string[]> {
+	const { results } = await env.DB.prepare("SELECT type FROM events WHERE order_id = ?1 ORDER BY created_at, rowid")
+		.bind(orderId)
+		.all<{ type: string }>();
+	return results.map((row) => row.type);
+}
+
+/** The body of the order's one event of `type`. */
+async function eventBody(orderId: string, type: string): Promise<Record<string, unknown>> {
+	const row = await env.DB.prepare("SELECT body FROM events WHERE order_id = ?1 AND type = ?2")
+		.bind(orderId, type)
+		.first<{ body: string }>();
+	expect(row).not.toBeNull();
+	return JSON.parse(row?.body ?? "{}") as Record<string, unknown>;
+}
+
+/** POST /v1/sandbox/orders/{id}/advance. */
+function advance(key: string, orderId: string): Promise<Response> {
+	return api(`/v1/sandbox/orders/${orderId}/advance`, { method: "POST", key });
+}
+
+/** An advance that must succeed: the order after the step. */
+async function advanceOk(key: string, orderId: string): Promise<Order> {
+	const response = await advance(key, orderId);
+	if (response.status !== 200)
+		throw new Error(`advance: expected 200, got ${response.status}: ${await response.text()}`);
+	return (await response.json()) as Order;
+}
+
+/** Checks the sandbox's shipping: a tracking number nobody could take for a real one. */
+function expectSandboxTracking(order: Order): void {
+	expect(order.tracking).toEqual({
+		carrier: "Sandbox Parcel Co.",
+		number: expect.stringMatching(/^SANDBOX-[A-Z0-9]{12}$/),
+		url: expect.stringMatching(/^https:\/\/sandbox\.invalid\/track\/SANDBOX-/),
+	});
+	expect(order.shipped_at).toMatch(TIMESTAMP);
+}
+
+/** A test-mode order written straight to D1 as `received`, its Durable Object never woken (so no alarm). */
+async function insertReceivedTestOrder(accountId: string): Promise<string> {
+	const id = newId("ord");
+	const now = new Date();
+	const order: OrderRow = {
+		id,
+		account_id: accountId,
+		mode: "test",
+		external_id: externalId("RAW"),
+		request_hash: "0".repeat(64),
+		status: "received",
+		version: 1,
+		write_token: newId("evt"),
+		ship_to: JSON.stringify(SHIP_TO),
+		callback_url: null,
+		hold_reason: null,
+		hold_details: "[]",
+		tracking_carrier: null,
+		tracking_number: null,
+		tracking_url: null,
+		created_at: now.toISOString(),
+		updated_at: now.toISOString(),
+		shipped_at: null,
+		delivered_at: null,
+		canceled_at: null,
+	};
+	const item = {
+		id: newId("itm"),
+		order_id: id,
+		position: 0,
+		print_file_id: null,
+		print_file_url: await sharpFileUrl(),
+		width_in: 8,
+		height_in: 10,
+		frame: null,
+		mat: null,
+		quantity: 1,
+		effective_dpi: null,
+		warnings: "[]",
+	};
+	await insertOrder(env.DB, order, [item], now);
+	return id;
+}
+
+describe("a test-mode order", () => {
+	it("reaches delivered by itself through its alarms: in_production, shipped with fake tracking, delivered", async () => {
+		const key = (await createPartner()).keys.test.key;
+		const created = await createOrder(key, await urlOrderBody());
+		expect(created.mode).toBe("test");
+
+		const inProduction = await awaitVerdict(key, created.id);
+		expect(inProduction.status).toBe("in_production");
+		expect(inProduction.tracking).toBeNull();
+
+		// Each later step waits for its alarm (a delay away), and running the alarm takes it.
+		expect(await runOrderAlarm(created.id)).toBe(true);
+		const shipped = await readOrder(key, created.id);
+		expect(shipped.status).toBe("shipped");
+		expectSandboxTracking(shipped);
+
+		expect(await runOrderAlarm(created.id)).toBe(true);
+		const delivered = await readOrder(key, created.id);
+		expect(delivered.status).toBe("delivered");
+		expect(delivered.delivered_at).toMatch(TIMESTAMP);
+		expect(delivered.tracking).toEqual(shipped.tracking);
+
+		// Delivered is the end: no alarm is left.
+		expect(await runOrderAlarm(created.id)).toBe(false);
+		expect((await readOrder(key, created.id)).status).toBe("delivered");
+
+		expect(await eventTypes(created.id)).toEqual([
+			"order.received",
+			"order.in_production",
+			"order.shipped",
+			"order.delivered",
+		]);
+		expect(await eventBody(created.id, "order.shipped")).toMatchObject({
+			status: "shipped",
+			tracking: shipped.tracking,
+			shipped_at: shipped.shipped_at,
+		});
+		expect(await eventBody(created.id, "order.delivered")).toMatchObject({
+			status: "delivered",
+			delivered_at: delivered.delivered_at,
+		});
+	});
+
+	it("that fails validation stays on_hold: its alarms do not move it", async () => {
+		const key = (await createPartner()).keys.test.key;
+		const created = await createOrder(key, await urlOrderBody({ frame: "no-such-frame" }));
+		const held = await awaitVerdict(key, created.id);
+		expect(held.status).toBe("on_hold");
+		expect(held.hold_reason).toBe("frame_not_found");
+		await runOrderAlarm(created.id);
+		expect((await readOrder(key, created.id)).status).toBe("on_hold");
+	});
+});
+
+describe("POST /v1/sandbox/orders/{id}/advance", () => {
+	it("steps a received order through validation (once), shipping and delivery, one step per call", async () => {
+		const partner = await createPartner();
+		const key = partner.keys.test.key;
+		const orderId = await insertReceivedTestOrder(partner.account.id);
+
+		const validated = await advanceOk(key, orderId);
+		expect(validated.status).toBe("in_production");
+		expect(validated.items[0]?.effective_dpi).toBe(300);
+		const fileId = validated.items[0]?.print_file_id;
+		expect(fileId).toMatch(/^pf_/);
+
+		const shipped = await advanceOk(key, orderId);
+		expect(shipped.status).toBe("shipped");
+		expectSandboxTracking(shipped);
+
+		const delivered = await advanceOk(key, orderId);
+		expect(delivered.status).toBe("delivered");
+		expect(delivered.delivered_at).toMatch(TIMESTAMP);
+		expect(await readOrder(key, orderId)).toEqual(delivered);
+
+		expect(await eventTypes(orderId)).toEqual([
+			"order.received",
+			"order.in_production",
+			"order.shipped",
+			"order.delivered",
+		]);
+		// The item's file was fetched once: validation ran once, not also from an alarm alongside the advance.
+		const fetched = await env.DB.prepare("SELECT id FROM print_files WHERE account_id = ?1")
+			.bind(partner.account.id)
+			.all<{ id: string }>();
+		expect(fetched.results.map((row) => row.id)).toEqual([fileId]);
+	});
+
+	it("steps an order created through the API from in_production to shipped to delivered", async () => {
+		const key = (await createPartner()).keys.test.key;
+		const created = await createOrder(key, await urlOrderBody());
+		expect((await awaitVerdict(key, created.id)).status).toBe("in_production");
+		expect((await advanceOk(key, created.id)).status).toBe("shipped");
+		expect((await advanceOk(key, created.id)).status).toBe("delivered");
+		// The alarm the shipping step had set is gone or harmless.
+		await runOrderAlarm(created.id);
+		expect((await readOrder(key, created.id)).status).toBe("delivered");
+		expect((await eventTypes(created.id)).filter((type) => type === "order.delivered")).toHaveLength(1);
+	});
+
+	it("is a 409 naming on_hold for an order on hold", async () => {
+		const key = (await createPartner()).keys.test.key;
+		const created = await createOrder(key, await urlOrderBody({ mat: "no-such-mat" }));
+		expect((await awaitVerdict(key, created.id)).status).toBe("on_hold");
+		const error = await expectError(await advance(key, created.id), "conflict");
+		expect(error.message).toContain("on_hold");
+		expect((await readOrder(key, created.id)).status).toBe("on_hold");
+	});
+
+	it("is a 409 naming delivered for a delivered order", async () => {
+		const key = (await createPartner()).keys.test.key;
+		const orderId = (await createOrder(key, await urlOrderBody())).id;
+		expect((await awaitVerdict(key, orderId)).status).toBe("in_production");
+		for (const status of ["shipped", "delivered"]) {
+			expect((await advanceOk(key, orderId)).status).toBe(status);
+		}
+		const error = await expectError(await advance(key, orderId), "conflict");
+		expect(error.message).toContain("delivered");
+	});
+
+	it("is a 409 naming canceled for a canceled order", async () => {
+		const key = (await createPartner()).keys.test.key;
+		const created = await createOrder(key, await urlOrderBody());
+		expect((await api(`/v1/orders/${created.id}/cancel`, { method: "POST", key })).status).toBe(200);
+		const error = await expectError(await advance(key, created.id), "conflict");
+		expect(error.message).toContain("canceled");
+	});
+
+	it("is a 403 for a live key", async () => {
+		const partner = await createPartner();
+		const live = await createOrder(partner.keys.live.key, await urlOrderBody());
+		await expectError(await advance(partner.keys.live.key, live.id), "forbidden");
+		// A test key does not see the live order at all.
+		await expectError(await advance(partner.keys.test.key, live.id), "not_found", "id");
+	});
+
+	it("is a 404 for another account's test order", async () => {
+		const key = (await createPartner()).keys.test.key;
+		const created = await createOrder(key, await urlOrderBody());
+		const strangerKey = (await createPartner("Other Gallery")).keys.test.key;
+		await expectError(await advance(strangerKey, created.id), "not_found", "id");
+	});
+});
+
+describe("a live-mode order", () => {
+	it("never ships by itself: running its alarm leaves it in_production", async () => {
+		const key = (await createPartner()).keys.live.key;
+		const created = await createOrder(key, await urlOrderBody());
+		expect((await settleValidation(key, created.id)).status).toBe("in_production");
+		// No sandbox step is scheduled for a live order...
+		expect(await runOrderAlarm(created.id)).toBe(false);
+		// ...and even an alarm that does fire does not move it.
+		const machine = env.ORDER_MACHINE.get(env.ORDER_MACHINE.idFromName(created.id));
+		await runInDurableObject(machine, (_instance, state) => state.storage.setAlarm(Date.now() + 60_000));
+		expect(await runOrderAlarm(created.id)).toBe(true);
+		const after = await readOrder(key, created.id);
+		expect(after.status).toBe("in_production");
+		expect(after.tracking).toBeNull();
+		expect(await eventTypes(created.id)).toEqual(["order.received", "order.in_production"]);
+	});
+});
