@@ -9,16 +9,16 @@ import { errorResponses } from "./errors.ts";
 export const BEARER_SCHEME = "bearerAuth";
 
 /**
- * A route behind the bearer key: authentication, the per-key request limit, then the scope check
- * (null: any valid key), then `after` (e.g. the order-creation bucket). The 401/403/429 responses
- * are documented on it.
+ * A route behind the bearer key: authentication, the per-key rate limit (`limiter`, by default the
+ * request limit alone), then the scope check (null: any valid key). The 401/403/429 responses are
+ * documented on it.
  */
 export function protectedRoute<const R extends Omit<RouteConfig, "middleware" | "security">>(
 	scope: Scope | null,
 	config: R,
-	after: MiddlewareHandler[] = [],
+	limiter: MiddlewareHandler = limitRequests,
 ) {
-	const middleware = [authenticate, limitRequests, ...(scope === null ? [] : [requireScope(scope)]), ...after];
+	const middleware = [authenticate, limiter, ...(scope === null ? [] : [requireScope(scope)])];
 	return createRoute({
 		...config,
 		security: [{ [BEARER_SCHEME]: [] }],

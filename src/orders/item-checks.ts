@@ -8,6 +8,8 @@ export type CatalogFacts = { frames: ReadonlySet<string>; mats: ReadonlySet<stri
 /** What is known of an item's file when it is checked. */
 export type FileFacts =
 	| { kind: "ready"; widthPx: number; heightPx: number }
+	/** An uploaded file already found ready at this size when the item was created or changed. */
+	| { kind: "checked"; effectiveDpi: number }
 	| { kind: "invalid"; reason: InvalidReason; message: string }
 	| { kind: "fetch_failed"; message: string }
 	| { kind: "missing"; message: string };
@@ -40,16 +42,22 @@ export function checkItem(item: ItemToCheck, file: FileFacts, catalog: CatalogFa
 	const warnings: string[] = [];
 	let dpi: number | null = null;
 	switch (file.kind) {
-		case "ready": {
-			dpi = effectiveDpi(file.widthPx, file.heightPx, item.width_in, item.height_in);
+		case "ready":
+		case "checked": {
+			dpi =
+				file.kind === "checked"
+					? file.effectiveDpi
+					: effectiveDpi(file.widthPx, file.heightPx, item.width_in, item.height_in);
 			const verdict = resolutionVerdict(dpi);
 			if (verdict === "reject") {
+				const measured =
+					file.kind === "ready" ? `The file is ${file.widthPx} × ${file.heightPx} px: ` : "The file gives ";
 				problems.push(
 					problem(
 						item,
 						"file_resolution_too_low",
 						item.fileField,
-						`The file is ${file.widthPx} × ${file.heightPx} px: ${Math.floor(dpi)} DPI at ${item.width_in} × ${item.height_in} in, below the 150 DPI minimum.`,
+						`${measured}${Math.floor(dpi)} DPI at ${item.width_in} × ${item.height_in} in, below the 150 DPI minimum.`,
 					),
 				);
 			} else if (verdict === "warn") {

@@ -12,10 +12,8 @@ export type MoveOutcome =
 const ORDER_ID_KEY = "order_id";
 /** The order version and time the pending alarm was set for; an alarm that does not match is stale. */
 const ALARM_KEY = "alarm_intent";
-type AlarmIntent = { version: number; at: number };
-/** Which order version is being validated, and until when that claim holds (a crashed run's claim lapses). */
-const VALIDATION_CLAIM_KEY = "validation_claim";
-const VALIDATION_CLAIM_MS = 120_000;
+/** `version` null: whatever the order's state (a new or restarted order). */
+type AlarmIntent = { version: number | null; at: number };
 
 /** Seconds between the sandbox's automatic steps for test-mode orders. */
 function sandboxStepMs(env: Env): number {
@@ -32,11 +30,21 @@ function sandboxStepMs(env: Env): number {
  * sandbox `advance` racing the alarm makes one step, not two.
  */
 export class OrderMachine extends DurableObject<Env> {
+	/**
+	 * The order version this instance is validating now, if any. Only this instance exists for the
+	 * order, and a run lost with it (eviction, crash) needs no claim: the alarm's retry starts anew.
+	 */
+	#validatingVersion: number | null = null;
+
 	/** Starts an order's life (or restarts a stalled one): validates it at once, from the alarm. */
 	async begin(orderId: string): Promise<void> {
-		await this.ctx.storage.put({ [ORDER_ID_KEY]: orderId });
-		await this.ctx.storage.delete(ALARM_KEY);
-		await this.ctx.storage.setAlarm(Date.now());
+		const at = Date.now();
+		const intent: AlarmIntent = { version: null, at };
+		// Both writes in one event commit together.
+		await Promise.all([
+			this.ctx.storage.put({ [ORDER_ID_KEY]: orderId, [ALARM_KEY]: intent }),
+			this.ctx.storage.setAlarm(at),
+		]);
 	}
 
 	/** Makes one move of the state machine for `actor`, with item changes written in the same batch. */
@@ -50,12 +58,14 @@ export class OrderMachine extends DurableObject<Env> {
 	}
 
 	override async alarm(): Promise<void> {
-		const orderId = await this.ctx.storage.get<string>(ORDER_ID_KEY);
-		if (orderId === undefined) return;
-		const intent = await this.ctx.storage.get<AlarmIntent>(ALARM_KEY);
+		const stored = await this.ctx.storage.get<string | AlarmIntent>([ORDER_ID_KEY, ALARM_KEY]);
+		const orderId = stored.get(ORDER_ID_KEY);
+		const intent = stored.get(ALARM_KEY);
+		if (typeof orderId !== "string") return;
+		const known = typeof intent === "object" ? intent : undefined;
 		// An alarm delivered late, after a newer one was set for later (a sandbox step after its delay), does nothing.
-		if (intent !== undefined && intent.at > Date.now()) return;
-		await this.#step(orderId, { manual: false, forVersion: intent?.version });
+		if (known !== undefined && known.at > Date.now()) return;
+		await this.#step(orderId, { manual: false, forVersion: known?.version ?? undefined });
 	}
 
 	/** Moves the order on by itself where the table lets the system do so. */
@@ -64,7 +74,9 @@ export class OrderMachine extends DurableObject<Env> {
 		const current = await this.ctx.blockConcurrencyWhile(async () => {
 			const stored = await findOrder(this.env.DB, orderId);
 			if (stored === null || stored.order.status !== "received") return stored;
-			const started = await this.#move(orderId, { kind: "start_validation" }, "system", []);
+			// This run goes on to validate at once, so the move sets no alarm of its own: should the run die,
+			// the alarm that started it (or the cron's sweep) runs it again.
+			const started = await this.#apply(stored, { kind: "start_validation" }, "system", [], { schedule: false });
 			return started.ok ? started.order : stored;
 		});
 		if (current === null) return { ok: false, kind: "not_found", status: null, message: `No order ${orderId}.` };
@@ -96,24 +108,26 @@ export class OrderMachine extends DurableObject<Env> {
 	}
 
 	/** A system move that happens only if the order is still at the version it was read at. */
-	#moveAtVersion(stored: StoredOrder, move: Move): Promise<MoveOutcome> {
-		return this.ctx.blockConcurrencyWhile(() => this.#move(stored.order.id, move, "system", [], stored.order.version));
+	#moveAtVersion(stored: StoredOrder, move: Move, items: ItemRow[] = []): Promise<MoveOutcome> {
+		return this.ctx.blockConcurrencyWhile(async () => {
+			const outcome = await this.#apply(stored, move, "system", items);
+			if (outcome.ok || outcome.kind !== "stale") return outcome;
+			// Moved on meanwhile (canceled while its files were checked, say): that move decides what comes next.
+			const current = await findOrder(this.env.DB, stored.order.id);
+			return current === null
+				? { ok: false, kind: "not_found", status: null, message: `No order ${stored.order.id}.` }
+				: { ok: true, order: current };
+		});
 	}
 
 	/** Validates this version of the order unless another run already is (the alarm and an advance racing). */
 	async #validateOnce(stored: StoredOrder): Promise<MoveOutcome> {
-		const claim = await this.ctx.storage.get<{ version: number; until: number }>(VALIDATION_CLAIM_KEY);
-		if (claim !== undefined && claim.version === stored.order.version && claim.until > Date.now()) {
-			return { ok: true, order: stored };
-		}
-		await this.ctx.storage.put(VALIDATION_CLAIM_KEY, {
-			version: stored.order.version,
-			until: Date.now() + VALIDATION_CLAIM_MS,
-		});
+		if (this.#validatingVersion === stored.order.version) return { ok: true, order: stored };
+		this.#validatingVersion = stored.order.version;
 		try {
 			return await this.#validate(stored);
 		} finally {
-			await this.ctx.storage.delete(VALIDATION_CLAIM_KEY);
+			this.#validatingVersion = null;
 		}
 	}
 
@@ -124,23 +138,26 @@ export class OrderMachine extends DurableObject<Env> {
 			result.verdict.kind === "pass"
 				? { kind: "pass_validation" }
 				: { kind: "fail_validation", holdReason: result.verdict.holdReason, holdDetails: result.verdict.holdDetails };
-		// Canceled or changed while the files were checked: that move decides what happens next.
-		return this.ctx.blockConcurrencyWhile(() =>
-			this.#move(stored.order.id, move, "system", result.items, stored.order.version),
-		);
+		return this.#moveAtVersion(stored, move, result.items);
 	}
 
-	/** One move, read fresh; with `onlyAtVersion`, nothing happens if the order has moved on since that version. */
-	async #move(
-		orderId: string,
+	/** One move on the order as it is in D1 now. */
+	async #move(orderId: string, move: Move, actor: Actor, itemUpdates: ItemRow[]): Promise<MoveOutcome> {
+		const stored = await findOrder(this.env.DB, orderId);
+		if (stored === null) return { ok: false, kind: "not_found", status: null, message: `No order ${orderId}.` };
+		const outcome = await this.#apply(stored, move, actor, itemUpdates);
+		if (outcome.ok || outcome.kind !== "stale") return outcome;
+		return { ok: false, kind: "refused", status: stored.order.status, message: "The order changed meanwhile; retry." };
+	}
+
+	/** One move on the order as it was read; the write is refused (`stale`) if its version has moved on since. */
+	async #apply(
+		stored: StoredOrder,
 		move: Move,
 		actor: Actor,
 		itemUpdates: ItemRow[],
-		onlyAtVersion?: number,
-	): Promise<MoveOutcome> {
-		const stored = await findOrder(this.env.DB, orderId);
-		if (stored === null) return { ok: false, kind: "not_found", status: null, message: `No order ${orderId}.` };
-		if (onlyAtVersion !== undefined && stored.order.version !== onlyAtVersion) return { ok: true, order: stored };
+		options: { schedule: boolean } = { schedule: true },
+	): Promise<MoveOutcome | { ok: false; kind: "stale" }> {
 		const now = new Date();
 		const result = applyMove(stateOf(stored.order), move, actor, now);
 		if (!result.ok) return { ok: false, kind: "refused", status: stored.order.status, message: result.message };
@@ -148,19 +165,12 @@ export class OrderMachine extends DurableObject<Env> {
 		try {
 			await writeMove(this.env.DB, stored.order, after, result.event, now, itemUpdates);
 		} catch (error) {
-			if (error instanceof StaleOrder) {
-				return {
-					ok: false,
-					kind: "refused",
-					status: stored.order.status,
-					message: "The order changed meanwhile; retry.",
-				};
-			}
+			if (error instanceof StaleOrder) return { ok: false, kind: "stale" };
 			throw error;
 		}
 		const byId = new Map(itemUpdates.map((item) => [item.id, item]));
 		const items = stored.items.map((item) => byId.get(item.id) ?? item);
-		await this.#scheduleNext(after);
+		if (options.schedule) await this.#scheduleNext(after);
 		return { ok: true, order: { order: after, items } };
 	}
 
@@ -170,8 +180,10 @@ export class OrderMachine extends DurableObject<Env> {
 		if (order.status !== "validating" && !testStep) return;
 		const at = Date.now() + (testStep ? sandboxStepMs(this.env) : 0);
 		const intent: AlarmIntent = { version: order.version, at };
-		await this.ctx.storage.put({ [ORDER_ID_KEY]: order.id, [ALARM_KEY]: intent });
-		await this.ctx.storage.setAlarm(at);
+		await Promise.all([
+			this.ctx.storage.put({ [ORDER_ID_KEY]: order.id, [ALARM_KEY]: intent }),
+			this.ctx.storage.setAlarm(at),
+		]);
 	}
 }
 

@@ -5,7 +5,7 @@ import { ApiError, errorResponses } from "../http/errors.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { protectedRoute } from "../http/protected-route.ts";
 import { newId, sha256Hex } from "../ids.ts";
-import { limitOrderCreation } from "../rate-limit/middleware.ts";
+import { limitRequestsAndOrderCreation } from "../rate-limit/middleware.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
 import { checkUploadedFile } from "./order-files.ts";
@@ -62,7 +62,7 @@ const createOrder = protectedRoute(
 			...errorResponses(400, 409, 422),
 		},
 	},
-	[limitOrderCreation],
+	limitRequestsAndOrderCreation,
 );
 
 const getOrder = protectedRoute("orders:read", {
@@ -209,14 +209,18 @@ export const orderRoutes = createApp<AuthedEnv>()
 			if (winner === null) throw error;
 			return c.json(toOrder(replayOrConflict(winner, requestHash).order), 200, { "Idempotent-Replayed": "true" });
 		}
-		try {
-			await orderMachine(c.env, orderId).begin(orderId);
-		} catch (error) {
-			// The order is stored; the cron sweep starts validation of orders left in `received`.
-			console.error(
-				JSON.stringify({ level: "error", request_id: c.var.requestId, order_id: orderId, message: String(error) }),
-			);
-		}
+		// The order is stored; waking its machine need not hold up the answer. Should it fail, the cron
+		// sweep starts orders left in `received`.
+		const requestId = c.var.requestId;
+		c.executionCtx.waitUntil(
+			orderMachine(c.env, orderId)
+				.begin(orderId)
+				.catch((error: unknown) => {
+					console.error(
+						JSON.stringify({ level: "error", request_id: requestId, order_id: orderId, message: String(error) }),
+					);
+				}),
+		);
 		return c.json(toOrder({ order, items }), 201);
 	})
 	.openapi(getOrder, async (c) => {

@@ -89,6 +89,10 @@ async function resolveFile(
 	item: ItemRow,
 	now: Date,
 ): Promise<{ file: PrintFileRow | null; facts: FileFacts }> {
+	// An uploaded file is immutable once ready, and creation (or the PATCH) already measured it at this size.
+	if (item.print_file_id !== null && item.print_file_url === null && item.effective_dpi !== null) {
+		return { file: null, facts: { kind: "checked", effectiveDpi: item.effective_dpi } };
+	}
 	if (item.print_file_id !== null) {
 		const known = await findPrintFileById(env.DB, item.print_file_id);
 		const file = known === null ? null : await inspectIfUploaded(env, known);

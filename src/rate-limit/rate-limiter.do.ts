@@ -35,6 +35,20 @@ export class RateLimiter extends DurableObject<Env> {
 		return decision;
 	}
 
+	/**
+	 * An order create's two limits in one call (one round trip, one storage commit): the request is
+	 * counted first, and a token is taken only for a request that was admitted.
+	 */
+	hitRequestAndTakeOrderToken(
+		limit: number,
+		windowMs: number,
+		ratePerSecond: number,
+		burst: number,
+	): { request: RequestDecision; order: BucketDecision | null } {
+		const request = this.hitRequest(limit, windowMs);
+		return { request, order: request.allowed ? this.takeOrderToken(ratePerSecond, burst) : null };
+	}
+
 	/** Takes one token from the order-creation bucket (`ratePerSecond` sustained, `burst` at once). */
 	takeOrderToken(ratePerSecond: number, burst: number): BucketDecision {
 		const sql = this.ctx.storage.sql;
