@@ -3,9 +3,9 @@ import type { AuthedEnv } from "../http/app-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { protectedRoute } from "../http/protected-route.ts";
-import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { decodeCursor } from "./cursor.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
-import { OrderSchema, toOrder } from "./response.ts";
+import { OrderPageSchema, OrderSchema, toOrder, toOrderPage } from "./response.ts";
 import { type Actor, type Move, ORDER_STATUSES } from "./state-machine.ts";
 import { findOrder, findOwnedOrder, listProductionQueue } from "./store.ts";
 
@@ -25,9 +25,6 @@ const ShipBody = z
 		url: z.url({ protocol: /^https?$/ }).max(2048),
 	})
 	.openapi("ShipRequest");
-const QueuePageSchema = z
-	.object({ data: z.array(OrderSchema), next_cursor: z.string().nullable() })
-	.openapi("OrderQueuePage");
 
 const listQueue = protectedRoute("ops", {
 	method: "get",
@@ -35,7 +32,7 @@ const listQueue = protectedRoute("ops", {
 	tags: ["Operations"],
 	summary: "The production queue across accounts, oldest first",
 	request: { query: QueueQuery },
-	responses: { 200: json(QueuePageSchema, "A page of the queue."), ...errorResponses(422) },
+	responses: { 200: json(OrderPageSchema, "A page of the queue."), ...errorResponses(422) },
 });
 
 function moveRoute(action: string, summary: string, body?: z.ZodType) {
@@ -89,15 +86,7 @@ export const opsRoutes = createApp<AuthedEnv>()
 			limit: query.limit,
 			cursor: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
 		});
-		const last = page.at(-1);
-		return c.json(
-			{
-				data: page.map(toOrder),
-				next_cursor:
-					more && last !== undefined ? encodeCursor({ createdAt: last.order.created_at, id: last.order.id }) : null,
-			},
-			200,
-		);
+		return c.json(toOrderPage({ page, more }), 200);
 	})
 	.openapi(holdRoute, async (c) => {
 		const { id } = c.req.valid("param");

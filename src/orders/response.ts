@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { encodeCursor } from "./cursor.ts";
 import { HOLD_REASONS, ORDER_STATUSES } from "./state-machine.ts";
 import { type ItemRow, type OrderRow, type ShipTo, type StoredOrder, stateOf } from "./store.ts";
 
@@ -84,5 +85,20 @@ export function toOrder({ order, items }: StoredOrder): Order {
 		shipped_at: order.shipped_at,
 		delivered_at: order.delivered_at,
 		canceled_at: order.canceled_at,
+	};
+}
+
+/** A page of orders as listed: the orders and the cursor of the next page, if there is one. */
+export const OrderPageSchema = z
+	.object({ data: z.array(OrderSchema), next_cursor: z.string().nullable() })
+	.openapi("OrderPage");
+
+/** The API shape of a page of orders. */
+export function toOrderPage({ page, more }: { page: StoredOrder[]; more: boolean }): z.infer<typeof OrderPageSchema> {
+	const last = page.at(-1);
+	return {
+		data: page.map(toOrder),
+		next_cursor:
+			more && last !== undefined ? encodeCursor({ createdAt: last.order.created_at, id: last.order.id }) : null,
 	};
 }

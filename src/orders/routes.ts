@@ -6,10 +6,10 @@ import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { protectedRoute } from "../http/protected-route.ts";
 import { newId, sha256Hex } from "../ids.ts";
 import { limitRequestsAndOrderCreation } from "../rate-limit/middleware.ts";
-import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { decodeCursor } from "./cursor.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
 import { checkUploadedFile } from "./order-files.ts";
-import { OrderSchema, toOrder } from "./response.ts";
+import { OrderPageSchema, OrderSchema, toOrder, toOrderPage } from "./response.ts";
 import { CreateOrderBody, type CreateOrderInput, canonicalOrderRequest, PatchItemBody } from "./schema.ts";
 import { ORDER_STATUSES } from "./state-machine.ts";
 import {
@@ -19,7 +19,7 @@ import {
 	type ItemRow,
 	insertOrder,
 	listOrders,
-	type OrderRow,
+	newOrderRow,
 	type Owner,
 	type StoredOrder,
 } from "./store.ts";
@@ -41,9 +41,6 @@ const ListQuery = z.object({
 	limit: z.coerce.number().int().min(1).max(100).default(20),
 	cursor: z.string().max(512).optional(),
 });
-const OrderPageSchema = z
-	.object({ data: z.array(OrderSchema), next_cursor: z.string().nullable() })
-	.openapi("OrderPage");
 
 const createOrder = protectedRoute(
 	"orders:write",
@@ -178,28 +175,16 @@ export const orderRoutes = createApp<AuthedEnv>()
 				warnings: JSON.stringify(checked?.warnings ?? []),
 			});
 		}
-		const order: OrderRow = {
+		const order = newOrderRow({
 			id: orderId,
-			account_id: owner.accountId,
+			accountId: owner.accountId,
 			mode: owner.mode,
-			external_id: input.external_id,
-			request_hash: requestHash,
-			status: "received",
-			version: 1,
-			write_token: newId("evt"),
-			ship_to: JSON.stringify(input.ship_to),
-			callback_url: input.callback_url ?? null,
-			hold_reason: null,
-			hold_details: "[]",
-			tracking_carrier: null,
-			tracking_number: null,
-			tracking_url: null,
-			created_at: now.toISOString(),
-			updated_at: now.toISOString(),
-			shipped_at: null,
-			delivered_at: null,
-			canceled_at: null,
-		};
+			externalId: input.external_id,
+			requestHash,
+			shipTo: input.ship_to,
+			callbackUrl: input.callback_url ?? null,
+			now,
+		});
 		try {
 			await insertOrder(c.env.DB, order, items, now);
 		} catch (error) {
@@ -246,15 +231,7 @@ export const orderRoutes = createApp<AuthedEnv>()
 			limit: query.limit,
 			cursor,
 		});
-		const last = page.at(-1);
-		return c.json(
-			{
-				data: page.map(toOrder),
-				next_cursor:
-					more && last !== undefined ? encodeCursor({ createdAt: last.order.created_at, id: last.order.id }) : null,
-			},
-			200,
-		);
+		return c.json(toOrderPage({ page, more }), 200);
 	})
 	.openapi(patchItem, async (c) => {
 		const { id, item_id: itemId } = c.req.valid("param");

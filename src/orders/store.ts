@@ -56,6 +56,43 @@ export type ItemRow = {
 /** An order with its items, as read from D1. */
 export type StoredOrder = { order: OrderRow; items: ItemRow[] };
 
+/** A new order's row: `received` at version 1 unless a status is given (tests start orders elsewhere). */
+export function newOrderRow(fields: {
+	id: string;
+	accountId: string;
+	mode: KeyMode;
+	externalId: string;
+	requestHash: string;
+	shipTo: ShipTo;
+	callbackUrl: string | null;
+	now: Date;
+	status?: OrderStatus;
+}): OrderRow {
+	const at = fields.now.toISOString();
+	return {
+		id: fields.id,
+		account_id: fields.accountId,
+		mode: fields.mode,
+		external_id: fields.externalId,
+		request_hash: fields.requestHash,
+		status: fields.status ?? "received",
+		version: 1,
+		write_token: randomBase62(16),
+		ship_to: JSON.stringify(fields.shipTo),
+		callback_url: fields.callbackUrl,
+		hold_reason: null,
+		hold_details: "[]",
+		tracking_carrier: null,
+		tracking_number: null,
+		tracking_url: null,
+		created_at: at,
+		updated_at: at,
+		shipped_at: null,
+		delivered_at: null,
+		canceled_at: null,
+	};
+}
+
 /** The state-machine view of a stored order. */
 export function stateOf(order: OrderRow): OrderState {
 	const tracking: Tracking | null =

@@ -5,7 +5,7 @@ import { newId } from "../../src/ids.ts";
 import worker from "../../src/index.ts";
 import { STALLED_AFTER_MS } from "../../src/orders/resume.ts";
 import type { OrderStatus } from "../../src/orders/state-machine.ts";
-import { type ItemRow, insertOrder, type OrderRow, type StoredOrder } from "../../src/orders/store.ts";
+import { type ItemRow, insertOrder, newOrderRow, type StoredOrder } from "../../src/orders/store.ts";
 import { allowsLocalUrls, validateOrder } from "../../src/orders/validate-order.ts";
 import { createPartner } from "../helpers.ts";
 import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
@@ -25,29 +25,17 @@ async function sharpFileUrl(): Promise<string> {
 /** A live order of `accountId` in `status`, last moved `ageMs` ago, with one 8 × 10 in item from `printFileUrl`. */
 function storedOrder(accountId: string, status: OrderStatus, ageMs: number, printFileUrl: string): StoredOrder {
 	const id = newId("ord");
-	const at = new Date(Date.now() - ageMs).toISOString();
-	const order: OrderRow = {
-		id,
-		account_id: accountId,
+	const order = newOrderRow({
+		id: id,
+		accountId: accountId,
 		mode: "live",
-		external_id: externalId("CRON"),
-		request_hash: "0".repeat(64),
-		status,
-		version: 1,
-		write_token: newId("evt"),
-		ship_to: JSON.stringify(SHIP_TO),
-		callback_url: null,
-		hold_reason: null,
-		hold_details: "[]",
-		tracking_carrier: null,
-		tracking_number: null,
-		tracking_url: null,
-		created_at: at,
-		updated_at: at,
-		shipped_at: null,
-		delivered_at: null,
-		canceled_at: null,
-	};
+		externalId: externalId("CRON"),
+		requestHash: "0".repeat(64),
+		shipTo: SHIP_TO,
+		callbackUrl: null,
+		now: new Date(Date.now() - ageMs),
+		status: status,
+	});
 	const item: ItemRow = {
 		id: newId("itm"),
 		order_id: id,

@@ -4,11 +4,20 @@ import type { KeyMode } from "../../src/accounts/scopes.ts";
 import { newId } from "../../src/ids.ts";
 import type { Order } from "../../src/orders/response.ts";
 import type { OrderStatus } from "../../src/orders/state-machine.ts";
-import { insertOrder, type OrderRow } from "../../src/orders/store.ts";
+import { insertOrder, newOrderRow } from "../../src/orders/store.ts";
 import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
 import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
 import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
-import { createOrder, externalId, readOrder, runOrderAlarm, SHIP_TO, settleValidation } from "./order-helpers.ts";
+import {
+	createOrder,
+	eventBody,
+	eventTypes,
+	externalId,
+	readOrder,
+	runOrderAlarm,
+	SHIP_TO,
+	settleValidation,
+} from "./order-helpers.ts";
 
 const FILE_HOST = "https://files.partner.example";
 
@@ -40,23 +49,6 @@ function urlOrderBody(url: string, item: Record<string, unknown> = {}) {
 		ship_to: SHIP_TO,
 		items: [{ print_file_url: url, width_in: 8, height_in: 10, ...item }],
 	};
-}
-
-/** The order's event types, in the order they were written. */
-async function eventTypes(orderId: string): Promise<string[]> {
-	const { results } = await env.DB.prepare("SELECT type FROM events WHERE order_id = ?1 ORDER BY created_at, rowid")
-		.bind(orderId)
-		.all<{ type: string }>();
-	return results.map((row) => row.type);
-}
-
-/** The body of the order's one event of `type`. */
-async function eventBody(orderId: string, type: string): Promise<Record<string, unknown>> {
-	const row = await env.DB.prepare("SELECT body FROM events WHERE order_id = ?1 AND type = ?2")
-		.bind(orderId, type)
-		.first<{ body: string }>();
-	expect(row).not.toBeNull();
-	return JSON.parse(row?.body ?? "{}") as Record<string, unknown>;
 }
 
 /** A fresh partner key and an order of it that validation put on hold (8 × 10 in, sharp file, `item` overrides). */
@@ -95,28 +87,17 @@ async function insertOrderIn(
 ): Promise<string> {
 	const id = newId("ord");
 	const now = new Date().toISOString();
-	const order: OrderRow = {
-		id,
-		account_id: owner.accountId,
+	const order = newOrderRow({
+		id: id,
+		accountId: owner.accountId,
 		mode: owner.mode,
-		external_id: externalId("RAW"),
-		request_hash: "0".repeat(64),
-		status,
-		version: 1,
-		write_token: newId("evt"),
-		ship_to: JSON.stringify(SHIP_TO),
-		callback_url: null,
-		hold_reason: null,
-		hold_details: "[]",
-		tracking_carrier: null,
-		tracking_number: null,
-		tracking_url: null,
-		created_at: now,
-		updated_at: now,
-		shipped_at: null,
-		delivered_at: null,
-		canceled_at: null,
-	};
+		externalId: externalId("RAW"),
+		requestHash: "0".repeat(64),
+		shipTo: SHIP_TO,
+		callbackUrl: null,
+		now: new Date(),
+		status: status,
+	});
 	const item = {
 		id: newId("itm"),
 		order_id: id,

@@ -4,10 +4,10 @@ import type { KeyMode } from "../../src/accounts/scopes.ts";
 import { newId } from "../../src/ids.ts";
 import type { Order } from "../../src/orders/response.ts";
 import type { OrderStatus } from "../../src/orders/state-machine.ts";
-import { insertOrder, type OrderRow } from "../../src/orders/store.ts";
+import { insertOrder, newOrderRow } from "../../src/orders/store.ts";
 import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
 import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
-import { createOrder, externalId, readOrder, SHIP_TO, settleValidation } from "./order-helpers.ts";
+import { createOrder, eventsOf, externalId, readOrder, SHIP_TO, settleValidation } from "./order-helpers.ts";
 
 const FILE_HOST = "https://files.partner.example";
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -54,18 +54,6 @@ async function opsMoveOk(opsKey: string, orderId: string, action: string, body?:
 	return (await response.json()) as Order;
 }
 
-type EventRow = { type: string; body: Record<string, unknown> };
-
-/** The order's event rows, in the order they were written. */
-async function eventsOf(orderId: string): Promise<EventRow[]> {
-	const { results } = await env.DB.prepare(
-		"SELECT type, body FROM events WHERE order_id = ?1 ORDER BY created_at, rowid",
-	)
-		.bind(orderId)
-		.all<{ type: string; body: string }>();
-	return results.map((row) => ({ type: row.type, body: JSON.parse(row.body) as Record<string, unknown> }));
-}
-
 /**
  * An order written straight to D1 in `status`, without waking its Durable Object, so nothing moves
  * it on under the test (received and validating cannot otherwise be held still).
@@ -73,28 +61,17 @@ async function eventsOf(orderId: string): Promise<EventRow[]> {
 async function insertOrderIn(owner: { accountId: string; mode: KeyMode }, status: OrderStatus): Promise<string> {
 	const id = newId("ord");
 	const now = new Date();
-	const order: OrderRow = {
-		id,
-		account_id: owner.accountId,
+	const order = newOrderRow({
+		id: id,
+		accountId: owner.accountId,
 		mode: owner.mode,
-		external_id: externalId("RAW"),
-		request_hash: "0".repeat(64),
-		status,
-		version: 1,
-		write_token: newId("evt"),
-		ship_to: JSON.stringify(SHIP_TO),
-		callback_url: null,
-		hold_reason: null,
-		hold_details: "[]",
-		tracking_carrier: null,
-		tracking_number: null,
-		tracking_url: null,
-		created_at: now.toISOString(),
-		updated_at: now.toISOString(),
-		shipped_at: null,
-		delivered_at: null,
-		canceled_at: null,
-	};
+		externalId: externalId("RAW"),
+		requestHash: "0".repeat(64),
+		shipTo: SHIP_TO,
+		callbackUrl: null,
+		now: now,
+		status: status,
+	});
 	const item = {
 		id: newId("itm"),
 		order_id: id,

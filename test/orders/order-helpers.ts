@@ -98,3 +98,28 @@ export async function settleValidation(key: string, orderId: string): Promise<Or
 	}
 	return readOrder(key, orderId);
 }
+
+/** An event row of an order: its type and parsed body. */
+export type EventRow = { type: string; body: Record<string, unknown> };
+
+/** The order's event rows, in the order they were written. */
+export async function eventsOf(orderId: string): Promise<EventRow[]> {
+	const { results } = await env.DB.prepare(
+		"SELECT type, body FROM events WHERE order_id = ?1 ORDER BY created_at, rowid",
+	)
+		.bind(orderId)
+		.all<{ type: string; body: string }>();
+	return results.map((row) => ({ type: row.type, body: JSON.parse(row.body) as Record<string, unknown> }));
+}
+
+/** The order's event types, in the order they were written. */
+export async function eventTypes(orderId: string): Promise<string[]> {
+	return (await eventsOf(orderId)).map((event) => event.type);
+}
+
+/** The body of the order's one event of `type`. */
+export async function eventBody(orderId: string, type: string): Promise<Record<string, unknown>> {
+	const matching = (await eventsOf(orderId)).filter((event) => event.type === type);
+	expect(matching).toHaveLength(1);
+	return matching[0]?.body ?? {};
+}

@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import { newId } from "../../src/ids.ts";
 import type { Order } from "../../src/orders/response.ts";
 import type { HoldReason } from "../../src/orders/state-machine.ts";
-import { type ItemRow, insertOrder, type OrderRow } from "../../src/orders/store.ts";
+import { type ItemRow, insertOrder, newOrderRow } from "../../src/orders/store.ts";
 import { api, createPartner } from "../helpers.ts";
 import { cut, encodePng, patchIhdr } from "../print-files/fixtures.ts";
 import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
-import { createOrder, externalId, readOrder, SHIP_TO, settleValidation } from "./order-helpers.ts";
+import { createOrder, eventsOf, externalId, readOrder, SHIP_TO, settleValidation } from "./order-helpers.ts";
 
 const FILE_HOST = "https://files.partner.example";
 
@@ -48,18 +48,6 @@ function urlItem(url: string, overrides: Record<string, unknown> = {}) {
 	return { print_file_url: url, width_in: 8, height_in: 10, ...overrides };
 }
 
-type EventRow = { type: string; body: Record<string, unknown> };
-
-/** The order's event rows, in the order they were written. */
-async function eventsOf(orderId: string): Promise<EventRow[]> {
-	const { results } = await env.DB.prepare(
-		"SELECT type, body FROM events WHERE order_id = ?1 ORDER BY created_at, rowid",
-	)
-		.bind(orderId)
-		.all<{ type: string; body: string }>();
-	return results.map((row) => ({ type: row.type, body: JSON.parse(row.body) as Record<string, unknown> }));
-}
-
 /** Creates a live order with these items and drives validation to its verdict. */
 async function settledOrder(...items: Record<string, unknown>[]): Promise<{ key: string; order: Order }> {
 	const partner = await createPartner();
@@ -97,28 +85,17 @@ describe("validation of an order with an uploaded file", () => {
 		// Written straight to D1 without waking its Durable Object, so no alarm races the steps below.
 		const orderId = newId("ord");
 		const now = new Date();
-		const order: OrderRow = {
+		const order = newOrderRow({
 			id: orderId,
-			account_id: partner.account.id,
+			accountId: partner.account.id,
 			mode: "live",
-			external_id: externalId("PIPE"),
-			request_hash: "0".repeat(64),
+			externalId: externalId("PIPE"),
+			requestHash: "0".repeat(64),
+			shipTo: SHIP_TO,
+			callbackUrl: null,
+			now: now,
 			status: "received",
-			version: 1,
-			write_token: newId("evt"),
-			ship_to: JSON.stringify(SHIP_TO),
-			callback_url: null,
-			hold_reason: null,
-			hold_details: "[]",
-			tracking_carrier: null,
-			tracking_number: null,
-			tracking_url: null,
-			created_at: now.toISOString(),
-			updated_at: now.toISOString(),
-			shipped_at: null,
-			delivered_at: null,
-			canceled_at: null,
-		};
+		});
 		const item: ItemRow = {
 			id: newId("itm"),
 			order_id: orderId,

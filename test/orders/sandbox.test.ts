@@ -3,10 +3,19 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../src/ids.ts";
 import type { Order } from "../../src/orders/response.ts";
-import { insertOrder, type OrderRow } from "../../src/orders/store.ts";
+import { insertOrder, newOrderRow } from "../../src/orders/store.ts";
 import { api, createPartner, expectError } from "../helpers.ts";
 import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
-import { createOrder, externalId, readOrder, runOrderAlarm, SHIP_TO, settleValidation } from "./order-helpers.ts";
+import {
+	createOrder,
+	eventBody,
+	eventTypes,
+	externalId,
+	readOrder,
+	runOrderAlarm,
+	SHIP_TO,
+	settleValidation,
+} from "./order-helpers.ts";
 
 const FILE_HOST = "https://files.partner.example";
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -42,23 +51,6 @@ async function awaitVerdict(key: string, orderId: string): Promise<Order> {
 	throw new Error(`order ${orderId} never left validation`);
 }
 
-/** The order's event types, in the order they were written. */
-async function eventTypes(orderId: string): Promise<string[]> {
-	const { results } = await env.DB.prepare("SELECT type FROM events WHERE order_id = ?1 ORDER BY created_at, rowid")
-		.bind(orderId)
-		.all<{ type: string }>();
-	return results.map((row) => row.type);
-}
-
-/** The body of the order's one event of `type`. */
-async function eventBody(orderId: string, type: string): Promise<Record<string, unknown>> {
-	const row = await env.DB.prepare("SELECT body FROM events WHERE order_id = ?1 AND type = ?2")
-		.bind(orderId, type)
-		.first<{ body: string }>();
-	expect(row).not.toBeNull();
-	return JSON.parse(row?.body ?? "{}") as Record<string, unknown>;
-}
-
 /** POST /v1/sandbox/orders/{id}/advance. */
 function advance(key: string, orderId: string): Promise<Response> {
 	return api(`/v1/sandbox/orders/${orderId}/advance`, { method: "POST", key });
@@ -86,28 +78,17 @@ function expectSandboxTracking(order: Order): void {
 async function insertReceivedTestOrder(accountId: string): Promise<string> {
 	const id = newId("ord");
 	const now = new Date();
-	const order: OrderRow = {
-		id,
-		account_id: accountId,
+	const order = newOrderRow({
+		id: id,
+		accountId: accountId,
 		mode: "test",
-		external_id: externalId("RAW"),
-		request_hash: "0".repeat(64),
+		externalId: externalId("RAW"),
+		requestHash: "0".repeat(64),
+		shipTo: SHIP_TO,
+		callbackUrl: null,
+		now: now,
 		status: "received",
-		version: 1,
-		write_token: newId("evt"),
-		ship_to: JSON.stringify(SHIP_TO),
-		callback_url: null,
-		hold_reason: null,
-		hold_details: "[]",
-		tracking_carrier: null,
-		tracking_number: null,
-		tracking_url: null,
-		created_at: now.toISOString(),
-		updated_at: now.toISOString(),
-		shipped_at: null,
-		delivered_at: null,
-		canceled_at: null,
-	};
+	});
 	const item = {
 		id: newId("itm"),
 		order_id: id,
