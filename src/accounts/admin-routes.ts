@@ -1,7 +1,7 @@
 import type { AuthedEnv } from "../http/app-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
-import { protectedRoute } from "../http/protected-route.ts";
+import { jsonResponse, protectedRoute } from "../http/protected-route.ts";
 import { planAccount, planKey, revokeKeyStatement } from "./provisioning.ts";
 import {
 	AccountIdParams,
@@ -17,8 +17,6 @@ import {
 import { PARTNER_SCOPES } from "./scopes.ts";
 import { accountExists, findKeyById, runBatch, updateLimits } from "./store.ts";
 
-const json = <S>(schema: S, description: string) => ({ description, content: { "application/json": { schema } } });
-
 const createAccount = protectedRoute("admin", {
 	method: "post",
 	path: "/admin/accounts",
@@ -26,7 +24,7 @@ const createAccount = protectedRoute("admin", {
 	summary: "Create a partner account with a live key, a test key and a webhook secret",
 	request: { body: { required: true, content: { "application/json": { schema: CreateAccountBody } } } },
 	responses: {
-		201: json(NewAccountSchema, "The account; its keys and webhook secret are shown this once."),
+		201: jsonResponse(NewAccountSchema, "The account; its keys and webhook secret are shown this once."),
 		...errorResponses(400, 422),
 	},
 });
@@ -40,7 +38,7 @@ const createKey = protectedRoute("admin", {
 		params: AccountIdParams,
 		body: { required: true, content: { "application/json": { schema: CreateKeyBody } } },
 	},
-	responses: { 201: json(IssuedKeySchema, "The key, shown this once."), ...errorResponses(400, 404, 422) },
+	responses: { 201: jsonResponse(IssuedKeySchema, "The key, shown this once."), ...errorResponses(400, 404, 422) },
 });
 
 const revokeKey = protectedRoute("admin", {
@@ -49,7 +47,7 @@ const revokeKey = protectedRoute("admin", {
 	tags: ["Admin"],
 	summary: "Revoke a key; it is refused with 401 from the next request on",
 	request: { params: KeyIdParams },
-	responses: { 200: json(KeySummarySchema, "The revoked key."), ...errorResponses(404) },
+	responses: { 200: jsonResponse(KeySummarySchema, "The revoked key."), ...errorResponses(404) },
 });
 
 const setLimits = protectedRoute("admin", {
@@ -61,7 +59,7 @@ const setLimits = protectedRoute("admin", {
 		params: AccountIdParams,
 		body: { required: true, content: { "application/json": { schema: LimitsBody } } },
 	},
-	responses: { 200: json(LimitsSchema, "The limits now in force."), ...errorResponses(400, 404, 422) },
+	responses: { 200: jsonResponse(LimitsSchema, "The limits now in force."), ...errorResponses(400, 404, 422) },
 });
 
 function noSuchAccount(accountId: string): ApiError {

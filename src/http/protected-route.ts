@@ -26,3 +26,8 @@ export function protectedRoute<const R extends Omit<RouteConfig, "middleware" | 
 		responses: { ...config.responses, ...errorResponses(401, 403, 429) },
 	});
 }
+
+/** An OpenAPI JSON response entry: one schema serves the document and the handler's types. */
+export function jsonResponse<S>(schema: S, description: string) {
+	return { description, content: { "application/json": { schema } } };
+}

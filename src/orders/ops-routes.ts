@@ -2,16 +2,13 @@ import { z } from "@hono/zod-openapi";
 import type { AuthedEnv } from "../http/app-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
-import { protectedRoute } from "../http/protected-route.ts";
+import { jsonResponse, protectedRoute } from "../http/protected-route.ts";
 import { decodeCursor } from "./cursor.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
-import { OrderPageSchema, OrderSchema, toOrder, toOrderPage } from "./response.ts";
+import { OrderIdParams, OrderPageSchema, OrderSchema, toOrder, toOrderPage } from "./response.ts";
 import { type Actor, type Move, ORDER_STATUSES } from "./state-machine.ts";
 import { findOrder, findOwnedOrder, listProductionQueue } from "./store.ts";
 
-const json = <S>(schema: S, description: string) => ({ description, content: { "application/json": { schema } } });
-
-const OrderIdParams = z.object({ id: z.string().openapi({ param: { name: "id", in: "path" }, example: "ord_3kq9" }) });
 const QueueQuery = z.object({
 	status: z.enum(ORDER_STATUSES).optional(),
 	limit: z.coerce.number().int().min(1).max(100).default(50),
@@ -32,7 +29,7 @@ const listQueue = protectedRoute("ops", {
 	tags: ["Operations"],
 	summary: "The production queue across accounts, oldest first",
 	request: { query: QueueQuery },
-	responses: { 200: json(OrderPageSchema, "A page of the queue."), ...errorResponses(422) },
+	responses: { 200: jsonResponse(OrderPageSchema, "A page of the queue."), ...errorResponses(422) },
 });
 
 function moveRoute(action: string, summary: string, body?: z.ZodType) {
@@ -45,7 +42,7 @@ function moveRoute(action: string, summary: string, body?: z.ZodType) {
 			params: OrderIdParams,
 			...(body === undefined ? {} : { body: { required: true, content: { "application/json": { schema: body } } } }),
 		},
-		responses: { 200: json(OrderSchema, "The order after the move."), ...errorResponses(400, 404, 409, 422) },
+		responses: { 200: jsonResponse(OrderSchema, "The order after the move."), ...errorResponses(400, 404, 409, 422) },
 	});
 }
 
@@ -55,7 +52,7 @@ const holdRoute = protectedRoute("ops", {
 	tags: ["Operations"],
 	summary: "Hold an order in production (operator_hold, with a message)",
 	request: { params: OrderIdParams, body: { required: true, content: { "application/json": { schema: HoldBody } } } },
-	responses: { 200: json(OrderSchema, "The order, on_hold."), ...errorResponses(400, 404, 409, 422) },
+	responses: { 200: jsonResponse(OrderSchema, "The order, on_hold."), ...errorResponses(400, 404, 409, 422) },
 });
 
 const shipRoute = protectedRoute("ops", {
@@ -64,7 +61,7 @@ const shipRoute = protectedRoute("ops", {
 	tags: ["Operations"],
 	summary: "Record the shipping label: carrier, tracking number and URL",
 	request: { params: OrderIdParams, body: { required: true, content: { "application/json": { schema: ShipBody } } } },
-	responses: { 200: json(OrderSchema, "The order, shipped."), ...errorResponses(400, 404, 409, 422) },
+	responses: { 200: jsonResponse(OrderSchema, "The order, shipped."), ...errorResponses(400, 404, 409, 422) },
 });
 
 const releaseRoute = moveRoute("release", "Release a hold: the order is validated again");
@@ -112,7 +109,7 @@ const advanceRoute = protectedRoute("orders:write", {
 	tags: ["Sandbox"],
 	summary: "Move a test-mode order one step on at once (validation, production, shipping, delivery)",
 	request: { params: OrderIdParams },
-	responses: { 200: json(OrderSchema, "The order after the step."), ...errorResponses(404, 409) },
+	responses: { 200: jsonResponse(OrderSchema, "The order after the step."), ...errorResponses(404, 409) },
 });
 
 /** `POST /v1/sandbox/orders/{id}/advance`: test keys only. */

@@ -3,6 +3,11 @@ import { encodeCursor } from "./cursor.ts";
 import { HOLD_REASONS, ORDER_STATUSES } from "./state-machine.ts";
 import { type ItemRow, type OrderRow, type ShipTo, type StoredOrder, stateOf } from "./store.ts";
 
+/** The `{id}` path parameter of order routes. */
+export const OrderIdParams = z.object({
+	id: z.string().openapi({ param: { name: "id", in: "path" }, example: "ord_3kq9" }),
+});
+
 export const TrackingSchema = z
 	.object({ carrier: z.string(), number: z.string(), url: z.string() })
 	.openapi("Tracking");

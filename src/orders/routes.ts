@@ -3,13 +3,13 @@ import type { AuthedEnv } from "../http/app-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
-import { protectedRoute } from "../http/protected-route.ts";
+import { jsonResponse, protectedRoute } from "../http/protected-route.ts";
 import { newId, sha256Hex } from "../ids.ts";
 import { limitRequestsAndOrderCreation } from "../rate-limit/middleware.ts";
 import { decodeCursor } from "./cursor.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
 import { checkUploadedFile } from "./order-files.ts";
-import { OrderPageSchema, OrderSchema, toOrder, toOrderPage } from "./response.ts";
+import { OrderIdParams, OrderPageSchema, OrderSchema, toOrder, toOrderPage } from "./response.ts";
 import { CreateOrderBody, type CreateOrderInput, canonicalOrderRequest, PatchItemBody } from "./schema.ts";
 import { ORDER_STATUSES } from "./state-machine.ts";
 import {
@@ -25,9 +25,6 @@ import {
 } from "./store.ts";
 import { allowsLocalUrls } from "./validate-order.ts";
 
-const json = <S>(schema: S, description: string) => ({ description, content: { "application/json": { schema } } });
-
-const OrderIdParams = z.object({ id: z.string().openapi({ param: { name: "id", in: "path" }, example: "ord_3kq9" }) });
 const ItemParams = OrderIdParams.extend({
 	item_id: z.string().openapi({ param: { name: "item_id", in: "path" }, example: "itm_8fd2" }),
 });
@@ -51,8 +48,8 @@ const createOrder = protectedRoute(
 		summary: "Create an order (idempotent on external_id)",
 		request: { body: { required: true, content: { "application/json": { schema: CreateOrderBody } } } },
 		responses: {
-			201: json(OrderSchema, "Created, status `received`."),
-			200: json(
+			201: jsonResponse(OrderSchema, "Created, status `received`."),
+			200: jsonResponse(
 				OrderSchema,
 				"A repeat of an earlier request with the same external_id and content: the first order, with `Idempotent-Replayed: true`.",
 			),
@@ -68,7 +65,7 @@ const getOrder = protectedRoute("orders:read", {
 	tags: ["Orders"],
 	summary: "Read an order",
 	request: { params: OrderIdParams },
-	responses: { 200: json(OrderSchema, "The order."), ...errorResponses(404) },
+	responses: { 200: jsonResponse(OrderSchema, "The order."), ...errorResponses(404) },
 });
 
 const getOrderByExternalId = protectedRoute("orders:read", {
@@ -77,7 +74,7 @@ const getOrderByExternalId = protectedRoute("orders:read", {
 	tags: ["Orders"],
 	summary: "Read an order by the partner's external_id (URL-encoded)",
 	request: { params: ExternalIdParams },
-	responses: { 200: json(OrderSchema, "The order."), ...errorResponses(404) },
+	responses: { 200: jsonResponse(OrderSchema, "The order."), ...errorResponses(404) },
 });
 
 const listOrdersRoute = protectedRoute("orders:read", {
@@ -86,7 +83,10 @@ const listOrdersRoute = protectedRoute("orders:read", {
 	tags: ["Orders"],
 	summary: "List orders, newest first",
 	request: { query: ListQuery },
-	responses: { 200: json(OrderPageSchema, "A page of orders and the cursor of the next."), ...errorResponses(422) },
+	responses: {
+		200: jsonResponse(OrderPageSchema, "A page of orders and the cursor of the next."),
+		...errorResponses(422),
+	},
 });
 
 const patchItem = protectedRoute("orders:write", {
@@ -98,7 +98,7 @@ const patchItem = protectedRoute("orders:write", {
 		params: ItemParams,
 		body: { required: true, content: { "application/json": { schema: PatchItemBody } } },
 	},
-	responses: { 200: json(OrderSchema, "The order, now `validating`."), ...errorResponses(400, 404, 409, 422) },
+	responses: { 200: jsonResponse(OrderSchema, "The order, now `validating`."), ...errorResponses(400, 404, 409, 422) },
 });
 
 const cancelOrder = protectedRoute("orders:write", {
@@ -107,7 +107,7 @@ const cancelOrder = protectedRoute("orders:write", {
 	tags: ["Orders"],
 	summary: "Cancel an order before it ships",
 	request: { params: OrderIdParams },
-	responses: { 200: json(OrderSchema, "The canceled order."), ...errorResponses(404, 409) },
+	responses: { 200: jsonResponse(OrderSchema, "The canceled order."), ...errorResponses(404, 409) },
 });
 
 function ownerOf(principal: AuthedEnv["Variables"]["principal"]): Owner {
@@ -192,7 +192,9 @@ export const orderRoutes = createApp<AuthedEnv>()
 			if (!(error instanceof DuplicateExternalId)) throw error;
 			const winner = await findOrderByExternalId(c.env.DB, owner, input.external_id);
 			if (winner === null) throw error;
-			return c.json(toOrder(replayOrConflict(winner, requestHash).order), 200, { "Idempotent-Replayed": "true" });
+			return c.json(toOrder(replayOrConflict(winner, requestHash).order), 200, {
+				"Idempotent-Replayed": "true",
+			});
 		}
 		// The order is stored; waking its machine need not hold up the answer. Should it fail, the cron
 		// sweep starts orders left in `received`.

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { AuthedEnv, PublicEnv } from "../http/app-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
-import { protectedRoute } from "../http/protected-route.ts";
+import { jsonResponse, protectedRoute } from "../http/protected-route.ts";
 import { newId } from "../ids.ts";
 import { inspectIfUploaded, MAX_PRINT_FILE_BYTES } from "./inspection.ts";
 import {
@@ -15,8 +15,6 @@ import {
 import { findOwnedPrintFile, findPrintFileById, insertPrintFile, markUploaded, type PrintFileRow } from "./store.ts";
 import { verifyUpload } from "./upload-signature.ts";
 import { uploadUrlIssuer } from "./upload-url.ts";
-
-const json = <S>(schema: S, description: string) => ({ description, content: { "application/json": { schema } } });
 
 /** The API shape of a stored file. */
 export function toPrintFile(row: PrintFileRow): PrintFile {
@@ -49,7 +47,7 @@ const createPrintFile = protectedRoute("files:write", {
 	summary: "Obtain a signed upload URL for a print file",
 	request: { body: { required: true, content: { "application/json": { schema: CreatePrintFileBody } } } },
 	responses: {
-		201: json(UploadTargetSchema, "Upload the file with PUT to `upload_url`."),
+		201: jsonResponse(UploadTargetSchema, "Upload the file with PUT to `upload_url`."),
 		...errorResponses(400, 422),
 	},
 });
@@ -60,7 +58,7 @@ const getPrintFile = protectedRoute("files:write", {
 	tags: ["Print files"],
 	summary: "Read a print file: its status and, once inspected, its format and pixel size",
 	request: { params: PrintFileIdParams },
-	responses: { 200: json(PrintFileSchema, "The print file."), ...errorResponses(404) },
+	responses: { 200: jsonResponse(PrintFileSchema, "The print file."), ...errorResponses(404) },
 });
 
 /** `POST /v1/print-files` and `GET /v1/print-files/{id}` (scope `files:write`). */
@@ -131,7 +129,7 @@ const putUpload = createRoute({
 		body: { content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } },
 	},
 	responses: {
-		200: json(PrintFileSchema, "Stored; the file is inspected when first read."),
+		200: jsonResponse(PrintFileSchema, "Stored; the file is inspected when first read."),
 		...errorResponses(400, 403, 404, 409),
 	},
 });
