@@ -12,6 +12,7 @@ import { serveApiDocs } from "./openapi/document.ts";
 import { opsRoutes, sandboxRoutes } from "./orders/ops-routes.ts";
 import { orderRoutes } from "./orders/routes.ts";
 import { printFileRoutes, uploadRoutes } from "./print-files/routes.ts";
+import { webhookRoutes } from "./webhooks/routes.ts";
 
 /** The JSON body cap of the contract. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
@@ -44,4 +45,5 @@ app.route("/v1", uploadRoutes);
 app.route("/v1", orderRoutes);
 app.route("/v1", opsRoutes);
 app.route("/v1", sandboxRoutes);
+app.route("/v1", webhookRoutes);
 serveApiDocs(app);

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { randomBase62 } from "../ids.ts";
+import { enqueueDelivery } from "../webhooks/enqueue.ts";
 import { type Actor, applyMove, type Move } from "./state-machine.ts";
 import { findOrder, type ItemRow, StaleOrder, type StoredOrder, stateOf, withState, writeMove } from "./store.ts";
 import { validateOrder } from "./validate-order.ts";
@@ -162,12 +163,14 @@ export class OrderMachine extends DurableObject<Env> {
 		const result = applyMove(stateOf(stored.order), move, actor, now);
 		if (!result.ok) return { ok: false, kind: "refused", status: stored.order.status, message: result.message };
 		const after = withState(stored.order, result.state, now);
+		let eventId: string | null;
 		try {
-			await writeMove(this.env.DB, stored.order, after, result.event, now, itemUpdates);
+			({ eventId } = await writeMove(this.env.DB, stored.order, after, result.event, now, itemUpdates));
 		} catch (error) {
 			if (error instanceof StaleOrder) return { ok: false, kind: "stale" };
 			throw error;
 		}
+		if (eventId !== null && after.callback_url !== null) await enqueueDelivery(this.env, eventId);
 		const byId = new Map(itemUpdates.map((item) => [item.id, item]));
 		const items = stored.items.map((item) => byId.get(item.id) ?? item);
 		if (options.schedule) await this.#scheduleNext(after);

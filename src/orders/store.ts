@@ -241,7 +241,8 @@ export class StaleOrder extends Error {
 
 /**
  * Writes a move: the order's new row, only if its version is still the one read, and the move's
- * event, only if that update happened, in one batch. Throws StaleOrder when the version had moved on.
+ * event and its webhook delivery row, only if that update happened, in one batch. Throws StaleOrder
+ * when the version had moved on; returns the event's id for the delivery queue.
  */
 export async function writeMove(
 	db: D1Database,
@@ -250,7 +251,7 @@ export async function writeMove(
 	event: OrderEventType | null,
 	now: Date,
 	itemUpdates: ItemRow[] = [],
-): Promise<void> {
+): Promise<{ eventId: string | null }> {
 	const update = db
 		.prepare(
 			`UPDATE orders SET status = ?3, version = ?4, hold_reason = ?5, hold_details = ?6, tracking_carrier = ?7,
@@ -278,8 +279,9 @@ export async function writeMove(
 	// above applied; a stale writer's batch changes nothing at all.
 	const statements: D1PreparedStatement[] = [update];
 	for (const item of itemUpdates) statements.push(guardedItemUpdate(db, item, after));
+	let eventId: string | null = null;
 	if (event !== null) {
-		const id = newId("evt");
+		eventId = newId("evt");
 		const createdAt = now.toISOString();
 		statements.push(
 			db
@@ -288,19 +290,29 @@ export async function writeMove(
 					 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 FROM orders WHERE id = ?4 AND write_token = ?8`,
 				)
 				.bind(
-					id,
+					eventId,
 					after.account_id,
 					after.mode,
 					after.id,
 					event,
-					eventBody(event, after, id, createdAt),
+					eventBody(event, after, eventId, createdAt),
 					createdAt,
 					after.write_token,
 				),
+			// Its delivery row, in the same batch and on the same condition: no event without its delivery.
+			db
+				.prepare(
+					`INSERT INTO deliveries (event_id, account_id, mode, url, status, next_attempt_at, created_at)
+					 SELECT ?1, ?2, ?3, callback_url, CASE WHEN callback_url IS NULL THEN 'no_endpoint' ELSE 'pending' END,
+					        CASE WHEN callback_url IS NULL THEN NULL ELSE ?4 END, ?4
+					   FROM orders WHERE id = ?5 AND write_token = ?6`,
+				)
+				.bind(eventId, after.account_id, after.mode, createdAt, after.id, after.write_token),
 		);
 	}
 	const [result] = await db.batch(statements);
 	if ((result?.meta.changes ?? 0) === 0) throw new StaleOrder(after.id);
+	return { eventId };
 }
 
 function guardedItemUpdate(db: D1Database, item: ItemRow, after: OrderRow): D1PreparedStatement {

@@ -1,0 +1,14 @@
+/** What a webhook queue message carries: the event to deliver (everything else is read from D1). */
+export type DeliveryMessage = { event_id: string };
+
+/**
+ * Puts an event on the delivery queue. The queue is the fast path, not the record: if the send
+ * fails, the delivery row stays pending and the cron sweep enqueues it, so a failure here is only logged.
+ */
+export async function enqueueDelivery(env: Env, eventId: string): Promise<void> {
+	try {
+		await env.WEBHOOKS.send({ event_id: eventId } satisfies DeliveryMessage);
+	} catch (error) {
+		console.error(JSON.stringify({ level: "warn", event_id: eventId, message: `enqueue failed: ${String(error)}` }));
+	}
+}
