@@ -13,7 +13,12 @@ export default defineConfig(async () => {
 						cloudflareTest({
 							wrangler: { configPath: "./wrangler.toml" },
 							miniflare: {
-								bindings: { TEST_MIGRATIONS: migrations, UPLOAD_SIGNING_SECRET: "test-upload-signing-secret" },
+								bindings: {
+									TEST_MIGRATIONS: migrations,
+									UPLOAD_SIGNING_SECRET: "test-upload-signing-secret",
+									// A receiver that does not answer is given up on quickly in the tests.
+									WEBHOOK_TIMEOUT_SECONDS: "1",
+								},
 								outboundService: partnerHosts,
 							},
 						}),

@@ -5,7 +5,8 @@
  *   GET /v1/catalog - bearer auth (D1), the per-key rate limiter (a Durable Object) and the catalog (D1);
  *   GET /v1/orders/{id} - auth, rate limit, the order and its items (one D1 batch);
  *   POST /v1/orders - auth, rate limit, the order-creation bucket, validation, the file check, the
- *     insert batch and the order's Durable Object (distinct external ids, so every request creates).
+ *     insert batch and the order's Durable Object (distinct external ids, so every request creates);
+ * and the time from a state change to a loopback webhook receiver's 2xx, median and p99 over 200 events.
  * Each figure is printed with its ratio to health measured in the same run. The bench account gets a
  * rate-limit override through the admin route so the limiter's cost is measured but not its allowance.
  */
@@ -18,6 +19,7 @@ import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
 import { createAccount, createAccountWithKeys } from "./lib/accounts.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
 import { pngOfSize } from "./lib/image-fixtures.ts";
+import { startWebhookReceiver } from "./lib/webhook-receiver.ts";
 import { applyMigrations, type D1Target } from "./lib/wrangler.ts";
 
 const { values } = parseArgs({
@@ -69,6 +71,60 @@ async function measure(endpoint: Endpoint, seconds: number): Promise<Measurement
 	};
 }
 
+const WEBHOOK_EVENTS = 200;
+
+/**
+ * Time from a state change to the receiver's 2xx: 200 orders (10 every half second) with the loopback
+ * receiver as callback_url; each one's `order.in_production` event is timed from its `created_at`
+ * (the moment of the state change, written in the same batch) to its arrival.
+ */
+async function measureWebhookLatency(origin: string, headers: Record<string, string>, fileId: string): Promise<void> {
+	const receiver = await startWebhookReceiver();
+	try {
+		for (let sent = 0; sent < WEBHOOK_EVENTS; sent += 10) {
+			await Promise.all(
+				Array.from({ length: 10 }, async (_, index) => {
+					const response = await fetch(`${origin}/v1/orders`, {
+						method: "POST",
+						headers,
+						body: JSON.stringify({
+							external_id: `HOOK-${process.pid}-${sent + index}`,
+							callback_url: receiver.url,
+							ship_to: {
+								name: "Bench Buyer",
+								address1: "1 Main St",
+								city: "Portland",
+								state: "OR",
+								zip: "97201",
+								country: "US",
+							},
+							items: [{ print_file_id: fileId, width_in: 8, height_in: 10 }],
+						}),
+					});
+					if (response.status !== 201) throw new Error(`create failed: ${response.status} ${await response.text()}`);
+				}),
+			);
+			// A steady stream (about 20 orders a second), so the figure is delivery latency, not a backlog.
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+		const deadline = Date.now() + 120_000;
+		while (receiver.arrivals.size < WEBHOOK_EVENTS && Date.now() < deadline) {
+			await new Promise((resolve) => setTimeout(resolve, 200));
+		}
+		const latencies = [...receiver.arrivals.values()]
+			.map((arrival) => arrival.arrivedAt - arrival.createdAt)
+			.sort((a, b) => a - b);
+		const at = (fraction: number) =>
+			latencies[Math.min(latencies.length - 1, Math.floor(fraction * latencies.length))] ?? Number.NaN;
+		console.log(
+			`\nwebhooks: ${latencies.length}/${WEBHOOK_EVENTS} events received; state change to receiver 2xx: median ${at(0.5)} ms, p99 ${at(0.99)} ms`,
+		);
+		if (latencies.length < WEBHOOK_EVENTS) process.exitCode = 1;
+	} finally {
+		await receiver.close();
+	}
+}
+
 /** Uploads a 2400 × 3000 px PNG through the worker route: 300 DPI at 8 × 10 in. */
 async function uploadReadyFile(origin: string, headers: Record<string, string>): Promise<string> {
 	const created = await fetch(`${origin}/v1/print-files`, {
@@ -96,7 +152,12 @@ try {
 	const adminKey = team.keys[0]?.key;
 	if (adminKey === undefined) throw new Error("no admin key");
 
-	server = await startDevServer({ port: await freePort(), persistTo, vars: { UPLOAD_SIGNING_SECRET: "bench-secret" } });
+	// The development setting lets orders name the loopback receiver as their callback_url.
+	server = await startDevServer({
+		port: await freePort(),
+		persistTo,
+		vars: { UPLOAD_SIGNING_SECRET: "bench-secret", ENVIRONMENT: "development" },
+	});
 	const origin = server.origin;
 	const override = await fetch(`${origin}/v1/admin/accounts/${partner.account.id}/limits`, {
 		method: "PUT",
@@ -137,6 +198,8 @@ try {
 	console.log(
 		`autocannon: ${connections} connections, ${warmupSeconds} s warm-up, ${durationSeconds} s measured per endpoint`,
 	);
+	// First, on a quiet server: the orders created by the POST measurement validate for a while after it.
+	await measureWebhookLatency(origin, json, fileId);
 	const results: Measurement[] = [];
 	for (const endpoint of endpoints) {
 		if (warmupSeconds > 0) await measure(endpoint, warmupSeconds);

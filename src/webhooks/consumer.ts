@@ -18,14 +18,17 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
 		batch.ackAll();
 		return;
 	}
-	for (const message of batch.messages) {
-		try {
-			const outcome = await attemptDelivery(env, message.body.event_id);
-			if (outcome.kind === "retry") message.retry({ delaySeconds: outcome.delaySeconds });
-			else message.ack();
-		} catch (error) {
-			console.error(JSON.stringify({ level: "error", event_id: message.body.event_id, message: String(error) }));
-			message.retry({ delaySeconds: 30 });
-		}
-	}
+	// Messages are independent: attempted side by side, each acknowledged or retried on its own.
+	await Promise.all(
+		batch.messages.map(async (message) => {
+			try {
+				const outcome = await attemptDelivery(env, message.body.event_id);
+				if (outcome.kind === "retry") message.retry({ delaySeconds: outcome.delaySeconds });
+				else message.ack();
+			} catch (error) {
+				console.error(JSON.stringify({ level: "error", event_id: message.body.event_id, message: String(error) }));
+				message.retry({ delaySeconds: 30 });
+			}
+		}),
+	);
 }

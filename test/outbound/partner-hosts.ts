@@ -6,12 +6,65 @@
  * worker then GETs them as a `print_file_url`. Special paths: `/redirect?to=<url>` answers 302,
  * `/status/<code>` answers that status, `/chunked/<path>` serves a stored file without Content-Length,
  * `/loop` redirects to itself for ever.
+ * `https://hooks.partner.example` is a partner's webhook receiver. It records every request (method,
+ * headers, body) under its path, and `GET /__received/<path>` returns what arrived there as JSON. What
+ * it answers depends on the path's first segment: `/ok/...` 200; `/fail-then-ok/<n>/...` 500 for the
+ * first n requests to that path, then 200; `/status/<code>/...` that status (a 3xx with a Location);
+ * `/retry-after/<seconds>/...` 429 with that Retry-After; `/slow/<ms>/...` 200 after that many ms.
  * Any other host answers 502, as an unreachable one would.
  */
 const files = new Map<string, Uint8Array>();
 
+/** A request the webhook receiver got. */
+export type ReceivedRequest = {
+	method: string;
+	path: string;
+	headers: Record<string, string>;
+	body: string;
+	at: number;
+};
+const received = new Map<string, ReceivedRequest[]>();
+
+async function webhookReceiver(request: Request, url: URL): Promise<Response> {
+	if (request.method === "GET" && url.pathname.startsWith("/__received/")) {
+		const path = url.pathname.slice("/__received".length);
+		return Response.json(received.get(path) ?? []);
+	}
+	const entry: ReceivedRequest = {
+		method: request.method,
+		path: url.pathname,
+		headers: Object.fromEntries(request.headers),
+		body: await request.text(),
+		at: Date.now(),
+	};
+	const log = received.get(url.pathname) ?? [];
+	log.push(entry);
+	received.set(url.pathname, log);
+	const [, kind, argument] = url.pathname.split("/");
+	switch (kind) {
+		case "fail-then-ok":
+			return new Response(log.length <= Number(argument) ? "not yet" : "ok", {
+				status: log.length <= Number(argument) ? 500 : 200,
+			});
+		case "status": {
+			const status = Number(argument);
+			const headers =
+				status >= 300 && status < 400 ? { Location: "https://hooks.partner.example/ok/redirected" } : undefined;
+			return new Response(status >= 300 && status < 400 ? null : `status ${status}`, { status, headers });
+		}
+		case "retry-after":
+			return new Response("slow down", { status: 429, headers: { "Retry-After": String(argument) } });
+		case "slow":
+			await new Promise((resolve) => setTimeout(resolve, Number(argument)));
+			return new Response("ok", { status: 200 });
+		default:
+			return new Response("ok", { status: 200 });
+	}
+}
+
 export async function partnerHosts(request: Request): Promise<Response> {
 	const url = new URL(request.url);
+	if (url.hostname === "hooks.partner.example") return webhookReceiver(request, url);
 	if (url.hostname !== "files.partner.example") {
 		return new Response(`no host ${url.hostname} in the tests`, { status: 502 });
 	}

@@ -1,0 +1,39 @@
+/** A webhook receiver on loopback for the benchmark: answers 200 and notes when each event arrived. */
+
+import { once } from "node:events";
+import { createServer, type Server } from "node:http";
+
+export type WebhookReceiver = {
+	url: string;
+	/** Arrival time (ms since epoch) and the event's `created_at`, by event id. */
+	arrivals: Map<string, { arrivedAt: number; createdAt: number }>;
+	close(): Promise<void>;
+};
+
+/** Starts the receiver on a free loopback port. */
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+	const arrivals = new Map<string, { arrivedAt: number; createdAt: number }>();
+	const server: Server = createServer((request, response) => {
+		const chunks: Buffer[] = [];
+		request.on("data", (chunk: Buffer) => chunks.push(chunk));
+		request.on("end", () => {
+			const arrivedAt = Date.now();
+			try {
+				const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: string; created_at: string };
+				if (!arrivals.has(body.id)) arrivals.set(body.id, { arrivedAt, createdAt: Date.parse(body.created_at) });
+			} catch {
+				// Not an event: ignored, still answered.
+			}
+			response.writeHead(200, { "Content-Type": "text/plain" }).end("ok");
+		});
+	});
+	server.listen(0, "127.0.0.1");
+	await once(server, "listening");
+	const address = server.address();
+	if (address === null || typeof address === "string") throw new Error("receiver has no port");
+	return {
+		url: `http://127.0.0.1:${address.port}/hooks`,
+		arrivals,
+		close: () => new Promise((resolve) => server.close(() => resolve())),
+	};
+}

@@ -1,0 +1,435 @@
+import {
+	createExecutionContext,
+	createMessageBatch,
+	createScheduledController,
+	getQueueResult,
+	waitOnExecutionContext,
+} from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { KeyMode } from "../../src/accounts/scopes.ts";
+import { newId } from "../../src/ids.ts";
+import worker from "../../src/index.ts";
+import type { Order } from "../../src/orders/response.ts";
+import { insertOrder, newOrderRow, stateOf, withState, writeMove } from "../../src/orders/store.ts";
+import { DEAD_LETTER_QUEUE } from "../../src/webhooks/consumer.ts";
+import { attemptDelivery } from "../../src/webhooks/deliver.ts";
+import { OVERDUE_MS } from "../../src/webhooks/sweep.ts";
+import { verifySignature } from "../../src/webhooks/signature.ts";
+import { api, createKeyWithScopes, createPartner, send } from "../helpers.ts";
+import type { ReceivedRequest } from "../outbound/partner-hosts.ts";
+import { createOrder, externalId, orderBody, readOrder, readyFile, SHIP_TO, settleValidation } from "../orders/order-helpers.ts";
+
+const HOOKS = "https://hooks.partner.example";
+const TRACKING = {
+	carrier: "UPS",
+	number: "1Z999AA10123456784",
+	url: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
+};
+
+type DeliveryRow = {
+	event_id: string;
+	url: string | null;
+	status: string;
+	attempts: number;
+	next_attempt_at: string | null;
+	enqueued_at: string | null;
+	last_attempt_at: string | null;
+	last_status_code: number | null;
+	last_error: string | null;
+	delivered_at: string | null;
+};
+
+/** A unique receiver URL of `kind` (e.g. "ok", "fail-then-ok/3", "status/302"). */
+function hookUrl(kind: string): string {
+	return `${HOOKS}/${kind}/${crypto.randomUUID()}`;
+}
+
+/** What the receiver has got at `url`'s path so far. */
+async function receivedAt(url: string): Promise<ReceivedRequest[]> {
+	const response = await fetch(`${HOOKS}/__received${new URL(url).pathname}`);
+	return (await response.json()) as ReceivedRequest[];
+}
+
+/** Polls the receiver until `done` holds for what arrived at `url` (bounded), and returns it. */
+async function waitForReceived(
+	url: string,
+	done: (requests: ReceivedRequest[]) => boolean = (requests) => requests.length > 0,
+	timeoutMs = 10_000,
+): Promise<ReceivedRequest[]> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const requests = await receivedAt(url);
+		if (done(requests)) return requests;
+		if (Date.now() > deadline) throw new Error(`receiver at ${url} got ${requests.length} request(s) only`);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
+
+async function deliveryOf(eventId: string): Promise<DeliveryRow> {
+	const row = await env.DB.prepare("SELECT * FROM deliveries WHERE event_id = ?1").bind(eventId).first<DeliveryRow>();
+	if (row === null) throw new Error(`no delivery row for ${eventId}`);
+	return row;
+}
+
+/** Polls the deliveries table until the row satisfies `done` (bounded). */
+async function waitForDelivery(eventId: string, done: (row: DeliveryRow) => boolean, timeoutMs = 10_000) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const row = await deliveryOf(eventId);
+		if (done(row)) return row;
+		if (Date.now() > deadline) throw new Error(`delivery ${eventId} still ${JSON.stringify(row)}`);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
+
+async function eventIdOf(orderId: string, type: string): Promise<string> {
+	const row = await env.DB.prepare("SELECT id FROM events WHERE order_id = ?1 AND type = ?2")
+		.bind(orderId, type)
+		.first<{ id: string }>();
+	if (row === null) throw new Error(`no ${type} event for ${orderId}`);
+	return row.id;
+}
+
+async function eventCreatedAt(eventId: string): Promise<Date> {
+	const row = await env.DB.prepare("SELECT created_at FROM events WHERE id = ?1")
+		.bind(eventId)
+		.first<{ created_at: string }>();
+	if (row === null) throw new Error(`no event ${eventId}`);
+	return new Date(row.created_at);
+}
+
+/**
+ * An order.in_production event with its pending delivery to `callbackUrl`, written by a move straight
+ * to D1 (no Durable Object, no queue message): only the test's own calls, or the sweep, deliver it.
+ */
+async function storedEvent(
+	owner: { accountId: string; mode: KeyMode },
+	callbackUrl: string | null,
+	now = new Date(),
+): Promise<{ orderId: string; eventId: string }> {
+	const orderId = newId("ord");
+	const before = newOrderRow({
+		id: orderId,
+		accountId: owner.accountId,
+		mode: owner.mode,
+		externalId: externalId("WH"),
+		requestHash: "0".repeat(64),
+		shipTo: SHIP_TO,
+		callbackUrl,
+		now,
+		status: "validating",
+	});
+	await insertOrder(env.DB, before, [], now);
+	const after = withState(before, { ...stateOf(before), status: "in_production" }, now);
+	const { eventId } = await writeMove(env.DB, before, after, "order.in_production", now);
+	if (eventId === null) throw new Error("the move wrote no event");
+	return { orderId, eventId };
+}
+
+async function freshOwner() {
+	const partner = await createPartner();
+	return { partner, owner: { accountId: partner.account.id, mode: "live" as const } };
+}
+
+/** Asserts `at` is `base` + `seconds` (±10%). */
+function expectAfter(at: string | null, base: Date, seconds: number, jitter = 0.1) {
+	expect(at).not.toBeNull();
+	const delta = (new Date(at ?? "").getTime() - base.getTime()) / 1000;
+	expect(delta).toBeGreaterThanOrEqual(seconds * (1 - jitter) - 0.001);
+	expect(delta).toBeLessThanOrEqual(seconds * (1 + jitter) + 0.001);
+}
+
+describe("webhook delivery", () => {
+	it("sends order.shipped, signed, with exactly the spec's fields, and records it delivered", async () => {
+		const partner = await createPartner();
+		const key = partner.keys.live.key;
+		const opsKey = await createKeyWithScopes(["ops"]);
+		const callbackUrl = hookUrl("ok");
+		const fileId = await readyFile(key, 2400, 3000);
+		const created = await createOrder(key, orderBody(fileId, { callback_url: callbackUrl }));
+		expect((await settleValidation(key, created.id)).status).toBe("in_production");
+
+		const bodiesOf = (requests: ReceivedRequest[]) =>
+			requests.map((request) => JSON.parse(request.body) as Record<string, unknown>);
+		await waitForReceived(callbackUrl, (requests) =>
+			bodiesOf(requests).some((body) => body.event === "order.in_production"),
+		);
+
+		const shipResponse = await send("POST", `/v1/ops/orders/${created.id}/ship`, opsKey, TRACKING);
+		expect(shipResponse.status).toBe(200);
+		const order: Order = await readOrder(key, created.id);
+		expect(order.status).toBe("shipped");
+
+		const requests = await waitForReceived(callbackUrl, (all) =>
+			bodiesOf(all).some((body) => body.event === "order.shipped"),
+		);
+		const shipped = requests.filter((request) => JSON.parse(request.body).event === "order.shipped");
+		expect(shipped).toHaveLength(1);
+		const request = shipped[0] as ReceivedRequest;
+		expect(request.method).toBe("POST");
+		expect(request.headers["content-type"]).toMatch(/^application\/json/);
+		expect(request.headers["user-agent"]).toMatch(/framed.?print/i);
+		const signature = request.headers["svc-signature"] ?? "";
+		expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+		expect(await verifySignature(request.body, signature, [partner.webhook_secret], { toleranceSeconds: 300 })).toBe(
+			true,
+		);
+		expect(await verifySignature(request.body, signature, ["whsec_wrong"], { toleranceSeconds: 300 })).toBe(false);
+
+		const body = JSON.parse(request.body) as Record<string, unknown>;
+		const eventId = await eventIdOf(created.id, "order.shipped");
+		expect(Object.keys(body).sort()).toEqual(
+			["created_at", "event", "external_id", "id", "order_id", "shipped_at", "status", "tracking"].sort(),
+		);
+		expect(body).toMatchObject({
+			id: eventId,
+			event: "order.shipped",
+			order_id: created.id,
+			external_id: created.external_id,
+			status: "shipped",
+			tracking: order.tracking,
+			shipped_at: order.shipped_at,
+		});
+		expect(order.tracking).toEqual(TRACKING);
+		expect(body.created_at).toBe((await eventCreatedAt(eventId)).toISOString());
+
+		const row = await waitForDelivery(eventId, (delivery) => delivery.status === "delivered");
+		expect(row).toMatchObject({ status: "delivered", attempts: 1, last_status_code: 200, last_error: null });
+		expect(row.delivered_at).not.toBeNull();
+		expect(row.next_attempt_at).toBeNull();
+	}, 30_000);
+
+	it("retries a receiver that answers 500 three times on the schedule, then delivers on the 4th attempt", async () => {
+		const { partner, owner } = await freshOwner();
+		const url = hookUrl("fail-then-ok/3");
+		const { eventId } = await storedEvent(owner, url);
+		const schedule = [30, 120, 600];
+		let now = new Date(Date.now() + 1000);
+		for (const [index, seconds] of schedule.entries()) {
+			const outcome = await attemptDelivery(env, eventId, now);
+			expect(outcome.kind).toBe("retry");
+			const row = await deliveryOf(eventId);
+			expect(row).toMatchObject({ status: "pending", attempts: index + 1, last_status_code: 500 });
+			expect(row.last_error).toMatch(/^HTTP 500/);
+			expectAfter(row.next_attempt_at, now, seconds);
+			if (outcome.kind === "retry") {
+				expect(outcome.delaySeconds).toBe(Math.ceil((new Date(row.next_attempt_at ?? "").getTime() - now.getTime()) / 1000));
+			}
+			now = new Date(row.next_attempt_at ?? "");
+		}
+		expect(await attemptDelivery(env, eventId, now)).toEqual({ kind: "done" });
+		const row = await deliveryOf(eventId);
+		expect(row).toMatchObject({ status: "delivered", attempts: 4, last_status_code: 200, next_attempt_at: null });
+		expect(row.delivered_at).toBe(now.toISOString());
+
+		const requests = await receivedAt(url);
+		expect(requests).toHaveLength(4);
+		for (const request of requests) {
+			const header = request.headers["svc-signature"] ?? "";
+			const t = Number(/^t=(\d+)/.exec(header)?.[1]);
+			expect(
+				await verifySignature(request.body, header, [partner.webhook_secret], {
+					toleranceSeconds: 300,
+					nowSeconds: t,
+				}),
+			).toBe(true);
+		}
+		// Each attempt is signed at its own time.
+		const stamps = requests.map((request) => /^t=(\d+)/.exec(request.headers["svc-signature"] ?? "")?.[1]);
+		expect(new Set(stamps).size).toBe(4);
+		// A delivered event is not sent again.
+		expect(await attemptDelivery(env, eventId, now)).toEqual({ kind: "done" });
+		expect(await receivedAt(url)).toHaveLength(4);
+	});
+
+	it("treats a receiver slower than the timeout as a failure and schedules the next attempt", async () => {
+		const { owner } = await freshOwner();
+		const { eventId } = await storedEvent(owner, hookUrl("slow/3000"));
+		const now = new Date();
+		const started = Date.now();
+		const outcome = await attemptDelivery(env, eventId, now);
+		expect(Date.now() - started).toBeLessThan(2900);
+		expect(outcome.kind).toBe("retry");
+		const row = await deliveryOf(eventId);
+		expect(row).toMatchObject({ status: "pending", attempts: 1, last_status_code: null });
+		expect(row.last_error).toMatch(/no answer within 1 s/i);
+		expectAfter(row.next_attempt_at, now, 30);
+	});
+
+	it("does not follow a redirect: a 3xx is a failure", async () => {
+		const { owner } = await freshOwner();
+		const redirectedBefore = (await receivedAt(`${HOOKS}/ok/redirected`)).length;
+		const url = hookUrl("status/302");
+		const { eventId } = await storedEvent(owner, url);
+		const now = new Date();
+		expect((await attemptDelivery(env, eventId, now)).kind).toBe("retry");
+		const row = await deliveryOf(eventId);
+		expect(row).toMatchObject({ status: "pending", attempts: 1, last_status_code: 302 });
+		expect(row.last_error).toMatch(/redirect/i);
+		expectAfter(row.next_attempt_at, now, 30);
+		expect(await receivedAt(url)).toHaveLength(1);
+		expect(await receivedAt(`${HOOKS}/ok/redirected`)).toHaveLength(redirectedBefore);
+	});
+
+	it("honours Retry-After on a 429 when it is later than the schedule", async () => {
+		const { owner } = await freshOwner();
+		const { eventId } = await storedEvent(owner, hookUrl("retry-after/900"));
+		const now = new Date();
+		const outcome = await attemptDelivery(env, eventId, now);
+		expect(outcome).toEqual({ kind: "retry", delaySeconds: 900 });
+		const row = await deliveryOf(eventId);
+		expect(row).toMatchObject({ status: "pending", attempts: 1, last_status_code: 429 });
+		expect(row.next_attempt_at).toBe(new Date(now.getTime() + 900_000).toISOString());
+	});
+
+	it("marks the delivery failed after 24 h of failures, keeps it and lists it", async () => {
+		const { partner, owner } = await freshOwner();
+		const { eventId } = await storedEvent(owner, hookUrl("status/500"));
+		const createdAt = await eventCreatedAt(eventId);
+		expect((await attemptDelivery(env, eventId, new Date(createdAt.getTime() + 1000))).kind).toBe("retry");
+		expect((await attemptDelivery(env, eventId, new Date(createdAt.getTime() + 3600_000))).kind).toBe("retry");
+		// The last retry before the window's end is clamped to the end itself.
+		const late = await attemptDelivery(env, eventId, new Date(createdAt.getTime() + 23.9 * 3600_000));
+		expect(late.kind).toBe("retry");
+		expect((await deliveryOf(eventId)).next_attempt_at).toBe(new Date(createdAt.getTime() + 24 * 3600_000).toISOString());
+
+		const end = new Date(createdAt.getTime() + 24 * 3600_000 + 1000);
+		expect(await attemptDelivery(env, eventId, end)).toEqual({ kind: "done" });
+		const row = await deliveryOf(eventId);
+		expect(row).toMatchObject({ status: "failed", attempts: 4, last_status_code: 500, next_attempt_at: null });
+		expect(row.last_attempt_at).toBe(end.toISOString());
+
+		const listed = await api("/v1/events?delivery_status=failed", { key: partner.keys.live.key });
+		expect(listed.status).toBe(200);
+		const page = (await listed.json()) as { data: { id: string; delivery: { status: string; attempts: number } }[] };
+		expect(page.data.map((event) => event.id)).toEqual([eventId]);
+		expect(page.data[0]?.delivery).toMatchObject({ status: "failed", attempts: 4 });
+		// A failed delivery is not attempted again by a stray message.
+		expect(await attemptDelivery(env, eventId, end)).toEqual({ kind: "done" });
+		expect((await deliveryOf(eventId)).attempts).toBe(4);
+	});
+
+	it("delivers a pending delivery whose queue message was lost, from the cron sweep", async () => {
+		const { partner, owner } = await freshOwner();
+		const url = hookUrl("ok");
+		const { eventId } = await storedEvent(owner, url);
+		const overdue = new Date(Date.now() - 10 * 60_000).toISOString();
+		await env.DB.prepare("UPDATE deliveries SET next_attempt_at = ?2, enqueued_at = ?2 WHERE event_id = ?1")
+			.bind(eventId, overdue)
+			.run();
+		expect(await receivedAt(url)).toHaveLength(0);
+
+		const ctx = createExecutionContext();
+		await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), env, ctx);
+		await waitOnExecutionContext(ctx);
+		const swept = await deliveryOf(eventId);
+		expect(new Date(swept.next_attempt_at ?? overdue).getTime()).toBeGreaterThan(Date.parse(overdue));
+
+		const requests = await waitForReceived(url);
+		const body = JSON.parse(requests[0]?.body ?? "{}") as { id?: string };
+		expect(body.id).toBe(eventId);
+		expect(
+			await verifySignature(requests[0]?.body ?? "", requests[0]?.headers["svc-signature"] ?? "", [
+				partner.webhook_secret,
+			], { toleranceSeconds: 300 }),
+		).toBe(true);
+		const row = await waitForDelivery(eventId, (delivery) => delivery.status === "delivered");
+		expect(row).toMatchObject({ attempts: 1, last_status_code: 200 });
+	}, 20_000);
+
+	it("acknowledges or retries each message on its own, never failing the batch", async () => {
+		const { owner } = await freshOwner();
+		const good = await storedEvent(owner, hookUrl("ok"));
+		const failing = await storedEvent(owner, hookUrl("status/500"));
+		const batch = createMessageBatch<{ event_id: string }>("framed-print-webhooks", [
+			{ id: "msg-unknown", timestamp: new Date(), attempts: 1, body: { event_id: "evt_doesnotexist" } },
+			{ id: "msg-good", timestamp: new Date(), attempts: 1, body: { event_id: good.eventId } },
+			{ id: "msg-failing", timestamp: new Date(), attempts: 1, body: { event_id: failing.eventId } },
+			// A malformed body makes the attempt throw: that message alone is retried.
+			{ id: "msg-broken", timestamp: new Date(), attempts: 1, body: {} as { event_id: string } },
+		]);
+		const ctx = createExecutionContext();
+		await worker.queue(batch, env, ctx);
+		const result = await getQueueResult(batch, ctx);
+		expect(result.outcome).toBe("ok");
+		expect(result.ackAll).toBe(false);
+		expect(result.retryBatch.retry).toBe(false);
+		expect([...result.explicitAcks].sort()).toEqual(["msg-good", "msg-unknown"]);
+		const retries = new Map(result.retryMessages.map((retry) => [retry.msgId, retry.delaySeconds]));
+		expect([...retries.keys()].sort()).toEqual(["msg-broken", "msg-failing"]);
+		expect(retries.get("msg-broken")).toBe(30);
+		expect(retries.get("msg-failing")).toBeGreaterThanOrEqual(27);
+		expect(retries.get("msg-failing")).toBeLessThanOrEqual(33);
+		expect(await deliveryOf(good.eventId)).toMatchObject({ status: "delivered", attempts: 1 });
+		expect(await deliveryOf(failing.eventId)).toMatchObject({ status: "pending", attempts: 1, last_status_code: 500 });
+	});
+
+	it("hands dead-lettered messages back to the sweep and acknowledges them all", async () => {
+		const { owner } = await freshOwner();
+		const first = await storedEvent(owner, hookUrl("ok"));
+		const second = await storedEvent(owner, hookUrl("ok"));
+		const future = new Date(Date.now() + 3600_000).toISOString();
+		await env.DB.prepare("UPDATE deliveries SET next_attempt_at = ?1, enqueued_at = ?1 WHERE event_id IN (?2, ?3)")
+			.bind(future, first.eventId, second.eventId)
+			.run();
+		const batch = createMessageBatch<{ event_id: string }>(DEAD_LETTER_QUEUE, [
+			{ id: "dlq-1", timestamp: new Date(), attempts: 101, body: { event_id: first.eventId } },
+			{ id: "dlq-2", timestamp: new Date(), attempts: 101, body: { event_id: second.eventId } },
+		]);
+		expect(DEAD_LETTER_QUEUE).toBe("framed-print-webhooks-dlq");
+		const before = Date.now();
+		const ctx = createExecutionContext();
+		await worker.queue(batch, env, ctx);
+		const result = await getQueueResult(batch, ctx);
+		expect(result.ackAll).toBe(true);
+		expect(result.retryMessages).toEqual([]);
+		for (const { eventId } of [first, second]) {
+			const row = await deliveryOf(eventId);
+			expect(row.status).toBe("pending");
+			expect(row.attempts).toBe(0);
+			// Overdue enough for the next sweep to pick it up.
+			expect(Date.parse(row.next_attempt_at ?? "")).toBeLessThanOrEqual(before - OVERDUE_MS + 1000);
+			expect(row.enqueued_at).toBeNull();
+		}
+	});
+
+	it("checks the callback_url again at send time and sends nothing to a private address", async () => {
+		const { owner } = await freshOwner();
+		const url = hookUrl("ok");
+		const { eventId } = await storedEvent(owner, url);
+		await env.DB.prepare("UPDATE deliveries SET url = 'https://10.0.0.1/x' WHERE event_id = ?1").bind(eventId).run();
+		expect(await attemptDelivery(env, eventId, new Date())).toEqual({ kind: "done" });
+		const row = await deliveryOf(eventId);
+		expect(row).toMatchObject({ status: "failed", attempts: 1, last_status_code: null, next_attempt_at: null });
+		expect(row.last_error).toMatch(/^Not sent/);
+		expect(await receivedAt(url)).toHaveLength(0);
+	});
+
+	it("records the events of an order without callback_url as no_endpoint and sends nothing", async () => {
+		const partner = await createPartner();
+		const key = partner.keys.live.key;
+		const fileId = await readyFile(key, 2400, 3000);
+		const created = await createOrder(key, orderBody(fileId));
+		expect((await settleValidation(key, created.id)).status).toBe("in_production");
+
+		const { results } = await env.DB.prepare(
+			`SELECT e.id, e.type, d.status, d.url, d.attempts FROM events e LEFT JOIN deliveries d ON d.event_id = e.id
+			  WHERE e.order_id = ?1 ORDER BY e.created_at, e.rowid`,
+		)
+			.bind(created.id)
+			.all<{ id: string; type: string; status: string | null; url: string | null; attempts: number | null }>();
+		expect(results.map((row) => [row.type, row.status])).toEqual([
+			["order.received", null],
+			["order.in_production", "no_endpoint"],
+		]);
+		const inProduction = results[1];
+		expect(inProduction).toMatchObject({ url: null, attempts: 0 });
+		expect(await attemptDelivery(env, inProduction?.id ?? "", new Date())).toEqual({ kind: "done" });
+		expect(await deliveryOf(inProduction?.id ?? "")).toMatchObject({
+			status: "no_endpoint",
+			attempts: 0,
+			last_attempt_at: null,
+		});
+	});
+});
