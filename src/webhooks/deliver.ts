@@ -56,7 +56,12 @@ export async function attemptDelivery(env: Env, eventId: string, now: Date = new
 		await recordFailure(env.DB, due, now, null, `Not sent: ${refused}`, null);
 		return { kind: "done" };
 	}
-	const secrets = await signingSecrets(env.DB, due.account_id, now);
+	// Signed before the attempt: a missing secret is the service's fault (thrown, logged, retried), not the receiver's.
+	const signature = await signatureHeader(
+		due.body,
+		await signingSecrets(env.DB, due.account_id, now),
+		Math.floor(now.getTime() / 1000),
+	);
 	let statusCode: number | null = null;
 	let problem: string;
 	let retryAfter: number | null = null;
@@ -69,7 +74,7 @@ export async function attemptDelivery(env: Env, eventId: string, now: Date = new
 			headers: {
 				"Content-Type": "application/json",
 				"User-Agent": USER_AGENT,
-				"SVC-Signature": await signatureHeader(due.body, secrets, Math.floor(now.getTime() / 1000)),
+				"SVC-Signature": signature,
 			},
 		});
 		statusCode = response.status;

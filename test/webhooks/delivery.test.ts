@@ -6,7 +6,7 @@ import {
 	waitOnExecutionContext,
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { KeyMode } from "../../src/accounts/scopes.ts";
 import { newId } from "../../src/ids.ts";
 import worker from "../../src/index.ts";
@@ -14,11 +14,19 @@ import type { Order } from "../../src/orders/response.ts";
 import { insertOrder, newOrderRow, stateOf, withState, writeMove } from "../../src/orders/store.ts";
 import { DEAD_LETTER_QUEUE } from "../../src/webhooks/consumer.ts";
 import { attemptDelivery } from "../../src/webhooks/deliver.ts";
-import { OVERDUE_MS } from "../../src/webhooks/sweep.ts";
 import { verifySignature } from "../../src/webhooks/signature.ts";
+import { OVERDUE_MS } from "../../src/webhooks/sweep.ts";
 import { api, createKeyWithScopes, createPartner, send } from "../helpers.ts";
+import {
+	createOrder,
+	externalId,
+	orderBody,
+	readOrder,
+	readyFile,
+	SHIP_TO,
+	settleValidation,
+} from "../orders/order-helpers.ts";
 import type { ReceivedRequest } from "../outbound/partner-hosts.ts";
-import { createOrder, externalId, orderBody, readOrder, readyFile, SHIP_TO, settleValidation } from "../orders/order-helpers.ts";
 
 const HOOKS = "https://hooks.partner.example";
 const TRACKING = {
@@ -214,7 +222,9 @@ describe("webhook delivery", () => {
 			expect(row.last_error).toMatch(/^HTTP 500/);
 			expectAfter(row.next_attempt_at, now, seconds);
 			if (outcome.kind === "retry") {
-				expect(outcome.delaySeconds).toBe(Math.ceil((new Date(row.next_attempt_at ?? "").getTime() - now.getTime()) / 1000));
+				expect(outcome.delaySeconds).toBe(
+					Math.ceil((new Date(row.next_attempt_at ?? "").getTime() - now.getTime()) / 1000),
+				);
 			}
 			now = new Date(row.next_attempt_at ?? "");
 		}
@@ -292,7 +302,9 @@ describe("webhook delivery", () => {
 		// The last retry before the window's end is clamped to the end itself.
 		const late = await attemptDelivery(env, eventId, new Date(createdAt.getTime() + 23.9 * 3600_000));
 		expect(late.kind).toBe("retry");
-		expect((await deliveryOf(eventId)).next_attempt_at).toBe(new Date(createdAt.getTime() + 24 * 3600_000).toISOString());
+		expect((await deliveryOf(eventId)).next_attempt_at).toBe(
+			new Date(createdAt.getTime() + 24 * 3600_000).toISOString(),
+		);
 
 		const end = new Date(createdAt.getTime() + 24 * 3600_000 + 1000);
 		expect(await attemptDelivery(env, eventId, end)).toEqual({ kind: "done" });
@@ -330,9 +342,12 @@ describe("webhook delivery", () => {
 		const body = JSON.parse(requests[0]?.body ?? "{}") as { id?: string };
 		expect(body.id).toBe(eventId);
 		expect(
-			await verifySignature(requests[0]?.body ?? "", requests[0]?.headers["svc-signature"] ?? "", [
-				partner.webhook_secret,
-			], { toleranceSeconds: 300 }),
+			await verifySignature(
+				requests[0]?.body ?? "",
+				requests[0]?.headers["svc-signature"] ?? "",
+				[partner.webhook_secret],
+				{ toleranceSeconds: 300 },
+			),
 		).toBe(true);
 		const row = await waitForDelivery(eventId, (delivery) => delivery.status === "delivered");
 		expect(row).toMatchObject({ attempts: 1, last_status_code: 200 });
@@ -349,18 +364,27 @@ describe("webhook delivery", () => {
 			// A malformed body makes the attempt throw: that message alone is retried.
 			{ id: "msg-broken", timestamp: new Date(), attempts: 1, body: {} as { event_id: string } },
 		]);
+		// The harness records which messages were retried but not their delays: those are read from the calls.
+		const delays = new Map<string, unknown>();
+		for (const message of batch.messages) {
+			const retry = message.retry.bind(message);
+			vi.spyOn(message, "retry").mockImplementation((options) => {
+				delays.set(message.id, options?.delaySeconds);
+				retry(options);
+			});
+		}
 		const ctx = createExecutionContext();
-		await worker.queue(batch, env, ctx);
+		await worker.queue(batch, env);
 		const result = await getQueueResult(batch, ctx);
 		expect(result.outcome).toBe("ok");
 		expect(result.ackAll).toBe(false);
 		expect(result.retryBatch.retry).toBe(false);
 		expect([...result.explicitAcks].sort()).toEqual(["msg-good", "msg-unknown"]);
-		const retries = new Map(result.retryMessages.map((retry) => [retry.msgId, retry.delaySeconds]));
-		expect([...retries.keys()].sort()).toEqual(["msg-broken", "msg-failing"]);
-		expect(retries.get("msg-broken")).toBe(30);
-		expect(retries.get("msg-failing")).toBeGreaterThanOrEqual(27);
-		expect(retries.get("msg-failing")).toBeLessThanOrEqual(33);
+		expect(result.retryMessages.map((retry) => retry.msgId).sort()).toEqual(["msg-broken", "msg-failing"]);
+		expect([...delays.keys()].sort()).toEqual(["msg-broken", "msg-failing"]);
+		expect(delays.get("msg-broken")).toBe(30);
+		expect(delays.get("msg-failing")).toBeGreaterThanOrEqual(27);
+		expect(delays.get("msg-failing")).toBeLessThanOrEqual(33);
 		expect(await deliveryOf(good.eventId)).toMatchObject({ status: "delivered", attempts: 1 });
 		expect(await deliveryOf(failing.eventId)).toMatchObject({ status: "pending", attempts: 1, last_status_code: 500 });
 	});
@@ -380,7 +404,7 @@ describe("webhook delivery", () => {
 		expect(DEAD_LETTER_QUEUE).toBe("framed-print-webhooks-dlq");
 		const before = Date.now();
 		const ctx = createExecutionContext();
-		await worker.queue(batch, env, ctx);
+		await worker.queue(batch, env);
 		const result = await getQueueResult(batch, ctx);
 		expect(result.ackAll).toBe(true);
 		expect(result.retryMessages).toEqual([]);
