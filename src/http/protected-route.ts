@@ -10,7 +10,7 @@ export const BEARER_SCHEME = "bearerAuth";
 
 /**
  * A route behind the bearer key: authentication, the per-key rate limit (`limiter`, by default the
- * request limit alone), then the scope check (null: any valid key). The 401/403/429 responses are
+ * request limit alone), then the scope check (null: every valid key). The 401/403/429 responses are
  * documented on it.
  */
 export function protectedRoute<const R extends Omit<RouteConfig, "middleware" | "security">>(

@@ -7,26 +7,16 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import type { KeyMode } from "../../src/accounts/scopes.ts";
-import { newId } from "../../src/ids.ts";
 import worker from "../../src/index.ts";
 import type { Order } from "../../src/orders/response.ts";
-import { insertOrder, newOrderRow, stateOf, withState, writeMove } from "../../src/orders/store.ts";
 import { DEAD_LETTER_QUEUE } from "../../src/webhooks/consumer.ts";
 import { attemptDelivery } from "../../src/webhooks/deliver.ts";
 import { verifySignature } from "../../src/webhooks/signature.ts";
 import { OVERDUE_MS } from "../../src/webhooks/sweep.ts";
 import { api, createKeyWithScopes, createPartner, send } from "../helpers.ts";
-import {
-	createOrder,
-	externalId,
-	orderBody,
-	readOrder,
-	readyFile,
-	SHIP_TO,
-	settleValidation,
-} from "../orders/order-helpers.ts";
+import { createOrder, orderBody, readOrder, readyFile, settleValidation } from "../orders/order-helpers.ts";
 import type { ReceivedRequest } from "../outbound/partner-hosts.ts";
+import { storedEvent } from "./webhook-helpers.ts";
 
 const HOOKS = "https://hooks.partner.example";
 const TRACKING = {
@@ -105,34 +95,6 @@ async function eventCreatedAt(eventId: string): Promise<Date> {
 		.first<{ created_at: string }>();
 	if (row === null) throw new Error(`no event ${eventId}`);
 	return new Date(row.created_at);
-}
-
-/**
- * An order.in_production event with its pending delivery to `callbackUrl`, written by a move straight
- * to D1 (no Durable Object, no queue message): only the test's own calls, or the sweep, deliver it.
- */
-async function storedEvent(
-	owner: { accountId: string; mode: KeyMode },
-	callbackUrl: string | null,
-	now = new Date(),
-): Promise<{ orderId: string; eventId: string }> {
-	const orderId = newId("ord");
-	const before = newOrderRow({
-		id: orderId,
-		accountId: owner.accountId,
-		mode: owner.mode,
-		externalId: externalId("WH"),
-		requestHash: "0".repeat(64),
-		shipTo: SHIP_TO,
-		callbackUrl,
-		now,
-		status: "validating",
-	});
-	await insertOrder(env.DB, before, [], now);
-	const after = withState(before, { ...stateOf(before), status: "in_production" }, now);
-	const { eventId } = await writeMove(env.DB, before, after, "order.in_production", now);
-	if (eventId === null) throw new Error("the move wrote no event");
-	return { orderId, eventId };
 }
 
 async function freshOwner() {

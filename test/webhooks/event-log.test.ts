@@ -1,13 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { KeyMode } from "../../src/accounts/scopes.ts";
-import { newId } from "../../src/ids.ts";
-import { insertOrder, newOrderRow, stateOf, withState, writeMove } from "../../src/orders/store.ts";
 import { attemptDelivery } from "../../src/webhooks/deliver.ts";
 import { signatureHeader, verifySignature } from "../../src/webhooks/signature.ts";
 import { api, createKeyWithScopes, createPartner, expectError } from "../helpers.ts";
-import { createOrder, externalId, orderBody, readyFile, SHIP_TO, settleValidation } from "../orders/order-helpers.ts";
+import { createOrder, orderBody, readyFile, settleValidation } from "../orders/order-helpers.ts";
 import type { ReceivedRequest } from "../outbound/partner-hosts.ts";
+import { storedEvent } from "./webhook-helpers.ts";
 
 const HOOKS = "https://hooks.partner.example";
 
@@ -61,31 +59,6 @@ async function deliveryStatus(eventId: string): Promise<{ status: string; attemp
 	return env.DB.prepare("SELECT status, attempts FROM deliveries WHERE event_id = ?1")
 		.bind(eventId)
 		.first<{ status: string; attempts: number }>();
-}
-
-/** An order.in_production event with its delivery row, written by a move straight to D1 (no queue message). */
-async function storedEvent(
-	owner: { accountId: string; mode: KeyMode },
-	callbackUrl: string | null,
-	now = new Date(),
-): Promise<{ orderId: string; eventId: string }> {
-	const orderId = newId("ord");
-	const before = newOrderRow({
-		id: orderId,
-		accountId: owner.accountId,
-		mode: owner.mode,
-		externalId: externalId("WH"),
-		requestHash: "0".repeat(64),
-		shipTo: SHIP_TO,
-		callbackUrl,
-		now,
-		status: "validating",
-	});
-	await insertOrder(env.DB, before, [], now);
-	const after = withState(before, { ...stateOf(before), status: "in_production" }, now);
-	const { eventId } = await writeMove(env.DB, before, after, "order.in_production", now);
-	if (eventId === null) throw new Error("the move wrote no event");
-	return { orderId, eventId };
 }
 
 /** The `v1=` digests of a signature header, in order. */
