@@ -1,0 +1,171 @@
+/**
+ * `npm run demo`: a partner's walkthrough against the server `npm start` runs (http://localhost:8787,
+ * or DEMO_ORIGIN). It creates a partner account with the development admin key, uploads a real TIFF
+ * through `upload_url` with a plain PUT, creates an order whose `callback_url` is a webhook receiver
+ * on loopback, moves it through production with the operator routes to `delivered`, and prints every
+ * response and every webhook (its signature verified). Then the same in the sandbox with the test
+ * key, stepped by the sandbox route instead of an operator. Exits non-zero if any step goes wrong.
+ */
+
+import { once } from "node:events";
+import { readFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import path from "node:path";
+import { verifySignature } from "../src/webhooks/signature.ts";
+import { tiffWithIfdAtEnd } from "./lib/image-fixtures.ts";
+import { PROJECT_ROOT } from "./lib/wrangler.ts";
+
+const ORIGIN = process.env.DEMO_ORIGIN ?? "http://localhost:8787";
+const SHIP_TO = {
+	name: "Ada Lovelace",
+	address1: "12 Harbour Street",
+	city: "Portland",
+	state: "ME",
+	zip: "04101",
+	country: "US",
+};
+
+type Credentials = { service_team: { ops_key: string; admin_key: string } };
+
+function show(label: string, value: unknown): void {
+	console.log(`\n── ${label}\n${JSON.stringify(value, null, 2)}`);
+}
+
+async function call(method: string, route: string, key: string, body?: unknown): Promise<Record<string, unknown>> {
+	const response = await fetch(`${ORIGIN}${route}`, {
+		method,
+		headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const parsed = (await response.json()) as Record<string, unknown>;
+	if (!response.ok) throw new Error(`${method} ${route} answered ${response.status}: ${JSON.stringify(parsed)}`);
+	return parsed;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | null>, seconds = 60): Promise<T> {
+	const deadline = Date.now() + seconds * 1000;
+	while (Date.now() < deadline) {
+		const found = await probe();
+		if (found !== null) return found;
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A webhook receiver on loopback that verifies each delivery's signature before answering 200. */
+async function startReceiver(secret: string) {
+	const received: Array<{ event: string; verified: boolean }> = [];
+	const server = createServer((request, response) => {
+		const chunks: Buffer[] = [];
+		request.on("data", (chunk: Buffer) => chunks.push(chunk));
+		request.on("end", () => {
+			const raw = Buffer.concat(chunks).toString("utf8");
+			const header = String(request.headers["svc-signature"] ?? "");
+			void verifySignature(raw, header, [secret], { toleranceSeconds: 300 }).then((verified) => {
+				const body = JSON.parse(raw) as { event: string };
+				received.push({ event: body.event, verified });
+				console.log(`\n── webhook ${body.event} (signature ${verified ? "verified" : "INVALID"})\n${raw}`);
+				response.writeHead(verified ? 200 : 401).end();
+			});
+		});
+	});
+	server.listen(0, "127.0.0.1");
+	await once(server, "listening");
+	const address = server.address();
+	if (address === null || typeof address === "string") throw new Error("receiver has no port");
+	return {
+		url: `http://127.0.0.1:${address.port}/webhooks`,
+		received,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+/** Uploads a real uncompressed RGB TIFF (2400 × 3000 px: 300 DPI at 8 × 10 in) through its upload URL. */
+async function uploadTiff(key: string): Promise<string> {
+	const ticket = await call("POST", "/v1/print-files", key, { content_type: "image/tiff", filename: "harbour.tif" });
+	show("POST /v1/print-files", ticket);
+	const tiff = tiffWithIfdAtEnd(2400, 3000, 2400 * 3000 * 3);
+	const put = await fetch(String(ticket.upload_url), {
+		method: "PUT",
+		headers: ticket.upload_headers as Record<string, string>,
+		body: tiff,
+	});
+	console.log(`\n── PUT upload_url (${tiff.byteLength} bytes): ${put.status}`);
+	if (!put.ok) throw new Error(`upload failed: ${put.status} ${await put.text()}`);
+	const file = await until("the file to be inspected", async () => {
+		const current = await call("GET", `/v1/print-files/${String(ticket.id)}`, key);
+		return current.status === "ready" || current.status === "invalid" ? current : null;
+	});
+	show(`GET /v1/print-files/${String(ticket.id)}`, file);
+	if (file.status !== "ready") throw new Error("the TIFF was not accepted");
+	return String(ticket.id);
+}
+
+async function waitForStatus(key: string, orderId: string, status: string): Promise<Record<string, unknown>> {
+	return until(`order ${orderId} to be ${status}`, async () => {
+		const order = await call("GET", `/v1/orders/${orderId}`, key);
+		return order.status === status ? order : null;
+	});
+}
+
+const credentials = JSON.parse(
+	await readFile(path.join(PROJECT_ROOT, ".wrangler", "dev-credentials.json"), "utf8"),
+) as Credentials;
+const partner = await call("POST", "/v1/admin/accounts", credentials.service_team.admin_key, { name: "Demo Gallery" });
+show("POST /v1/admin/accounts (admin key)", partner);
+const keys = partner.keys as { live: { key: string }; test: { key: string } };
+const receiver = await startReceiver(String(partner.webhook_secret));
+try {
+	// Live: an operator moves the order through production.
+	const liveFile = await uploadTiff(keys.live.key);
+	const order = await call("POST", "/v1/orders", keys.live.key, {
+		external_id: `DEMO-${Date.now()}`,
+		callback_url: receiver.url,
+		ship_to: SHIP_TO,
+		items: [{ print_file_id: liveFile, width_in: 8, height_in: 10, frame: "walnut-flat-075", mat: "bright-white" }],
+	});
+	show("POST /v1/orders", order);
+	show("in production", await waitForStatus(keys.live.key, String(order.id), "in_production"));
+	const ops = credentials.service_team.ops_key;
+	show(
+		"POST /v1/ops/orders/{id}/ship (ops key)",
+		await call("POST", `/v1/ops/orders/${String(order.id)}/ship`, ops, {
+			carrier: "UPS",
+			number: "1Z999AA10123456784",
+			url: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
+		}),
+	);
+	show(
+		"POST /v1/ops/orders/{id}/deliver (ops key)",
+		await call("POST", `/v1/ops/orders/${String(order.id)}/deliver`, ops),
+	);
+
+	// Sandbox: the test key, no operator; each step on request.
+	const testFile = await uploadTiff(keys.test.key);
+	const sandboxOrder = await call("POST", "/v1/orders", keys.test.key, {
+		external_id: `DEMO-SANDBOX-${Date.now()}`,
+		callback_url: receiver.url,
+		ship_to: SHIP_TO,
+		items: [{ print_file_id: testFile, width_in: 8, height_in: 10 }],
+	});
+	show("POST /v1/orders (test key)", sandboxOrder);
+	let current = await waitForStatus(keys.test.key, String(sandboxOrder.id), "in_production");
+	while (current.status !== "delivered") {
+		current = await call("POST", `/v1/sandbox/orders/${String(sandboxOrder.id)}/advance`, keys.test.key);
+		show(`POST /v1/sandbox/orders/{id}/advance → ${String(current.status)}`, current);
+	}
+
+	// Every webhook of both orders arrives, each signed.
+	const expected = ["order.in_production", "order.shipped", "order.delivered"];
+	await until("all webhooks", async () => (receiver.received.length >= expected.length * 2 ? true : null), 60);
+	const unverified = receiver.received.filter((entry) => !entry.verified);
+	const events = receiver.received.map((entry) => entry.event);
+	console.log(`\nwebhooks received: ${events.join(", ")}`);
+	if (unverified.length > 0) throw new Error(`${unverified.length} webhooks failed verification`);
+	for (const event of expected) {
+		if (events.filter((name) => name === event).length < 2) throw new Error(`missing ${event} webhooks`);
+	}
+	console.log("\ndemo complete: both orders delivered, every webhook received and verified");
+} finally {
+	await receiver.close();
+}
