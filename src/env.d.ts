@@ -9,6 +9,10 @@ interface SecretEnv {
 	R2_S3_ENDPOINT?: string;
 	R2_S3_ACCESS_KEY_ID?: string;
 	R2_S3_SECRET_ACCESS_KEY?: string;
+	/** Seconds after which the cron restarts an order left received/validating (default 300). */
+	STALLED_ORDER_SECONDS?: string;
+	/** Seconds a pending delivery must be overdue before the cron sweep re-enqueues it (default 120). */
+	WEBHOOK_SWEEP_OVERDUE_SECONDS?: string;
 }
 
 interface Env extends SecretEnv {}

@@ -9,6 +9,8 @@ export type DevServer = {
 	origin: string;
 	/** Stops wrangler and its workerd children; safe to call twice. */
 	stop(): Promise<void>;
+	/** Kills wrangler and its workerd children at once (SIGKILL), as a crash would. */
+	kill(): Promise<void>;
 };
 
 export type DevServerOptions = {
@@ -64,7 +66,16 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 		output = (output + chunk.toString()).slice(-20_000);
 	});
 	const origin = `http://127.0.0.1:${options.port}`;
-	const server: DevServer = { origin, stop: () => stopProcessGroup(child) };
+	const server: DevServer = {
+		origin,
+		stop: () => stopProcessGroup(child),
+		kill: async () => {
+			if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+			const exited = once(child, "exit");
+			process.kill(-child.pid, "SIGKILL");
+			await exited;
+		},
+	};
 	const deadline = Date.now() + (options.readyTimeoutMs ?? 90_000);
 	try {
 		while (Date.now() < deadline) {

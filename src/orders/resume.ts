@@ -3,6 +3,12 @@ import { orderMachine } from "./machine.ts";
 /** An order still received or validating this long after its last move is taken to be stalled. */
 export const STALLED_AFTER_MS = 5 * 60_000;
 
+/** The stall threshold in force: `STALLED_ORDER_SECONDS` when set (the fault test shortens it), else 5 minutes. */
+function stalledAfterMs(env: Env): number {
+	const seconds = Number(env.STALLED_ORDER_SECONDS);
+	return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : STALLED_AFTER_MS;
+}
+
 /**
  * The cron's safety net: orders left `received` (their Durable Object was never reached) or
  * `validating` (a validation lost its alarm) are started again. A duplicate run is harmless: the
@@ -12,7 +18,7 @@ export async function resumeStalledOrders(env: Env, now: Date = new Date()): Pro
 	const { results } = await env.DB.prepare(
 		`SELECT id FROM orders WHERE status IN ('received', 'validating') AND updated_at < ?1 ORDER BY updated_at LIMIT 100`,
 	)
-		.bind(new Date(now.getTime() - STALLED_AFTER_MS).toISOString())
+		.bind(new Date(now.getTime() - stalledAfterMs(env)).toISOString())
 		.all<{ id: string }>();
 	await Promise.all(results.map(({ id }) => orderMachine(env, id).begin(id)));
 	return results.length;

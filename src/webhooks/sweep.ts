@@ -3,6 +3,12 @@ import type { DeliveryMessage } from "./enqueue.ts";
 /** A pending delivery this overdue has lost its queue message (or the consumer died with it). */
 export const OVERDUE_MS = 2 * 60_000;
 
+/** The overdue threshold in force: `WEBHOOK_SWEEP_OVERDUE_SECONDS` when set (the fault test shortens it). */
+function overdueMs(env: Env): number {
+	const seconds = Number(env.WEBHOOK_SWEEP_OVERDUE_SECONDS);
+	return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : OVERDUE_MS;
+}
+
 /**
  * The cron's safety net for webhooks: deliveries due for over two minutes are enqueued again, and
  * their next attempt moved to now so the next sweep leaves them alone while the queue works. A
@@ -12,7 +18,7 @@ export async function sweepDueDeliveries(env: Env, now: Date = new Date()): Prom
 	const { results } = await env.DB.prepare(
 		`SELECT event_id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?1 ORDER BY next_attempt_at LIMIT 100`,
 	)
-		.bind(new Date(now.getTime() - OVERDUE_MS).toISOString())
+		.bind(new Date(now.getTime() - overdueMs(env)).toISOString())
 		.all<{ event_id: string }>();
 	if (results.length === 0) return 0;
 	await env.WEBHOOKS.sendBatch(results.map(({ event_id }) => ({ body: { event_id } satisfies DeliveryMessage })));
