@@ -67,7 +67,7 @@ function oneFieldChanged(valid: Json): fc.Arbitrary<string> {
 	return fc.oneof({ weight: 4, arbitrary: changed }, { weight: 1, arbitrary: extraKey });
 }
 
-/** Bodies: any JSON, any text, a cut-off valid body, or a valid body with one field changed. */
+/** Bodies: arbitrary JSON, arbitrary text, a cut-off valid body, or a valid body with one field changed. */
 function bodies(valid: Json): fc.Arbitrary<string> {
 	const text = JSON.stringify(valid);
 	return fc.oneof(
