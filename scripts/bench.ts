@@ -15,10 +15,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
-import { createAccount, createAccountWithKeys } from "./lib/accounts.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
-import { pngOfSize } from "./lib/image-fixtures.ts";
+import { createScenarioAccounts, liftLimits, uploadReadyFile } from "./lib/scenario.ts";
 import { startWebhookReceiver } from "./lib/webhook-receiver.ts";
 import { applyMigrations, type D1Target } from "./lib/wrangler.ts";
 
@@ -125,32 +123,12 @@ async function measureWebhookLatency(origin: string, headers: Record<string, str
 	}
 }
 
-/** Uploads a 2400 × 3000 px PNG through the worker route: 300 DPI at 8 × 10 in. */
-async function uploadReadyFile(origin: string, headers: Record<string, string>): Promise<string> {
-	const created = await fetch(`${origin}/v1/print-files`, {
-		method: "POST",
-		headers,
-		body: JSON.stringify({ content_type: "image/png" }),
-	});
-	const ticket = (await created.json()) as { id: string; upload_url: string; upload_headers: Record<string, string> };
-	const stored = await fetch(ticket.upload_url, {
-		method: "PUT",
-		headers: ticket.upload_headers,
-		body: pngOfSize(2400, 3000, 1000),
-	});
-	if (stored.status !== 200) throw new Error(`upload failed: ${stored.status} ${await stored.text()}`);
-	return ticket.id;
-}
-
 const persistTo = await mkdtemp(path.join(tmpdir(), "fps-bench-"));
 let server: DevServer | undefined;
 try {
 	const target: D1Target = { remote: false, persistTo };
 	await applyMigrations(target);
-	const partner = await createAccount(target, "Bench Partner", PARTNER_SCOPES);
-	const team = await createAccountWithKeys(target, "Bench service team", [{ mode: "live", scopes: ["admin"] }]);
-	const adminKey = team.keys[0]?.key;
-	if (adminKey === undefined) throw new Error("no admin key");
+	const { partner, adminKey } = await createScenarioAccounts(target, "Bench");
 
 	// The development setting lets orders name the loopback receiver as their callback_url.
 	server = await startDevServer({
@@ -159,12 +137,7 @@ try {
 		vars: { UPLOAD_SIGNING_SECRET: "bench-secret", ENVIRONMENT: "development" },
 	});
 	const origin = server.origin;
-	const override = await fetch(`${origin}/v1/admin/accounts/${partner.account.id}/limits`, {
-		method: "PUT",
-		headers: { Authorization: `Bearer ${adminKey}`, "Content-Type": "application/json" },
-		body: JSON.stringify({ requests_per_minute: 1_000_000, orders_per_second: 10_000, order_burst: 1_000_000 }),
-	});
-	if (override.status !== 200) throw new Error(`limit override failed: ${override.status} ${await override.text()}`);
+	await liftLimits(origin, adminKey, partner.account.id);
 
 	const auth = { Authorization: `Bearer ${partner.keys.live.key}` };
 	const json = { ...auth, "Content-Type": "application/json" };

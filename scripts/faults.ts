@@ -15,10 +15,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
-import { createAccount, createAccountWithKeys } from "./lib/accounts.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
-import { pngOfSize } from "./lib/image-fixtures.ts";
+import { createScenarioAccounts, liftLimits, uploadReadyFile } from "./lib/scenario.ts";
 import { applyMigrations, type D1Target, queryRows } from "./lib/wrangler.ts";
 
 const CREATES = 400;
@@ -48,8 +46,7 @@ receiver.on("request", () => {
 });
 try {
 	await applyMigrations(target);
-	const partner = await createAccount(target, "Fault Partner", PARTNER_SCOPES);
-	const team = await createAccountWithKeys(target, "Fault service team", [{ mode: "live", scopes: ["admin"] }]);
+	const { partner, adminKey } = await createScenarioAccounts(target, "Fault");
 	const port = await freePort();
 	const receiverPort = await freePort();
 	const vars = {
@@ -61,19 +58,8 @@ try {
 	server = await startDevServer({ port, persistTo: folder, vars });
 	const origin = server.origin;
 	const json = { Authorization: `Bearer ${partner.keys.live.key}`, "Content-Type": "application/json" };
-	await fetch(`${origin}/v1/admin/accounts/${partner.account.id}/limits`, {
-		method: "PUT",
-		headers: { Authorization: `Bearer ${team.keys[0]?.key ?? ""}`, "Content-Type": "application/json" },
-		body: JSON.stringify({ requests_per_minute: 1_000_000, orders_per_second: 10_000, order_burst: 1_000_000 }),
-	});
-	const ticket = (await (
-		await fetch(`${origin}/v1/print-files`, {
-			method: "POST",
-			headers: json,
-			body: JSON.stringify({ content_type: "image/png" }),
-		})
-	).json()) as { id: string; upload_url: string; upload_headers: Record<string, string> };
-	await fetch(ticket.upload_url, { method: "PUT", headers: ticket.upload_headers, body: pngOfSize(2400, 3000, 1000) });
+	await liftLimits(origin, adminKey, partner.account.id);
+	const fileId = await uploadReadyFile(origin, json);
 
 	const bodies = Array.from({ length: CREATES }, (_, index) => {
 		// Every tenth request repeats the one before it: a partner's retry.
@@ -84,7 +70,7 @@ try {
 				external_id: `FAULT-${id}`,
 				callback_url: `http://127.0.0.1:${receiverPort}/hooks`,
 				ship_to: SHIP_TO,
-				items: [{ print_file_id: ticket.id, width_in: 8, height_in: 10 }],
+				items: [{ print_file_id: fileId, width_in: 8, height_in: 10 }],
 			}),
 		};
 	});

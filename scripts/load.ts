@@ -9,10 +9,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
-import { createAccount, createAccountWithKeys } from "./lib/accounts.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
-import { pngOfSize } from "./lib/image-fixtures.ts";
+import { createScenarioAccounts, liftLimits, uploadReadyFile } from "./lib/scenario.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./lib/webhook-receiver.ts";
 import { applyMigrations, type D1Target, queryRows } from "./lib/wrangler.ts";
 
@@ -94,8 +92,7 @@ let receiver: WebhookReceiver | undefined;
 const violations: string[] = [];
 try {
 	await applyMigrations(target);
-	const partner = await createAccount(target, "Load Partner", PARTNER_SCOPES);
-	const team = await createAccountWithKeys(target, "Load service team", [{ mode: "live", scopes: ["admin"] }]);
+	const { partner, adminKey } = await createScenarioAccounts(target, "Load");
 	server = await startDevServer({
 		port: await freePort(),
 		persistTo: folder,
@@ -104,22 +101,11 @@ try {
 	const origin = server.origin;
 	const key = partner.keys.live.key;
 	const json = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
-	await fetch(`${origin}/v1/admin/accounts/${partner.account.id}/limits`, {
-		method: "PUT",
-		headers: { Authorization: `Bearer ${team.keys[0]?.key ?? ""}`, "Content-Type": "application/json" },
-		body: JSON.stringify({ requests_per_minute: 1_000_000, orders_per_second: 10_000, order_burst: 1_000_000 }),
-	});
-	const ticket = (await (
-		await fetch(`${origin}/v1/print-files`, {
-			method: "POST",
-			headers: json,
-			body: JSON.stringify({ content_type: "image/png" }),
-		})
-	).json()) as { id: string; upload_url: string; upload_headers: Record<string, string> };
-	await fetch(ticket.upload_url, { method: "PUT", headers: ticket.upload_headers, body: pngOfSize(2400, 3000, 1000) });
+	await liftLimits(origin, adminKey, partner.account.id);
+	const fileId = await uploadReadyFile(origin, json);
 	receiver = await startWebhookReceiver();
 
-	const planned = plan(ticket.id, receiver.url);
+	const planned = plan(fileId, receiver.url);
 	const orderIdsByExternalId = new Map<string, Set<string>>();
 	const created: string[] = [];
 	let fiveHundreds = 0;

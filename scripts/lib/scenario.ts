@@ -1,0 +1,45 @@
+/** The setup the bench, load and fault scripts share: a partner, an admin key, lifted limits, a ready file. */
+import type { NewAccount } from "../../src/accounts/provisioning.ts";
+import { PARTNER_SCOPES } from "../../src/accounts/scopes.ts";
+import { createAccount, createAccountWithKeys } from "./accounts.ts";
+import { pngOfSize } from "./image-fixtures.ts";
+import type { D1Target } from "./wrangler.ts";
+
+/** A partner account and an admin key on a service-team account, written to the target database. */
+export async function createScenarioAccounts(
+	target: D1Target,
+	label: string,
+): Promise<{ partner: NewAccount; adminKey: string }> {
+	const partner = await createAccount(target, `${label} Partner`, PARTNER_SCOPES);
+	const team = await createAccountWithKeys(target, `${label} service team`, [{ mode: "live", scopes: ["admin"] }]);
+	const adminKey = team.keys[0]?.key;
+	if (adminKey === undefined) throw new Error("no admin key");
+	return { partner, adminKey };
+}
+
+/** Raises the account's limits through the admin route, so the limiters run on every request but never refuse. */
+export async function liftLimits(origin: string, adminKey: string, accountId: string): Promise<void> {
+	const response = await fetch(`${origin}/v1/admin/accounts/${accountId}/limits`, {
+		method: "PUT",
+		headers: { Authorization: `Bearer ${adminKey}`, "Content-Type": "application/json" },
+		body: JSON.stringify({ requests_per_minute: 1_000_000, orders_per_second: 10_000, order_burst: 1_000_000 }),
+	});
+	if (response.status !== 200) throw new Error(`limit override failed: ${response.status} ${await response.text()}`);
+}
+
+/** Uploads a 2400 × 3000 px PNG through the worker route (300 DPI at 8 × 10 in) and returns its id. */
+export async function uploadReadyFile(origin: string, headers: Record<string, string>): Promise<string> {
+	const created = await fetch(`${origin}/v1/print-files`, {
+		method: "POST",
+		headers,
+		body: JSON.stringify({ content_type: "image/png" }),
+	});
+	const ticket = (await created.json()) as { id: string; upload_url: string; upload_headers: Record<string, string> };
+	const stored = await fetch(ticket.upload_url, {
+		method: "PUT",
+		headers: ticket.upload_headers,
+		body: pngOfSize(2400, 3000, 1000),
+	});
+	if (stored.status !== 200) throw new Error(`upload failed: ${stored.status} ${await stored.text()}`);
+	return ticket.id;
+}
