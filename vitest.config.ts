@@ -16,6 +16,7 @@ export default defineConfig(async () => {
 								bindings: {
 									TEST_MIGRATIONS: migrations,
 									UPLOAD_SIGNING_SECRET: "test-upload-signing-secret",
+									CONSOLE_SESSION_SECRET: "test-console-session-secret",
 									// A receiver that does not answer is given up on quickly in the tests.
 									WEBHOOK_TIMEOUT_SECONDS: "1",
 								},

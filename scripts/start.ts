@@ -22,6 +22,8 @@ type DevCredentials = {
 	service_team: { account_id: string; ops_key: string; admin_key: string };
 	/** Signs the worker's own upload URLs (UPLOAD_METHOD=worker); a secret in production. */
 	upload_signing_secret: string;
+	/** Signs the operator console's session cookies and form tokens; a secret in production. */
+	console_session_secret: string;
 };
 
 async function loadCredentials(target: D1Target): Promise<DevCredentials | null> {
@@ -34,9 +36,16 @@ async function loadCredentials(target: D1Target): Promise<DevCredentials | null>
 	const stillThere =
 		(await accountExists(target, saved.partner.account_id)) &&
 		(await accountExists(target, saved.service_team.account_id));
-	return stillThere
-		? { partner: saved.partner, service_team: saved.service_team, upload_signing_secret: saved.upload_signing_secret }
-		: null;
+	if (!stillThere) return null;
+	const credentials: DevCredentials = {
+		partner: saved.partner,
+		service_team: saved.service_team,
+		upload_signing_secret: saved.upload_signing_secret,
+		// Files written before the console existed lack its secret: add one and keep the keys.
+		console_session_secret: saved.console_session_secret ?? randomBase62(43),
+	};
+	if (saved.console_session_secret === undefined) await saveCredentials(credentials);
+	return credentials;
 }
 
 async function createCredentials(target: D1Target): Promise<DevCredentials> {
@@ -56,10 +65,15 @@ async function createCredentials(target: D1Target): Promise<DevCredentials> {
 		},
 		service_team: { account_id: team.account.id, ops_key: opsKey.key, admin_key: adminKey.key },
 		upload_signing_secret: randomBase62(43),
+		console_session_secret: randomBase62(43),
 	};
+	await saveCredentials(credentials);
+	return credentials;
+}
+
+async function saveCredentials(credentials: DevCredentials): Promise<void> {
 	await mkdir(path.dirname(CREDENTIALS_FILE), { recursive: true });
 	await writeFile(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-	return credentials;
 }
 
 function banner(origin: string, credentials: DevCredentials, createdNow: boolean): string {
@@ -75,6 +89,7 @@ function banner(origin: string, credentials: DevCredentials, createdNow: boolean
 		`  partner webhook secret ${credentials.partner.webhook_secret}`,
 		`  ops key              ${credentials.service_team.ops_key}`,
 		`  admin key            ${credentials.service_team.admin_key}`,
+		`Operator console: ${origin}/ops   (sign in with the ops key)`,
 		"Try it:",
 		`  curl -H "Authorization: Bearer ${credentials.partner.test_key}" ${base}/catalog`,
 		"",
@@ -96,6 +111,7 @@ const server = await startDevServer({
 		// Test-mode orders move through production, shipping and delivery a few seconds apart.
 		SANDBOX_STEP_SECONDS: "5",
 		UPLOAD_SIGNING_SECRET: credentials.upload_signing_secret,
+		CONSOLE_SESSION_SECRET: credentials.console_session_secret,
 		...presignedUploadVars(`http://localhost:${PORT}`),
 	},
 	inheritOutput: true,

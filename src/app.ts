@@ -1,6 +1,7 @@
 import { bodyLimit } from "hono/body-limit";
 import { except } from "hono/combine";
 import { adminRoutes } from "./accounts/admin-routes.ts";
+import { brandingRoutes } from "./branding/routes.ts";
 import { catalogRoutes } from "./catalog/routes.ts";
 import { healthRoutes } from "./health/routes.ts";
 import type { PublicEnv } from "./http/app-env.ts";
@@ -12,6 +13,7 @@ import { serveApiDocs } from "./openapi/document.ts";
 import { opsRoutes, sandboxRoutes } from "./orders/ops-routes.ts";
 import { orderRoutes } from "./orders/routes.ts";
 import { printFileRoutes, uploadRoutes } from "./print-files/routes.ts";
+import { productionRoutes } from "./production/routes.ts";
 import { webhookRoutes } from "./webhooks/routes.ts";
 
 /** The JSON body cap of the contract. */
@@ -44,6 +46,8 @@ app.route("/v1", printFileRoutes);
 app.route("/v1", uploadRoutes);
 app.route("/v1", orderRoutes);
 app.route("/v1", opsRoutes);
+app.route("/v1", productionRoutes);
 app.route("/v1", sandboxRoutes);
 app.route("/v1", webhookRoutes);
+app.route("/v1", brandingRoutes);
 serveApiDocs(app);

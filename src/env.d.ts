@@ -3,6 +3,8 @@
  * Set them with `wrangler secret put NAME`, or `--var NAME:value` locally (npm start does).
  */
 interface SecretEnv {
+	/** HMAC key of the operator console's session cookies and form tokens; without it the console refuses sign-in. */
+	CONSOLE_SESSION_SECRET?: string;
 	/** HMAC key of the worker's own upload URLs. */
 	UPLOAD_SIGNING_SECRET?: string;
 	/** S3 endpoint of R2 for presigned uploads, e.g. https://<account>.r2.cloudflarestorage.com. */

@@ -5,23 +5,16 @@ import { ApiError, errorResponses } from "../http/errors.ts";
 import { jsonResponse, protectedRoute } from "../http/protected-route.ts";
 import { decodeCursor } from "./cursor.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
+import { HoldBody, moveAsOperator, ShipBody } from "./operator-moves.ts";
 import { OrderIdParams, OrderPageSchema, OrderSchema, toOrder, toOrderPage } from "./response.ts";
-import { type Actor, type Move, ORDER_STATUSES } from "./state-machine.ts";
-import { findOrder, findOwnedOrder, listProductionQueue } from "./store.ts";
+import { type Move, ORDER_STATUSES } from "./state-machine.ts";
+import { findOwnedOrder, listProductionQueue } from "./store.ts";
 
 const QueueQuery = z.object({
 	status: z.enum(ORDER_STATUSES).optional(),
 	limit: z.coerce.number().int().min(1).max(100).default(50),
 	cursor: z.string().max(512).optional(),
 });
-const HoldBody = z.strictObject({ message: z.string().trim().min(1).max(1000) }).openapi("OperatorHoldRequest");
-const ShipBody = z
-	.strictObject({
-		carrier: z.string().trim().min(1).max(100),
-		number: z.string().trim().min(1).max(100),
-		url: z.url({ protocol: /^https?$/ }).max(2048),
-	})
-	.openapi("ShipRequest");
 
 const listQueue = protectedRoute("ops", {
 	method: "get",
@@ -68,10 +61,9 @@ const releaseRoute = moveRoute("release", "Release a hold: the order is validate
 const deliverRoute = moveRoute("deliver", "Record delivery");
 const cancelRoute = moveRoute("cancel", "Cancel an order before it ships");
 
-async function moveAsOperator(env: Env, id: string, move: Move) {
-	if ((await findOrder(env.DB, id)) === null) throw new ApiError("not_found", `No order ${id}.`, "id");
-	const operator: Actor = "operator";
-	return toOrder(orderFromOutcome(await orderMachine(env, id).move(id, move, operator)));
+/** The order after an operator's move, in its API shape. */
+async function movedOrder(env: Env, id: string, move: Move) {
+	return toOrder(await moveAsOperator(env, id, move));
 }
 
 /** Operator routes (scope `ops`): they see every account's orders. */
@@ -87,21 +79,19 @@ export const opsRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(holdRoute, async (c) => {
 		const { id } = c.req.valid("param");
-		return c.json(await moveAsOperator(c.env, id, { kind: "hold", message: c.req.valid("json").message }), 200);
+		return c.json(await movedOrder(c.env, id, { kind: "hold", message: c.req.valid("json").message }), 200);
 	})
 	.openapi(shipRoute, async (c) => {
 		const { id } = c.req.valid("param");
-		return c.json(await moveAsOperator(c.env, id, { kind: "ship", tracking: c.req.valid("json") }), 200);
+		return c.json(await movedOrder(c.env, id, { kind: "ship", tracking: c.req.valid("json") }), 200);
 	})
 	.openapi(releaseRoute, async (c) =>
-		c.json(await moveAsOperator(c.env, c.req.valid("param").id, { kind: "release" }), 200),
+		c.json(await movedOrder(c.env, c.req.valid("param").id, { kind: "release" }), 200),
 	)
 	.openapi(deliverRoute, async (c) =>
-		c.json(await moveAsOperator(c.env, c.req.valid("param").id, { kind: "deliver" }), 200),
+		c.json(await movedOrder(c.env, c.req.valid("param").id, { kind: "deliver" }), 200),
 	)
-	.openapi(cancelRoute, async (c) =>
-		c.json(await moveAsOperator(c.env, c.req.valid("param").id, { kind: "cancel" }), 200),
-	);
+	.openapi(cancelRoute, async (c) => c.json(await movedOrder(c.env, c.req.valid("param").id, { kind: "cancel" }), 200));
 
 const advanceRoute = protectedRoute("orders:write", {
 	method: "post",

@@ -165,7 +165,10 @@ export class OrderMachine extends DurableObject<Env> {
 		const after = withState(stored.order, result.state, now);
 		let eventId: string | null;
 		try {
-			({ eventId } = await writeMove(this.env.DB, stored.order, after, result.event, now, itemUpdates));
+			({ eventId } = await writeMove(this.env.DB, stored.order, after, result.event, now, itemUpdates, {
+				move,
+				actor,
+			}));
 		} catch (error) {
 			if (error instanceof StaleOrder) return { ok: false, kind: "stale" };
 			throw error;

@@ -183,6 +183,7 @@ export const orderRoutes = createApp<AuthedEnv>()
 			requestHash,
 			shipTo: input.ship_to,
 			callbackUrl: input.callback_url ?? null,
+			giftMessage: input.gift_message ?? null,
 			now,
 		});
 		try {

@@ -99,6 +99,12 @@ const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 // At least one digit, so "-----" is not a phone number.
 const PHONE_NUMBER = /^(?=.*\d)[\d +\-().]{5,30}$/;
 const SLUG = /^[a-z0-9][a-z0-9-]*$/;
+// As NO_CONTROL_CHARACTERS, but line feeds are kept: a gift message may have lines.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse control characters.
+const NO_CONTROL_CHARACTERS_BUT_NEWLINES = /^[^\u0000-\u0009\u000b-\u001f\u007f-\u009f]*$/;
+
+/** Most characters a gift message may have, counted as a reader would (code points, not UTF-16 units). */
+export const GIFT_MESSAGE_MAX_CHARACTERS = 300;
 
 /** Whether `value` parses as an absolute URL as written: the URL parser would quietly drop edge whitespace. */
 function isAbsoluteUrl(value: string): boolean {
@@ -121,6 +127,30 @@ function absoluteUrl() {
 		.string()
 		.max(2048, "must be at most 2048 characters")
 		.refine(isAbsoluteUrl, "must be an absolute URL, such as https://example.com/path");
+}
+
+/** `gift_message`: an extension of spec 2.1, printed on the packing slip. Windows line ends become \n. */
+function giftMessage() {
+	return z
+		.string()
+		.transform((text) => text.replace(/\r\n?/g, "\n").trim())
+		.pipe(
+			z
+				.string()
+				.min(1, "must not be empty (leave the field out for no message)")
+				.refine(
+					(text) => [...text].length <= GIFT_MESSAGE_MAX_CHARACTERS,
+					`must be at most ${GIFT_MESSAGE_MAX_CHARACTERS} characters`,
+				)
+				.regex(NO_CONTROL_CHARACTERS_BUT_NEWLINES, "must not contain control characters other than line breaks"),
+		)
+		.optional()
+		.openapi({
+			description:
+				"Extension of spec 2.1: a message from the buyer, printed on the packing slip. At most 300 characters; " +
+				"line breaks are kept. Part of the idempotency comparison like every other field.",
+			example: "Happy birthday, Grace!",
+		});
 }
 
 const inches = z
@@ -263,6 +293,7 @@ export const CreateOrderBody = z
 			description: "An https URL that receives the order's webhooks.",
 			example: "https://example.com/hooks",
 		}),
+		gift_message: giftMessage(),
 	})
 	.openapi("CreateOrderRequest");
 

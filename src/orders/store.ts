@@ -1,6 +1,15 @@
 import type { KeyMode } from "../accounts/scopes.ts";
 import { newId, randomBase62 } from "../ids.ts";
-import type { HoldDetail, HoldReason, OrderEventType, OrderState, OrderStatus, Tracking } from "./state-machine.ts";
+import type {
+	Actor,
+	HoldDetail,
+	HoldReason,
+	Move,
+	OrderEventType,
+	OrderState,
+	OrderStatus,
+	Tracking,
+} from "./state-machine.ts";
 
 /** A shipping address as stored (validated at creation). */
 export type ShipTo = {
@@ -26,6 +35,7 @@ export type OrderRow = {
 	write_token: string;
 	ship_to: string;
 	callback_url: string | null;
+	gift_message: string | null;
 	hold_reason: HoldReason | null;
 	hold_details: string;
 	tracking_carrier: string | null;
@@ -65,6 +75,7 @@ export function newOrderRow(fields: {
 	requestHash: string;
 	shipTo: ShipTo;
 	callbackUrl: string | null;
+	giftMessage?: string | null;
 	now: Date;
 	status?: OrderStatus;
 }): OrderRow {
@@ -80,6 +91,7 @@ export function newOrderRow(fields: {
 		write_token: randomBase62(16),
 		ship_to: JSON.stringify(fields.shipTo),
 		callback_url: fields.callbackUrl,
+		gift_message: fields.giftMessage ?? null,
 		hold_reason: null,
 		hold_details: "[]",
 		tracking_carrier: null,
@@ -179,8 +191,8 @@ export async function insertOrder(db: D1Database, order: OrderRow, items: ItemRo
 		db
 			.prepare(
 				`INSERT INTO orders (id, account_id, mode, external_id, request_hash, status, version, ship_to, callback_url,
-				   hold_reason, hold_details, created_at, updated_at, write_token)
-				 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)`,
+				   hold_reason, hold_details, created_at, updated_at, write_token, gift_message)
+				 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)`,
 			)
 			.bind(
 				order.id,
@@ -197,9 +209,24 @@ export async function insertOrder(db: D1Database, order: OrderRow, items: ItemRo
 				order.created_at,
 				order.updated_at,
 				order.write_token,
+				order.gift_message,
 			),
 		...items.map((item) => insertItem(db, item)),
 		insertEvent(db, "order.received", order, now),
+		insertMove(
+			db,
+			{
+				order_id: order.id,
+				version: order.version,
+				move: "create",
+				actor: "partner",
+				from_status: null,
+				to_status: order.status,
+				note: null,
+				created_at: order.created_at,
+			},
+			order.write_token,
+		),
 	];
 	try {
 		await db.batch(statements);
@@ -239,10 +266,64 @@ export class StaleOrder extends Error {
 	override readonly name = "StaleOrder";
 }
 
+/** A row of an order's history of moves (the console's order page). */
+export type OrderMoveRow = {
+	order_id: string;
+	version: number;
+	move: Move["kind"] | "create";
+	actor: Actor;
+	from_status: OrderStatus | null;
+	to_status: OrderStatus;
+	note: string | null;
+	created_at: string;
+};
+
+/** What an operator reading the history wants to know of a move beyond its statuses. */
+export function moveNote(move: Move): string | null {
+	switch (move.kind) {
+		case "hold":
+			return move.message;
+		case "fail_validation":
+			return move.holdReason;
+		case "ship":
+			return `${move.tracking.carrier} ${move.tracking.number}`;
+		default:
+			return null;
+	}
+}
+
+function insertMove(db: D1Database, row: OrderMoveRow, writeToken: string): D1PreparedStatement {
+	return db
+		.prepare(
+			`INSERT INTO order_moves (order_id, version, move, actor, from_status, to_status, note, created_at)
+			 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 FROM orders WHERE id = ?1 AND write_token = ?9`,
+		)
+		.bind(
+			row.order_id,
+			row.version,
+			row.move,
+			row.actor,
+			row.from_status,
+			row.to_status,
+			row.note,
+			row.created_at,
+			writeToken,
+		);
+}
+
+/** The order's moves, oldest first. */
+export async function listOrderMoves(db: D1Database, orderId: string): Promise<OrderMoveRow[]> {
+	const { results } = await db
+		.prepare("SELECT * FROM order_moves WHERE order_id = ?1 ORDER BY version")
+		.bind(orderId)
+		.all<OrderMoveRow>();
+	return results;
+}
+
 /**
  * Writes a move: the order's new row, only if its version is still the one read, and the move's
- * event and its webhook delivery row, only if that update happened, in one batch. Throws StaleOrder
- * when the version had moved on; returns the event's id for the delivery queue.
+ * history row, event and webhook delivery row, only if that update happened, in one batch. Throws
+ * StaleOrder when the version had moved on; returns the event's id for the delivery queue.
  */
 export async function writeMove(
 	db: D1Database,
@@ -250,7 +331,8 @@ export async function writeMove(
 	after: OrderRow,
 	event: OrderEventType | null,
 	now: Date,
-	itemUpdates: ItemRow[] = [],
+	itemUpdates: ItemRow[],
+	made: { move: Move; actor: Actor },
 ): Promise<{ eventId: string | null }> {
 	const update = db
 		.prepare(
@@ -279,6 +361,17 @@ export async function writeMove(
 	// above applied; a stale writer's batch changes nothing at all.
 	const statements: D1PreparedStatement[] = [update];
 	for (const item of itemUpdates) statements.push(guardedItemUpdate(db, item, after));
+	const history: OrderMoveRow = {
+		order_id: after.id,
+		version: after.version,
+		move: made.move.kind,
+		actor: made.actor,
+		from_status: before.status,
+		to_status: after.status,
+		note: moveNote(made.move),
+		created_at: now.toISOString(),
+	};
+	statements.push(insertMove(db, history, after.write_token));
 	let eventId: string | null = null;
 	if (event !== null) {
 		eventId = newId("evt");

@@ -80,6 +80,14 @@ export function findOwnedPrintFile(
 		.first<PrintFileRow>();
 }
 
+/** A file of this account in either mode: a brand logo serves live and test orders alike. */
+export function findAccountPrintFile(db: D1Database, accountId: string, id: string): Promise<PrintFileRow | null> {
+	return db
+		.prepare("SELECT * FROM print_files WHERE id = ?1 AND account_id = ?2")
+		.bind(id, accountId)
+		.first<PrintFileRow>();
+}
+
 /** Records that the bytes are in R2 (worker upload route). Only moves a file still awaiting its upload. */
 export async function markUploaded(db: D1Database, id: string, sizeBytes: number, now: Date): Promise<void> {
 	await db

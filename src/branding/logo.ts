@@ -1,0 +1,55 @@
+import { inspectIfUploaded } from "../print-files/inspection.ts";
+import { findAccountPrintFile } from "../print-files/store.ts";
+import { LOGO_FORMATS, LOGO_MAX_BYTES, LOGO_MAX_SIDE_PX } from "./schema.ts";
+
+const LOGO_FORMAT_SET: ReadonlySet<string> = new Set(LOGO_FORMATS);
+
+/**
+ * Why this account's print file cannot be its logo, as a message for `logo_print_file_id`, or null
+ * when it can: it must be uploaded, a readable PNG or JPEG, small in pixels and in bytes.
+ */
+export async function logoProblem(env: Env, accountId: string, fileId: string): Promise<string | null> {
+	const found = await findAccountPrintFile(env.DB, accountId, fileId);
+	if (found === null) return `is not a print file of this account (${fileId})`;
+	const file = await inspectIfUploaded(env, found);
+	if (file.status === "awaiting_upload" || file.status === "processing") {
+		return `must be uploaded first: ${fileId} is ${file.status}`;
+	}
+	if (file.status === "invalid") return `is not a readable image: ${file.invalid_message ?? "invalid"}`;
+	if (file.format === null || !LOGO_FORMAT_SET.has(file.format)) {
+		return `must be a PNG or JPEG (${fileId} is ${file.format?.toUpperCase() ?? "of an unknown format"})`;
+	}
+	const longSide = Math.max(file.width_px ?? 0, file.height_px ?? 0);
+	if (longSide > LOGO_MAX_SIDE_PX) {
+		return `must be at most ${LOGO_MAX_SIDE_PX} px on its long side (${fileId} is ${file.width_px} × ${file.height_px} px)`;
+	}
+	if ((file.size_bytes ?? 0) > LOGO_MAX_BYTES) {
+		return `must be at most ${LOGO_MAX_BYTES} bytes (${fileId} is ${file.size_bytes} bytes)`;
+	}
+	return null;
+}
+
+/**
+ * The logo as a data: URL, so a slip is one self-contained page that prints, saves and renders to
+ * PDF with nothing else to fetch. Null when the file is gone or no longer a valid logo: the slip then
+ * prints without a logo rather than failing.
+ */
+export async function logoDataUrl(env: Env, accountId: string, fileId: string): Promise<string | null> {
+	const file = await findAccountPrintFile(env.DB, accountId, fileId);
+	if (file === null || file.status !== "ready" || file.format === null || !LOGO_FORMAT_SET.has(file.format))
+		return null;
+	if ((file.size_bytes ?? 0) > LOGO_MAX_BYTES) return null;
+	const object = await env.PRINT_FILES.get(file.r2_key);
+	if (object === null) return null;
+	const bytes = new Uint8Array(await object.arrayBuffer());
+	return `data:image/${file.format};base64,${base64(bytes)}`;
+}
+
+function base64(bytes: Uint8Array): string {
+	let binary = "";
+	const chunk = 0x8000;
+	for (let start = 0; start < bytes.length; start += chunk) {
+		binary += String.fromCharCode(...bytes.subarray(start, start + chunk));
+	}
+	return btoa(binary);
+}

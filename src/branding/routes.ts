@@ -1,0 +1,73 @@
+import type { AuthedEnv } from "../http/app-env.ts";
+import { createApp } from "../http/create-app.ts";
+import { ApiError, errorResponses } from "../http/errors.ts";
+import { jsonResponse, protectedRoute } from "../http/protected-route.ts";
+import { logoProblem } from "./logo.ts";
+import { BrandProfileBody, BrandProfileSchema } from "./schema.ts";
+import { deleteBrandProfile, findBrandProfile, putBrandProfile, toBrandProfile } from "./store.ts";
+
+const NO_PROFILE = "This account has no brand profile yet: PUT /v1/branding creates one.";
+
+const getBranding = protectedRoute("orders:read", {
+	method: "get",
+	path: "/branding",
+	tags: ["Branding"],
+	summary: "The account's brand profile (shared by live and test mode)",
+	responses: { 200: jsonResponse(BrandProfileSchema, "The brand profile."), ...errorResponses(404) },
+});
+
+const putBranding = protectedRoute("orders:write", {
+	method: "put",
+	path: "/branding",
+	tags: ["Branding"],
+	summary: "Create or replace the brand profile printed on packing slips and shipping labels",
+	request: { body: { required: true, content: { "application/json": { schema: BrandProfileBody } } } },
+	responses: {
+		200: jsonResponse(BrandProfileSchema, "The profile as stored; slips printed from now on carry it."),
+		...errorResponses(400, 422),
+	},
+});
+
+const deleteBranding = protectedRoute("orders:write", {
+	method: "delete",
+	path: "/branding",
+	tags: ["Branding"],
+	summary: "Remove the brand profile: slips become neutral, with no brand at all",
+	responses: { 204: { description: "Removed." }, ...errorResponses(404) },
+});
+
+/** `GET`, `PUT` and `DELETE /v1/branding`: one profile per account, whatever the key's mode. */
+export const brandingRoutes = createApp<AuthedEnv>()
+	.openapi(getBranding, async (c) => {
+		const row = await findBrandProfile(c.env.DB, c.var.principal.accountId);
+		if (row === null) throw new ApiError("not_found", NO_PROFILE);
+		return c.json(toBrandProfile(row), 200);
+	})
+	.openapi(putBranding, async (c) => {
+		const input = c.req.valid("json");
+		const accountId = c.var.principal.accountId;
+		const logoId = input.logo_print_file_id ?? null;
+		if (logoId !== null) {
+			const problem = await logoProblem(c.env, accountId, logoId);
+			if (problem !== null)
+				throw new ApiError("validation_error", `logo_print_file_id ${problem}.`, "logo_print_file_id");
+		}
+		const row = await putBrandProfile(
+			c.env.DB,
+			{
+				account_id: accountId,
+				brand_name: input.brand_name,
+				return_address: input.return_address == null ? null : JSON.stringify(input.return_address),
+				support_email: input.support_email ?? null,
+				support_url: input.support_url ?? null,
+				packing_slip_message: input.packing_slip_message ?? null,
+				logo_print_file_id: logoId,
+			},
+			new Date(),
+		);
+		return c.json(toBrandProfile(row), 200);
+	})
+	.openapi(deleteBranding, async (c) => {
+		if (!(await deleteBrandProfile(c.env.DB, c.var.principal.accountId))) throw new ApiError("not_found", NO_PROFILE);
+		return c.body(null, 204);
+	});

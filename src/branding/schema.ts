@@ -1,0 +1,93 @@
+import { z } from "@hono/zod-openapi";
+import { ShipToSchema } from "../orders/schema.ts";
+
+/** The longest side a logo may have: it is printed a few centimetres wide, never as art. */
+export const LOGO_MAX_SIDE_PX = 2000;
+/** The most bytes a logo may have: it is embedded in every packing slip. */
+export const LOGO_MAX_BYTES = 4 * 1024 * 1024;
+/** Logo formats: those a browser prints everywhere. */
+export const LOGO_FORMATS = ["png", "jpeg"] as const;
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse control characters.
+const ONE_LINE = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: as ONE_LINE, but line feeds are kept.
+const LINES = /^[^\u0000-\u0009\u000b-\u001f\u007f-\u009f]*$/;
+
+const brandName = z
+	.string()
+	.trim()
+	.min(1, "must not be empty")
+	.max(100, "must be at most 100 characters")
+	.regex(ONE_LINE, "must not contain control characters");
+
+const packingSlipMessage = z
+	.string()
+	.transform((text) => text.replace(/\r\n?/g, "\n").trim())
+	.pipe(
+		z
+			.string()
+			.min(1, "must not be empty (leave the field out for no message)")
+			.max(1000, "must be at most 1000 characters")
+			.regex(LINES, "must not contain control characters other than line breaks"),
+	);
+
+/**
+ * `PUT /v1/branding`: the whole profile, replacing the previous one. Only `brand_name` is required;
+ * an optional field left out or null is cleared.
+ */
+export const BrandProfileBody = z
+	.strictObject({
+		brand_name: brandName.openapi({ description: "Printed at the top of the packing slip.", example: "Lumen Prints" }),
+		return_address: ShipToSchema.nullish().openapi({
+			description: "The shipping label's return address and the slip's sender: the shape and rules of ship_to.",
+		}),
+		support_email: z
+			.string()
+			.trim()
+			.max(254, "must be at most 254 characters")
+			.regex(z.regexes.email, "must be an email address")
+			.nullish()
+			.openapi({ example: "help@lumen.example" }),
+		support_url: z
+			.string()
+			.max(2048, "must be at most 2048 characters")
+			.refine(
+				(value) => !/\s/.test(value) && /^https?:$/.test(URL.parse(value)?.protocol ?? ""),
+				"must be an absolute http or https URL, such as https://example.com/help",
+			)
+			.nullish()
+			.openapi({ example: "https://lumen.example/help" }),
+		packing_slip_message: packingSlipMessage.nullish().openapi({
+			description: "A note printed on every slip (at most 1000 characters; line breaks are kept).",
+			example: "Thank you for supporting independent artists.",
+		}),
+		logo_print_file_id: z
+			.string()
+			.min(1)
+			.max(64, "must be at most 64 characters")
+			.nullish()
+			.openapi({
+				description:
+					"A PNG or JPEG uploaded like a print file (POST /v1/print-files, with a live or a test key), at most " +
+					`${LOGO_MAX_SIDE_PX} px on its long side and ${LOGO_MAX_BYTES / 1024 / 1024} MiB.`,
+				example: "pf_2x8d",
+			}),
+	})
+	.openapi("BrandProfileRequest");
+
+export type BrandProfileInput = z.infer<typeof BrandProfileBody>;
+
+export const BrandProfileSchema = z
+	.object({
+		brand_name: z.string(),
+		return_address: z.record(z.string(), z.string()).nullable(),
+		support_email: z.string().nullable(),
+		support_url: z.string().nullable(),
+		packing_slip_message: z.string().nullable(),
+		logo_print_file_id: z.string().nullable(),
+		created_at: z.string(),
+		updated_at: z.string(),
+	})
+	.openapi("BrandProfile");
+
+export type BrandProfile = z.infer<typeof BrandProfileSchema>;

@@ -1,0 +1,88 @@
+import { z } from "@hono/zod-openapi";
+import type { AuthedEnv } from "../http/app-env.ts";
+import { createApp } from "../http/create-app.ts";
+import { ApiError, errorResponses } from "../http/errors.ts";
+import { jsonResponse, protectedRoute } from "../http/protected-route.ts";
+import { OrderIdParams, OrderSchema, toOrder } from "../orders/response.ts";
+import { loadOrderSheet, type OrderSheet } from "./order-sheet.ts";
+import { PAPER_SIZES } from "./packing-slip.tsx";
+import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "./slip-page.ts";
+
+const AddressSchema = z.record(z.string(), z.string());
+
+const OpsOrderViewSchema = z
+	.object({
+		order: OrderSchema,
+		account: z.object({ id: z.string(), name: z.string() }),
+		shipping_label: z
+			.object({
+				return_address: AddressSchema.nullable().openapi({
+					description:
+						"The partner's return address from its brand profile; null when it has none (print the label without one).",
+				}),
+				ship_to: AddressSchema,
+			})
+			.openapi({ description: "What the shipping label carries: the partner's return address, never the service's." }),
+		brand_name: z.string().nullable(),
+		packing_slip_url: z.string(),
+	})
+	.openapi("OpsOrderView");
+
+const getOpsOrder = protectedRoute("ops", {
+	method: "get",
+	path: "/ops/orders/{id}",
+	tags: ["Operations"],
+	summary: "One order as the floor sees it: the partner, the label's addresses and the packing slip",
+	request: { params: OrderIdParams },
+	responses: {
+		200: jsonResponse(OpsOrderViewSchema, "The order and what its package carries."),
+		...errorResponses(404),
+	},
+});
+
+const getPackingSlip = protectedRoute("ops", {
+	method: "get",
+	path: "/ops/orders/{id}/packing-slip",
+	tags: ["Operations"],
+	summary: "The order's packing slip: a printable HTML page in the partner's brand (or none)",
+	request: {
+		params: OrderIdParams,
+		query: z.object({
+			paper: z.enum(PAPER_SIZES).optional().openapi({
+				description: "Force Letter or A4; by default the printer's paper is used (the layout fits both).",
+			}),
+		}),
+	},
+	responses: {
+		200: { description: "The slip, ready to print.", content: { "text/html": { schema: z.string() } } },
+		...errorResponses(404, 422),
+	},
+});
+
+async function sheetOr404(env: Env, id: string): Promise<OrderSheet> {
+	const sheet = await loadOrderSheet(env, id);
+	if (sheet === null) throw new ApiError("not_found", `No order ${id}.`, "id");
+	return sheet;
+}
+
+/** Operator routes of the production floor (scope `ops`): the order view and its packing slip. */
+export const productionRoutes = createApp<AuthedEnv>()
+	.openapi(getOpsOrder, async (c) => {
+		const { id } = c.req.valid("param");
+		const sheet = await sheetOr404(c.env, id);
+		return c.json(
+			{
+				order: toOrder(sheet.stored),
+				account: sheet.account,
+				shipping_label: { return_address: sheet.returnAddress, ship_to: sheet.shipTo },
+				brand_name: sheet.brand?.brand_name ?? null,
+				packing_slip_url: `/v1/ops/orders/${id}/packing-slip`,
+			},
+			200,
+		);
+	})
+	.openapi(getPackingSlip, async (c) => {
+		const sheet = await sheetOr404(c.env, c.req.valid("param").id);
+		const html = await renderPackingSlip(c.env, sheet, c.req.valid("query").paper ?? null);
+		return c.html(html, 200, PAGE_SECURITY_HEADERS);
+	});

@@ -1,0 +1,25 @@
+import { logoDataUrl } from "../branding/logo.ts";
+import type { OrderSheet } from "./order-sheet.ts";
+import { PackingSlip, type PaperSize } from "./packing-slip.tsx";
+
+/**
+ * Headers of every page the floor prints or works from: nothing runs, nothing loads from elsewhere
+ * (the logo is inline), no page may frame it, and nothing about a partner's order is cached.
+ */
+export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+	"Content-Security-Policy":
+		"default-src 'none'; img-src data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+	"X-Frame-Options": "DENY",
+	"X-Content-Type-Options": "nosniff",
+	"Referrer-Policy": "no-referrer",
+	"Cache-Control": "no-store",
+};
+
+/** The packing slip of an order's sheet as a complete HTML document. */
+export async function renderPackingSlip(env: Env, sheet: OrderSheet, paper: PaperSize | null): Promise<string> {
+	const logoId = sheet.brand?.logo_print_file_id ?? null;
+	// The brand profile is the order's own account's, and so is the logo: looked up by that account only.
+	const logo = logoId === null ? null : await logoDataUrl(env, sheet.order.account_id, logoId);
+	const page = await PackingSlip({ sheet, logoDataUrl: logo, paper }).toString();
+	return `<!doctype html>${page}`;
+}
