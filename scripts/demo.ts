@@ -3,15 +3,18 @@
  * or DEMO_ORIGIN). It creates a partner account with the development admin key, uploads a real TIFF
  * through `upload_url` with a plain PUT, creates an order whose `callback_url` is a webhook receiver
  * on loopback, moves it through production with the operator routes to `delivered`, and prints every
- * response and every webhook (its signature verified). Then the same in the sandbox with the test
+ * response and every webhook (its signature verified). Before ordering it saves a brand profile with a
+ * PNG logo; the order carries a gift message, and its packing slip is fetched with the ops key, checked
+ * (the brand on it, the service's name nowhere) and saved. Then the same in the sandbox with the test
  * key, stepped by the sandbox route instead of an operator. Exits non-zero if any step goes wrong.
  */
 
 import { once } from "node:events";
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import path from "node:path";
 import { verifySignature } from "../src/webhooks/signature.ts";
+import { drawBrandLogo } from "./lib/brand-logo.ts";
 import { tiffWithIfdAtEnd } from "./lib/image-fixtures.ts";
 import { PROJECT_ROOT } from "./lib/wrangler.ts";
 
@@ -80,25 +83,51 @@ async function startReceiver(secret: string) {
 	};
 }
 
-/** Uploads a real uncompressed RGB TIFF (2400 × 3000 px: 300 DPI at 8 × 10 in) through its upload URL. */
-async function uploadTiff(key: string): Promise<string> {
-	const ticket = await call("POST", "/v1/print-files", key, { content_type: "image/tiff", filename: "harbour.tif" });
+/** Uploads a file through its upload URL and waits for its inspection; the file's id. */
+async function upload(key: string, contentType: string, filename: string, bytes: Uint8Array): Promise<string> {
+	const ticket = await call("POST", "/v1/print-files", key, { content_type: contentType, filename });
 	show("POST /v1/print-files", ticket);
-	const tiff = tiffWithIfdAtEnd(2400, 3000, 2400 * 3000 * 3);
 	const put = await fetch(String(ticket.upload_url), {
 		method: "PUT",
 		headers: ticket.upload_headers as Record<string, string>,
-		body: tiff,
+		body: bytes,
 	});
-	console.log(`\n── PUT upload_url (${tiff.byteLength} bytes): ${put.status}`);
+	console.log(`\n── PUT upload_url (${bytes.byteLength} bytes): ${put.status}`);
 	if (!put.ok) throw new Error(`upload failed: ${put.status} ${await put.text()}`);
 	const file = await until("the file to be inspected", async () => {
 		const current = await call("GET", `/v1/print-files/${String(ticket.id)}`, key);
 		return current.status === "ready" || current.status === "invalid" ? current : null;
 	});
 	show(`GET /v1/print-files/${String(ticket.id)}`, file);
-	if (file.status !== "ready") throw new Error("the TIFF was not accepted");
+	if (file.status !== "ready") throw new Error(`${filename} was not accepted`);
 	return String(ticket.id);
+}
+
+/** A real uncompressed RGB TIFF (2400 × 3000 px: 300 DPI at 8 × 10 in). */
+function uploadTiff(key: string): Promise<string> {
+	return upload(key, "image/tiff", "harbour.tif", tiffWithIfdAtEnd(2400, 3000, 2400 * 3000 * 3));
+}
+
+/** Fetches the order's packing slip with the ops key, checks it is the partner's and saves it. */
+async function checkPackingSlip(opsKey: string, orderId: string, brandName: string, giftMessage: string) {
+	const response = await fetch(`${ORIGIN}/v1/ops/orders/${orderId}/packing-slip`, {
+		headers: { Authorization: `Bearer ${opsKey}` },
+	});
+	const html = await response.text();
+	if (!response.ok) throw new Error(`packing slip answered ${response.status}: ${html}`);
+	const problems = [
+		html.includes(brandName) ? null : "the brand name is missing",
+		html.includes(giftMessage) ? null : "the gift message is missing",
+		/framed-print|fulfillment api/i.test(html) ? "the service's name is on it" : null,
+	].filter((problem) => problem !== null);
+	if (problems.length > 0) throw new Error(`packing slip: ${problems.join("; ")}`);
+	const saved = path.join(PROJECT_ROOT, ".wrangler", "demo-packing-slip.html");
+	await mkdir(path.dirname(saved), { recursive: true });
+	await writeFile(saved, html);
+	console.log(
+		`\n── GET /v1/ops/orders/{id}/packing-slip (ops key): ${html.length} characters of HTML with "${brandName}" and the gift message, no service name; saved to ${saved}`,
+	);
+	console.log(`   In the operator console: ${ORIGIN}/ops/orders/${orderId}`);
 }
 
 async function waitForStatus(key: string, orderId: string, status: string): Promise<Record<string, unknown>> {
@@ -116,17 +145,35 @@ show("POST /v1/admin/accounts (admin key)", partner);
 const keys = partner.keys as { live: { key: string }; test: { key: string } };
 const receiver = await startReceiver(String(partner.webhook_secret));
 try {
+	// The partner's brand: what the packing slip and the label's return address carry.
+	const logo = await upload(keys.live.key, "image/png", "logo.png", drawBrandLogo());
+	const brandName = "Demo Gallery Editions";
+	show(
+		"PUT /v1/branding",
+		await call("PUT", "/v1/branding", keys.live.key, {
+			brand_name: brandName,
+			return_address: { ...SHIP_TO, name: "Demo Gallery Returns", address1: "1 Gallery Row" },
+			support_email: "help@demo-gallery.example",
+			support_url: "https://demo-gallery.example/help",
+			packing_slip_message: "Thank you for supporting independent artists.",
+			logo_print_file_id: logo,
+		}),
+	);
+
 	// Live: an operator moves the order through production.
 	const liveFile = await uploadTiff(keys.live.key);
+	const giftMessage = "Happy birthday, Grace! Love, Ada";
 	const order = await call("POST", "/v1/orders", keys.live.key, {
 		external_id: `DEMO-${Date.now()}`,
 		callback_url: receiver.url,
 		ship_to: SHIP_TO,
+		gift_message: giftMessage,
 		items: [{ print_file_id: liveFile, width_in: 8, height_in: 10, frame: "walnut-flat-075", mat: "bright-white" }],
 	});
 	show("POST /v1/orders", order);
 	show("in production", await waitForStatus(keys.live.key, String(order.id), "in_production"));
 	const ops = credentials.service_team.ops_key;
+	await checkPackingSlip(ops, String(order.id), brandName, giftMessage);
 	show(
 		"POST /v1/ops/orders/{id}/ship (ops key)",
 		await call("POST", `/v1/ops/orders/${String(order.id)}/ship`, ops, {
