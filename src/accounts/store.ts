@@ -127,3 +127,11 @@ export async function updateLimits(
 		.first<LimitsRow>();
 	return row === null ? null : limitsFromRow(row);
 }
+
+/** An account's id and name, or null when there is no such account. */
+export function findAccount(db: D1Database, accountId: string): Promise<{ id: string; name: string } | null> {
+	return db
+		.prepare("SELECT id, name FROM accounts WHERE id = ?1")
+		.bind(accountId)
+		.first<{ id: string; name: string }>();
+}

@@ -13,12 +13,17 @@ const ONE_LINE = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: as ONE_LINE, but line feeds are kept.
 const LINES = /^[^\u0000-\u0009\u000b-\u001f\u007f-\u009f]*$/;
 
+// Half an emoji (text cut at a UTF-16 boundary) cannot be stored as UTF-8: D1 would keep replacement
+// characters, and the profile read back (and printed) would differ from the one the PUT returned.
+const WELL_FORMED = "must be well-formed Unicode (it holds half of an emoji or symbol)";
+
 const brandName = z
 	.string()
 	.trim()
 	.min(1, "must not be empty")
 	.max(100, "must be at most 100 characters")
-	.regex(ONE_LINE, "must not contain control characters");
+	.regex(ONE_LINE, "must not contain control characters")
+	.refine((text) => text.isWellFormed(), WELL_FORMED);
 
 const packingSlipMessage = z
 	.string()
@@ -28,7 +33,8 @@ const packingSlipMessage = z
 			.string()
 			.min(1, "must not be empty (leave the field out for no message)")
 			.max(1000, "must be at most 1000 characters")
-			.regex(LINES, "must not contain control characters other than line breaks"),
+			.regex(LINES, "must not contain control characters other than line breaks")
+			.refine((text) => text.isWellFormed(), WELL_FORMED),
 	);
 
 /**
@@ -52,7 +58,9 @@ export const BrandProfileBody = z
 			.string()
 			.max(2048, "must be at most 2048 characters")
 			.refine(
-				(value) => !/\s/.test(value) && /^https?:$/.test(URL.parse(value)?.protocol ?? ""),
+				// Whitespace and control characters refused outright: the URL parser would quietly drop some of
+				// them, and the stored text is what the slip prints and links to.
+				(value) => !/[\s\p{Cc}]/u.test(value) && /^https?:$/.test(URL.parse(value)?.protocol ?? ""),
 				"must be an absolute http or https URL, such as https://example.com/help",
 			)
 			.nullish()

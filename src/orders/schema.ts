@@ -142,7 +142,10 @@ function giftMessage() {
 					(text) => [...text].length <= GIFT_MESSAGE_MAX_CHARACTERS,
 					`must be at most ${GIFT_MESSAGE_MAX_CHARACTERS} characters`,
 				)
-				.regex(NO_CONTROL_CHARACTERS_BUT_NEWLINES, "must not contain control characters other than line breaks"),
+				.regex(NO_CONTROL_CHARACTERS_BUT_NEWLINES, "must not contain control characters other than line breaks")
+				// Half an emoji (a message cut at a UTF-16 boundary) cannot be stored as UTF-8: D1 would keep
+				// replacement characters, and the order read back would differ from the one the 201 returned.
+				.refine((text) => text.isWellFormed(), "must be well-formed Unicode (it holds half of an emoji or symbol)"),
 		)
 		.optional()
 		.openapi({
@@ -150,6 +153,8 @@ function giftMessage() {
 				"Extension of spec 2.1: a message from the buyer, printed on the packing slip. At most 300 characters; " +
 				"line breaks are kept. Part of the idempotency comparison like every other field.",
 			example: "Happy birthday, Grace!",
+			minLength: 1,
+			maxLength: GIFT_MESSAGE_MAX_CHARACTERS,
 		});
 }
 

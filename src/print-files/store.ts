@@ -88,6 +88,21 @@ export function findAccountPrintFile(db: D1Database, accountId: string, id: stri
 		.first<PrintFileRow>();
 }
 
+/** The files among `ids` that belong to this account (either mode), by id. */
+export async function findAccountPrintFiles(
+	db: D1Database,
+	accountId: string,
+	ids: string[],
+): Promise<Map<string, PrintFileRow>> {
+	if (ids.length === 0) return new Map();
+	const placeholders = ids.map((_, index) => `?${index + 2}`).join(", ");
+	const { results } = await db
+		.prepare(`SELECT * FROM print_files WHERE account_id = ?1 AND id IN (${placeholders})`)
+		.bind(accountId, ...ids)
+		.all<PrintFileRow>();
+	return new Map(results.map((file) => [file.id, file]));
+}
+
 /** Records that the bytes are in R2 (worker upload route). Only moves a file still awaiting its upload. */
 export async function markUploaded(db: D1Database, id: string, sizeBytes: number, now: Date): Promise<void> {
 	await db

@@ -1,8 +1,9 @@
+import { findAccount } from "../accounts/store.ts";
 import { type BrandProfileRow, findBrandProfile, returnAddressOf } from "../branding/store.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
 import type { OrderRow, ShipTo, StoredOrder } from "../orders/store.ts";
 import { findOrder, listOrderMoves, type OrderMoveRow } from "../orders/store.ts";
-import type { PrintFileRow } from "../print-files/store.ts";
+import { findAccountPrintFiles, type PrintFileRow } from "../print-files/store.ts";
 
 /** What the floor needs of an item's print file. */
 export type SheetFile = Pick<PrintFileRow, "id" | "status" | "format" | "width_px" | "height_px" | "size_bytes">;
@@ -50,11 +51,10 @@ async function sheetOf(env: Env, stored: StoredOrder): Promise<OrderSheet> {
 	const { order } = stored;
 	const fileIds = stored.items.flatMap((item) => (item.print_file_id === null ? [] : [item.print_file_id]));
 	const [account, brand, files, snapshot] = await Promise.all([
-		env.DB.prepare("SELECT id, name FROM accounts WHERE id = ?1")
-			.bind(order.account_id)
-			.first<{ id: string; name: string }>(),
+		findAccount(env.DB, order.account_id),
 		findBrandProfile(env.DB, order.account_id),
-		filesById(env.DB, order.account_id, fileIds),
+		// The order's own account's files only: an item never shows another account's file.
+		findAccountPrintFiles(env.DB, order.account_id, fileIds),
 		isolateCatalog.get(env.DB),
 	]);
 	const frames = new Map(snapshot.catalog.frames.map((frame) => [frame.slug, frame.name]));
@@ -82,20 +82,6 @@ async function sheetOf(env: Env, stored: StoredOrder): Promise<OrderSheet> {
 			printFileUrl: item.print_file_url,
 		})),
 	};
-}
-
-/** The order's own account's files among `ids`: an item never shows another account's file. */
-async function filesById(db: D1Database, accountId: string, ids: string[]): Promise<Map<string, SheetFile>> {
-	if (ids.length === 0) return new Map();
-	const placeholders = ids.map((_, index) => `?${index + 2}`).join(", ");
-	const { results } = await db
-		.prepare(
-			`SELECT id, status, format, width_px, height_px, size_bytes FROM print_files
-			  WHERE account_id = ?1 AND id IN (${placeholders})`,
-		)
-		.bind(accountId, ...ids)
-		.all<SheetFile>();
-	return new Map(results.map((file) => [file.id, file]));
 }
 
 /** The order's history of moves, oldest first. */

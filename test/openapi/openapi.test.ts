@@ -3,7 +3,12 @@ import { app } from "../../src/app.ts";
 import { OPENAPI_PATH } from "../../src/openapi/document.ts";
 import { api } from "../helpers.ts";
 
-type Operation = { security?: Array<Record<string, string[]>>; responses?: Record<string, unknown> };
+type Operation = {
+	security?: Array<Record<string, string[]>>;
+	parameters?: unknown[];
+	responses?: Record<string, unknown>;
+};
+type ObjectSchema = { properties: Record<string, { type?: unknown; description?: string }>; required?: string[] };
 type OpenApiDocument = {
 	openapi: string;
 	info: { title: string; version: string };
@@ -15,11 +20,14 @@ type OpenApiDocument = {
 const PUBLIC_ROUTES = new Set(["GET /v1/health", "PUT /v1/uploads/{id}"]);
 const DOCUMENTATION_ROUTES = new Set([OPENAPI_PATH, "/v1/docs"]);
 
-/** Every method and path the app serves (Hono's route list; `ALL` entries are middleware), in OpenAPI form. */
+/**
+ * Every method and path of the API the app serves (Hono's route list; `ALL` entries are middleware), in
+ * OpenAPI form. Only `/v1`: the operator console's HTML pages under `/ops` are for people, not the API.
+ */
 function servedRoutes(): Array<{ method: string; path: string }> {
 	const seen = new Map<string, { method: string; path: string }>();
 	for (const route of app.routes) {
-		if (route.method === "ALL" || DOCUMENTATION_ROUTES.has(route.path)) continue;
+		if (route.method === "ALL" || DOCUMENTATION_ROUTES.has(route.path) || !route.path.startsWith("/v1/")) continue;
 		const path = route.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
 		seen.set(`${route.method} ${path}`, { method: route.method, path });
 	}
@@ -70,6 +78,34 @@ describe("GET /v1/openapi.json", () => {
 		for (const [path, operations] of Object.entries(document.paths)) {
 			for (const method of Object.keys(operations)) expect(served).toContain(`${method.toUpperCase()} ${path}`);
 		}
+	});
+
+	it("documents branding (GET, PUT, DELETE), the ops order view and the packing slip as HTML with its paper option", async () => {
+		const document = await fetchDocument();
+		expect(Object.keys(document.paths["/v1/branding"] ?? {}).sort()).toEqual(["delete", "get", "put"]);
+		expect(document.paths["/v1/ops/orders/{id}"]?.get).toBeDefined();
+		const slip = document.paths["/v1/ops/orders/{id}/packing-slip"]?.get;
+		expect(slip?.responses?.["200"]).toMatchObject({ content: { "text/html": { schema: { type: "string" } } } });
+		expect(slip?.parameters).toContainEqual(
+			expect.objectContaining({
+				name: "paper",
+				in: "query",
+				required: false,
+				schema: expect.objectContaining({ enum: ["letter", "a4"] }),
+			}),
+		);
+		expect(document.components.schemas.BrandProfileRequest).toMatchObject({ type: "object", required: ["brand_name"] });
+	});
+
+	it("documents gift_message: optional on CreateOrderRequest, a nullable string on Order", async () => {
+		const document = await fetchDocument();
+		const request = document.components.schemas.CreateOrderRequest as ObjectSchema;
+		// JSON Schema counts a string's length in code points, as the service does.
+		expect(request.properties.gift_message).toMatchObject({ type: "string", minLength: 1, maxLength: 300 });
+		expect(request.properties.gift_message?.description).toMatch(/packing slip/);
+		expect(request.required).not.toContain("gift_message");
+		const order = document.components.schemas.Order as ObjectSchema;
+		expect(order.properties.gift_message).toMatchObject({ type: ["string", "null"] });
 	});
 
 	it("protected routes require the bearer key and document 401, 403 and 429; health and signed uploads are public", async () => {
