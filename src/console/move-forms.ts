@@ -1,0 +1,91 @@
+import { HoldBody, ShipBody } from "../orders/operator-moves.ts";
+import { type Move, type OrderStatus, TRANSITIONS } from "../orders/state-machine.ts";
+
+/** The moves an operator makes from the console, in the order their forms appear. */
+export const CONSOLE_MOVES = ["ship", "hold", "release", "deliver", "cancel"] as const;
+export type ConsoleMove = (typeof CONSOLE_MOVES)[number];
+
+/** Whether a path segment names a console move. */
+export function isConsoleMove(candidate: string): candidate is ConsoleMove {
+	return (CONSOLE_MOVES as readonly string[]).includes(candidate);
+}
+
+/** The moves the transition table lets an operator make from `status`: the forms the order page shows. */
+export function movesAllowedFrom(status: OrderStatus): ConsoleMove[] {
+	return CONSOLE_MOVES.filter((kind) => {
+		const rule = TRANSITIONS[kind];
+		return rule.from.includes(status) && rule.actors.includes("operator");
+	});
+}
+
+/** What the order page says after a move went through. */
+export const DONE_MESSAGES: Readonly<Record<ConsoleMove, string>> = {
+	ship: "Order shipped.",
+	hold: "Order put on hold.",
+	release: "Hold released: the order is being validated again.",
+	deliver: "Order marked delivered.",
+	cancel: "Order canceled.",
+};
+
+/** The text fields of a move's form, as typed (kept when the form comes back with errors). */
+export type MoveFormValues = Readonly<Record<string, string>>;
+
+/** The form's labels by field name, for error messages that name what the operator sees. */
+const FIELD_LABELS: Readonly<Record<string, string>> = {
+	carrier: "Carrier",
+	number: "Tracking number",
+	url: "Tracking URL",
+	message: "Hold message",
+};
+
+/** A form read into a move, or the problem with each field. */
+export type MoveFromForm =
+	| { ok: true; move: Move }
+	| { ok: false; values: MoveFormValues; fieldErrors: Readonly<Record<string, string>> };
+
+function textField(form: Readonly<Record<string, unknown>>, name: string): string {
+	const value = form[name];
+	return typeof value === "string" ? value : "";
+}
+
+/**
+ * Reads a posted form into the move it asks for, validated by the same schemas as the ops API.
+ * A missing field reads as empty, so its message is "must not be empty" rather than a type error.
+ */
+export function moveFromForm(kind: ConsoleMove, form: Readonly<Record<string, unknown>>): MoveFromForm {
+	switch (kind) {
+		case "ship": {
+			const values = {
+				carrier: textField(form, "carrier"),
+				number: textField(form, "number"),
+				url: textField(form, "url"),
+			};
+			const parsed = ShipBody.safeParse(values);
+			return parsed.success ? { ok: true, move: { kind, tracking: parsed.data } } : invalid(values, parsed.error);
+		}
+		case "hold": {
+			const values = { message: textField(form, "message") };
+			const parsed = HoldBody.safeParse(values);
+			return parsed.success
+				? { ok: true, move: { kind, message: parsed.data.message } }
+				: invalid(values, parsed.error);
+		}
+		case "release":
+		case "deliver":
+		case "cancel":
+			return { ok: true, move: { kind } };
+	}
+}
+
+function invalid(
+	values: MoveFormValues,
+	error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] },
+): MoveFromForm {
+	const fieldErrors: Record<string, string> = {};
+	for (const issue of error.issues) {
+		const field = String(issue.path[0] ?? "form");
+		// The first problem of a field is the one worth fixing first.
+		fieldErrors[field] ??= `${FIELD_LABELS[field] ?? field} ${issue.message}.`;
+	}
+	return { ok: false, values, fieldErrors };
+}

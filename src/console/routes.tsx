@@ -1,0 +1,331 @@
+import { type Context, Hono } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { createMiddleware } from "hono/factory";
+import type { HtmlEscapedString } from "hono/utils/html";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { hashApiKey, modeOfApiKey } from "../accounts/keys.ts";
+import { findKeyByHash } from "../accounts/store.ts";
+import { ApiError } from "../http/errors.ts";
+import { toApiError } from "../http/on-error.ts";
+import { decodeCursor, encodeCursor } from "../orders/cursor.ts";
+import { moveAsOperator } from "../orders/operator-moves.ts";
+import { ORDER_STATUSES, type OrderStatus } from "../orders/state-machine.ts";
+import { listProductionQueue } from "../orders/store.ts";
+import { loadOrderSheet, orderHistory } from "../production/order-sheet.ts";
+import { PAPER_SIZES, type PaperSize } from "../production/packing-slip.tsx";
+import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "../production/slip-page.ts";
+import { ErrorPage } from "./error-page.tsx";
+import { type ConsoleMove, isConsoleMove, moveFromForm } from "./move-forms.ts";
+import { type InvalidMoveForm, OrderPage } from "./order-page.tsx";
+import { QueuePage, queueHref } from "./queue-page.tsx";
+import { accountNames, countOrdersByStatus } from "./queue-store.ts";
+import {
+	csrfTokenMatches,
+	csrfTokenOf,
+	SESSION_COOKIE,
+	SESSION_SECONDS,
+	signSessionCookie,
+	verifySessionCookie,
+} from "./session.ts";
+import { deleteSession, findLiveSession, insertSession, newSessionId } from "./session-store.ts";
+import { SignInPage } from "./sign-in-page.tsx";
+
+/** A signed-in operator: their session and the token their forms carry. */
+type OperatorSession = { id: string; keyId: string; csrfToken: string };
+
+type ConsoleEnv = { Bindings: Env; Variables: { requestId: string; session: OperatorSession | null } };
+type SignedInEnv = { Bindings: Env; Variables: { requestId: string; operator: OperatorSession } };
+/** Routes behind `requireSession`: Hono merges the middleware's variables into the app's. */
+type OperatorEnv = ConsoleEnv & SignedInEnv;
+
+const QUEUE_PAGE_SIZE = 50;
+const SIGN_IN_PATH = "/ops/sign-in";
+
+/** The secret, or null when the console is not configured (an empty value counts as none). */
+function sessionSecret(env: Env): string | null {
+	const secret = env.CONSOLE_SESSION_SECRET;
+	return secret === undefined || secret === "" ? null : secret;
+}
+
+/** A complete HTML page. */
+async function page(
+	c: Context,
+	element: HtmlEscapedString | Promise<HtmlEscapedString>,
+	status: ContentfulStatusCode = 200,
+): Promise<Response> {
+	return c.html(`<!doctype html>${await element}`, status);
+}
+
+const ERROR_TITLES: Readonly<Record<number, string>> = {
+	400: "Bad request",
+	401: "Not signed in",
+	403: "Not allowed",
+	404: "Not found",
+	409: "Not possible now",
+	422: "Check the request",
+	429: "Too many requests",
+	500: "Something went wrong",
+	503: "Console not configured",
+};
+
+/** An error as a page; `csrfToken` is the signed-in operator's (for the header's sign-out), or null. */
+function errorPage(
+	c: Context,
+	status: ContentfulStatusCode,
+	message: string,
+	csrfToken: string | null,
+): Promise<Response> {
+	const requestId: unknown = c.get("requestId");
+	const props = {
+		title: ERROR_TITLES[status] ?? "Error",
+		message,
+		requestId: typeof requestId === "string" ? requestId : "unknown",
+		csrfToken,
+	};
+	return page(c, <ErrorPage {...props} />, status);
+}
+
+/** The operator console: server-rendered pages under /ops, signed in with an ops key. */
+export const consoleRoutes = new Hono<ConsoleEnv>();
+
+consoleRoutes.onError((error, c) => {
+	const apiError = toApiError(error);
+	if (apiError.type === "server_error") {
+		console.error(
+			JSON.stringify({
+				level: "error",
+				request_id: c.get("requestId") ?? "unknown",
+				error: error.name,
+				message: error.message,
+				stack: error.stack,
+			}),
+		);
+	}
+	return errorPage(c, apiError.status, apiError.message, c.get("session")?.csrfToken ?? null);
+});
+
+consoleRoutes.use("*", async (c, next) => {
+	for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) c.header(name, value);
+	c.set("session", null);
+	// Same-origin forms send our own origin; a browser posting from another site names that site, so the
+	// form token is not the only defence (and sign-in, which has no token yet, is covered too).
+	const origin = c.req.header("Origin");
+	if (c.req.method === "POST" && origin !== undefined && origin !== new URL(c.req.url).origin) {
+		return errorPage(c, 403, "This form was sent from another site; it was refused and nothing changed.", null);
+	}
+	const secret = sessionSecret(c.env);
+	const cookie = getCookie(c, SESSION_COOKIE, "host");
+	if (secret !== null && cookie !== undefined) {
+		const now = new Date();
+		const signed = await verifySessionCookie(secret, cookie, Math.floor(now.getTime() / 1000));
+		const stored = signed === null ? null : await findLiveSession(c.env.DB, signed.sessionId, now);
+		if (stored !== null) {
+			c.set("session", { id: stored.id, keyId: stored.keyId, csrfToken: await csrfTokenOf(secret, stored.id) });
+		}
+	}
+	await next();
+});
+
+/** Pages behind sign-in: without a live session, to the sign-in page (and a dead cookie is cleared). */
+const requireSession = createMiddleware<OperatorEnv>(async (c, next) => {
+	const session = c.get("session");
+	if (session === null) {
+		if (getCookie(c, SESSION_COOKIE, "host") !== undefined) clearSessionCookie(c);
+		return c.redirect(SIGN_IN_PATH, 303);
+	}
+	c.set("operator", session);
+	await next();
+});
+
+/** Form posts of a signed-in operator must carry their session's `_csrf`; otherwise 403 and nothing changes. */
+const requireCsrf = createMiddleware<OperatorEnv>(async (c, next) => {
+	const secret = sessionSecret(c.env);
+	const form = await c.req.parseBody();
+	const submitted = form._csrf;
+	const valid =
+		secret !== null && typeof submitted === "string" && (await csrfTokenMatches(secret, c.var.operator.id, submitted));
+	if (!valid) {
+		return errorPage(
+			c,
+			403,
+			"This form is out of date or did not come from this console, so nothing was changed. Reload the page and try again.",
+			c.var.operator.csrfToken,
+		);
+	}
+	await next();
+});
+
+function setSessionCookie(c: Context, value: string): void {
+	setCookie(c, SESSION_COOKIE, value, {
+		prefix: "host",
+		httpOnly: true,
+		secure: true,
+		sameSite: "Strict",
+		path: "/",
+		maxAge: SESSION_SECONDS,
+	});
+}
+
+function clearSessionCookie(c: Context): void {
+	deleteCookie(c, SESSION_COOKIE, { prefix: "host", httpOnly: true, secure: true, sameSite: "Strict", path: "/" });
+}
+
+const NOT_CONFIGURED =
+	"The console is not configured: the worker has no CONSOLE_SESSION_SECRET, so no one can sign in. Ask whoever deploys it to set one.";
+
+consoleRoutes.get("/", (c) => c.redirect(c.get("session") === null ? SIGN_IN_PATH : "/ops/orders", 303));
+
+consoleRoutes.get("/sign-in", (c) => {
+	if (sessionSecret(c.env) === null) return page(c, <SignInPage error={NOT_CONFIGURED} />, 503);
+	return page(c, <SignInPage error={null} />);
+});
+
+consoleRoutes.post("/sign-in", async (c) => {
+	const secret = sessionSecret(c.env);
+	if (secret === null) return page(c, <SignInPage error={NOT_CONFIGURED} />, 503);
+	const form = await c.req.parseBody();
+	const key = typeof form.key === "string" ? form.key.trim() : "";
+	const refuse = (status: 401 | 403, message: string) => page(c, <SignInPage error={message} />, status);
+	if (key === "") return refuse(401, "Enter your API key.");
+	// Checked before any database read, like the API's bearer auth: junk never reaches D1.
+	if (modeOfApiKey(key) === null) {
+		return refuse(401, "That is not an API key: keys look like fps_live_… or fps_test_….");
+	}
+	const found = await findKeyByHash(c.env.DB, await hashApiKey(key));
+	if (found === null) return refuse(401, "That API key is not valid.");
+	if (found === "revoked") return refuse(401, "That API key has been revoked.");
+	if (!found.scopes.includes("ops")) {
+		return refuse(403, "This key cannot sign in: the console is for operations keys (scope ops) only.");
+	}
+	const now = new Date();
+	const expiresUnix = Math.floor(now.getTime() / 1000) + SESSION_SECONDS;
+	const sessionId = newSessionId();
+	await insertSession(
+		c.env.DB,
+		{ id: sessionId, keyId: found.keyId, expiresAt: new Date(expiresUnix * 1000).toISOString() },
+		now,
+	);
+	setSessionCookie(c, await signSessionCookie(secret, sessionId, expiresUnix));
+	return c.redirect("/ops/orders", 303);
+});
+
+consoleRoutes.post("/sign-out", requireSession, requireCsrf, async (c) => {
+	await deleteSession(c.env.DB, c.var.operator.id);
+	clearSessionCookie(c);
+	return c.redirect(SIGN_IN_PATH, 303);
+});
+
+function isOrderStatus(candidate: string): candidate is OrderStatus {
+	return (ORDER_STATUSES as readonly string[]).includes(candidate);
+}
+
+consoleRoutes.get("/orders", requireSession, async (c) => {
+	const statusParam = c.req.query("status");
+	const cursorParam = c.req.query("cursor");
+	const csrfToken = c.var.operator.csrfToken;
+	const counts = await countOrdersByStatus(c.env.DB);
+	if (statusParam !== undefined && !isOrderStatus(statusParam)) {
+		const error = `There is no status "${statusParam}": pick one of the filters above.`;
+		const props = { filter: null, counts, rows: [], nextPageHref: null, error, csrfToken };
+		return page(c, <QueuePage {...props} />, 422);
+	}
+	const status = statusParam ?? null;
+	const { page: orders, more } = await listProductionQueue(c.env.DB, {
+		...(status === null ? {} : { status }),
+		limit: QUEUE_PAGE_SIZE,
+		...(cursorParam === undefined ? {} : { cursor: decodeCursor(cursorParam) }),
+	});
+	const names = await accountNames(
+		c.env.DB,
+		orders.map(({ order }) => order.account_id),
+	);
+	const rows = orders.map(({ order, items }) => ({
+		id: order.id,
+		externalId: order.external_id,
+		partnerName: names.get(order.account_id) ?? order.account_id,
+		mode: order.mode,
+		status: order.status,
+		itemCount: items.length,
+		createdAt: order.created_at,
+	}));
+	const last = orders.at(-1)?.order;
+	const nextPageHref =
+		more && last !== undefined ? queueHref(status, encodeCursor({ createdAt: last.created_at, id: last.id })) : null;
+	return page(
+		c,
+		<QueuePage
+			filter={status ?? "all"}
+			counts={counts}
+			rows={rows}
+			nextPageHref={nextPageHref}
+			error={null}
+			csrfToken={csrfToken}
+		/>,
+	);
+});
+
+/** The order page, with the outcome of a move that did not go through when there is one. */
+async function orderPage(
+	c: Context<OperatorEnv>,
+	orderId: string,
+	outcome: { done: ConsoleMove | null; refusal: string | null; invalid: InvalidMoveForm | null },
+	status: ContentfulStatusCode,
+): Promise<Response> {
+	const csrfToken = c.var.operator.csrfToken;
+	const [sheet, history] = await Promise.all([loadOrderSheet(c.env, orderId), orderHistory(c.env, orderId)]);
+	if (sheet === null) return errorPage(c, 404, `There is no order ${orderId}.`, csrfToken);
+	return page(c, <OrderPage sheet={sheet} history={history} csrfToken={csrfToken} {...outcome} />, status);
+}
+
+consoleRoutes.get("/orders/:id", requireSession, (c) => {
+	const done = c.req.query("done") ?? "";
+	return orderPage(
+		c,
+		c.req.param("id"),
+		{ done: isConsoleMove(done) ? done : null, refusal: null, invalid: null },
+		200,
+	);
+});
+
+consoleRoutes.get("/orders/:id/packing-slip", requireSession, async (c) => {
+	const paperParam = c.req.query("paper");
+	if (paperParam !== undefined && !(PAPER_SIZES as readonly string[]).includes(paperParam)) {
+		return errorPage(
+			c,
+			422,
+			`There is no paper size "${paperParam}": use letter or a4, or leave it out.`,
+			c.var.operator.csrfToken,
+		);
+	}
+	const id = c.req.param("id");
+	const sheet = await loadOrderSheet(c.env, id);
+	if (sheet === null) return errorPage(c, 404, `There is no order ${id}.`, c.var.operator.csrfToken);
+	const paper = (paperParam ?? null) as PaperSize | null;
+	return c.html(await renderPackingSlip(c.env, sheet, paper), 200);
+});
+
+consoleRoutes.post("/orders/:id/:move{ship|hold|release|deliver|cancel}", requireSession, requireCsrf, async (c) => {
+	const id = c.req.param("id");
+	const move = c.req.param("move");
+	if (!isConsoleMove(move)) return errorPage(c, 404, `There is no move ${move}.`, c.var.operator.csrfToken);
+	const parsed = moveFromForm(move, await c.req.parseBody());
+	if (!parsed.ok) {
+		const invalid = { move, values: parsed.values, fieldErrors: parsed.fieldErrors };
+		return orderPage(c, id, { done: null, refusal: null, invalid }, 422);
+	}
+	try {
+		// The same path as the ops API: the order's Durable Object decides, from the transition table.
+		await moveAsOperator(c.env, id, parsed.move);
+	} catch (error) {
+		if (error instanceof ApiError && error.type === "conflict") {
+			return orderPage(c, id, { done: null, refusal: error.message, invalid: null }, 409);
+		}
+		throw error;
+	}
+	return c.redirect(`/ops/orders/${id}?done=${move}`, 303);
+});
+
+// Last: any other path under /ops is a console 404 page, not the API's JSON one.
+consoleRoutes.all("*", (c) =>
+	errorPage(c, 404, `There is no page at ${c.req.path}.`, c.get("session")?.csrfToken ?? null),
+);

@@ -1,0 +1,45 @@
+import { parseScopes } from "../accounts/scopes.ts";
+import { randomBase62 } from "../ids.ts";
+
+/** A new session id: `ses_` and 32 base62 characters (about 190 bits). */
+export function newSessionId(): string {
+	return `ses_${randomBase62(32)}`;
+}
+
+/** A signed-in operator's session as the database knows it. */
+export type StoredSession = { id: string; keyId: string; expiresAt: string };
+
+/**
+ * Opens a session for an ops key. Sessions past their expiry are deleted in the same batch, so the
+ * table holds about one shift's sign-ins and never needs a sweep of its own.
+ */
+export async function insertSession(db: D1Database, session: StoredSession, now: Date): Promise<void> {
+	await db.batch([
+		db.prepare("DELETE FROM ops_sessions WHERE expires_at <= ?1").bind(now.toISOString()),
+		db
+			.prepare("INSERT INTO ops_sessions (id, key_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)")
+			.bind(session.id, session.keyId, now.toISOString(), session.expiresAt),
+	]);
+}
+
+/**
+ * The session with this id if it still stands: its row exists (not signed out), it has not expired,
+ * and the key that opened it is neither revoked nor without the `ops` scope.
+ */
+export async function findLiveSession(db: D1Database, sessionId: string, now: Date): Promise<StoredSession | null> {
+	const row = await db
+		.prepare(
+			`SELECT s.id, s.key_id, s.expires_at, k.scopes
+			   FROM ops_sessions s JOIN api_keys k ON k.id = s.key_id
+			  WHERE s.id = ?1 AND s.expires_at > ?2 AND k.revoked_at IS NULL`,
+		)
+		.bind(sessionId, now.toISOString())
+		.first<{ id: string; key_id: string; expires_at: string; scopes: string }>();
+	if (row === null || !parseScopes(row.scopes).includes("ops")) return null;
+	return { id: row.id, keyId: row.key_id, expiresAt: row.expires_at };
+}
+
+/** Ends a session (signing out); a session already gone is no error. */
+export async function deleteSession(db: D1Database, sessionId: string): Promise<void> {
+	await db.prepare("DELETE FROM ops_sessions WHERE id = ?1").bind(sessionId).run();
+}
