@@ -27,7 +27,7 @@ export default defineConfig(async () => {
 					test: {
 						name: "workers",
 						include: ["test/**/*.test.ts"],
-						exclude: ["test/cli/**"],
+						exclude: ["test/cli/**", "test/browser/**"],
 						setupFiles: ["./test/apply-migrations.ts"],
 					},
 				},
@@ -38,6 +38,16 @@ export default defineConfig(async () => {
 						include: ["test/cli/**/*.test.ts"],
 						testTimeout: 120_000,
 						hookTimeout: 120_000,
+					},
+				},
+				{
+					test: {
+						// Debian's Chromium against a real `wrangler dev` (npm run test:browser).
+						name: "browser",
+						environment: "node",
+						include: ["test/browser/**/*.test.ts"],
+						testTimeout: 180_000,
+						hookTimeout: 180_000,
 					},
 				},
 			],

@@ -14,6 +14,7 @@ import { listProductionQueue } from "../orders/store.ts";
 import { loadOrderSheet, orderHistory } from "../production/order-sheet.ts";
 import { PAPER_SIZES, type PaperSize } from "../production/packing-slip.tsx";
 import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "../production/slip-page.ts";
+import { isCrossSitePost } from "./cross-site.ts";
 import { ErrorPage } from "./error-page.tsx";
 import { type ConsoleMove, isConsoleMove, moveFromForm } from "./move-forms.ts";
 import { type InvalidMoveForm, OrderPage } from "./order-page.tsx";
@@ -109,8 +110,8 @@ consoleRoutes.use("*", async (c, next) => {
 	c.set("session", null);
 	// Same-origin forms send our own origin; a browser posting from another site names that site, so the
 	// form token is not the only defence (and sign-in, which has no token yet, is covered too).
-	const origin = c.req.header("Origin");
-	if (c.req.method === "POST" && origin !== undefined && origin !== new URL(c.req.url).origin) {
+	const postedFrom = { origin: c.req.header("Origin"), secFetchSite: c.req.header("Sec-Fetch-Site") };
+	if (c.req.method === "POST" && isCrossSitePost(postedFrom, new URL(c.req.url).origin)) {
 		return errorPage(c, 403, "This form was sent from another site; it was refused and nothing changed.", null);
 	}
 	const secret = sessionSecret(c.env);

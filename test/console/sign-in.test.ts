@@ -147,6 +147,26 @@ describe("POST /ops/sign-in", () => {
 		expect(opaque.status).toBe(403);
 	});
 
+	it("a sign-in as a browser sends it from a no-referrer page (Origin null, Sec-Fetch-Site same-origin) is accepted", async () => {
+		const key = await createKeyWithScopes(["ops"]);
+		const headers = { Origin: "null", "Sec-Fetch-Site": "same-origin" };
+		expectRedirect(await postForm("/ops/sign-in", { key }, { headers }), "/ops/orders");
+	});
+
+	it("a sign-in the browser marks as cross-site is refused with a 403 page, whatever its Origin says", async () => {
+		const key = await createKeyWithScopes(["ops"]);
+		const claims: Record<string, string>[] = [
+			{ "Sec-Fetch-Site": "cross-site" },
+			{ Origin: ORIGIN, "Sec-Fetch-Site": "same-site" },
+			{ Origin: "null", "Sec-Fetch-Site": "cross-site" },
+		];
+		for (const headers of claims) {
+			const response = await postForm("/ops/sign-in", { key }, { headers });
+			expect(alertOf(await htmlOf(response, 403))).toMatch(/another site/);
+			expect(sessionCookieOf(response)).toBeNull();
+		}
+	});
+
 	it("a sign-in from the console's own origin is accepted", async () => {
 		const key = await createKeyWithScopes(["ops"]);
 		expectRedirect(await postForm("/ops/sign-in", { key }, { headers: { Origin: ORIGIN } }), "/ops/orders");

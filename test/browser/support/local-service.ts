@@ -1,0 +1,59 @@
+/**
+ * A throwaway local service for one browser test file: a fresh D1/R2/DO folder, a service-team
+ * account holding an admin key, and `wrangler dev` on a free loopback port.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createAccountWithKeys } from "../../../scripts/lib/accounts.ts";
+import { freePort, startDevServer } from "../../../scripts/lib/dev-server.ts";
+import { applyMigrations, type D1Target } from "../../../scripts/lib/wrangler.ts";
+import { randomBase62 } from "../../../src/ids.ts";
+
+export type LocalService = {
+	/** Such as http://127.0.0.1:8787. */
+	origin: string;
+	adminKey: string;
+	/** The service team's account, on which the test issues its ops key through the admin route. */
+	teamAccountId: string;
+	/** Stops wrangler and deletes the folder; safe to call twice. */
+	stop(): Promise<void>;
+};
+
+/** Migrates a fresh folder, creates the admin key, then starts `wrangler dev` on it. */
+export async function startLocalService(label: string): Promise<LocalService> {
+	const folder = await mkdtemp(path.join(tmpdir(), "fps-browser-"));
+	try {
+		const target: D1Target = { remote: false, persistTo: folder };
+		await applyMigrations(target);
+		// The admin key has to exist before the API can issue anything, so it is written straight to D1 (as npm start does).
+		const team = await createAccountWithKeys(target, `${label} service team`, [{ mode: "live", scopes: ["admin"] }]);
+		const adminKey = team.keys[0]?.key;
+		if (adminKey === undefined) throw new Error("no admin key was issued");
+		const server = await startDevServer({
+			port: await freePort(),
+			persistTo: folder,
+			vars: {
+				// The contract's development setting: callback_url may point at the loopback receiver.
+				ENVIRONMENT: "development",
+				UPLOAD_SIGNING_SECRET: randomBase62(43),
+				CONSOLE_SESSION_SECRET: randomBase62(43),
+			},
+		});
+		return {
+			origin: server.origin,
+			adminKey,
+			teamAccountId: team.account.id,
+			stop: async () => {
+				try {
+					await server.stop();
+				} finally {
+					await rm(folder, { recursive: true, force: true });
+				}
+			},
+		};
+	} catch (error) {
+		await rm(folder, { recursive: true, force: true });
+		throw error;
+	}
+}
