@@ -1,5 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import { ShipToSchema } from "../orders/schema.ts";
+import {
+	isWellFormed,
+	NO_CONTROL_CHARACTERS,
+	NOT_WELL_FORMED,
+	printedMessage,
+	ShipToSchema,
+} from "../orders/schema.ts";
 
 /** The longest side a logo may have: it is printed a few centimetres wide, never as art. */
 export const LOGO_MAX_SIDE_PX = 2000;
@@ -8,34 +14,16 @@ export const LOGO_MAX_BYTES = 4 * 1024 * 1024;
 /** Logo formats: those a browser prints everywhere. */
 export const LOGO_FORMATS = ["png", "jpeg"] as const;
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse control characters.
-const ONE_LINE = /^[^\u0000-\u001f\u007f-\u009f]*$/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: as ONE_LINE, but line feeds are kept.
-const LINES = /^[^\u0000-\u0009\u000b-\u001f\u007f-\u009f]*$/;
-
-// Half an emoji (text cut at a UTF-16 boundary) cannot be stored as UTF-8: D1 would keep replacement
-// characters, and the profile read back (and printed) would differ from the one the PUT returned.
-const WELL_FORMED = "must be well-formed Unicode (it holds half of an emoji or symbol)";
-
 const brandName = z
 	.string()
 	.trim()
 	.min(1, "must not be empty")
 	.max(100, "must be at most 100 characters")
-	.regex(ONE_LINE, "must not contain control characters")
-	.refine((text) => text.isWellFormed(), WELL_FORMED);
+	.regex(NO_CONTROL_CHARACTERS, "must not contain control characters")
+	.refine(isWellFormed, NOT_WELL_FORMED);
 
-const packingSlipMessage = z
-	.string()
-	.transform((text) => text.replace(/\r\n?/g, "\n").trim())
-	.pipe(
-		z
-			.string()
-			.min(1, "must not be empty (leave the field out for no message)")
-			.max(1000, "must be at most 1000 characters")
-			.regex(LINES, "must not contain control characters other than line breaks")
-			.refine((text) => text.isWellFormed(), WELL_FORMED),
-	);
+/** The most characters of a packing-slip note. */
+const PACKING_SLIP_MESSAGE_MAX_CHARACTERS = 1000;
 
 /**
  * `PUT /v1/branding`: the whole profile, replacing the previous one. Only `brand_name` is required;
@@ -65,9 +53,11 @@ export const BrandProfileBody = z
 			)
 			.nullish()
 			.openapi({ example: "https://lumen.example/help" }),
-		packing_slip_message: packingSlipMessage.nullish().openapi({
+		packing_slip_message: printedMessage(PACKING_SLIP_MESSAGE_MAX_CHARACTERS).nullish().openapi({
 			description: "A note printed on every slip (at most 1000 characters; line breaks are kept).",
 			example: "Thank you for supporting independent artists.",
+			minLength: 1,
+			maxLength: PACKING_SLIP_MESSAGE_MAX_CHARACTERS,
 		}),
 		logo_print_file_id: z
 			.string()

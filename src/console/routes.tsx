@@ -326,7 +326,7 @@ consoleRoutes.post("/orders/:id/:move{ship|hold|release|deliver|cancel}", requir
 	return c.redirect(`/ops/orders/${id}?done=${move}`, 303);
 });
 
-// Last: any other path under /ops is a console 404 page, not the API's JSON one.
+// Last: every other path under /ops is a console 404 page, not the API's JSON one.
 consoleRoutes.all("*", (c) =>
 	errorPage(c, 404, `There is no page at ${c.req.path}.`, c.get("session")?.csrfToken ?? null),
 );

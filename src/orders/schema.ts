@@ -95,7 +95,7 @@ const POSTCODE_FORMATS: ReadonlyMap<string, { pattern: RegExp; described: string
 // C0 controls, DEL and C1 controls (Unicode Cc). Spelled out rather than \p{Cc}: the OpenAPI pattern
 // is written from the regex source, and the `u` flag that \p needs would not survive the trip.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse control characters.
-const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 // At least one digit, so "-----" is not a phone number.
 const PHONE_NUMBER = /^(?=.*\d)[\d +\-().]{5,30}$/;
 const SLUG = /^[a-z0-9][a-z0-9-]*$/;
@@ -105,6 +105,17 @@ const NO_CONTROL_CHARACTERS_BUT_NEWLINES = /^[^\u0000-\u0009\u000b-\u001f\u007f-
 
 /** Most characters a gift message may have, counted as a reader would (code points, not UTF-16 units). */
 export const GIFT_MESSAGE_MAX_CHARACTERS = 300;
+
+/**
+ * Half an emoji (text cut at a UTF-16 boundary) cannot be stored as UTF-8: D1 would keep replacement
+ * characters, and what is read back (and printed) would differ from what the write returned.
+ */
+export function isWellFormed(text: string): boolean {
+	return text.isWellFormed();
+}
+
+/** The message for text that is not well-formed Unicode. */
+export const NOT_WELL_FORMED = "must be well-formed Unicode (it holds half of an emoji or symbol)";
 
 /** Whether `value` parses as an absolute URL as written: the URL parser would quietly drop edge whitespace. */
 function isAbsoluteUrl(value: string): boolean {
@@ -129,8 +140,12 @@ function absoluteUrl() {
 		.refine(isAbsoluteUrl, "must be an absolute URL, such as https://example.com/path");
 }
 
-/** `gift_message`: an extension of spec 2.1, printed on the packing slip. Windows line ends become \n. */
-function giftMessage() {
+/**
+ * Free text printed for a reader (a gift message, a packing-slip note): Windows line ends become \n,
+ * trimmed, 1 to `maxCharacters` characters counted as a reader counts them (code points, so an emoji
+ * is one), line breaks kept, no other control characters.
+ */
+export function printedMessage(maxCharacters: number) {
 	return z
 		.string()
 		.transform((text) => text.replace(/\r\n?/g, "\n").trim())
@@ -138,15 +153,15 @@ function giftMessage() {
 			z
 				.string()
 				.min(1, "must not be empty (leave the field out for no message)")
-				.refine(
-					(text) => [...text].length <= GIFT_MESSAGE_MAX_CHARACTERS,
-					`must be at most ${GIFT_MESSAGE_MAX_CHARACTERS} characters`,
-				)
+				.refine((text) => [...text].length <= maxCharacters, `must be at most ${maxCharacters} characters`)
 				.regex(NO_CONTROL_CHARACTERS_BUT_NEWLINES, "must not contain control characters other than line breaks")
-				// Half an emoji (a message cut at a UTF-16 boundary) cannot be stored as UTF-8: D1 would keep
-				// replacement characters, and the order read back would differ from the one the 201 returned.
-				.refine((text) => text.isWellFormed(), "must be well-formed Unicode (it holds half of an emoji or symbol)"),
-		)
+				.refine(isWellFormed, NOT_WELL_FORMED),
+		);
+}
+
+/** `gift_message`: an extension of spec 2.1, printed on the packing slip. */
+function giftMessage() {
+	return printedMessage(GIFT_MESSAGE_MAX_CHARACTERS)
 		.optional()
 		.openapi({
 			description:
