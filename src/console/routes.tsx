@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
+import type { BodyData } from "hono/utils/body";
 import type { HtmlEscapedString } from "hono/utils/html";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { hashApiKey, modeOfApiKey } from "../accounts/keys.ts";
@@ -138,10 +139,22 @@ const requireSession = createMiddleware<OperatorEnv>(async (c, next) => {
 	await next();
 });
 
+/** The posted form's fields; a body that is not the form it claims to be (say, multipart without a boundary) is a 400 page. */
+async function readForm(c: Context): Promise<BodyData> {
+	try {
+		return await c.req.parseBody();
+	} catch {
+		throw new ApiError(
+			"bad_request",
+			"The form could not be read: send it as application/x-www-form-urlencoded or multipart/form-data.",
+		);
+	}
+}
+
 /** Form posts of a signed-in operator must carry their session's `_csrf`; otherwise 403 and nothing changes. */
 const requireCsrf = createMiddleware<OperatorEnv>(async (c, next) => {
 	const secret = sessionSecret(c.env);
-	const form = await c.req.parseBody();
+	const form = await readForm(c);
 	const submitted = form._csrf;
 	const valid =
 		secret !== null && typeof submitted === "string" && (await csrfTokenMatches(secret, c.var.operator.id, submitted));
@@ -184,7 +197,7 @@ consoleRoutes.get("/sign-in", (c) => {
 consoleRoutes.post("/sign-in", async (c) => {
 	const secret = sessionSecret(c.env);
 	if (secret === null) return page(c, <SignInPage error={NOT_CONFIGURED} />, 503);
-	const form = await c.req.parseBody();
+	const form = await readForm(c);
 	const key = typeof form.key === "string" ? form.key.trim() : "";
 	const refuse = (status: 401 | 403, message: string) => page(c, <SignInPage error={message} />, status);
 	if (key === "") return refuse(401, "Enter your API key.");
@@ -309,7 +322,7 @@ consoleRoutes.post("/orders/:id/:move{ship|hold|release|deliver|cancel}", requir
 	const id = c.req.param("id");
 	const move = c.req.param("move");
 	if (!isConsoleMove(move)) return errorPage(c, 404, `There is no move ${move}.`, c.var.operator.csrfToken);
-	const parsed = moveFromForm(move, await c.req.parseBody());
+	const parsed = moveFromForm(move, await readForm(c));
 	if (!parsed.ok) {
 		const invalid = { move, values: parsed.values, fieldErrors: parsed.fieldErrors };
 		return orderPage(c, id, { done: null, refusal: null, invalid }, 422);

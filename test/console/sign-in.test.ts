@@ -167,6 +167,16 @@ describe("POST /ops/sign-in", () => {
 		}
 	});
 
+	it("a body that is not the form it claims to be (multipart without a boundary) is a 400 page, not a 500", async () => {
+		const response = await consoleRequest("/ops/sign-in", {
+			method: "POST",
+			body: "key=fps_live_x",
+			headers: { "Content-Type": "multipart/form-data" },
+		});
+		expect(alertOf(await htmlOf(response, 400))).toMatch(/form could not be read/);
+		expect(sessionCookieOf(response)).toBeNull();
+	});
+
 	it("a sign-in from the console's own origin is accepted", async () => {
 		const key = await createKeyWithScopes(["ops"]);
 		expectRedirect(await postForm("/ops/sign-in", { key }, { headers: { Origin: ORIGIN } }), "/ops/orders");

@@ -146,6 +146,7 @@ type Setup = {
 	accountId: string;
 	limitsAccountId: string;
 	fileId: string;
+	logoId: string;
 	held: Order;
 	cancelTarget: Order;
 	holdTarget: Order;
@@ -170,6 +171,7 @@ beforeAll(async () => {
 	).run();
 
 	const fileId = await readyFile(live, 2400, 3000);
+	const logoId = await readyFile(live, 600, 200);
 	const testFileId = await readyFile(test, 2400, 3000);
 
 	// On hold (unknown frame), with a callback_url so its events have deliveries to redeliver.
@@ -199,6 +201,7 @@ beforeAll(async () => {
 		accountId: partner.account.id,
 		limitsAccountId: limitsAccount.account.id,
 		fileId,
+		logoId,
 		held,
 		cancelTarget,
 		holdTarget,
@@ -307,6 +310,27 @@ const ROUTES: RouteCase[] = [
 				.map((id) => `/v1/events/${id}/redeliver`),
 		key: (s) => s.live,
 		valid: () => ({}),
+	},
+	{
+		name: "PUT /v1/branding",
+		method: "PUT",
+		path: () => fc.constant("/v1/branding"),
+		key: (s) => s.live,
+		valid: (s) => ({
+			brand_name: "Fuzz Editions",
+			return_address: {
+				name: "Fuzz Returns",
+				address1: "1 Wharf Road",
+				city: "Portland",
+				state: "ME",
+				zip: "04101",
+				country: "US",
+			},
+			support_email: "help@fuzz.example",
+			support_url: "https://fuzz.example/help",
+			packing_slip_message: "Thank you.\nSee you again.",
+			logo_print_file_id: s.logoId,
+		}),
 	},
 	{
 		name: "POST /v1/webhook-secret/rotate",
