@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { CHROMIUM_PATH } from "./lib/chromium.ts";
 import { PROJECT_ROOT } from "./lib/wrangler.ts";
 
-const INSTALL_HINT = "sudo apt-get install -y --no-install-recommends chromium";
+const INSTALL_HINT = "sudo apt-get install -y --no-install-recommends chromium fonts-liberation fonts-dejavu-core";
 const inCi = (process.env.CI ?? "") !== "" && process.env.CI !== "false" && process.env.CI !== "0";
 
 if (!existsSync(CHROMIUM_PATH)) {
