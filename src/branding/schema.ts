@@ -18,9 +18,11 @@ const brandName = z
 	.string()
 	.trim()
 	.min(1, "must not be empty")
-	.max(100, "must be at most 100 characters")
+	// Counted as a reader counts them, like the printed messages: an emoji is one character.
+	.refine((text) => [...text].length <= 100, "must be at most 100 characters")
 	.regex(NO_CONTROL_CHARACTERS, "must not contain control characters")
-	.refine(isWellFormed, NOT_WELL_FORMED);
+	.refine(isWellFormed, NOT_WELL_FORMED)
+	.openapi({ maxLength: 100 });
 
 /** The most characters of a packing-slip note. */
 const PACKING_SLIP_MESSAGE_MAX_CHARACTERS = 1000;

@@ -129,7 +129,8 @@ function addressText(max: number) {
 		.trim()
 		.min(1, "must not be empty")
 		.max(max, `must be at most ${max} characters`)
-		.regex(NO_CONTROL_CHARACTERS, "must not contain control characters");
+		.regex(NO_CONTROL_CHARACTERS, "must not contain control characters")
+		.refine(isWellFormed, NOT_WELL_FORMED);
 }
 
 /** A URL the service will fetch or call; whether its host may be called is `outboundUrlProblem`'s decision. */
@@ -303,6 +304,8 @@ export const CreateOrderBody = z
 			.min(1, "must not be empty")
 			.max(128, "must be at most 128 characters")
 			.regex(NO_CONTROL_CHARACTERS, "must not contain control characters")
+			// Kept exactly as sent, so it must survive storage exactly: half an emoji would not.
+			.refine(isWellFormed, NOT_WELL_FORMED)
 			.openapi({
 				description: "The partner's own order id; a repeat with the same content replays.",
 				example: "PO-1001",

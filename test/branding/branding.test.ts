@@ -134,6 +134,15 @@ describe("PUT /v1/branding: what is stored", () => {
 		expect(profile.packing_slip_message).toHaveLength(1000);
 	});
 
+	it("counts brand_name and the message in characters as a reader counts them: 100 emoji are 100 characters", async () => {
+		const { live } = await partnerKeys();
+		const profile = await putProfile(live, { brand_name: "🖼".repeat(100), packing_slip_message: "🎁".repeat(1000) });
+		expect([...profile.brand_name]).toHaveLength(100);
+		expect([...(profile.packing_slip_message ?? "")]).toHaveLength(1000);
+		const tooLong = await send("PUT", "/v1/branding", live, { brand_name: "🖼".repeat(101) });
+		await expectError(tooLong, "validation_error", "brand_name");
+	});
+
 	it("accepts an http support_url as well as https", async () => {
 		const { live } = await partnerKeys();
 		const profile = await putProfile(live, { brand_name: "Lumen", support_url: "http://lumen.example/help" });

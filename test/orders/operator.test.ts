@@ -301,6 +301,25 @@ describe("operator moves", () => {
 		await expectError(await opsMove(opsKey, order.id, "hold", {}), "bad_request", "message");
 		expect((await readOrder(key, order.id)).status).toBe("in_production");
 	});
+
+	it("half an emoji in the carrier, the number or a hold message is a 422 on that field, and nothing moves", async () => {
+		const opsKey = await createKeyWithScopes(["ops"]);
+		const key = (await createPartner()).keys.live.key;
+		const order = await validatedOrder(key);
+		for (const field of ["carrier", "number"]) {
+			await expectError(
+				await opsMove(opsKey, order.id, "ship", { ...TRACKING, [field]: "UPS \ud800" }),
+				"validation_error",
+				field,
+			);
+		}
+		await expectError(
+			await opsMove(opsKey, order.id, "hold", { message: "Frame \udc00" }),
+			"validation_error",
+			"message",
+		);
+		expect((await readOrder(key, order.id)).status).toBe("in_production");
+	});
 });
 
 describe("refused operator moves", () => {
