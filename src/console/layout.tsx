@@ -1,5 +1,5 @@
-import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
+import { PageHead } from "../http/page-head.tsx";
 import type { OrderStatus } from "../orders/state-machine.ts";
 
 /** The console's own name; it never shows the service's product name. */
@@ -119,13 +119,7 @@ export function StatusBadge({ status, testId }: { status: OrderStatus; testId?: 
 export function Layout({ title, csrfToken, children }: LayoutProps) {
 	return (
 		<html lang="en">
-			<head>
-				<meta charset="utf-8" />
-				<meta name="viewport" content="width=device-width, initial-scale=1" />
-				<meta name="robots" content="noindex" />
-				<title>{`${title} · ${CONSOLE_NAME}`}</title>
-				<style>{raw(CONSOLE_CSS)}</style>
-			</head>
+			<PageHead title={`${title} · ${CONSOLE_NAME}`} css={CONSOLE_CSS} />
 			<body>
 				<header class="top">
 					{csrfToken === null ? (

@@ -1,4 +1,4 @@
-import { raw } from "hono/html";
+import { PageHead } from "../http/page-head.tsx";
 import type { ShipTo } from "../orders/store.ts";
 import { AddressLines } from "./address.tsx";
 import type { OrderSheet } from "./order-sheet.ts";
@@ -77,13 +77,7 @@ export function PackingSlip({ sheet, logoDataUrl, paper }: PackingSlipProps) {
 	const support = brand === null ? [] : [brand.support_email, brand.support_url].filter((value) => value !== null);
 	return (
 		<html lang="en">
-			<head>
-				<meta charset="utf-8" />
-				<meta name="viewport" content="width=device-width, initial-scale=1" />
-				<meta name="robots" content="noindex" />
-				<title>{title}</title>
-				<style>{raw(slipCss(paper))}</style>
-			</head>
+			<PageHead title={title} css={slipCss(paper)} />
 			<body>
 				<main class="slip">
 					<header>
