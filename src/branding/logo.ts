@@ -1,3 +1,4 @@
+import { base64Of } from "../base64.ts";
 import { inspectIfUploaded } from "../print-files/inspection.ts";
 import { findAccountPrintFile } from "../print-files/store.ts";
 import { LOGO_FORMATS, LOGO_MAX_BYTES, LOGO_MAX_SIDE_PX } from "./schema.ts";
@@ -42,14 +43,5 @@ export async function logoDataUrl(env: Env, accountId: string, fileId: string): 
 	const object = await env.PRINT_FILES.get(file.r2_key);
 	if (object === null) return null;
 	const bytes = new Uint8Array(await object.arrayBuffer());
-	return `data:image/${file.format};base64,${base64(bytes)}`;
-}
-
-function base64(bytes: Uint8Array): string {
-	let binary = "";
-	const chunk = 0x8000;
-	for (let start = 0; start < bytes.length; start += chunk) {
-		binary += String.fromCharCode(...bytes.subarray(start, start + chunk));
-	}
-	return btoa(binary);
+	return `data:image/${file.format};base64,${base64Of(bytes)}`;
 }

@@ -11,8 +11,8 @@ import { toApiError } from "../http/on-error.ts";
 import { decodeCursor, encodeCursor } from "../orders/cursor.ts";
 import { moveAsOperator } from "../orders/operator-moves.ts";
 import { ORDER_STATUSES, type OrderStatus } from "../orders/state-machine.ts";
-import { listProductionQueue } from "../orders/store.ts";
-import { loadOrderSheet, orderHistory } from "../production/order-sheet.ts";
+import { listOrderMoves, listProductionQueue } from "../orders/store.ts";
+import { loadOrderSheet } from "../production/order-sheet.ts";
 import { PAPER_SIZES, type PaperSize } from "../production/packing-slip.tsx";
 import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "../production/slip-page.ts";
 import { isCrossSitePost } from "./cross-site.ts";
@@ -286,7 +286,7 @@ async function orderPage(
 	status: ContentfulStatusCode,
 ): Promise<Response> {
 	const csrfToken = c.var.operator.csrfToken;
-	const [sheet, history] = await Promise.all([loadOrderSheet(c.env, orderId), orderHistory(c.env, orderId)]);
+	const [sheet, history] = await Promise.all([loadOrderSheet(c.env, orderId), listOrderMoves(c.env.DB, orderId)]);
 	if (sheet === null) return errorPage(c, 404, `There is no order ${orderId}.`, csrfToken);
 	return page(c, <OrderPage sheet={sheet} history={history} csrfToken={csrfToken} {...outcome} />, status);
 }

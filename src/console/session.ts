@@ -6,6 +6,8 @@
  * signing out and revoking the key take away.
  */
 
+import { base64UrlOf } from "../base64.ts";
+
 /** The cookie's name without its `__Host-` prefix (hono/cookie adds it with `prefix: "host"`). */
 export const SESSION_COOKIE = "ops_session";
 
@@ -28,12 +30,6 @@ function hmacKey(secret: string, usage: "sign" | "verify"): Promise<CryptoKey> {
 	return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [usage]);
 }
 
-function toBase64Url(bytes: Uint8Array): string {
-	let binary = "";
-	for (const byte of bytes) binary += String.fromCharCode(byte);
-	return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
-
 /** Caller has checked the shape against MAC_BASE64URL, so `atob` accepts it. */
 function fromBase64Url(text: string): Uint8Array {
 	const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
@@ -42,7 +38,7 @@ function fromBase64Url(text: string): Uint8Array {
 
 async function macOf(secret: string, text: string): Promise<string> {
 	const mac = await crypto.subtle.sign("HMAC", await hmacKey(secret, "sign"), encoder.encode(text));
-	return toBase64Url(new Uint8Array(mac));
+	return base64UrlOf(new Uint8Array(mac));
 }
 
 /** Whether `mac` is the HMAC of `text`; `crypto.subtle.verify` compares in constant time. */
@@ -50,7 +46,7 @@ async function macMatches(secret: string, text: string, mac: string): Promise<bo
 	if (!MAC_BASE64URL.test(mac)) return false;
 	const bytes = fromBase64Url(mac);
 	// atob ignores the last character's unused bits; one spelling per MAC keeps every edit a refusal.
-	if (toBase64Url(bytes) !== mac) return false;
+	if (base64UrlOf(bytes) !== mac) return false;
 	return crypto.subtle.verify("HMAC", await hmacKey(secret, "verify"), bytes, encoder.encode(text));
 }
 

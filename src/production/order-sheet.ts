@@ -1,8 +1,7 @@
 import { findAccount } from "../accounts/store.ts";
 import { type BrandProfileRow, findBrandProfile, returnAddressOf } from "../branding/store.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
-import type { OrderRow, ShipTo, StoredOrder } from "../orders/store.ts";
-import { findOrder, listOrderMoves, type OrderMoveRow } from "../orders/store.ts";
+import { findOrder, type OrderRow, type ShipTo, type StoredOrder } from "../orders/store.ts";
 import { findAccountPrintFiles, type PrintFileRow } from "../print-files/store.ts";
 
 /** What the floor needs of an item's print file. */
@@ -82,9 +81,4 @@ async function sheetOf(env: Env, stored: StoredOrder): Promise<OrderSheet> {
 			printFileUrl: item.print_file_url,
 		})),
 	};
-}
-
-/** The order's history of moves, oldest first. */
-export function orderHistory(env: Env, orderId: string): Promise<OrderMoveRow[]> {
-	return listOrderMoves(env.DB, orderId);
 }
