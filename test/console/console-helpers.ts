@@ -2,11 +2,9 @@ import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { KeyMode } from "../../src/accounts/scopes.ts";
 import { SESSION_COOKIE_HEADER_NAME } from "../../src/console/session.ts";
-import { newId } from "../../src/ids.ts";
 import type { OrderStatus } from "../../src/orders/state-machine.ts";
-import { insertOrder, newOrderRow } from "../../src/orders/store.ts";
 import { createKeyWithScopes } from "../helpers.ts";
-import { externalId, SHIP_TO } from "../orders/order-helpers.ts";
+import { insertRawOrder } from "../orders/order-helpers.ts";
 
 /** The origin the tests send requests to. */
 export const ORIGIN = "https://api.test";
@@ -121,41 +119,12 @@ export async function signedInOperator(): Promise<Operator> {
  * An order written straight to D1 in `status` (nothing wakes its Durable Object, so it stays there),
  * with one 8 × 10 in item from a partner URL. Returns its id and external id.
  */
-export async function insertOrderIn(
+export function insertOrderIn(
 	owner: { accountId: string; mode: KeyMode },
 	status: OrderStatus,
 	options: { externalId?: string; now?: Date } = {},
 ): Promise<{ id: string; externalId: string }> {
-	const id = newId("ord");
-	const now = options.now ?? new Date();
-	const external = options.externalId ?? externalId("RAW");
-	const order = newOrderRow({
-		id,
-		accountId: owner.accountId,
-		mode: owner.mode,
-		externalId: external,
-		requestHash: "0".repeat(64),
-		shipTo: SHIP_TO,
-		callbackUrl: null,
-		now,
-		status,
-	});
-	const item = {
-		id: newId("itm"),
-		order_id: id,
-		position: 0,
-		print_file_id: null,
-		print_file_url: "https://files.partner.example/console/print.png",
-		width_in: 8,
-		height_in: 10,
-		frame: null,
-		mat: null,
-		quantity: 1,
-		effective_dpi: null,
-		warnings: "[]",
-	};
-	await insertOrder(env.DB, order, [item], now);
-	return { id, externalId: external };
+	return insertRawOrder(owner, status, "https://files.partner.example/console/print.png", options);
 }
 
 /** The order's status in D1. */

@@ -1,15 +1,14 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { newId } from "../../src/ids.ts";
 import worker from "../../src/index.ts";
 import { STALLED_AFTER_MS } from "../../src/orders/resume.ts";
 import type { OrderStatus } from "../../src/orders/state-machine.ts";
-import { type ItemRow, insertOrder, newOrderRow, type StoredOrder } from "../../src/orders/store.ts";
+import type { StoredOrder } from "../../src/orders/store.ts";
 import { allowsLocalUrls, validateOrder } from "../../src/orders/validate-order.ts";
 import { createPartner } from "../helpers.ts";
 import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
-import { externalId, readOrder, runOrderAlarm, SHIP_TO, settleValidation } from "./order-helpers.ts";
+import { insertRawOrder, rawOrder, readOrder, runOrderAlarm, settleValidation } from "./order-helpers.ts";
 
 const FILE_HOST = "https://files.partner.example";
 const MINUTE_MS = 60_000;
@@ -24,33 +23,7 @@ async function sharpFileUrl(): Promise<string> {
 
 /** A live order of `accountId` in `status`, last moved `ageMs` ago, with one 8 × 10 in item from `printFileUrl`. */
 function storedOrder(accountId: string, status: OrderStatus, ageMs: number, printFileUrl: string): StoredOrder {
-	const id = newId("ord");
-	const order = newOrderRow({
-		id: id,
-		accountId: accountId,
-		mode: "live",
-		externalId: externalId("CRON"),
-		requestHash: "0".repeat(64),
-		shipTo: SHIP_TO,
-		callbackUrl: null,
-		now: new Date(Date.now() - ageMs),
-		status: status,
-	});
-	const item: ItemRow = {
-		id: newId("itm"),
-		order_id: id,
-		position: 0,
-		print_file_id: null,
-		print_file_url: printFileUrl,
-		width_in: 8,
-		height_in: 10,
-		frame: null,
-		mat: null,
-		quantity: 1,
-		effective_dpi: null,
-		warnings: "[]",
-	};
-	return { order, items: [item] };
+	return rawOrder({ accountId, mode: "live" }, status, printFileUrl, { now: new Date(Date.now() - ageMs) });
 }
 
 /**
@@ -58,9 +31,10 @@ function storedOrder(accountId: string, status: OrderStatus, ageMs: number, prin
  * `begin` failed): nothing but the cron will start it.
  */
 async function insertStalledOrder(accountId: string, status: OrderStatus, ageMs: number): Promise<string> {
-	const { order, items } = storedOrder(accountId, status, ageMs, await sharpFileUrl());
-	await insertOrder(env.DB, order, items, new Date(order.created_at));
-	return order.id;
+	const { id } = await insertRawOrder({ accountId, mode: "live" }, status, await sharpFileUrl(), {
+		now: new Date(Date.now() - ageMs),
+	});
+	return id;
 }
 
 /** Runs the Worker's scheduled handler, as the cron trigger would, and waits for what it started. */

@@ -1,10 +1,5 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { KeyMode } from "../../src/accounts/scopes.ts";
-import { newId } from "../../src/ids.ts";
 import type { Order } from "../../src/orders/response.ts";
-import type { OrderStatus } from "../../src/orders/state-machine.ts";
-import { insertOrder, newOrderRow } from "../../src/orders/store.ts";
 import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
 import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
 import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
@@ -13,6 +8,7 @@ import {
 	eventBody,
 	eventTypes,
 	externalId,
+	insertRawOrder,
 	readOrder,
 	runOrderAlarm,
 	SHIP_TO,
@@ -74,46 +70,6 @@ async function fixAndSettle(key: string, order: Order, body: unknown): Promise<{
 	expect(patched.hold_reason).toBeNull();
 	expect(patched.hold_details).toEqual([]);
 	return { patched, settled: await settleValidation(key, order.id) };
-}
-
-/**
- * An order written straight to D1 in `status`, without waking its Durable Object: the state an
- * order is in when its machine was never reached (so no alarm moves it on under the test).
- */
-async function insertOrderIn(
-	owner: { accountId: string; mode: KeyMode },
-	status: OrderStatus,
-	printFileUrl: string,
-): Promise<string> {
-	const id = newId("ord");
-	const now = new Date().toISOString();
-	const order = newOrderRow({
-		id: id,
-		accountId: owner.accountId,
-		mode: owner.mode,
-		externalId: externalId("RAW"),
-		requestHash: "0".repeat(64),
-		shipTo: SHIP_TO,
-		callbackUrl: null,
-		now: new Date(),
-		status: status,
-	});
-	const item = {
-		id: newId("itm"),
-		order_id: id,
-		position: 0,
-		print_file_id: null,
-		print_file_url: printFileUrl,
-		width_in: 8,
-		height_in: 10,
-		frame: null,
-		mat: null,
-		quantity: 1,
-		effective_dpi: null,
-		warnings: "[]",
-	};
-	await insertOrder(env.DB, order, [item], new Date(now));
-	return id;
 }
 
 describe("PATCH /v1/orders/{id}/items/{item_id}", () => {
@@ -296,7 +252,7 @@ describe("POST /v1/orders/{id}/cancel", () => {
 	it("cancels an order in received (its machine not yet reached)", async () => {
 		const partner = await createPartner();
 		const key = partner.keys.live.key;
-		const id = await insertOrderIn(
+		const { id } = await insertRawOrder(
 			{ accountId: partner.account.id, mode: "live" },
 			"received",
 			await hostFile(sharpPng()),
@@ -311,7 +267,7 @@ describe("POST /v1/orders/{id}/cancel", () => {
 	it("cancels an order in validating", async () => {
 		const partner = await createPartner();
 		const key = partner.keys.live.key;
-		const id = await insertOrderIn(
+		const { id } = await insertRawOrder(
 			{ accountId: partner.account.id, mode: "live" },
 			"validating",
 			await hostFile(sharpPng()),

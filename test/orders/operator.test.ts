@@ -1,13 +1,17 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { KeyMode } from "../../src/accounts/scopes.ts";
-import { newId } from "../../src/ids.ts";
 import type { Order } from "../../src/orders/response.ts";
 import type { OrderStatus } from "../../src/orders/state-machine.ts";
-import { insertOrder, newOrderRow } from "../../src/orders/store.ts";
 import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
 import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
-import { createOrder, eventsOf, externalId, readOrder, SHIP_TO, settleValidation } from "./order-helpers.ts";
+import {
+	createOrder,
+	eventsOf,
+	externalId,
+	insertRawOrder,
+	readOrder,
+	SHIP_TO,
+	settleValidation,
+} from "./order-helpers.ts";
 
 const FILE_HOST = "https://files.partner.example";
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -52,42 +56,6 @@ async function opsMoveOk(opsKey: string, orderId: string, action: string, body?:
 	if (response.status !== 200)
 		throw new Error(`${action}: expected 200, got ${response.status}: ${await response.text()}`);
 	return (await response.json()) as Order;
-}
-
-/**
- * An order written straight to D1 in `status`, without waking its Durable Object, so nothing moves
- * it on under the test (received and validating cannot otherwise be held still).
- */
-async function insertOrderIn(owner: { accountId: string; mode: KeyMode }, status: OrderStatus): Promise<string> {
-	const id = newId("ord");
-	const now = new Date();
-	const order = newOrderRow({
-		id: id,
-		accountId: owner.accountId,
-		mode: owner.mode,
-		externalId: externalId("RAW"),
-		requestHash: "0".repeat(64),
-		shipTo: SHIP_TO,
-		callbackUrl: null,
-		now: now,
-		status: status,
-	});
-	const item = {
-		id: newId("itm"),
-		order_id: id,
-		position: 0,
-		print_file_id: null,
-		print_file_url: await sharpFileUrl(),
-		width_in: 8,
-		height_in: 10,
-		frame: null,
-		mat: null,
-		quantity: 1,
-		effective_dpi: null,
-		warnings: "[]",
-	};
-	await insertOrder(env.DB, order, [item], now);
-	return id;
 }
 
 type QueuePage = { data: Order[]; next_cursor: string | null };
@@ -339,7 +307,7 @@ describe("refused operator moves", () => {
 	): Promise<string> {
 		const key = partner.keys.live.key;
 		if (status === "received" || status === "validating") {
-			return insertOrderIn({ accountId: partner.account.id, mode: "live" }, status);
+			return (await insertRawOrder({ accountId: partner.account.id, mode: "live" }, status, await sharpFileUrl())).id;
 		}
 		const order = await validatedOrder(key, status === "on_hold" ? { frame: "no-such-frame" } : {});
 		if (status === "on_hold" || status === "in_production") return order.id;

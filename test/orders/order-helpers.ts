@@ -1,7 +1,11 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import type { KeyMode } from "../../src/accounts/scopes.ts";
+import { newId } from "../../src/ids.ts";
 import type { Order } from "../../src/orders/response.ts";
+import type { OrderStatus } from "../../src/orders/state-machine.ts";
+import { type ItemRow, insertOrder, newOrderRow, type StoredOrder } from "../../src/orders/store.ts";
 import { api, send } from "../helpers.ts";
 import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
 import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
@@ -35,6 +39,60 @@ let counter = 0;
 export function externalId(prefix = "PO"): string {
 	counter += 1;
 	return `${prefix}-${Date.now()}-${counter}`;
+}
+
+/**
+ * An order of `owner` in `status`, made at `now`, with one unframed 8 × 10 in item from
+ * `printFileUrl`: the rows only, not written.
+ */
+export function rawOrder(
+	owner: { accountId: string; mode: KeyMode },
+	status: OrderStatus,
+	printFileUrl: string,
+	options: { externalId?: string; now?: Date } = {},
+): StoredOrder {
+	const id = newId("ord");
+	const order = newOrderRow({
+		id,
+		accountId: owner.accountId,
+		mode: owner.mode,
+		externalId: options.externalId ?? externalId("RAW"),
+		requestHash: "0".repeat(64),
+		shipTo: SHIP_TO,
+		callbackUrl: null,
+		now: options.now ?? new Date(),
+		status,
+	});
+	const item: ItemRow = {
+		id: newId("itm"),
+		order_id: id,
+		position: 0,
+		print_file_id: null,
+		print_file_url: printFileUrl,
+		width_in: 8,
+		height_in: 10,
+		frame: null,
+		mat: null,
+		quantity: 1,
+		effective_dpi: null,
+		warnings: "[]",
+	};
+	return { order, items: [item] };
+}
+
+/**
+ * `rawOrder` written straight to D1 without waking its Durable Object: the state of an order whose
+ * machine was never reached, so no alarm moves it on under the test. Its id and external id.
+ */
+export async function insertRawOrder(
+	owner: { accountId: string; mode: KeyMode },
+	status: OrderStatus,
+	printFileUrl: string,
+	options: { externalId?: string; now?: Date } = {},
+): Promise<{ id: string; externalId: string }> {
+	const { order, items } = rawOrder(owner, status, printFileUrl, options);
+	await insertOrder(env.DB, order, items, new Date(order.created_at));
+	return { id: order.id, externalId: order.external_id };
 }
 
 /** A create body with one item of the given file and size. */

@@ -1,9 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { newId } from "../../src/ids.ts";
 import type { Order } from "../../src/orders/response.ts";
-import { insertOrder, newOrderRow } from "../../src/orders/store.ts";
 import { api, createPartner, expectError } from "../helpers.ts";
 import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
 import {
@@ -11,6 +9,7 @@ import {
 	eventBody,
 	eventTypes,
 	externalId,
+	insertRawOrder,
 	readOrder,
 	runOrderAlarm,
 	SHIP_TO,
@@ -76,35 +75,7 @@ function expectSandboxTracking(order: Order): void {
 
 /** A test-mode order written straight to D1 as `received`, its Durable Object never woken (so no alarm). */
 async function insertReceivedTestOrder(accountId: string): Promise<string> {
-	const id = newId("ord");
-	const now = new Date();
-	const order = newOrderRow({
-		id: id,
-		accountId: accountId,
-		mode: "test",
-		externalId: externalId("RAW"),
-		requestHash: "0".repeat(64),
-		shipTo: SHIP_TO,
-		callbackUrl: null,
-		now: now,
-		status: "received",
-	});
-	const item = {
-		id: newId("itm"),
-		order_id: id,
-		position: 0,
-		print_file_id: null,
-		print_file_url: await sharpFileUrl(),
-		width_in: 8,
-		height_in: 10,
-		frame: null,
-		mat: null,
-		quantity: 1,
-		effective_dpi: null,
-		warnings: "[]",
-	};
-	await insertOrder(env.DB, order, [item], now);
-	return id;
+	return (await insertRawOrder({ accountId, mode: "test" }, "received", await sharpFileUrl())).id;
 }
 
 describe("a test-mode order", () => {
