@@ -1,11 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import {
-	isWellFormed,
-	NO_CONTROL_CHARACTERS,
-	NOT_WELL_FORMED,
-	printedMessage,
-	ShipToSchema,
-} from "../orders/schema.ts";
+import { NO_CONTROL_CHARACTERS, printedMessage, ShipToSchema } from "../orders/schema.ts";
 
 /** The longest side a logo may have: it is printed a few centimetres wide, never as art. */
 export const LOGO_MAX_SIDE_PX = 2000;
@@ -21,7 +15,6 @@ const brandName = z
 	// Counted as a reader counts them, like the printed messages: an emoji is one character.
 	.refine((text) => [...text].length <= 100, "must be at most 100 characters")
 	.regex(NO_CONTROL_CHARACTERS, "must not contain control characters")
-	.refine(isWellFormed, NOT_WELL_FORMED)
 	.openapi({ maxLength: 100 });
 
 /** The most characters of a packing-slip note. */

@@ -56,10 +56,41 @@ export function validationErrorFrom(error: z.ZodError, input: unknown): ApiError
 	return new ApiError("validation_error", message, field === "" ? undefined : field);
 }
 
+/** The message for text that is not well-formed Unicode. */
+export const NOT_WELL_FORMED = "must be well-formed Unicode (it holds half of an emoji or symbol)";
+
+/**
+ * The path of the first string in `value` that is not well-formed Unicode (a lone UTF-16 surrogate,
+ * which JSON can carry as an escape), or null when there is none.
+ */
+export function malformedTextPath(value: unknown, path: PropertyKey[] = []): PropertyKey[] | null {
+	if (typeof value === "string") return value.isWellFormed() ? null : path;
+	if (Array.isArray(value)) {
+		for (const [index, entry] of value.entries()) {
+			const found = malformedTextPath(entry, [...path, index]);
+			if (found !== null) return found;
+		}
+		return null;
+	}
+	if (typeof value === "object" && value !== null) {
+		for (const [key, entry] of Object.entries(value)) {
+			const found = malformedTextPath(entry, [...path, key]);
+			if (found !== null) return found;
+		}
+	}
+	return null;
+}
+
 /**
  * The `defaultHook` of every OpenAPIHono app: a failed validation throws, and `onError` renders it.
  * The validator also passes the raw input as `data`, which tells a missing field from a wrong one.
+ * A valid request is refused too (422 on the field) if any of its text is half an emoji: D1 would
+ * store replacement characters, and what is read back would differ from what was sent.
  */
-export function throwOnInvalid(result: { success: true } | { success: false; error: z.ZodError }): void {
+export function throwOnInvalid(result: { success: true; data: unknown } | { success: false; error: z.ZodError }): void {
 	if (!result.success) throw validationErrorFrom(result.error, Reflect.get(result, "data"));
+	const malformed = malformedTextPath(result.data);
+	if (malformed === null) return;
+	const field = fieldPath(malformed);
+	throw new ApiError("validation_error", `${field}: ${NOT_WELL_FORMED}`, field === "" ? undefined : field);
 }

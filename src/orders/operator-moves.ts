@@ -1,30 +1,19 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../http/errors.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
-import { isWellFormed, NOT_WELL_FORMED } from "./schema.ts";
 import type { Move } from "./state-machine.ts";
 import { findOrder, type StoredOrder } from "./store.ts";
 
 /** `{message}` of an operator hold: shown to the partner in hold_details. */
 export const HoldBody = z
 	.strictObject({
-		message: z
-			.string()
-			.trim()
-			.min(1, "must not be empty")
-			.max(1000, "must be at most 1000 characters")
-			.refine(isWellFormed, NOT_WELL_FORMED),
+		message: z.string().trim().min(1, "must not be empty").max(1000, "must be at most 1000 characters"),
 	})
 	.openapi("OperatorHoldRequest");
 
 /** A carrier's name or a tracking number: what the partner's webhook and tracking page will show. */
 function trackingText() {
-	return z
-		.string()
-		.trim()
-		.min(1, "must not be empty")
-		.max(100, "must be at most 100 characters")
-		.refine(isWellFormed, NOT_WELL_FORMED);
+	return z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
 }
 
 /** The shipping label's tracking: carrier, number and the carrier's tracking page. */

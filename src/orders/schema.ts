@@ -106,17 +106,6 @@ const NO_CONTROL_CHARACTERS_BUT_NEWLINES = /^[^\u0000-\u0009\u000b-\u001f\u007f-
 /** Most characters a gift message may have, counted as a reader would (code points, not UTF-16 units). */
 export const GIFT_MESSAGE_MAX_CHARACTERS = 300;
 
-/**
- * Half an emoji (text cut at a UTF-16 boundary) cannot be stored as UTF-8: D1 would keep replacement
- * characters, and what is read back (and printed) would differ from what the write returned.
- */
-export function isWellFormed(text: string): boolean {
-	return text.isWellFormed();
-}
-
-/** The message for text that is not well-formed Unicode. */
-export const NOT_WELL_FORMED = "must be well-formed Unicode (it holds half of an emoji or symbol)";
-
 /** Whether `value` parses as an absolute URL as written: the URL parser would quietly drop edge whitespace. */
 function isAbsoluteUrl(value: string): boolean {
 	return !/[\s\p{Cc}]/u.test(value) && URL.canParse(value);
@@ -129,8 +118,7 @@ function addressText(max: number) {
 		.trim()
 		.min(1, "must not be empty")
 		.max(max, `must be at most ${max} characters`)
-		.regex(NO_CONTROL_CHARACTERS, "must not contain control characters")
-		.refine(isWellFormed, NOT_WELL_FORMED);
+		.regex(NO_CONTROL_CHARACTERS, "must not contain control characters");
 }
 
 /** A URL the service will fetch or call; whether its host may be called is `outboundUrlProblem`'s decision. */
@@ -155,8 +143,7 @@ export function printedMessage(maxCharacters: number) {
 				.string()
 				.min(1, "must not be empty (leave the field out for no message)")
 				.refine((text) => [...text].length <= maxCharacters, `must be at most ${maxCharacters} characters`)
-				.regex(NO_CONTROL_CHARACTERS_BUT_NEWLINES, "must not contain control characters other than line breaks")
-				.refine(isWellFormed, NOT_WELL_FORMED),
+				.regex(NO_CONTROL_CHARACTERS_BUT_NEWLINES, "must not contain control characters other than line breaks"),
 		);
 }
 
@@ -304,8 +291,6 @@ export const CreateOrderBody = z
 			.min(1, "must not be empty")
 			.max(128, "must be at most 128 characters")
 			.regex(NO_CONTROL_CHARACTERS, "must not contain control characters")
-			// Kept exactly as sent, so it must survive storage exactly: half an emoji would not.
-			.refine(isWellFormed, NOT_WELL_FORMED)
 			.openapi({
 				description: "The partner's own order id; a repeat with the same content replays.",
 				example: "PO-1001",

@@ -6,7 +6,7 @@ import type { PublicEnv } from "../../src/http/app-env.ts";
 import { ApiError, ERROR_STATUS, type ErrorType } from "../../src/http/errors.ts";
 import { renderError, renderNotFound } from "../../src/http/on-error.ts";
 import { stampRequestId } from "../../src/http/request-id.ts";
-import { fieldPath, validationErrorFrom } from "../../src/http/validation.ts";
+import { fieldPath, malformedTextPath, validationErrorFrom } from "../../src/http/validation.ts";
 import { api, createAdminKey, createPartner, expectError } from "../helpers.ts";
 
 /**
@@ -286,5 +286,26 @@ describe("validation (src/http/validation.ts)", () => {
 			expect(error.type).toBe("bad_request");
 			expect(error.field).toBeUndefined();
 		}
+	});
+});
+
+describe("malformedTextPath", () => {
+	it("finds the first string holding half an emoji, at any depth, and nothing in well-formed text", () => {
+		expect(malformedTextPath({ a: "ok", b: ["fine", { c: "x\ud800" }] })).toEqual(["b", 1, "c"]);
+		expect(malformedTextPath("\udc00")).toEqual([]);
+		expect(malformedTextPath({ a: "😀", b: [1, null, true, "Ä"] })).toBeNull();
+	});
+});
+
+describe("half an emoji in any request", () => {
+	it("is a 422 naming the field on every validated route, not only the order routes (a print file's filename)", async () => {
+		const key = (await createPartner()).keys.live.key;
+		const response = await api("/v1/print-files", {
+			method: "POST",
+			key,
+			body: JSON.stringify({ content_type: "image/png", filename: "art\ud800.png" }),
+		});
+		const error = await expectError(response, "validation_error", "filename");
+		expect(error.message).toContain("well-formed Unicode");
 	});
 });

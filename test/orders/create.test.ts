@@ -471,3 +471,27 @@ describe("POST /v1/orders: what is stored", () => {
 		expect(corrected.external_id).toBe(body.external_id);
 	});
 });
+
+describe("POST /v1/orders: text that storage could not keep as sent", () => {
+	it("refuses half an emoji (a lone surrogate) in external_id with a 422; a whole emoji is kept", async () => {
+		const { key, file } = await partnerWithFile();
+		for (const external_id of ["PO-\ud800", "\udc00PO", "PO-\ud83d"]) {
+			const error = await expectError(
+				await send("POST", "/v1/orders", key, { ...orderBody(file), external_id }),
+				"validation_error",
+				"external_id",
+			);
+			expect(error.message).toContain("well-formed Unicode");
+		}
+		const kept = await createOrder(key, { ...orderBody(file), external_id: "PO-\ud83d\ude00" });
+		expect(kept.external_id).toBe("PO-😀");
+	});
+
+	it("refuses half an emoji in an address line", async () => {
+		const { key, file } = await partnerWithFile();
+		for (const field of ["name", "address1", "address2", "city"]) {
+			const body = { ...orderBody(file), ship_to: { ...SHIP_TO, [field]: "Ada \ud800" } };
+			await expectError(await send("POST", "/v1/orders", key, body), "validation_error", `ship_to.${field}`);
+		}
+	});
+});
