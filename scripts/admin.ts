@@ -79,7 +79,8 @@ async function main(argv: string[]): Promise<number> {
 					`account         ${created.account.id}  ${created.account.name}`,
 					`live key        ${created.keys.live.key}   (id ${created.keys.live.id})`,
 					`test key        ${created.keys.test.key}   (id ${created.keys.test.id})`,
-					`webhook secret  ${created.webhook_secret}`,
+					`webhook secret  ${created.webhook_secrets.live}   (live webhooks)`,
+					`webhook secret  ${created.webhook_secrets.test}   (test webhooks)`,
 					"The keys and the secret are shown only now; store them safely.",
 				].join("\n"),
 			);

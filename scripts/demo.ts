@@ -143,7 +143,10 @@ const credentials = JSON.parse(
 const partner = await call("POST", "/v1/admin/accounts", credentials.service_team.admin_key, { name: "Demo Gallery" });
 show("POST /v1/admin/accounts (admin key)", partner);
 const keys = partner.keys as { live: { key: string }; test: { key: string } };
-const receiver = await startReceiver(String(partner.webhook_secret));
+// Live and test webhooks are signed with separate secrets: each receiver verifies with its mode's only.
+const secrets = partner.webhook_secrets as { live: string; test: string };
+const receiver = await startReceiver(secrets.live);
+const testReceiver = await startReceiver(secrets.test);
 try {
 	// The partner's brand: what the packing slip and the label's return address carry.
 	const logo = await upload(keys.live.key, "image/png", "logo.png", drawBrandLogo());
@@ -191,7 +194,7 @@ try {
 	const testFile = await uploadTiff(keys.test.key);
 	const sandboxOrder = await call("POST", "/v1/orders", keys.test.key, {
 		external_id: `DEMO-SANDBOX-${Date.now()}`,
-		callback_url: receiver.url,
+		callback_url: testReceiver.url,
 		ship_to: SHIP_TO,
 		items: [{ print_file_id: testFile, width_in: 8, height_in: 10 }],
 	});
@@ -204,9 +207,10 @@ try {
 
 	// Every webhook of both orders arrives, each signed.
 	const expected = ["order.in_production", "order.shipped", "order.delivered"];
-	await until("all webhooks", async () => (receiver.received.length >= expected.length * 2 ? true : null), 60);
-	const unverified = receiver.received.filter((entry) => !entry.verified);
-	const events = receiver.received.map((entry) => entry.event);
+	const received = () => [...receiver.received, ...testReceiver.received];
+	await until("all webhooks", async () => (received().length >= expected.length * 2 ? true : null), 60);
+	const unverified = received().filter((entry) => !entry.verified);
+	const events = received().map((entry) => entry.event);
 	console.log(`\nwebhooks received: ${events.join(", ")}`);
 	if (unverified.length > 0) throw new Error(`${unverified.length} webhooks failed verification`);
 	for (const event of expected) {
@@ -214,5 +218,5 @@ try {
 	}
 	console.log("\ndemo complete: both orders delivered, every webhook received and verified");
 } finally {
-	await receiver.close();
+	await Promise.all([receiver.close(), testReceiver.close()]);
 }

@@ -18,7 +18,15 @@ const PORT = Number(process.env.PORT ?? 8787);
 const CREDENTIALS_FILE = path.join(PROJECT_ROOT, ".wrangler", "dev-credentials.json");
 
 type DevCredentials = {
-	partner: { account_id: string; live_key: string; test_key: string; webhook_secret: string };
+	partner: {
+		account_id: string;
+		live_key: string;
+		test_key: string;
+		/** Signs live webhooks. */
+		webhook_secret: string;
+		/** Signs test webhooks (absent from files written before live and test had separate secrets). */
+		test_webhook_secret?: string;
+	};
 	service_team: { account_id: string; ops_key: string; admin_key: string };
 	/** Signs the worker's own upload URLs (UPLOAD_METHOD=worker); a secret in production. */
 	upload_signing_secret: string;
@@ -61,7 +69,8 @@ async function createCredentials(target: D1Target): Promise<DevCredentials> {
 			account_id: partner.account.id,
 			live_key: partner.keys.live.key,
 			test_key: partner.keys.test.key,
-			webhook_secret: partner.webhook_secret,
+			webhook_secret: partner.webhook_secrets.live,
+			test_webhook_secret: partner.webhook_secrets.test,
 		},
 		service_team: { account_id: team.account.id, ops_key: opsKey.key, admin_key: adminKey.key },
 		upload_signing_secret: randomBase62(43),
@@ -86,7 +95,9 @@ function banner(origin: string, credentials: DevCredentials, createdNow: boolean
 			: "Development credentials (from .wrangler/dev-credentials.json):",
 		`  partner live key     ${credentials.partner.live_key}`,
 		`  partner test key     ${credentials.partner.test_key}`,
-		`  partner webhook secret ${credentials.partner.webhook_secret}`,
+		`  live webhook secret  ${credentials.partner.webhook_secret}`,
+		// Migration 0007 copied the one secret of older databases as the test secret.
+		`  test webhook secret  ${credentials.partner.test_webhook_secret ?? credentials.partner.webhook_secret}`,
 		`  ops key              ${credentials.service_team.ops_key}`,
 		`  admin key            ${credentials.service_team.admin_key}`,
 		`Operator console: ${origin}/ops   (sign in with the ops key)`,

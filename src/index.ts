@@ -6,6 +6,7 @@ import { sweepDueDeliveries } from "./webhooks/sweep.ts";
 
 export { OrderMachine } from "./orders/order-machine.do.ts";
 export { RateLimiter } from "./rate-limit/rate-limiter.do.ts";
+export { WebhookSender } from "./webhooks/webhook-sender.do.ts";
 
 /** The Worker entry: HTTP through the Hono app; webhook deliveries from the queue; the cron's safety nets. */
 export default {

@@ -20,10 +20,15 @@ export type IssuedKey = {
 	created_at: string;
 };
 
+/** An account's webhook secrets: live and test webhooks are signed apart, so a test key never touches the live one. */
+export type WebhookSecrets = { live: string; test: string };
+
 export type NewAccount = {
 	account: { id: string; name: string; created_at: string };
 	keys: { live: IssuedKey; test: IssuedKey };
+	/** The live secret (kept beside `webhook_secrets` for clients of the first version). */
 	webhook_secret: string;
+	webhook_secrets: WebhookSecrets;
 };
 
 /** A new key for an account, and the statement that stores its hash. */
@@ -65,35 +70,42 @@ export async function planAccount(
 	now: Date,
 ): Promise<{ created: NewAccount; statements: Statement[] }> {
 	const {
-		account: { webhook_secret: webhookSecret, ...account },
+		account: { webhook_secrets: webhookSecrets, ...account },
 		statements,
 	} = planAccountRows(name, now);
 	const live = await planKey(account.id, "live", scopes, now);
 	const test = await planKey(account.id, "test", scopes, now);
 	return {
-		created: { account, keys: { live: live.issued, test: test.issued }, webhook_secret: webhookSecret },
+		created: {
+			account,
+			keys: { live: live.issued, test: test.issued },
+			webhook_secret: webhookSecrets.live,
+			webhook_secrets: webhookSecrets,
+		},
 		statements: [...statements, live.statement, test.statement],
 	};
 }
 
-/** A new account row and its webhook secret, without keys (keys come from `planKey`). */
+/** A new account row and its live and test webhook secrets, without keys (keys come from `planKey`). */
 export function planAccountRows(
 	name: string,
 	now: Date,
-): { account: NewAccount["account"] & { webhook_secret: string }; statements: Statement[] } {
+): { account: NewAccount["account"] & { webhook_secrets: WebhookSecrets }; statements: Statement[] } {
 	const account = { id: newId("acct"), name, created_at: now.toISOString() };
-	const webhookSecret = generateWebhookSecret();
+	const webhookSecrets: WebhookSecrets = { live: generateWebhookSecret(), test: generateWebhookSecret() };
+	const secretRow = (mode: KeyMode): Statement => ({
+		sql: "INSERT INTO webhook_secrets (account_id, mode, secret, created_at) VALUES (?1, ?2, ?3, ?4)",
+		params: [account.id, mode, webhookSecrets[mode], account.created_at],
+	});
 	return {
-		account: { ...account, webhook_secret: webhookSecret },
+		account: { ...account, webhook_secrets: webhookSecrets },
 		statements: [
 			{
 				sql: "INSERT INTO accounts (id, name, created_at) VALUES (?1, ?2, ?3)",
 				params: [account.id, account.name, account.created_at],
 			},
-			{
-				sql: "INSERT INTO webhook_secrets (account_id, secret, created_at) VALUES (?1, ?2, ?3)",
-				params: [account.id, webhookSecret, account.created_at],
-			},
+			secretRow("live"),
+			secretRow("test"),
 		],
 	};
 }

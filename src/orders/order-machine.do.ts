@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { randomBase62 } from "../ids.ts";
 import { enqueueDelivery } from "../webhooks/enqueue.ts";
+import { startDelivery } from "../webhooks/webhook-sender.do.ts";
 import { type Actor, applyMove, type Move } from "./state-machine.ts";
 import { findOrder, type ItemRow, StaleOrder, type StoredOrder, stateOf, withState, writeMove } from "./store.ts";
 import { validateOrder } from "./validate-order.ts";
@@ -173,11 +174,26 @@ export class OrderMachine extends DurableObject<Env> {
 			if (error instanceof StaleOrder) return { ok: false, kind: "stale" };
 			throw error;
 		}
-		if (eventId !== null && after.callback_url !== null) await enqueueDelivery(this.env, eventId);
+		if (eventId !== null && after.callback_url !== null) await this.#deliver(eventId);
 		const byId = new Map(itemUpdates.map((item) => [item.id, item]));
 		const items = stored.items.map((item) => byId.get(item.id) ?? item);
 		if (options.schedule) await this.#scheduleNext(after);
 		return { ok: true, order: { order: after, items } };
+	}
+
+	/**
+	 * The event's first attempt starts right after the move commits, in the event's own sender, so
+	 * a lone event reaches its receiver without waiting for a queue batch. The queue carries retries.
+	 */
+	async #deliver(eventId: string): Promise<void> {
+		try {
+			await startDelivery(this.env, eventId);
+		} catch (error) {
+			console.error(
+				JSON.stringify({ level: "warn", event_id: eventId, message: `hand-over failed: ${String(error)}` }),
+			);
+			await enqueueDelivery(this.env, eventId);
+		}
 	}
 
 	/** Validation right away; the sandbox's next step after its delay; nothing otherwise. */

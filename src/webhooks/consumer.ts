@@ -1,13 +1,15 @@
-import { attemptDelivery } from "./deliver.ts";
 import type { DeliveryMessage } from "./enqueue.ts";
 import { returnToSweep } from "./sweep.ts";
+import { startDelivery } from "./webhook-sender.do.ts";
 
 /** Name of the dead-letter queue in wrangler.toml. */
 export const DEAD_LETTER_QUEUE = "framed-print-webhooks-dlq";
 
 /**
- * The WEBHOOKS consumer: one attempt per message, acknowledged or retried one by one (a failing
- * message never fails the batch). The dead-letter queue's messages are handed back to the sweep.
+ * The WEBHOOKS consumer: each message is handed to its event's WebhookSender and acknowledged, so
+ * the batch never waits on a receiver (one that hangs would otherwise hold up every message behind
+ * it). A message whose hand-over fails is retried on its own. The dead-letter queue's messages are
+ * handed back to the sweep.
  */
 export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, env: Env): Promise<void> {
 	if (batch.queue === DEAD_LETTER_QUEUE) {
@@ -18,13 +20,19 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
 		batch.ackAll();
 		return;
 	}
-	// Messages are independent: attempted side by side, each acknowledged or retried on its own.
 	await Promise.all(
 		batch.messages.map(async (message) => {
+			if (typeof message.body?.event_id !== "string") {
+				// Not a message this service sends: retrying it could never succeed.
+				console.error(
+					JSON.stringify({ level: "error", message: "dropped a malformed webhook message", id: message.id }),
+				);
+				message.ack();
+				return;
+			}
 			try {
-				const outcome = await attemptDelivery(env, message.body.event_id);
-				if (outcome.kind === "retry") message.retry({ delaySeconds: outcome.delaySeconds });
-				else message.ack();
+				await startDelivery(env, message.body.event_id);
+				message.ack();
 			} catch (error) {
 				console.error(JSON.stringify({ level: "error", event_id: message.body.event_id, message: String(error) }));
 				message.retry({ delaySeconds: 30 });

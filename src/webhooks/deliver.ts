@@ -1,6 +1,8 @@
+import type { KeyMode } from "../accounts/scopes.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { allowsLocalUrls } from "../orders/validate-order.ts";
 import { nextAttemptAt, parseRetryAfter, queueDelaySeconds } from "./retry-schedule.ts";
+import { signingSecrets } from "./secrets.ts";
 import { signatureHeader } from "./signature.ts";
 
 /** What the consumer does with the message after an attempt. */
@@ -9,10 +11,15 @@ export type AttemptOutcome = { kind: "done" } | { kind: "retry"; delaySeconds: n
 const USER_AGENT = "FramedPrintWebhooks/1.0";
 /** The most of a receiver's answer that is kept, for the event log. */
 const EXCERPT_CHARS = 200;
+/** The most of a failed answer's body that is read for that excerpt: a few UTF-8 bytes per character. */
+const EXCERPT_BYTES = 1024;
+/** How long the excerpt may take to arrive: a body sent slowly never holds up the attempt. */
+export const EXCERPT_READ_MS = 1000;
 
 type DueDelivery = {
 	event_id: string;
 	account_id: string;
+	mode: KeyMode;
 	url: string | null;
 	status: string;
 	attempts: number;
@@ -25,17 +32,6 @@ function timeoutMs(env: Env): number {
 	return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 10_000;
 }
 
-/** The account's signing secrets, newest first: two during a rotation's 24 hours. */
-export async function signingSecrets(db: D1Database, accountId: string, now: Date): Promise<string[]> {
-	const { results } = await db
-		.prepare(
-			"SELECT secret FROM webhook_secrets WHERE account_id = ?1 AND (expires_at IS NULL OR expires_at > ?2) ORDER BY id DESC",
-		)
-		.bind(accountId, now.toISOString())
-		.all<{ secret: string }>();
-	return results.map((row) => row.secret);
-}
-
 /**
  * One delivery attempt of an event: signs the stored body (the bytes signed are the bytes sent),
  * POSTs it to the order's callback_url with a timeout and no redirects, and records the result.
@@ -43,7 +39,7 @@ export async function signingSecrets(db: D1Database, accountId: string, now: Dat
  */
 export async function attemptDelivery(env: Env, eventId: string, now: Date = new Date()): Promise<AttemptOutcome> {
 	const due = await env.DB.prepare(
-		`SELECT d.event_id, d.account_id, d.url, d.status, d.attempts, e.body, e.created_at AS event_created_at
+		`SELECT d.event_id, d.account_id, d.mode, d.url, d.status, d.attempts, e.body, e.created_at AS event_created_at
 		   FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.event_id = ?1`,
 	)
 		.bind(eventId)
@@ -59,7 +55,7 @@ export async function attemptDelivery(env: Env, eventId: string, now: Date = new
 	// Signed before the attempt: a missing secret is the service's fault (thrown, logged, retried), not the receiver's.
 	const signature = await signatureHeader(
 		due.body,
-		await signingSecrets(env.DB, due.account_id, now),
+		await signingSecrets(env.DB, due.account_id, due.mode, now),
 		Math.floor(now.getTime() / 1000),
 	);
 	let statusCode: number | null = null;
@@ -78,8 +74,9 @@ export async function attemptDelivery(env: Env, eventId: string, now: Date = new
 			},
 		});
 		statusCode = response.status;
-		const excerpt = (await response.text()).slice(0, EXCERPT_CHARS);
+		// The status line decides. A 2xx is delivered whatever its body does (it is not read at all).
 		if (response.status >= 200 && response.status < 300) {
+			discardBody(response);
 			await env.DB.prepare(
 				`UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, last_attempt_at = ?2, last_status_code = ?3,
 				   last_error = NULL, delivered_at = ?2, next_attempt_at = NULL WHERE event_id = ?1`,
@@ -90,10 +87,13 @@ export async function attemptDelivery(env: Env, eventId: string, now: Date = new
 		}
 		if (response.status === 429 || response.status === 503)
 			retryAfter = parseRetryAfter(response.headers.get("Retry-After"), now);
-		problem =
-			response.status >= 300 && response.status < 400
-				? `HTTP ${response.status}: redirects are not followed`
-				: `HTTP ${response.status}${excerpt === "" ? "" : `: ${excerpt}`}`;
+		if (response.status >= 300 && response.status < 400) {
+			discardBody(response);
+			problem = `HTTP ${response.status}: redirects are not followed`;
+		} else {
+			const excerpt = await bodyExcerpt(response);
+			problem = `HTTP ${response.status}${excerpt === "" ? "" : `: ${excerpt}`}`;
+		}
 	} catch (error) {
 		problem =
 			error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
@@ -138,4 +138,46 @@ async function recordFailure(
 			next?.toISOString() ?? null,
 		)
 		.run();
+}
+
+/** Lets go of an answer's body without waiting on it: a receiver that sends it slowly holds nothing up. */
+function discardBody(response: Response): void {
+	response.body?.cancel().catch(() => undefined);
+}
+
+/**
+ * The start of a failed answer's body for the event log: at most EXCERPT_BYTES, read within
+ * EXCERPT_READ_MS of the status line. Whatever has arrived by then is kept; the rest is cancelled.
+ */
+export async function bodyExcerpt(response: Response, limitMs = EXCERPT_READ_MS): Promise<string> {
+	if (response.body === null) return "";
+	const reader = response.body.getReader();
+	const chunks: Uint8Array[] = [];
+	let total = 0;
+	let timer: ReturnType<typeof setTimeout> | null = null;
+	const deadline = new Promise<"late">((resolve) => {
+		timer = setTimeout(() => resolve("late"), limitMs);
+	});
+	try {
+		while (total < EXCERPT_BYTES) {
+			const next = await Promise.race([reader.read(), deadline]);
+			if (next === "late" || next.done) break;
+			chunks.push(next.value);
+			total += next.value.byteLength;
+		}
+	} catch {
+		// A body that breaks off is still only an excerpt: keep what came.
+	} finally {
+		clearTimeout(timer);
+		reader.cancel().catch(() => undefined);
+	}
+	const bytes = new Uint8Array(Math.min(total, EXCERPT_BYTES));
+	let at = 0;
+	for (const chunk of chunks) {
+		const part = chunk.subarray(0, bytes.byteLength - at);
+		bytes.set(part, at);
+		at += part.byteLength;
+		if (at === bytes.byteLength) break;
+	}
+	return new TextDecoder().decode(bytes).slice(0, EXCERPT_CHARS);
 }

@@ -2,12 +2,13 @@
 export type DeliveryMessage = { event_id: string };
 
 /**
- * Puts an event on the delivery queue. The queue is the fast path, not the record: if the send
- * fails, the delivery row stays pending and the cron sweep enqueues it, so a failure here is only logged.
+ * Puts an event on the delivery queue, to be attempted after `delaySeconds`. The queue is the fast
+ * path, not the record: if the send fails, the delivery row stays pending and the cron sweep
+ * enqueues it once overdue, so a failure here is only logged.
  */
-export async function enqueueDelivery(env: Env, eventId: string): Promise<void> {
+export async function enqueueDelivery(env: Env, eventId: string, delaySeconds = 0): Promise<void> {
 	try {
-		await env.WEBHOOKS.send({ event_id: eventId } satisfies DeliveryMessage);
+		await env.WEBHOOKS.send({ event_id: eventId } satisfies DeliveryMessage, { delaySeconds });
 	} catch (error) {
 		console.error(JSON.stringify({ level: "warn", event_id: eventId, message: `enqueue failed: ${String(error)}` }));
 	}

@@ -7,9 +7,8 @@ import { jsonResponse, protectedRoute } from "../http/protected-route.ts";
 import { decodeCursor, encodeCursor } from "../orders/cursor.ts";
 import { ORDER_EVENT_TYPES } from "../orders/state-machine.ts";
 import { enqueueDelivery } from "./enqueue.ts";
-
-/** How long a rotated-out secret keeps signing (as the second `v1=`). */
-export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
+import { rotateWebhookSecret } from "./secrets.ts";
+import { startDelivery } from "./webhook-sender.do.ts";
 
 const DELIVERY_STATUSES = ["pending", "delivered", "failed", "no_endpoint"] as const;
 
@@ -115,10 +114,19 @@ const rotateSecret = protectedRoute("orders:write", {
 	method: "post",
 	path: "/webhook-secret/rotate",
 	tags: ["Events"],
-	summary: "Issue a new webhook secret; the old one keeps signing, as the second v1=, for 24 hours",
+	summary:
+		"Issue a new webhook secret for the key's mode (live or test); the old one keeps signing, as the second v1=, for 24 hours",
 	responses: {
 		201: jsonResponse(
-			z.object({ webhook_secret: z.string(), previous_secrets_expire_at: z.string() }).openapi("RotatedSecret"),
+			z
+				.object({
+					webhook_secret: z.string(),
+					mode: z
+						.enum(["live", "test"])
+						.openapi({ description: "The mode whose webhooks the secret signs: the key's." }),
+					previous_secrets_expire_at: z.string(),
+				})
+				.openapi("RotatedSecret"),
 			"The new secret, shown this once.",
 		),
 	},
@@ -186,25 +194,18 @@ export const webhookRoutes = createApp<AuthedEnv>()
 		)
 			.bind(id, now)
 			.run();
-		await enqueueDelivery(c.env, id);
+		try {
+			await startDelivery(c.env, id);
+		} catch {
+			await enqueueDelivery(c.env, id);
+		}
 		const updated = await ownedEvent(c.env, c.var.principal, id);
 		if (updated === null) throw new ApiError("not_found", `No event ${id}.`, "id");
 		return c.json(toEvent(updated), 200);
 	})
 	.openapi(rotateSecret, async (c) => {
-		const { accountId } = c.var.principal;
-		const now = new Date();
-		const expiresAt = new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString();
+		const { accountId, mode } = c.var.principal;
 		const secret = generateWebhookSecret();
-		await c.env.DB.batch([
-			c.env.DB.prepare(
-				"UPDATE webhook_secrets SET expires_at = ?2 WHERE account_id = ?1 AND (expires_at IS NULL OR expires_at > ?2)",
-			).bind(accountId, expiresAt),
-			c.env.DB.prepare("INSERT INTO webhook_secrets (account_id, secret, created_at) VALUES (?1, ?2, ?3)").bind(
-				accountId,
-				secret,
-				now.toISOString(),
-			),
-		]);
-		return c.json({ webhook_secret: secret, previous_secrets_expire_at: expiresAt }, 201);
+		const { previousExpiresAt } = await rotateWebhookSecret(c.env.DB, accountId, mode, secret, new Date());
+		return c.json({ webhook_secret: secret, mode, previous_secrets_expire_at: previousExpiresAt }, 201);
 	});

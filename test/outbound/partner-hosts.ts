@@ -10,7 +10,9 @@
  * headers, body) under its path, and `GET /__received/<path>` returns what arrived there as JSON. What
  * it answers depends on the path's first segment: `/ok/...` 200; `/fail-then-ok/<n>/...` 500 for the
  * first n requests to that path, then 200; `/status/<code>/...` that status (a 3xx with a Location);
- * `/retry-after/<seconds>/...` 429 with that Retry-After; `/slow/<ms>/...` 200 after that many ms.
+ * `/retry-after/<seconds>/...` 429 with that Retry-After; `/slow/<ms>/...` 200 after that many ms;
+ * `/slow-body/<code>/<ms>/...` that status at once, with a body of which "partial " comes at once
+ * and the rest after that many ms; `/hang/...` never answers (until the caller gives up).
  * Any other host answers 502, as an unreachable one would.
  */
 const files = new Map<string, Uint8Array>();
@@ -57,9 +59,41 @@ async function webhookReceiver(request: Request, url: URL): Promise<Response> {
 		case "slow":
 			await new Promise((resolve) => setTimeout(resolve, Number(argument)));
 			return new Response("ok", { status: 200 });
+		case "slow-body":
+			return slowBodyResponse(Number(argument), Number(url.pathname.split("/")[3]), request.signal);
+		case "hang":
+			await new Promise((resolve) => {
+				const timer = setTimeout(resolve, 60_000);
+				request.signal.addEventListener("abort", () => {
+					clearTimeout(timer);
+					resolve(undefined);
+				});
+			});
+			return new Response("too late", { status: 200 });
 		default:
 			return new Response("ok", { status: 200 });
 	}
+}
+
+/** A response whose status line comes at once and whose body trickles: "partial " now, the rest after `ms`. */
+function slowBodyResponse(status: number, ms: number, abort: AbortSignal): Response {
+	const encoder = new TextEncoder();
+	let timer: ReturnType<typeof setTimeout> | null = null;
+	const body = new ReadableStream<Uint8Array>({
+		start(controller) {
+			controller.enqueue(encoder.encode("partial "));
+			timer = setTimeout(() => {
+				controller.enqueue(encoder.encode("and the rest, much later"));
+				controller.close();
+			}, ms);
+			abort.addEventListener("abort", () => clearTimeout(timer));
+		},
+		cancel() {
+			// The caller stopped reading: nothing more to send.
+			clearTimeout(timer);
+		},
+	});
+	return new Response(body, { status });
 }
 
 export async function partnerHosts(request: Request): Promise<Response> {

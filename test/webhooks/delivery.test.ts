@@ -6,13 +6,14 @@ import {
 	waitOnExecutionContext,
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import worker from "../../src/index.ts";
 import type { Order } from "../../src/orders/response.ts";
 import { DEAD_LETTER_QUEUE } from "../../src/webhooks/consumer.ts";
 import { attemptDelivery } from "../../src/webhooks/deliver.ts";
 import { verifySignature } from "../../src/webhooks/signature.ts";
 import { OVERDUE_MS } from "../../src/webhooks/sweep.ts";
+import { startDelivery } from "../../src/webhooks/webhook-sender.do.ts";
 import { api, createKeyWithScopes, createPartner, send } from "../helpers.ts";
 import { createOrder, orderBody, readOrder, readyFile, settleValidation } from "../orders/order-helpers.ts";
 import type { ReceivedRequest } from "../outbound/partner-hosts.ts";
@@ -315,40 +316,87 @@ describe("webhook delivery", () => {
 		expect(row).toMatchObject({ attempts: 1, last_status_code: 200 });
 	}, 20_000);
 
-	it("acknowledges or retries each message on its own, never failing the batch", async () => {
+	it("hands each queue message to its event's sender and acknowledges it without waiting for the receiver", async () => {
 		const { owner } = await freshOwner();
 		const good = await storedEvent(owner, hookUrl("ok"));
-		const failing = await storedEvent(owner, hookUrl("status/500"));
+		const hanging = await storedEvent(owner, hookUrl("hang"));
 		const batch = createMessageBatch<{ event_id: string }>("framed-print-webhooks", [
 			{ id: "msg-unknown", timestamp: new Date(), attempts: 1, body: { event_id: "evt_doesnotexist" } },
 			{ id: "msg-good", timestamp: new Date(), attempts: 1, body: { event_id: good.eventId } },
-			{ id: "msg-failing", timestamp: new Date(), attempts: 1, body: { event_id: failing.eventId } },
-			// A malformed body makes the attempt throw: that message alone is retried.
-			{ id: "msg-broken", timestamp: new Date(), attempts: 1, body: {} as { event_id: string } },
+			{ id: "msg-hanging", timestamp: new Date(), attempts: 1, body: { event_id: hanging.eventId } },
 		]);
-		// The harness records which messages were retried but not their delays: those are read from the calls.
-		const delays = new Map<string, unknown>();
-		for (const message of batch.messages) {
-			const retry = message.retry.bind(message);
-			vi.spyOn(message, "retry").mockImplementation((options) => {
-				delays.set(message.id, options?.delaySeconds);
-				retry(options);
-			});
-		}
 		const ctx = createExecutionContext();
 		await worker.queue(batch, env);
 		const result = await getQueueResult(batch, ctx);
 		expect(result.outcome).toBe("ok");
-		expect(result.ackAll).toBe(false);
-		expect(result.retryBatch.retry).toBe(false);
-		expect([...result.explicitAcks].sort()).toEqual(["msg-good", "msg-unknown"]);
-		expect(result.retryMessages.map((retry) => retry.msgId).sort()).toEqual(["msg-broken", "msg-failing"]);
-		expect([...delays.keys()].sort()).toEqual(["msg-broken", "msg-failing"]);
-		expect(delays.get("msg-broken")).toBe(30);
-		expect(delays.get("msg-failing")).toBeGreaterThanOrEqual(27);
-		expect(delays.get("msg-failing")).toBeLessThanOrEqual(33);
-		expect(await deliveryOf(good.eventId)).toMatchObject({ status: "delivered", attempts: 1 });
-		expect(await deliveryOf(failing.eventId)).toMatchObject({ status: "pending", attempts: 1, last_status_code: 500 });
+		expect(result.retryMessages).toEqual([]);
+		expect([...result.explicitAcks].sort()).toEqual(["msg-good", "msg-hanging", "msg-unknown"]);
+		// The batch was done while the hanging receiver had not been given up on (its timeout is 1 s here).
+		expect(await deliveryOf(hanging.eventId)).toMatchObject({ status: "pending", attempts: 0 });
+
+		await waitForDelivery(good.eventId, (row) => row.status === "delivered");
+		const failed = await waitForDelivery(hanging.eventId, (row) => row.attempts === 1);
+		expect(failed).toMatchObject({ status: "pending", last_status_code: null, last_error: "No answer within 1 s" });
+		expect(failed.next_attempt_at).not.toBeNull();
+	});
+
+	it("drops a malformed message (no event id) without failing the batch", async () => {
+		const { owner } = await freshOwner();
+		const good = await storedEvent(owner, hookUrl("ok"));
+		const batch = createMessageBatch<{ event_id: string }>("framed-print-webhooks", [
+			{ id: "msg-good", timestamp: new Date(), attempts: 1, body: { event_id: good.eventId } },
+			// No event id: retrying it could never succeed.
+			{ id: "msg-broken", timestamp: new Date(), attempts: 1, body: {} as { event_id: string } },
+		]);
+		const ctx = createExecutionContext();
+		await worker.queue(batch, env);
+		const result = await getQueueResult(batch, ctx);
+		expect(result.outcome).toBe("ok");
+		expect([...result.explicitAcks].sort()).toEqual(["msg-broken", "msg-good"]);
+		expect(result.retryMessages).toEqual([]);
+		await waitForDelivery(good.eventId, (row) => row.status === "delivered");
+	});
+
+	it("a receiver that hangs delays only its own deliveries: another account's webhook arrives meanwhile", async () => {
+		const stuck = await freshOwner();
+		const hangingEvents = await Promise.all(Array.from({ length: 5 }, () => storedEvent(stuck.owner, hookUrl("hang"))));
+		for (const { eventId } of hangingEvents) await startDelivery(env, eventId);
+		const other = await freshOwner();
+		const url = hookUrl("ok");
+		const healthy = await storedEvent(other.owner, url);
+		await startDelivery(env, healthy.eventId);
+		await waitForReceived(url);
+		// The healthy receiver got its webhook while all five attempts at the hanging one were still under way.
+		for (const { eventId } of hangingEvents) {
+			expect(await deliveryOf(eventId)).toMatchObject({ status: "pending", attempts: 0 });
+		}
+		expect(await waitForDelivery(healthy.eventId, (row) => row.status === "delivered")).toMatchObject({ attempts: 1 });
+		for (const { eventId } of hangingEvents) await waitForDelivery(eventId, (row) => row.attempts === 1);
+	});
+
+	it("counts a 2xx whose body arrives slowly as delivered: the status line decides", async () => {
+		const { owner } = await freshOwner();
+		// The body's end comes 5 s after the status line, well past the 1 s timeout of the tests.
+		const url = hookUrl("slow-body/200/5000");
+		const { eventId } = await storedEvent(owner, url);
+		expect(await attemptDelivery(env, eventId, new Date())).toEqual({ kind: "done" });
+		expect(await deliveryOf(eventId)).toMatchObject({
+			status: "delivered",
+			attempts: 1,
+			last_status_code: 200,
+			last_error: null,
+		});
+	});
+
+	it("keeps only the excerpt of a failed answer's body that arrives in time, without waiting for the rest", async () => {
+		const { owner } = await freshOwner();
+		const url = hookUrl("slow-body/500/5000");
+		const { eventId } = await storedEvent(owner, url);
+		const outcome = await attemptDelivery(env, eventId, new Date());
+		expect(outcome.kind).toBe("retry");
+		const row = await deliveryOf(eventId);
+		expect(row).toMatchObject({ status: "pending", attempts: 1, last_status_code: 500 });
+		expect(row.last_error).toBe("HTTP 500: partial ");
 	});
 
 	it("hands dead-lettered messages back to the sweep and acknowledges them all", async () => {

@@ -305,6 +305,85 @@ describe("POST /v1/webhook-secret/rotate", () => {
 		expect(await verifySignature(laterBody, laterHeader, [oldSecret], tolerance)).toBe(false);
 	});
 
+	it("signs test and live webhooks with separate secrets, both shown when the account is created", async () => {
+		const partner = await createPartner();
+		expect(partner.webhook_secrets.live).toMatch(/^whsec_/);
+		expect(partner.webhook_secrets.test).toMatch(/^whsec_/);
+		expect(partner.webhook_secrets.test).not.toBe(partner.webhook_secrets.live);
+		expect(partner.webhook_secret).toBe(partner.webhook_secrets.live);
+		const tolerance = { toleranceSeconds: 300 };
+		for (const mode of ["live", "test"] as const) {
+			const url = hookUrl("ok");
+			const { eventId } = await storedEvent({ accountId: partner.account.id, mode }, url);
+			expect(await attemptDelivery(env, eventId, new Date())).toEqual({ kind: "done" });
+			const [request] = await receivedAt(url);
+			const header = request?.headers["svc-signature"] ?? "";
+			const other = mode === "live" ? "test" : "live";
+			expect(await verifySignature(request?.body ?? "", header, [partner.webhook_secrets[mode]], tolerance)).toBe(true);
+			expect(await verifySignature(request?.body ?? "", header, [partner.webhook_secrets[other]], tolerance)).toBe(
+				false,
+			);
+		}
+	});
+
+	it("a test key rotates only the test secret: live webhooks are signed as before", async () => {
+		const partner = await createPartner();
+		const response = await api("/v1/webhook-secret/rotate", { method: "POST", key: partner.keys.test.key });
+		expect(response.status).toBe(201);
+		const rotated = (await response.json()) as { webhook_secret: string; mode: string };
+		expect(rotated.mode).toBe("test");
+
+		const liveUrl = hookUrl("ok");
+		const live = await storedEvent({ accountId: partner.account.id, mode: "live" }, liveUrl);
+		expect(await attemptDelivery(env, live.eventId, new Date())).toEqual({ kind: "done" });
+		const [liveRequest] = await receivedAt(liveUrl);
+		const liveHeader = liveRequest?.headers["svc-signature"] ?? "";
+		expect(digestsOf(liveHeader)).toHaveLength(1);
+		expect(
+			await verifySignature(liveRequest?.body ?? "", liveHeader, [partner.webhook_secrets.live], {
+				toleranceSeconds: 300,
+			}),
+		).toBe(true);
+
+		const testUrl = hookUrl("ok");
+		const test = await storedEvent({ accountId: partner.account.id, mode: "test" }, testUrl);
+		expect(await attemptDelivery(env, test.eventId, new Date())).toEqual({ kind: "done" });
+		const [testRequest] = await receivedAt(testUrl);
+		const testHeader = testRequest?.headers["svc-signature"] ?? "";
+		const t = Number(/^t=(\d+)/.exec(testHeader)?.[1]);
+		const testBody = testRequest?.body ?? "";
+		expect(digestsOf(testHeader)).toEqual([
+			...digestsOf(await signatureHeader(testBody, [rotated.webhook_secret], t)),
+			...digestsOf(await signatureHeader(testBody, [partner.webhook_secrets.test], t)),
+		]);
+	});
+
+	it("a rotation during an overlap ends the older secret at once: never more than two v1= entries", async () => {
+		const partner = await createPartner();
+		const key = partner.keys.live.key;
+		const secrets = [partner.webhook_secrets.live];
+		for (let rotation = 0; rotation < 5; rotation++) {
+			const response = await api("/v1/webhook-secret/rotate", { method: "POST", key });
+			expect(response.status).toBe(201);
+			secrets.push(((await response.json()) as { webhook_secret: string }).webhook_secret);
+		}
+		const url = hookUrl("ok");
+		const { eventId } = await storedEvent({ accountId: partner.account.id, mode: "live" }, url);
+		expect(await attemptDelivery(env, eventId, new Date())).toEqual({ kind: "done" });
+		const [request] = await receivedAt(url);
+		const header = request?.headers["svc-signature"] ?? "";
+		const body = request?.body ?? "";
+		const t = Number(/^t=(\d+)/.exec(header)?.[1]);
+		// The newest and the one it replaced; the four before those stopped signing when they were rotated past.
+		expect(digestsOf(header)).toEqual(digestsOf(await signatureHeader(body, secrets.slice(-2).reverse(), t)));
+		const signing = await env.DB.prepare(
+			"SELECT COUNT(*) AS n FROM webhook_secrets WHERE account_id = ?1 AND mode = 'live' AND (expires_at IS NULL OR expires_at > ?2)",
+		)
+			.bind(partner.account.id, new Date().toISOString())
+			.first<{ n: number }>();
+		expect(signing?.n).toBe(2);
+	});
+
 	it("needs orders:write", async () => {
 		const readOnly = await createKeyWithScopes(["events:read"]);
 		await expectError(await api("/v1/webhook-secret/rotate", { method: "POST", key: readOnly }), "forbidden");
