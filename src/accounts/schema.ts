@@ -58,12 +58,10 @@ export const NewAccountSchema = z
 	.object({
 		account: z.object({ id: z.string(), name: z.string(), created_at: z.string() }),
 		keys: z.object({ live: IssuedKeySchema, test: IssuedKeySchema }),
-		webhook_secret: z
-			.string()
-			.openapi({
-				description:
-					"Signs the account's live webhooks (the same as `webhook_secrets.live`). Shown only in this response.",
-			}),
+		webhook_secret: z.string().openapi({
+			description:
+				"Signs the account's live webhooks (the same as `webhook_secrets.live`). Shown only in this response.",
+		}),
 		webhook_secrets: z.object({ live: z.string(), test: z.string() }).openapi({
 			description:
 				"The secrets that sign live and test webhooks: separate, so a test key never rotates the live one. Shown only in this response.",
