@@ -1,5 +1,6 @@
 import { base64Of } from "../base64.ts";
-import { inspectIfUploaded } from "../print-files/inspection.ts";
+import { currentPrintFile } from "../print-files/inspection.ts";
+import { readCapped } from "../print-files/read-capped.ts";
 import { findAccountPrintFile } from "../print-files/store.ts";
 import { LOGO_FORMATS, LOGO_MAX_BYTES, LOGO_MAX_SIDE_PX } from "./schema.ts";
 
@@ -12,7 +13,7 @@ const LOGO_FORMAT_SET: ReadonlySet<string> = new Set(LOGO_FORMATS);
 export async function logoProblem(env: Env, accountId: string, fileId: string): Promise<string | null> {
 	const found = await findAccountPrintFile(env.DB, accountId, fileId);
 	if (found === null) return `is not a print file of this account (${fileId})`;
-	const file = await inspectIfUploaded(env, found);
+	const file = await currentPrintFile(env, found);
 	if (file.status === "awaiting_upload" || file.status === "processing") {
 		return `must be uploaded first: ${fileId} is ${file.status}`;
 	}
@@ -33,15 +34,19 @@ export async function logoProblem(env: Env, accountId: string, fileId: string): 
 /**
  * The logo as a data: URL, so a slip is one self-contained page that prints, saves and renders to
  * PDF with nothing else to fetch. Null when the file is gone or no longer a valid logo: the slip then
- * prints without a logo rather than failing.
+ * prints without a logo rather than failing. The bytes read are the inspected ones (the read is
+ * conditional on the pinned etag) and never more than LOGO_MAX_BYTES, whatever sits in R2.
  */
 export async function logoDataUrl(env: Env, accountId: string, fileId: string): Promise<string | null> {
-	const file = await findAccountPrintFile(env.DB, accountId, fileId);
-	if (file === null || file.status !== "ready" || file.format === null || !LOGO_FORMAT_SET.has(file.format))
-		return null;
-	if ((file.size_bytes ?? 0) > LOGO_MAX_BYTES) return null;
-	const object = await env.PRINT_FILES.get(file.r2_key);
-	if (object === null) return null;
-	const bytes = new Uint8Array(await object.arrayBuffer());
+	const found = await findAccountPrintFile(env.DB, accountId, fileId);
+	if (found === null) return null;
+	const file = await currentPrintFile(env, found);
+	if (file.status !== "ready" || file.format === null || !LOGO_FORMAT_SET.has(file.format)) return null;
+	if ((file.size_bytes ?? 0) > LOGO_MAX_BYTES || file.r2_etag === null) return null;
+	const object = await env.PRINT_FILES.get(file.r2_key, { onlyIf: { etagMatches: file.r2_etag } });
+	// Null: gone; no body: replaced since the check a moment ago.
+	if (object === null || !("body" in object)) return null;
+	const bytes = await readCapped(object.body, LOGO_MAX_BYTES);
+	if (bytes === null) return null;
 	return `data:image/${file.format};base64,${base64Of(bytes)}`;
 }

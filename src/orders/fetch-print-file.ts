@@ -1,5 +1,6 @@
 import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { MAX_PRINT_FILE_BYTES } from "../print-files/inspection.ts";
+import { readCapped } from "../print-files/read-capped.ts";
 
 const FETCH_TIMEOUT_MS = 30_000;
 const MAX_REDIRECTS = 3;
@@ -73,27 +74,4 @@ async function storeResponse(bucket: R2Bucket, r2Key: string, response: Response
 	}
 	await bucket.put(r2Key, buffered);
 	return { ok: true, sizeBytes: buffered.byteLength };
-}
-
-async function readCapped(body: ReadableStream<Uint8Array>, cap: number): Promise<Uint8Array | null> {
-	const chunks: Uint8Array[] = [];
-	let total = 0;
-	const reader = body.getReader();
-	for (;;) {
-		const { done, value } = await reader.read();
-		if (done) break;
-		total += value.byteLength;
-		if (total > cap) {
-			await reader.cancel();
-			return null;
-		}
-		chunks.push(value);
-	}
-	const out = new Uint8Array(total);
-	let at = 0;
-	for (const chunk of chunks) {
-		out.set(chunk, at);
-		at += chunk.byteLength;
-	}
-	return out;
 }

@@ -1,6 +1,6 @@
 import type { KeyMode } from "../accounts/scopes.ts";
 import { ApiError } from "../http/errors.ts";
-import { inspectIfUploaded } from "../print-files/inspection.ts";
+import { currentPrintFile } from "../print-files/inspection.ts";
 import { effectiveDpi, MINIMUM_DPI, resolutionVerdict } from "../print-files/resolution.ts";
 import { findOwnedPrintFile } from "../print-files/store.ts";
 import { LOW_RESOLUTION } from "./item-checks.ts";
@@ -19,7 +19,7 @@ export async function checkUploadedFile(
 ): Promise<{ effectiveDpi: number; warnings: string[] }> {
 	const found = await findOwnedPrintFile(env.DB, owner, printFileId);
 	if (found === null) throw new ApiError("validation_error", `No print file ${printFileId} in this account.`, field);
-	const file = await inspectIfUploaded(env, found);
+	const file = await currentPrintFile(env, found);
 	if (file.status === "awaiting_upload" || file.status === "processing") {
 		throw new ApiError("validation_error", `Print file ${printFileId} has not been uploaded yet.`, field);
 	}

@@ -52,6 +52,8 @@ export type Move =
 	| { kind: "pass_validation" }
 	| { kind: "fail_validation"; holdReason: HoldReason; holdDetails: HoldDetail[] }
 	| { kind: "hold"; message: string }
+	/** The floor found a print file's bytes changed after the check: the order stops until the partner fixes it. */
+	| { kind: "file_changed"; holdDetails: HoldDetail[] }
 	| { kind: "release" }
 	| { kind: "fix_items" }
 	| { kind: "ship"; tracking: Tracking }
@@ -78,6 +80,7 @@ export const TRANSITIONS: Readonly<Record<MoveKind, Rule>> = {
 	pass_validation: { from: ["validating"], to: "in_production", actors: ["system"], event: "order.in_production" },
 	fail_validation: { from: ["validating"], to: "on_hold", actors: ["system"], event: "order.on_hold" },
 	hold: { from: ["in_production"], to: "on_hold", actors: ["operator"], event: "order.on_hold" },
+	file_changed: { from: ["in_production"], to: "on_hold", actors: ["system"], event: "order.on_hold" },
 	release: { from: ["on_hold"], to: "validating", actors: ["operator"], event: null },
 	fix_items: { from: ["on_hold"], to: "validating", actors: ["partner"], event: null },
 	// The sandbox ships and delivers test orders by itself, so the system may too.
@@ -125,6 +128,10 @@ export function applyMove(state: OrderState, move: Move, actor: Actor, now: Date
 			next.holdReason = move.holdReason;
 			next.holdDetails = move.holdDetails;
 			break;
+		case "file_changed":
+			next.holdReason = "file_unreadable";
+			next.holdDetails = move.holdDetails;
+			break;
 		case "hold":
 			next.holdReason = "operator_hold";
 			next.holdDetails = [{ item_id: null, field: "order", message: move.message }];
@@ -155,6 +162,8 @@ function describe(kind: MoveKind): string {
 			return "put on hold after validation";
 		case "hold":
 			return "hold";
+		case "file_changed":
+			return "hold for a changed print file";
 		case "release":
 			return "release the hold on";
 		case "fix_items":

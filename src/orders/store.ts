@@ -285,6 +285,8 @@ export function moveNote(move: Move): string | null {
 			return move.message;
 		case "fail_validation":
 			return move.holdReason;
+		case "file_changed":
+			return "file_changed";
 		case "ship":
 			return `${move.tracking.carrier} ${move.tracking.number}`;
 		default:

@@ -1,6 +1,6 @@
 import { isolateCatalog } from "../catalog/cache.ts";
 import { newId } from "../ids.ts";
-import { inspectIfUploaded } from "../print-files/inspection.ts";
+import { currentPrintFile } from "../print-files/inspection.ts";
 import { findPrintFileById, insertPrintFile, type PrintFileRow } from "../print-files/store.ts";
 import { fetchPrintFileIntoR2 } from "./fetch-print-file.ts";
 import { type CatalogFacts, checkItem, type FileFacts, orderVerdict } from "./item-checks.ts";
@@ -89,13 +89,14 @@ async function resolveFile(
 	item: ItemRow,
 	now: Date,
 ): Promise<{ file: PrintFileRow | null; facts: FileFacts }> {
-	// An uploaded file is immutable once ready, and creation (or the PATCH) already measured it at this size.
-	if (item.print_file_id !== null && item.print_file_url === null && item.effective_dpi !== null) {
-		return { file: null, facts: { kind: "checked", effectiveDpi: item.effective_dpi } };
-	}
 	if (item.print_file_id !== null) {
 		const known = await findPrintFileById(env.DB, item.print_file_id);
-		const file = known === null ? null : await inspectIfUploaded(env, known);
+		// Compared with R2 on every use: bytes replaced since the check make the file invalid (file_changed).
+		const file = known === null ? null : await currentPrintFile(env, known);
+		// Creation (or the PATCH) already measured these very bytes at this size.
+		if (item.print_file_url === null && item.effective_dpi !== null && file?.status === "ready") {
+			return { file: null, facts: { kind: "checked", effectiveDpi: item.effective_dpi } };
+		}
 		// A file fetched earlier for this item is reused.
 		if (item.print_file_url === null || file !== null) {
 			return { file, facts: fileFacts(file) };
@@ -122,7 +123,7 @@ async function resolveFile(
 		expires_at: now.toISOString(),
 	});
 	const row = await findPrintFileById(env.DB, id);
-	const file = row === null ? null : await inspectIfUploaded(env, row);
+	const file = row === null ? null : await currentPrintFile(env, row);
 	return { file, facts: fileFacts(file) };
 }
 

@@ -23,6 +23,8 @@ export const INVALID_REASONS = [
 	"read_failed",
 	// Set by the caller, not the parsers: bytes over the 512 MiB cap that R2 could not refuse.
 	"file_too_large",
+	// Set by the caller: the object in R2 is no longer the one that was inspected (replaced or deleted).
+	"file_changed",
 ] as const;
 /** One of INVALID_REASONS. */
 export type InvalidReason = (typeof INVALID_REASONS)[number];

@@ -4,7 +4,7 @@ import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { jsonResponse, protectedRoute } from "../http/protected-route.ts";
 import { newId } from "../ids.ts";
-import { inspectIfUploaded, MAX_PRINT_FILE_BYTES } from "./inspection.ts";
+import { currentPrintFile, MAX_PRINT_FILE_BYTES } from "./inspection.ts";
 import {
 	CreatePrintFileBody,
 	type PrintFile,
@@ -104,7 +104,7 @@ export const printFileRoutes = createApp<AuthedEnv>()
 		const { id } = c.req.valid("param");
 		const row = await findOwnedPrintFile(c.env.DB, c.var.principal, id);
 		if (row === null) throw new ApiError("not_found", `No print file ${id}.`, "id");
-		return c.json(toPrintFile(await inspectIfUploaded(c.env, row)), 200);
+		return c.json(toPrintFile(await currentPrintFile(c.env, row)), 200);
 	});
 
 const UploadQuery = z.object({

@@ -26,6 +26,8 @@ export type PrintFileRow = {
 	invalid_message: string | null;
 	inspected_at: string | null;
 	inspection_bytes_read: number | null;
+	/** R2's etag of the bytes the inspection read: the file is those bytes and no others. */
+	r2_etag: string | null;
 };
 
 /** Stores a new file awaiting its upload. */
@@ -126,14 +128,14 @@ export async function recordInspection(
 	db: D1Database,
 	id: string,
 	result: InspectionRecord,
-	facts: { sizeBytes: number; uploadedAt: Date; bytesRead: number; now: Date },
+	facts: { sizeBytes: number; etag: string; uploadedAt: Date; bytesRead: number; now: Date },
 ): Promise<PrintFileRow | null> {
 	const ready = result.status === "ready";
 	await db
 		.prepare(
 			`UPDATE print_files SET status = ?2, format = ?3, width_px = ?4, height_px = ?5, size_bytes = ?6,
 			        invalid_reason = ?7, invalid_message = ?8, uploaded_at = COALESCE(uploaded_at, ?9),
-			        inspected_at = ?10, inspection_bytes_read = ?11
+			        inspected_at = ?10, inspection_bytes_read = ?11, r2_etag = ?12
 			  WHERE id = ?1 AND inspected_at IS NULL`,
 		)
 		.bind(
@@ -148,7 +150,33 @@ export async function recordInspection(
 			facts.uploadedAt.toISOString(),
 			facts.now.toISOString(),
 			facts.bytesRead,
+			facts.etag,
 		)
 		.run();
 	return findPrintFileById(db, id);
+}
+
+/**
+ * Marks a ready file `invalid` (`file_changed`): the object in R2 is not the one inspected. Only a
+ * file still pinned to `etag` is changed, so two requests noticing it at once write it once.
+ */
+export async function markFileChanged(
+	db: D1Database,
+	id: string,
+	pinnedEtag: string | null,
+	message: string,
+): Promise<PrintFileRow | null> {
+	await db
+		.prepare(
+			`UPDATE print_files SET status = 'invalid', invalid_reason = 'file_changed', invalid_message = ?3
+			  WHERE id = ?1 AND status = 'ready' AND r2_etag IS ?2`,
+		)
+		.bind(id, pinnedEtag, message)
+		.run();
+	return findPrintFileById(db, id);
+}
+
+/** Pins a file inspected before pins were kept to the object in R2 now (its size still the inspected one). */
+export async function pinLegacyFile(db: D1Database, id: string, etag: string): Promise<void> {
+	await db.prepare("UPDATE print_files SET r2_etag = ?2 WHERE id = ?1 AND r2_etag IS NULL").bind(id, etag).run();
 }

@@ -40,10 +40,11 @@ export class WorkerRouteIssuer implements UploadUrlIssuer {
 export type R2S3Config = { endpoint: string; bucket: string; accessKeyId: string; secretAccessKey: string };
 
 /**
- * R2's S3-compatible presigned PUT: the file never passes through the worker. Only the host (and,
- * when the partner declared `size_bytes`, the exact Content-Length) is signed, so a plain
- * `curl -T file "$upload_url"` works. `If-None-Match: *` in `upload_headers` makes R2 refuse a
- * second upload (412); R2 itself refuses an expired or tampered URL (403).
+ * R2's S3-compatible presigned PUT: the file never passes through the worker. The host, the
+ * precondition `If-None-Match: *` (and, when the partner declared `size_bytes`, the exact
+ * Content-Length) are signed, so the URL works only with the `upload_headers`: a PUT without the
+ * precondition is refused (403, the signature does not match) and a second one with it too (412).
+ * Nobody can replace the bytes once they are stored. R2 also refuses an expired or tampered URL (403).
  */
 export class R2PresignedIssuer implements UploadUrlIssuer {
 	private readonly client: AwsClient;
@@ -62,8 +63,10 @@ export class R2PresignedIssuer implements UploadUrlIssuer {
 		const url = new URL(`${base}/${this.config.bucket}/${subject.r2Key}`);
 		const lifetime = Math.max(1, Math.round((subject.expiresAt.getTime() - Date.now()) / 1000));
 		url.searchParams.set("X-Amz-Expires", String(lifetime));
-		const signedHeaders: Record<string, string> =
-			subject.declaredSizeBytes === null ? {} : { "Content-Length": String(subject.declaredSizeBytes) };
+		const signedHeaders: Record<string, string> = {
+			"If-None-Match": "*",
+			...(subject.declaredSizeBytes === null ? {} : { "Content-Length": String(subject.declaredSizeBytes) }),
+		};
 		const signed = await this.client.sign(url.toString(), {
 			method: "PUT",
 			headers: signedHeaders,
@@ -72,7 +75,7 @@ export class R2PresignedIssuer implements UploadUrlIssuer {
 		return {
 			url: signed.url,
 			method: "PUT",
-			headers: { "Content-Type": subject.contentType, "If-None-Match": "*", ...signedHeaders },
+			headers: { "Content-Type": subject.contentType, ...signedHeaders },
 		};
 	}
 }

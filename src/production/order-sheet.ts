@@ -1,7 +1,10 @@
 import { findAccount } from "../accounts/store.ts";
 import { type BrandProfileRow, findBrandProfile, returnAddressOf } from "../branding/store.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
+import { orderMachine } from "../orders/machine.ts";
+import type { HoldDetail } from "../orders/state-machine.ts";
 import { findOrder, type OrderRow, type ShipTo, type StoredOrder } from "../orders/store.ts";
+import { currentPrintFile } from "../print-files/inspection.ts";
 import { findAccountPrintFiles, type PrintFileRow } from "../print-files/store.ts";
 
 /** What the floor needs of an item's print file. */
@@ -39,21 +42,55 @@ export type OrderSheet = {
 	items: SheetItem[];
 };
 
-/** The sheet of an order, or null when there is no such order. */
+/**
+ * The sheet of an order, or null when there is no such order. Each print file is compared with
+ * R2 as the sheet is made: bytes replaced since the check make the file invalid (`file_changed`)
+ * and put an order in production on hold, so the floor never works from bytes nobody checked.
+ */
 export async function loadOrderSheet(env: Env, orderId: string): Promise<OrderSheet | null> {
-	const stored = await findOrder(env.DB, orderId);
-	if (stored === null) return null;
-	return sheetOf(env, stored);
+	const found = await findOrder(env.DB, orderId);
+	if (found === null) return null;
+	const files = await currentFilesOf(env, found);
+	const stored = await holdIfFilesChanged(env, found, files);
+	return sheetOf(env, stored, files);
 }
 
-async function sheetOf(env: Env, stored: StoredOrder): Promise<OrderSheet> {
+/** The order's print files (its own account's only: an item never shows another account's file), checked against R2. */
+async function currentFilesOf(env: Env, { order, items }: StoredOrder): Promise<Map<string, PrintFileRow>> {
+	const fileIds = items.flatMap((item) => (item.print_file_id === null ? [] : [item.print_file_id]));
+	const found = await findAccountPrintFiles(env.DB, order.account_id, fileIds);
+	const current = await Promise.all([...found.values()].map((file) => currentPrintFile(env, file)));
+	return new Map(current.map((file) => [file.id, file]));
+}
+
+/** An order in production with a changed file goes on hold (`file_unreadable`, naming each item); else as it is. */
+async function holdIfFilesChanged(
+	env: Env,
+	stored: StoredOrder,
+	files: Map<string, PrintFileRow>,
+): Promise<StoredOrder> {
+	if (stored.order.status !== "in_production") return stored;
+	const holdDetails: HoldDetail[] = stored.items.flatMap((item) => {
+		const file = item.print_file_id === null ? undefined : files.get(item.print_file_id);
+		if (file?.invalid_reason !== "file_changed") return [];
+		const field = item.print_file_url === null ? "print_file_id" : "print_file_url";
+		return [{ item_id: item.id, field, message: `${file.invalid_message ?? "The file changed."} (${file.id})` }];
+	});
+	if (holdDetails.length === 0) return stored;
+	const outcome = await orderMachine(env, stored.order.id).move(
+		stored.order.id,
+		{ kind: "file_changed", holdDetails },
+		"system",
+	);
+	// Refused only when the order moved on meanwhile (shipped, canceled): the sheet then shows it as it is now.
+	return outcome.ok ? outcome.order : ((await findOrder(env.DB, stored.order.id)) ?? stored);
+}
+
+async function sheetOf(env: Env, stored: StoredOrder, files: Map<string, PrintFileRow>): Promise<OrderSheet> {
 	const { order } = stored;
-	const fileIds = stored.items.flatMap((item) => (item.print_file_id === null ? [] : [item.print_file_id]));
-	const [account, brand, files, snapshot] = await Promise.all([
+	const [account, brand, snapshot] = await Promise.all([
 		findAccount(env.DB, order.account_id),
 		findBrandProfile(env.DB, order.account_id),
-		// The order's own account's files only: an item never shows another account's file.
-		findAccountPrintFiles(env.DB, order.account_id, fileIds),
 		isolateCatalog.get(env.DB),
 	]);
 	const frames = new Map(snapshot.catalog.frames.map((frame) => [frame.slug, frame.name]));

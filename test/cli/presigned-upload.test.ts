@@ -93,14 +93,15 @@ afterAll(async () => {
 });
 
 describe("R2 presigned uploads (UPLOAD_METHOD=r2-presigned)", () => {
-	it("upload_url is a presigned URL on R2's S3 endpoint that a plain curl -T accepts; the file is then inspected", async () => {
+	it("upload_url is a presigned URL on R2's S3 endpoint that curl -T with the upload_headers accepts; the file is then inspected", async () => {
 		const ticket = await requestUpload({ content_type: "image/png" });
 		const url = new URL(ticket.upload_url);
 		expect(url.pathname).toMatch(/^\/cdn-cgi\/local\/r2\/s3\/framed-print-files\/print-files\/live\//);
 		expect(url.searchParams.get("X-Amz-Signature")).toMatch(/^[0-9a-f]{64}$/);
 
+		expect(ticket.upload_headers["If-None-Match"]).toBe("*");
 		const file = await pngFile("plain.png", 64, 48);
-		expect(await curlUpload(file, ticket.upload_url)).toBe(200);
+		expect(await curlUpload(file, ticket.upload_url, ticket.upload_headers)).toBe(200);
 		expect(await readPrintFile(ticket.id)).toMatchObject({
 			status: "ready",
 			format: "png",
@@ -118,6 +119,17 @@ describe("R2 presigned uploads (UPLOAD_METHOD=r2-presigned)", () => {
 		expect(await readPrintFile(ticket.id)).toMatchObject({ width_px: 20, height_px: 10 });
 	});
 
+	it("a second plain PUT without If-None-Match (as curl -T sends it) cannot replace the file: the precondition is signed", async () => {
+		const ticket = await requestUpload({ content_type: "image/png" });
+		const file = await pngFile("checked.png", 20, 10);
+		expect(await curlUpload(file, ticket.upload_url, ticket.upload_headers)).toBe(200);
+		expect(await readPrintFile(ticket.id)).toMatchObject({ status: "ready", width_px: 20, height_px: 10 });
+		const swapped = await pngFile("swapped.png", 4000, 4000);
+		expect(await curlUpload(swapped, ticket.upload_url)).toBe(403);
+		expect(await curlUpload(swapped, ticket.upload_url, { "Content-Type": "image/png" })).toBe(403);
+		expect(await readPrintFile(ticket.id)).toMatchObject({ status: "ready", width_px: 20, height_px: 10 });
+	});
+
 	it("a tampered URL is refused by R2 with 403", async () => {
 		const ticket = await requestUpload({ content_type: "image/png" });
 		const url = new URL(ticket.upload_url);
@@ -131,7 +143,7 @@ describe("R2 presigned uploads (UPLOAD_METHOD=r2-presigned)", () => {
 		const file = await pngFile("sized.png", 16, 16);
 		const ticket = await requestUpload({ content_type: "image/png", size_bytes: 10 });
 		// curl sends the file's real length, which is not the one signed into the URL.
-		expect(await curlUpload(file, ticket.upload_url)).toBe(403);
+		expect(await curlUpload(file, ticket.upload_url, { "If-None-Match": "*" })).toBe(403);
 		expect(await readPrintFile(ticket.id)).toMatchObject({ status: "awaiting_upload" });
 	});
 
@@ -139,7 +151,7 @@ describe("R2 presigned uploads (UPLOAD_METHOD=r2-presigned)", () => {
 		const ticket = await requestUpload({ content_type: "image/png" });
 		// The only wait in the suite: the URL must really expire on R2's clock.
 		await new Promise((resolve) => setTimeout(resolve, (URL_LIFETIME_SECONDS + 1.5) * 1000));
-		expect(await curlUpload(await pngFile("late.png", 8, 8), ticket.upload_url)).toBe(403);
+		expect(await curlUpload(await pngFile("late.png", 8, 8), ticket.upload_url, ticket.upload_headers)).toBe(403);
 		expect(await readPrintFile(ticket.id)).toMatchObject({ status: "awaiting_upload" });
 	});
 });

@@ -39,6 +39,10 @@ const MOVES: { [K in MoveKind]: fc.Arbitrary<Extract<Move, { kind: K }>> } = {
 		holdDetails: fc.array(holdDetail, { minLength: 1, maxLength: 4 }),
 	}),
 	hold: fc.record({ kind: fc.constant("hold"), message: fc.string({ minLength: 1, maxLength: 60 }) }),
+	file_changed: fc.record({
+		kind: fc.constant("file_changed"),
+		holdDetails: fc.array(holdDetail, { minLength: 1, maxLength: 4 }),
+	}),
 	release: fc.constant({ kind: "release" }),
 	fix_items: fc.constant({ kind: "fix_items" }),
 	ship: fc.record({ kind: fc.constant("ship"), tracking }),

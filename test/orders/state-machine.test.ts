@@ -58,6 +58,11 @@ function sampleMove(kind: MoveKind): Move {
 			};
 		case "hold":
 			return { kind, message: "Paper jam on press 3; reprinting tomorrow." };
+		case "file_changed":
+			return {
+				kind,
+				holdDetails: [{ item_id: "item_1", field: "print_file_id", message: "The file's bytes were replaced." }],
+			};
 		case "ship":
 			return { kind, tracking: TRACKING };
 		default:
@@ -77,6 +82,8 @@ function expectedAfter(before: OrderState, move: Move): OrderState {
 			return { ...noHold, status: "in_production" };
 		case "fail_validation":
 			return { ...before, status: "on_hold", holdReason: move.holdReason, holdDetails: move.holdDetails };
+		case "file_changed":
+			return { ...before, status: "on_hold", holdReason: "file_unreadable", holdDetails: move.holdDetails };
 		case "hold":
 			return {
 				...before,
@@ -98,6 +105,7 @@ const EXPECTED_EVENTS: Record<MoveKind, string | null> = {
 	pass_validation: "order.in_production",
 	fail_validation: "order.on_hold",
 	hold: "order.on_hold",
+	file_changed: "order.on_hold",
 	release: null,
 	fix_items: null,
 	ship: "order.shipped",
@@ -145,6 +153,7 @@ describe("order state machine", () => {
 			["pass_validation", ["validating"], "in_production"],
 			["fail_validation", ["validating"], "on_hold"],
 			["hold", ["in_production"], "on_hold"],
+			["file_changed", ["in_production"], "on_hold"],
 			["release", ["on_hold"], "validating"],
 			["fix_items", ["on_hold"], "validating"],
 			["ship", ["in_production"], "shipped"],
@@ -278,15 +287,25 @@ describe("order state machine", () => {
 			]),
 		);
 		expect(refusedKinds).toEqual({
-			received: ["pass_validation", "fail_validation", "hold", "release", "fix_items", "ship", "deliver"],
-			validating: ["start_validation", "hold", "release", "fix_items", "ship", "deliver"],
+			received: [
+				"pass_validation",
+				"fail_validation",
+				"hold",
+				"file_changed",
+				"release",
+				"fix_items",
+				"ship",
+				"deliver",
+			],
+			validating: ["start_validation", "hold", "file_changed", "release", "fix_items", "ship", "deliver"],
 			in_production: ["start_validation", "pass_validation", "fail_validation", "release", "fix_items", "deliver"],
-			on_hold: ["start_validation", "pass_validation", "fail_validation", "hold", "ship", "deliver"],
+			on_hold: ["start_validation", "pass_validation", "fail_validation", "hold", "file_changed", "ship", "deliver"],
 			shipped: [
 				"start_validation",
 				"pass_validation",
 				"fail_validation",
 				"hold",
+				"file_changed",
 				"release",
 				"fix_items",
 				"ship",
