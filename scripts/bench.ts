@@ -6,7 +6,8 @@
  *   GET /v1/orders/{id} - auth, rate limit, the order and its items (one D1 batch);
  *   POST /v1/orders - auth, rate limit, the order-creation bucket, validation, the file check, the
  *     insert batch and the order's Durable Object (distinct external ids, so every request creates);
- * and the time from a state change to a loopback webhook receiver's 2xx, median and p99 over 200 events.
+ * and the time from a state change to a loopback webhook receiver's 2xx, median and p99: for lone events,
+ * for a stream of 200, and for the same stream while a second account's receiver hangs.
  * Each figure is printed with its ratio to health measured in the same run. The bench account gets a
  * rate-limit override through the admin route so the limiter's cost is measured but not its allowance.
  */
@@ -15,9 +16,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
+import { createAccount } from "./lib/accounts.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
 import { createScenarioAccounts, liftLimits, uploadReadyFile } from "./lib/scenario.ts";
-import { startWebhookReceiver } from "./lib/webhook-receiver.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "./lib/webhook-receiver.ts";
 import { applyMigrations, type D1Target } from "./lib/wrangler.ts";
 
 const { values } = parseArgs({
@@ -70,56 +73,114 @@ async function measure(endpoint: Endpoint, seconds: number): Promise<Measurement
 }
 
 const WEBHOOK_EVENTS = 200;
+const LONE_EVENTS = 20;
+const HANGING_EVENTS = 20;
+
+const BENCH_SHIP_TO = {
+	name: "Bench Buyer",
+	address1: "1 Main St",
+	city: "Portland",
+	state: "OR",
+	zip: "97201",
+	country: "US",
+};
+
+/** A partner's way to create orders: its headers, a ready file, and a name for its external ids. */
+type OrderSource = { headers: Record<string, string>; fileId: string; label: string };
+
+let createdOrders = 0;
+
+/** Creates one order whose `order.in_production` webhook goes to `callbackUrl`. */
+async function createHookedOrder(origin: string, source: OrderSource, callbackUrl: string): Promise<void> {
+	createdOrders += 1;
+	const response = await fetch(`${origin}/v1/orders`, {
+		method: "POST",
+		headers: source.headers,
+		body: JSON.stringify({
+			external_id: `HOOK-${source.label}-${process.pid}-${createdOrders}`,
+			callback_url: callbackUrl,
+			ship_to: BENCH_SHIP_TO,
+			items: [{ print_file_id: source.fileId, width_in: 8, height_in: 10 }],
+		}),
+	});
+	if (response.status !== 201) throw new Error(`create failed: ${response.status} ${await response.text()}`);
+}
+
+/** Median and p99 of the receiver's latencies (state change, the event's `created_at`, to arrival), in ms. */
+function latencySummary(
+	receiver: WebhookReceiver,
+	expected: number,
+): { median: number; p99: number; received: number } {
+	const latencies = [...receiver.arrivals.values()]
+		.map((arrival) => arrival.arrivedAt - arrival.createdAt)
+		.sort((a, b) => a - b);
+	const at = (fraction: number) =>
+		latencies[Math.min(latencies.length - 1, Math.floor(fraction * latencies.length))] ?? Number.NaN;
+	if (latencies.length < expected) process.exitCode = 1;
+	return { median: at(0.5), p99: at(0.99), received: latencies.length };
+}
+
+async function waitForArrivals(receiver: WebhookReceiver, count: number, timeoutMs = 120_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (receiver.arrivals.size < count && Date.now() < deadline) {
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}
+
+/** A steady stream of `count` orders, 10 every half second (about 20 a second), to `receiver`. */
+async function streamOrders(origin: string, source: OrderSource, receiver: WebhookReceiver, count: number) {
+	for (let sent = 0; sent < count; sent += 10) {
+		await Promise.all(Array.from({ length: 10 }, () => createHookedOrder(origin, source, receiver.url)));
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	await waitForArrivals(receiver, count);
+	return latencySummary(receiver, count);
+}
 
 /**
- * Time from a state change to the receiver's 2xx: 200 orders (10 every half second) with the loopback
- * receiver as callback_url; each one's `order.in_production` event is timed from its `created_at`
- * (the moment of the state change, written in the same batch) to its arrival.
+ * Time from a state change to the receiver's 2xx, three ways:
+ * - lone events: one order at a time, the next only after the last one's webhook arrived, so no
+ *   stream fills the queue's batches;
+ * - a stream: 200 orders, about 20 a second;
+ * - isolation: the same stream from one account while another account's receiver hangs (it reads
+ *   each webhook and never answers) on 20 events sent just before and during the stream.
  */
-async function measureWebhookLatency(origin: string, headers: Record<string, string>, fileId: string): Promise<void> {
-	const receiver = await startWebhookReceiver();
+async function measureWebhookLatency(origin: string, source: OrderSource, stuck: OrderSource): Promise<void> {
+	const lone = await startWebhookReceiver();
+	const stream = await startWebhookReceiver();
+	const disturbed = await startWebhookReceiver();
+	const hanging = await startWebhookReceiver({ hang: true });
 	try {
-		for (let sent = 0; sent < WEBHOOK_EVENTS; sent += 10) {
-			await Promise.all(
-				Array.from({ length: 10 }, async (_, index) => {
-					const response = await fetch(`${origin}/v1/orders`, {
-						method: "POST",
-						headers,
-						body: JSON.stringify({
-							external_id: `HOOK-${process.pid}-${sent + index}`,
-							callback_url: receiver.url,
-							ship_to: {
-								name: "Bench Buyer",
-								address1: "1 Main St",
-								city: "Portland",
-								state: "OR",
-								zip: "97201",
-								country: "US",
-							},
-							items: [{ print_file_id: fileId, width_in: 8, height_in: 10 }],
-						}),
-					});
-					if (response.status !== 201) throw new Error(`create failed: ${response.status} ${await response.text()}`);
-				}),
-			);
-			// A steady stream (about 20 orders a second), so the figure is delivery latency, not a backlog.
-			await new Promise((resolve) => setTimeout(resolve, 500));
-		}
-		const deadline = Date.now() + 120_000;
-		while (receiver.arrivals.size < WEBHOOK_EVENTS && Date.now() < deadline) {
+		for (let sent = 0; sent < LONE_EVENTS; sent++) {
+			await createHookedOrder(origin, source, lone.url);
+			await waitForArrivals(lone, sent + 1, 30_000);
 			await new Promise((resolve) => setTimeout(resolve, 200));
 		}
-		const latencies = [...receiver.arrivals.values()]
-			.map((arrival) => arrival.arrivedAt - arrival.createdAt)
-			.sort((a, b) => a - b);
-		const at = (fraction: number) =>
-			latencies[Math.min(latencies.length - 1, Math.floor(fraction * latencies.length))] ?? Number.NaN;
+		const loneFigures = latencySummary(lone, LONE_EVENTS);
+		const streamFigures = await streamOrders(origin, source, stream, WEBHOOK_EVENTS);
+
+		// The stuck account's events: half before the stream, half during it.
+		const half = HANGING_EVENTS / 2;
+		await Promise.all(Array.from({ length: half }, () => createHookedOrder(origin, stuck, hanging.url)));
+		const during = Promise.all(Array.from({ length: half }, () => createHookedOrder(origin, stuck, hanging.url)));
+		const disturbedFigures = await streamOrders(origin, source, disturbed, WEBHOOK_EVENTS);
+		await during;
+
 		console.log(
-			`\nwebhooks: ${latencies.length}/${WEBHOOK_EVENTS} events received; state change to receiver 2xx: median ${at(0.5)} ms, p99 ${at(0.99)} ms`,
+			`
+webhooks, state change to receiver 2xx:` +
+				`
+  lone events (one at a time):  ${loneFigures.received}/${LONE_EVENTS} received, median ${loneFigures.median} ms, p99 ${loneFigures.p99} ms` +
+				`
+  stream (about 20 a second):   ${streamFigures.received}/${WEBHOOK_EVENTS} received, median ${streamFigures.median} ms, p99 ${streamFigures.p99} ms` +
+				`
+  the same stream while another account's receiver hangs on ${HANGING_EVENTS} events (${hanging.arrivals.size} reached it):` +
+				`
+                                ${disturbedFigures.received}/${WEBHOOK_EVENTS} received, median ${disturbedFigures.median} ms, p99 ${disturbedFigures.p99} ms` +
+				` (${(disturbedFigures.median / streamFigures.median).toFixed(2)}× the undisturbed median)`,
 		);
-		if (latencies.length < WEBHOOK_EVENTS) process.exitCode = 1;
 	} finally {
-		await receiver.close();
+		await Promise.all([lone.close(), stream.close(), disturbed.close(), hanging.close()]);
 	}
 }
 
@@ -129,6 +190,7 @@ try {
 	const target: D1Target = { remote: false, persistTo };
 	await applyMigrations(target);
 	const { partner, adminKey } = await createScenarioAccounts(target, "Bench");
+	const stuckPartner = await createAccount(target, "Bench Stuck Partner", PARTNER_SCOPES);
 
 	// The development setting lets orders name the loopback receiver as their callback_url.
 	server = await startDevServer({
@@ -138,6 +200,7 @@ try {
 	});
 	const origin = server.origin;
 	await liftLimits(origin, adminKey, partner.account.id);
+	await liftLimits(origin, adminKey, stuckPartner.account.id);
 
 	const auth = { Authorization: `Bearer ${partner.keys.live.key}` };
 	const json = { ...auth, "Content-Type": "application/json" };
@@ -172,7 +235,12 @@ try {
 		`autocannon: ${connections} connections, ${warmupSeconds} s warm-up, ${durationSeconds} s measured per endpoint`,
 	);
 	// First, on a quiet server: the orders created by the POST measurement validate for a while after it.
-	await measureWebhookLatency(origin, json, fileId);
+	const stuckJson = { Authorization: `Bearer ${stuckPartner.keys.live.key}`, "Content-Type": "application/json" };
+	await measureWebhookLatency(
+		origin,
+		{ headers: json, fileId, label: "A" },
+		{ headers: stuckJson, fileId: await uploadReadyFile(origin, stuckJson), label: "B" },
+	);
 	const results: Measurement[] = [];
 	for (const endpoint of endpoints) {
 		if (warmupSeconds > 0) await measure(endpoint, warmupSeconds);

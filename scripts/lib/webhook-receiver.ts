@@ -10,8 +10,11 @@ export type WebhookReceiver = {
 	close(): Promise<void>;
 };
 
-/** Starts the receiver on a free loopback port. */
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+/**
+ * Starts the receiver on a free loopback port. A `hang` receiver reads each request and never
+ * answers (a tenant's dead endpoint); its arrivals are still noted, and `close` drops the sockets.
+ */
+export async function startWebhookReceiver(options: { hang?: boolean } = {}): Promise<WebhookReceiver> {
 	const arrivals = new Map<string, { arrivedAt: number; createdAt: number }>();
 	const server: Server = createServer((request, response) => {
 		const chunks: Buffer[] = [];
@@ -24,6 +27,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
 			} catch {
 				// Not an event: ignored, still answered.
 			}
+			if (options.hang === true) return;
 			response.writeHead(200, { "Content-Type": "text/plain" }).end("ok");
 		});
 	});
@@ -34,6 +38,10 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
 	return {
 		url: `http://127.0.0.1:${address.port}/hooks`,
 		arrivals,
-		close: () => new Promise((resolve) => server.close(() => resolve())),
+		close: () =>
+			new Promise((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
 	};
 }

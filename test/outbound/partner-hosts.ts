@@ -78,7 +78,7 @@ async function webhookReceiver(request: Request, url: URL): Promise<Response> {
 /** A response whose status line comes at once and whose body trickles: "partial " now, the rest after `ms`. */
 function slowBodyResponse(status: number, ms: number, abort: AbortSignal): Response {
 	const encoder = new TextEncoder();
-	let timer: ReturnType<typeof setTimeout> | null = null;
+	let timer: ReturnType<typeof setTimeout> | undefined;
 	const body = new ReadableStream<Uint8Array>({
 		start(controller) {
 			controller.enqueue(encoder.encode("partial "));
@@ -86,11 +86,13 @@ function slowBodyResponse(status: number, ms: number, abort: AbortSignal): Respo
 				controller.enqueue(encoder.encode("and the rest, much later"));
 				controller.close();
 			}, ms);
-			abort.addEventListener("abort", () => clearTimeout(timer));
+			abort.addEventListener("abort", () => {
+				if (timer !== undefined) clearTimeout(timer);
+			});
 		},
 		cancel() {
 			// The caller stopped reading: nothing more to send.
-			clearTimeout(timer);
+			if (timer !== undefined) clearTimeout(timer);
 		},
 	});
 	return new Response(body, { status });

@@ -149,7 +149,7 @@ describe("R2PresignedIssuer", () => {
 		secretAccessKey: "secret",
 	});
 
-	it("signs a query-string PUT to the file's key in the bucket, for the URL's lifetime, over the host only", async () => {
+	it("signs a query-string PUT to the file's key in the bucket, for the URL's lifetime, over the host and If-None-Match: *", async () => {
 		const target = await issuer.issue({
 			id: "pf_x",
 			r2Key: "print-files/live/acct_1/pf_x",
@@ -162,7 +162,8 @@ describe("R2PresignedIssuer", () => {
 			"https://account.r2.cloudflarestorage.com/framed-print-files/print-files/live/acct_1/pf_x",
 		);
 		expect(url.searchParams.get("X-Amz-Expires")).toBe("3600");
-		expect(url.searchParams.get("X-Amz-SignedHeaders")).toBe("host");
+		// The precondition is signed: the URL cannot be used to replace the bytes once they are stored.
+		expect(url.searchParams.get("X-Amz-SignedHeaders")).toBe("host;if-none-match");
 		expect(url.searchParams.get("X-Amz-Signature")).toMatch(/^[0-9a-f]{64}$/);
 		expect(target.headers).toEqual({ "Content-Type": "image/png", "If-None-Match": "*" });
 	});
@@ -175,7 +176,7 @@ describe("R2PresignedIssuer", () => {
 			declaredSizeBytes: 1234,
 			expiresAt: new Date(Date.now() + 600_000),
 		});
-		expect(new URL(target.url).searchParams.get("X-Amz-SignedHeaders")).toBe("content-length;host");
+		expect(new URL(target.url).searchParams.get("X-Amz-SignedHeaders")).toBe("content-length;host;if-none-match");
 		expect(target.headers["Content-Length"]).toBe("1234");
 	});
 });
