@@ -54,7 +54,12 @@ describe("inspectIfUploaded", () => {
 					// Only the fields inspectIfUploaded reads; a 512 MiB object is more than this test should write.
 					return real === null
 						? null
-						: ({ key: real.key, size: MAX_PRINT_FILE_BYTES + 1, uploaded: real.uploaded } as unknown as R2Object);
+						: ({
+								key: real.key,
+								size: MAX_PRINT_FILE_BYTES + 1,
+								etag: real.etag,
+								uploaded: real.uploaded,
+							} as unknown as R2Object);
 				},
 				get: () => {
 					reads += 1;
