@@ -19,6 +19,32 @@ export function send(method: string, path: string, key: string, body: unknown): 
 	return api(path, { method, key, body: JSON.stringify(body) });
 }
 
+/**
+ * `json` encoded as UTF-8, with every `marker` in it replaced by the raw `bytes` (which need not be
+ * UTF-8 at all): a body no JSON.stringify could produce.
+ */
+export function jsonWithRawBytes(json: string, marker: string, bytes: readonly number[]): Uint8Array {
+	const encoder = new TextEncoder();
+	const pieces = json.split(marker).map((piece) => encoder.encode(piece));
+	const out: number[] = [];
+	for (const [index, piece] of pieces.entries()) {
+		if (index > 0) out.push(...bytes);
+		out.push(...piece);
+	}
+	return Uint8Array.from(out);
+}
+
+/** A request whose body is these exact bytes, sent as `application/json` unless `contentType` says otherwise. */
+export function sendBytes(
+	method: string,
+	path: string,
+	key: string,
+	body: Uint8Array,
+	contentType = "application/json",
+): Promise<Response> {
+	return api(path, { method, key, body, headers: { "Content-Type": contentType } });
+}
+
 /** A partner account written straight to D1, with its live and test keys. */
 export async function createPartner(name = "Test Gallery") {
 	const { created, statements } = await planAccount(name, PARTNER_SCOPES, new Date());
