@@ -140,6 +140,31 @@ describe("error envelope over HTTP", () => {
 	});
 });
 
+describe("X-Content-Type-Options", () => {
+	it("is nosniff on every response: a success, errors from routes and from middleware, 404s, docs and console pages", async () => {
+		const admin = await createAdminKey();
+		const responses = [
+			await api("/v1/health"),
+			await api("/v1/catalog", { key: admin }),
+			await api("/v1/catalog"),
+			await api("/v1/admin/accounts", { method: "POST", key: admin, body: "{}" }),
+			await api("/v1/admin/accounts", {
+				method: "POST",
+				key: admin,
+				body: JSON.stringify({ name: "x".repeat(MAX_JSON_BODY_BYTES) }),
+			}),
+			await api("/v1/no-such-thing"),
+			await api("/"),
+			await api("/v1/openapi.json"),
+			await api("/v1/docs"),
+			await api("/ops/sign-in"),
+		];
+		for (const response of responses) {
+			expect(response.headers.get("X-Content-Type-Options"), `${response.status} ${response.url}`).toBe("nosniff");
+		}
+	});
+});
+
 describe("renderError and renderNotFound", () => {
 	it("a conflict renders as 409 with its field", async () => {
 		const response = await errorProbeApp().request("/conflict");
