@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { BIDI_CONTROLS_REFUSED, NO_BIDI_CONTROLS } from "../readable-text.ts";
 
 /**
  * Every officially assigned ISO 3166-1 alpha-2 code (249). User-assigned codes such as XK (Kosovo)
@@ -306,6 +307,8 @@ export const CreateOrderBody = z
 			.min(1, "must not be empty")
 			.max(128, "must be at most 128 characters")
 			.regex(NO_CONTROL_CHARACTERS, "must not contain control characters")
+			// People compare it with their own records: it must read as what it is.
+			.regex(NO_BIDI_CONTROLS, BIDI_CONTROLS_REFUSED)
 			.openapi({
 				description: "The partner's own order id; a repeat with the same content replays.",
 				example: "PO-1001",
