@@ -3,15 +3,26 @@
  * Acts on the local D1 database (as `wrangler dev` uses it) or, with --remote, the deployed one.
  */
 import { parseArgs } from "node:util";
-import { KEY_MODES, type KeyMode, PARTNER_SCOPES, SCOPES, type Scope } from "../src/accounts/scopes.ts";
-import { createAccount, createKey, listAccounts, revokeKey } from "./lib/accounts.ts";
+import type { NewAccount, NewServiceAccount } from "../src/accounts/provisioning.ts";
+import {
+	KEY_MODES,
+	type KeyMode,
+	keyScopeProblem,
+	liveOnlyScopesIn,
+	PARTNER_SCOPES,
+	SCOPES,
+	type Scope,
+} from "../src/accounts/scopes.ts";
+import { createAccount, createKey, createServiceAccount, listAccounts, revokeKey } from "./lib/accounts.ts";
 import type { D1Target } from "./lib/wrangler.ts";
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
 Commands:
   create-account --name <name> [--scopes a,b]        a partner account with live and test keys and a webhook secret
+                                                     (with ops or admin: a service-team account, live key only)
   create-key --account <acct_id> --mode live|test [--scopes a,b]
+                                                     (ops and admin keys are live-only)
   revoke-key --key <key_id>
   list-accounts
 
@@ -72,13 +83,24 @@ async function main(argv: string[]): Promise<number> {
 		case "create-account": {
 			const name = required(values.name, "--name").trim();
 			if (name.length > 200) throw new UsageError("--name is at most 200 characters");
-			const created = await createAccount(target, name, parseScopes(values.scopes));
+			const scopes = parseScopes(values.scopes);
+			let created: NewAccount | NewServiceAccount;
+			let testKey: string;
+			if (liveOnlyScopesIn(scopes).length > 0) {
+				// Ops and admin keys act on live orders, so such an account gets no test key at all.
+				created = await createServiceAccount(target, name, scopes);
+				testKey = "none: ops and admin keys are live-only";
+			} else {
+				const partner = await createAccount(target, name, scopes);
+				created = partner;
+				testKey = `${partner.keys.test.key}   (id ${partner.keys.test.id})`;
+			}
 			print(
 				created,
 				[
 					`account         ${created.account.id}  ${created.account.name}`,
 					`live key        ${created.keys.live.key}   (id ${created.keys.live.id})`,
-					`test key        ${created.keys.test.key}   (id ${created.keys.test.id})`,
+					`test key        ${testKey}`,
 					`webhook secret  ${created.webhook_secrets.live}   (live webhooks)`,
 					`webhook secret  ${created.webhook_secrets.test}   (test webhooks)`,
 					"The keys and the secret are shown only now; store them safely.",
@@ -88,7 +110,12 @@ async function main(argv: string[]): Promise<number> {
 		}
 		case "create-key": {
 			const accountId = required(values.account, "--account");
-			const issued = await createKey(target, accountId, parseMode(values.mode), parseScopes(values.scopes));
+			const mode = parseMode(values.mode);
+			const scopes = parseScopes(values.scopes);
+			// Refused before the database is touched, with the rule in the message.
+			const problem = keyScopeProblem(mode, scopes);
+			if (problem !== null) throw new UsageError(`${problem}; use --mode live`);
+			const issued = await createKey(target, accountId, mode, scopes);
 			if (issued === null) {
 				console.error(`No account ${accountId}.`);
 				return 1;

@@ -8,6 +8,7 @@ import { healthRoutes } from "./health/routes.ts";
 import type { PublicEnv } from "./http/app-env.ts";
 import { createApp } from "./http/create-app.ts";
 import { ApiError } from "./http/errors.ts";
+import { noSniff } from "./http/no-sniff.ts";
 import { renderError, renderNotFound } from "./http/on-error.ts";
 import { stampRequestId } from "./http/request-id.ts";
 import { serveApiDocs } from "./openapi/document.ts";
@@ -26,6 +27,7 @@ export const app = createApp<PublicEnv>();
 app.use(
 	"*",
 	stampRequestId,
+	noSniff,
 	// File bytes go to the signed upload route, which has its own 512 MiB cap.
 	except(
 		"/v1/uploads/*",

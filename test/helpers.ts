@@ -1,9 +1,11 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import { displayPrefix, generateApiKey, hashApiKey } from "../src/accounts/keys.ts";
 import { planAccount, planKey } from "../src/accounts/provisioning.ts";
-import { PARTNER_SCOPES, type Scope } from "../src/accounts/scopes.ts";
+import { type KeyMode, PARTNER_SCOPES, type Scope } from "../src/accounts/scopes.ts";
 import { runBatch } from "../src/accounts/store.ts";
 import { ERROR_STATUS, type ErrorEnvelope, type ErrorType } from "../src/http/errors.ts";
+import { newId } from "../src/ids.ts";
 
 /** Sends a request to the Worker's default export, as a partner's HTTP client would. */
 export function api(path: string, init: RequestInit & { key?: string } = {}): Promise<Response> {
@@ -19,6 +21,32 @@ export function send(method: string, path: string, key: string, body: unknown): 
 	return api(path, { method, key, body: JSON.stringify(body) });
 }
 
+/**
+ * `json` encoded as UTF-8, with every `marker` in it replaced by the raw `bytes` (which need not be
+ * UTF-8 at all): a body no JSON.stringify could produce.
+ */
+export function jsonWithRawBytes(json: string, marker: string, bytes: readonly number[]): Uint8Array {
+	const encoder = new TextEncoder();
+	const pieces = json.split(marker).map((piece) => encoder.encode(piece));
+	const out: number[] = [];
+	for (const [index, piece] of pieces.entries()) {
+		if (index > 0) out.push(...bytes);
+		out.push(...piece);
+	}
+	return Uint8Array.from(out);
+}
+
+/** A request whose body is these exact bytes, sent as `application/json` unless `contentType` says otherwise. */
+export function sendBytes(
+	method: string,
+	path: string,
+	key: string,
+	body: Uint8Array,
+	contentType = "application/json",
+): Promise<Response> {
+	return api(path, { method, key, body, headers: { "Content-Type": contentType } });
+}
+
 /** A partner account written straight to D1, with its live and test keys. */
 export async function createPartner(name = "Test Gallery") {
 	const { created, statements } = await planAccount(name, PARTNER_SCOPES, new Date());
@@ -32,6 +60,29 @@ export async function createKeyWithScopes(scopes: Scope[], mode: "live" | "test"
 	const { issued, statement } = await planKey(partner.account.id, mode, scopes, new Date());
 	await runBatch(env.DB, [statement]);
 	return issued.key;
+}
+
+/**
+ * A key row written straight to D1, past the provisioning rules: a key that older code could issue
+ * and the database may still hold (say, a test-mode `ops` key). Its secret.
+ */
+export async function insertKeyRow(scopes: Scope[], mode: KeyMode): Promise<string> {
+	const partner = await createPartner("Service team");
+	const key = generateApiKey(mode);
+	await env.DB.prepare(
+		"INSERT INTO api_keys (id, account_id, key_hash, display_prefix, mode, scopes, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	)
+		.bind(
+			newId("key"),
+			partner.account.id,
+			await hashApiKey(key),
+			displayPrefix(key),
+			mode,
+			scopes.join(" "),
+			new Date().toISOString(),
+		)
+		.run();
+	return key;
 }
 
 /** A fresh `admin` key (on its own account, so its rate-limit window is its own). */

@@ -3,9 +3,11 @@ import {
 	type IssuedKey,
 	inlineStatement,
 	type NewAccount,
+	type NewServiceAccount,
 	planAccount,
 	planAccountRows,
 	planKey,
+	planServiceAccount,
 	revokeKeyStatement,
 	type Statement,
 } from "../../src/accounts/provisioning.ts";
@@ -27,6 +29,17 @@ export async function createAccount(
 	scopes: readonly Scope[] = PARTNER_SCOPES,
 ): Promise<NewAccount> {
 	const { created, statements } = await planAccount(name, scopes, new Date());
+	await executeSql(asSql(statements), target);
+	return created;
+}
+
+/** Creates a service-team account with a live key only: ops and admin keys are live-only. */
+export async function createServiceAccount(
+	target: D1Target,
+	name: string,
+	scopes: readonly Scope[],
+): Promise<NewServiceAccount> {
+	const { created, statements } = await planServiceAccount(name, scopes, new Date());
 	await executeSql(asSql(statements), target);
 	return created;
 }

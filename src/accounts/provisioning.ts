@@ -4,7 +4,7 @@
  */
 import { newId } from "../ids.ts";
 import { displayPrefix, generateApiKey, generateWebhookSecret, hashApiKey } from "./keys.ts";
-import type { KeyMode, Scope } from "./scopes.ts";
+import { type KeyMode, keyScopeProblem, type Scope } from "./scopes.ts";
 
 /** One SQL statement with numbered parameters (`?1`, `?2`, ...). */
 export type Statement = { sql: string; params: ReadonlyArray<string | number | null> };
@@ -31,13 +31,22 @@ export type NewAccount = {
 	webhook_secrets: WebhookSecrets;
 };
 
-/** A new key for an account, and the statement that stores its hash. */
+/** A service-team account (ops or admin scopes, which are live-only): a live key and no test key. */
+export type NewServiceAccount = Omit<NewAccount, "keys"> & { keys: { live: IssuedKey } };
+
+/**
+ * A new key for an account, and the statement that stores its hash. Throws for a test-mode key with
+ * a live-only scope: the route and the CLI refuse one with their own message first, so this is the
+ * last guard, not the user-facing check.
+ */
 export async function planKey(
 	accountId: string,
 	mode: KeyMode,
 	scopes: readonly Scope[],
 	now: Date,
 ): Promise<{ issued: IssuedKey; statement: Statement }> {
+	const problem = keyScopeProblem(mode, scopes);
+	if (problem !== null) throw new Error(`Refusing to issue a key: ${problem}.`);
 	const key = generateApiKey(mode);
 	const issued: IssuedKey = {
 		id: newId("key"),
@@ -63,7 +72,10 @@ export async function planKey(
 	return { issued, statement };
 }
 
-/** A new account with a live and a test key of the given scopes and a webhook secret; the statements commit it as one batch. */
+/**
+ * A new partner account with a live and a test key of the given scopes and a webhook secret; the
+ * statements commit it as one batch. Throws for live-only scopes (see `planServiceAccount`).
+ */
 export async function planAccount(
 	name: string,
 	scopes: readonly Scope[],
@@ -83,6 +95,28 @@ export async function planAccount(
 			webhook_secrets: webhookSecrets,
 		},
 		statements: [...statements, live.statement, test.statement],
+	};
+}
+
+/** A new service-team account: a live key of the given scopes (ops or admin are live-only) and webhook secrets. */
+export async function planServiceAccount(
+	name: string,
+	scopes: readonly Scope[],
+	now: Date,
+): Promise<{ created: NewServiceAccount; statements: Statement[] }> {
+	const {
+		account: { webhook_secrets: webhookSecrets, ...account },
+		statements,
+	} = planAccountRows(name, now);
+	const live = await planKey(account.id, "live", scopes, now);
+	return {
+		created: {
+			account,
+			keys: { live: live.issued },
+			webhook_secret: webhookSecrets.live,
+			webhook_secrets: webhookSecrets,
+		},
+		statements: [...statements, live.statement],
 	};
 }
 

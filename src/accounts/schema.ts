@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { KEY_MODES, SCOPES } from "./scopes.ts";
+import { KEY_MODES, keyScopeProblem, PARTNER_SCOPES, SCOPES } from "./scopes.ts";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse control characters.
 const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
@@ -24,7 +24,15 @@ export const CreateKeyBody = z
 			.array(z.enum(SCOPES))
 			.min(1)
 			.optional()
-			.openapi({ description: "Defaults to the partner scopes: orders:read, orders:write, files:write, events:read." }),
+			.openapi({
+				description:
+					"Defaults to the partner scopes: orders:read, orders:write, files:write, events:read. " +
+					"Keys with ops or admin are live-only.",
+			}),
+	})
+	.superRefine((body, ctx) => {
+		const problem = keyScopeProblem(body.mode, body.scopes ?? PARTNER_SCOPES);
+		if (problem !== null) ctx.addIssue({ code: "custom", path: ["mode"], message: `must be live: ${problem}` });
 	})
 	.openapi("CreateKeyRequest");
 

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { NO_CONTROL_CHARACTERS, printedMessage, ShipToSchema } from "../orders/schema.ts";
+import { NO_CONTROL_CHARACTERS, printedMessage, ShipToSchema, webUrl } from "../orders/schema.ts";
+import { BIDI_CONTROLS_REFUSED, NO_BIDI_CONTROLS } from "../readable-text.ts";
 
 /** The longest side a logo may have: it is printed a few centimetres wide, never as art. */
 export const LOGO_MAX_SIDE_PX = 2000;
@@ -15,6 +16,8 @@ const brandName = z
 	// Counted as a reader counts them, like the printed messages: an emoji is one character.
 	.refine((text) => [...text].length <= 100, "must be at most 100 characters")
 	.regex(NO_CONTROL_CHARACTERS, "must not contain control characters")
+	// Printed on the slip the buyer reads: it must read as what it is.
+	.regex(NO_BIDI_CONTROLS, BIDI_CONTROLS_REFUSED)
 	.openapi({ maxLength: 100 });
 
 /** The most characters of a packing-slip note. */
@@ -37,15 +40,8 @@ export const BrandProfileBody = z
 			.regex(z.regexes.email, "must be an email address")
 			.nullish()
 			.openapi({ example: "help@lumen.example" }),
-		support_url: z
-			.string()
-			.max(2048, "must be at most 2048 characters")
-			.refine(
-				// Whitespace and control characters refused outright: the URL parser would quietly drop some of
-				// them, and the stored text is what the slip prints and links to.
-				(value) => !/[\s\p{Cc}]/u.test(value) && /^https?:$/.test(URL.parse(value)?.protocol ?? ""),
-				"must be an absolute http or https URL, such as https://example.com/help",
-			)
+		// As written: the stored text is what the slip prints and links to.
+		support_url: webUrl("must be an absolute http or https URL, such as https://example.com/help")
 			.nullish()
 			.openapi({ example: "https://lumen.example/help" }),
 		packing_slip_message: printedMessage(PACKING_SLIP_MESSAGE_MAX_CHARACTERS).nullish().openapi({

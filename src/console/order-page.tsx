@@ -158,11 +158,11 @@ type FieldProps = {
 	label: string;
 	invalid: InvalidMoveForm | null;
 	type?: "text" | "url";
-	multiline?: boolean;
+	maxLength?: number;
 };
 
 /** A labelled input that keeps what was typed and shows its error when its form came back. */
-function Field({ move, name, label, invalid, type = "text", multiline = false }: FieldProps) {
+function Field({ move, name, label, invalid, type = "text", maxLength }: FieldProps) {
 	const id = `${move}-${name}`;
 	const ours = invalid?.move === move ? invalid : null;
 	const value = ours?.values[name] ?? "";
@@ -172,13 +172,7 @@ function Field({ move, name, label, invalid, type = "text", multiline = false }:
 	return (
 		<>
 			<label for={id}>{label}</label>
-			{multiline ? (
-				<textarea id={id} name={name} maxlength={1000} {...described}>
-					{value}
-				</textarea>
-			) : (
-				<input id={id} name={name} type={type} value={value} {...described} />
-			)}
+			<input id={id} name={name} type={type} value={value} maxlength={maxLength} {...described} />
 			{error === undefined ? null : (
 				<p class="field-error" id={errorId}>
 					{error}
@@ -218,7 +212,8 @@ function MoveForm({
 				<form method="post" action={action}>
 					<h3>Hold</h3>
 					<CsrfField token={csrfToken} />
-					<Field move="hold" name="message" label="Hold message" multiline invalid={invalid} />
+					{/* One line, like every operator text (it goes into the partner's webhook): an input, not a textarea. */}
+					<Field move="hold" name="message" label="Hold message" maxLength={1000} invalid={invalid} />
 					<button type="submit">Put on hold</button>
 				</form>
 			);

@@ -5,6 +5,7 @@ import type { BodyData } from "hono/utils/body";
 import type { HtmlEscapedString } from "hono/utils/html";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { hashApiKey, modeOfApiKey } from "../accounts/keys.ts";
+import { keyScopeProblem } from "../accounts/scopes.ts";
 import { findKeyByHash } from "../accounts/store.ts";
 import { ApiError } from "../http/errors.ts";
 import { toApiError } from "../http/on-error.ts";
@@ -211,6 +212,9 @@ consoleRoutes.post("/sign-in", async (c) => {
 	if (!found.scopes.includes("ops")) {
 		return refuse(403, "This key cannot sign in: the console is for operations keys (scope ops) only.");
 	}
+	// As on the API: a test-mode ops key from before ops keys were live-only must not reach live orders.
+	const problem = keyScopeProblem(found.mode, found.scopes);
+	if (problem !== null) return refuse(403, `This key cannot sign in: ${problem}. Ask for a live ops key.`);
 	const now = new Date();
 	const expiresUnix = Math.floor(now.getTime() / 1000) + SESSION_SECONDS;
 	const sessionId = newSessionId();

@@ -1,4 +1,4 @@
-import { parseScopes } from "../accounts/scopes.ts";
+import { type KeyMode, keyScopeProblem, parseScopes } from "../accounts/scopes.ts";
 import { randomBase62 } from "../ids.ts";
 
 /** A new session id: `ses_` and 32 base62 characters (about 190 bits). */
@@ -24,18 +24,20 @@ export async function insertSession(db: D1Database, session: StoredSession, now:
 
 /**
  * The session with this id if it still stands: its row exists (not signed out), it has not expired,
- * and the key that opened it is neither revoked nor without the `ops` scope.
+ * and the key that opened it is not revoked, holds the `ops` scope and is a live key (ops is live-only).
  */
 export async function findLiveSession(db: D1Database, sessionId: string, now: Date): Promise<StoredSession | null> {
 	const row = await db
 		.prepare(
-			`SELECT s.id, s.key_id, s.expires_at, k.scopes
+			`SELECT s.id, s.key_id, s.expires_at, k.mode, k.scopes
 			   FROM ops_sessions s JOIN api_keys k ON k.id = s.key_id
 			  WHERE s.id = ?1 AND s.expires_at > ?2 AND k.revoked_at IS NULL`,
 		)
 		.bind(sessionId, now.toISOString())
-		.first<{ id: string; key_id: string; expires_at: string; scopes: string }>();
-	if (row === null || !parseScopes(row.scopes).includes("ops")) return null;
+		.first<{ id: string; key_id: string; expires_at: string; mode: KeyMode; scopes: string }>();
+	if (row === null) return null;
+	const scopes = parseScopes(row.scopes);
+	if (!scopes.includes("ops") || keyScopeProblem(row.mode, scopes) !== null) return null;
 	return { id: row.id, keyId: row.key_id, expiresAt: row.expires_at };
 }
 

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { hashApiKey, modeOfApiKey } from "../accounts/keys.ts";
-import type { Scope } from "../accounts/scopes.ts";
+import { keyScopeProblem, type Scope } from "../accounts/scopes.ts";
 import { findKeyByHash } from "../accounts/store.ts";
 import type { AuthedEnv } from "./app-env.ts";
 import { ApiError } from "./errors.ts";
@@ -9,7 +9,7 @@ const BEARER = /^Bearer +(\S+)$/i;
 
 /**
  * Bearer-key authentication: 401 for a missing header, another scheme, a malformed, unknown or
- * revoked key. Compares SHA-256 hashes through the unique index, never the raw key, and never logs it.
+ * revoked key; 403 for a test-mode key holding a live-only scope (ops, admin). Compares SHA-256 hashes through the unique index, never the raw key, and never logs it.
  */
 export const authenticate = createMiddleware<AuthedEnv>(async (c, next) => {
 	const header = c.req.header("Authorization");
@@ -29,6 +29,9 @@ export const authenticate = createMiddleware<AuthedEnv>(async (c, next) => {
 	const found = await findKeyByHash(c.env.DB, await hashApiKey(token));
 	if (found === null) throw new ApiError("unauthorized", "The API key is not valid.");
 	if (found === "revoked") throw new ApiError("unauthorized", "The API key has been revoked.");
+	// Issuing one is refused, but a row from before that rule would still reach live orders.
+	const problem = keyScopeProblem(found.mode, found.scopes);
+	if (problem !== null) throw new ApiError("forbidden", `This API key is refused: ${problem}. Ask for a live key.`);
 	c.set("principal", found);
 	await next();
 });

@@ -4,21 +4,33 @@ import type { Scope } from "../accounts/scopes.ts";
 import { limitRequests } from "../rate-limit/middleware.ts";
 import { authenticate, requireScope } from "./auth.ts";
 import { errorResponses } from "./errors.ts";
+import { isJsonContentType, requireUtf8JsonBody } from "./utf8-body.ts";
 
 /** Name of the bearer security scheme in the OpenAPI document. */
 export const BEARER_SCHEME = "bearerAuth";
 
+/** Whether the route declares a JSON request body. */
+function takesJsonBody(config: Pick<RouteConfig, "request">): boolean {
+	return Object.keys(config.request?.body?.content ?? {}).some((mediaType) => isJsonContentType(mediaType));
+}
+
 /**
  * A route behind the bearer key: authentication, the per-key rate limit (`limiter`, by default the
- * request limit alone), then the scope check (null: every valid key). The 401/403/429 responses are
- * documented on it.
+ * request limit alone), then the scope check (null: every valid key), then, on a route that takes
+ * JSON, the UTF-8 check of the body. The 401/403/429 responses are documented on it.
  */
 export function protectedRoute<const R extends Omit<RouteConfig, "middleware" | "security">>(
 	scope: Scope | null,
 	config: R,
 	limiter: MiddlewareHandler = limitRequests,
 ) {
-	const middleware = [authenticate, limiter, ...(scope === null ? [] : [requireScope(scope)])];
+	const middleware = [
+		authenticate,
+		limiter,
+		...(scope === null ? [] : [requireScope(scope)]),
+		// After authentication, so a caller without a key learns nothing from its body.
+		...(takesJsonBody(config) ? [requireUtf8JsonBody] : []),
+	];
 	return createRoute({
 		...config,
 		security: [{ [BEARER_SCHEME]: [] }],

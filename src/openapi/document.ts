@@ -1,9 +1,58 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import type { Env as HonoEnv } from "hono";
+import { createMiddleware } from "hono/factory";
+import { base64Of } from "../base64.ts";
 import { BEARER_SCHEME } from "../http/protected-route.ts";
 
 export const OPENAPI_PATH = "/v1/openapi.json";
+
+/**
+ * The one script the reference page loads: @scalar/hono-api-reference's default (its `cdn` option,
+ * left unset). Allowed by its full URL, not the whole CDN origin, which serves every npm package.
+ */
+const SCALAR_SCRIPT_URL = "https://cdn.jsdelivr.net/npm/@scalar/api-reference";
+
+// The inline scripts of a page: <script> elements without a src.
+const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi;
+
+/**
+ * The reference page's Content-Security-Policy: Scalar's script and the page's own inline scripts (by
+ * their SHA-256, base64), inline styles (Scalar injects its stylesheet as <style> elements), calls to
+ * this origin only (the document and "Test request"), and no framing.
+ */
+function docsContentSecurityPolicy(inlineScriptHashes: readonly string[]): string {
+	return [
+		"default-src 'none'",
+		`script-src ${[SCALAR_SCRIPT_URL, ...inlineScriptHashes.map((hash) => `'sha256-${hash}'`)].join(" ")}`,
+		"style-src 'unsafe-inline'",
+		"img-src 'self' data:",
+		"connect-src 'self'",
+		"base-uri 'none'",
+		"form-action 'self'",
+		"frame-ancestors 'none'",
+	].join("; ");
+}
+
+async function sha256Base64(text: string): Promise<string> {
+	return base64Of(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))));
+}
+
+/**
+ * Puts the CSP on the page Scalar rendered, hashing the inline scripts it actually holds: the hashes
+ * follow Scalar's output (its configuration script) instead of being copied into code by hand.
+ */
+const guardDocsPage = createMiddleware(async (c, next) => {
+	await next();
+	if (!c.res.ok) return;
+	const html = await c.res.text();
+	const scripts = [...html.matchAll(INLINE_SCRIPT)].map((match) => match[1] ?? "");
+	const policy = docsContentSecurityPolicy(await Promise.all(scripts.map(sha256Base64)));
+	c.res = new Response(html, c.res);
+	c.res.headers.set("Content-Security-Policy", policy);
+	c.res.headers.set("X-Frame-Options", "DENY");
+	c.res.headers.set("Referrer-Policy", "no-referrer");
+});
 
 /** Serves the OpenAPI 3.1 document generated from the routes, and an interactive reference page. Both public. */
 export function serveApiDocs<E extends HonoEnv>(app: OpenAPIHono<E>): void {
@@ -22,5 +71,10 @@ export function serveApiDocs<E extends HonoEnv>(app: OpenAPIHono<E>): void {
 		},
 		servers: [{ url: new URL(c.req.url).origin }],
 	}));
-	app.get("/v1/docs", Scalar({ url: OPENAPI_PATH, pageTitle: "Framed-Print Fulfillment API" }));
+	app.get(
+		"/v1/docs",
+		guardDocsPage,
+		// No default fonts: they come from a third origin (fonts.scalar.com); the page uses system fonts.
+		Scalar({ url: OPENAPI_PATH, pageTitle: "Framed-Print Fulfillment API", withDefaultFonts: false }),
+	);
 }

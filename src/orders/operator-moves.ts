@@ -1,27 +1,26 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../http/errors.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
+import { singleLineText, webUrl } from "./schema.ts";
 import type { Move } from "./state-machine.ts";
 import { findOrder, type StoredOrder } from "./store.ts";
 
-/** `{message}` of an operator hold: shown to the partner in hold_details. */
+// Operator text reaches partners (webhooks, hold_details, tracking pages), so it follows the partner
+// text rules: the same helpers, one line each, no control characters.
+
+/** `{message}` of an operator hold: shown to the partner in hold_details and the order.on_hold webhook. */
 export const HoldBody = z
 	.strictObject({
-		message: z.string().trim().min(1, "must not be empty").max(1000, "must be at most 1000 characters"),
+		message: singleLineText(1000),
 	})
 	.openapi("OperatorHoldRequest");
-
-/** A carrier's name or a tracking number: what the partner's webhook and tracking page will show. */
-function trackingText() {
-	return z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
-}
 
 /** The shipping label's tracking: carrier, number and the carrier's tracking page. */
 export const ShipBody = z
 	.strictObject({
-		carrier: trackingText(),
-		number: trackingText(),
-		url: z.url({ protocol: /^https?$/, error: "must be an http or https URL" }).max(2048),
+		carrier: singleLineText(100),
+		number: singleLineText(100),
+		url: webUrl("must be an http or https URL"),
 	})
 	.openapi("ShipRequest");
 

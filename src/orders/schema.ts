@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { BIDI_CONTROLS_REFUSED, NO_BIDI_CONTROLS } from "../readable-text.ts";
 
 /**
  * Every officially assigned ISO 3166-1 alpha-2 code (249). User-assigned codes such as XK (Kosovo)
@@ -111,14 +112,29 @@ function isAbsoluteUrl(value: string): boolean {
 	return !/[\s\p{Cc}]/u.test(value) && URL.canParse(value);
 }
 
-/** An address line: trimmed, non-empty, at most `max` characters, without control characters. */
-function addressText(max: number) {
+/**
+ * One line of text a person typed (an address line; an operator's carrier, tracking number or hold
+ * message): trimmed, non-empty, at most `max` characters, without control characters, CR and LF included.
+ */
+export function singleLineText(max: number) {
 	return z
 		.string()
 		.trim()
 		.min(1, "must not be empty")
 		.max(max, `must be at most ${max} characters`)
 		.regex(NO_CONTROL_CHARACTERS, "must not contain control characters");
+}
+
+/**
+ * An http or https URL shown to people and linked to (a tracking page, a support page), taken as written:
+ * whitespace and control characters are refused outright, since the URL parser would quietly drop some.
+ */
+export function webUrl(message: string) {
+	return z
+		.string()
+		.max(2048, "must be at most 2048 characters")
+		.regex(NO_CONTROL_CHARACTERS, "must not contain control characters")
+		.refine((value) => !/\s/u.test(value) && /^https?:$/.test(URL.parse(value)?.protocol ?? ""), message);
 }
 
 /** A URL the service will fetch or call; whether its host may be called is `outboundUrlProblem`'s decision. */
@@ -175,14 +191,14 @@ const catalogSlug = z
 
 export const ShipToSchema = z
 	.strictObject({
-		name: addressText(100).openapi({ example: "Ada Lovelace" }),
-		address1: addressText(200).openapi({ example: "350 Fifth Avenue" }),
-		address2: addressText(200).optional(),
-		city: addressText(100).openapi({ example: "New York" }),
-		state: addressText(100)
+		name: singleLineText(100).openapi({ example: "Ada Lovelace" }),
+		address1: singleLineText(200).openapi({ example: "350 Fifth Avenue" }),
+		address2: singleLineText(200).optional(),
+		city: singleLineText(100).openapi({ example: "New York" }),
+		state: singleLineText(100)
 			.optional()
 			.openapi({ description: "Required for US, CA and AU, as a subdivision code there (e.g. NY, ON, NSW)." }),
-		zip: addressText(20)
+		zip: singleLineText(20)
 			.optional()
 			.openapi({ description: "Required where the country uses postcodes. US, CA and GB formats are checked." }),
 		// Lowercase is accepted and stored uppercase: "us" is not ambiguous, and refusing it helps nobody.
@@ -291,6 +307,8 @@ export const CreateOrderBody = z
 			.min(1, "must not be empty")
 			.max(128, "must be at most 128 characters")
 			.regex(NO_CONTROL_CHARACTERS, "must not contain control characters")
+			// People compare it with their own records: it must read as what it is.
+			.regex(NO_BIDI_CONTROLS, BIDI_CONTROLS_REFUSED)
 			.openapi({
 				description: "The partner's own order id; a repeat with the same content replays.",
 				example: "PO-1001",

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { BIDI_CONTROLS_REFUSED, NO_BIDI_CONTROLS } from "../readable-text.ts";
 import { IMAGE_FORMATS, INVALID_REASONS } from "./inspect.ts";
 import { MAX_PRINT_FILE_BYTES } from "./inspection.ts";
 import { PRINT_FILE_STATUSES } from "./store.ts";
@@ -16,6 +17,8 @@ export const CreatePrintFileBody = z
 			.min(1)
 			.max(255)
 			.regex(PLAIN_FILENAME, "must be a plain file name, without slashes or control characters")
+			// A name shown to people: "invoice<U+202E>gnp.exe" must not pass for "invoiceexe.png".
+			.regex(NO_BIDI_CONTROLS, BIDI_CONTROLS_REFUSED)
 			.optional(),
 		content_type: z.enum(PRINT_FILE_CONTENT_TYPES).openapi({ description: "TIFF is preferred for framed art." }),
 		size_bytes: z

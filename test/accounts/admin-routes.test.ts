@@ -70,6 +70,12 @@ describe("POST /v1/admin/accounts", () => {
 		expect(row?.secret).toBe(created.webhook_secret);
 	});
 
+	it("cannot ask for scopes: the account's live and test keys are always partner keys (scopes is an unknown field)", async () => {
+		const admin = await createAdminKey();
+		const response = await send("POST", "/v1/admin/accounts", admin, { name: "Sneaky", scopes: ["ops"] });
+		await expectError(response, "validation_error", "scopes");
+	});
+
 	it("a missing name is a 400 and a blank one a 422", async () => {
 		const admin = await createAdminKey();
 		await expectError(await send("POST", "/v1/admin/accounts", admin, {}), "bad_request", "name");
@@ -126,6 +132,23 @@ describe("POST /v1/admin/accounts/{id}/keys", () => {
 		});
 		await expectError(response, "not_found", "id");
 	});
+
+	it.each([[["ops"]], [["admin"]], [["orders:read", "ops"]]])(
+		"a test-mode key with %j is a 422 on mode (ops and admin keys are live-only), and no key is written",
+		async (scopes) => {
+			const partner = await createPartner();
+			const response = await send("POST", `/v1/admin/accounts/${partner.account.id}/keys`, await createAdminKey(), {
+				mode: "test",
+				scopes,
+			});
+			const error = await expectError(response, "validation_error", "mode");
+			expect(error.message).toContain("live");
+			const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE account_id = ?1")
+				.bind(partner.account.id)
+				.first<{ n: number }>();
+			expect(row?.n).toBe(2);
+		},
+	);
 
 	it("a missing mode is a 400, an unknown mode or scope a 422", async () => {
 		const partner = await createPartner();

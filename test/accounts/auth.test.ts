@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, createAdminKey, createKeyWithScopes, createPartner, expectError } from "../helpers.ts";
+import { api, createAdminKey, createKeyWithScopes, createPartner, expectError, insertKeyRow } from "../helpers.ts";
 
 /** A key of the right shape that was never issued. */
 const UNISSUED_KEY = `fps_live_${"A1b2C3d4".repeat(4)}`;
@@ -99,16 +99,29 @@ describe("scopes", () => {
 		expect(response.status).toBe(201);
 	});
 
-	it("any valid key passes GET /v1/catalog, whatever its scopes and mode", async () => {
+	it("any valid key passes GET /v1/catalog: partner keys of either mode, ops and admin keys", async () => {
 		const partner = await createPartner();
 		for (const key of [
 			partner.keys.live.key,
 			partner.keys.test.key,
 			await createKeyWithScopes(["ops"]),
-			await createKeyWithScopes(["admin"], "test"),
+			await createKeyWithScopes(["admin"]),
 		]) {
 			expect((await api("/v1/catalog", { key })).status).toBe(200);
 		}
+	});
+
+	it("a test-mode key holding ops or admin (a row issued before they were live-only) is a 403 on every route", async () => {
+		const testOps = await insertKeyRow(["ops"], "test");
+		const testAdmin = await insertKeyRow(["orders:read", "admin"], "test");
+		const error = await expectError(await api("/v1/ops/orders", { key: testOps }), "forbidden");
+		expect(error.message).toContain("live");
+		await expectError(await api("/v1/catalog", { key: testOps }), "forbidden");
+		await expectError(
+			await api("/v1/admin/accounts", { method: "POST", key: testAdmin, body: '{"name":"x"}' }),
+			"forbidden",
+		);
+		await expectError(await api("/v1/orders", { key: testAdmin }), "forbidden");
 	});
 
 	it("authentication comes before validation: a bad body with no key is a 401", async () => {

@@ -256,6 +256,16 @@ describe("PUT /v1/branding: request rules", () => {
 			field: "support_url",
 		},
 		{
+			name: "a brand_name with a bidirectional override (U+202E)",
+			body: { brand_name: "Lumen \u202eStnirp" },
+			field: "brand_name",
+		},
+		{
+			name: "a brand_name with a bidirectional isolate (U+2067)",
+			body: { brand_name: "\u2067Lumen Prints" },
+			field: "brand_name",
+		},
+		{
 			name: "a packing_slip_message of 1001 characters",
 			body: { brand_name: "Lumen", packing_slip_message: "m".repeat(1001) },
 			field: "packing_slip_message",

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AccountListing, KeyListing } from "../../scripts/lib/accounts.ts";
 import { type DevServer, freePort, startDevServer } from "../../scripts/lib/dev-server.ts";
 import { applyMigrations, PROJECT_ROOT } from "../../scripts/lib/wrangler.ts";
-import type { IssuedKey, NewAccount } from "../../src/accounts/provisioning.ts";
+import type { IssuedKey, NewAccount, NewServiceAccount } from "../../src/accounts/provisioning.ts";
 
 const run = promisify(execFile);
 
@@ -113,6 +113,26 @@ describe("npm run admin", () => {
 		const result = await admin("make-coffee");
 		expect(result.code).toBe(2);
 		expect(result.stderr).toContain("Usage: npm run admin");
+	});
+
+	it("create-key refuses a test-mode ops or admin key with exit code 2, saying they are live-only, and writes nothing", async () => {
+		const before = await adminJson<AccountListing[]>("list-accounts");
+		for (const scopes of ["ops", "admin", "orders:read,ops"]) {
+			const result = await admin("create-key", "--account", created.account.id, "--mode", "test", "--scopes", scopes);
+			expect(result.code, result.stdout).toBe(2);
+			expect(result.stderr).toContain("live-only");
+		}
+		expect(await adminJson<AccountListing[]>("list-accounts")).toEqual(before);
+	});
+
+	it("create-account with --scopes ops makes a service-team account with a live key only, no test key", async () => {
+		const team = await adminJson<NewServiceAccount>("create-account", "--name", "Floor team", "--scopes", "ops");
+		expect(team.keys.live.mode).toBe("live");
+		expect(team.keys.live.scopes).toEqual(["ops"]);
+		expect(team.keys).not.toHaveProperty("test");
+		const accounts = await adminJson<AccountListing[]>("list-accounts");
+		expect(accounts.find((account) => account.id === team.account.id)).toMatchObject({ active_keys: 1 });
+		expect((await callApi(team.keys.live.key, "/v1/ops/orders")).status).toBe(200);
 	});
 
 	it("a bad scope is refused before anything is written", async () => {

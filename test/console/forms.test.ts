@@ -112,6 +112,22 @@ describe("POST /ops/orders/:id/ship", () => {
 		expect((await partnerEvents(orderId)).map((event) => event.type)).not.toContain("order.shipped");
 	});
 
+	it("a control character or a line break in the carrier, number or URL is a 422 page with the error by that field, and nothing ships", async () => {
+		const orderId = await orderInProduction();
+		const tainted = [
+			["carrier", "UPS\u001b[31m"],
+			["number", "1Z\u0000999"],
+			["url", "https://www.ups.com/track?n=1Z\r\n999"],
+		] as const;
+		for (const [field, value] of tainted) {
+			const html = await htmlOf(await postMove(orderId, "ship", { ...TRACKING, [field]: value }), 422);
+			expect(html).toContain(`aria-describedby="ship-${field}-error"`);
+			expect(html).toMatch(new RegExp(`<p class="field-error" id="ship-${field}-error">[^<]*control characters`));
+		}
+		expect(await statusOf(orderId)).toBe("in_production");
+		expect((await partnerEvents(orderId)).map((event) => event.type)).not.toContain("order.shipped");
+	});
+
 	it("a form missing its fields altogether is a 422 page, not a crash", async () => {
 		const orderId = await orderInProduction();
 		const html = await htmlOf(await postMove(orderId, "ship"), 422);
@@ -148,6 +164,17 @@ describe("POST /ops/orders/:id/hold", () => {
 			note: "Frame corner damaged; waiting for a new moulding.",
 		});
 		expect((await partnerEvents(orderId)).map((event) => event.type)).toContain("order.on_hold");
+	});
+
+	it("a hold message with a line break or a NUL is a 422 page with the error by the field, and the order stays in production", async () => {
+		const orderId = await orderInProduction();
+		for (const message of ["Frame damaged.\r\nCall the partner.", "Frame\u0000damaged"]) {
+			const html = await htmlOf(await postMove(orderId, "hold", { message }), 422);
+			expect(alertOf(html)).toContain("Hold message must not contain control characters.");
+			expect(html).toContain('aria-describedby="hold-message-error"');
+		}
+		expect(await statusOf(orderId)).toBe("in_production");
+		expect((await partnerEvents(orderId)).map((event) => event.type)).not.toContain("order.on_hold");
 	});
 
 	it("an empty hold message is a 422 page naming the field, and the order stays in production", async () => {

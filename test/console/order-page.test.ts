@@ -120,7 +120,9 @@ describe("GET /ops/orders/:id", () => {
 			'<label for="ship-url">Tracking URL</label><input id="ship-url" name="url" type="url" value=""/>',
 		);
 		expect(html).toContain('<button type="submit">Mark shipped</button>');
-		expect(html).toContain('<label for="hold-message">Hold message</label><textarea id="hold-message" name="message"');
+		expect(html).toContain(
+			'<label for="hold-message">Hold message</label><input id="hold-message" name="message" type="text" value="" maxlength="1000"/>',
+		);
 		expect(html).toContain('<button type="submit">Put on hold</button>');
 		expect(html).toContain("Cancel order</button>");
 		expect(html).not.toContain("Release hold");

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { hashApiKey } from "../../src/accounts/keys.ts";
 import { signSessionCookie, verifySessionCookie } from "../../src/console/session.ts";
 import { newSessionId } from "../../src/console/session-store.ts";
-import { createAdminKey, createKeyWithScopes, send } from "../helpers.ts";
+import { createAdminKey, createKeyWithScopes, insertKeyRow, send } from "../helpers.ts";
 import {
 	consoleRequest,
 	expectRedirect,
@@ -96,6 +96,11 @@ describe("session cookie", () => {
 		const id = await insertSessionRow(key, new Date(Date.now() + 3_600_000));
 		const cookie = await signSessionCookie(TEST_SECRET, id, nowUnix() + 3600);
 		await htmlOf(await consoleRequest("/ops/orders", { cookie }), 200);
+	});
+
+	it("a session opened by a test-mode ops key (a row from before ops keys were live-only) is over", async () => {
+		const id = await insertSessionRow(await insertKeyRow(["ops"], "test"), new Date(Date.now() + 3_600_000));
+		await expectSentToSignIn(await signSessionCookie(TEST_SECRET, id, nowUnix() + 3600));
 	});
 
 	it("the session of a key revoked since sign-in is over", async () => {

@@ -4,7 +4,7 @@ import { hashApiKey } from "../../src/accounts/keys.ts";
 import { app } from "../../src/app.ts";
 import { SESSION_COOKIE_HEADER_NAME, verifySessionCookie } from "../../src/console/session.ts";
 import { PAGE_SECURITY_HEADERS } from "../../src/production/slip-page.ts";
-import { createAdminKey, createKeyWithScopes, createPartner, send } from "../helpers.ts";
+import { createAdminKey, createKeyWithScopes, createPartner, insertKeyRow, send } from "../helpers.ts";
 import {
 	alertOf,
 	consoleRequest,
@@ -114,6 +114,11 @@ describe("POST /ops/sign-in", () => {
 		const message = await refusedSignIn(partner.keys.live.key, 403);
 		expect(message).toMatch(/ops/);
 		await refusedSignIn(partner.keys.test.key, 403);
+	});
+
+	it("a test-mode ops key (a row issued before ops keys were live-only) is refused with a 403 page", async () => {
+		const message = await refusedSignIn(await insertKeyRow(["ops"], "test"), 403);
+		expect(message).toMatch(/live/);
 	});
 
 	it("an admin-only key is refused with a 403 page", async () => {

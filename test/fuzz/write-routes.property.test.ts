@@ -67,9 +67,25 @@ function oneFieldChanged(valid: Json): fc.Arbitrary<string> {
 	return fc.oneof({ weight: 4, arbitrary: changed }, { weight: 1, arbitrary: extraKey });
 }
 
-/** Bodies: arbitrary JSON, arbitrary text, a cut-off valid body, or a valid body with one field changed. */
-function bodies(valid: Json): fc.Arbitrary<string> {
+/** The UTF-8 bytes of `text` with `bytes` spliced in at `at` (which may cut a character in two). */
+function spliced(text: string, at: number, bytes: Uint8Array): Uint8Array {
+	const encoded = new TextEncoder().encode(text);
+	const cut = Math.min(at, encoded.length);
+	return Uint8Array.from([...encoded.subarray(0, cut), ...bytes, ...encoded.subarray(cut)]);
+}
+
+/**
+ * Bodies: arbitrary JSON, arbitrary text, a cut-off valid body, a valid body with one field changed,
+ * or bytes that need not be UTF-8 (random ones, or a valid body with random bytes spliced in).
+ */
+function bodies(valid: Json): fc.Arbitrary<string | Uint8Array> {
 	const text = JSON.stringify(valid);
+	const notUtf8 = fc.oneof(
+		fc.uint8Array({ maxLength: 120 }),
+		fc
+			.tuple(fc.nat({ max: text.length }), fc.uint8Array({ minLength: 1, maxLength: 4, min: 0x80 }))
+			.map(([at, bytes]) => spliced(text, at, bytes)),
+	);
 	return fc.oneof(
 		fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)),
 		fc.string({ maxLength: 200 }),
@@ -78,6 +94,7 @@ function bodies(valid: Json): fc.Arbitrary<string> {
 		fc.nat({ max: text.length }).map((cut) => text.slice(0, cut)),
 		{ weight: 3, arbitrary: oneFieldChanged(valid) },
 		{ weight: 1, arbitrary: fc.constant(text) },
+		{ weight: 1, arbitrary: notUtf8 },
 	);
 }
 

@@ -7,7 +7,7 @@ import { ApiError, ERROR_STATUS, type ErrorType } from "../../src/http/errors.ts
 import { renderError, renderNotFound } from "../../src/http/on-error.ts";
 import { stampRequestId } from "../../src/http/request-id.ts";
 import { fieldPath, malformedTextPath, validationErrorFrom } from "../../src/http/validation.ts";
-import { api, createAdminKey, createPartner, expectError } from "../helpers.ts";
+import { api, createAdminKey, createPartner, expectError, jsonWithRawBytes, sendBytes } from "../helpers.ts";
 
 /**
  * A tiny app with the service's error plumbing (request id as in src/app.ts, the real onError and
@@ -137,6 +137,31 @@ describe("error envelope over HTTP", () => {
 		const response = await api("/v1/catalog", { headers: { "X-Request-Id": "partner-trace-7" } });
 		const error = await expectError(response, "unauthorized");
 		expect(error.request_id).toBe("partner-trace-7");
+	});
+});
+
+describe("X-Content-Type-Options", () => {
+	it("is nosniff on every response: a success, errors from routes and from middleware, 404s, docs and console pages", async () => {
+		const admin = await createAdminKey();
+		const responses = [
+			await api("/v1/health"),
+			await api("/v1/catalog", { key: admin }),
+			await api("/v1/catalog"),
+			await api("/v1/admin/accounts", { method: "POST", key: admin, body: "{}" }),
+			await api("/v1/admin/accounts", {
+				method: "POST",
+				key: admin,
+				body: JSON.stringify({ name: "x".repeat(MAX_JSON_BODY_BYTES) }),
+			}),
+			await api("/v1/no-such-thing"),
+			await api("/"),
+			await api("/v1/openapi.json"),
+			await api("/v1/docs"),
+			await api("/ops/sign-in"),
+		];
+		for (const response of responses) {
+			expect(response.headers.get("X-Content-Type-Options"), `${response.status} ${response.url}`).toBe("nosniff");
+		}
 	});
 });
 
@@ -307,5 +332,60 @@ describe("half an emoji in any request", () => {
 		});
 		const error = await expectError(response, "validation_error", "filename");
 		expect(error.message).toContain("well-formed Unicode");
+	});
+});
+
+describe("a JSON body that is not valid UTF-8", () => {
+	// Each would otherwise be read as U+FFFD, so different bytes would become the same text.
+	it.each([
+		["a lone 0xFF", [0xff]],
+		["a lead byte without its continuation", [0xc3, 0x28]],
+		["an overlong encoding of NUL", [0xc0, 0x80]],
+		["an encoded UTF-16 surrogate", [0xed, 0xa0, 0x80]],
+		["a code point above U+10FFFF", [0xf4, 0x90, 0x80, 0x80]],
+		["a sequence cut short", [0xe2, 0x82]],
+	])("holding %s is a 400 bad_request, not text with a replacement character", async (_name, bytes) => {
+		const admin = await createAdminKey();
+		const body = jsonWithRawBytes('{"name":"Gallery <>"}', "<>", bytes);
+		const error = await expectError(await sendBytes("POST", "/v1/admin/accounts", admin, body), "bad_request");
+		expect(error.message).toContain("UTF-8");
+	});
+
+	it("is a 400 on PUT /v1/branding too, and no profile is stored", async () => {
+		const key = (await createPartner()).keys.live.key;
+		const body = jsonWithRawBytes('{"brand_name":"Lumen <>"}', "<>", [0xff]);
+		await expectError(await sendBytes("PUT", "/v1/branding", key, body), "bad_request");
+		await expectError(await api("/v1/branding", { key }), "not_found");
+	});
+
+	it("is a 400 even when the Content-Type names another charset (JSON is UTF-8)", async () => {
+		const admin = await createAdminKey();
+		const latin1 = jsonWithRawBytes('{"name":"Caf<>"}', "<>", [0xe9]);
+		const response = await sendBytes(
+			"POST",
+			"/v1/admin/accounts",
+			admin,
+			latin1,
+			"application/json; charset=iso-8859-1",
+		);
+		await expectError(response, "bad_request");
+	});
+
+	it("is still a 401 without a key: authentication comes before reading the body", async () => {
+		const body = jsonWithRawBytes('{"name":"<>"}', "<>", [0xff]);
+		const response = await api("/v1/admin/accounts", {
+			method: "POST",
+			body,
+			headers: { "Content-Type": "application/json" },
+		});
+		await expectError(response, "unauthorized");
+	});
+
+	it("well-formed multi-byte UTF-8 after a byte order mark is accepted, the mark dropped (RFC 8259 8.1)", async () => {
+		const admin = await createAdminKey();
+		const body = jsonWithRawBytes('<>{"name":"Galería Ünïcødé 😀"}', "<>", [0xef, 0xbb, 0xbf]);
+		const response = await sendBytes("POST", "/v1/admin/accounts", admin, body);
+		expect(response.status).toBe(201);
+		expect(((await response.json()) as { account: { name: string } }).account.name).toBe("Galería Ünïcødé 😀");
 	});
 });

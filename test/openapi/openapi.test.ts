@@ -131,4 +131,47 @@ describe("GET /v1/docs", () => {
 		expect(response.headers.get("Content-Type")).toMatch(/^text\/html/);
 		expect(await response.text()).toContain(OPENAPI_PATH);
 	});
+
+	it("may not be framed: CSP frame-ancestors 'none' and X-Frame-Options DENY", async () => {
+		const response = await api("/v1/docs");
+		expect(directivesOf(response.headers.get("Content-Security-Policy")).get("frame-ancestors")).toEqual(["'none'"]);
+		expect(response.headers.get("X-Frame-Options")).toBe("DENY");
+	});
+
+	it("runs only the scripts it serves: Scalar's script by its exact URL and its inline script by hash, nothing else", async () => {
+		const response = await api("/v1/docs");
+		const html = await response.text();
+		const directives = directivesOf(response.headers.get("Content-Security-Policy"));
+		expect(directives.get("default-src")).toEqual(["'none'"]);
+		const scriptSources = directives.get("script-src") ?? [];
+		expect(scriptSources).not.toContain("'unsafe-inline'");
+		expect(scriptSources).not.toContain("'unsafe-eval'");
+
+		const external = [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((match) => match[1]);
+		expect(external).toEqual(["https://cdn.jsdelivr.net/npm/@scalar/api-reference"]);
+		const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+			(match) => match[1] ?? "",
+		);
+		expect(inline.length).toBeGreaterThan(0);
+		const hashes = await Promise.all(inline.map(async (script) => `'sha256-${await sha256Base64(script)}'`));
+		expect([...scriptSources].sort()).toEqual([...external, ...hashes].sort());
+		// The document and "Test request" calls go to this origin only.
+		expect(directives.get("connect-src")).toEqual(["'self'"]);
+	});
 });
+
+/** A Content-Security-Policy header as its directives, each with its sources. */
+function directivesOf(policy: string | null): Map<string, string[]> {
+	const directives = new Map<string, string[]>();
+	for (const directive of (policy ?? "").split(";")) {
+		const [name, ...sources] = directive.trim().split(/\s+/);
+		if (name !== undefined && name !== "") directives.set(name.toLowerCase(), sources);
+	}
+	return directives;
+}
+
+/** Standard base64 of the SHA-256 of `text`'s UTF-8 bytes, as CSP hash sources write it. */
+async function sha256Base64(text: string): Promise<string> {
+	const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+	return btoa(String.fromCharCode(...digest));
+}

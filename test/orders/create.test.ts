@@ -487,6 +487,23 @@ describe("POST /v1/orders: text that storage could not keep as sent", () => {
 		expect(kept.external_id).toBe("PO-😀");
 	});
 
+	it("refuses a bidirectional control in external_id with a 422, so the id reads as what it is", async () => {
+		const { key, file } = await partnerWithFile();
+		// Embeddings and overrides, isolates, and the three invisible direction marks.
+		const controls = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"];
+		for (const control of [...controls, "\u200e", "\u200f", "\u061c"]) {
+			const error = await expectError(
+				await send("POST", "/v1/orders", key, { ...orderBody(file), external_id: `PO-${control}1001` }),
+				"validation_error",
+				"external_id",
+			);
+			expect(error.message).toContain("bidirectional");
+		}
+		// Right-to-left text itself is fine: only the invisible controls are refused.
+		const hebrew = await createOrder(key, { ...orderBody(file), external_id: "הזמנה-1001" });
+		expect(hebrew.external_id).toBe("הזמנה-1001");
+	});
+
 	it("refuses half an emoji in an address line", async () => {
 		const { key, file } = await partnerWithFile();
 		for (const field of ["name", "address1", "address2", "city"]) {

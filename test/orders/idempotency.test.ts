@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
-import { api, createPartner, expectError, send } from "../helpers.ts";
+import { api, createPartner, expectError, jsonWithRawBytes, send, sendBytes } from "../helpers.ts";
 import { createOrder, externalId, orderBody, readyFile, SHIP_TO, settleValidation } from "./order-helpers.ts";
 
 /** A fresh partner, its live key and a 300 DPI file for 8 × 10 in. */
@@ -117,6 +117,31 @@ describe("POST /v1/orders: a repeat with the same external_id", () => {
 		const second = await createOrder(other.key, orderBody(other.file, { external_id: body.external_id }));
 		expect(second.id).not.toBe(first.id);
 		expect(second.external_id).toBe(first.external_id);
+	});
+});
+
+describe("POST /v1/orders: an external_id that is not valid UTF-8", () => {
+	/** The create body of `file` whose external_id is `PO-` followed by the raw `bytes`. */
+	function bodyWithRawExternalId(file: string, bytes: readonly number[]): Uint8Array {
+		return jsonWithRawBytes(JSON.stringify(orderBody(file, { external_id: "PO-<>" })), "<>", bytes);
+	}
+
+	it("holding the byte 0xFF is a 400 bad_request in the error envelope, and makes no order", async () => {
+		const { partner, key, file } = await partnerWithFile();
+		const response = await sendBytes("POST", "/v1/orders", key, bodyWithRawExternalId(file, [0xff]));
+		const error = await expectError(response, "bad_request");
+		expect(error.message).toContain("UTF-8");
+		expect(await countOrders(partner.account.id, "PO-\ufffd")).toBe(0);
+	});
+
+	it("two bodies differing only in invalid bytes are both refused, never a replay of one another", async () => {
+		const { partner, key, file } = await partnerWithFile();
+		const first = await sendBytes("POST", "/v1/orders", key, bodyWithRawExternalId(file, [0xff]));
+		const second = await sendBytes("POST", "/v1/orders", key, bodyWithRawExternalId(file, [0xfe]));
+		await expectError(first, "bad_request");
+		await expectError(second, "bad_request");
+		expect(second.headers.get("Idempotent-Replayed")).toBeNull();
+		expect(await countOrders(partner.account.id, "PO-\ufffd")).toBe(0);
 	});
 });
 

@@ -290,6 +290,51 @@ describe("operator moves", () => {
 	});
 });
 
+describe("operator text follows the partner text rules", () => {
+	// Each would reach the partner's webhooks, hold_details and tracking page as it was typed.
+	const CONTROLS = [
+		["NUL", "\u0000"],
+		["ESC", "\u001b"],
+		["CR LF", "\r\n"],
+		["a lone LF", "\n"],
+		["a C1 control (NEL)", "\u0085"],
+	] as const;
+
+	it.each(CONTROLS)(
+		"%s inside the carrier, the number, the tracking url or a hold message is a 422 on that field, and nothing moves",
+		async (_name, control) => {
+			const opsKey = await createKeyWithScopes(["ops"]);
+			const key = (await createPartner()).keys.live.key;
+			const order = await validatedOrder(key);
+			const tainted = {
+				carrier: `UPS${control}Ground`,
+				number: `1Z999${control}AA1`,
+				url: `https://www.ups.com/track?tracknum=1Z${control}999`,
+			};
+			for (const [field, value] of Object.entries(tainted)) {
+				const response = await opsMove(opsKey, order.id, "ship", { ...TRACKING, [field]: value });
+				const error = await expectError(response, "validation_error", field);
+				expect(error.message).toContain("control characters");
+			}
+			await expectError(
+				await opsMove(opsKey, order.id, "hold", { message: `Frame damaged.${control}Call the partner.` }),
+				"validation_error",
+				"message",
+			);
+			expect((await readOrder(key, order.id)).status).toBe("in_production");
+			expect((await eventsOf(order.id)).map((event) => event.type)).not.toContain("order.on_hold");
+		},
+	);
+
+	it("a line break at either end of a field is trimmed away like a space, as for partner text", async () => {
+		const opsKey = await createKeyWithScopes(["ops"]);
+		const key = (await createPartner()).keys.live.key;
+		const order = await validatedOrder(key);
+		const held = await opsMoveOk(opsKey, order.id, "hold", { message: "\r\nFrame damaged.\n" });
+		expect(held.hold_details).toContainEqual(expect.objectContaining({ message: "Frame damaged." }));
+	});
+});
+
 describe("refused operator moves", () => {
 	const MOVES: { action: string; body?: unknown; from: readonly OrderStatus[] }[] = [
 		{ action: "hold", body: { message: "Checking." }, from: ["in_production"] },

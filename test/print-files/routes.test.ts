@@ -64,6 +64,18 @@ describe("POST /v1/print-files", () => {
 		);
 	});
 
+	it("refuses a file name with a bidirectional control (invoice<U+202E>gnp.exe shows as invoiceexe.png)", async () => {
+		const key = (await createPartner()).keys.live.key;
+		for (const filename of ["invoice\u202egnp.exe", "art\u2066.png", "scan\u200f.png"]) {
+			const error = await expectError(
+				await send("POST", "/v1/print-files", key, { content_type: "image/png", filename }),
+				"validation_error",
+				"filename",
+			);
+			expect(error.message).toContain("bidirectional");
+		}
+	});
+
 	it("needs the files:write scope", async () => {
 		const key = await createKeyWithScopes(["orders:read"]);
 		const response = await send("POST", "/v1/print-files", key, { content_type: "image/png" });
