@@ -174,7 +174,7 @@ export class OrderMachine extends DurableObject<Env> {
 			if (error instanceof StaleOrder) return { ok: false, kind: "stale" };
 			throw error;
 		}
-		if (eventId !== null && after.callback_url !== null) await this.#deliver(eventId);
+		if (eventId !== null && after.callback_url !== null) await this.#deliver(eventId, after.callback_url);
 		const byId = new Map(itemUpdates.map((item) => [item.id, item]));
 		const items = stored.items.map((item) => byId.get(item.id) ?? item);
 		if (options.schedule) await this.#scheduleNext(after);
@@ -185,14 +185,14 @@ export class OrderMachine extends DurableObject<Env> {
 	 * The event's first attempt starts right after the move commits, in the event's own sender, so
 	 * a lone event reaches its receiver without waiting for a queue batch. The queue carries retries.
 	 */
-	async #deliver(eventId: string): Promise<void> {
+	async #deliver(eventId: string, url: string): Promise<void> {
 		try {
-			await startDelivery(this.env, eventId);
+			await startDelivery(this.env, eventId, url);
 		} catch (error) {
 			console.error(
 				JSON.stringify({ level: "warn", event_id: eventId, message: `hand-over failed: ${String(error)}` }),
 			);
-			await enqueueDelivery(this.env, eventId);
+			await enqueueDelivery(this.env, eventId, url);
 		}
 	}
 

@@ -31,7 +31,9 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
 				return;
 			}
 			try {
-				await startDelivery(env, message.body.event_id);
+				const url = message.body.url ?? (await deliveryUrl(env.DB, message.body.event_id));
+				// No URL: an unknown event, or one with nothing to send to; attempting it could do nothing.
+				if (url !== null) await startDelivery(env, message.body.event_id, url);
 				message.ack();
 			} catch (error) {
 				console.error(JSON.stringify({ level: "error", event_id: message.body.event_id, message: String(error) }));
@@ -39,4 +41,13 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
 			}
 		}),
 	);
+}
+
+/** The URL a delivery goes to, for messages that do not carry it; null when there is none. */
+async function deliveryUrl(db: D1Database, eventId: string): Promise<string | null> {
+	const row = await db
+		.prepare("SELECT url FROM deliveries WHERE event_id = ?1")
+		.bind(eventId)
+		.first<{ url: string | null }>();
+	return row?.url ?? null;
 }

@@ -195,9 +195,9 @@ export const webhookRoutes = createApp<AuthedEnv>()
 			.bind(id, now)
 			.run();
 		try {
-			await startDelivery(c.env, id);
+			await startDelivery(c.env, id, event.url);
 		} catch {
-			await enqueueDelivery(c.env, id);
+			await enqueueDelivery(c.env, id, event.url);
 		}
 		const updated = await ownedEvent(c.env, c.var.principal, id);
 		if (updated === null) throw new ApiError("not_found", `No event ${id}.`, "id");

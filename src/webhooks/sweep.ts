@@ -16,12 +16,15 @@ function overdueMs(env: Env): number {
  */
 export async function sweepDueDeliveries(env: Env, now: Date = new Date()): Promise<number> {
 	const { results } = await env.DB.prepare(
-		`SELECT event_id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?1 ORDER BY next_attempt_at LIMIT 100`,
+		`SELECT event_id, url FROM deliveries
+		  WHERE status = 'pending' AND next_attempt_at <= ?1 AND url IS NOT NULL ORDER BY next_attempt_at LIMIT 100`,
 	)
 		.bind(new Date(now.getTime() - overdueMs(env)).toISOString())
-		.all<{ event_id: string }>();
+		.all<{ event_id: string; url: string }>();
 	if (results.length === 0) return 0;
-	await env.WEBHOOKS.sendBatch(results.map(({ event_id }) => ({ body: { event_id } satisfies DeliveryMessage })));
+	await env.WEBHOOKS.sendBatch(
+		results.map(({ event_id, url }) => ({ body: { event_id, url } satisfies DeliveryMessage })),
+	);
 	const at = now.toISOString();
 	await env.DB.batch(
 		results.map(({ event_id }) =>

@@ -359,12 +359,14 @@ describe("webhook delivery", () => {
 
 	it("a receiver that hangs delays only its own deliveries: another account's webhook arrives meanwhile", async () => {
 		const stuck = await freshOwner();
-		const hangingEvents = await Promise.all(Array.from({ length: 5 }, () => storedEvent(stuck.owner, hookUrl("hang"))));
-		for (const { eventId } of hangingEvents) await startDelivery(env, eventId);
+		const hangUrl = hookUrl("hang");
+		const hangingEvents = await Promise.all(Array.from({ length: 5 }, () => storedEvent(stuck.owner, hangUrl)));
+		for (const { eventId } of hangingEvents) await startDelivery(env, eventId, hangUrl);
 		const other = await freshOwner();
+		// The same host as the hanging receiver, so even the one sender both share never waits on it.
 		const url = hookUrl("ok");
 		const healthy = await storedEvent(other.owner, url);
-		await startDelivery(env, healthy.eventId);
+		await startDelivery(env, healthy.eventId, url);
 		await waitForReceived(url);
 		// The healthy receiver got its webhook while all five attempts at the hanging one were still under way.
 		for (const { eventId } of hangingEvents) {
