@@ -1,8 +1,9 @@
 import { bodyLimit } from "hono/body-limit";
 import { except } from "hono/combine";
-import { adminRoutes } from "./accounts/admin-routes.ts";
+import { adminRoutes } from "./admin/routes.ts";
 import { brandingRoutes } from "./branding/routes.ts";
 import { catalogRoutes } from "./catalog/routes.ts";
+import { configOf } from "./config.ts";
 import { consoleRoutes } from "./console/routes.tsx";
 import { healthRoutes } from "./health/routes.ts";
 import type { PublicEnv } from "./http/app-env.ts";
@@ -39,6 +40,11 @@ app.use(
 		}),
 	),
 );
+// The settings are parsed before anything else, so a bad one fails the first request, naming the variable.
+app.use("*", async (c, next) => {
+	configOf(c.env);
+	await next();
+});
 app.onError(renderError);
 app.notFound(renderNotFound);
 

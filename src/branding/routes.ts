@@ -1,7 +1,7 @@
-import type { AuthedEnv } from "../http/app-env.ts";
+import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
+import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
-import { jsonResponse, protectedRoute } from "../http/protected-route.ts";
 import { logoProblem } from "./logo.ts";
 import { BrandProfileBody, BrandProfileSchema } from "./schema.ts";
 import { deleteBrandProfile, findBrandProfile, putBrandProfile, toBrandProfile } from "./store.ts";

@@ -1,7 +1,7 @@
-import type { AuthedEnv } from "../http/app-env.ts";
+import { protectedRoute } from "../access/protected-route.ts";
+import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { ifNoneMatchHits } from "../http/etag.ts";
-import { protectedRoute } from "../http/protected-route.ts";
 import { isolateCatalog } from "./cache.ts";
 import { CatalogSchema } from "./schema.ts";
 

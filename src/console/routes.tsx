@@ -7,9 +7,10 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { hashApiKey, modeOfApiKey } from "../accounts/keys.ts";
 import { keyScopeProblem } from "../accounts/scopes.ts";
 import { findKeyByHash } from "../accounts/store.ts";
+import { configOf } from "../config.ts";
+import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { ApiError } from "../http/errors.ts";
 import { toApiError } from "../http/on-error.ts";
-import { decodeCursor, encodeCursor } from "../orders/cursor.ts";
 import { moveAsOperator } from "../orders/operator-moves.ts";
 import { ORDER_STATUSES, type OrderStatus } from "../orders/state-machine.ts";
 import { listOrderMoves, listProductionQueue } from "../orders/store.ts";
@@ -46,8 +47,7 @@ const SIGN_IN_PATH = "/ops/sign-in";
 
 /** The secret, or null when the console is not configured (an empty value counts as none). */
 function sessionSecret(env: Env): string | null {
-	const secret = env.CONSOLE_SESSION_SECRET;
-	return secret === undefined || secret === "" ? null : secret;
+	return configOf(env).CONSOLE_SESSION_SECRET ?? null;
 }
 
 /** A complete HTML page. */

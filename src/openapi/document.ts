@@ -2,8 +2,8 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import type { Env as HonoEnv } from "hono";
 import { createMiddleware } from "hono/factory";
+import { BEARER_SCHEME } from "../access/protected-route.ts";
 import { base64Of } from "../base64.ts";
-import { BEARER_SCHEME } from "../http/protected-route.ts";
 
 export const OPENAPI_PATH = "/v1/openapi.json";
 

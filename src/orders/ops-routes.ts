@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import type { AuthedEnv } from "../http/app-env.ts";
+import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
+import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { createApp } from "../http/create-app.ts";
+import { decodeCursor } from "../http/cursor.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
-import { jsonResponse, protectedRoute } from "../http/protected-route.ts";
-import { decodeCursor } from "./cursor.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
 import { HoldBody, moveAsOperator, ShipBody } from "./operator-moves.ts";
 import { OrderIdParams, OrderPageSchema, OrderSchema, toOrder, toOrderPage } from "./response.ts";

@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { configOf } from "../config.ts";
 import { randomBase62 } from "../ids.ts";
 import { enqueueDelivery } from "../webhooks/enqueue.ts";
 import { startDelivery } from "../webhooks/webhook-sender.do.ts";
@@ -17,10 +18,9 @@ const ALARM_KEY = "alarm_intent";
 /** `version` null: whatever the order's state (a new or restarted order). */
 type AlarmIntent = { version: number | null; at: number };
 
-/** Seconds between the sandbox's automatic steps for test-mode orders. */
+/** Time between the sandbox's automatic steps for test-mode orders. */
 function sandboxStepMs(env: Env): number {
-	const seconds = Number(env.SANDBOX_STEP_SECONDS);
-	return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 60_000;
+	return configOf(env).SANDBOX_STEP_SECONDS * 1000;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { encodeCursor } from "./cursor.ts";
+import { encodeCursor } from "../http/cursor.ts";
 import { HOLD_REASONS, ORDER_STATUSES } from "./state-machine.ts";
 import { type ItemRow, type OrderRow, type ShipTo, type StoredOrder, stateOf } from "./store.ts";
 

@@ -1,12 +1,12 @@
+import { configOf } from "../config.ts";
 import { orderMachine } from "./machine.ts";
 
 /** An order still received or validating this long after its last move is taken to be stalled. */
 export const STALLED_AFTER_MS = 5 * 60_000;
 
-/** The stall threshold in force: `STALLED_ORDER_SECONDS` when set (the fault test shortens it), else 5 minutes. */
+/** The stall threshold in force: `STALLED_ORDER_SECONDS` (the fault test shortens it; 5 minutes by default). */
 function stalledAfterMs(env: Env): number {
-	const seconds = Number(env.STALLED_ORDER_SECONDS);
-	return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : STALLED_AFTER_MS;
+	return configOf(env).STALLED_ORDER_SECONDS * 1000;
 }
 
 /**

@@ -1,12 +1,13 @@
 import { z } from "@hono/zod-openapi";
-import type { AuthedEnv } from "../http/app-env.ts";
+import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
+import type { AuthedEnv } from "../accounts/authed-env.ts";
+import { allowsLocalUrls } from "../config.ts";
 import { createApp } from "../http/create-app.ts";
+import { decodeCursor } from "../http/cursor.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
-import { jsonResponse, protectedRoute } from "../http/protected-route.ts";
 import { newId, sha256Hex } from "../ids.ts";
 import { limitRequestsAndOrderCreation } from "../rate-limit/middleware.ts";
-import { decodeCursor } from "./cursor.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
 import { checkUploadedFile } from "./order-files.ts";
 import { OrderIdParams, OrderPageSchema, OrderSchema, toOrder, toOrderPage } from "./response.ts";
@@ -23,7 +24,6 @@ import {
 	type Owner,
 	type StoredOrder,
 } from "./store.ts";
-import { allowsLocalUrls } from "./validate-order.ts";
 
 const ItemParams = OrderIdParams.extend({
 	item_id: z.string().openapi({ param: { name: "item_id", in: "path" }, example: "itm_8fd2" }),

@@ -1,4 +1,5 @@
 import type { KeyMode } from "../accounts/scopes.ts";
+import type { Cursor } from "../http/cursor.ts";
 import { newId, randomBase62 } from "../ids.ts";
 import type {
 	Actor,
@@ -481,7 +482,6 @@ export async function findOrderByExternalId(
 }
 
 /** Keyset position in a listing: the last row's creation time and id. */
-export type Cursor = { createdAt: string; id: string };
 
 export type ListFilter = {
 	status?: OrderStatus;

@@ -1,4 +1,5 @@
 import { isolateCatalog } from "../catalog/cache.ts";
+import { allowsLocalUrls } from "../config.ts";
 import { newId } from "../ids.ts";
 import { currentPrintFile } from "../print-files/inspection.ts";
 import { findPrintFileById, insertPrintFile, type PrintFileRow } from "../print-files/store.ts";
@@ -12,11 +13,6 @@ export type ValidationResult = {
 	/** The items with what validation found: their file id (for fetched files), effective DPI and warnings. */
 	items: ItemRow[];
 };
-
-/** Whether the service may call loopback and plain-http addresses (the contract's development setting). */
-export function allowsLocalUrls(env: Env): boolean {
-	return env.ENVIRONMENT === "development";
-}
 
 /** The catalog as the item check needs it (the isolate's copy, at most a minute old). */
 export async function catalogFacts(db: D1Database): Promise<CatalogFacts> {

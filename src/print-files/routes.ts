@@ -1,8 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { AuthedEnv, PublicEnv } from "../http/app-env.ts";
+import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
+import type { AuthedEnv } from "../accounts/authed-env.ts";
+import { configOf } from "../config.ts";
+import type { PublicEnv } from "../http/app-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
-import { jsonResponse, protectedRoute } from "../http/protected-route.ts";
 import { newId } from "../ids.ts";
 import { currentPrintFile, MAX_PRINT_FILE_BYTES } from "./inspection.ts";
 import {
@@ -36,8 +38,7 @@ export function toPrintFile(row: PrintFileRow): PrintFile {
 }
 
 function uploadUrlLifetimeMs(env: Env): number {
-	const seconds = Number(env.UPLOAD_URL_TTL_SECONDS);
-	return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 3_600_000;
+	return configOf(env).UPLOAD_URL_TTL_SECONDS * 1000;
 }
 
 const createPrintFile = protectedRoute("files:write", {
@@ -138,8 +139,8 @@ const putUpload = createRoute({
 export const uploadRoutes = createApp<PublicEnv>().openapi(putUpload, async (c) => {
 	const { id } = c.req.valid("param");
 	const { expires, sig } = c.req.valid("query");
-	const secret = c.env.UPLOAD_SIGNING_SECRET;
-	if (!secret) throw new Error("UPLOAD_SIGNING_SECRET is not set");
+	const secret = configOf(c.env).UPLOAD_SIGNING_SECRET;
+	if (secret === undefined) throw new Error("UPLOAD_SIGNING_SECRET is not set");
 	const expiresUnix = Number(expires);
 	if (expires === undefined || sig === undefined || !Number.isSafeInteger(expiresUnix)) {
 		throw new ApiError("forbidden", "This upload URL is incomplete: it needs its expires and sig parameters.");

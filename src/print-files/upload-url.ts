@@ -1,4 +1,5 @@
 import { AwsClient } from "aws4fetch";
+import { configOf } from "../config.ts";
 import { signUpload } from "./upload-signature.ts";
 
 /** Where and how a partner sends a file's bytes. */
@@ -80,16 +81,14 @@ export class R2PresignedIssuer implements UploadUrlIssuer {
 	}
 }
 
-/** Upload paths the configuration can choose (`UPLOAD_METHOD`). */
-export const UPLOAD_METHODS = ["worker", "r2-presigned"] as const;
-
 /**
  * The issuer the configuration asks for: `UPLOAD_METHOD=r2-presigned` with the R2 S3 settings, else
  * the worker route with `UPLOAD_SIGNING_SECRET`. Missing settings throw (a logged 500), never a weak URL.
  */
 export function uploadUrlIssuer(env: Env, requestOrigin: string): UploadUrlIssuer {
-	if (env.UPLOAD_METHOD === "r2-presigned") {
-		const { R2_S3_ENDPOINT, R2_S3_ACCESS_KEY_ID, R2_S3_SECRET_ACCESS_KEY, R2_BUCKET_NAME } = env;
+	const config = configOf(env);
+	if (config.UPLOAD_METHOD === "r2-presigned") {
+		const { R2_S3_ENDPOINT, R2_S3_ACCESS_KEY_ID, R2_S3_SECRET_ACCESS_KEY, R2_BUCKET_NAME } = config;
 		if (!R2_S3_ENDPOINT || !R2_S3_ACCESS_KEY_ID || !R2_S3_SECRET_ACCESS_KEY || !R2_BUCKET_NAME) {
 			throw new Error(
 				"UPLOAD_METHOD is r2-presigned but R2_S3_ENDPOINT, R2_S3_ACCESS_KEY_ID, R2_S3_SECRET_ACCESS_KEY or R2_BUCKET_NAME is not set",
@@ -102,6 +101,6 @@ export function uploadUrlIssuer(env: Env, requestOrigin: string): UploadUrlIssue
 			secretAccessKey: R2_S3_SECRET_ACCESS_KEY,
 		});
 	}
-	if (!env.UPLOAD_SIGNING_SECRET) throw new Error("UPLOAD_SIGNING_SECRET is not set");
-	return new WorkerRouteIssuer(requestOrigin, env.UPLOAD_SIGNING_SECRET);
+	if (config.UPLOAD_SIGNING_SECRET === undefined) throw new Error("UPLOAD_SIGNING_SECRET is not set");
+	return new WorkerRouteIssuer(requestOrigin, config.UPLOAD_SIGNING_SECRET);
 }

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import type { AuthedEnv } from "../http/app-env.ts";
+import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
+import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
-import { jsonResponse, protectedRoute } from "../http/protected-route.ts";
 import { OrderIdParams, OrderSchema, toOrder } from "../orders/response.ts";
 import { loadOrderSheet, type OrderSheet } from "./order-sheet.ts";
 import { PAPER_SIZES } from "./packing-slip.tsx";

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { AuthedEnv } from "../http/app-env.ts";
+import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { ApiError } from "../http/errors.ts";
 import type { RequestDecision } from "./sliding-window.ts";
 import type { BucketDecision } from "./token-bucket.ts";

@@ -1,6 +1,6 @@
 import type { KeyMode } from "../accounts/scopes.ts";
+import { allowsLocalUrls, configOf } from "../config.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
-import { allowsLocalUrls } from "../orders/validate-order.ts";
 import { nextAttemptAt, parseRetryAfter, queueDelaySeconds } from "./retry-schedule.ts";
 import { signingSecrets } from "./secrets.ts";
 import { signatureHeader } from "./signature.ts";
@@ -28,8 +28,7 @@ type DueDelivery = {
 };
 
 function timeoutMs(env: Env): number {
-	const seconds = Number(env.WEBHOOK_TIMEOUT_SECONDS);
-	return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 10_000;
+	return configOf(env).WEBHOOK_TIMEOUT_SECONDS * 1000;
 }
 
 /**

@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
+import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
+import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { generateWebhookSecret } from "../accounts/keys.ts";
-import type { AuthedEnv } from "../http/app-env.ts";
 import { createApp } from "../http/create-app.ts";
+import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
-import { jsonResponse, protectedRoute } from "../http/protected-route.ts";
-import { decodeCursor, encodeCursor } from "../orders/cursor.ts";
 import { ORDER_EVENT_TYPES } from "../orders/state-machine.ts";
 import { enqueueDelivery } from "./enqueue.ts";
 import { rotateWebhookSecret } from "./secrets.ts";

@@ -1,12 +1,12 @@
+import { configOf } from "../config.ts";
 import type { DeliveryMessage } from "./enqueue.ts";
 
 /** A pending delivery this overdue has lost its queue message (or the consumer died with it). */
 export const OVERDUE_MS = 2 * 60_000;
 
-/** The overdue threshold in force: `WEBHOOK_SWEEP_OVERDUE_SECONDS` when set (the fault test shortens it). */
+/** The overdue threshold in force: `WEBHOOK_SWEEP_OVERDUE_SECONDS` (the fault test shortens it; OVERDUE_MS by default). */
 function overdueMs(env: Env): number {
-	const seconds = Number(env.WEBHOOK_SWEEP_OVERDUE_SECONDS);
-	return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : OVERDUE_MS;
+	return configOf(env).WEBHOOK_SWEEP_OVERDUE_SECONDS * 1000;
 }
 
 /**

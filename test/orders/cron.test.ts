@@ -1,11 +1,12 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { allowsLocalUrls } from "../../src/config.ts";
 import worker from "../../src/index.ts";
 import { STALLED_AFTER_MS } from "../../src/orders/resume.ts";
 import type { OrderStatus } from "../../src/orders/state-machine.ts";
 import type { StoredOrder } from "../../src/orders/store.ts";
-import { allowsLocalUrls, validateOrder } from "../../src/orders/validate-order.ts";
+import { validateOrder } from "../../src/orders/validate-order.ts";
 import { createPartner } from "../helpers.ts";
 import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
 import { insertRawOrder, rawOrder, readOrder, runOrderAlarm, settleValidation } from "./order-helpers.ts";

@@ -1,10 +1,10 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { Scope } from "../accounts/scopes.ts";
+import { errorResponses } from "../http/errors.ts";
+import { isJsonContentType, requireUtf8JsonBody } from "../http/utf8-body.ts";
 import { limitRequests } from "../rate-limit/middleware.ts";
 import { authenticate, requireScope } from "./auth.ts";
-import { errorResponses } from "./errors.ts";
-import { isJsonContentType, requireUtf8JsonBody } from "./utf8-body.ts";
 
 /** Name of the bearer security scheme in the OpenAPI document. */
 export const BEARER_SCHEME = "bearerAuth";

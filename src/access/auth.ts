@@ -1,9 +1,9 @@
 import { createMiddleware } from "hono/factory";
+import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { hashApiKey, modeOfApiKey } from "../accounts/keys.ts";
 import { keyScopeProblem, type Scope } from "../accounts/scopes.ts";
 import { findKeyByHash } from "../accounts/store.ts";
-import type { AuthedEnv } from "./app-env.ts";
-import { ApiError } from "./errors.ts";
+import { ApiError } from "../http/errors.ts";
 
 const BEARER = /^Bearer +(\S+)$/i;
 

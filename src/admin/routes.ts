@@ -1,8 +1,6 @@
-import type { AuthedEnv } from "../http/app-env.ts";
-import { createApp } from "../http/create-app.ts";
-import { ApiError, errorResponses } from "../http/errors.ts";
-import { jsonResponse, protectedRoute } from "../http/protected-route.ts";
-import { planAccount, planKey, revokeKeyStatement } from "./provisioning.ts";
+import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
+import type { AuthedEnv } from "../accounts/authed-env.ts";
+import { planAccount, planKey, revokeKeyStatement } from "../accounts/provisioning.ts";
 import {
 	AccountIdParams,
 	CreateAccountBody,
@@ -13,9 +11,11 @@ import {
 	LimitsBody,
 	LimitsSchema,
 	NewAccountSchema,
-} from "./schema.ts";
-import { PARTNER_SCOPES } from "./scopes.ts";
-import { accountExists, findKeyById, runBatch, updateLimits } from "./store.ts";
+} from "../accounts/schema.ts";
+import { PARTNER_SCOPES } from "../accounts/scopes.ts";
+import { accountExists, findKeyById, runBatch, updateLimits } from "../accounts/store.ts";
+import { createApp } from "../http/create-app.ts";
+import { ApiError, errorResponses } from "../http/errors.ts";
 
 const createAccount = protectedRoute("admin", {
 	method: "post",

@@ -1,5 +1,7 @@
-import { ApiError } from "../http/errors.ts";
-import type { Cursor } from "./store.ts";
+import { ApiError } from "./errors.ts";
+
+/** A keyset position: the last row's creation time and id. */
+export type Cursor = { createdAt: string; id: string };
 
 /** An opaque, URL-safe cursor for keyset pagination. */
 export function encodeCursor(cursor: Cursor): string {

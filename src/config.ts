@@ -1,0 +1,70 @@
+/**
+ * The service's settings, read once from the Worker's variables and secrets, each with its default
+ * and bounds. Nothing else reads a setting from `env` as a string. A value out of bounds fails the
+ * first request that needs the settings (a logged 500) with a message naming the variable, rather
+ * than being quietly replaced by a default. A leaf: it imports nothing of the service.
+ */
+import { z } from "zod";
+
+/** Seconds, as the variables carry them (strings), within bounds; the default when unset or empty. */
+function seconds(fallback: number, bounds: { min: number; max: number }) {
+	return z.preprocess(
+		(value) => (value === undefined || value === "" ? fallback : Number(value)),
+		z.number().min(bounds.min).max(bounds.max),
+	);
+}
+
+/** A secret or address that may be absent; empty counts as absent. */
+const optionalText = z.preprocess((value) => (value === "" ? undefined : value), z.string().optional());
+
+const ConfigSchema = z.object({
+	/** "development" relaxes outbound URL rules (http and loopback receivers) for local testing. */
+	ENVIRONMENT: z.enum(["production", "development"]).default("production"),
+	/** How upload URLs are made: the worker's signed route, or R2's presigned S3 PUT. */
+	UPLOAD_METHOD: z.enum(["worker", "r2-presigned"]).default("worker"),
+	UPLOAD_SIGNING_SECRET: optionalText,
+	UPLOAD_URL_TTL_SECONDS: seconds(3600, { min: 60, max: 7 * 24 * 3600 }),
+	R2_S3_ENDPOINT: optionalText,
+	R2_S3_ACCESS_KEY_ID: optionalText,
+	R2_S3_SECRET_ACCESS_KEY: optionalText,
+	R2_BUCKET_NAME: optionalText,
+	/** Seconds between the sandbox's automatic steps for test-mode orders. */
+	SANDBOX_STEP_SECONDS: seconds(60, { min: 0, max: 24 * 3600 }),
+	/** How long a webhook receiver has to answer. */
+	WEBHOOK_TIMEOUT_SECONDS: seconds(10, { min: 0.001, max: 60 }),
+	/** An order in received or validating this long is restarted by the cron. */
+	STALLED_ORDER_SECONDS: seconds(300, { min: 1, max: 24 * 3600 }),
+	/** A pending delivery this overdue has lost its queue message; the cron sends it again. */
+	WEBHOOK_SWEEP_OVERDUE_SECONDS: seconds(120, { min: 1, max: 24 * 3600 }),
+	CONSOLE_SESSION_SECRET: optionalText,
+});
+
+/** The settings, parsed. */
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** A setting out of its bounds: names the variable and what it holds. */
+export class ConfigError extends Error {
+	override name = "ConfigError";
+}
+
+const parsed = new WeakMap<object, Config>();
+
+/** The settings of this Worker's environment, parsed on first use and kept for the isolate's life. */
+export function configOf(env: object): Config {
+	const known = parsed.get(env);
+	if (known !== undefined) return known;
+	const result = ConfigSchema.safeParse(env);
+	if (!result.success) {
+		const issue = result.error.issues[0];
+		const variable = String(issue?.path[0] ?? "a setting");
+		const value = (env as Record<string, unknown>)[variable];
+		throw new ConfigError(`${variable} is ${JSON.stringify(value)}: ${issue?.message ?? "invalid"}`);
+	}
+	parsed.set(env, result.data);
+	return result.data;
+}
+
+/** Whether the service may call loopback and plain-http addresses (the contract's development setting). */
+export function allowsLocalUrls(env: object): boolean {
+	return configOf(env).ENVIRONMENT === "development";
+}
