@@ -4,6 +4,8 @@
  * routes only call `applyMove`; nothing else decides a status.
  */
 
+import type { OrderEventType } from "../webhooks/events.ts";
+
 export const ORDER_STATUSES = [
 	"received",
 	"validating",
@@ -35,17 +37,6 @@ export type HoldDetail = { item_id: string | null; field: string; message: strin
 export type Actor = "system" | "partner" | "operator";
 
 export type Tracking = { carrier: string; number: string; url: string };
-
-/** The events a move records (the webhooks issue delivers them). */
-export const ORDER_EVENT_TYPES = [
-	"order.received",
-	"order.in_production",
-	"order.on_hold",
-	"order.shipped",
-	"order.delivered",
-	"order.canceled",
-] as const;
-export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 
 export type Move =
 	| { kind: "start_validation" }

@@ -1,16 +1,9 @@
 import type { KeyMode } from "../accounts/scopes.ts";
 import type { Cursor } from "../http/cursor.ts";
-import { newId, randomBase62 } from "../ids.ts";
-import type {
-	Actor,
-	HoldDetail,
-	HoldReason,
-	Move,
-	OrderEventType,
-	OrderState,
-	OrderStatus,
-	Tracking,
-} from "./state-machine.ts";
+import { randomBase62 } from "../ids.ts";
+import type { OrderEventSubject, OrderEventType } from "../webhooks/events.ts";
+import { eventStatements } from "../webhooks/store.ts";
+import type { Actor, HoldDetail, HoldReason, Move, OrderState, OrderStatus, Tracking } from "./state-machine.ts";
 
 /** A shipping address as stored (validated at creation). */
 export type ShipTo = {
@@ -142,39 +135,20 @@ export function withState(order: OrderRow, state: OrderState, now: Date): OrderR
 	};
 }
 
-/** The webhook body of an event (contract, "Webhooks"): a base, plus what the event is about. */
-export function eventBody(type: OrderEventType, order: OrderRow, eventId: string, createdAt: string): string {
+/** What an event says of the order: the order row as the webhooks' body needs it. */
+function eventSubject(order: OrderRow): OrderEventSubject {
 	const state = stateOf(order);
-	const base = {
-		id: eventId,
-		event: type,
-		created_at: createdAt,
-		order_id: order.id,
+	return {
+		id: order.id,
 		external_id: order.external_id,
 		status: order.status,
+		tracking: state.tracking,
+		shipped_at: order.shipped_at,
+		hold_reason: order.hold_reason,
+		hold_details: state.holdDetails,
+		delivered_at: order.delivered_at,
+		canceled_at: order.canceled_at,
 	};
-	switch (type) {
-		case "order.shipped":
-			return JSON.stringify({ ...base, tracking: state.tracking, shipped_at: order.shipped_at });
-		case "order.on_hold":
-			return JSON.stringify({ ...base, hold_reason: order.hold_reason, hold_details: state.holdDetails });
-		case "order.delivered":
-			return JSON.stringify({ ...base, delivered_at: order.delivered_at });
-		case "order.canceled":
-			return JSON.stringify({ ...base, canceled_at: order.canceled_at });
-		default:
-			return JSON.stringify(base);
-	}
-}
-
-function insertEvent(db: D1Database, type: OrderEventType, order: OrderRow, now: Date): D1PreparedStatement {
-	const id = newId("evt");
-	const createdAt = now.toISOString();
-	return db
-		.prepare(
-			"INSERT INTO events (id, account_id, mode, order_id, type, body, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-		)
-		.bind(id, order.account_id, order.mode, order.id, type, eventBody(type, order, id, createdAt), createdAt);
 }
 
 /** Thrown when the unique (account, mode, external_id) index refuses a second order. */
@@ -213,7 +187,19 @@ export async function insertOrder(db: D1Database, order: OrderRow, items: ItemRo
 				order.gift_message,
 			),
 		...items.map((item) => insertItem(db, item)),
-		insertEvent(db, "order.received", order, now),
+		// Recorded and listed, never sent: order.received is not among the contract's webhooks.
+		...eventStatements(
+			db,
+			{
+				type: "order.received",
+				accountId: order.account_id,
+				mode: order.mode,
+				order: eventSubject(order),
+				delivery: null,
+				createdAt: now,
+			},
+			null,
+		).statements,
 		insertMove(
 			db,
 			{
@@ -377,34 +363,24 @@ export async function writeMove(
 	statements.push(insertMove(db, history, after.write_token));
 	let eventId: string | null = null;
 	if (event !== null) {
-		eventId = newId("evt");
-		const createdAt = now.toISOString();
-		statements.push(
-			db
-				.prepare(
-					`INSERT INTO events (id, account_id, mode, order_id, type, body, created_at)
-					 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 FROM orders WHERE id = ?4 AND write_token = ?8`,
-				)
-				.bind(
-					eventId,
-					after.account_id,
-					after.mode,
-					after.id,
-					event,
-					eventBody(event, after, eventId, createdAt),
-					createdAt,
-					after.write_token,
-				),
-			// Its delivery row, in the same batch and on the same condition: no event without its delivery.
-			db
-				.prepare(
-					`INSERT INTO deliveries (event_id, account_id, mode, url, status, next_attempt_at, created_at)
-					 SELECT ?1, ?2, ?3, callback_url, CASE WHEN callback_url IS NULL THEN 'no_endpoint' ELSE 'pending' END,
-					        CASE WHEN callback_url IS NULL THEN NULL ELSE ?4 END, ?4
-					   FROM orders WHERE id = ?5 AND write_token = ?6`,
-				)
-				.bind(eventId, after.account_id, after.mode, createdAt, after.id, after.write_token),
+		// Written only when the order row carries this write's token, like the history row.
+		const recorded = eventStatements(
+			db,
+			{
+				type: event,
+				accountId: after.account_id,
+				mode: after.mode,
+				order: eventSubject(after),
+				delivery: { url: after.callback_url },
+				createdAt: now,
+			},
+			{
+				sql: "EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND write_token = ?2)",
+				params: [after.id, after.write_token],
+			},
 		);
+		eventId = recorded.eventId;
+		statements.push(...recorded.statements);
 	}
 	const [result] = await db.batch(statements);
 	if ((result?.meta.changes ?? 0) === 0) throw new StaleOrder(after.id);

@@ -1,4 +1,5 @@
 import type { DeliveryMessage } from "./enqueue.ts";
+import { deliveryUrl } from "./store.ts";
 import { returnToSweep } from "./sweep.ts";
 import { startDelivery } from "./webhook-sender.do.ts";
 
@@ -41,13 +42,4 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
 			}
 		}),
 	);
-}
-
-/** The URL a delivery goes to, for messages that do not carry it; null when there is none. */
-async function deliveryUrl(db: D1Database, eventId: string): Promise<string | null> {
-	const row = await db
-		.prepare("SELECT url FROM deliveries WHERE event_id = ?1")
-		.bind(eventId)
-		.first<{ url: string | null }>();
-	return row?.url ?? null;
 }

@@ -1,9 +1,8 @@
-import type { KeyMode } from "../accounts/scopes.ts";
 import { allowsLocalUrls, configOf } from "../config.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { nextAttemptAt, parseRetryAfter, queueDelaySeconds } from "./retry-schedule.ts";
-import { signingSecrets } from "./secrets.ts";
 import { signatureHeader } from "./signature.ts";
+import { findDelivery, recordDelivered, recordFailure, signingSecrets } from "./store.ts";
 
 /** What the consumer does with the message after an attempt. */
 export type AttemptOutcome = { kind: "done" } | { kind: "retry"; delaySeconds: number };
@@ -16,17 +15,6 @@ const EXCERPT_BYTES = 1024;
 /** How long the excerpt may take to arrive: a body sent slowly never holds up the attempt. */
 export const EXCERPT_READ_MS = 1000;
 
-type DueDelivery = {
-	event_id: string;
-	account_id: string;
-	mode: KeyMode;
-	url: string | null;
-	status: string;
-	attempts: number;
-	body: string;
-	event_created_at: string;
-};
-
 function timeoutMs(env: Env): number {
 	return configOf(env).WEBHOOK_TIMEOUT_SECONDS * 1000;
 }
@@ -37,18 +25,13 @@ function timeoutMs(env: Env): number {
  * 2xx is delivered; anything else is retried on the schedule until 24 h after the event, then failed.
  */
 export async function attemptDelivery(env: Env, eventId: string, now: Date = new Date()): Promise<AttemptOutcome> {
-	const due = await env.DB.prepare(
-		`SELECT d.event_id, d.account_id, d.mode, d.url, d.status, d.attempts, e.body, e.created_at AS event_created_at
-		   FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.event_id = ?1`,
-	)
-		.bind(eventId)
-		.first<DueDelivery>();
+	const due = await findDelivery(env.DB, eventId);
 	if (due === null || due.status !== "pending" || due.url === null) return { kind: "done" };
 
 	// Checked again at send time: the rules, or the URL's standing, may have changed since the order.
 	const refused = outboundUrlProblem(due.url, { allowLocal: allowsLocalUrls(env) });
 	if (refused !== null) {
-		await recordFailure(env.DB, due, now, null, `Not sent: ${refused}`, null);
+		await recordFailure(env.DB, eventId, { at: now, statusCode: null, problem: `Not sent: ${refused}`, next: null });
 		return { kind: "done" };
 	}
 	// Signed before the attempt: a missing secret is the service's fault (thrown, logged, retried), not the receiver's.
@@ -76,12 +59,7 @@ export async function attemptDelivery(env: Env, eventId: string, now: Date = new
 		// The status line decides. A 2xx is delivered whatever its body does (it is not read at all).
 		if (response.status >= 200 && response.status < 300) {
 			discardBody(response);
-			await env.DB.prepare(
-				`UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, last_attempt_at = ?2, last_status_code = ?3,
-				   last_error = NULL, delivered_at = ?2, next_attempt_at = NULL WHERE event_id = ?1`,
-			)
-				.bind(eventId, now.toISOString(), response.status)
-				.run();
+			await recordDelivered(env.DB, eventId, now, response.status);
 			return { kind: "done" };
 		}
 		if (response.status === 429 || response.status === 503)
@@ -106,37 +84,11 @@ export async function attemptDelivery(env: Env, eventId: string, now: Date = new
 		retryAfterSeconds: retryAfter,
 	});
 	if (next === null) {
-		await recordFailure(env.DB, due, now, statusCode, problem, null);
+		await recordFailure(env.DB, eventId, { at: now, statusCode, problem, next: null });
 		return { kind: "done" };
 	}
-	await recordFailure(env.DB, due, now, statusCode, problem, next);
+	await recordFailure(env.DB, eventId, { at: now, statusCode, problem, next });
 	return { kind: "retry", delaySeconds: queueDelaySeconds(next, now) };
-}
-
-/** Records a failed attempt: still pending with its next attempt, or `failed` for good when `next` is null. */
-async function recordFailure(
-	db: D1Database,
-	due: DueDelivery,
-	now: Date,
-	statusCode: number | null,
-	problem: string,
-	next: Date | null,
-): Promise<void> {
-	await db
-		.prepare(
-			`UPDATE deliveries SET status = ?2, attempts = attempts + 1, last_attempt_at = ?3, last_status_code = ?4,
-			   last_error = ?5, next_attempt_at = ?6, enqueued_at = CASE WHEN ?6 IS NULL THEN enqueued_at ELSE ?3 END
-			 WHERE event_id = ?1`,
-		)
-		.bind(
-			due.event_id,
-			next === null ? "failed" : "pending",
-			now.toISOString(),
-			statusCode,
-			problem,
-			next?.toISOString() ?? null,
-		)
-		.run();
 }
 
 /** Lets go of an answer's body without waiting on it: a receiver that sends it slowly holds nothing up. */

@@ -5,12 +5,10 @@ import { generateWebhookSecret } from "../accounts/keys.ts";
 import { createApp } from "../http/create-app.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
-import { ORDER_EVENT_TYPES } from "../orders/state-machine.ts";
 import { enqueueDelivery } from "./enqueue.ts";
-import { rotateWebhookSecret } from "./secrets.ts";
+import { DELIVERY_STATUSES, ORDER_EVENT_TYPES } from "./events.ts";
+import { type EventRow, findOwnedEvent, listEventPage, resetForRedelivery, rotateWebhookSecret } from "./store.ts";
 import { startDelivery } from "./webhook-sender.do.ts";
-
-const DELIVERY_STATUSES = ["pending", "delivered", "failed", "no_endpoint"] as const;
 
 const DeliverySchema = z
 	.object({
@@ -47,25 +45,6 @@ const EventQuery = z.object({
 	limit: z.coerce.number().int().min(1).max(100).default(20),
 	cursor: z.string().max(512).optional(),
 });
-
-type EventRow = {
-	id: string;
-	type: (typeof ORDER_EVENT_TYPES)[number];
-	order_id: string;
-	created_at: string;
-	body: string;
-	d_status: (typeof DELIVERY_STATUSES)[number] | null;
-	url: string | null;
-	attempts: number | null;
-	last_attempt_at: string | null;
-	last_status_code: number | null;
-	last_error: string | null;
-	next_attempt_at: string | null;
-	delivered_at: string | null;
-};
-
-const EVENT_COLUMNS = `e.id, e.type, e.order_id, e.created_at, e.body, d.status AS d_status, d.url, d.attempts,
-	d.last_attempt_at, d.last_status_code, d.last_error, d.next_attempt_at, d.delivered_at`;
 
 function toEvent(row: EventRow): z.infer<typeof EventSchema> {
 	return {
@@ -132,42 +111,18 @@ const rotateSecret = protectedRoute("orders:write", {
 	},
 });
 
-async function ownedEvent(env: Env, owner: { accountId: string; mode: string }, id: string): Promise<EventRow | null> {
-	return env.DB.prepare(
-		`SELECT ${EVENT_COLUMNS} FROM events e LEFT JOIN deliveries d ON d.event_id = e.id
-		  WHERE e.id = ?1 AND e.account_id = ?2 AND e.mode = ?3`,
-	)
-		.bind(id, owner.accountId, owner.mode)
-		.first<EventRow>();
-}
-
 /** The event log, redelivery and secret rotation. */
 export const webhookRoutes = createApp<AuthedEnv>()
 	.openapi(listEvents, async (c) => {
 		const query = c.req.valid("query");
-		const { accountId, mode } = c.var.principal;
 		const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-		const { results } = await c.env.DB.prepare(
-			`SELECT ${EVENT_COLUMNS} FROM events e LEFT JOIN deliveries d ON d.event_id = e.id
-			  WHERE e.account_id = ?1 AND e.mode = ?2
-			    AND (?3 IS NULL OR e.order_id = ?3)
-			    AND (?4 IS NULL OR e.type = ?4)
-			    AND (?5 IS NULL OR d.status = ?5)
-			    AND (?6 IS NULL OR e.created_at < ?6 OR (e.created_at = ?6 AND e.id < ?7))
-			  ORDER BY e.created_at DESC, e.id DESC
-			  LIMIT ?8`,
-		)
-			.bind(
-				accountId,
-				mode,
-				query.order_id ?? null,
-				query.type ?? null,
-				query.delivery_status ?? null,
-				cursor?.createdAt ?? null,
-				cursor?.id ?? null,
-				query.limit + 1,
-			)
-			.all<EventRow>();
+		const results = await listEventPage(c.env.DB, c.var.principal, {
+			orderId: query.order_id,
+			type: query.type,
+			deliveryStatus: query.delivery_status,
+			cursor,
+			limit: query.limit,
+		});
 		const page = results.slice(0, query.limit);
 		const last = page.at(-1);
 		return c.json(
@@ -183,23 +138,18 @@ export const webhookRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(redeliver, async (c) => {
 		const { id } = c.req.valid("param");
-		const event = await ownedEvent(c.env, c.var.principal, id);
+		const event = await findOwnedEvent(c.env.DB, c.var.principal, id);
 		if (event === null) throw new ApiError("not_found", `No event ${id}.`, "id");
 		if (event.d_status === null || event.url === null) {
 			throw new ApiError("conflict", `Event ${id} has no callback_url to be sent to.`);
 		}
-		const now = new Date().toISOString();
-		await c.env.DB.prepare(
-			"UPDATE deliveries SET status = 'pending', next_attempt_at = ?2, enqueued_at = ?2 WHERE event_id = ?1",
-		)
-			.bind(id, now)
-			.run();
+		await resetForRedelivery(c.env.DB, id, new Date());
 		try {
 			await startDelivery(c.env, id, event.url);
 		} catch {
 			await enqueueDelivery(c.env, id, event.url);
 		}
-		const updated = await ownedEvent(c.env, c.var.principal, id);
+		const updated = await findOwnedEvent(c.env.DB, c.var.principal, id);
 		if (updated === null) throw new ApiError("not_found", `No event ${id}.`, "id");
 		return c.json(toEvent(updated), 200);
 	})

@@ -1,5 +1,6 @@
 import { configOf } from "../config.ts";
 import type { DeliveryMessage } from "./enqueue.ts";
+import { overdueDeliveries, rescheduleDeliveries } from "./store.ts";
 
 /** A pending delivery this overdue has lost its queue message (or the consumer died with it). */
 export const OVERDUE_MS = 2 * 60_000;
@@ -15,36 +16,19 @@ function overdueMs(env: Env): number {
  * duplicate delivery is possible and allowed (at-least-once; receivers deduplicate on the event id).
  */
 export async function sweepDueDeliveries(env: Env, now: Date = new Date()): Promise<number> {
-	const { results } = await env.DB.prepare(
-		`SELECT event_id, url FROM deliveries
-		  WHERE status = 'pending' AND next_attempt_at <= ?1 AND url IS NOT NULL ORDER BY next_attempt_at LIMIT 100`,
-	)
-		.bind(new Date(now.getTime() - overdueMs(env)).toISOString())
-		.all<{ event_id: string; url: string }>();
-	if (results.length === 0) return 0;
-	await env.WEBHOOKS.sendBatch(
-		results.map(({ event_id, url }) => ({ body: { event_id, url } satisfies DeliveryMessage })),
+	const due = await overdueDeliveries(env.DB, new Date(now.getTime() - overdueMs(env)), 100);
+	if (due.length === 0) return 0;
+	await env.WEBHOOKS.sendBatch(due.map(({ event_id, url }) => ({ body: { event_id, url } satisfies DeliveryMessage })));
+	await rescheduleDeliveries(
+		env.DB,
+		due.map(({ event_id }) => event_id),
+		now,
+		true,
 	);
-	const at = now.toISOString();
-	await env.DB.batch(
-		results.map(({ event_id }) =>
-			env.DB.prepare(
-				"UPDATE deliveries SET next_attempt_at = ?2, enqueued_at = ?2 WHERE event_id = ?1 AND status = 'pending'",
-			).bind(event_id, at),
-		),
-	);
-	return results.length;
+	return due.length;
 }
 
 /** Dead-lettered messages go back to the sweep: their deliveries are marked overdue now. */
 export async function returnToSweep(env: Env, eventIds: string[], now: Date = new Date()): Promise<void> {
-	if (eventIds.length === 0) return;
-	const overdue = new Date(now.getTime() - OVERDUE_MS).toISOString();
-	await env.DB.batch(
-		eventIds.map((id) =>
-			env.DB.prepare(
-				"UPDATE deliveries SET next_attempt_at = ?2, enqueued_at = NULL WHERE event_id = ?1 AND status = 'pending'",
-			).bind(id, overdue),
-		),
-	);
+	await rescheduleDeliveries(env.DB, eventIds, new Date(now.getTime() - OVERDUE_MS), false);
 }

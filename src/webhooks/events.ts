@@ -1,0 +1,63 @@
+/**
+ * The events webhooks carry and the body each is sent with (contract, "Webhooks"). Plain data: the
+ * order's move hands over what happened, and this module shapes the body that is signed and sent.
+ */
+
+/** The events a move records. */
+export const ORDER_EVENT_TYPES = [
+	"order.received",
+	"order.in_production",
+	"order.on_hold",
+	"order.shipped",
+	"order.delivered",
+	"order.canceled",
+] as const;
+/** One of ORDER_EVENT_TYPES. */
+export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
+
+/** Where a delivery stands. */
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "no_endpoint"] as const;
+/** One of DELIVERY_STATUSES. */
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** What an event says of its order: the order as the move left it. */
+export type OrderEventSubject = {
+	id: string;
+	external_id: string;
+	status: string;
+	tracking: { carrier: string; number: string; url: string } | null;
+	shipped_at: string | null;
+	hold_reason: string | null;
+	hold_details: unknown[];
+	delivered_at: string | null;
+	canceled_at: string | null;
+};
+
+/** The webhook body of an event: a base, plus what the event is about. */
+export function webhookBody(
+	type: OrderEventType,
+	order: OrderEventSubject,
+	eventId: string,
+	createdAt: string,
+): string {
+	const base = {
+		id: eventId,
+		event: type,
+		created_at: createdAt,
+		order_id: order.id,
+		external_id: order.external_id,
+		status: order.status,
+	};
+	switch (type) {
+		case "order.shipped":
+			return JSON.stringify({ ...base, tracking: order.tracking, shipped_at: order.shipped_at });
+		case "order.on_hold":
+			return JSON.stringify({ ...base, hold_reason: order.hold_reason, hold_details: order.hold_details });
+		case "order.delivered":
+			return JSON.stringify({ ...base, delivered_at: order.delivered_at });
+		case "order.canceled":
+			return JSON.stringify({ ...base, canceled_at: order.canceled_at });
+		default:
+			return JSON.stringify(base);
+	}
+}
