@@ -1,4 +1,4 @@
-import type { InvalidReason } from "../print-files/inspect.ts";
+import type { InvalidReason } from "../print-files/image-types.ts";
 import { effectiveDpi, resolutionVerdict } from "../print-files/resolution.ts";
 import type { HoldDetail, HoldReason } from "./state-machine.ts";
 

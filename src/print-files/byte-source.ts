@@ -1,4 +1,4 @@
-import type { ImageFormat, Inspection, InvalidReason } from "./inspect.ts";
+import type { ImageFormat, Inspection, InvalidReason } from "./image-types.ts";
 
 /** Random access to a stored file's bytes. */
 export interface ByteSource {

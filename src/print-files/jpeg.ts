@@ -1,5 +1,5 @@
 import { type BlockReader, InspectionFault, settle } from "./byte-source.ts";
-import type { Inspection } from "./inspect.ts";
+import type { Inspection } from "./image-types.ts";
 
 const SOI = 0xd8;
 const EOI = 0xd9;

@@ -1,5 +1,5 @@
 import { type BlockReader, InspectionFault, settle } from "./byte-source.ts";
-import type { Inspection } from "./inspect.ts";
+import type { Inspection } from "./image-types.ts";
 
 /** The eight bytes every PNG starts with. */
 export const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);

@@ -1,5 +1,5 @@
 import type { KeyMode } from "../accounts/scopes.ts";
-import type { ImageFormat, InvalidReason } from "./inspect.ts";
+import type { ImageFormat, InvalidReason } from "./image-types.ts";
 
 export const PRINT_FILE_STATUSES = ["awaiting_upload", "processing", "ready", "invalid"] as const;
 /** awaiting_upload → (bytes stored) processing → (inspected) ready | invalid. */

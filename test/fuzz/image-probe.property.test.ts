@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type BlockReaderOptions, type ByteSource, memorySource } from "../../src/print-files/byte-source.ts";
-import { detectFormat, type Inspection, inspectImage, MAX_SIDE_PX } from "../../src/print-files/inspect.ts";
+import type { Inspection } from "../../src/print-files/image-types.ts";
+import { detectFormat, inspectImage, MAX_SIDE_PX } from "../../src/print-files/inspect.ts";
 import { allFixtures } from "../print-files/fixtures.ts";
 
 /**

@@ -8,7 +8,7 @@ import {
 	LOW_RESOLUTION,
 	orderVerdict,
 } from "../../src/orders/item-checks.ts";
-import { INVALID_REASONS } from "../../src/print-files/inspect.ts";
+import { INVALID_REASONS } from "../../src/print-files/image-types.ts";
 
 const CATALOG: CatalogFacts = {
 	frames: new Set(["oak-natural", "black-metal"]),

@@ -1,7 +1,7 @@
 import jpeg from "jpeg-js";
 import UPNG from "upng-js";
 import type { ByteSource } from "../../src/print-files/byte-source.ts";
-import type { ImageFormat, InvalidReason } from "../../src/print-files/inspect.ts";
+import type { ImageFormat, InvalidReason } from "../../src/print-files/image-types.ts";
 import { crc32, PNG_SIGNATURE } from "../../src/print-files/png.ts";
 
 // ─── Bytes ─────────────────────────────────────────────────────────────────────────────────────

@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type ByteSource, memorySource } from "../../src/print-files/byte-source.ts";
-import {
-	detectFormat,
-	INVALID_REASONS,
-	type Inspection,
-	inspectImage,
-	MAX_PIXELS,
-	MAX_SIDE_PX,
-} from "../../src/print-files/inspect.ts";
+import { INVALID_REASONS, type Inspection } from "../../src/print-files/image-types.ts";
+import { detectFormat, inspectImage, MAX_PIXELS, MAX_SIDE_PX } from "../../src/print-files/inspect.ts";
 import { allFixtures, buildTiff, encodeJpeg, encodePng, exifSegments, insertAfterApp0, patchIhdr } from "./fixtures.ts";
 
 const fixtures = await allFixtures();
