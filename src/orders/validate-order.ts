@@ -1,9 +1,7 @@
 import { isolateCatalog } from "../catalog/cache.ts";
-import { allowsLocalUrls } from "../config.ts";
-import { newId } from "../ids.ts";
-import { currentPrintFile } from "../print-files/inspection.ts";
-import { findPrintFileById, insertPrintFile, type PrintFileRow } from "../print-files/store.ts";
-import { fetchPrintFileIntoR2 } from "./fetch-print-file.ts";
+import { fetchPrintFile } from "../print-files/fetch.ts";
+import { currentPrintFileById } from "../print-files/inspection.ts";
+import type { PrintFileRow } from "../print-files/store.ts";
 import { type CatalogFacts, checkItem, type FileFacts, orderVerdict } from "./item-checks.ts";
 import type { HoldDetail, HoldReason } from "./state-machine.ts";
 import type { ItemRow, StoredOrder } from "./store.ts";
@@ -86,9 +84,8 @@ async function resolveFile(
 	now: Date,
 ): Promise<{ file: PrintFileRow | null; facts: FileFacts }> {
 	if (item.print_file_id !== null) {
-		const known = await findPrintFileById(env.DB, item.print_file_id);
 		// Compared with R2 on every use: bytes replaced since the check make the file invalid (file_changed).
-		const file = known === null ? null : await currentPrintFile(env, known);
+		const file = await currentPrintFileById(env, item.print_file_id);
 		// Creation (or the PATCH) already measured these very bytes at this size.
 		if (item.print_file_url === null && item.effective_dpi !== null && file?.status === "ready") {
 			return { file: null, facts: { kind: "checked", effectiveDpi: item.effective_dpi } };
@@ -99,36 +96,12 @@ async function resolveFile(
 		}
 	}
 	if (item.print_file_url === null) return { file: null, facts: fileFacts(null) };
-	const id = newId("pf");
-	const r2Key = `print-files/${order.mode}/${order.account_id}/${id}`;
-	const fetched = await fetchPrintFileIntoR2(env.PRINT_FILES, r2Key, item.print_file_url, {
-		allowLocal: allowsLocalUrls(env),
-	});
-	// Only a fetched file becomes a print file of the account; a failed fetch leaves no row behind.
+	const fetched = await fetchPrintFile(
+		env,
+		{ accountId: order.account_id, mode: order.mode },
+		item.print_file_url,
+		now,
+	);
 	if (!fetched.ok) return { file: null, facts: { kind: "fetch_failed", message: fetched.message } };
-	await insertPrintFile(env.DB, {
-		id,
-		account_id: order.account_id,
-		mode: order.mode,
-		filename: fileNameOf(item.print_file_url),
-		content_type: "application/octet-stream",
-		declared_size_bytes: null,
-		r2_key: r2Key,
-		created_at: now.toISOString(),
-		// No upload URL is issued for a fetched file: the service fetched it itself.
-		expires_at: now.toISOString(),
-	});
-	const row = await findPrintFileById(env.DB, id);
-	const file = row === null ? null : await currentPrintFile(env, row);
-	return { file, facts: fileFacts(file) };
-}
-
-function fileNameOf(url: string): string | null {
-	const last = new URL(url).pathname.split("/").pop() ?? "";
-	if (last === "") return null;
-	try {
-		return decodeURIComponent(last).slice(0, 255);
-	} catch {
-		return last.slice(0, 255);
-	}
+	return { file: fetched.file, facts: fileFacts(fetched.file) };
 }

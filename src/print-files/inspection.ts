@@ -1,6 +1,13 @@
 import { inspectImage } from "./inspect.ts";
 import { r2Source } from "./r2-source.ts";
-import { type InspectionRecord, markFileChanged, type PrintFileRow, pinLegacyFile, recordInspection } from "./store.ts";
+import {
+	findPrintFileById,
+	type InspectionRecord,
+	markFileChanged,
+	type PrintFileRow,
+	pinLegacyFile,
+	recordInspection,
+} from "./store.ts";
 
 /** Largest print file accepted (contract, "Print files"). */
 export const MAX_PRINT_FILE_BYTES = 512 * 1024 * 1024;
@@ -68,6 +75,12 @@ export async function currentPrintFile(env: Env, file: PrintFileRow, now: Date =
 		return file;
 	}
 	return (await markFileChanged(env.DB, file.id, file.r2_etag, change)) ?? file;
+}
+
+/** The print file with this id as it stands now (see currentPrintFile), or null when there is none. */
+export async function currentPrintFileById(env: Env, id: string): Promise<PrintFileRow | null> {
+	const found = await findPrintFileById(env.DB, id);
+	return found === null ? null : currentPrintFile(env, found);
 }
 
 /** Why the object in R2 is not the inspected one (a message for the partner), or null when it is. */

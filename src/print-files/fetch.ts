@@ -1,6 +1,10 @@
+import type { KeyMode } from "../accounts/scopes.ts";
+import { allowsLocalUrls } from "../config.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
-import { MAX_PRINT_FILE_BYTES } from "../print-files/inspection.ts";
-import { readCapped } from "../print-files/read-capped.ts";
+import { newId } from "../ids.ts";
+import { currentPrintFile, MAX_PRINT_FILE_BYTES } from "./inspection.ts";
+import { readCapped } from "./read-capped.ts";
+import { findPrintFileById, insertPrintFile, type PrintFileRow } from "./store.ts";
 
 const FETCH_TIMEOUT_MS = 30_000;
 const MAX_REDIRECTS = 3;
@@ -8,6 +12,47 @@ const MAX_REDIRECTS = 3;
 const MAX_UNSIZED_BYTES = 32 * 1024 * 1024;
 
 export type FetchOutcome = { ok: true; sizeBytes: number } | { ok: false; message: string };
+
+/**
+ * A partner's `print_file_url` as a print file of `owner`: fetched into R2, recorded and inspected,
+ * or why it could not be fetched. Only a fetched file becomes a print file of the account; a failed
+ * fetch leaves no row behind.
+ */
+export async function fetchPrintFile(
+	env: Env,
+	owner: { accountId: string; mode: KeyMode },
+	url: string,
+	now: Date,
+): Promise<{ ok: true; file: PrintFileRow | null } | { ok: false; message: string }> {
+	const id = newId("pf");
+	const r2Key = `print-files/${owner.mode}/${owner.accountId}/${id}`;
+	const fetched = await fetchPrintFileIntoR2(env.PRINT_FILES, r2Key, url, { allowLocal: allowsLocalUrls(env) });
+	if (!fetched.ok) return fetched;
+	await insertPrintFile(env.DB, {
+		id,
+		account_id: owner.accountId,
+		mode: owner.mode,
+		filename: fileNameOf(url),
+		content_type: "application/octet-stream",
+		declared_size_bytes: null,
+		r2_key: r2Key,
+		created_at: now.toISOString(),
+		// No upload URL is issued for a fetched file: the service fetched it itself.
+		expires_at: now.toISOString(),
+	});
+	const row = await findPrintFileById(env.DB, id);
+	return { ok: true, file: row === null ? null : await currentPrintFile(env, row) };
+}
+
+function fileNameOf(url: string): string | null {
+	const last = new URL(url).pathname.split("/").pop() ?? "";
+	if (last === "") return null;
+	try {
+		return decodeURIComponent(last).slice(0, 255);
+	} catch {
+		return last.slice(0, 255);
+	}
+}
 
 /**
  * Fetches a partner's `print_file_url` into R2: https only (loopback too in development), the
