@@ -1,4 +1,4 @@
-import type { ShipTo } from "../orders/store.ts";
+import type { ShipTo } from "../addresses/schema.ts";
 import type { BrandProfile } from "./schema.ts";
 
 /** A brand_profiles row. */

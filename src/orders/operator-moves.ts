@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../http/errors.ts";
+import { singleLineText, webUrl } from "../text-rules.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
-import { singleLineText, webUrl } from "./schema.ts";
 import type { Move } from "./state-machine.ts";
 import { findOrder, type StoredOrder } from "./store.ts";
 

@@ -1,22 +1,10 @@
 import type { KeyMode } from "../accounts/scopes.ts";
+import type { ShipTo } from "../addresses/schema.ts";
 import type { Cursor } from "../http/cursor.ts";
 import { randomBase62 } from "../ids.ts";
 import type { OrderEventSubject, OrderEventType } from "../webhooks/events.ts";
 import { eventStatements } from "../webhooks/store.ts";
 import type { Actor, HoldDetail, HoldReason, Move, OrderState, OrderStatus, Tracking } from "./state-machine.ts";
-
-/** A shipping address as stored (validated at creation). */
-export type ShipTo = {
-	name: string;
-	address1: string;
-	address2?: string;
-	city: string;
-	state?: string;
-	zip?: string;
-	country: string;
-	phone?: string;
-	email?: string;
-};
 
 export type OrderRow = {
 	id: string;

@@ -1,4 +1,4 @@
-import type { ShipTo } from "../orders/store.ts";
+import type { ShipTo } from "../addresses/schema.ts";
 
 const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
 

@@ -1,5 +1,5 @@
+import type { ShipTo } from "../addresses/schema.ts";
 import { PageHead } from "../http/page-head.tsx";
-import type { ShipTo } from "../orders/store.ts";
 import { AddressLines } from "./address.tsx";
 import type { OrderSheet } from "./order-sheet.ts";
 

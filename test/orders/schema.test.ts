@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { COUNTRIES_WITHOUT_POSTCODES, COUNTRY_CODES } from "../../src/addresses/regions.ts";
 import type { ApiError } from "../../src/http/errors.ts";
 import { validationErrorFrom } from "../../src/http/validation.ts";
-import {
-	COUNTRIES_WITHOUT_POSTCODES,
-	COUNTRY_CODES,
-	CreateOrderBody,
-	type CreateOrderInput,
-	canonicalOrderRequest,
-} from "../../src/orders/schema.ts";
+import { CreateOrderBody, type CreateOrderInput, canonicalOrderRequest } from "../../src/orders/schema.ts";
 
 type Json = Record<string, unknown>;
 
