@@ -1,5 +1,10 @@
-import type { OrderMoveRow } from "../orders/store.ts";
-import { stateOf } from "../orders/store.ts";
+/**
+ * The console's order page: one template for one page (summary, addresses, items with their files,
+ * history and the operator's forms). It runs past 350 lines because its sections share the order's
+ * state and the form values; split into files they would only pass the same props along.
+ */
+import type { OrderMoveRow } from "../orders/history.ts";
+import { stateOf } from "../orders/rows.ts";
 import { AddressLines } from "../production/address.tsx";
 import type { OrderSheet, SheetItem } from "../production/order-sheet.ts";
 import { printSize } from "../production/packing-slip.tsx";

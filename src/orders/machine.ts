@@ -1,6 +1,6 @@
 import { ApiError } from "../http/errors.ts";
 import type { MoveOutcome, OrderMachine } from "./order-machine.do.ts";
-import type { StoredOrder } from "./store.ts";
+import type { StoredOrder } from "./rows.ts";
 
 /** The Durable Object that serializes an order's moves. */
 export function orderMachine(env: Env, orderId: string): DurableObjectStub<OrderMachine> {

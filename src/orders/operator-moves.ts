@@ -2,8 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { ApiError } from "../http/errors.ts";
 import { singleLineText, webUrl } from "../text-rules.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
+import type { StoredOrder } from "./rows.ts";
 import type { Move } from "./state-machine.ts";
-import { findOrder, type StoredOrder } from "./store.ts";
+import { findOrder } from "./store.ts";
 
 // Operator text reaches partners (webhooks, hold_details, tracking pages), so it follows the partner
 // text rules: the same helpers, one line each, no control characters.

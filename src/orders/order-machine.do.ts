@@ -3,8 +3,9 @@ import { configOf } from "../config.ts";
 import { randomBase62 } from "../ids.ts";
 import { enqueueDelivery } from "../webhooks/enqueue.ts";
 import { startDelivery } from "../webhooks/webhook-sender.do.ts";
+import { type ItemRow, type StoredOrder, stateOf, withState } from "./rows.ts";
 import { type Actor, applyMove, type Move } from "./state-machine.ts";
-import { findOrder, type ItemRow, StaleOrder, type StoredOrder, stateOf, withState, writeMove } from "./store.ts";
+import { findOrder, StaleOrder, writeMove } from "./store.ts";
 import { validateOrder } from "./validate-order.ts";
 
 /** What a move came to: the order after it, or why it was refused (with the status it was in). */

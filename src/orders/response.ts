@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import type { ShipTo } from "../addresses/schema.ts";
 import { encodeCursor } from "../http/cursor.ts";
+import { type ItemRow, type OrderRow, type StoredOrder, stateOf } from "./rows.ts";
 import { HOLD_REASONS, ORDER_STATUSES } from "./state-machine.ts";
-import { type ItemRow, type OrderRow, type StoredOrder, stateOf } from "./store.ts";
 
 /** The `{id}` path parameter of order routes. */
 export const OrderIdParams = z.object({

@@ -11,18 +11,16 @@ import { limitRequestsAndOrderCreation } from "../rate-limit/middleware.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
 import { checkUploadedFile } from "./order-files.ts";
 import { OrderIdParams, OrderPageSchema, OrderSchema, toOrder, toOrderPage } from "./response.ts";
+import { type ItemRow, newOrderRow, type StoredOrder } from "./rows.ts";
 import { CreateOrderBody, type CreateOrderInput, canonicalOrderRequest, PatchItemBody } from "./schema.ts";
 import { ORDER_STATUSES } from "./state-machine.ts";
 import {
 	DuplicateExternalId,
 	findOrderByExternalId,
 	findOwnedOrder,
-	type ItemRow,
 	insertOrder,
 	listOrders,
-	newOrderRow,
 	type Owner,
-	type StoredOrder,
 } from "./store.ts";
 
 const ItemParams = OrderIdParams.extend({

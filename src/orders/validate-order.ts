@@ -3,8 +3,8 @@ import { fetchPrintFile } from "../print-files/fetch.ts";
 import { currentPrintFileById } from "../print-files/inspection.ts";
 import type { PrintFileRow } from "../print-files/store.ts";
 import { type CatalogFacts, checkItem, type FileFacts, orderVerdict } from "./item-checks.ts";
+import type { ItemRow, StoredOrder } from "./rows.ts";
 import type { HoldDetail, HoldReason } from "./state-machine.ts";
-import type { ItemRow, StoredOrder } from "./store.ts";
 
 export type ValidationResult = {
 	verdict: { kind: "pass" } | { kind: "fail"; holdReason: HoldReason; holdDetails: HoldDetail[] };

@@ -3,8 +3,9 @@ import type { ShipTo } from "../addresses/schema.ts";
 import { type BrandProfileRow, findBrandProfile, returnAddressOf } from "../branding/store.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
 import { orderMachine } from "../orders/machine.ts";
+import type { OrderRow, StoredOrder } from "../orders/rows.ts";
 import type { HoldDetail } from "../orders/state-machine.ts";
-import { findOrder, type OrderRow, type StoredOrder } from "../orders/store.ts";
+import { findOrder } from "../orders/store.ts";
 import { currentPrintFile } from "../print-files/inspection.ts";
 import { findAccountPrintFiles, type PrintFileRow } from "../print-files/store.ts";
 

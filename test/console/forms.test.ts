@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { OrderMoveRow } from "../../src/orders/store.ts";
+import type { OrderMoveRow } from "../../src/orders/history.ts";
 import { api, createPartner } from "../helpers.ts";
 import {
 	alertOf,

@@ -1,17 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../src/ids.ts";
+import { listOrderMoves, type OrderMoveRow } from "../../src/orders/history.ts";
 import type { Order } from "../../src/orders/response.ts";
-import {
-	insertOrder,
-	listOrderMoves,
-	newOrderRow,
-	type OrderMoveRow,
-	StaleOrder,
-	stateOf,
-	withState,
-	writeMove,
-} from "../../src/orders/store.ts";
+import { newOrderRow, stateOf, withState } from "../../src/orders/rows.ts";
+import { insertOrder, StaleOrder, writeMove } from "../../src/orders/store.ts";
 import { api, createKeyWithScopes, createPartner, send } from "../helpers.ts";
 import {
 	createOrder,

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import type { KeyMode } from "../../src/accounts/scopes.ts";
 import { newId } from "../../src/ids.ts";
-import { insertOrder, newOrderRow, stateOf, withState, writeMove } from "../../src/orders/store.ts";
+import { newOrderRow, stateOf, withState } from "../../src/orders/rows.ts";
+import { insertOrder, writeMove } from "../../src/orders/store.ts";
 import { externalId, SHIP_TO } from "../orders/order-helpers.ts";
 
 /**

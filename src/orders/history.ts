@@ -1,0 +1,58 @@
+/** An order's history of moves (order_moves): one row per move, written in the move's own batch. */
+import type { Actor, Move, OrderStatus } from "./state-machine.ts";
+
+/** A row of an order's history of moves (the console's order page). */
+export type OrderMoveRow = {
+	order_id: string;
+	version: number;
+	move: Move["kind"] | "create";
+	actor: Actor;
+	from_status: OrderStatus | null;
+	to_status: OrderStatus;
+	note: string | null;
+	created_at: string;
+};
+
+/** What an operator reading the history wants to know of a move beyond its statuses. */
+export function moveNote(move: Move): string | null {
+	switch (move.kind) {
+		case "hold":
+			return move.message;
+		case "fail_validation":
+			return move.holdReason;
+		case "file_changed":
+			return "file_changed";
+		case "ship":
+			return `${move.tracking.carrier} ${move.tracking.number}`;
+		default:
+			return null;
+	}
+}
+
+export function insertMove(db: D1Database, row: OrderMoveRow, writeToken: string): D1PreparedStatement {
+	return db
+		.prepare(
+			`INSERT INTO order_moves (order_id, version, move, actor, from_status, to_status, note, created_at)
+			 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 FROM orders WHERE id = ?1 AND write_token = ?9`,
+		)
+		.bind(
+			row.order_id,
+			row.version,
+			row.move,
+			row.actor,
+			row.from_status,
+			row.to_status,
+			row.note,
+			row.created_at,
+			writeToken,
+		);
+}
+
+/** The order's moves, oldest first. */
+export async function listOrderMoves(db: D1Database, orderId: string): Promise<OrderMoveRow[]> {
+	const { results } = await db
+		.prepare("SELECT * FROM order_moves WHERE order_id = ?1 ORDER BY version")
+		.bind(orderId)
+		.all<OrderMoveRow>();
+	return results;
+}

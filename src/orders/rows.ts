@@ -1,0 +1,139 @@
+/** An order's rows as D1 stores them, and the pure mapping between them and the state machine's view. */
+import type { KeyMode } from "../accounts/scopes.ts";
+import type { ShipTo } from "../addresses/schema.ts";
+import { randomBase62 } from "../ids.ts";
+import type { OrderEventSubject } from "../webhooks/events.ts";
+import type { HoldDetail, HoldReason, OrderState, OrderStatus, Tracking } from "./state-machine.ts";
+
+export type OrderRow = {
+	id: string;
+	account_id: string;
+	mode: KeyMode;
+	external_id: string;
+	request_hash: string;
+	status: OrderStatus;
+	version: number;
+	write_token: string;
+	ship_to: string;
+	callback_url: string | null;
+	gift_message: string | null;
+	hold_reason: HoldReason | null;
+	hold_details: string;
+	tracking_carrier: string | null;
+	tracking_number: string | null;
+	tracking_url: string | null;
+	created_at: string;
+	updated_at: string;
+	shipped_at: string | null;
+	delivered_at: string | null;
+	canceled_at: string | null;
+};
+
+export type ItemRow = {
+	id: string;
+	order_id: string;
+	position: number;
+	print_file_id: string | null;
+	print_file_url: string | null;
+	width_in: number;
+	height_in: number;
+	frame: string | null;
+	mat: string | null;
+	quantity: number;
+	effective_dpi: number | null;
+	warnings: string;
+};
+
+/** An order with its items, as read from D1. */
+export type StoredOrder = { order: OrderRow; items: ItemRow[] };
+
+/** A new order's row: `received` at version 1 unless a status is given (tests start orders elsewhere). */
+export function newOrderRow(fields: {
+	id: string;
+	accountId: string;
+	mode: KeyMode;
+	externalId: string;
+	requestHash: string;
+	shipTo: ShipTo;
+	callbackUrl: string | null;
+	giftMessage?: string | null;
+	now: Date;
+	status?: OrderStatus;
+}): OrderRow {
+	const at = fields.now.toISOString();
+	return {
+		id: fields.id,
+		account_id: fields.accountId,
+		mode: fields.mode,
+		external_id: fields.externalId,
+		request_hash: fields.requestHash,
+		status: fields.status ?? "received",
+		version: 1,
+		write_token: randomBase62(16),
+		ship_to: JSON.stringify(fields.shipTo),
+		callback_url: fields.callbackUrl,
+		gift_message: fields.giftMessage ?? null,
+		hold_reason: null,
+		hold_details: "[]",
+		tracking_carrier: null,
+		tracking_number: null,
+		tracking_url: null,
+		created_at: at,
+		updated_at: at,
+		shipped_at: null,
+		delivered_at: null,
+		canceled_at: null,
+	};
+}
+
+/** The state-machine view of a stored order. */
+export function stateOf(order: OrderRow): OrderState {
+	const tracking: Tracking | null =
+		order.tracking_carrier !== null && order.tracking_number !== null && order.tracking_url !== null
+			? { carrier: order.tracking_carrier, number: order.tracking_number, url: order.tracking_url }
+			: null;
+	return {
+		status: order.status,
+		holdReason: order.hold_reason,
+		holdDetails: JSON.parse(order.hold_details) as HoldDetail[],
+		tracking,
+		shippedAt: order.shipped_at,
+		deliveredAt: order.delivered_at,
+		canceledAt: order.canceled_at,
+	};
+}
+
+/** The row an order has after a move to `state`. */
+export function withState(order: OrderRow, state: OrderState, now: Date): OrderRow {
+	return {
+		...order,
+		status: state.status,
+		version: order.version + 1,
+		write_token: randomBase62(16),
+		hold_reason: state.holdReason,
+		hold_details: JSON.stringify(state.holdDetails),
+		tracking_carrier: state.tracking?.carrier ?? null,
+		tracking_number: state.tracking?.number ?? null,
+		tracking_url: state.tracking?.url ?? null,
+		updated_at: now.toISOString(),
+		shipped_at: state.shippedAt,
+		delivered_at: state.deliveredAt,
+		canceled_at: state.canceledAt,
+	};
+}
+
+/** What an event says of the order: the order row as the webhooks' body needs it. */
+export function eventSubject(order: OrderRow): OrderEventSubject {
+	const state = stateOf(order);
+	return {
+		id: order.id,
+		external_id: order.external_id,
+		status: order.status,
+		tracking: state.tracking,
+		shipped_at: order.shipped_at,
+		hold_reason: order.hold_reason,
+		hold_details: state.holdDetails,
+		delivered_at: order.delivered_at,
+		canceled_at: order.canceled_at,
+	};
+}
