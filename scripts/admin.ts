@@ -3,7 +3,6 @@
  * Acts on the local D1 database (as `wrangler dev` uses it) or, with --remote, the deployed one.
  */
 import { parseArgs } from "node:util";
-import type { NewAccount, NewServiceAccount } from "../src/accounts/provisioning.ts";
 import {
 	KEY_MODES,
 	type KeyMode,
@@ -13,6 +12,7 @@ import {
 	SCOPES,
 	type Scope,
 } from "../src/accounts/scopes.ts";
+import type { NewAccount, NewServiceAccount } from "../src/admin/provisioning.ts";
 import { createAccount, createKey, createServiceAccount, listAccounts, revokeKey } from "./lib/accounts.ts";
 import type { D1Target } from "./lib/wrangler.ts";
 

@@ -1,9 +1,10 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { displayPrefix, generateApiKey, hashApiKey } from "../src/accounts/keys.ts";
-import { planAccount, planKey } from "../src/accounts/provisioning.ts";
+import { planKey } from "../src/accounts/provisioning.ts";
 import { type KeyMode, PARTNER_SCOPES, type Scope } from "../src/accounts/scopes.ts";
 import { runBatch } from "../src/accounts/store.ts";
+import { planAccount } from "../src/admin/provisioning.ts";
 import { ERROR_STATUS, type ErrorEnvelope, type ErrorType } from "../src/http/errors.ts";
 import { newId } from "../src/ids.ts";
 

@@ -2,16 +2,18 @@
 import {
 	type IssuedKey,
 	inlineStatement,
-	type NewAccount,
-	type NewServiceAccount,
-	planAccount,
-	planAccountRows,
 	planKey,
-	planServiceAccount,
 	revokeKeyStatement,
 	type Statement,
 } from "../../src/accounts/provisioning.ts";
 import { type KeyMode, PARTNER_SCOPES, type Scope } from "../../src/accounts/scopes.ts";
+import {
+	type NewAccount,
+	type NewServiceAccount,
+	planAccount,
+	planAccountRows,
+	planServiceAccount,
+} from "../../src/admin/provisioning.ts";
 import { type D1Target, executeSql, queryRows } from "./wrangler.ts";
 
 function asSql(statements: readonly Statement[]): string {

@@ -1,6 +1,7 @@
 /** The setup the bench, load and fault scripts share: a partner, an admin key, lifted limits, a ready file. */
-import type { NewAccount } from "../../src/accounts/provisioning.ts";
+
 import { PARTNER_SCOPES } from "../../src/accounts/scopes.ts";
+import type { NewAccount } from "../../src/admin/provisioning.ts";
 import { createAccount, createAccountWithKeys } from "./accounts.ts";
 import { pngOfSize } from "./image-fixtures.ts";
 import type { D1Target } from "./wrangler.ts";

@@ -1,9 +1,10 @@
 /**
- * Creating accounts and keys as plain SQL statements, so the Worker (through D1 bindings) and the
+ * Keys as plain SQL statements (and the account row they hang on), so the Worker (through D1) and the
  * admin CLI (through `wrangler d1 execute`) write exactly the same rows. Runs in Workers and Node.
+
  */
 import { newId } from "../ids.ts";
-import { displayPrefix, generateApiKey, generateWebhookSecret, hashApiKey } from "./keys.ts";
+import { displayPrefix, generateApiKey, hashApiKey } from "./keys.ts";
 import { type KeyMode, keyScopeProblem, type Scope } from "./scopes.ts";
 
 /** One SQL statement with numbered parameters (`?1`, `?2`, ...). */
@@ -19,20 +20,6 @@ export type IssuedKey = {
 	scopes: Scope[];
 	created_at: string;
 };
-
-/** An account's webhook secrets: live and test webhooks are signed apart, so a test key never touches the live one. */
-export type WebhookSecrets = { live: string; test: string };
-
-export type NewAccount = {
-	account: { id: string; name: string; created_at: string };
-	keys: { live: IssuedKey; test: IssuedKey };
-	/** The live secret (kept beside `webhook_secrets` for clients of the first version). */
-	webhook_secret: string;
-	webhook_secrets: WebhookSecrets;
-};
-
-/** A service-team account (ops or admin scopes, which are live-only): a live key and no test key. */
-export type NewServiceAccount = Omit<NewAccount, "keys"> & { keys: { live: IssuedKey } };
 
 /**
  * A new key for an account, and the statement that stores its hash. Throws for a test-mode key with
@@ -72,75 +59,11 @@ export async function planKey(
 	return { issued, statement };
 }
 
-/**
- * A new partner account with a live and a test key of the given scopes and a webhook secret; the
- * statements commit it as one batch. Throws for live-only scopes (see `planServiceAccount`).
- */
-export async function planAccount(
-	name: string,
-	scopes: readonly Scope[],
-	now: Date,
-): Promise<{ created: NewAccount; statements: Statement[] }> {
-	const {
-		account: { webhook_secrets: webhookSecrets, ...account },
-		statements,
-	} = planAccountRows(name, now);
-	const live = await planKey(account.id, "live", scopes, now);
-	const test = await planKey(account.id, "test", scopes, now);
+/** The row of a new account. */
+export function accountRow(account: { id: string; name: string; created_at: string }): Statement {
 	return {
-		created: {
-			account,
-			keys: { live: live.issued, test: test.issued },
-			webhook_secret: webhookSecrets.live,
-			webhook_secrets: webhookSecrets,
-		},
-		statements: [...statements, live.statement, test.statement],
-	};
-}
-
-/** A new service-team account: a live key of the given scopes (ops or admin are live-only) and webhook secrets. */
-export async function planServiceAccount(
-	name: string,
-	scopes: readonly Scope[],
-	now: Date,
-): Promise<{ created: NewServiceAccount; statements: Statement[] }> {
-	const {
-		account: { webhook_secrets: webhookSecrets, ...account },
-		statements,
-	} = planAccountRows(name, now);
-	const live = await planKey(account.id, "live", scopes, now);
-	return {
-		created: {
-			account,
-			keys: { live: live.issued },
-			webhook_secret: webhookSecrets.live,
-			webhook_secrets: webhookSecrets,
-		},
-		statements: [...statements, live.statement],
-	};
-}
-
-/** A new account row and its live and test webhook secrets, without keys (keys come from `planKey`). */
-export function planAccountRows(
-	name: string,
-	now: Date,
-): { account: NewAccount["account"] & { webhook_secrets: WebhookSecrets }; statements: Statement[] } {
-	const account = { id: newId("acct"), name, created_at: now.toISOString() };
-	const webhookSecrets: WebhookSecrets = { live: generateWebhookSecret(), test: generateWebhookSecret() };
-	const secretRow = (mode: KeyMode): Statement => ({
-		sql: "INSERT INTO webhook_secrets (account_id, mode, secret, created_at) VALUES (?1, ?2, ?3, ?4)",
-		params: [account.id, mode, webhookSecrets[mode], account.created_at],
-	});
-	return {
-		account: { ...account, webhook_secrets: webhookSecrets },
-		statements: [
-			{
-				sql: "INSERT INTO accounts (id, name, created_at) VALUES (?1, ?2, ?3)",
-				params: [account.id, account.name, account.created_at],
-			},
-			secretRow("live"),
-			secretRow("test"),
-		],
+		sql: "INSERT INTO accounts (id, name, created_at) VALUES (?1, ?2, ?3)",
+		params: [account.id, account.name, account.created_at],
 	};
 }
 

@@ -1,6 +1,6 @@
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
-import { planAccount, planKey, revokeKeyStatement } from "../accounts/provisioning.ts";
+import { planKey, revokeKeyStatement } from "../accounts/provisioning.ts";
 import {
 	AccountIdParams,
 	CreateAccountBody,
@@ -16,6 +16,7 @@ import { PARTNER_SCOPES } from "../accounts/scopes.ts";
 import { accountExists, findKeyById, runBatch, updateLimits } from "../accounts/store.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
+import { planAccount } from "./provisioning.ts";
 
 const createAccount = protectedRoute("admin", {
 	method: "post",

@@ -62,19 +62,6 @@ export async function rotateWebhookSecret(
 	return { previousExpiresAt };
 }
 
-/** The row that stores a new account's secret for one mode: plain SQL, so the admin CLI can run it too. */
-export function webhookSecretRow(
-	accountId: string,
-	mode: KeyMode,
-	secret: string,
-	createdAt: string,
-): { sql: string; params: ReadonlyArray<string> } {
-	return {
-		sql: "INSERT INTO webhook_secrets (account_id, mode, secret, created_at) VALUES (?1, ?2, ?3, ?4)",
-		params: [accountId, mode, secret, createdAt],
-	};
-}
-
 /**
  * A condition the event's rows are written under, as SQL numbered from ?1 with its values: the
  * caller's own (for a move, "the order row carries this write's token"), so a stale move writes no event.

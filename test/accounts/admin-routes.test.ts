@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { IssuedKey, NewAccount } from "../../src/accounts/provisioning.ts";
+import type { IssuedKey } from "../../src/accounts/provisioning.ts";
 import { PARTNER_SCOPES } from "../../src/accounts/scopes.ts";
 import type { KeySummary } from "../../src/accounts/store.ts";
+import type { NewAccount } from "../../src/admin/provisioning.ts";
 import { sha256Hex } from "../../src/ids.ts";
 import { api, createAdminKey, createPartner, expectError, send } from "../helpers.ts";
 

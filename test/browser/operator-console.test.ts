@@ -7,7 +7,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChromiumSession, launchChromium } from "../../scripts/lib/chromium.ts";
-import type { NewAccount } from "../../src/accounts/provisioning.ts";
+import type { NewAccount } from "../../src/admin/provisioning.ts";
 import { type LocalService, startLocalService } from "./support/local-service.ts";
 import {
 	BRAND,

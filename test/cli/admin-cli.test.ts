@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AccountListing, KeyListing } from "../../scripts/lib/accounts.ts";
 import { type DevServer, freePort, startDevServer } from "../../scripts/lib/dev-server.ts";
 import { applyMigrations, PROJECT_ROOT } from "../../scripts/lib/wrangler.ts";
-import type { IssuedKey, NewAccount, NewServiceAccount } from "../../src/accounts/provisioning.ts";
+import type { IssuedKey } from "../../src/accounts/provisioning.ts";
+import type { NewAccount, NewServiceAccount } from "../../src/admin/provisioning.ts";
 
 const run = promisify(execFile);
 

@@ -13,7 +13,7 @@ import { createAccount } from "../../scripts/lib/accounts.ts";
 import { type DevServer, freePort, startDevServer } from "../../scripts/lib/dev-server.ts";
 import { presignedUploadVars } from "../../scripts/lib/local-uploads.ts";
 import { applyMigrations } from "../../scripts/lib/wrangler.ts";
-import type { NewAccount } from "../../src/accounts/provisioning.ts";
+import type { NewAccount } from "../../src/admin/provisioning.ts";
 
 const run = promisify(execFile);
 /** Short, so the expiry test need not wait long; uploads in the other tests start at once. */

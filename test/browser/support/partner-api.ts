@@ -2,7 +2,7 @@
 import UPNG from "upng-js";
 import { drawBrandLogo } from "../../../scripts/lib/brand-logo.ts";
 import { liftLimits } from "../../../scripts/lib/scenario.ts";
-import type { NewAccount } from "../../../src/accounts/provisioning.ts";
+import type { NewAccount } from "../../../src/admin/provisioning.ts";
 import type { LocalService } from "./local-service.ts";
 
 export type Tracking = { carrier: string; number: string; url: string };
