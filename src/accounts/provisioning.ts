@@ -1,7 +1,6 @@
 /**
  * Keys as plain SQL statements (and the account row they hang on), so the Worker (through D1) and the
  * admin CLI (through `wrangler d1 execute`) write exactly the same rows. Runs in Workers and Node.
-
  */
 import { newId } from "../ids.ts";
 import { displayPrefix, generateApiKey, hashApiKey } from "./keys.ts";
