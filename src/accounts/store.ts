@@ -135,3 +135,15 @@ export function findAccount(db: D1Database, accountId: string): Promise<{ id: st
 		.bind(accountId)
 		.first<{ id: string; name: string }>();
 }
+
+/** The names of these accounts by id (the queue's partner column). */
+export async function accountNames(db: D1Database, accountIds: readonly string[]): Promise<Map<string, string>> {
+	const unique = [...new Set(accountIds)];
+	if (unique.length === 0) return new Map();
+	const placeholders = unique.map((_, index) => `?${index + 1}`).join(", ");
+	const { results } = await db
+		.prepare(`SELECT id, name FROM accounts WHERE id IN (${placeholders})`)
+		.bind(...unique)
+		.all<{ id: string; name: string }>();
+	return new Map(results.map((account) => [account.id, account.name]));
+}

@@ -1,7 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { ShipToSchema } from "../addresses/schema.ts";
-import { BIDI_CONTROLS_REFUSED, NO_BIDI_CONTROLS } from "../readable-text.ts";
-import { NO_CONTROL_CHARACTERS, printedMessage, webUrl } from "../text-rules.ts";
+import {
+	BIDI_CONTROLS_REFUSED,
+	NO_BIDI_CONTROLS,
+	NO_CONTROL_CHARACTERS,
+	printedMessage,
+	webUrl,
+} from "../text-rules.ts";
 
 /** The longest side a logo may have: it is printed a few centimetres wide, never as art. */
 export const LOGO_MAX_SIDE_PX = 2000;

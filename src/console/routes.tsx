@@ -6,7 +6,7 @@ import type { HtmlEscapedString } from "hono/utils/html";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { hashApiKey, modeOfApiKey } from "../accounts/keys.ts";
 import { keyScopeProblem } from "../accounts/scopes.ts";
-import { findKeyByHash } from "../accounts/store.ts";
+import { accountNames, findKeyByHash } from "../accounts/store.ts";
 import { configOf } from "../config.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { ApiError } from "../http/errors.ts";
@@ -14,7 +14,7 @@ import { toApiError } from "../http/on-error.ts";
 import { listOrderMoves } from "../orders/history.ts";
 import { moveAsOperator } from "../orders/operator-moves.ts";
 import { ORDER_STATUSES, type OrderStatus } from "../orders/state-machine.ts";
-import { listProductionQueue } from "../orders/store.ts";
+import { countOrdersByStatus, listProductionQueue } from "../orders/store.ts";
 import { loadOrderSheet } from "../production/order-sheet.ts";
 import { PAPER_SIZES, type PaperSize } from "../production/packing-slip.tsx";
 import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "../production/slip-page.ts";
@@ -23,7 +23,6 @@ import { ErrorPage } from "./error-page.tsx";
 import { type ConsoleMove, isConsoleMove, moveFromForm } from "./move-forms.ts";
 import { type InvalidMoveForm, OrderPage } from "./order-page.tsx";
 import { QueuePage, queueHref } from "./queue-page.tsx";
-import { accountNames, countOrdersByStatus } from "./queue-store.ts";
 import {
 	csrfTokenMatches,
 	csrfTokenOf,

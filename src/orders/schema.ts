@@ -1,7 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { ShipToSchema } from "../addresses/schema.ts";
-import { BIDI_CONTROLS_REFUSED, NO_BIDI_CONTROLS } from "../readable-text.ts";
-import { isAbsoluteUrl, NO_CONTROL_CHARACTERS, printedMessage } from "../text-rules.ts";
+import {
+	BIDI_CONTROLS_REFUSED,
+	isAbsoluteUrl,
+	NO_BIDI_CONTROLS,
+	NO_CONTROL_CHARACTERS,
+	printedMessage,
+} from "../text-rules.ts";
 
 const SLUG = /^[a-z0-9][a-z0-9-]*$/;
 /** Most characters a gift message may have, counted as a reader would (code points, not UTF-16 units). */

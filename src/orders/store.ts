@@ -6,7 +6,7 @@ import type { OrderEventType } from "../webhooks/events.ts";
 import { eventStatements } from "../webhooks/store.ts";
 import { insertMove, moveNote, type OrderMoveRow } from "./history.ts";
 import { eventSubject, type ItemRow, type OrderRow, type StoredOrder } from "./rows.ts";
-import type { Actor, Move, OrderStatus } from "./state-machine.ts";
+import { type Actor, type Move, ORDER_STATUSES, type OrderStatus } from "./state-machine.ts";
 
 /** Thrown when the unique (account, mode, external_id) index refuses a second order. */
 export class DuplicateExternalId extends Error {
@@ -331,4 +331,14 @@ async function pageWithItems(
 		pageRows.map((row) => row.id),
 	);
 	return { page: pageRows.map((order) => ({ order, items: items.get(order.id) ?? [] })), more: rows.length > limit };
+}
+
+/** How many orders are in each status, across every account and mode (zero for a status with none). */
+export async function countOrdersByStatus(db: D1Database): Promise<Record<OrderStatus, number>> {
+	const { results } = await db
+		.prepare("SELECT status, COUNT(*) AS count FROM orders GROUP BY status")
+		.all<{ status: OrderStatus; count: number }>();
+	const counts = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0])) as Record<OrderStatus, number>;
+	for (const row of results) if (row.status in counts) counts[row.status] = row.count;
+	return counts;
 }

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { BIDI_CONTROLS_REFUSED, NO_BIDI_CONTROLS } from "../readable-text.ts";
+import { BIDI_CONTROLS_REFUSED, NO_BIDI_CONTROLS } from "../text-rules.ts";
 import { IMAGE_FORMATS, INVALID_REASONS } from "./image-types.ts";
 import { MAX_PRINT_FILE_BYTES } from "./inspection.ts";
 import { PRINT_FILE_STATUSES } from "./store.ts";
