@@ -1,9 +1,88 @@
-/** temp */
+/**
+ * The architecture, as rules on imports. `npm run lint:deps` (part of `npm test`) fails on any of them.
+ *
+ * Layers, top to bottom; an import points down, never up:
+ *   entry           src/index.ts (Worker: fetch, queue, cron, Durable Objects), src/app.ts (the Hono app)
+ *   pages, routes   each capability's routes.ts / *-routes.ts, the console, the OpenAPI document
+ *   capabilities    each folder's logic, store and Durable Objects, in this order (a folder may use
+ *                   the ones listed after it, never one before it):
+ *                     console > openapi > production > admin > orders > branding
+ *                     > webhooks, print-files, catalog, health > access > rate-limit > accounts > addresses
+ *   plumbing        src/http/ (errors, request id, validation hook, outbound-URL rules, cursors, page head)
+ *   leaves          src/*.ts besides the entry (ids, base64, config, text rules): import no folder at all
+ * Each capability owns its tables; test/architecture/table-ownership.test.ts checks the SQL side of that.
+ */
+
+/** Folders of capabilities and what each may import besides itself, plumbing and leaves. */
+const MAY_USE = {
+	console: ["production", "orders", "accounts", "print-files", "catalog", "branding", "access"],
+	openapi: ["access"],
+	production: ["orders", "branding", "print-files", "catalog", "accounts", "addresses", "access"],
+	admin: ["accounts", "webhooks", "access", "rate-limit"],
+	orders: ["webhooks", "print-files", "catalog", "rate-limit", "access", "accounts", "addresses"],
+	branding: ["print-files", "access", "accounts", "addresses"],
+	webhooks: ["access", "accounts"],
+	"print-files": ["access", "accounts"],
+	catalog: ["access", "accounts"],
+	health: [],
+	access: ["rate-limit", "accounts"],
+	"rate-limit": ["accounts"],
+	accounts: [],
+	addresses: [],
+};
+
+const capabilityRules = Object.entries(MAY_USE).map(([folder, uses]) => ({
+	name: `${folder}-uses-only-what-is-below-it`,
+	comment: `src/${folder}/ may import ${uses.length === 0 ? "no other capability" : uses.join(", ")} (and plumbing and leaves).`,
+	severity: "error",
+	from: { path: `^src/${folder}/` },
+	to: { path: "^src/[^/]+/", pathNot: `^src/(${[folder, "http", ...uses].join("|")})/` },
+}));
+
 module.exports = {
-	forbidden: [{ name: "no-circular", severity: "error", from: {}, to: { circular: true } }],
+	forbidden: [
+		{
+			name: "no-circular",
+			comment: "Import cycles are bugs: every module can be read with what it imports already known.",
+			severity: "error",
+			from: {},
+			to: { circular: true },
+		},
+		{
+			name: "http-is-plumbing",
+			comment: "src/http/ is the plumbing every capability uses; it imports no capability.",
+			severity: "error",
+			from: { path: "^src/http/" },
+			to: { path: "^src/[^/]+/", pathNot: "^src/http/" },
+		},
+		{
+			name: "leaves-import-no-folder",
+			comment: "Leaves (src/*.ts besides the entry) import only other leaves.",
+			severity: "error",
+			from: { path: "^src/[^/]+\\.tsx?$", pathNot: "^src/(index|app)\\.ts$" },
+			to: { path: "^src/[^/]+/" },
+		},
+		{
+			name: "nothing-imports-the-entry",
+			comment: "The entry composes everything; nothing below it imports it (the Worker entry imports the app).",
+			severity: "error",
+			from: { pathNot: "^src/index\\.ts$" },
+			to: { path: "^src/(index|app)\\.ts$" },
+		},
+		{
+			name: "routes-are-mounted-only-by-the-app",
+			comment: "Routes and pages are the top of a capability: only src/app.ts mounts them, nothing calls into them.",
+			severity: "error",
+			from: { path: "^src/", pathNot: "^src/app\\.ts$" },
+			to: { path: "^src/[^/]+/[a-z-]*routes\\.tsx?$" },
+		},
+		...capabilityRules,
+	],
 	options: {
-		tsPreCompilationDeps: true,
 		doNotFollow: { path: "node_modules" },
+		// Type-only imports count: a type from above is an upward dependency too.
+		tsPreCompilationDeps: true,
 		tsConfig: { fileName: "tsconfig.json" },
+		exclude: { path: "\\.d\\.ts$" },
 	},
 };

@@ -35,7 +35,7 @@ export default defineConfig(async () => {
 					test: {
 						name: "cli",
 						environment: "node",
-						include: ["test/cli/**/*.test.ts"],
+						include: ["test/cli/**/*.test.ts", "test/architecture/**/*.test.ts"],
 						testTimeout: 120_000,
 						hookTimeout: 120_000,
 					},

@@ -1,4 +1,5 @@
-import { type KeyMode, keyScopeProblem, parseScopes } from "../accounts/scopes.ts";
+import { keyScopeProblem } from "../accounts/scopes.ts";
+import { findKeyById } from "../accounts/store.ts";
 import { randomBase62 } from "../ids.ts";
 
 /** A new session id: `ses_` and 32 base62 characters (about 190 bits). */
@@ -25,19 +26,17 @@ export async function insertSession(db: D1Database, session: StoredSession, now:
 /**
  * The session with this id if it still stands: its row exists (not signed out), it has not expired,
  * and the key that opened it is not revoked, holds the `ops` scope and is a live key (ops is live-only).
+ * The key is read through the accounts' store (a second read, on console pages only).
  */
 export async function findLiveSession(db: D1Database, sessionId: string, now: Date): Promise<StoredSession | null> {
 	const row = await db
-		.prepare(
-			`SELECT s.id, s.key_id, s.expires_at, k.mode, k.scopes
-			   FROM ops_sessions s JOIN api_keys k ON k.id = s.key_id
-			  WHERE s.id = ?1 AND s.expires_at > ?2 AND k.revoked_at IS NULL`,
-		)
+		.prepare("SELECT id, key_id, expires_at FROM ops_sessions WHERE id = ?1 AND expires_at > ?2")
 		.bind(sessionId, now.toISOString())
-		.first<{ id: string; key_id: string; expires_at: string; mode: KeyMode; scopes: string }>();
+		.first<{ id: string; key_id: string; expires_at: string }>();
 	if (row === null) return null;
-	const scopes = parseScopes(row.scopes);
-	if (!scopes.includes("ops") || keyScopeProblem(row.mode, scopes) !== null) return null;
+	const key = await findKeyById(db, row.key_id);
+	if (key === null || key.revoked_at !== null) return null;
+	if (!key.scopes.includes("ops") || keyScopeProblem(key.mode, key.scopes) !== null) return null;
 	return { id: row.id, keyId: row.key_id, expiresAt: row.expires_at };
 }
 
