@@ -19,7 +19,7 @@ import autocannon from "autocannon";
 import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
 import { createAccount } from "./lib/accounts.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
-import { createScenarioAccounts, liftLimits, uploadReadyFile } from "./lib/scenario.ts";
+import { createScenarioAccounts, liftLimits, scenarioShipTo, uploadReadyFile } from "./lib/scenario.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./lib/webhook-receiver.ts";
 import { applyMigrations, type D1Target } from "./lib/wrangler.ts";
 
@@ -76,14 +76,7 @@ const WEBHOOK_EVENTS = 200;
 const LONE_EVENTS = 20;
 const HANGING_EVENTS = 20;
 
-const BENCH_SHIP_TO = {
-	name: "Bench Buyer",
-	address1: "1 Main St",
-	city: "Portland",
-	state: "OR",
-	zip: "97201",
-	country: "US",
-};
+const BENCH_SHIP_TO = scenarioShipTo("Bench Buyer");
 
 /** A partner's way to create orders: its headers, a ready file, and a name for its external ids. */
 type OrderSource = { headers: Record<string, string>; fileId: string; label: string };
@@ -210,14 +203,7 @@ try {
 		sequence += 1;
 		return JSON.stringify({
 			external_id: `BENCH-${process.pid}-${sequence}`,
-			ship_to: {
-				name: "Bench Buyer",
-				address1: "1 Main St",
-				city: "Portland",
-				state: "OR",
-				zip: "97201",
-				country: "US",
-			},
+			ship_to: BENCH_SHIP_TO,
 			items: [{ print_file_id: fileId, width_in: 8, height_in: 10, frame: "walnut-flat-075", mat: "bright-white" }],
 		});
 	};

@@ -16,20 +16,13 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
-import { createScenarioAccounts, liftLimits, uploadReadyFile } from "./lib/scenario.ts";
+import { createScenarioAccounts, liftLimits, scenarioShipTo, uploadReadyFile } from "./lib/scenario.ts";
 import { applyMigrations, type D1Target, queryRows } from "./lib/wrangler.ts";
 
 const CREATES = 400;
 const CLIENTS = 10;
 const KILL_AFTER = 150;
-const SHIP_TO = {
-	name: "Fault Buyer",
-	address1: "1 Main St",
-	city: "Portland",
-	state: "OR",
-	zip: "97201",
-	country: "US",
-};
+const SHIP_TO = scenarioShipTo("Fault Buyer");
 
 const folder = await mkdtemp(path.join(tmpdir(), "fps-faults-"));
 const target: D1Target = { remote: false, persistTo: folder };

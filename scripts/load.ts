@@ -10,20 +10,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
-import { createScenarioAccounts, liftLimits, uploadReadyFile } from "./lib/scenario.ts";
+import { createScenarioAccounts, liftLimits, scenarioShipTo, uploadReadyFile } from "./lib/scenario.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./lib/webhook-receiver.ts";
 import { applyMigrations, type D1Target, queryRows } from "./lib/wrangler.ts";
 
 const CREATES = 1000;
 const CLIENTS = 20;
-const SHIP_TO = {
-	name: "Load Buyer",
-	address1: "1 Main St",
-	city: "Portland",
-	state: "OR",
-	zip: "97201",
-	country: "US",
-};
+const SHIP_TO = scenarioShipTo("Load Buyer");
 
 type Planned = { kind: "create" | "repeat" | "invalid"; externalId: string; body: string };
 

@@ -6,6 +6,11 @@ import { createAccount, createAccountWithKeys } from "./accounts.ts";
 import { pngOfSize } from "./image-fixtures.ts";
 import type { D1Target } from "./wrangler.ts";
 
+/** A valid US ship-to for the scripts' orders; `name` tells the script's buyers apart in the database. */
+export function scenarioShipTo(name: string) {
+	return { name, address1: "1 Main St", city: "Portland", state: "OR", zip: "97201", country: "US" };
+}
+
 /** A partner account and an admin key on a service-team account, written to the target database. */
 export async function createScenarioAccounts(
 	target: D1Target,
