@@ -2,7 +2,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LOGO_MAX_BYTES, LOGO_MAX_SIDE_PX } from "../../src/branding/schema.ts";
 import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
-import { buildTiff, encodeJpeg, encodePng, largePng, materialize } from "../print-files/fixtures.ts";
+import { encodeJpeg } from "../print-files/fixtures/jpeg.ts";
+import { encodePng, largePng } from "../print-files/fixtures/png.ts";
+import { materialize } from "../print-files/fixtures/sparse-file.ts";
+import { buildTiff } from "../print-files/fixtures/tiff.ts";
 import { requestUpload } from "../print-files/upload-helpers.ts";
 import {
 	getBranding,

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type BlockReaderOptions, type ByteSource, memorySource } from "../../src/print-files/byte-source.ts";
 import { detectFormat, type Inspection, inspectImage, MAX_SIDE_PX } from "../../src/print-files/inspect.ts";
-import { allFixtures } from "../print-files/fixtures.ts";
+import { allFixtures } from "../print-files/fixtures/all-fixtures.ts";
 
 /**
  * inspectImage over random bytes and over damaged real files: it always settles to an Inspection,

@@ -7,7 +7,7 @@ import type { OrderStatus } from "../../src/orders/state-machine.ts";
 import type { StoredOrder } from "../../src/orders/store.ts";
 import { allowsLocalUrls, validateOrder } from "../../src/orders/validate-order.ts";
 import { createPartner } from "../helpers.ts";
-import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
+import { encodePng, patchIhdr } from "../print-files/fixtures/png.ts";
 import { insertRawOrder, rawOrder, readOrder, runOrderAlarm, settleValidation } from "./order-helpers.ts";
 
 const FILE_HOST = "https://files.partner.example";

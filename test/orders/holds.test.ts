@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
-import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
+import { encodePng, patchIhdr } from "../print-files/fixtures/png.ts";
 import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
 import {
 	createOrder,

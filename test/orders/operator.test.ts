@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import type { OrderStatus } from "../../src/orders/state-machine.ts";
 import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
-import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
+import { encodePng, patchIhdr } from "../print-files/fixtures/png.ts";
 import {
 	createOrder,
 	eventsOf,

@@ -7,7 +7,7 @@ import type { Order } from "../../src/orders/response.ts";
 import type { OrderStatus } from "../../src/orders/state-machine.ts";
 import { type ItemRow, insertOrder, newOrderRow, type StoredOrder } from "../../src/orders/store.ts";
 import { api, send } from "../helpers.ts";
-import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
+import { encodePng, patchIhdr } from "../print-files/fixtures/png.ts";
 import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
 
 /**

@@ -5,7 +5,8 @@ import type { Order } from "../../src/orders/response.ts";
 import type { HoldReason } from "../../src/orders/state-machine.ts";
 import { type ItemRow, insertOrder, newOrderRow } from "../../src/orders/store.ts";
 import { api, createPartner } from "../helpers.ts";
-import { cut, encodePng, patchIhdr } from "../print-files/fixtures.ts";
+import { cut } from "../print-files/fixtures/bytes.ts";
+import { encodePng, patchIhdr } from "../print-files/fixtures/png.ts";
 import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
 import { createOrder, eventsOf, externalId, readOrder, SHIP_TO, settleValidation } from "./order-helpers.ts";
 

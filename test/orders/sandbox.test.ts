@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import { api, createPartner, expectError } from "../helpers.ts";
-import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
+import { encodePng, patchIhdr } from "../print-files/fixtures/png.ts";
 import {
 	createOrder,
 	eventBody,

@@ -8,7 +8,10 @@ import {
 	MAX_PIXELS,
 	MAX_SIDE_PX,
 } from "../../src/print-files/inspect.ts";
-import { allFixtures, buildTiff, encodeJpeg, encodePng, exifSegments, insertAfterApp0, patchIhdr } from "./fixtures.ts";
+import { allFixtures } from "./fixtures/all-fixtures.ts";
+import { encodeJpeg, exifSegments, insertAfterApp0 } from "./fixtures/jpeg.ts";
+import { encodePng, patchIhdr } from "./fixtures/png.ts";
+import { buildTiff } from "./fixtures/tiff.ts";
 
 const fixtures = await allFixtures();
 

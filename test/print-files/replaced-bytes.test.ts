@@ -12,7 +12,7 @@ import { findPrintFileById } from "../../src/print-files/store.ts";
 import { putProfile, uploadImage } from "../branding/branding-helpers.ts";
 import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
 import { createOrder, eventBody, orderBody, readOrder, readyFile, settleValidation } from "../orders/order-helpers.ts";
-import { encodePng, patchIhdr } from "./fixtures.ts";
+import { encodePng, patchIhdr } from "./fixtures/png.ts";
 
 /** Puts other bytes under the file's R2 key, behind the service's back (what a second presigned PUT did). */
 async function replaceBytes(fileId: string, bytes: Uint8Array): Promise<void> {

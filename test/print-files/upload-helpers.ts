@@ -1,5 +1,5 @@
 import { api, send } from "../helpers.ts";
-import { encodePng } from "./fixtures.ts";
+import { encodePng } from "./fixtures/png.ts";
 
 /** A real PNG of the given pixel size (upng-js, checked whole). */
 export function smallPng(width: number, height: number): Uint8Array {
