@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import { api, createPartner, expectError } from "../helpers.ts";
+import { waitFor } from "../polling.ts";
 import { encodePng, patchIhdr } from "../print-files/fixtures/png.ts";
 import {
 	createOrder,
@@ -41,13 +42,12 @@ async function urlOrderBody(item: Record<string, unknown> = {}) {
  * fires at once by itself, and running an alarm by hand while it does could run the sandbox's next
  * step early.
  */
-async function awaitVerdict(key: string, orderId: string): Promise<Order> {
-	for (let attempt = 0; attempt < 300; attempt++) {
-		const order = await readOrder(key, orderId);
-		if (order.status !== "received" && order.status !== "validating") return order;
-		await new Promise((resolve) => setTimeout(resolve, 10));
-	}
-	throw new Error(`order ${orderId} never left validation`);
+function awaitVerdict(key: string, orderId: string): Promise<Order> {
+	return waitFor(
+		() => readOrder(key, orderId),
+		(order) => order.status !== "received" && order.status !== "validating",
+		{ intervalMs: 10, failure: () => `order ${orderId} never left validation` },
+	);
 }
 
 /** POST /v1/sandbox/orders/{id}/advance. */
