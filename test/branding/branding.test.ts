@@ -6,15 +6,8 @@ import { encodeJpeg } from "../print-files/fixtures/jpeg.ts";
 import { encodePng, largePng } from "../print-files/fixtures/png.ts";
 import { materialize } from "../print-files/fixtures/sparse-file.ts";
 import { buildTiff } from "../print-files/fixtures/tiff.ts";
-import { requestUpload } from "../print-files/upload-helpers.ts";
-import {
-	getBranding,
-	putBranding,
-	putProfile,
-	RETURN_ADDRESS,
-	STORED_RETURN_ADDRESS,
-	uploadImage,
-} from "./branding-helpers.ts";
+import { requestUpload, uploadImage } from "../print-files/upload-helpers.ts";
+import { getBranding, putBranding, putProfile, RETURN_ADDRESS, STORED_RETURN_ADDRESS } from "./branding-helpers.ts";
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

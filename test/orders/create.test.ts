@@ -3,7 +3,15 @@ import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
 import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
-import { createOrder, externalId, orderBody, readyFile, SHIP_TO, settleValidation } from "./order-helpers.ts";
+import {
+	bodyWithItems,
+	createOrder,
+	externalId,
+	orderBody,
+	readyFile,
+	SHIP_TO,
+	settleValidation,
+} from "./order-helpers.ts";
 
 /** A partner's live key and a ready 300 DPI file for an 8 × 10 in print. */
 async function partnerWithFile() {
@@ -34,11 +42,6 @@ function framedItem(printFileId: string, extra: Record<string, unknown> = {}) {
 		mat: "bright-white",
 		...extra,
 	};
-}
-
-/** A create body with these items and a fresh external_id. */
-function bodyWithItems(items: Record<string, unknown>[]) {
-	return { external_id: externalId(), ship_to: SHIP_TO, items };
 }
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

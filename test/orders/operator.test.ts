@@ -2,18 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import type { OrderStatus } from "../../src/orders/state-machine.ts";
 import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
-import { encodePng, patchIhdr } from "../print-files/fixtures/png.ts";
-import {
-	createOrder,
-	eventsOf,
-	externalId,
-	insertRawOrder,
-	readOrder,
-	SHIP_TO,
-	settleValidation,
-} from "./order-helpers.ts";
+import { partnerFileServer } from "../print-files/file-hosting.ts";
+import { createOrder, eventsOf, insertRawOrder, readOrder, settleValidation, urlOrderBody } from "./order-helpers.ts";
 
-const FILE_HOST = "https://files.partner.example";
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const TRACKING = {
 	carrier: "UPS",
@@ -21,26 +12,11 @@ const TRACKING = {
 	url: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
 };
 
-/** Stores a real 48 × 48 PNG claiming 2400 × 3000 px (300 DPI at 8 × 10 in) on the partner's file server. */
-async function sharpFileUrl(): Promise<string> {
-	const path = `/operator/${crypto.randomUUID()}/print.png`;
-	const png = patchIhdr(encodePng(48, 48), { width: 2400, height: 3000 });
-	expect((await fetch(`${FILE_HOST}${path}`, { method: "PUT", body: png })).status).toBe(201);
-	return `${FILE_HOST}${path}`;
-}
-
-/** A create body with one 8 × 10 in item from a sharp file, `item` overriding. */
-async function urlOrderBody(item: Record<string, unknown> = {}) {
-	return {
-		external_id: externalId("OPS"),
-		ship_to: SHIP_TO,
-		items: [{ print_file_url: await sharpFileUrl(), width_in: 8, height_in: 10, ...item }],
-	};
-}
+const { sharpFileUrl } = partnerFileServer("operator");
 
 /** An order of `key` created and validated: in_production, or on_hold when `item` names an unknown frame. */
 async function validatedOrder(key: string, item: Record<string, unknown> = {}): Promise<Order> {
-	const created = await createOrder(key, await urlOrderBody(item));
+	const created = await createOrder(key, urlOrderBody(await sharpFileUrl(), "OPS", item));
 	return settleValidation(key, created.id);
 }
 
@@ -86,7 +62,7 @@ describe("GET /v1/ops/orders", () => {
 		const a = await validatedOrder(first.keys.live.key);
 		const b = await validatedOrder(second.keys.live.key, { frame: "no-such-frame" });
 		// A test-mode order, left to its sandbox alarms: only its place in the queue matters here.
-		const c = await createOrder(first.keys.test.key, await urlOrderBody());
+		const c = await createOrder(first.keys.test.key, urlOrderBody(await sharpFileUrl(), "OPS"));
 		const d = await validatedOrder(second.keys.live.key);
 		expect([a.status, b.status, d.status]).toEqual(["in_production", "on_hold", "in_production"]);
 

@@ -7,21 +7,11 @@ import type { Order } from "../../src/orders/response.ts";
 import type { OrderStatus } from "../../src/orders/state-machine.ts";
 import { type ItemRow, insertOrder, newOrderRow, type StoredOrder } from "../../src/orders/store.ts";
 import { api, send } from "../helpers.ts";
-import { encodePng, patchIhdr } from "../print-files/fixtures/png.ts";
-import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
+import { pngClaiming, uploadedFile } from "../print-files/upload-helpers.ts";
 
-/**
- * A ready print file whose header says `widthPx` × `heightPx`: a real 48 × 48 PNG with its IHDR
- * rewritten (the inspector reads headers only, and encoding a 2400 × 3000 image takes seconds).
- */
-export async function readyFile(key: string, widthPx: number, heightPx: number): Promise<string> {
-	const ticket = await requestUpload(key, { content_type: "image/png" });
-	const bytes = patchIhdr(encodePng(48, 48), { width: widthPx, height: heightPx });
-	const upload = await putBytes(ticket.upload_url, bytes, ticket.upload_headers);
-	expect(upload.status).toBe(200);
-	const file = await api(`/v1/print-files/${ticket.id}`, { key });
-	expect(((await file.json()) as { status: string }).status).toBe("ready");
-	return ticket.id;
+/** A ready print file whose header says `widthPx` × `heightPx` (see pngClaiming). */
+export function readyFile(key: string, widthPx: number, heightPx: number): Promise<string> {
+	return uploadedFile(key, pngClaiming(widthPx, heightPx));
 }
 
 /** A valid US shipping address. */
@@ -93,6 +83,21 @@ export async function insertRawOrder(
 	const { order, items } = rawOrder(owner, status, printFileUrl, options);
 	await insertOrder(env.DB, order, items, new Date(order.created_at));
 	return { id: order.id, externalId: order.external_id };
+}
+
+/** An 8 × 10 in item whose file comes from `url`, `overrides` changing any field. */
+export function urlItem(url: string, overrides: Record<string, unknown> = {}) {
+	return { print_file_url: url, width_in: 8, height_in: 10, ...overrides };
+}
+
+/** A create body with these items, SHIP_TO and a fresh external_id starting with `prefix`. */
+export function bodyWithItems(items: Record<string, unknown>[], prefix = "PO") {
+	return { external_id: externalId(prefix), ship_to: SHIP_TO, items };
+}
+
+/** A create body with one 8 × 10 in item from `url` (`item` overriding), its external_id starting with `prefix`. */
+export function urlOrderBody(url: string, prefix: string, item: Record<string, unknown> = {}) {
+	return bodyWithItems([urlItem(url, item)], prefix);
 }
 
 /** A create body with one item of the given file and size. */

@@ -9,10 +9,11 @@ import type { Order } from "../../src/orders/response.ts";
 import { findOrder } from "../../src/orders/store.ts";
 import { validateOrder } from "../../src/orders/validate-order.ts";
 import { findPrintFileById } from "../../src/print-files/store.ts";
-import { putProfile, uploadImage } from "../branding/branding-helpers.ts";
+import { putProfile } from "../branding/branding-helpers.ts";
 import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
 import { createOrder, eventBody, orderBody, readOrder, readyFile, settleValidation } from "../orders/order-helpers.ts";
-import { encodePng, patchIhdr } from "./fixtures/png.ts";
+import { encodePng } from "./fixtures/png.ts";
+import { pngClaiming, uploadImage } from "./upload-helpers.ts";
 
 /** Puts other bytes under the file's R2 key, behind the service's back (what a second presigned PUT did). */
 async function replaceBytes(fileId: string, bytes: Uint8Array): Promise<void> {
@@ -22,7 +23,7 @@ async function replaceBytes(fileId: string, bytes: Uint8Array): Promise<void> {
 }
 
 /** A 4000 × 4000 px PNG header: enough pixels for any size, were it believed. */
-const BIG_PNG = () => patchIhdr(encodePng(48, 48), { width: 4000, height: 4000 });
+const BIG_PNG = () => pngClaiming(4000, 4000);
 
 async function partnerWithSmallFile() {
 	const partner = await createPartner();

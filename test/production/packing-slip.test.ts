@@ -1,11 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { putProfile, RETURN_ADDRESS, readCatalog, uploadImage } from "../branding/branding-helpers.ts";
+import { putProfile, RETURN_ADDRESS, readCatalog } from "../branding/branding-helpers.ts";
 import { api, createKeyWithScopes, createPartner, expectError } from "../helpers.ts";
 import { createOrder, externalId, readyFile, SHIP_TO } from "../orders/order-helpers.ts";
 import { encodeJpeg } from "../print-files/fixtures/jpeg.ts";
 import { encodePng } from "../print-files/fixtures/png.ts";
 import { buildTiff } from "../print-files/fixtures/tiff.ts";
+import { uploadImage } from "../print-files/upload-helpers.ts";
 
 /** Every spelling of the service's own name that must never reach a partner's customer. */
 const SERVICE_NAME = /framed[-\s]?print|fulfil+ment api/i;
