@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OrderMoveRow } from "../../src/orders/store.ts";
 import { api, createPartner } from "../helpers.ts";
+import { TRACKING } from "../orders/order-helpers.ts";
 import {
 	alertOf,
 	consoleRequest,
@@ -15,12 +16,6 @@ import {
 	statusOf,
 	textOf,
 } from "./console-helpers.ts";
-
-const TRACKING = {
-	carrier: "UPS",
-	number: "1Z999AA10123456784",
-	url: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
-};
 
 let operator: Operator;
 let partner: Awaited<ReturnType<typeof createPartner>>;

@@ -8,18 +8,11 @@ import {
 	createOrder,
 	externalId,
 	orderBody,
+	partnerWithFile,
 	readyFile,
 	SHIP_TO,
 	settleValidation,
 } from "./order-helpers.ts";
-
-/** A partner's live key and a ready 300 DPI file for an 8 × 10 in print. */
-async function partnerWithFile() {
-	const partner = await createPartner();
-	const key = partner.keys.live.key;
-	const file = await readyFile(key, 2400, 3000);
-	return { partner, key, file };
-}
 
 /** Rows that a create writes, across all accounts. Only creates insert orders, items or `order.received`. */
 async function storedRowCounts(): Promise<{ orders: number; items: number; received: number }> {

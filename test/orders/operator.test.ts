@@ -1,37 +1,27 @@
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import type { OrderStatus } from "../../src/orders/state-machine.ts";
-import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
+import { api, createKeyWithScopes, createPartner, expectError } from "../helpers.ts";
 import { partnerFileServer } from "../print-files/file-hosting.ts";
-import { createOrder, eventsOf, insertRawOrder, readOrder, settleValidation, urlOrderBody } from "./order-helpers.ts";
+import {
+	createOrder,
+	eventsOf,
+	insertRawOrder,
+	opsMove,
+	opsMoveOk,
+	readOrder,
+	settleValidation,
+	TRACKING,
+	urlOrderBody,
+} from "./order-helpers.ts";
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const TRACKING = {
-	carrier: "UPS",
-	number: "1Z999AA10123456784",
-	url: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
-};
-
 const { sharpFileUrl } = partnerFileServer("operator");
 
 /** An order of `key` created and validated: in_production, or on_hold when `item` names an unknown frame. */
 async function validatedOrder(key: string, item: Record<string, unknown> = {}): Promise<Order> {
 	const created = await createOrder(key, urlOrderBody(await sharpFileUrl(), "OPS", item));
 	return settleValidation(key, created.id);
-}
-
-/** POST /v1/ops/orders/{id}/{action}, with a JSON body when given. */
-function opsMove(opsKey: string, orderId: string, action: string, body?: unknown): Promise<Response> {
-	const path = `/v1/ops/orders/${orderId}/${action}`;
-	return body === undefined ? api(path, { method: "POST", key: opsKey }) : send("POST", path, opsKey, body);
-}
-
-/** An operator move that must succeed: its 200 body. */
-async function opsMoveOk(opsKey: string, orderId: string, action: string, body?: unknown): Promise<Order> {
-	const response = await opsMove(opsKey, orderId, action, body);
-	if (response.status !== 200)
-		throw new Error(`${action}: expected 200, got ${response.status}: ${await response.text()}`);
-	return (await response.json()) as Order;
 }
 
 type QueuePage = { data: Order[]; next_cursor: string | null };

@@ -15,16 +15,10 @@ import { verifySignature } from "../../src/webhooks/signature.ts";
 import { OVERDUE_MS } from "../../src/webhooks/sweep.ts";
 import { startDelivery } from "../../src/webhooks/webhook-sender.do.ts";
 import { api, createKeyWithScopes, createPartner, send } from "../helpers.ts";
-import { createOrder, orderBody, readOrder, readyFile, settleValidation } from "../orders/order-helpers.ts";
+import { createOrder, orderBody, readOrder, readyFile, settleValidation, TRACKING } from "../orders/order-helpers.ts";
 import type { ReceivedRequest } from "../outbound/partner-hosts.ts";
 import { waitFor } from "../polling.ts";
 import { HOOKS, hookUrl, receivedAt, storedEvent, waitForReceived } from "./webhook-helpers.ts";
-
-const TRACKING = {
-	carrier: "UPS",
-	number: "1Z999AA10123456784",
-	url: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
-};
 
 type DeliveryRow = {
 	event_id: string;
