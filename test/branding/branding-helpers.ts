@@ -17,6 +17,18 @@ export const RETURN_ADDRESS = {
 /** RETURN_ADDRESS as stored and returned: subdivision and country codes uppercase. */
 export const STORED_RETURN_ADDRESS = { ...RETURN_ADDRESS, state: "VT", country: "US" };
 
+/** A profile with every field set, the logo being `logoId`. */
+export function fullProfile(logoId: string) {
+	return {
+		brand_name: "Lumen Prints",
+		return_address: RETURN_ADDRESS,
+		support_email: "help@lumen.example",
+		support_url: "https://lumen.example/help",
+		packing_slip_message: "Thank you for supporting independent artists.\nEnjoy your print!",
+		logo_print_file_id: logoId,
+	};
+}
+
 /** PUT /v1/branding with `body` as JSON. */
 export function putBranding(key: string, body: unknown): Promise<Response> {
 	return send("PUT", "/v1/branding", key, body);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
-import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
+import { api, createKeyWithScopes, createPartner, expectError, ISO_UTC, send } from "../helpers.ts";
 import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
 import {
 	bodyWithItems,
@@ -36,8 +36,6 @@ function framedItem(printFileId: string, extra: Record<string, unknown> = {}) {
 		...extra,
 	};
 }
-
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe("POST /v1/orders: the created order", () => {
 	it("is a 201 with the order of spec 2.3: ord_ id, external_id echoed, received, no tracking, itm_ items", async () => {

@@ -11,7 +11,7 @@ import {
 	withState,
 	writeMove,
 } from "../../src/orders/store.ts";
-import { api, createKeyWithScopes, createPartner, send } from "../helpers.ts";
+import { api, createKeyWithScopes, createPartner, ISO_UTC, send } from "../helpers.ts";
 import {
 	createOrder,
 	externalId,
@@ -25,7 +25,6 @@ import {
 	TRACKING,
 } from "./order-helpers.ts";
 
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const HOLD_MESSAGE = "The moulding arrived cracked; waiting for a new length.";
 
 /** What a history row says, without its order id and time. */

@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
-import { api, createPartner, expectError } from "../helpers.ts";
+import { api, createPartner, expectError, ISO_UTC } from "../helpers.ts";
 import { waitFor } from "../polling.ts";
 import { partnerFileServer } from "../print-files/file-hosting.ts";
 import {
@@ -15,8 +15,6 @@ import {
 	settleValidation,
 	urlOrderBody,
 } from "./order-helpers.ts";
-
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const { sharpFileUrl } = partnerFileServer("sandbox");
 
@@ -53,7 +51,7 @@ function expectSandboxTracking(order: Order): void {
 		number: expect.stringMatching(/^SANDBOX-[A-Z0-9]{12}$/),
 		url: expect.stringMatching(/^https:\/\/sandbox\.invalid\/track\/SANDBOX-/),
 	});
-	expect(order.shipped_at).toMatch(TIMESTAMP);
+	expect(order.shipped_at).toMatch(ISO_UTC);
 }
 
 /** A test-mode order written straight to D1 as `received`, its Durable Object never woken (so no alarm). */
@@ -80,7 +78,7 @@ describe("a test-mode order", () => {
 		expect(await runOrderAlarm(created.id)).toBe(true);
 		const delivered = await readOrder(key, created.id);
 		expect(delivered.status).toBe("delivered");
-		expect(delivered.delivered_at).toMatch(TIMESTAMP);
+		expect(delivered.delivered_at).toMatch(ISO_UTC);
 		expect(delivered.tracking).toEqual(shipped.tracking);
 
 		// Delivered is the end: no alarm is left.
@@ -133,7 +131,7 @@ describe("POST /v1/sandbox/orders/{id}/advance", () => {
 
 		const delivered = await advanceOk(key, orderId);
 		expect(delivered.status).toBe("delivered");
-		expect(delivered.delivered_at).toMatch(TIMESTAMP);
+		expect(delivered.delivered_at).toMatch(ISO_UTC);
 		expect(await readOrder(key, orderId)).toEqual(delivered);
 
 		expect(await eventTypes(orderId)).toEqual([

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { putProfile, RETURN_ADDRESS, readCatalog } from "../branding/branding-helpers.ts";
+import { fullProfile, putProfile, RETURN_ADDRESS, readCatalog } from "../branding/branding-helpers.ts";
 import { api, createKeyWithScopes, expectError } from "../helpers.ts";
 import { createOrder, externalId, partnerWithFile, readyFile, SHIP_TO } from "../orders/order-helpers.ts";
 import { encodeJpeg } from "../print-files/fixtures/jpeg.ts";
@@ -78,14 +78,7 @@ async function brandedOrder() {
 	const { partner, key, file, opsKey } = await partnerWithFile(LUMEN);
 	const logoBytes = encodePng(400, 200);
 	const logo = await uploadImage(key, logoBytes, "image/png");
-	await putProfile(key, {
-		brand_name: "Lumen Prints",
-		return_address: RETURN_ADDRESS,
-		support_email: "help@lumen.example",
-		support_url: "https://lumen.example/help",
-		packing_slip_message: "Thank you for supporting independent artists.\nEnjoy your print!",
-		logo_print_file_id: logo,
-	});
+	await putProfile(key, fullProfile(logo));
 	const catalog = await readCatalog(key);
 	const frame = catalog.frames[3];
 	const mat = catalog.mats[5];
