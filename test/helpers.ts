@@ -8,6 +8,9 @@ import { planAccount } from "../src/admin/provisioning.ts";
 import { ERROR_STATUS, type ErrorEnvelope, type ErrorType } from "../src/http/errors.ts";
 import { newId } from "../src/ids.ts";
 
+/** An instant as the API writes it: ISO 8601 in UTC, with milliseconds. */
+export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 /** Sends a request to the Worker's default export, as a partner's HTTP client would. */
 export function api(path: string, init: RequestInit & { key?: string } = {}): Promise<Response> {
 	const { key, ...rest } = init;

@@ -5,9 +5,7 @@ import { PARTNER_SCOPES } from "../../src/accounts/scopes.ts";
 import type { KeySummary } from "../../src/accounts/store.ts";
 import type { NewAccount } from "../../src/admin/provisioning.ts";
 import { sha256Hex } from "../../src/ids.ts";
-import { api, createAdminKey, createPartner, expectError, send } from "../helpers.ts";
-
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+import { api, createAdminKey, createPartner, expectError, ISO_UTC, send } from "../helpers.ts";
 
 async function createAccountThroughApi(name: string): Promise<NewAccount> {
 	const response = await send("POST", "/v1/admin/accounts", await createAdminKey(), { name });

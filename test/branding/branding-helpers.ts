@@ -2,7 +2,6 @@ import { expect } from "vitest";
 import type { BrandProfile } from "../../src/branding/schema.ts";
 import type { Catalog } from "../../src/catalog/schema.ts";
 import { api, send } from "../helpers.ts";
-import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
 
 /** A valid US return address, as a partner would send it (lowercase state and country are normalised). */
 export const RETURN_ADDRESS = {
@@ -18,12 +17,16 @@ export const RETURN_ADDRESS = {
 /** RETURN_ADDRESS as stored and returned: subdivision and country codes uppercase. */
 export const STORED_RETURN_ADDRESS = { ...RETURN_ADDRESS, state: "VT", country: "US" };
 
-/** Uploads `bytes` through the print-file flow (POST /v1/print-files, then the signed PUT); the file's id. */
-export async function uploadImage(key: string, bytes: Uint8Array, contentType: string): Promise<string> {
-	const ticket = await requestUpload(key, { content_type: contentType });
-	const upload = await putBytes(ticket.upload_url, bytes, ticket.upload_headers);
-	expect(upload.status).toBe(200);
-	return ticket.id;
+/** A profile with every field set, the logo being `logoId`. */
+export function fullProfile(logoId: string) {
+	return {
+		brand_name: "Lumen Prints",
+		return_address: RETURN_ADDRESS,
+		support_email: "help@lumen.example",
+		support_url: "https://lumen.example/help",
+		packing_slip_message: "Thank you for supporting independent artists.\nEnjoy your print!",
+		logo_print_file_id: logoId,
+	};
 }
 
 /** PUT /v1/branding with `body` as JSON. */

@@ -1,36 +1,25 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LOGO_MAX_BYTES, LOGO_MAX_SIDE_PX } from "../../src/branding/schema.ts";
-import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
-import { buildTiff, encodeJpeg, encodePng, largePng, materialize } from "../print-files/fixtures.ts";
-import { requestUpload } from "../print-files/upload-helpers.ts";
+import { api, createKeyWithScopes, createPartner, expectError, ISO_UTC, send } from "../helpers.ts";
+import { encodeJpeg } from "../print-files/fixtures/jpeg.ts";
+import { encodePng, largePng } from "../print-files/fixtures/png.ts";
+import { materialize } from "../print-files/fixtures/sparse-file.ts";
+import { buildTiff } from "../print-files/fixtures/tiff.ts";
+import { requestUpload, uploadImage } from "../print-files/upload-helpers.ts";
 import {
+	fullProfile,
 	getBranding,
 	putBranding,
 	putProfile,
 	RETURN_ADDRESS,
 	STORED_RETURN_ADDRESS,
-	uploadImage,
 } from "./branding-helpers.ts";
-
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** A fresh partner and its two keys. */
 async function partnerKeys() {
 	const partner = await createPartner("Lumen Prints");
 	return { partner, live: partner.keys.live.key, test: partner.keys.test.key };
-}
-
-/** A profile with every field set, the logo being `logoId`. */
-function fullProfile(logoId: string) {
-	return {
-		brand_name: "Lumen Prints",
-		return_address: RETURN_ADDRESS,
-		support_email: "help@lumen.example",
-		support_url: "https://lumen.example/help",
-		packing_slip_message: "Thank you for supporting independent artists.\nEnjoy your print!",
-		logo_print_file_id: logoId,
-	};
 }
 
 /** The 422 a PUT gets for `logo_print_file_id`, with its message. */

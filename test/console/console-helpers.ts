@@ -127,6 +127,11 @@ export function insertOrderIn(
 	return insertRawOrder(owner, status, "https://files.partner.example/console/print.png", options);
 }
 
+/** A fresh live order of `partner`'s in production, written straight to D1 (see insertOrderIn); its id. */
+export async function orderInProduction(partner: { account: { id: string } }): Promise<string> {
+	return (await insertOrderIn({ accountId: partner.account.id, mode: "live" }, "in_production")).id;
+}
+
 /** The order's status in D1. */
 export async function statusOf(orderId: string): Promise<OrderStatus | null> {
 	const row = await env.DB.prepare("SELECT status FROM orders WHERE id = ?1").bind(orderId).first<{

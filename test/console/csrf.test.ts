@@ -7,9 +7,9 @@ import {
 	consoleRequest,
 	expectRedirect,
 	htmlOf,
-	insertOrderIn,
 	type Operator,
 	ORIGIN,
+	orderInProduction,
 	postForm,
 	signedInOperator,
 	statusOf,
@@ -24,10 +24,6 @@ beforeAll(async () => {
 	operator = await signedInOperator();
 	partner = await createPartner("Harbour Museum Store");
 });
-
-async function orderInProduction(): Promise<string> {
-	return (await insertOrderIn({ accountId: partner.account.id, mode: "live" }, "in_production")).id;
-}
 
 /** How many history rows the order has. */
 async function moveCount(orderId: string): Promise<number> {
@@ -46,7 +42,7 @@ async function expectUnmoved(orderId: string): Promise<void> {
 
 describe("form tokens (CSRF)", () => {
 	it("a move posted without _csrf is a 403 page and the order does not move", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		const response = await postForm(`/ops/orders/${orderId}/ship`, TRACKING, { cookie: operator.cookie });
 		const html = await htmlOf(response, 403);
 		expect(alertOf(html)).toMatch(/nothing was changed/);
@@ -54,7 +50,7 @@ describe("form tokens (CSRF)", () => {
 	});
 
 	it("a move posted with another session's _csrf is a 403 page and the order does not move", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		const other = await signedInOperator();
 		expect(other.csrf).not.toBe(operator.csrf);
 		const response = await postForm(
@@ -67,7 +63,7 @@ describe("form tokens (CSRF)", () => {
 	});
 
 	it("a made-up or empty _csrf is a 403 page", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		for (const token of ["", "x", "A".repeat(43)]) {
 			await htmlOf(await postForm(`/ops/orders/${orderId}/cancel`, { _csrf: token }, { cookie: operator.cookie }), 403);
 		}
@@ -75,7 +71,7 @@ describe("form tokens (CSRF)", () => {
 	});
 
 	it("a JSON post (no form, so no token) is a 403 page, not a move", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		const response = await consoleRequest(`/ops/orders/${orderId}/ship`, {
 			method: "POST",
 			cookie: operator.cookie,
@@ -87,7 +83,7 @@ describe("form tokens (CSRF)", () => {
 	});
 
 	it("a move posted from another site is a 403 page even with a valid token", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		const response = await postForm(
 			`/ops/orders/${orderId}/ship`,
 			{ ...TRACKING, _csrf: operator.csrf },
@@ -98,7 +94,7 @@ describe("form tokens (CSRF)", () => {
 	});
 
 	it("a move posted from the console's own origin with the token goes through", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		const response = await postForm(
 			`/ops/orders/${orderId}/ship`,
 			{ ...TRACKING, _csrf: operator.csrf },
@@ -109,7 +105,7 @@ describe("form tokens (CSRF)", () => {
 	});
 
 	it("a valid token without the session cookie is sent to sign in and the order does not move", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		expectRedirect(
 			await postForm(`/ops/orders/${orderId}/ship`, { ...TRACKING, _csrf: operator.csrf }),
 			"/ops/sign-in",
@@ -118,7 +114,7 @@ describe("form tokens (CSRF)", () => {
 	});
 
 	it("every form on the order page carries the session's token", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		const html = await htmlOf(await consoleRequest(`/ops/orders/${orderId}`, { cookie: operator.cookie }), 200);
 		const forms = [...html.matchAll(/<form method="post"[\s\S]*?<\/form>/g)].map((match) => match[0]);
 		// Sign-out, ship, hold and cancel.

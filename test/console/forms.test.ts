@@ -2,25 +2,20 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OrderMoveRow } from "../../src/orders/history.ts";
 import { api, createPartner } from "../helpers.ts";
+import { TRACKING } from "../orders/order-helpers.ts";
 import {
 	alertOf,
 	consoleRequest,
 	expectRedirect,
 	htmlOf,
-	insertOrderIn,
 	type Operator,
+	orderInProduction,
 	postForm,
 	signedInOperator,
 	statusMessageOf,
 	statusOf,
 	textOf,
 } from "./console-helpers.ts";
-
-const TRACKING = {
-	carrier: "UPS",
-	number: "1Z999AA10123456784",
-	url: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
-};
 
 let operator: Operator;
 let partner: Awaited<ReturnType<typeof createPartner>>;
@@ -29,11 +24,6 @@ beforeAll(async () => {
 	operator = await signedInOperator();
 	partner = await createPartner("Harbour Museum Store");
 });
-
-/** A fresh order of the partner's, in production. */
-async function orderInProduction(): Promise<string> {
-	return (await insertOrderIn({ accountId: partner.account.id, mode: "live" }, "in_production")).id;
-}
 
 /** Posts a move's form as the signed-in operator, with their form token. */
 function postMove(orderId: string, move: string, fields: Record<string, string> = {}): Promise<Response> {
@@ -68,7 +58,7 @@ function shownStatus(html: string): string | undefined {
 
 describe("POST /ops/orders/:id/ship", () => {
 	it("ships the order with its tracking, records order.shipped for the partner, and says so on the order page", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		const html = await moveOk(orderId, "ship", TRACKING);
 		expect(statusMessageOf(html)).toBe("Order shipped.");
 		expect(shownStatus(html)).toBe("shipped");
@@ -94,7 +84,7 @@ describe("POST /ops/orders/:id/ship", () => {
 	});
 
 	it("an empty carrier and a tracking URL that is not a URL are a 422 page with the errors by the fields and the typed values kept", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		const response = await postMove(orderId, "ship", { carrier: "  ", number: "1Z-KEEP-ME", url: "not a url" });
 		const html = await htmlOf(response, 422);
 		const alert = alertOf(html) ?? "";
@@ -113,7 +103,7 @@ describe("POST /ops/orders/:id/ship", () => {
 	});
 
 	it("a control character or a line break in the carrier, number or URL is a 422 page with the error by that field, and nothing ships", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		const tainted = [
 			["carrier", "UPS\u001b[31m"],
 			["number", "1Z\u0000999"],
@@ -129,14 +119,14 @@ describe("POST /ops/orders/:id/ship", () => {
 	});
 
 	it("a form missing its fields altogether is a 422 page, not a crash", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		const html = await htmlOf(await postMove(orderId, "ship"), 422);
 		expect(alertOf(html)).toContain("Tracking number must not be empty.");
 		expect(await statusOf(orderId)).toBe("in_production");
 	});
 
 	it("typed values are escaped when shown again", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		const html = await htmlOf(await postMove(orderId, "ship", { carrier: '"><b>x', number: "", url: "" }), 422);
 		expect(html).toContain('value="&quot;&gt;&lt;b&gt;x"');
 		expect(html).not.toContain('"><b>x');
@@ -150,7 +140,7 @@ describe("POST /ops/orders/:id/ship", () => {
 
 describe("POST /ops/orders/:id/hold", () => {
 	it("puts the order on hold with the operator's message, shown in the hold section and the history", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		const html = await moveOk(orderId, "hold", { message: "Frame corner damaged; waiting for a new moulding." });
 		expect(statusMessageOf(html)).toBe("Order put on hold.");
 		expect(shownStatus(html)).toBe("on_hold");
@@ -167,7 +157,7 @@ describe("POST /ops/orders/:id/hold", () => {
 	});
 
 	it("a hold message with a line break or a NUL is a 422 page with the error by the field, and the order stays in production", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		for (const message of ["Frame damaged.\r\nCall the partner.", "Frame\u0000damaged"]) {
 			const html = await htmlOf(await postMove(orderId, "hold", { message }), 422);
 			expect(alertOf(html)).toContain("Hold message must not contain control characters.");
@@ -178,7 +168,7 @@ describe("POST /ops/orders/:id/hold", () => {
 	});
 
 	it("an empty hold message is a 422 page naming the field, and the order stays in production", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		const html = await htmlOf(await postMove(orderId, "hold", { message: "   " }), 422);
 		expect(alertOf(html)).toContain("Hold message must not be empty.");
 		expect(html).toContain('aria-describedby="hold-message-error"');
@@ -188,7 +178,7 @@ describe("POST /ops/orders/:id/hold", () => {
 
 describe("POST /ops/orders/:id/release", () => {
 	it("releases a held order: it goes back to validation, recorded as the operator's move", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		await moveOk(orderId, "hold", { message: "Check the colour profile." });
 		expectRedirect(await postMove(orderId, "release"), `/ops/orders/${orderId}?done=release`);
 		expect(await lastMove(orderId)).toMatchObject({
@@ -207,7 +197,7 @@ describe("POST /ops/orders/:id/release", () => {
 
 describe("POST /ops/orders/:id/deliver", () => {
 	it("marks a shipped order delivered and records order.delivered", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		await moveOk(orderId, "ship", TRACKING);
 		const html = await moveOk(orderId, "deliver");
 		expect(statusMessageOf(html)).toBe("Order marked delivered.");
@@ -220,7 +210,7 @@ describe("POST /ops/orders/:id/deliver", () => {
 
 describe("POST /ops/orders/:id/cancel", () => {
 	it("cancels an order in production and records order.canceled", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		const html = await moveOk(orderId, "cancel");
 		expect(statusMessageOf(html)).toBe("Order canceled.");
 		expect(shownStatus(html)).toBe("canceled");
@@ -231,7 +221,7 @@ describe("POST /ops/orders/:id/cancel", () => {
 
 describe("refused moves", () => {
 	it("delivering an order still in production is a 409 on the order page, which says why and changes nothing", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		const html = await htmlOf(await postMove(orderId, "deliver"), 409);
 		expect(alertOf(html)).toMatch(/Cannot mark delivered an order that is in_production/);
 		expect(shownStatus(html)).toBe("in_production");
@@ -240,7 +230,7 @@ describe("refused moves", () => {
 	});
 
 	it("cancelling a shipped order is a 409 on the order page", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		await moveOk(orderId, "ship", TRACKING);
 		const html = await htmlOf(await postMove(orderId, "cancel"), 409);
 		expect(alertOf(html)).toMatch(/Cannot cancel an order that is shipped/);
@@ -248,14 +238,14 @@ describe("refused moves", () => {
 	});
 
 	it("shipping twice is a 409 the second time, with one order.shipped event", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		await moveOk(orderId, "ship", TRACKING);
 		await htmlOf(await postMove(orderId, "ship", TRACKING), 409);
 		expect((await partnerEvents(orderId)).filter((event) => event.type === "order.shipped")).toHaveLength(1);
 	});
 
 	it("a done= value that is not a move shows no message", async () => {
-		const orderId = await orderInProduction();
+		const orderId = await orderInProduction(partner);
 		const html = await htmlOf(
 			await consoleRequest(`/ops/orders/${orderId}?done=explode`, { cookie: operator.cookie }),
 			200,

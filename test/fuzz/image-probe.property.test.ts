@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { type BlockReaderOptions, type ByteSource, memorySource } from "../../src/print-files/byte-source.ts";
 import type { Inspection } from "../../src/print-files/image-types.ts";
 import { detectFormat, inspectImage, MAX_SIDE_PX } from "../../src/print-files/inspect.ts";
-import { allFixtures } from "../print-files/fixtures.ts";
+import { allFixtures } from "../print-files/fixtures/all-fixtures.ts";
 
 /**
  * inspectImage over random bytes and over damaged real files: it always settles to an Inspection,

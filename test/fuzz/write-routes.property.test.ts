@@ -5,7 +5,7 @@ import { ERROR_STATUS } from "../../src/http/errors.ts";
 import type { Order } from "../../src/orders/response.ts";
 import { api, createKeyWithScopes, createPartner } from "../helpers.ts";
 import { createOrder, orderBody, readyFile, settleValidation } from "../orders/order-helpers.ts";
-import { encodePng } from "../print-files/fixtures.ts";
+import { encodePng } from "../print-files/fixtures/png.ts";
 import { requestUpload, type UploadTicket } from "../print-files/upload-helpers.ts";
 
 /**

@@ -1,17 +1,18 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
-import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
+import { api, createKeyWithScopes, createPartner, expectError, ISO_UTC, send } from "../helpers.ts";
 import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
-import { createOrder, externalId, orderBody, readyFile, SHIP_TO, settleValidation } from "./order-helpers.ts";
-
-/** A partner's live key and a ready 300 DPI file for an 8 × 10 in print. */
-async function partnerWithFile() {
-	const partner = await createPartner();
-	const key = partner.keys.live.key;
-	const file = await readyFile(key, 2400, 3000);
-	return { partner, key, file };
-}
+import {
+	bodyWithItems,
+	createOrder,
+	externalId,
+	orderBody,
+	partnerWithFile,
+	readyFile,
+	SHIP_TO,
+	settleValidation,
+} from "./order-helpers.ts";
 
 /** Rows that a create writes, across all accounts. Only creates insert orders, items or `order.received`. */
 async function storedRowCounts(): Promise<{ orders: number; items: number; received: number }> {
@@ -35,13 +36,6 @@ function framedItem(printFileId: string, extra: Record<string, unknown> = {}) {
 		...extra,
 	};
 }
-
-/** A create body with these items and a fresh external_id. */
-function bodyWithItems(items: Record<string, unknown>[]) {
-	return { external_id: externalId(), ship_to: SHIP_TO, items };
-}
-
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe("POST /v1/orders: the created order", () => {
 	it("is a 201 with the order of spec 2.3: ord_ id, external_id echoed, received, no tracking, itm_ items", async () => {

@@ -8,19 +8,12 @@ import type { StoredOrder } from "../../src/orders/rows.ts";
 import type { OrderStatus } from "../../src/orders/state-machine.ts";
 import { validateOrder } from "../../src/orders/validate-order.ts";
 import { createPartner } from "../helpers.ts";
-import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
+import { partnerFileServer } from "../print-files/file-hosting.ts";
 import { insertRawOrder, rawOrder, readOrder, runOrderAlarm, settleValidation } from "./order-helpers.ts";
 
-const FILE_HOST = "https://files.partner.example";
 const MINUTE_MS = 60_000;
 
-/** Stores a real 48 × 48 PNG claiming 2400 × 3000 px (300 DPI at 8 × 10 in) on the partner's file server. */
-async function sharpFileUrl(): Promise<string> {
-	const path = `/cron/${crypto.randomUUID()}/print.png`;
-	const png = patchIhdr(encodePng(48, 48), { width: 2400, height: 3000 });
-	expect((await fetch(`${FILE_HOST}${path}`, { method: "PUT", body: png })).status).toBe(201);
-	return `${FILE_HOST}${path}`;
-}
+const { sharpFileUrl } = partnerFileServer("cron");
 
 /** A live order of `accountId` in `status`, last moved `ageMs` ago, with one 8 × 10 in item from `printFileUrl`. */
 function storedOrder(accountId: string, status: OrderStatus, ageMs: number, printFileUrl: string): StoredOrder {

@@ -2,19 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import { GIFT_MESSAGE_MAX_CHARACTERS } from "../../src/orders/schema.ts";
-import { api, createPartner, expectError, send } from "../helpers.ts";
-import { createOrder, orderBody, readOrder, readyFile } from "./order-helpers.ts";
-
-/** A fresh partner's live key and a 300 DPI file for 8 × 10 in. */
-async function partnerWithFile() {
-	const partner = await createPartner();
-	const key = partner.keys.live.key;
-	return { partner, key, file: await readyFile(key, 2400, 3000) };
-}
-
-function postOrder(key: string, body: unknown): Promise<Response> {
-	return send("POST", "/v1/orders", key, body);
-}
+import { api, expectError } from "../helpers.ts";
+import { countOrders, createOrder, orderBody, partnerWithFile, postOrder, readOrder } from "./order-helpers.ts";
 
 /** The gift_message column of an order as stored. */
 async function storedGiftMessage(orderId: string): Promise<string | null | undefined> {
@@ -22,13 +11,6 @@ async function storedGiftMessage(orderId: string): Promise<string | null | undef
 		.bind(orderId)
 		.first<{ gift_message: string | null }>();
 	return row?.gift_message;
-}
-
-async function countOrders(accountId: string, externalIdValue: string): Promise<number> {
-	const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE account_id = ?1 AND external_id = ?2")
-		.bind(accountId, externalIdValue)
-		.first<{ n: number }>();
-	return row?.n ?? -1;
 }
 
 /** A create with `giftMessage` that must be accepted: the gift_message the 201 returns. */

@@ -2,26 +2,22 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../src/ids.ts";
 import { listOrderMoves, type OrderMoveRow } from "../../src/orders/history.ts";
-import type { Order } from "../../src/orders/response.ts";
 import { newOrderRow, stateOf, withState } from "../../src/orders/rows.ts";
 import { insertOrder, StaleOrder, writeMove } from "../../src/orders/store.ts";
-import { api, createKeyWithScopes, createPartner, send } from "../helpers.ts";
+import { api, createKeyWithScopes, createPartner, ISO_UTC, send } from "../helpers.ts";
 import {
 	createOrder,
 	externalId,
+	opsMoveOk,
 	orderBody,
+	partnerWithFile,
 	readOrder,
 	readyFile,
 	SHIP_TO,
 	settleValidation,
+	TRACKING,
 } from "./order-helpers.ts";
 
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const TRACKING = {
-	carrier: "UPS",
-	number: "1Z999AA10123456784",
-	url: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
-};
 const HOLD_MESSAGE = "The moulding arrived cracked; waiting for a new length.";
 
 /** What a history row says, without its order id and time. */
@@ -36,23 +32,6 @@ function summaries(rows: OrderMoveRow[]): MoveSummary[] {
 		to_status,
 		note,
 	}));
-}
-
-/** A fresh partner's live key and a 300 DPI file for 8 × 10 in. */
-async function partnerWithFile() {
-	const partner = await createPartner();
-	const key = partner.keys.live.key;
-	return { partner, key, file: await readyFile(key, 2400, 3000) };
-}
-
-/** An operator move through the API that must succeed: the order after it. */
-async function opsMove(opsKey: string, orderId: string, action: string, body?: unknown): Promise<Order> {
-	const path = `/v1/ops/orders/${orderId}/${action}`;
-	const response =
-		body === undefined ? await api(path, { method: "POST", key: opsKey }) : await send("POST", path, opsKey, body);
-	if (response.status !== 200)
-		throw new Error(`${action}: expected 200, got ${response.status}: ${await response.text()}`);
-	return (await response.json()) as Order;
 }
 
 /** The order's version as stored. */
@@ -87,11 +66,11 @@ describe("listOrderMoves: an order's history of moves", () => {
 		const opsKey = await createKeyWithScopes(["ops"]);
 		const created = await createOrder(key, orderBody(file));
 		expect((await settleValidation(key, created.id)).status).toBe("in_production");
-		expect((await opsMove(opsKey, created.id, "hold", { message: HOLD_MESSAGE })).status).toBe("on_hold");
-		expect((await opsMove(opsKey, created.id, "release")).status).toBe("validating");
+		expect((await opsMoveOk(opsKey, created.id, "hold", { message: HOLD_MESSAGE })).status).toBe("on_hold");
+		expect((await opsMoveOk(opsKey, created.id, "release")).status).toBe("validating");
 		expect((await settleValidation(key, created.id)).status).toBe("in_production");
-		expect((await opsMove(opsKey, created.id, "ship", TRACKING)).status).toBe("shipped");
-		const delivered = await opsMove(opsKey, created.id, "deliver");
+		expect((await opsMoveOk(opsKey, created.id, "ship", TRACKING)).status).toBe("shipped");
+		const delivered = await opsMoveOk(opsKey, created.id, "deliver");
 		expect(delivered.status).toBe("delivered");
 
 		const history = await listOrderMoves(env.DB, created.id);
@@ -200,7 +179,7 @@ describe("listOrderMoves: an order's history of moves", () => {
 		const opsKey = await createKeyWithScopes(["ops"]);
 		const created = await createOrder(key, orderBody(file));
 		await settleValidation(key, created.id);
-		await opsMove(opsKey, created.id, "cancel");
+		await opsMoveOk(opsKey, created.id, "cancel");
 		const last = (await listOrderMoves(env.DB, created.id)).at(-1);
 		expect(last).toMatchObject({
 			move: "cancel",

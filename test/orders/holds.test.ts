@@ -1,56 +1,26 @@
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
-import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
-import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
+import { FILE_HOST, partnerFileServer } from "../print-files/file-hosting.ts";
+import { encodePng } from "../print-files/fixtures/png.ts";
+import { sharpPng, uploadedFile } from "../print-files/upload-helpers.ts";
 import {
 	createOrder,
 	eventBody,
 	eventTypes,
-	externalId,
 	insertRawOrder,
 	readOrder,
 	runOrderAlarm,
-	SHIP_TO,
 	settleValidation,
+	urlOrderBody,
 } from "./order-helpers.ts";
 
-const FILE_HOST = "https://files.partner.example";
-
-/** A real 48 × 48 PNG whose header claims 2400 × 3000 px: 300 DPI at 8 × 10 in. */
-function sharpPng(): Uint8Array {
-	return patchIhdr(encodePng(48, 48), { width: 2400, height: 3000 });
-}
-
-/** Stores bytes on the partner's file server under a fresh path and returns their `print_file_url`. */
-async function hostFile(bytes: Uint8Array): Promise<string> {
-	const path = `/holds/${crypto.randomUUID()}/print.png`;
-	expect((await fetch(`${FILE_HOST}${path}`, { method: "PUT", body: bytes })).status).toBe(201);
-	return `${FILE_HOST}${path}`;
-}
-
-/** An uploaded, inspected print file of the account (the PNG's header says its size). */
-async function uploadedFile(key: string, png: Uint8Array): Promise<string> {
-	const ticket = await requestUpload(key, { content_type: "image/png" });
-	expect((await putBytes(ticket.upload_url, png, ticket.upload_headers)).status).toBe(200);
-	const file = await api(`/v1/print-files/${ticket.id}`, { key });
-	expect(((await file.json()) as { status: string }).status).toBe("ready");
-	return ticket.id;
-}
-
-/** A create body with one 8 × 10 in item whose file comes from `url`. */
-function urlOrderBody(url: string, item: Record<string, unknown> = {}) {
-	return {
-		external_id: externalId("HOLD"),
-		ship_to: SHIP_TO,
-		items: [{ print_file_url: url, width_in: 8, height_in: 10, ...item }],
-	};
-}
+const { hostFile } = partnerFileServer("holds");
 
 /** A fresh partner key and an order of it that validation put on hold (8 × 10 in, sharp file, `item` overrides). */
 async function heldOrder(item: Record<string, unknown>, url?: string): Promise<{ key: string; order: Order }> {
 	const key = (await createPartner()).keys.live.key;
-	const created = await createOrder(key, urlOrderBody(url ?? (await hostFile(sharpPng())), item));
+	const created = await createOrder(key, urlOrderBody(url ?? (await hostFile(sharpPng())), "HOLD", item));
 	const order = await settleValidation(key, created.id);
 	expect(order.status).toBe("on_hold");
 	return { key, order };
@@ -178,7 +148,7 @@ describe("PATCH /v1/orders/{id}/items/{item_id}", () => {
 
 	it("is a 409 naming the status when the order is not on_hold", async () => {
 		const key = (await createPartner()).keys.live.key;
-		const created = await createOrder(key, urlOrderBody(await hostFile(sharpPng())));
+		const created = await createOrder(key, urlOrderBody(await hostFile(sharpPng()), "HOLD"));
 		const order = await settleValidation(key, created.id);
 		expect(order.status).toBe("in_production");
 		const error = await expectError(await patchItem(key, order, { frame: "walnut-flat-075" }), "conflict");
@@ -277,7 +247,7 @@ describe("POST /v1/orders/{id}/cancel", () => {
 
 	it("cancels an order right after creation, and validation does not undo it", async () => {
 		const key = (await createPartner()).keys.live.key;
-		const created = await createOrder(key, urlOrderBody(await hostFile(sharpPng())));
+		const created = await createOrder(key, urlOrderBody(await hostFile(sharpPng()), "HOLD"));
 		await cancelAndCheck(key, created.id);
 		await runOrderAlarm(created.id);
 		expect((await readOrder(key, created.id)).status).toBe("canceled");
@@ -291,7 +261,7 @@ describe("POST /v1/orders/{id}/cancel", () => {
 
 	it("cancels an order in_production", async () => {
 		const key = (await createPartner()).keys.live.key;
-		const created = await createOrder(key, urlOrderBody(await hostFile(sharpPng())));
+		const created = await createOrder(key, urlOrderBody(await hostFile(sharpPng()), "HOLD"));
 		expect((await settleValidation(key, created.id)).status).toBe("in_production");
 		await cancelAndCheck(key, created.id);
 	});
@@ -299,7 +269,7 @@ describe("POST /v1/orders/{id}/cancel", () => {
 	it("is a 409 naming shipped once the order has shipped", async () => {
 		const key = (await createPartner()).keys.live.key;
 		const opsKey = await createKeyWithScopes(["ops"]);
-		const created = await createOrder(key, urlOrderBody(await hostFile(sharpPng())));
+		const created = await createOrder(key, urlOrderBody(await hostFile(sharpPng()), "HOLD"));
 		expect((await settleValidation(key, created.id)).status).toBe("in_production");
 		const shipped = await send("POST", `/v1/ops/orders/${created.id}/ship`, opsKey, {
 			carrier: "UPS",

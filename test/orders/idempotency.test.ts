@@ -1,26 +1,18 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
-import { api, createPartner, expectError, jsonWithRawBytes, send, sendBytes } from "../helpers.ts";
-import { createOrder, externalId, orderBody, readyFile, SHIP_TO, settleValidation } from "./order-helpers.ts";
-
-/** A fresh partner, its live key and a 300 DPI file for 8 × 10 in. */
-async function partnerWithFile() {
-	const partner = await createPartner();
-	const key = partner.keys.live.key;
-	return { partner, key, file: await readyFile(key, 2400, 3000) };
-}
-
-function postOrder(key: string, body: unknown): Promise<Response> {
-	return send("POST", "/v1/orders", key, body);
-}
-
-async function countOrders(accountId: string, externalIdValue: string): Promise<number> {
-	const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE account_id = ?1 AND external_id = ?2")
-		.bind(accountId, externalIdValue)
-		.first<{ n: number }>();
-	return row?.n ?? -1;
-}
+import { api, expectError, jsonWithRawBytes, sendBytes } from "../helpers.ts";
+import {
+	countOrders,
+	createOrder,
+	externalId,
+	orderBody,
+	partnerWithFile,
+	postOrder,
+	readyFile,
+	SHIP_TO,
+	settleValidation,
+} from "./order-helpers.ts";
 
 async function countReceivedEvents(accountId: string, externalIdValue: string): Promise<number> {
 	const row = await env.DB.prepare(

@@ -1,61 +1,26 @@
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import type { OrderStatus } from "../../src/orders/state-machine.ts";
-import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
-import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
+import { api, createKeyWithScopes, createPartner, expectError, ISO_UTC } from "../helpers.ts";
+import { partnerFileServer } from "../print-files/file-hosting.ts";
 import {
 	createOrder,
 	eventsOf,
-	externalId,
 	insertRawOrder,
+	opsMove,
+	opsMoveOk,
 	readOrder,
-	SHIP_TO,
 	settleValidation,
+	TRACKING,
+	urlOrderBody,
 } from "./order-helpers.ts";
 
-const FILE_HOST = "https://files.partner.example";
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const TRACKING = {
-	carrier: "UPS",
-	number: "1Z999AA10123456784",
-	url: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
-};
-
-/** Stores a real 48 × 48 PNG claiming 2400 × 3000 px (300 DPI at 8 × 10 in) on the partner's file server. */
-async function sharpFileUrl(): Promise<string> {
-	const path = `/operator/${crypto.randomUUID()}/print.png`;
-	const png = patchIhdr(encodePng(48, 48), { width: 2400, height: 3000 });
-	expect((await fetch(`${FILE_HOST}${path}`, { method: "PUT", body: png })).status).toBe(201);
-	return `${FILE_HOST}${path}`;
-}
-
-/** A create body with one 8 × 10 in item from a sharp file, `item` overriding. */
-async function urlOrderBody(item: Record<string, unknown> = {}) {
-	return {
-		external_id: externalId("OPS"),
-		ship_to: SHIP_TO,
-		items: [{ print_file_url: await sharpFileUrl(), width_in: 8, height_in: 10, ...item }],
-	};
-}
+const { sharpFileUrl } = partnerFileServer("operator");
 
 /** An order of `key` created and validated: in_production, or on_hold when `item` names an unknown frame. */
 async function validatedOrder(key: string, item: Record<string, unknown> = {}): Promise<Order> {
-	const created = await createOrder(key, await urlOrderBody(item));
+	const created = await createOrder(key, urlOrderBody(await sharpFileUrl(), "OPS", item));
 	return settleValidation(key, created.id);
-}
-
-/** POST /v1/ops/orders/{id}/{action}, with a JSON body when given. */
-function opsMove(opsKey: string, orderId: string, action: string, body?: unknown): Promise<Response> {
-	const path = `/v1/ops/orders/${orderId}/${action}`;
-	return body === undefined ? api(path, { method: "POST", key: opsKey }) : send("POST", path, opsKey, body);
-}
-
-/** An operator move that must succeed: its 200 body. */
-async function opsMoveOk(opsKey: string, orderId: string, action: string, body?: unknown): Promise<Order> {
-	const response = await opsMove(opsKey, orderId, action, body);
-	if (response.status !== 200)
-		throw new Error(`${action}: expected 200, got ${response.status}: ${await response.text()}`);
-	return (await response.json()) as Order;
 }
 
 type QueuePage = { data: Order[]; next_cursor: string | null };
@@ -86,7 +51,7 @@ describe("GET /v1/ops/orders", () => {
 		const a = await validatedOrder(first.keys.live.key);
 		const b = await validatedOrder(second.keys.live.key, { frame: "no-such-frame" });
 		// A test-mode order, left to its sandbox alarms: only its place in the queue matters here.
-		const c = await createOrder(first.keys.test.key, await urlOrderBody());
+		const c = await createOrder(first.keys.test.key, urlOrderBody(await sharpFileUrl(), "OPS"));
 		const d = await validatedOrder(second.keys.live.key);
 		expect([a.status, b.status, d.status]).toEqual(["in_production", "on_hold", "in_production"]);
 
@@ -180,14 +145,14 @@ describe("operator moves", () => {
 		const shipped = await opsMoveOk(opsKey, order.id, "ship", TRACKING);
 		expect(shipped.status).toBe("shipped");
 		expect(shipped.tracking).toEqual(TRACKING);
-		expect(shipped.shipped_at).toMatch(TIMESTAMP);
+		expect(shipped.shipped_at).toMatch(ISO_UTC);
 		expect(await readOrder(key, order.id)).toEqual(shipped);
 
 		const event = (await eventsOf(order.id)).find((row) => row.type === "order.shipped");
 		expect(event?.body).toEqual({
 			id: expect.stringMatching(/^evt_/),
 			event: "order.shipped",
-			created_at: expect.stringMatching(TIMESTAMP),
+			created_at: expect.stringMatching(ISO_UTC),
 			order_id: order.id,
 			external_id: order.external_id,
 			status: "shipped",
@@ -203,7 +168,7 @@ describe("operator moves", () => {
 		const shipped = await opsMoveOk(opsKey, order.id, "ship", TRACKING);
 		const delivered = await opsMoveOk(opsKey, order.id, "deliver");
 		expect(delivered.status).toBe("delivered");
-		expect(delivered.delivered_at).toMatch(TIMESTAMP);
+		expect(delivered.delivered_at).toMatch(ISO_UTC);
 		expect(delivered.tracking).toEqual(TRACKING);
 		expect(delivered.shipped_at).toBe(shipped.shipped_at);
 		const event = (await eventsOf(order.id)).find((row) => row.type === "order.delivered");
@@ -220,7 +185,7 @@ describe("operator moves", () => {
 		expect(order.status).toBe(status);
 		const canceled = await opsMoveOk(opsKey, order.id, "cancel");
 		expect(canceled.status).toBe("canceled");
-		expect(canceled.canceled_at).toMatch(TIMESTAMP);
+		expect(canceled.canceled_at).toMatch(ISO_UTC);
 		const event = (await eventsOf(order.id)).find((row) => row.type === "order.canceled");
 		expect(event?.body).toMatchObject({ status: "canceled", canceled_at: canceled.canceled_at });
 	});

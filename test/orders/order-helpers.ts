@@ -2,28 +2,57 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { KeyMode } from "../../src/accounts/scopes.ts";
+import type { NewAccount } from "../../src/admin/provisioning.ts";
 import { newId } from "../../src/ids.ts";
 import type { Order } from "../../src/orders/response.ts";
 import { type ItemRow, newOrderRow, type StoredOrder } from "../../src/orders/rows.ts";
 import type { OrderStatus } from "../../src/orders/state-machine.ts";
 import { insertOrder } from "../../src/orders/store.ts";
-import { api, send } from "../helpers.ts";
-import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
-import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
+import { api, createKeyWithScopes, createPartner, send } from "../helpers.ts";
+import { pngClaiming, uploadedFile } from "../print-files/upload-helpers.ts";
+
+/** A ready print file whose header says `widthPx` × `heightPx` (see pngClaiming). */
+export function readyFile(key: string, widthPx: number, heightPx: number): Promise<string> {
+	return uploadedFile(key, pngClaiming(widthPx, heightPx));
+}
+
+/** A partner with a ready print file, as partnerWithFile makes it. */
+export type PartnerWithFile = { partner: NewAccount; key: string; file: string };
+
+/** What partnerWithFile makes: the account's name, the file's pixel size, the account's order burst. */
+export type PartnerWithFileOptions = { name?: string; widthPx?: number; heightPx?: number; orderBurst?: number };
 
 /**
- * A ready print file whose header says `widthPx` × `heightPx`: a real 48 × 48 PNG with its IHDR
- * rewritten (the inspector reads headers only, and encoding a 2400 × 3000 image takes seconds).
+ * A fresh partner (`name`, else createPartner's), its live key and a ready file of `widthPx` × `heightPx`
+ * (2400 × 3000 unless told: 300 DPI at 8 × 10 in); `orderBurst` sets its order bucket's size, and
+ * `opsKey: true` adds a new `ops` key.
  */
-export async function readyFile(key: string, widthPx: number, heightPx: number): Promise<string> {
-	const ticket = await requestUpload(key, { content_type: "image/png" });
-	const bytes = patchIhdr(encodePng(48, 48), { width: widthPx, height: heightPx });
-	const upload = await putBytes(ticket.upload_url, bytes, ticket.upload_headers);
-	expect(upload.status).toBe(200);
-	const file = await api(`/v1/print-files/${ticket.id}`, { key });
-	expect(((await file.json()) as { status: string }).status).toBe("ready");
-	return ticket.id;
+export function partnerWithFile(
+	options: PartnerWithFileOptions & { opsKey: true },
+): Promise<PartnerWithFile & { opsKey: string }>;
+export function partnerWithFile(options?: PartnerWithFileOptions): Promise<PartnerWithFile>;
+export async function partnerWithFile(
+	options: PartnerWithFileOptions & { opsKey?: boolean } = {},
+): Promise<PartnerWithFile & { opsKey?: string }> {
+	const { name, widthPx = 2400, heightPx = 3000, orderBurst } = options;
+	const partner = await createPartner(name);
+	if (orderBurst !== undefined) {
+		await env.DB.prepare("UPDATE accounts SET order_burst = ?2 WHERE id = ?1")
+			.bind(partner.account.id, orderBurst)
+			.run();
+	}
+	const key = partner.keys.live.key;
+	const file = await readyFile(key, widthPx, heightPx);
+	if (options.opsKey !== true) return { partner, key, file };
+	return { partner, key, file, opsKey: await createKeyWithScopes(["ops"]) };
 }
+
+/** Tracking a shipping move can give: a well-formed UPS number. */
+export const TRACKING = {
+	carrier: "UPS",
+	number: "1Z999AA10123456784",
+	url: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
+};
 
 /** A valid US shipping address. */
 export const SHIP_TO = {
@@ -96,6 +125,21 @@ export async function insertRawOrder(
 	return { id: order.id, externalId: order.external_id };
 }
 
+/** An 8 × 10 in item whose file comes from `url`, `overrides` changing any field. */
+export function urlItem(url: string, overrides: Record<string, unknown> = {}) {
+	return { print_file_url: url, width_in: 8, height_in: 10, ...overrides };
+}
+
+/** A create body with these items, SHIP_TO and a fresh external_id starting with `prefix`. */
+export function bodyWithItems(items: Record<string, unknown>[], prefix = "PO") {
+	return { external_id: externalId(prefix), ship_to: SHIP_TO, items };
+}
+
+/** A create body with one 8 × 10 in item from `url` (`item` overriding), its external_id starting with `prefix`. */
+export function urlOrderBody(url: string, prefix: string, item: Record<string, unknown> = {}) {
+	return bodyWithItems([urlItem(url, item)], prefix);
+}
+
 /** A create body with one item of the given file and size. */
 export function orderBody(
 	printFileId: string,
@@ -119,18 +163,45 @@ export function orderBody(
 	};
 }
 
+/** POST /v1/orders: the response, whatever it is. */
+export function postOrder(key: string, body: unknown): Promise<Response> {
+	return send("POST", "/v1/orders", key, body);
+}
+
 /** POST /v1/orders, expecting `status`, returning the order. */
 export async function createOrder(key: string, body: unknown, status = 201): Promise<Order> {
-	const response = await send("POST", "/v1/orders", key, body);
+	const response = await postOrder(key, body);
 	if (response.status !== status)
 		throw new Error(`expected ${status}, got ${response.status}: ${await response.text()}`);
 	return (await response.json()) as Order;
+}
+
+/** How many orders the account has stored under `externalIdValue` (-1 if the count fails). */
+export async function countOrders(accountId: string, externalIdValue: string): Promise<number> {
+	const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE account_id = ?1 AND external_id = ?2")
+		.bind(accountId, externalIdValue)
+		.first<{ n: number }>();
+	return row?.n ?? -1;
 }
 
 /** GET /v1/orders/{id}. */
 export async function readOrder(key: string, id: string): Promise<Order> {
 	const response = await api(`/v1/orders/${id}`, { key });
 	expect(response.status).toBe(200);
+	return (await response.json()) as Order;
+}
+
+/** POST /v1/ops/orders/{id}/{action}, with a JSON body when given. */
+export function opsMove(opsKey: string, orderId: string, action: string, body?: unknown): Promise<Response> {
+	const path = `/v1/ops/orders/${orderId}/${action}`;
+	return body === undefined ? api(path, { method: "POST", key: opsKey }) : send("POST", path, opsKey, body);
+}
+
+/** An operator move that must succeed: the order after it. */
+export async function opsMoveOk(opsKey: string, orderId: string, action: string, body?: unknown): Promise<Order> {
+	const response = await opsMove(opsKey, orderId, action, body);
+	if (response.status !== 200)
+		throw new Error(`${action}: expected 200, got ${response.status}: ${await response.text()}`);
 	return (await response.json()) as Order;
 }
 

@@ -6,54 +6,28 @@ import { type ItemRow, newOrderRow } from "../../src/orders/rows.ts";
 import type { HoldReason } from "../../src/orders/state-machine.ts";
 import { insertOrder } from "../../src/orders/store.ts";
 import { api, createPartner } from "../helpers.ts";
-import { cut, encodePng, patchIhdr } from "../print-files/fixtures.ts";
-import { putBytes, requestUpload } from "../print-files/upload-helpers.ts";
-import { createOrder, eventsOf, externalId, readOrder, SHIP_TO, settleValidation } from "./order-helpers.ts";
+import { FILE_HOST, partnerFileServer, redirectTo } from "../print-files/file-hosting.ts";
+import { cut } from "../print-files/fixtures/bytes.ts";
+import { encodePng, patchIhdr } from "../print-files/fixtures/png.ts";
+import { sharpPng, uploadedFile } from "../print-files/upload-helpers.ts";
+import {
+	bodyWithItems,
+	createOrder,
+	eventsOf,
+	externalId,
+	readOrder,
+	SHIP_TO,
+	settleValidation,
+	urlItem,
+} from "./order-helpers.ts";
 
-const FILE_HOST = "https://files.partner.example";
-
-/** A real 48 × 48 PNG whose header claims 2400 × 3000 px: 300 DPI at 8 × 10 in, without megabytes of pixels. */
-function sharpPng(): Uint8Array {
-	return patchIhdr(encodePng(48, 48), { width: 2400, height: 3000 });
-}
-
-/** Stores bytes on the partner's file server under a fresh path and returns their `print_file_url`. */
-async function hostFile(bytes: Uint8Array, name = "print.png"): Promise<string> {
-	const path = `/pipeline/${crypto.randomUUID()}/${name}`;
-	const response = await fetch(`${FILE_HOST}${path}`, { method: "PUT", body: bytes });
-	expect(response.status).toBe(201);
-	return `${FILE_HOST}${path}`;
-}
-
-/** A URL on the partner's file server that redirects to `target`. */
-function redirectTo(target: string): string {
-	return `${FILE_HOST}/redirect?to=${encodeURIComponent(target)}`;
-}
-
-/** An uploaded, inspected print file of the account (the PNG's header says its size). */
-async function uploadedFile(key: string, png: Uint8Array): Promise<string> {
-	const ticket = await requestUpload(key, { content_type: "image/png" });
-	expect((await putBytes(ticket.upload_url, png, ticket.upload_headers)).status).toBe(200);
-	const file = await api(`/v1/print-files/${ticket.id}`, { key });
-	expect(((await file.json()) as { status: string }).status).toBe("ready");
-	return ticket.id;
-}
-
-/** A create body with these items. */
-function bodyWith(...items: Record<string, unknown>[]) {
-	return { external_id: externalId("PIPE"), ship_to: SHIP_TO, items };
-}
-
-/** An 8 × 10 in item whose file comes from `url`. */
-function urlItem(url: string, overrides: Record<string, unknown> = {}) {
-	return { print_file_url: url, width_in: 8, height_in: 10, ...overrides };
-}
+const { hostFile } = partnerFileServer("pipeline");
 
 /** Creates a live order with these items and drives validation to its verdict. */
 async function settledOrder(...items: Record<string, unknown>[]): Promise<{ key: string; order: Order }> {
 	const partner = await createPartner();
 	const key = partner.keys.live.key;
-	const created = await createOrder(key, bodyWith(...items));
+	const created = await createOrder(key, bodyWithItems(items, "PIPE"));
 	expect(created.status).toBe("received");
 	return { key, order: await settleValidation(key, created.id) };
 }
@@ -133,7 +107,10 @@ describe("validation of an order with an uploaded file", () => {
 		const partner = await createPartner();
 		const key = partner.keys.live.key;
 		const fileId = await uploadedFile(key, sharpPng());
-		const created = await createOrder(key, bodyWith({ print_file_id: fileId, width_in: 8, height_in: 10 }));
+		const created = await createOrder(
+			key,
+			bodyWithItems([{ print_file_id: fileId, width_in: 8, height_in: 10 }], "PIPE"),
+		);
 		expect(created.status).toBe("received");
 		const settled = await settleValidation(key, created.id);
 		expect(settled.status).toBe("in_production");
@@ -159,7 +136,7 @@ describe("validation of an order with a print_file_url", () => {
 		const url = await hostFile(png, "sunset.png");
 		const partner = await createPartner();
 		const key = partner.keys.live.key;
-		const created = await createOrder(key, bodyWith(urlItem(url)));
+		const created = await createOrder(key, bodyWithItems([urlItem(url)], "PIPE"));
 		expect(created.items[0]?.print_file_id).toBeNull();
 		expect(created.items[0]?.effective_dpi).toBeNull();
 

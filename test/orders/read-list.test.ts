@@ -2,17 +2,12 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import { api, createKeyWithScopes, createPartner, expectError } from "../helpers.ts";
-import { createOrder, orderBody, readOrder, readyFile, settleValidation } from "./order-helpers.ts";
+import { createOrder, orderBody, partnerWithFile, readOrder, settleValidation } from "./order-helpers.ts";
 
 type OrderPage = { data: Order[]; next_cursor: string | null };
 
-/** A fresh partner whose order bucket holds enough for a listing's worth of creates, with a 300 DPI file. */
-async function partnerWithFile() {
-	const partner = await createPartner();
-	await env.DB.prepare("UPDATE accounts SET order_burst = 100 WHERE id = ?1").bind(partner.account.id).run();
-	const key = partner.keys.live.key;
-	return { partner, key, file: await readyFile(key, 2400, 3000) };
-}
+/** partnerWithFile here: a partner whose order bucket holds enough for a listing's worth of creates. */
+const LISTING_PARTNER = { orderBurst: 100 };
 
 /** `count` orders, created one after another; returned oldest first. */
 async function createOrders(key: string, file: string, count: number): Promise<Order[]> {
@@ -58,7 +53,7 @@ async function walk(key: string, limit: number, firstCursor: string | null = nul
 
 describe("GET /v1/orders/{id}", () => {
 	it("is a 200 with the order", async () => {
-		const { key, file } = await partnerWithFile();
+		const { key, file } = await partnerWithFile(LISTING_PARTNER);
 		const created = await createOrder(key, orderBody(file));
 		const response = await api(`/v1/orders/${created.id}`, { key });
 		expect(response.status).toBe(200);
@@ -74,14 +69,14 @@ describe("GET /v1/orders/{id}", () => {
 	});
 
 	it("an unknown id is a 404 on id", async () => {
-		const { key } = await partnerWithFile();
+		const { key } = await partnerWithFile(LISTING_PARTNER);
 		await expectError(await api("/v1/orders/ord_doesnotexist0000000000000", { key }), "not_found", "id");
 	});
 });
 
 describe("GET /v1/orders/by-external-id/{external_id}", () => {
 	it("finds an order by a URL-encoded external_id with a slash, spaces, % and +", async () => {
-		const { key, file } = await partnerWithFile();
+		const { key, file } = await partnerWithFile(LISTING_PARTNER);
 		const externalId = ` Shop 12/PO ${Date.now()} #A?&%20+ `;
 		const created = await createOrder(key, orderBody(file, { external_id: externalId }));
 		const response = await api(`/v1/orders/by-external-id/${encodeURIComponent(externalId)}`, { key });
@@ -92,7 +87,7 @@ describe("GET /v1/orders/by-external-id/{external_id}", () => {
 	});
 
 	it("an unknown external_id is a 404", async () => {
-		const { key, file } = await partnerWithFile();
+		const { key, file } = await partnerWithFile(LISTING_PARTNER);
 		await createOrder(key, orderBody(file, { external_id: "PO-known" }));
 		const response = await api(`/v1/orders/by-external-id/${encodeURIComponent("PO-unknown")}`, { key });
 		await expectError(response, "not_found", "external_id");
@@ -101,7 +96,7 @@ describe("GET /v1/orders/by-external-id/{external_id}", () => {
 
 describe("GET /v1/orders", () => {
 	it("lists newest first, 20 by default, with a cursor for the rest", async () => {
-		const { key, file } = await partnerWithFile();
+		const { key, file } = await partnerWithFile(LISTING_PARTNER);
 		const orders = await createOrders(key, file, 25);
 		const page = await listPage(key);
 		expect(page.data).toHaveLength(20);
@@ -112,7 +107,7 @@ describe("GET /v1/orders", () => {
 	});
 
 	it("takes limit 1 and 100; 0 and 101 are a 422 on limit", async () => {
-		const { key, file } = await partnerWithFile();
+		const { key, file } = await partnerWithFile(LISTING_PARTNER);
 		const orders = await createOrders(key, file, 3);
 		const one = await listPage(key, "?limit=1");
 		expect(one.data.map((order) => order.id)).toEqual(newestFirst(orders).slice(0, 1));
@@ -125,7 +120,7 @@ describe("GET /v1/orders", () => {
 	});
 
 	it("filters by status", async () => {
-		const { key, file } = await partnerWithFile();
+		const { key, file } = await partnerWithFile(LISTING_PARTNER);
 		const passing = await createOrder(key, orderBody(file));
 		const held = await createOrder(key, orderBody(file, {}, { frame: "no-such-frame" }));
 		expect((await settleValidation(key, passing.id)).status).toBe("in_production");
@@ -140,7 +135,7 @@ describe("GET /v1/orders", () => {
 	});
 
 	it("filters by created_after and created_before (both exclusive)", async () => {
-		const { key, file } = await partnerWithFile();
+		const { key, file } = await partnerWithFile(LISTING_PARTNER);
 		const [january, february, march] = await createOrders(key, file, 3);
 		if (january === undefined || february === undefined || march === undefined) throw new Error("3 orders");
 		await setCreatedAt(january.id, "2026-01-01T00:00:00.000Z");
@@ -157,7 +152,7 @@ describe("GET /v1/orders", () => {
 	});
 
 	it("compares created_after and created_before as instants, whether or not the query writes milliseconds", async () => {
-		const { key, file } = await partnerWithFile();
+		const { key, file } = await partnerWithFile(LISTING_PARTNER);
 		const [order] = await createOrders(key, file, 1);
 		if (order === undefined) throw new Error("1 order");
 		// Half a second after midnight: after 00:00:00Z and before 00:00:01Z, however those are written.
@@ -171,7 +166,7 @@ describe("GET /v1/orders", () => {
 	});
 
 	it("an invalid cursor is a 422 on cursor", async () => {
-		const { key, file } = await partnerWithFile();
+		const { key, file } = await partnerWithFile(LISTING_PARTNER);
 		await createOrders(key, file, 1);
 		await expectError(await api("/v1/orders?cursor=not-a-cursor", { key }), "validation_error", "cursor");
 		await expectError(
@@ -182,7 +177,7 @@ describe("GET /v1/orders", () => {
 	});
 
 	it("pages through 25 orders with limit 7, each exactly once, newest first", async () => {
-		const { key, file } = await partnerWithFile();
+		const { key, file } = await partnerWithFile(LISTING_PARTNER);
 		const orders = await createOrders(key, file, 25);
 		const seen = await walk(key, 7);
 		expect(seen).toEqual(newestFirst(orders));
@@ -190,7 +185,7 @@ describe("GET /v1/orders", () => {
 	});
 
 	it("pages through orders that share one created_at, each exactly once", async () => {
-		const { key, file } = await partnerWithFile();
+		const { key, file } = await partnerWithFile(LISTING_PARTNER);
 		const orders = await createOrders(key, file, 9);
 		const instant = "2026-05-05T05:05:05.005Z";
 		for (const order of orders) await setCreatedAt(order.id, instant);
@@ -199,7 +194,7 @@ describe("GET /v1/orders", () => {
 	});
 
 	it("is stable under concurrent inserts: orders created after page 1 are not in the rest, and nothing repeats", async () => {
-		const { key, file } = await partnerWithFile();
+		const { key, file } = await partnerWithFile(LISTING_PARTNER);
 		const old = await createOrders(key, file, 25);
 		const first = await listPage(key, "?limit=7");
 		expect(first.next_cursor).not.toBeNull();
@@ -214,7 +209,7 @@ describe("GET /v1/orders", () => {
 	});
 
 	it("lists only the caller's orders", async () => {
-		const { key, file } = await partnerWithFile();
+		const { key, file } = await partnerWithFile(LISTING_PARTNER);
 		const mine = await createOrder(key, orderBody(file));
 		const empty = await createPartner("Newcomer");
 		expect(await listPage(empty.keys.live.key)).toEqual({ data: [], next_cursor: null });
@@ -224,7 +219,7 @@ describe("GET /v1/orders", () => {
 
 describe("orders:read", () => {
 	it("a key with only files:write cannot read or list orders (403)", async () => {
-		const { key, file } = await partnerWithFile();
+		const { key, file } = await partnerWithFile(LISTING_PARTNER);
 		const order = await createOrder(key, orderBody(file));
 		const filesOnly = await createKeyWithScopes(["files:write"]);
 		await expectError(await api("/v1/orders", { key: filesOnly }), "forbidden");

@@ -2,52 +2,33 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
-import { api, createPartner, expectError } from "../helpers.ts";
-import { encodePng, patchIhdr } from "../print-files/fixtures.ts";
+import { api, createPartner, expectError, ISO_UTC } from "../helpers.ts";
+import { waitFor } from "../polling.ts";
+import { partnerFileServer } from "../print-files/file-hosting.ts";
 import {
 	createOrder,
 	eventBody,
 	eventTypes,
-	externalId,
 	insertRawOrder,
 	readOrder,
 	runOrderAlarm,
-	SHIP_TO,
 	settleValidation,
+	urlOrderBody,
 } from "./order-helpers.ts";
 
-const FILE_HOST = "https://files.partner.example";
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-/** Stores a real 48 × 48 PNG claiming 2400 × 3000 px (300 DPI at 8 × 10 in) on the partner's file server. */
-async function sharpFileUrl(): Promise<string> {
-	const path = `/sandbox/${crypto.randomUUID()}/print.png`;
-	const png = patchIhdr(encodePng(48, 48), { width: 2400, height: 3000 });
-	expect((await fetch(`${FILE_HOST}${path}`, { method: "PUT", body: png })).status).toBe(201);
-	return `${FILE_HOST}${path}`;
-}
-
-/** A create body with one 8 × 10 in item from a sharp file, `item` overriding. */
-async function urlOrderBody(item: Record<string, unknown> = {}) {
-	return {
-		external_id: externalId("SBX"),
-		ship_to: SHIP_TO,
-		items: [{ print_file_url: await sharpFileUrl(), width_in: 8, height_in: 10, ...item }],
-	};
-}
+const { sharpFileUrl } = partnerFileServer("sandbox");
 
 /**
  * Waits for validation's verdict by reading the order, without running alarms: validation's alarm
  * fires at once by itself, and running an alarm by hand while it does could run the sandbox's next
  * step early.
  */
-async function awaitVerdict(key: string, orderId: string): Promise<Order> {
-	for (let attempt = 0; attempt < 300; attempt++) {
-		const order = await readOrder(key, orderId);
-		if (order.status !== "received" && order.status !== "validating") return order;
-		await new Promise((resolve) => setTimeout(resolve, 10));
-	}
-	throw new Error(`order ${orderId} never left validation`);
+function awaitVerdict(key: string, orderId: string): Promise<Order> {
+	return waitFor(
+		() => readOrder(key, orderId),
+		(order) => order.status !== "received" && order.status !== "validating",
+		{ intervalMs: 10, failure: () => `order ${orderId} never left validation` },
+	);
 }
 
 /** POST /v1/sandbox/orders/{id}/advance. */
@@ -70,7 +51,7 @@ function expectSandboxTracking(order: Order): void {
 		number: expect.stringMatching(/^SANDBOX-[A-Z0-9]{12}$/),
 		url: expect.stringMatching(/^https:\/\/sandbox\.invalid\/track\/SANDBOX-/),
 	});
-	expect(order.shipped_at).toMatch(TIMESTAMP);
+	expect(order.shipped_at).toMatch(ISO_UTC);
 }
 
 /** A test-mode order written straight to D1 as `received`, its Durable Object never woken (so no alarm). */
@@ -81,7 +62,7 @@ async function insertReceivedTestOrder(accountId: string): Promise<string> {
 describe("a test-mode order", () => {
 	it("reaches delivered by itself through its alarms: in_production, shipped with fake tracking, delivered", async () => {
 		const key = (await createPartner()).keys.test.key;
-		const created = await createOrder(key, await urlOrderBody());
+		const created = await createOrder(key, urlOrderBody(await sharpFileUrl(), "SBX"));
 		expect(created.mode).toBe("test");
 
 		const inProduction = await awaitVerdict(key, created.id);
@@ -97,7 +78,7 @@ describe("a test-mode order", () => {
 		expect(await runOrderAlarm(created.id)).toBe(true);
 		const delivered = await readOrder(key, created.id);
 		expect(delivered.status).toBe("delivered");
-		expect(delivered.delivered_at).toMatch(TIMESTAMP);
+		expect(delivered.delivered_at).toMatch(ISO_UTC);
 		expect(delivered.tracking).toEqual(shipped.tracking);
 
 		// Delivered is the end: no alarm is left.
@@ -123,7 +104,7 @@ describe("a test-mode order", () => {
 
 	it("that fails validation stays on_hold: its alarms do not move it", async () => {
 		const key = (await createPartner()).keys.test.key;
-		const created = await createOrder(key, await urlOrderBody({ frame: "no-such-frame" }));
+		const created = await createOrder(key, urlOrderBody(await sharpFileUrl(), "SBX", { frame: "no-such-frame" }));
 		const held = await awaitVerdict(key, created.id);
 		expect(held.status).toBe("on_hold");
 		expect(held.hold_reason).toBe("frame_not_found");
@@ -150,7 +131,7 @@ describe("POST /v1/sandbox/orders/{id}/advance", () => {
 
 		const delivered = await advanceOk(key, orderId);
 		expect(delivered.status).toBe("delivered");
-		expect(delivered.delivered_at).toMatch(TIMESTAMP);
+		expect(delivered.delivered_at).toMatch(ISO_UTC);
 		expect(await readOrder(key, orderId)).toEqual(delivered);
 
 		expect(await eventTypes(orderId)).toEqual([
@@ -168,7 +149,7 @@ describe("POST /v1/sandbox/orders/{id}/advance", () => {
 
 	it("steps an order created through the API from in_production to shipped to delivered", async () => {
 		const key = (await createPartner()).keys.test.key;
-		const created = await createOrder(key, await urlOrderBody());
+		const created = await createOrder(key, urlOrderBody(await sharpFileUrl(), "SBX"));
 		expect((await awaitVerdict(key, created.id)).status).toBe("in_production");
 		expect((await advanceOk(key, created.id)).status).toBe("shipped");
 		expect((await advanceOk(key, created.id)).status).toBe("delivered");
@@ -180,7 +161,7 @@ describe("POST /v1/sandbox/orders/{id}/advance", () => {
 
 	it("is a 409 naming on_hold for an order on hold", async () => {
 		const key = (await createPartner()).keys.test.key;
-		const created = await createOrder(key, await urlOrderBody({ mat: "no-such-mat" }));
+		const created = await createOrder(key, urlOrderBody(await sharpFileUrl(), "SBX", { mat: "no-such-mat" }));
 		expect((await awaitVerdict(key, created.id)).status).toBe("on_hold");
 		const error = await expectError(await advance(key, created.id), "conflict");
 		expect(error.message).toContain("on_hold");
@@ -189,7 +170,7 @@ describe("POST /v1/sandbox/orders/{id}/advance", () => {
 
 	it("is a 409 naming delivered for a delivered order", async () => {
 		const key = (await createPartner()).keys.test.key;
-		const orderId = (await createOrder(key, await urlOrderBody())).id;
+		const orderId = (await createOrder(key, urlOrderBody(await sharpFileUrl(), "SBX"))).id;
 		expect((await awaitVerdict(key, orderId)).status).toBe("in_production");
 		for (const status of ["shipped", "delivered"]) {
 			expect((await advanceOk(key, orderId)).status).toBe(status);
@@ -200,7 +181,7 @@ describe("POST /v1/sandbox/orders/{id}/advance", () => {
 
 	it("is a 409 naming canceled for a canceled order", async () => {
 		const key = (await createPartner()).keys.test.key;
-		const created = await createOrder(key, await urlOrderBody());
+		const created = await createOrder(key, urlOrderBody(await sharpFileUrl(), "SBX"));
 		expect((await api(`/v1/orders/${created.id}/cancel`, { method: "POST", key })).status).toBe(200);
 		const error = await expectError(await advance(key, created.id), "conflict");
 		expect(error.message).toContain("canceled");
@@ -208,7 +189,7 @@ describe("POST /v1/sandbox/orders/{id}/advance", () => {
 
 	it("is a 403 for a live key", async () => {
 		const partner = await createPartner();
-		const live = await createOrder(partner.keys.live.key, await urlOrderBody());
+		const live = await createOrder(partner.keys.live.key, urlOrderBody(await sharpFileUrl(), "SBX"));
 		await expectError(await advance(partner.keys.live.key, live.id), "forbidden");
 		// A test key does not see the live order at all.
 		await expectError(await advance(partner.keys.test.key, live.id), "not_found", "id");
@@ -216,7 +197,7 @@ describe("POST /v1/sandbox/orders/{id}/advance", () => {
 
 	it("is a 404 for another account's test order", async () => {
 		const key = (await createPartner()).keys.test.key;
-		const created = await createOrder(key, await urlOrderBody());
+		const created = await createOrder(key, urlOrderBody(await sharpFileUrl(), "SBX"));
 		const strangerKey = (await createPartner("Other Gallery")).keys.test.key;
 		await expectError(await advance(strangerKey, created.id), "not_found", "id");
 	});
@@ -225,7 +206,7 @@ describe("POST /v1/sandbox/orders/{id}/advance", () => {
 describe("a live-mode order", () => {
 	it("never ships by itself: running its alarm leaves it in_production", async () => {
 		const key = (await createPartner()).keys.live.key;
-		const created = await createOrder(key, await urlOrderBody());
+		const created = await createOrder(key, urlOrderBody(await sharpFileUrl(), "SBX"));
 		expect((await settleValidation(key, created.id)).status).toBe("in_production");
 		// No sandbox step is scheduled for a live order...
 		expect(await runOrderAlarm(created.id)).toBe(false);

@@ -1,6 +1,6 @@
 import { imageSize } from "image-size";
 import { describe, expect, it } from "vitest";
-import { allFixtures } from "./fixtures.ts";
+import { allFixtures } from "./fixtures/all-fixtures.ts";
 
 const fixtures = (await allFixtures()).filter((fixture) => fixture.expected.ok);
 

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { type ByteSource, memorySource } from "../../src/print-files/byte-source.ts";
 import { INVALID_REASONS, type Inspection } from "../../src/print-files/image-types.ts";
 import { detectFormat, inspectImage, MAX_PIXELS, MAX_SIDE_PX } from "../../src/print-files/inspect.ts";
-import { allFixtures, buildTiff, encodeJpeg, encodePng, exifSegments, insertAfterApp0, patchIhdr } from "./fixtures.ts";
+import { allFixtures } from "./fixtures/all-fixtures.ts";
+import { encodeJpeg, exifSegments, insertAfterApp0 } from "./fixtures/jpeg.ts";
+import { encodePng, patchIhdr } from "./fixtures/png.ts";
+import { buildTiff } from "./fixtures/tiff.ts";
 
 const fixtures = await allFixtures();
 

@@ -3,10 +3,9 @@ import { describe, expect, it } from "vitest";
 import { BlockReader, memorySource } from "../../src/print-files/byte-source.ts";
 import { inspectImage } from "../../src/print-files/inspect.ts";
 import { inspectJpeg } from "../../src/print-files/jpeg.ts";
+import { concat, cut } from "./fixtures/bytes.ts";
 import {
 	adobeSegment,
-	concat,
-	cut,
 	encodeJpeg,
 	exifSegments,
 	findSegment,
@@ -14,11 +13,11 @@ import {
 	insertAfterApp0,
 	jpegSegment,
 	largeJpeg,
-	sparseSource,
 	withComponents,
 	withFillBytes,
 	withFrameMarker,
-} from "./fixtures.ts";
+} from "./fixtures/jpeg.ts";
+import { sparseSource } from "./fixtures/sparse-file.ts";
 
 const baseline = encodeJpeg(64, 48);
 

@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { BlockReader, memorySource } from "../../src/print-files/byte-source.ts";
 import { inspectImage } from "../../src/print-files/inspect.ts";
 import { crc32, inspectPng } from "../../src/print-files/png.ts";
-import { buildPng, concat, cut, encodePng, largePng, patchIhdr, pngChunk, sparseSource } from "./fixtures.ts";
+import { concat, cut } from "./fixtures/bytes.ts";
+import { buildPng, encodePng, largePng, patchIhdr, pngChunk } from "./fixtures/png.ts";
+import { sparseSource } from "./fixtures/sparse-file.ts";
 
 function inspect(bytes: Uint8Array) {
 	return inspectPng(new BlockReader(memorySource(bytes)));

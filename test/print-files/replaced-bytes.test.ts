@@ -9,10 +9,19 @@ import type { Order } from "../../src/orders/response.ts";
 import { findOrder } from "../../src/orders/store.ts";
 import { validateOrder } from "../../src/orders/validate-order.ts";
 import { findPrintFileById } from "../../src/print-files/store.ts";
-import { putProfile, uploadImage } from "../branding/branding-helpers.ts";
+import { putProfile } from "../branding/branding-helpers.ts";
 import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
-import { createOrder, eventBody, orderBody, readOrder, readyFile, settleValidation } from "../orders/order-helpers.ts";
-import { encodePng, patchIhdr } from "./fixtures.ts";
+import {
+	createOrder,
+	eventBody,
+	orderBody,
+	partnerWithFile,
+	readOrder,
+	readyFile,
+	settleValidation,
+} from "../orders/order-helpers.ts";
+import { encodePng } from "./fixtures/png.ts";
+import { pngClaiming, uploadImage } from "./upload-helpers.ts";
 
 /** Puts other bytes under the file's R2 key, behind the service's back (what a second presigned PUT did). */
 async function replaceBytes(fileId: string, bytes: Uint8Array): Promise<void> {
@@ -22,18 +31,13 @@ async function replaceBytes(fileId: string, bytes: Uint8Array): Promise<void> {
 }
 
 /** A 4000 × 4000 px PNG header: enough pixels for any size, were it believed. */
-const BIG_PNG = () => patchIhdr(encodePng(48, 48), { width: 4000, height: 4000 });
+const BIG_PNG = () => pngClaiming(4000, 4000);
 
-async function partnerWithSmallFile() {
-	const partner = await createPartner();
-	const key = partner.keys.live.key;
-	// 2400 × 3000 px: 300 DPI at 8 × 10 in, too few for 40 × 40 in.
-	return { partner, key, file: await readyFile(key, 2400, 3000) };
-}
+// partnerWithFile's file is 2400 × 3000 px: 300 DPI at 8 × 10 in, too few for 40 × 40 in.
 
 describe("print files replaced in R2 after their inspection", () => {
 	it("pins the inspected object: the file records R2's etag of the bytes it judged", async () => {
-		const { file } = await partnerWithSmallFile();
+		const { file } = await partnerWithFile();
 		const row = await findPrintFileById(env.DB, file);
 		const head = await env.PRINT_FILES.head(row?.r2_key ?? "");
 		expect(row?.r2_etag).toBe(head?.etag);
@@ -41,7 +45,7 @@ describe("print files replaced in R2 after their inspection", () => {
 	});
 
 	it("a file whose bytes were replaced is invalid (file_changed) when next read", async () => {
-		const { key, file } = await partnerWithSmallFile();
+		const { key, file } = await partnerWithFile();
 		await replaceBytes(file, BIG_PNG());
 		const response = await api(`/v1/print-files/${file}`, { key });
 		expect(response.status).toBe(200);
@@ -49,7 +53,7 @@ describe("print files replaced in R2 after their inspection", () => {
 	});
 
 	it("a file whose bytes were removed from R2 is invalid (file_changed) too", async () => {
-		const { key, file } = await partnerWithSmallFile();
+		const { key, file } = await partnerWithFile();
 		const row = await findPrintFileById(env.DB, file);
 		await env.PRINT_FILES.delete(row?.r2_key ?? "");
 		expect(await (await api(`/v1/print-files/${file}`, { key })).json()).toMatchObject({
@@ -59,7 +63,7 @@ describe("print files replaced in R2 after their inspection", () => {
 	});
 
 	it("creating an order with a replaced file is a 422 on print_file_id, not an order at the old pixel size", async () => {
-		const { key, file } = await partnerWithSmallFile();
+		const { key, file } = await partnerWithFile();
 		await replaceBytes(file, BIG_PNG());
 		const response = await send("POST", "/v1/orders", key, orderBody(file));
 		const error = await expectError(response, "validation_error", "items[0].print_file_id");
@@ -67,7 +71,7 @@ describe("print files replaced in R2 after their inspection", () => {
 	});
 
 	it("validation of an order whose file was replaced after creation puts it on hold (file_unreadable)", async () => {
-		const { key, file } = await partnerWithSmallFile();
+		const { key, file } = await partnerWithFile();
 		const created = await createOrder(key, orderBody(file));
 		await replaceBytes(file, BIG_PNG());
 		const stored = await findOrder(env.DB, created.id);
@@ -80,7 +84,7 @@ describe("print files replaced in R2 after their inspection", () => {
 	});
 
 	it("the floor's view of an order in production puts it on hold when a file's bytes changed", async () => {
-		const { key, file } = await partnerWithSmallFile();
+		const { key, file } = await partnerWithFile();
 		const opsKey = await createKeyWithScopes(["ops"]);
 		const created = await createOrder(key, orderBody(file, { callback_url: "https://hooks.partner.example/ok/x" }));
 		expect((await settleValidation(key, created.id)).status).toBe("in_production");

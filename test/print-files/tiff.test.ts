@@ -2,17 +2,9 @@ import { describe, expect, it } from "vitest";
 import { BlockReader, memorySource } from "../../src/print-files/byte-source.ts";
 import { inspectImage } from "../../src/print-files/inspect.ts";
 import { inspectTiff } from "../../src/print-files/tiff.ts";
-import {
-	buildTiff,
-	cut,
-	findTiffEntry,
-	LONG,
-	LONG8,
-	SHORT,
-	sparseSource,
-	type TiffOptions,
-	tiffFile,
-} from "./fixtures.ts";
+import { cut } from "./fixtures/bytes.ts";
+import { sparseSource } from "./fixtures/sparse-file.ts";
+import { buildTiff, findTiffEntry, LONG, LONG8, SHORT, type TiffOptions, tiffFile } from "./fixtures/tiff.ts";
 
 function inspect(bytes: Uint8Array) {
 	return inspectTiff(new BlockReader(memorySource(bytes)));

@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import { putProfile, RETURN_ADDRESS, STORED_RETURN_ADDRESS } from "../branding/branding-helpers.ts";
-import { api, createKeyWithScopes, createPartner, expectError } from "../helpers.ts";
-import { createOrder, orderBody, readOrder, readyFile, SHIP_TO, settleValidation } from "../orders/order-helpers.ts";
+import { api, createKeyWithScopes, expectError } from "../helpers.ts";
+import {
+	createOrder,
+	orderBody,
+	partnerWithFile,
+	readOrder,
+	readyFile,
+	SHIP_TO,
+	settleValidation,
+} from "../orders/order-helpers.ts";
 
 type OpsOrderView = {
 	order: Order;
@@ -12,12 +20,8 @@ type OpsOrderView = {
 	packing_slip_url: string;
 };
 
-/** A partner ("Harbour Gallery"), its live key and a ready 300 DPI file for 8 × 10 in, and an ops key. */
-async function partnerWithFile(name = "Harbour Gallery") {
-	const partner = await createPartner(name);
-	const key = partner.keys.live.key;
-	return { partner, key, file: await readyFile(key, 2400, 3000), opsKey: await createKeyWithScopes(["ops"]) };
-}
+/** partnerWithFile here: a partner ("Harbour Gallery"), its live key and a ready 300 DPI file for 8 × 10 in, and an ops key. */
+const HARBOUR = { name: "Harbour Gallery", opsKey: true } as const;
 
 /** GET /v1/ops/orders/{id}. */
 function viewResponse(key: string, orderId: string): Promise<Response> {
@@ -34,7 +38,7 @@ async function opsView(opsKey: string, orderId: string): Promise<OpsOrderView> {
 
 describe("GET /v1/ops/orders/{id}", () => {
 	it("shows the order, its partner, the label's addresses (the partner's return address), the brand and the slip's URL", async () => {
-		const { partner, key, file, opsKey } = await partnerWithFile();
+		const { partner, key, file, opsKey } = await partnerWithFile(HARBOUR);
 		await putProfile(key, { brand_name: "Harbour Prints", return_address: RETURN_ADDRESS });
 		const created = await createOrder(key, orderBody(file, { gift_message: "Enjoy!" }));
 		const settled = await settleValidation(key, created.id);
@@ -51,14 +55,14 @@ describe("GET /v1/ops/orders/{id}", () => {
 	});
 
 	it("its order is the order the partner reads", async () => {
-		const { key, file, opsKey } = await partnerWithFile();
+		const { key, file, opsKey } = await partnerWithFile(HARBOUR);
 		const created = await createOrder(key, orderBody(file));
 		await settleValidation(key, created.id);
 		expect((await opsView(opsKey, created.id)).order).toEqual(await readOrder(key, created.id));
 	});
 
 	it("without a brand profile the label has no return address and there is no brand name (never the service's)", async () => {
-		const { key, file, opsKey } = await partnerWithFile();
+		const { key, file, opsKey } = await partnerWithFile(HARBOUR);
 		const created = await createOrder(key, orderBody(file));
 		const view = await opsView(opsKey, created.id);
 		expect(view.shipping_label).toEqual({ return_address: null, ship_to: SHIP_TO });
@@ -67,7 +71,7 @@ describe("GET /v1/ops/orders/{id}", () => {
 	});
 
 	it("a profile without a return address gives the brand name but a label without return address", async () => {
-		const { key, file, opsKey } = await partnerWithFile();
+		const { key, file, opsKey } = await partnerWithFile(HARBOUR);
 		await putProfile(key, { brand_name: "Harbour Prints" });
 		const view = await opsView(opsKey, (await createOrder(key, orderBody(file))).id);
 		expect(view.brand_name).toBe("Harbour Prints");
@@ -75,7 +79,7 @@ describe("GET /v1/ops/orders/{id}", () => {
 	});
 
 	it("a test-mode order uses the profile the partner set with its live key", async () => {
-		const { partner, key, opsKey } = await partnerWithFile();
+		const { partner, key, opsKey } = await partnerWithFile(HARBOUR);
 		await putProfile(key, { brand_name: "Harbour Prints", return_address: RETURN_ADDRESS });
 		const testKey = partner.keys.test.key;
 		const created = await createOrder(testKey, orderBody(await readyFile(testKey, 2400, 3000)));
@@ -86,8 +90,8 @@ describe("GET /v1/ops/orders/{id}", () => {
 	});
 
 	it("each of two branded partners' orders shows only its own partner, brand and return address", async () => {
-		const first = await partnerWithFile("First Gallery");
-		const second = await partnerWithFile("Second Gallery");
+		const first = await partnerWithFile({ ...HARBOUR, name: "First Gallery" });
+		const second = await partnerWithFile({ ...HARBOUR, name: "Second Gallery" });
 		const secondAddress = {
 			name: "Second Returns",
 			address1: "9 Northern Way",
@@ -112,7 +116,7 @@ describe("GET /v1/ops/orders/{id}", () => {
 	});
 
 	it("its packing_slip_url serves the slip to the same ops key", async () => {
-		const { key, file, opsKey } = await partnerWithFile();
+		const { key, file, opsKey } = await partnerWithFile(HARBOUR);
 		await putProfile(key, { brand_name: "Harbour Prints" });
 		const view = await opsView(opsKey, (await createOrder(key, orderBody(file))).id);
 		const slip = await api(view.packing_slip_url, { key: opsKey });
@@ -122,13 +126,13 @@ describe("GET /v1/ops/orders/{id}", () => {
 	});
 
 	it("without a key is a 401", async () => {
-		const { key, file } = await partnerWithFile();
+		const { key, file } = await partnerWithFile(HARBOUR);
 		const created = await createOrder(key, orderBody(file));
 		await expectError(await api(`/v1/ops/orders/${created.id}`), "unauthorized");
 	});
 
 	it("a partner key is a 403, even for the partner's own order; so is an admin key", async () => {
-		const { partner, key, file } = await partnerWithFile();
+		const { partner, key, file } = await partnerWithFile(HARBOUR);
 		const created = await createOrder(key, orderBody(file));
 		await expectError(await viewResponse(key, created.id), "forbidden");
 		await expectError(await viewResponse(partner.keys.test.key, created.id), "forbidden");

@@ -1,9 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { putProfile, RETURN_ADDRESS, readCatalog, uploadImage } from "../branding/branding-helpers.ts";
-import { api, createKeyWithScopes, createPartner, expectError } from "../helpers.ts";
-import { createOrder, externalId, readyFile, SHIP_TO } from "../orders/order-helpers.ts";
-import { buildTiff, encodeJpeg, encodePng } from "../print-files/fixtures.ts";
+import { fullProfile, putProfile, RETURN_ADDRESS, readCatalog } from "../branding/branding-helpers.ts";
+import { api, createKeyWithScopes, expectError } from "../helpers.ts";
+import { createOrder, externalId, partnerWithFile, readyFile, SHIP_TO } from "../orders/order-helpers.ts";
+import { encodeJpeg } from "../print-files/fixtures/jpeg.ts";
+import { encodePng } from "../print-files/fixtures/png.ts";
+import { buildTiff } from "../print-files/fixtures/tiff.ts";
+import { uploadImage } from "../print-files/upload-helpers.ts";
 
 /** Every spelling of the service's own name that must never reach a partner's customer. */
 const SERVICE_NAME = /framed[-\s]?print|fulfil+ment api/i;
@@ -54,12 +57,8 @@ async function slipHtml(key: string, orderId: string, query = ""): Promise<strin
 	return response.text();
 }
 
-/** A partner, its ready 4800 × 6000 px file (300 DPI at 16 × 20 in) and an ops key. */
-async function partnerWithFile(name = "Lumen Prints Inc.") {
-	const partner = await createPartner(name);
-	const key = partner.keys.live.key;
-	return { partner, key, file: await readyFile(key, 4800, 6000), opsKey: await createKeyWithScopes(["ops"]) };
-}
+/** partnerWithFile here: a partner ("Lumen Prints Inc."), its ready 4800 × 6000 px file (300 DPI at 16 × 20 in) and an ops key. */
+const LUMEN = { name: "Lumen Prints Inc.", widthPx: 4800, heightPx: 6000, opsKey: true } as const;
 
 /** A two-item order: 16 × 20 in framed and matted (two of them), and 8 × 10 in with neither. */
 function twoItemOrder(file: string, frame: string, mat: string, extra: Record<string, unknown> = {}) {
@@ -76,17 +75,10 @@ function twoItemOrder(file: string, frame: string, mat: string, extra: Record<st
 
 /** A partner with a full brand profile (a real 400 × 200 PNG logo) and an order of theirs with a gift message. */
 async function brandedOrder() {
-	const { partner, key, file, opsKey } = await partnerWithFile();
+	const { partner, key, file, opsKey } = await partnerWithFile(LUMEN);
 	const logoBytes = encodePng(400, 200);
 	const logo = await uploadImage(key, logoBytes, "image/png");
-	await putProfile(key, {
-		brand_name: "Lumen Prints",
-		return_address: RETURN_ADDRESS,
-		support_email: "help@lumen.example",
-		support_url: "https://lumen.example/help",
-		packing_slip_message: "Thank you for supporting independent artists.\nEnjoy your print!",
-		logo_print_file_id: logo,
-	});
+	await putProfile(key, fullProfile(logo));
 	const catalog = await readCatalog(key);
 	const frame = catalog.frames[3];
 	const mat = catalog.mats[5];
@@ -160,7 +152,7 @@ describe("GET /v1/ops/orders/{id}/packing-slip: with a brand profile", () => {
 	});
 
 	it("shows only the partner's support contact it has: an email alone, no separator", async () => {
-		const { key, file, opsKey } = await partnerWithFile();
+		const { key, file, opsKey } = await partnerWithFile(LUMEN);
 		await putProfile(key, { brand_name: "Lumen Prints", support_email: "help@lumen.example" });
 		const order = await createOrder(key, twoItemOrder(file, "walnut-flat-075", "bright-white"));
 		const footer = section(await slipHtml(opsKey, order.id), "<footer>", "</footer>");
@@ -170,7 +162,7 @@ describe("GET /v1/ops/orders/{id}/packing-slip: with a brand profile", () => {
 	});
 
 	it("has no gift section when the order has no gift message", async () => {
-		const { key, file, opsKey } = await partnerWithFile();
+		const { key, file, opsKey } = await partnerWithFile(LUMEN);
 		await putProfile(key, { brand_name: "Lumen Prints" });
 		const order = await createOrder(key, twoItemOrder(file, "walnut-flat-075", "bright-white"));
 		const html = await slipHtml(opsKey, order.id);
@@ -203,7 +195,7 @@ describe("GET /v1/ops/orders/{id}/packing-slip: with a brand profile", () => {
 
 describe("GET /v1/ops/orders/{id}/packing-slip: without a brand profile", () => {
 	it("is neutral: no logo, no brand name, no return address, no support footer, and never the service's", async () => {
-		const { partner, key, file, opsKey } = await partnerWithFile("Quiet Gallery LLC");
+		const { partner, key, file, opsKey } = await partnerWithFile({ ...LUMEN, name: "Quiet Gallery LLC" });
 		const order = await createOrder(key, twoItemOrder(file, "walnut-flat-075", "bright-white"));
 		const response = await slipResponse(opsKey, order.id);
 		expect(response.status).toBe(200);
@@ -222,7 +214,7 @@ describe("GET /v1/ops/orders/{id}/packing-slip: without a brand profile", () => 
 	});
 
 	it("still prints the gift message", async () => {
-		const { key, file, opsKey } = await partnerWithFile();
+		const { key, file, opsKey } = await partnerWithFile(LUMEN);
 		const order = await createOrder(
 			key,
 			twoItemOrder(file, "walnut-flat-075", "bright-white", { gift_message: "With love" }),
@@ -243,8 +235,8 @@ describe("GET /v1/ops/orders/{id}/packing-slip: without a brand profile", () => 
 
 describe("GET /v1/ops/orders/{id}/packing-slip: accounts", () => {
 	it("each of two branded partners' slips shows only its own brand, logo and addresses", async () => {
-		const first = await partnerWithFile("First Gallery");
-		const second = await partnerWithFile("Second Gallery");
+		const first = await partnerWithFile({ ...LUMEN, name: "First Gallery" });
+		const second = await partnerWithFile({ ...LUMEN, name: "Second Gallery" });
 		const firstLogo = encodePng(400, 200);
 		const secondLogo = encodeJpeg(300, 120);
 		await putProfile(first.key, {
@@ -293,7 +285,7 @@ describe("GET /v1/ops/orders/{id}/packing-slip: accounts", () => {
 
 	it("a partner without a profile never gets another partner's brand", async () => {
 		await brandedOrder();
-		const { key, file, opsKey } = await partnerWithFile("Plain Gallery");
+		const { key, file, opsKey } = await partnerWithFile({ ...LUMEN, name: "Plain Gallery" });
 		const order = await createOrder(key, twoItemOrder(file, "walnut-flat-075", "bright-white"));
 		const html = await slipHtml(opsKey, order.id);
 		expect(html).not.toContain("Lumen");
@@ -312,7 +304,7 @@ describe("GET /v1/ops/orders/{id}/packing-slip: the logo", () => {
 
 	it("is never another account's file, even when a profile row names one", async () => {
 		const owner = await brandedOrder();
-		const { partner, key, file, opsKey } = await partnerWithFile("Other Gallery");
+		const { partner, key, file, opsKey } = await partnerWithFile({ ...LUMEN, name: "Other Gallery" });
 		await putProfile(key, { brand_name: "Other Brand" });
 		await setLogoPastTheApi(partner.account.id, owner.logo);
 		const order = await createOrder(key, twoItemOrder(file, "walnut-flat-075", "bright-white"));
@@ -348,7 +340,7 @@ describe("GET /v1/ops/orders/{id}/packing-slip: the logo", () => {
 
 describe("GET /v1/ops/orders/{id}/packing-slip: escaping", () => {
 	it("escapes HTML in the brand, the addresses, the messages, the support URL and the external_id", async () => {
-		const { key, file, opsKey } = await partnerWithFile();
+		const { key, file, opsKey } = await partnerWithFile(LUMEN);
 		const brandName = "<script>alert(1)</script>";
 		const supportUrl = 'https://lumen.example/"><script>alert(4)</script>';
 		await putProfile(key, {
@@ -411,7 +403,7 @@ describe("GET /v1/ops/orders/{id}/packing-slip: headers", () => {
 	});
 
 	it("neutral slips carry them too", async () => {
-		const { key, file, opsKey } = await partnerWithFile();
+		const { key, file, opsKey } = await partnerWithFile(LUMEN);
 		const order = await createOrder(key, twoItemOrder(file, "walnut-flat-075", "bright-white"));
 		const response = await slipResponse(opsKey, order.id);
 		for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(response.headers.get(name), name).toBe(value);

@@ -15,16 +15,10 @@ import { verifySignature } from "../../src/webhooks/signature.ts";
 import { OVERDUE_MS } from "../../src/webhooks/sweep.ts";
 import { startDelivery } from "../../src/webhooks/webhook-sender.do.ts";
 import { api, createKeyWithScopes, createPartner, send } from "../helpers.ts";
-import { createOrder, orderBody, readOrder, readyFile, settleValidation } from "../orders/order-helpers.ts";
+import { createOrder, orderBody, readOrder, readyFile, settleValidation, TRACKING } from "../orders/order-helpers.ts";
 import type { ReceivedRequest } from "../outbound/partner-hosts.ts";
-import { storedEvent } from "./webhook-helpers.ts";
-
-const HOOKS = "https://hooks.partner.example";
-const TRACKING = {
-	carrier: "UPS",
-	number: "1Z999AA10123456784",
-	url: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
-};
+import { waitFor } from "../polling.ts";
+import { HOOKS, hookUrl, receivedAt, storedEvent, waitForReceived } from "./webhook-helpers.ts";
 
 type DeliveryRow = {
 	event_id: string;
@@ -39,32 +33,6 @@ type DeliveryRow = {
 	delivered_at: string | null;
 };
 
-/** A unique receiver URL of `kind` (e.g. "ok", "fail-then-ok/3", "status/302"). */
-function hookUrl(kind: string): string {
-	return `${HOOKS}/${kind}/${crypto.randomUUID()}`;
-}
-
-/** What the receiver has got at `url`'s path so far. */
-async function receivedAt(url: string): Promise<ReceivedRequest[]> {
-	const response = await fetch(`${HOOKS}/__received${new URL(url).pathname}`);
-	return (await response.json()) as ReceivedRequest[];
-}
-
-/** Polls the receiver until `done` holds for what arrived at `url` (bounded), and returns it. */
-async function waitForReceived(
-	url: string,
-	done: (requests: ReceivedRequest[]) => boolean = (requests) => requests.length > 0,
-	timeoutMs = 10_000,
-): Promise<ReceivedRequest[]> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const requests = await receivedAt(url);
-		if (done(requests)) return requests;
-		if (Date.now() > deadline) throw new Error(`receiver at ${url} got ${requests.length} request(s) only`);
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-}
-
 async function deliveryOf(eventId: string): Promise<DeliveryRow> {
 	const row = await env.DB.prepare("SELECT * FROM deliveries WHERE event_id = ?1").bind(eventId).first<DeliveryRow>();
 	if (row === null) throw new Error(`no delivery row for ${eventId}`);
@@ -72,14 +40,10 @@ async function deliveryOf(eventId: string): Promise<DeliveryRow> {
 }
 
 /** Polls the deliveries table until the row satisfies `done` (bounded). */
-async function waitForDelivery(eventId: string, done: (row: DeliveryRow) => boolean, timeoutMs = 10_000) {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const row = await deliveryOf(eventId);
-		if (done(row)) return row;
-		if (Date.now() > deadline) throw new Error(`delivery ${eventId} still ${JSON.stringify(row)}`);
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
+function waitForDelivery(eventId: string, done: (row: DeliveryRow) => boolean): Promise<DeliveryRow> {
+	return waitFor(() => deliveryOf(eventId), done, {
+		failure: (row) => `delivery ${eventId} still ${JSON.stringify(row)}`,
+	});
 }
 
 async function eventIdOf(orderId: string, type: string): Promise<string> {

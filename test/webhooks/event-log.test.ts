@@ -4,10 +4,8 @@ import { attemptDelivery } from "../../src/webhooks/deliver.ts";
 import { signatureHeader, verifySignature } from "../../src/webhooks/signature.ts";
 import { api, createKeyWithScopes, createPartner, expectError } from "../helpers.ts";
 import { createOrder, orderBody, readyFile, settleValidation } from "../orders/order-helpers.ts";
-import type { ReceivedRequest } from "../outbound/partner-hosts.ts";
-import { storedEvent } from "./webhook-helpers.ts";
-
-const HOOKS = "https://hooks.partner.example";
+import { waitFor } from "../polling.ts";
+import { digestsOf, hookUrl, receivedAt, storedEvent, waitForReceived } from "./webhook-helpers.ts";
 
 type Delivery = {
 	status: string;
@@ -29,26 +27,6 @@ type ListedEvent = {
 };
 type EventPage = { data: ListedEvent[]; next_cursor: string | null };
 
-function hookUrl(kind: string): string {
-	return `${HOOKS}/${kind}/${crypto.randomUUID()}`;
-}
-
-async function receivedAt(url: string): Promise<ReceivedRequest[]> {
-	const response = await fetch(`${HOOKS}/__received${new URL(url).pathname}`);
-	return (await response.json()) as ReceivedRequest[];
-}
-
-/** Polls `read` until `done` holds (bounded by `timeoutMs`), and returns the last value. */
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await read();
-		if (done(value)) return value;
-		if (Date.now() > deadline) throw new Error(`still not there: ${JSON.stringify(value)}`);
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-}
-
 async function listEvents(key: string, query = ""): Promise<EventPage> {
 	const response = await api(`/v1/events${query}`, { key });
 	if (response.status !== 200) throw new Error(`GET /v1/events${query}: ${response.status} ${await response.text()}`);
@@ -59,14 +37,6 @@ async function deliveryStatus(eventId: string): Promise<{ status: string; attemp
 	return env.DB.prepare("SELECT status, attempts FROM deliveries WHERE event_id = ?1")
 		.bind(eventId)
 		.first<{ status: string; attempts: number }>();
-}
-
-/** The `v1=` digests of a signature header, in order. */
-function digestsOf(header: string): string[] {
-	return header
-		.split(",")
-		.filter((part) => part.startsWith("v1="))
-		.map((part) => part.slice(3));
 }
 
 describe("GET /v1/events", () => {
@@ -203,10 +173,7 @@ describe("POST /v1/events/{id}/redeliver", () => {
 		expect(event.delivery).toMatchObject({ status: "pending", url, attempts: 9 });
 		expect(event.delivery?.next_attempt_at).not.toBeNull();
 
-		const requests = await waitFor(
-			() => receivedAt(url),
-			(all) => all.length > 0,
-		);
+		const requests = await waitForReceived(url);
 		expect(requests).toHaveLength(1);
 		expect(JSON.parse(requests[0]?.body ?? "{}")).toMatchObject({ id: eventId, event: "order.in_production" });
 		expect(

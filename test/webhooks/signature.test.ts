@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { signatureHeader, verifySignature } from "../../src/webhooks/signature.ts";
+import { digestsOf } from "./webhook-helpers.ts";
 
 const NOW = 1_800_000_000;
 const SECRET = "whsec_test_current";
@@ -15,14 +16,6 @@ const BODY = JSON.stringify({
 	shipped_at: "2027-01-15T08:00:00Z",
 });
 const TOLERANCE = { toleranceSeconds: 300, nowSeconds: NOW };
-
-/** The `v1=` digests of a header, in order. */
-function digestsOf(header: string): string[] {
-	return header
-		.split(",")
-		.filter((part) => part.startsWith("v1="))
-		.map((part) => part.slice(3));
-}
 
 describe("signatureHeader", () => {
 	it("has the shape t=<seconds>,v1=<64 hex>", async () => {

@@ -4,6 +4,40 @@ import { newId } from "../../src/ids.ts";
 import { newOrderRow, stateOf, withState } from "../../src/orders/rows.ts";
 import { insertOrder, writeMove } from "../../src/orders/store.ts";
 import { externalId, SHIP_TO } from "../orders/order-helpers.ts";
+import type { ReceivedRequest } from "../outbound/partner-hosts.ts";
+import { waitFor } from "../polling.ts";
+
+/** The partner's webhook receiver in the tests (test/outbound/partner-hosts.ts). */
+export const HOOKS = "https://hooks.partner.example";
+
+/** A unique receiver URL of `kind` (e.g. "ok", "fail-then-ok/3", "status/302"). */
+export function hookUrl(kind: string): string {
+	return `${HOOKS}/${kind}/${crypto.randomUUID()}`;
+}
+
+/** What the receiver has got at `url`'s path so far. */
+export async function receivedAt(url: string): Promise<ReceivedRequest[]> {
+	const response = await fetch(`${HOOKS}/__received${new URL(url).pathname}`);
+	return (await response.json()) as ReceivedRequest[];
+}
+
+/** Polls the receiver until `done` holds for what arrived at `url` (bounded), and returns it. */
+export function waitForReceived(
+	url: string,
+	done: (requests: ReceivedRequest[]) => boolean = (requests) => requests.length > 0,
+): Promise<ReceivedRequest[]> {
+	return waitFor(() => receivedAt(url), done, {
+		failure: (requests) => `receiver at ${url} got ${requests.length} request(s) only`,
+	});
+}
+
+/** The `v1=` digests of a signature header, in order. */
+export function digestsOf(header: string): string[] {
+	return header
+		.split(",")
+		.filter((part) => part.startsWith("v1="))
+		.map((part) => part.slice(3));
+}
 
 /**
  * An order.in_production event with its pending delivery to `callbackUrl`, written by a move straight
