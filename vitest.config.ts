@@ -27,7 +27,7 @@ export default defineConfig(async () => {
 					test: {
 						name: "workers",
 						include: ["test/**/*.test.ts"],
-						exclude: ["test/cli/**", "test/browser/**"],
+						exclude: ["test/cli/**", "test/browser/**", "test/architecture/**"],
 						setupFiles: ["./test/apply-migrations.ts"],
 					},
 				},

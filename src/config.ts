@@ -23,7 +23,7 @@ const ConfigSchema = z.object({
 	/** How upload URLs are made: the worker's signed route, or R2's presigned S3 PUT. */
 	UPLOAD_METHOD: z.enum(["worker", "r2-presigned"]).default("worker"),
 	UPLOAD_SIGNING_SECRET: optionalText,
-	UPLOAD_URL_TTL_SECONDS: seconds(3600, { min: 60, max: 7 * 24 * 3600 }),
+	UPLOAD_URL_TTL_SECONDS: seconds(3600, { min: 1, max: 7 * 24 * 3600 }),
 	R2_S3_ENDPOINT: optionalText,
 	R2_S3_ACCESS_KEY_ID: optionalText,
 	R2_S3_SECRET_ACCESS_KEY: optionalText,

@@ -28,6 +28,7 @@ describe("configuration", () => {
 		["SANDBOX_STEP_SECONDS", "soon"],
 		["WEBHOOK_TIMEOUT_SECONDS", "0"],
 		["UPLOAD_URL_TTL_SECONDS", "99999999"],
+		["UPLOAD_URL_TTL_SECONDS", "0"],
 		["UPLOAD_METHOD", "ftp"],
 		["ENVIRONMENT", "staging"],
 	])("a bad %s (%j) fails with a message naming the variable", (variable, value) => {
