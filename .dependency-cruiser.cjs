@@ -7,7 +7,8 @@
  *   capabilities    each folder's logic, store and Durable Objects, in this order (a folder may use
  *                   the ones listed after it, never one before it):
  *                     console > openapi > production > admin > orders > branding
- *                     > webhooks, print-files, catalog, health > access > rate-limit > accounts > addresses
+ *                     > webhooks, print-files, catalog, health, pricing > access > rate-limit > accounts
+ *                     > addresses, framing
  *   plumbing        src/http/ (errors, request id, validation hook, outbound-URL rules, cursors, page head)
  *   leaves          src/*.ts besides the entry (ids, base64, config, text rules): import no folder at all
  * Each capability owns its tables; test/architecture/table-ownership.test.ts checks the SQL side of that.
@@ -15,16 +16,18 @@
 
 /** Folders of capabilities and what each may import besides itself, plumbing and leaves. */
 const MAY_USE = {
-	console: ["production", "orders", "accounts", "print-files", "catalog", "branding", "access"],
+	console: ["production", "orders", "accounts", "print-files", "catalog", "branding", "access", "pricing", "framing"],
 	openapi: ["access"],
-	production: ["orders", "branding", "print-files", "catalog", "accounts", "addresses", "access"],
+	production: ["orders", "branding", "print-files", "catalog", "accounts", "addresses", "access", "pricing", "framing"],
 	admin: ["accounts", "webhooks", "access", "rate-limit"],
-	orders: ["webhooks", "print-files", "catalog", "rate-limit", "access", "accounts", "addresses"],
+	orders: ["webhooks", "print-files", "catalog", "rate-limit", "access", "accounts", "addresses", "pricing", "framing"],
 	branding: ["print-files", "access", "accounts", "addresses"],
 	webhooks: ["access", "accounts"],
 	"print-files": ["access", "accounts"],
 	catalog: ["access", "accounts"],
 	health: [],
+	pricing: ["framing", "access", "accounts"],
+	framing: [],
 	access: ["rate-limit", "accounts"],
 	"rate-limit": ["accounts"],
 	accounts: [],

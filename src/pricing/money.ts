@@ -1,0 +1,17 @@
+/** Exact money arithmetic for the price book: integers only, one rounding (half up) per component. */
+
+/** `numerator / denominator` rounded half up to a whole number; both non-negative safe integers. */
+export function roundHalfUp(numerator: number, denominator: number): number {
+	if (!Number.isSafeInteger(numerator) || !Number.isSafeInteger(denominator) || numerator < 0 || denominator <= 0) {
+		throw new RangeError(`cannot round ${numerator}/${denominator} exactly`);
+	}
+	return Math.floor((2 * numerator + denominator) / (2 * denominator));
+}
+
+/** `numerator / denominator` rounded up to a whole number; both non-negative safe integers. */
+export function ceilDiv(numerator: number, denominator: number): number {
+	if (!Number.isSafeInteger(numerator) || !Number.isSafeInteger(denominator) || numerator < 0 || denominator <= 0) {
+		throw new RangeError(`cannot divide ${numerator}/${denominator} exactly`);
+	}
+	return Math.floor((numerator + denominator - 1) / denominator);
+}
