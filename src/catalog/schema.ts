@@ -1,6 +1,19 @@
 import { z } from "@hono/zod-openapi";
 
-/** The catalog of spec 2.5. */
+const ColorSchema = z
+	.object({
+		name: z.string().openapi({ example: "Walnut" }),
+		hex: z.string().openapi({ description: "sRGB, #RRGGBB.", example: "#5C4033" }),
+	})
+	.openapi("CatalogColor");
+
+const DescribedItemSchema = z.object({
+	slug: z.string(),
+	name: z.string(),
+	description: z.string().openapi({ description: "One line for a buyer." }),
+});
+
+/** The catalog of spec 2.5, with the framer's additions of the product model (section 2). */
 export const CatalogSchema = z
 	.object({
 		frames: z.array(
@@ -8,9 +21,40 @@ export const CatalogSchema = z
 				slug: z.string().openapi({ example: "walnut-flat-075" }),
 				name: z.string().openapi({ example: "Walnut Flat 3/4 in" }),
 				width_in: z.number().openapi({ description: "Moulding face width, inches.", example: 0.75 }),
+				color: ColorSchema,
+				material: z.string().openapi({ example: "walnut" }),
+				profile: z
+					.string()
+					.openapi({ description: "flat, rounded, scoop, floater, shadow-box or ornate.", example: "flat" }),
+				max_united_inches: z.number().openapi({
+					description:
+						"The largest piece the moulding carries: the frame's inner width plus height, in inches (mat included).",
+					example: 80,
+				}),
 			}),
 		),
-		mats: z.array(z.object({ slug: z.string(), name: z.string() })),
+		mats: z.array(
+			z.object({
+				slug: z.string(),
+				name: z.string(),
+				color: ColorSchema,
+				core: z.enum(["white", "cream", "black"]).openapi({ description: "The colour of the bevel's core." }),
+			}),
+		),
+		glazings: z.array(
+			DescribedItemSchema.openapi({
+				example: {
+					slug: "museum-acrylic",
+					name: "Museum acrylic",
+					description: "Anti-reflective acrylic that blocks 99% of UV light.",
+				},
+			}),
+		),
+		papers: z.array(
+			DescribedItemSchema.openapi({
+				example: { slug: "cotton-rag", name: "Cotton rag", description: "A 310 gsm 100% cotton museum paper." },
+			}),
+		),
 		sizes: z.object({
 			min_in: z.number(),
 			max_in: z.number(),

@@ -1,21 +1,51 @@
 import type { Catalog } from "./schema.ts";
 
 type SizesRow = { min_in: number; max_in: number; custom: number };
+type FrameRow = {
+	slug: string;
+	name: string;
+	width_in: number;
+	color_name: string;
+	color_hex: string;
+	material: string;
+	profile: string;
+	max_united_inches: number;
+};
+type MatRow = { slug: string; name: string; color_name: string; color_hex: string; core: "white" | "cream" | "black" };
 
 /** The whole catalog, in listing order, read in one D1 round trip. */
 export async function readCatalog(db: D1Database): Promise<Catalog> {
-	const [frames, mats, sizes] = await db.batch([
-		db.prepare("SELECT slug, name, width_in FROM catalog_frames ORDER BY position"),
-		db.prepare("SELECT slug, name FROM catalog_mats ORDER BY position"),
+	const [frames, mats, glazings, papers, sizes] = await db.batch([
+		db.prepare(
+			`SELECT slug, name, width_in, color_name, color_hex, material, profile, max_united_inches
+			   FROM catalog_frames ORDER BY position`,
+		),
+		db.prepare("SELECT slug, name, color_name, color_hex, core FROM catalog_mats ORDER BY position"),
+		db.prepare("SELECT slug, name, description FROM catalog_glazings ORDER BY position"),
+		db.prepare("SELECT slug, name, description FROM catalog_papers ORDER BY position"),
 		db.prepare("SELECT min_in, max_in, custom FROM catalog_sizes WHERE id = 1"),
 	]);
 	const sizesRow = sizes?.results[0] as SizesRow | undefined;
-	if (frames === undefined || mats === undefined || sizesRow === undefined) {
+	if (
+		frames === undefined ||
+		mats === undefined ||
+		glazings === undefined ||
+		papers === undefined ||
+		sizesRow === undefined
+	) {
 		throw new Error("catalog tables are empty: have the migrations been applied?");
 	}
 	return {
-		frames: frames.results as Catalog["frames"],
-		mats: mats.results as Catalog["mats"],
+		frames: (frames.results as FrameRow[]).map(({ color_name, color_hex, ...frame }) => ({
+			...frame,
+			color: { name: color_name, hex: color_hex },
+		})),
+		mats: (mats.results as MatRow[]).map(({ color_name, color_hex, ...mat }) => ({
+			...mat,
+			color: { name: color_name, hex: color_hex },
+		})),
+		glazings: glazings.results as Catalog["glazings"],
+		papers: papers.results as Catalog["papers"],
 		sizes: { min_in: sizesRow.min_in, max_in: sizesRow.max_in, custom: sizesRow.custom === 1 },
 	};
 }
