@@ -6,8 +6,8 @@
  *   pages, routes   each capability's routes.ts / *-routes.ts, the console, the OpenAPI document
  *   capabilities    each folder's logic, store and Durable Objects, in this order (a folder may use
  *                   the ones listed after it, never one before it):
- *                     console > openapi > production > admin > orders > branding
- *                     > webhooks, print-files, catalog, health, pricing > access > rate-limit > accounts
+ *                     console > openapi > production > admin > orders > branding > pricing
+ *                     > webhooks, print-files, catalog, health > access > rate-limit > accounts
  *                     > addresses, framing
  *   plumbing        src/http/ (errors, request id, validation hook, outbound-URL rules, cursors, page head)
  *   leaves          src/*.ts besides the entry (ids, base64, config, text rules): import no folder at all
@@ -26,7 +26,7 @@ const MAY_USE = {
 	"print-files": ["access", "accounts"],
 	catalog: ["access", "accounts"],
 	health: [],
-	pricing: ["framing", "access", "accounts"],
+	pricing: ["framing", "catalog", "access", "accounts"],
 	framing: [],
 	access: ["rate-limit", "accounts"],
 	"rate-limit": ["accounts"],

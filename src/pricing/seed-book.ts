@@ -1,65 +1,72 @@
 /**
- * The first price book's numbers (product model, sections 4 and 5), from which the D1 price book is
- * seeded. Rates in mills (tenths of a cent) per square inch or per foot, prices in cents.
+ * The first price book's numbers (product model, sections 4 and 5). Migration 0009 stores this book
+ * as version 1, with each catalog frame's price per foot; a test holds the two equal. Rates in mills
+ * (tenths of a cent) per square inch or per foot, prices in cents.
  */
+import { type PriceBookInput, shippingTablesOf } from "./book.ts";
 import type { ShippingTables } from "./shipping.ts";
 import type { MatTier } from "./unit-price.ts";
 
-/** The price book's piece rates, by catalog slug where they depend on the choice. */
-export type PieceRateBook = {
-	printMinimumCents: number;
-	paperMillsPerSquareInch: Record<string, number>;
-	matTiers: MatTier[];
-	glazingMillsPerSquareInch: Record<string, number>;
-	backingMillsPerSquareInch: number;
-	assemblyCents: number;
-};
-
-/** Section 4 of the product model. */
-export const SEED_PIECE_RATES: PieceRateBook = {
-	printMinimumCents: 400,
-	paperMillsPerSquareInch: { "archival-matte": 20, "photo-lustre": 18, "cotton-rag": 35 },
-	matTiers: [
-		{ maxUnitedInches: 40, cents: 600 },
-		{ maxUnitedInches: 60, cents: 900 },
-		{ maxUnitedInches: 80, cents: 1_400 },
-		{ maxUnitedInches: null, cents: 2_000 },
-	],
-	glazingMillsPerSquareInch: { acrylic: 12, "uv-acrylic": 22, "museum-acrylic": 60, none: 0 },
-	backingMillsPerSquareInch: 4,
-	assemblyCents: 800,
-};
-
 const days = (min: number, max: number) => ({ min, max });
 
-/** Section 5 of the product model. */
-export const SEED_SHIPPING: ShippingTables = {
-	rates: {
-		US: {
-			budget: { packageCents: 700, perPoundCents: 65, transitDays: days(5, 8) },
-			standard: { packageCents: 900, perPoundCents: 85, transitDays: days(3, 5) },
-			express: { packageCents: 2_400, perPoundCents: 190, transitDays: days(1, 2) },
-			freight: { packageCents: 15_000, perPoundCents: 150, transitDays: days(7, 14) },
-		},
-		north_america: {
-			standard: { packageCents: 2_200, perPoundCents: 210, transitDays: days(6, 10) },
-			express: { packageCents: 4_800, perPoundCents: 420, transitDays: days(2, 4) },
-			freight: { packageCents: 30_000, perPoundCents: 300, transitDays: days(10, 20) },
-		},
-		europe: {
-			standard: { packageCents: 3_500, perPoundCents: 380, transitDays: days(7, 12) },
-			express: { packageCents: 7_000, perPoundCents: 760, transitDays: days(3, 5) },
-			freight: { packageCents: 45_000, perPoundCents: 450, transitDays: days(14, 28) },
-		},
-		world: {
-			standard: { packageCents: 4_500, perPoundCents: 500, transitDays: days(10, 20) },
-			express: { packageCents: 9_000, perPoundCents: 1_000, transitDays: days(4, 7) },
-			freight: { packageCents: 45_000, perPoundCents: 450, transitDays: days(14, 28) },
-		},
+/** The seed book, but for the frames' rates, which come from the catalog's mouldings. */
+export const SEED_BOOK: Omit<PriceBookInput, "frames"> = {
+	currency: "USD",
+	print: { minimum_cents: 400, paper_mills_per_sq_in: { "archival-matte": 20, "photo-lustre": 18, "cotton-rag": 35 } },
+	mats: {
+		tiers: [
+			{ max_united_inches: 40, cents_per_layer: 600 },
+			{ max_united_inches: 60, cents_per_layer: 900 },
+			{ max_united_inches: 80, cents_per_layer: 1_400 },
+			{ max_united_inches: null, cents_per_layer: 2_000 },
+		],
 	},
-	oversizeCents: 5_000,
-	oversizeAboveIn: 130,
-	freightAboveIn: 165,
-	dimensionalDivisor: 139,
-	productionDays: { framed: 3, unframed: 1 },
+	glazing: { mills_per_sq_in: { acrylic: 12, "uv-acrylic": 22, "museum-acrylic": 60, none: 0 } },
+	backing: { mills_per_sq_in: 4 },
+	assembly: { cents_per_framed_piece: 800 },
+	shipping: {
+		zones: {
+			US: {
+				budget: { package_cents: 700, per_lb_cents: 65, transit_days: days(5, 8) },
+				standard: { package_cents: 900, per_lb_cents: 85, transit_days: days(3, 5) },
+				express: { package_cents: 2_400, per_lb_cents: 190, transit_days: days(1, 2) },
+				freight: { package_cents: 15_000, per_lb_cents: 150, transit_days: days(7, 14) },
+			},
+			north_america: {
+				standard: { package_cents: 2_200, per_lb_cents: 210, transit_days: days(6, 10) },
+				express: { package_cents: 4_800, per_lb_cents: 420, transit_days: days(2, 4) },
+				freight: { package_cents: 30_000, per_lb_cents: 300, transit_days: days(10, 20) },
+			},
+			europe: {
+				standard: { package_cents: 3_500, per_lb_cents: 380, transit_days: days(7, 12) },
+				express: { package_cents: 7_000, per_lb_cents: 760, transit_days: days(3, 5) },
+				freight: { package_cents: 45_000, per_lb_cents: 450, transit_days: days(14, 28) },
+			},
+			world: {
+				standard: { package_cents: 4_500, per_lb_cents: 500, transit_days: days(10, 20) },
+				express: { package_cents: 9_000, per_lb_cents: 1_000, transit_days: days(4, 7) },
+				freight: { package_cents: 45_000, per_lb_cents: 450, transit_days: days(14, 28) },
+			},
+		},
+		oversize_cents: 5_000,
+		oversize_above_in: 130,
+		freight_above_in: 165,
+		dimensional_divisor: 139,
+		production_days: { framed: 3, unframed: 1 },
+	},
 };
+
+/** The seed book's piece rates, as the unit-price module takes them. */
+export const SEED_PIECE_RATES = {
+	printMinimumCents: SEED_BOOK.print.minimum_cents,
+	paperMillsPerSquareInch: SEED_BOOK.print.paper_mills_per_sq_in,
+	matTiers: SEED_BOOK.mats.tiers.map(
+		(tier): MatTier => ({ maxUnitedInches: tier.max_united_inches, cents: tier.cents_per_layer }),
+	),
+	glazingMillsPerSquareInch: SEED_BOOK.glazing.mills_per_sq_in,
+	backingMillsPerSquareInch: SEED_BOOK.backing.mills_per_sq_in,
+	assemblyCents: SEED_BOOK.assembly.cents_per_framed_piece,
+};
+
+/** The seed book's shipping tables, as the shipping module takes them. */
+export const SEED_SHIPPING: ShippingTables = shippingTablesOf({ ...SEED_BOOK, frames: { mills_per_foot: {} } });

@@ -26,6 +26,10 @@ const OWNER: Record<string, string> = {
 	deliveries: "webhooks",
 	brand_profiles: "branding",
 	ops_sessions: "console",
+	price_books: "pricing",
+	account_discounts: "pricing",
+	catalog_glazings: "catalog",
+	catalog_papers: "catalog",
 	request_log: "rate-limit",
 	order_bucket: "rate-limit",
 };

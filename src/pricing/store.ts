@@ -1,0 +1,64 @@
+/** The pricing's tables: the versioned price books and the accounts' discounts. */
+import { type PriceBook, type PriceBookInput, PriceBookSchema } from "./book.ts";
+
+type BookRow = { version: number; published_at: string; book: string };
+
+function bookOf(row: BookRow): PriceBook {
+	// Stored books were validated when published (and the seed by its test); parsing again guards the row.
+	return PriceBookSchema.parse({
+		...(JSON.parse(row.book) as object),
+		version: row.version,
+		published_at: row.published_at,
+	});
+}
+
+/** The book in force (the newest), or a given version; null when there is no such version. */
+export async function findPriceBook(db: D1Database, version?: number): Promise<PriceBook | null> {
+	const row =
+		version === undefined
+			? await db
+					.prepare("SELECT version, published_at, book FROM price_books ORDER BY version DESC LIMIT 1")
+					.first<BookRow>()
+			: await db
+					.prepare("SELECT version, published_at, book FROM price_books WHERE version = ?1")
+					.bind(version)
+					.first<BookRow>();
+	return row === null ? null : bookOf(row);
+}
+
+/**
+ * Publishes `book` as the next version, in one statement (two admins publishing at once get two
+ * versions, never one overwritten). Earlier versions are kept unchanged.
+ */
+export async function publishPriceBook(db: D1Database, book: PriceBookInput, now: Date): Promise<PriceBook> {
+	const row = await db
+		.prepare(
+			`INSERT INTO price_books (version, published_at, book)
+			 SELECT COALESCE(MAX(version), 0) + 1, ?1, ?2 FROM price_books
+			 RETURNING version, published_at, book`,
+		)
+		.bind(now.toISOString(), JSON.stringify(book))
+		.first<BookRow>();
+	if (row === null) throw new Error("publishing a price book returned no row");
+	return bookOf(row);
+}
+
+/** An account's discount in percent (0 without one). */
+export async function discountPercentOf(db: D1Database, accountId: string): Promise<number> {
+	const row = await db
+		.prepare("SELECT discount_percent FROM account_discounts WHERE account_id = ?1")
+		.bind(accountId)
+		.first<{ discount_percent: number }>();
+	return row?.discount_percent ?? 0;
+}
+
+/** Sets an account's discount (0 removes it in effect). */
+export async function setDiscountPercent(db: D1Database, accountId: string, percent: number, now: Date): Promise<void> {
+	await db
+		.prepare(
+			`INSERT INTO account_discounts (account_id, discount_percent, updated_at) VALUES (?1, ?2, ?3)
+			 ON CONFLICT (account_id) DO UPDATE SET discount_percent = excluded.discount_percent, updated_at = excluded.updated_at`,
+		)
+		.bind(accountId, percent, now.toISOString())
+		.run();
+}
