@@ -32,12 +32,10 @@ export const FramingFields = {
 		.optional()
 		.openapi({ description: "A catalog frame slug; omitted: an unframed print.", example: "walnut-flat-125" }),
 	mat: slug.optional().openapi({ description: "A catalog mat slug; needs a frame.", example: "museum-rag-white-4ply" }),
-	mat_border_in: eighths(1, 6)
-		.optional()
-		.openapi({
-			description: "The mat's border on the sides and top, 1 to 6 in by 1/8; needs a mat. Default 2.",
-			example: 2.5,
-		}),
+	mat_border_in: eighths(1, 6).optional().openapi({
+		description: "The mat's border on the sides and top, 1 to 6 in by 1/8; needs a mat. Default 2.",
+		example: 2.5,
+	}),
 	mat_bottom_border_in: eighths(1, 8).optional().openapi({
 		description: "A weighted bottom border, from mat_border_in to 8 in by 1/8; needs a mat. Default: mat_border_in.",
 		example: 3,
@@ -45,28 +43,21 @@ export const FramingFields = {
 	inner_mat: slug
 		.optional()
 		.openapi({ description: "A second mat under the first (a double mat); needs a mat.", example: "black-core-black" }),
-	inner_mat_reveal_in: eighths(0.125, 0.5)
-		.optional()
-		.openapi({
-			description: "How much of the inner mat shows, 1/8 to 1/2 in by 1/8; needs an inner mat. Default 1/4.",
-			example: 0.25,
-		}),
-	glazing: slug
-		.optional()
-		.openapi({
-			description: "A catalog glazing slug. Default: acrylic when framed; none unframed.",
-			example: "museum-acrylic",
-		}),
+	inner_mat_reveal_in: eighths(0.125, 0.5).optional().openapi({
+		description: "How much of the inner mat shows, 1/8 to 1/2 in by 1/8; needs an inner mat. Default 1/4.",
+		example: 0.25,
+	}),
+	glazing: slug.optional().openapi({
+		description: "A catalog glazing slug. Default: acrylic when framed; none unframed.",
+		example: "museum-acrylic",
+	}),
 	paper: slug
 		.optional()
 		.openapi({ description: "A catalog paper slug. Default archival-matte.", example: "cotton-rag" }),
-	fit: z
-		.enum(FITS)
-		.optional()
-		.openapi({
-			description: "fill (default: cover the print area, cropping) or fit (the whole image).",
-			example: "fill",
-		}),
+	fit: z.enum(FITS).optional().openapi({
+		description: "fill (default: cover the print area, cropping) or fit (the whole image).",
+		example: "fill",
+	}),
 };
 
 /** An item's framing fields as sent. */
