@@ -6,7 +6,7 @@
  *   pages, routes   each capability's routes.ts / *-routes.ts, the console, the OpenAPI document
  *   capabilities    each folder's logic, store and Durable Objects, in this order (a folder may use
  *                   the ones listed after it, never one before it):
- *                     console > openapi > production > admin > orders > branding > pricing
+ *                     console > openapi > production > admin > orders > quotes > branding > pricing
  *                     > webhooks, print-files, catalog, health > access > rate-limit > accounts
  *                     > addresses, framing
  *   plumbing        src/http/ (errors, request id, validation hook, outbound-URL rules, cursors, page head)
@@ -20,7 +20,19 @@ const MAY_USE = {
 	openapi: ["access"],
 	production: ["orders", "branding", "print-files", "catalog", "accounts", "addresses", "access", "pricing", "framing"],
 	admin: ["accounts", "webhooks", "access", "rate-limit"],
-	orders: ["webhooks", "print-files", "catalog", "rate-limit", "access", "accounts", "addresses", "pricing", "framing"],
+	quotes: ["pricing", "framing", "catalog", "print-files", "addresses", "access", "accounts"],
+	orders: [
+		"quotes",
+		"webhooks",
+		"print-files",
+		"catalog",
+		"rate-limit",
+		"access",
+		"accounts",
+		"addresses",
+		"pricing",
+		"framing",
+	],
 	branding: ["print-files", "access", "accounts", "addresses"],
 	webhooks: ["access", "accounts"],
 	"print-files": ["access", "accounts"],

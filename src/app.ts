@@ -18,6 +18,7 @@ import { orderRoutes } from "./orders/routes.ts";
 import { pricingRoutes } from "./pricing/routes.ts";
 import { printFileRoutes, uploadRoutes } from "./print-files/routes.ts";
 import { productionRoutes } from "./production/routes.ts";
+import { quoteRoutes } from "./quotes/routes.ts";
 import { webhookRoutes } from "./webhooks/routes.ts";
 
 /** The JSON body cap of the contract. */
@@ -61,5 +62,6 @@ app.route("/v1", sandboxRoutes);
 app.route("/v1", webhookRoutes);
 app.route("/v1", brandingRoutes);
 app.route("/v1", pricingRoutes);
+app.route("/v1", quoteRoutes);
 app.route("/ops", consoleRoutes);
 serveApiDocs(app);

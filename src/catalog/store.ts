@@ -49,3 +49,11 @@ export async function readCatalog(db: D1Database): Promise<Catalog> {
 		sizes: { min_in: sizesRow.min_in, max_in: sizesRow.max_in, custom: sizesRow.custom === 1 },
 	};
 }
+
+/** Each moulding's weight per foot, in ten-thousandths of a pound (the shipping module's unit), by slug. */
+export async function mouldingWeights(db: D1Database): Promise<Map<string, number>> {
+	const { results } = await db
+		.prepare("SELECT slug, weight_lb_per_foot FROM catalog_frames")
+		.all<{ slug: string; weight_lb_per_foot: number }>();
+	return new Map(results.map((row) => [row.slug, Math.round(row.weight_lb_per_foot * 10_000)]));
+}

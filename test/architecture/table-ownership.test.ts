@@ -27,6 +27,7 @@ const OWNER: Record<string, string> = {
 	brand_profiles: "branding",
 	ops_sessions: "console",
 	price_books: "pricing",
+	quotes: "quotes",
 	account_discounts: "pricing",
 	catalog_glazings: "catalog",
 	catalog_papers: "catalog",

@@ -1,0 +1,119 @@
+import { z } from "@hono/zod-openapi";
+import { ShipToSchema } from "../addresses/schema.ts";
+import { FramingFields, refineFraming } from "../framing/spec.ts";
+import { SHIPPING_METHODS } from "../pricing/shipping.ts";
+
+const inches = z
+	.number()
+	.positive("must be greater than 0")
+	.max(1000, "must be at most 1000 inches")
+	.openapi({ description: "Inches: a whole number within the catalog's sizes.", example: 16 });
+
+/** An item to quote: an order's item, with the file optional. */
+export const QuoteItemInputSchema = z
+	.strictObject({
+		print_file_id: z
+			.string()
+			.min(1)
+			.max(64)
+			.optional()
+			.openapi({ description: "An uploaded file: the quote adds its effective DPI and verdict at this size." }),
+		width_in: inches,
+		height_in: inches,
+		quantity: z.number().int("must be a whole number").min(1).max(100).default(1),
+		...FramingFields,
+	})
+	.superRefine(refineFraming)
+	.openapi("QuoteItemInput");
+
+/** `POST /v1/quotes`: where the items go, and the items. */
+export const CreateQuoteBody = z
+	.strictObject({
+		ship_to: ShipToSchema,
+		items: z.array(QuoteItemInputSchema).min(1, "must hold at least 1 item").max(50, "must hold at most 50 items"),
+		shipping_method: z
+			.enum(SHIPPING_METHODS)
+			.optional()
+			.openapi({ description: "The method the partner means to order with; the quote still lists every option." }),
+	})
+	.openapi("CreateQuoteRequest");
+/** A quote request as parsed. */
+export type CreateQuoteInput = z.infer<typeof CreateQuoteBody>;
+
+const SizeSchema = z.object({ width_in: z.number(), height_in: z.number() });
+const CentsSchema = z.number().int().openapi({ description: "US cents." });
+
+const QuoteItemSchema = z.object({
+	width_in: z.number(),
+	height_in: z.number(),
+	quantity: z.number().int(),
+	frame: z.string().nullable(),
+	mat: z.string().nullable(),
+	mat_border_in: z.number().nullable(),
+	mat_bottom_border_in: z.number().nullable(),
+	inner_mat: z.string().nullable(),
+	inner_mat_reveal_in: z.number().nullable(),
+	glazing: z.string(),
+	paper: z.string(),
+	fit: z.enum(["fill", "fit"]),
+	print_file_id: z.string().nullable(),
+	effective_dpi: z.number().nullable(),
+	resolution: z.enum(["ok", "warn", "reject"]).nullable(),
+	dimensions: z.object({
+		print: SizeSchema,
+		mat_opening: SizeSchema.nullable(),
+		top_mat_opening: SizeSchema.nullable(),
+		mat_outer: SizeSchema.nullable(),
+		glazing: SizeSchema.nullable(),
+		outside: SizeSchema,
+	}),
+	united_inches: z.number(),
+	unit_price: z.object({
+		print: CentsSchema,
+		frame: CentsSchema,
+		mat: CentsSchema,
+		glazing: CentsSchema,
+		backing: CentsSchema,
+		assembly: CentsSchema,
+		discount: CentsSchema,
+		total: CentsSchema,
+	}),
+	line_total: CentsSchema,
+});
+
+const ShippingOptionSchema = z.object({
+	method: z.enum(SHIPPING_METHODS),
+	packages: z.array(
+		z.object({
+			length_in: z.number(),
+			width_in: z.number(),
+			depth_in: z.number(),
+			weight_lb: z.number(),
+			billable_weight_lb: z.number().int(),
+			oversize: z.boolean(),
+			length_plus_girth_in: z.number(),
+		}),
+	),
+	cost: CentsSchema,
+	delivery_days: z.object({ min: z.number().int(), max: z.number().int() }),
+});
+
+/** A quote: every item's price and dimensions, the shipping options, and the totals per method. */
+export const QuoteSchema = z
+	.object({
+		id: z.string().openapi({ example: "quo_4Zq8" }),
+		created_at: z.string(),
+		expires_at: z.string().openapi({ description: "48 hours after creation." }),
+		currency: z.literal("USD"),
+		price_book_version: z.number().int(),
+		shipping_method: z.enum(SHIPPING_METHODS).nullable(),
+		items: z.array(QuoteItemSchema),
+		shipping_options: z.array(ShippingOptionSchema),
+		totals: z.object({
+			items: CentsSchema,
+			by_method: z.record(z.string(), z.object({ shipping: CentsSchema, total: CentsSchema })),
+		}),
+	})
+	.openapi("Quote");
+/** A quote as answered and stored. */
+export type Quote = z.infer<typeof QuoteSchema>;

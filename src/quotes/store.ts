@@ -1,0 +1,39 @@
+/** The quotes table: a quote as answered, owned by one account and mode. */
+import type { KeyMode } from "../accounts/scopes.ts";
+import { type Quote, QuoteSchema } from "./schema.ts";
+
+/** Stores a quote as answered. */
+export async function insertQuote(
+	db: D1Database,
+	owner: { accountId: string; mode: KeyMode },
+	quote: Quote,
+): Promise<void> {
+	await db
+		.prepare(
+			`INSERT INTO quotes (id, account_id, mode, price_book_version, created_at, expires_at, body)
+			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
+		)
+		.bind(
+			quote.id,
+			owner.accountId,
+			owner.mode,
+			quote.price_book_version,
+			quote.created_at,
+			quote.expires_at,
+			JSON.stringify(quote),
+		)
+		.run();
+}
+
+/** A quote of this account and mode, or null (another account's or mode's quote is not found). */
+export async function findOwnedQuote(
+	db: D1Database,
+	owner: { accountId: string; mode: KeyMode },
+	id: string,
+): Promise<Quote | null> {
+	const row = await db
+		.prepare("SELECT body FROM quotes WHERE id = ?1 AND account_id = ?2 AND mode = ?3")
+		.bind(id, owner.accountId, owner.mode)
+		.first<{ body: string }>();
+	return row === null ? null : QuoteSchema.parse(JSON.parse(row.body));
+}
