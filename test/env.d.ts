@@ -4,3 +4,9 @@ declare namespace Cloudflare {
 		TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
 	}
 }
+
+/** A file's text, imported with Vite's `?raw` (the README's worked example test reads the README). */
+declare module "*.md?raw" {
+	const text: string;
+	export default text;
+}
