@@ -163,15 +163,35 @@ try {
 		}),
 	);
 
-	// Live: an operator moves the order through production.
+	// Live: the price book, then a quote of the piece with every shipping option, before the order.
 	const liveFile = await uploadTiff(keys.live.key);
+	const book = await call("GET", "/v1/price-book", keys.live.key);
+	console.log(`\n── GET /v1/price-book: version ${String(book.version)}, ${String(book.currency)}`);
+	const framedItem = {
+		print_file_id: liveFile,
+		width_in: 8,
+		height_in: 10,
+		frame: "walnut-flat-075",
+		mat: "bright-white",
+	};
+	const quote = await call("POST", "/v1/quotes", keys.live.key, { ship_to: SHIP_TO, items: [framedItem] });
+	show("POST /v1/quotes", quote);
+	const quoted = quote.items as { unit_price: { total: number }; resolution: string | null }[];
+	const options = quote.shipping_options as { method: string; cost: number }[];
+	if (quoted[0]?.resolution !== "ok" || options.length === 0)
+		throw new Error("the quote is not a priced, printable piece");
+	console.log(
+		`quoted: ${(quoted[0].unit_price.total / 100).toFixed(2)} USD the piece; shipping ${options.map((option) => `${option.method} ${(option.cost / 100).toFixed(2)}`).join(", ")}`,
+	);
+
+	// Live: an operator moves the order through production.
 	const giftMessage = "Happy birthday, Grace! Love, Ada";
 	const order = await call("POST", "/v1/orders", keys.live.key, {
 		external_id: `DEMO-${Date.now()}`,
 		callback_url: receiver.url,
 		ship_to: SHIP_TO,
 		gift_message: giftMessage,
-		items: [{ print_file_id: liveFile, width_in: 8, height_in: 10, frame: "walnut-flat-075", mat: "bright-white" }],
+		items: [framedItem],
 	});
 	show("POST /v1/orders", order);
 	show("in production", await waitForStatus(keys.live.key, String(order.id), "in_production"));
