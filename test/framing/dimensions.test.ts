@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fractionValue, mouldingCut, pieceDimensions, toSixteenths } from "../../src/framing/dimensions.ts";
+import { MUSEUM_PIECE_DIMENSIONS, MUSEUM_PIECE_UNITED_INCHES } from "./museum-piece.ts";
 
 /** 16 × 20 in, a 2.5 in mat with a 3 in bottom, a double mat with a 1/4 in reveal, a 1 1/4 in moulding. */
 const MUSEUM_PIECE = {
@@ -12,13 +13,8 @@ const MUSEUM_PIECE = {
 describe("piece dimensions", () => {
 	it("a double-matted framed piece: openings, the mat's outer size shared by the glazing, the outside, united inches", () => {
 		expect(pieceDimensions(MUSEUM_PIECE)).toEqual({
-			print: { width_in: 16, height_in: 20 },
-			mat_opening: { width_in: 15.75, height_in: 19.75 },
-			top_mat_opening: { width_in: 16.25, height_in: 20.25 },
-			mat_outer: { width_in: 21, height_in: 25.5 },
-			glazing: { width_in: 21, height_in: 25.5 },
-			outside: { width_in: 23.5, height_in: 28 },
-			united_inches: 46.5,
+			...MUSEUM_PIECE_DIMENSIONS,
+			united_inches: MUSEUM_PIECE_UNITED_INCHES,
 		});
 	});
 

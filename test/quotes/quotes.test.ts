@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PriceBook } from "../../src/pricing/book.ts";
 import type { Quote } from "../../src/quotes/schema.ts";
+import { MUSEUM_PIECE_DIMENSIONS, MUSEUM_PIECE_UNITED_INCHES } from "../framing/museum-piece.ts";
 import { api, createAdminKey, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
 import { readyFile, SHIP_TO } from "../orders/order-helpers.ts";
 
@@ -42,15 +43,8 @@ describe("POST /v1/quotes", () => {
 			mat_bottom_border_in: 3,
 			inner_mat_reveal_in: 0.25,
 			fit: "fill",
-			dimensions: {
-				print: { width_in: 16, height_in: 20 },
-				mat_opening: { width_in: 15.75, height_in: 19.75 },
-				top_mat_opening: { width_in: 16.25, height_in: 20.25 },
-				mat_outer: { width_in: 21, height_in: 25.5 },
-				glazing: { width_in: 21, height_in: 25.5 },
-				outside: { width_in: 23.5, height_in: 28 },
-			},
-			united_inches: 46.5,
+			dimensions: MUSEUM_PIECE_DIMENSIONS,
+			united_inches: MUSEUM_PIECE_UNITED_INCHES,
 			unit_price: {
 				print: 1_120, // 320 sq in × 35 mills
 				frame: 7_742, // 103/12 × 1.1 ft × 8,200 mills (walnut 1 1/4 in)

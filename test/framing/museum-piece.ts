@@ -1,0 +1,14 @@
+/** The README's worked example piece (16 × 20 in, 2.5 in mat with a 3 in bottom, double mat, 1 1/4 in frame) and its dimensions. */
+
+/** Its dimensions, as the dimensions module and a quote give them (united inches apart). */
+export const MUSEUM_PIECE_DIMENSIONS = {
+	print: { width_in: 16, height_in: 20 },
+	mat_opening: { width_in: 15.75, height_in: 19.75 },
+	top_mat_opening: { width_in: 16.25, height_in: 20.25 },
+	mat_outer: { width_in: 21, height_in: 25.5 },
+	glazing: { width_in: 21, height_in: 25.5 },
+	outside: { width_in: 23.5, height_in: 28 },
+};
+
+/** Its frame's inner width plus height. */
+export const MUSEUM_PIECE_UNITED_INCHES = 46.5;
