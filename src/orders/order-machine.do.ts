@@ -183,8 +183,8 @@ export class OrderMachine extends DurableObject<Env> {
 	}
 
 	/**
-	 * The event's first attempt starts right after the move commits, in the event's own sender, so
-	 * a lone event reaches its receiver without waiting for a queue batch. The queue carries retries.
+	 * The event's first attempt starts right after the move commits, in its endpoint's sender, so a
+	 * lone event reaches its receiver without waiting for a queue batch. The queue carries retries.
 	 */
 	async #deliver(eventId: string, url: string): Promise<void> {
 		try {
