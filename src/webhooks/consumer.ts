@@ -7,7 +7,7 @@ import { startDelivery } from "./webhook-sender.do.ts";
 export const DEAD_LETTER_QUEUE = "framed-print-webhooks-dlq";
 
 /**
- * The WEBHOOKS consumer: each message is handed to its event's WebhookSender and acknowledged, so
+ * The WEBHOOKS consumer: each message is handed to its endpoint's WebhookSender and acknowledged, so
  * the batch never waits on a receiver (one that hangs would otherwise hold up every message behind
  * it). A message whose hand-over fails is retried on its own. The dead-letter queue's messages are
  * handed back to the sweep.

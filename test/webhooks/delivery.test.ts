@@ -280,7 +280,7 @@ describe("webhook delivery", () => {
 		expect(row).toMatchObject({ attempts: 1, last_status_code: 200 });
 	}, 20_000);
 
-	it("hands each queue message to its event's sender and acknowledges it without waiting for the receiver", async () => {
+	it("hands each queue message to its endpoint's sender and acknowledges it without waiting for the receiver", async () => {
 		const { owner } = await freshOwner();
 		const good = await storedEvent(owner, hookUrl("ok"));
 		const hanging = await storedEvent(owner, hookUrl("hang"));
