@@ -1,8 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { configOf } from "../config.ts";
 import { randomBase62 } from "../ids.ts";
-import { enqueueDelivery } from "../webhooks/enqueue.ts";
-import { startDelivery } from "../webhooks/webhook-sender.do.ts";
+import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
 import { type ItemRow, type StoredOrder, stateOf, withState } from "./rows.ts";
 import { type Actor, applyMove, type Move } from "./state-machine.ts";
 import { findOrder, StaleOrder, writeMove } from "./store.ts";
@@ -175,26 +174,13 @@ export class OrderMachine extends DurableObject<Env> {
 			if (error instanceof StaleOrder) return { ok: false, kind: "stale" };
 			throw error;
 		}
-		if (eventId !== null && after.callback_url !== null) await this.#deliver(eventId, after.callback_url);
+		// The first attempt starts right after the move commits, in its endpoint's sender, so a lone event
+		// reaches its receiver without waiting for a queue batch. The queue carries retries.
+		if (eventId !== null && after.callback_url !== null) await deliverSoon(this.env, eventId, after.callback_url);
 		const byId = new Map(itemUpdates.map((item) => [item.id, item]));
 		const items = stored.items.map((item) => byId.get(item.id) ?? item);
 		if (options.schedule) await this.#scheduleNext(after);
 		return { ok: true, order: { order: after, items } };
-	}
-
-	/**
-	 * The event's first attempt starts right after the move commits, in its endpoint's sender, so a
-	 * lone event reaches its receiver without waiting for a queue batch. The queue carries retries.
-	 */
-	async #deliver(eventId: string, url: string): Promise<void> {
-		try {
-			await startDelivery(this.env, eventId, url);
-		} catch (error) {
-			console.error(
-				JSON.stringify({ level: "warn", event_id: eventId, message: `hand-over failed: ${String(error)}` }),
-			);
-			await enqueueDelivery(this.env, eventId, url);
-		}
 	}
 
 	/** Validation right away; the sandbox's next step after its delay; nothing otherwise. */

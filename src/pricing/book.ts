@@ -5,7 +5,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { SHIPPING_METHODS, SHIPPING_ZONES, type ShippingTables } from "./shipping.ts";
-import type { PieceRates } from "./unit-price.ts";
+import type { MatTier, PieceRates } from "./unit-price.ts";
 
 const cents = z.number().int().min(0).max(10_000_000);
 const mills = z.number().int().min(0).max(1_000_000);
@@ -113,6 +113,11 @@ export function shippingTablesOf(book: PriceBookInput): ShippingTables {
 	};
 }
 
+/** The book's mat tiers as the unit-price module takes them. */
+export function matTiersOf(book: Pick<PriceBookInput, "mats">): MatTier[] {
+	return book.mats.tiers.map((tier) => ({ maxUnitedInches: tier.max_united_inches, cents: tier.cents_per_layer }));
+}
+
 /** The rates of one piece from the book: null for a slug the book does not price (the order holds instead). */
 export function pieceRatesOf(
 	book: PriceBookInput,
@@ -127,7 +132,7 @@ export function pieceRatesOf(
 		paperMillsPerSquareInch: paper,
 		frameMillsPerFoot: frame,
 		matLayers: choice.matLayers,
-		matTiers: book.mats.tiers.map((tier) => ({ maxUnitedInches: tier.max_united_inches, cents: tier.cents_per_layer })),
+		matTiers: matTiersOf(book),
 		glazingMillsPerSquareInch: glazing,
 		backingMillsPerSquareInch: book.backing.mills_per_sq_in,
 		assemblyCents: book.assembly.cents_per_framed_piece,

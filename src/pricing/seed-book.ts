@@ -3,9 +3,8 @@
  * as version 1, with each catalog frame's price per foot; a test holds the two equal. Rates in mills
  * (tenths of a cent) per square inch or per foot, prices in cents.
  */
-import { type PriceBookInput, shippingTablesOf } from "./book.ts";
+import { matTiersOf, type PriceBookInput, shippingTablesOf } from "./book.ts";
 import type { ShippingTables } from "./shipping.ts";
-import type { MatTier } from "./unit-price.ts";
 
 const days = (min: number, max: number) => ({ min, max });
 
@@ -60,9 +59,7 @@ export const SEED_BOOK: Omit<PriceBookInput, "frames"> = {
 export const SEED_PIECE_RATES = {
 	printMinimumCents: SEED_BOOK.print.minimum_cents,
 	paperMillsPerSquareInch: SEED_BOOK.print.paper_mills_per_sq_in,
-	matTiers: SEED_BOOK.mats.tiers.map(
-		(tier): MatTier => ({ maxUnitedInches: tier.max_united_inches, cents: tier.cents_per_layer }),
-	),
+	matTiers: matTiersOf(SEED_BOOK),
 	glazingMillsPerSquareInch: SEED_BOOK.glazing.mills_per_sq_in,
 	backingMillsPerSquareInch: SEED_BOOK.backing.mills_per_sq_in,
 	assemblyCents: SEED_BOOK.assembly.cents_per_framed_piece,

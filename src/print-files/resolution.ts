@@ -5,14 +5,23 @@ export const MINIMUM_DPI = 150;
 
 /**
  * Effective resolution of an image printed at a size: the image may be turned to the print's
- * orientation, so long side goes with long side. Embedded DPI tags are ignored.
+ * orientation, so long side goes with long side. Embedded DPI tags are ignored. `fill` (the
+ * default: the image covers the print area, cropping) takes the smaller scale factor; `fit` (the
+ * whole image, with a white border) the larger.
  */
-export function effectiveDpi(widthPx: number, heightPx: number, widthIn: number, heightIn: number): number {
+export function effectiveDpi(
+	widthPx: number,
+	heightPx: number,
+	widthIn: number,
+	heightIn: number,
+	fit: "fill" | "fit" = "fill",
+): number {
 	const longPx = Math.max(widthPx, heightPx);
 	const shortPx = Math.min(widthPx, heightPx);
 	const longIn = Math.max(widthIn, heightIn);
 	const shortIn = Math.min(widthIn, heightIn);
-	return Math.min(longPx / longIn, shortPx / shortIn);
+	const ratios = [longPx / longIn, shortPx / shortIn] as const;
+	return fit === "fill" ? Math.min(...ratios) : Math.max(...ratios);
 }
 
 /** `reject` below 150 DPI, `warn` from 150 up to 300, `ok` at 300 and above. */

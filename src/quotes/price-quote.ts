@@ -6,11 +6,11 @@
  */
 import type { Catalog } from "../catalog/schema.ts";
 import { innerSize, mouldingCut, type PieceSpec, pieceDimensions, toSixteenths } from "../framing/dimensions.ts";
-import { completeFraming, type FramingSpec } from "../framing/spec.ts";
+import { completeFraming } from "../framing/spec.ts";
 import { type PriceBook, pieceRatesOf, shippingTablesOf } from "../pricing/book.ts";
 import { type FlatParcelItem, type FramedParcelItem, shippingOptions } from "../pricing/shipping.ts";
 import { unitPrice } from "../pricing/unit-price.ts";
-import { resolutionVerdict } from "../print-files/resolution.ts";
+import { effectiveDpi as effectiveDpiOf, resolutionVerdict } from "../print-files/resolution.ts";
 import type { PrintFileRow } from "../print-files/store.ts";
 import type { CreateQuoteInput, Quote } from "./schema.ts";
 
@@ -34,17 +34,6 @@ type Refusal = { ok: false; field: string; message: string };
 
 function refuse(field: string, message: string): Refusal {
 	return { ok: false, field, message };
-}
-
-/** The effective DPI of a file at this size: `fill` the smaller scale factor, `fit` the larger. */
-function fileDpi(file: PrintFileRow, widthIn: number, heightIn: number, fit: FramingSpec["fit"]): number | null {
-	if (file.width_px === null || file.height_px === null) return null;
-	const longPx = Math.max(file.width_px, file.height_px);
-	const shortPx = Math.min(file.width_px, file.height_px);
-	const longIn = Math.max(widthIn, heightIn);
-	const shortIn = Math.min(widthIn, heightIn);
-	const ratios = [longPx / longIn, shortPx / shortIn];
-	return fit === "fill" ? Math.min(...ratios) : Math.max(...ratios);
 }
 
 /** Prices the cart `input` with `facts`. */
@@ -118,7 +107,10 @@ export function priceQuote(input: CreateQuoteInput, facts: QuoteFacts): QuoteOut
 			if (file.status !== "ready") {
 				return refuse(at("print_file_id"), `Print file ${item.print_file_id} is ${file.status}, not a ready image.`);
 			}
-			effectiveDpi = fileDpi(file, item.width_in, item.height_in, spec.fit);
+			effectiveDpi =
+				file.width_px === null || file.height_px === null
+					? null
+					: effectiveDpiOf(file.width_px, file.height_px, item.width_in, item.height_in, spec.fit);
 		}
 		items.push({
 			width_in: item.width_in,

@@ -43,12 +43,9 @@ async function filesOf(env: Env, owner: AuthedEnv["Variables"]["principal"], inp
 	const ids = [
 		...new Set(input.items.flatMap((item) => (item.print_file_id === undefined ? [] : [item.print_file_id]))),
 	];
-	const files = new Map<string, PrintFileRow>();
-	for (const id of ids) {
-		const found = await findOwnedPrintFile(env.DB, owner, id);
-		if (found !== null) files.set(id, await currentPrintFile(env, found));
-	}
-	return files;
+	const found = await Promise.all(ids.map((id) => findOwnedPrintFile(env.DB, owner, id)));
+	const current = await Promise.all(found.flatMap((file) => (file === null ? [] : [currentPrintFile(env, file)])));
+	return new Map<string, PrintFileRow>(current.map((file) => [file.id, file]));
 }
 
 /** `POST /v1/quotes` and `GET /v1/quotes/{id}`: quotes belong to one account and mode, like orders. */

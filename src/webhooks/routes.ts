@@ -5,10 +5,9 @@ import { generateWebhookSecret } from "../accounts/keys.ts";
 import { createApp } from "../http/create-app.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
-import { enqueueDelivery } from "./enqueue.ts";
 import { DELIVERY_STATUSES, ORDER_EVENT_TYPES } from "./events.ts";
 import { type EventRow, findOwnedEvent, listEventPage, resetForRedelivery, rotateWebhookSecret } from "./store.ts";
-import { startDelivery } from "./webhook-sender.do.ts";
+import { deliverSoon } from "./webhook-sender.do.ts";
 
 const DeliverySchema = z
 	.object({
@@ -144,11 +143,7 @@ export const webhookRoutes = createApp<AuthedEnv>()
 			throw new ApiError("conflict", `Event ${id} has no callback_url to be sent to.`);
 		}
 		await resetForRedelivery(c.env.DB, id, new Date());
-		try {
-			await startDelivery(c.env, id, event.url);
-		} catch {
-			await enqueueDelivery(c.env, id, event.url);
-		}
+		await deliverSoon(c.env, id, event.url);
 		const updated = await findOwnedEvent(c.env.DB, c.var.principal, id);
 		if (updated === null) throw new ApiError("not_found", `No event ${id}.`, "id");
 		return c.json(toEvent(updated), 200);

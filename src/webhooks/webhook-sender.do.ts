@@ -50,6 +50,19 @@ export async function startDelivery(env: Env, eventId: string, url: string): Pro
 	await env.WEBHOOK_SENDER.get(env.WEBHOOK_SENDER.idFromName(endpointOf(url))).send(eventId, url);
 }
 
+/**
+ * Starts the event's delivery now through its endpoint's sender; when the sender cannot be reached,
+ * puts it on the queue instead (and the sweep covers a queue that fails too). Never throws.
+ */
+export async function deliverSoon(env: Env, eventId: string, url: string): Promise<void> {
+	try {
+		await startDelivery(env, eventId, url);
+	} catch (error) {
+		console.error(JSON.stringify({ level: "warn", event_id: eventId, message: `hand-over failed: ${String(error)}` }));
+		await enqueueDelivery(env, eventId, url);
+	}
+}
+
 /** The endpoint a URL delivers to: its origin (scheme, host, port), or the URL itself when it cannot be parsed. */
 function endpointOf(url: string): string {
 	try {
