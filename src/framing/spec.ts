@@ -6,6 +6,7 @@
  * (an order that spells out the defaults is the same order).
  */
 import { z } from "@hono/zod-openapi";
+import type { PieceSpec } from "./dimensions.ts";
 
 const SLUG = /^[a-z0-9][a-z0-9-]*$/;
 const slug = z
@@ -145,4 +146,51 @@ export function completeFraming(input: FramingInput): FramingSpec {
 export function refineFraming(input: FramingInput, ctx: z.RefinementCtx): void {
 	const problem = framingProblem(input);
 	if (problem !== null) ctx.addIssue({ code: "custom", path: [problem.field], message: problem.message });
+}
+
+/** The dimensions module's view of a piece with a complete specification. */
+export function pieceSpecOf(
+	widthIn: number,
+	heightIn: number,
+	spec: FramingSpec,
+	frameWidthIn: number | null,
+): PieceSpec {
+	return {
+		widthIn,
+		heightIn,
+		frameWidthIn,
+		mat:
+			spec.mat === null
+				? null
+				: {
+						borderIn: spec.mat_border_in ?? 0,
+						bottomBorderIn: spec.mat_bottom_border_in ?? 0,
+						innerRevealIn: spec.inner_mat_reveal_in,
+					},
+	};
+}
+
+/**
+ * The fewest fields that complete to `spec`: the slugs, and every other field only where it is not
+ * its default. An order that spells out the defaults and one that leaves them out give the same
+ * fields here, which is what the idempotency comparison and a PATCH start from.
+ */
+export function sentFraming(spec: FramingSpec): FramingInput {
+	const slugs: FramingInput = {
+		frame: spec.frame ?? undefined,
+		mat: spec.mat ?? undefined,
+		inner_mat: spec.inner_mat ?? undefined,
+	};
+	const defaults = completeFraming(slugs);
+	const sent: FramingInput = { ...slugs };
+	if (spec.mat_border_in !== defaults.mat_border_in) sent.mat_border_in = spec.mat_border_in ?? undefined;
+	const bottomDefault = spec.mat_border_in;
+	if (spec.mat_bottom_border_in !== bottomDefault) sent.mat_bottom_border_in = spec.mat_bottom_border_in ?? undefined;
+	if (spec.inner_mat_reveal_in !== defaults.inner_mat_reveal_in) {
+		sent.inner_mat_reveal_in = spec.inner_mat_reveal_in ?? undefined;
+	}
+	if (spec.glazing !== defaults.glazing) sent.glazing = spec.glazing;
+	if (spec.paper !== defaults.paper) sent.paper = spec.paper;
+	if (spec.fit !== defaults.fit) sent.fit = spec.fit;
+	return sent;
 }

@@ -1,67 +1,115 @@
+import { pieceDimensions } from "../framing/dimensions.ts";
+import { type FramingSpec, pieceSpecOf } from "../framing/spec.ts";
 import type { InvalidReason } from "../print-files/image-types.ts";
-import { effectiveDpi, resolutionVerdict } from "../print-files/resolution.ts";
+import {
+	CROP_WARNING_PERCENT,
+	croppedPercent,
+	effectiveDpi,
+	MINIMUM_DPI,
+	resolutionVerdict,
+} from "../print-files/resolution.ts";
 import type { HoldDetail, HoldReason } from "./state-machine.ts";
 
+/** A frame as the item check needs it: its moulding's face width and the united inches it carries. */
+export type FrameFacts = { widthIn: number; maxUnitedInches: number };
+
 /** What the catalog offers, as the item check needs it. */
-export type CatalogFacts = { frames: ReadonlySet<string>; mats: ReadonlySet<string>; minIn: number; maxIn: number };
+export type CatalogFacts = {
+	frames: ReadonlyMap<string, FrameFacts>;
+	mats: ReadonlySet<string>;
+	glazings: ReadonlySet<string>;
+	papers: ReadonlySet<string>;
+	minIn: number;
+	maxIn: number;
+};
 
 /** What is known of an item's file when it is checked. */
 export type FileFacts =
 	| { kind: "ready"; widthPx: number; heightPx: number }
-	/** An uploaded file already found ready at this size when the item was created or changed. */
-	| { kind: "checked"; effectiveDpi: number }
 	| { kind: "invalid"; reason: InvalidReason; message: string }
 	| { kind: "fetch_failed"; message: string }
 	| { kind: "missing"; message: string };
 
-export type ItemToCheck = {
+/** An item as checked: its size, its complete framing specification and where its file came from. */
+export type ItemToCheck = FramingSpec & {
 	id: string;
 	width_in: number;
 	height_in: number;
-	frame: string | null;
-	mat: string | null;
 	/** Which request field carried the file, for `hold_details[].field`. */
 	fileField: "print_file_id" | "print_file_url";
 };
 
 export type Problem = { reason: HoldReason; detail: HoldDetail };
 
-/** The item's findings: problems that hold the order, its effective DPI, and warnings. */
-export type ItemFindings = { problems: Problem[]; effectiveDpi: number | null; warnings: string[] };
+/**
+ * The item's findings: problems that hold the order, its effective DPI, its warnings, and the share
+ * of the image `fill` cuts off (null while the file is unknown).
+ */
+export type ItemFindings = {
+	problems: Problem[];
+	effectiveDpi: number | null;
+	warnings: string[];
+	croppedPercent: number | null;
+};
 
 /** Item warning for a file between 150 and 299 DPI at its size. */
 export const LOW_RESOLUTION = "low_resolution";
+/** Item warning when `fill` cuts off more than 2% of either side of the image. */
+export const IMAGE_CROPPED = "image_cropped";
+
+/** What an image of `widthPx` × `heightPx` gives at the item's size and fit. */
+export type ImageFit = {
+	effectiveDpi: number;
+	verdict: ReturnType<typeof resolutionVerdict>;
+	croppedPercent: number;
+	warnings: string[];
+};
+
+/** The resolution and crop of an image printed as `item` says (one rule for creation, PATCH and validation). */
+export function imageFit(
+	widthPx: number,
+	heightPx: number,
+	item: { width_in: number; height_in: number; fit: FramingSpec["fit"] },
+): ImageFit {
+	const dpi = effectiveDpi(widthPx, heightPx, item.width_in, item.height_in, item.fit);
+	const verdict = resolutionVerdict(dpi);
+	const cropped = croppedPercent(widthPx, heightPx, item.width_in, item.height_in, item.fit);
+	const warnings: string[] = [];
+	if (verdict === "warn") warnings.push(LOW_RESOLUTION);
+	if (cropped > CROP_WARNING_PERCENT) warnings.push(IMAGE_CROPPED);
+	return { effectiveDpi: dpi, verdict, croppedPercent: cropped, warnings };
+}
 
 function problem(item: ItemToCheck, reason: HoldReason, field: string, message: string): Problem {
 	return { reason, detail: { item_id: item.id, field, message } };
 }
 
-/** Checks one item's file and its catalog parts (contract, "Catalog mismatches and file checks"). */
+function sizeOffered(inches: number, catalog: CatalogFacts): boolean {
+	return Number.isInteger(inches) && inches >= catalog.minIn && inches <= catalog.maxIn;
+}
+
+/** Checks one item's file and its catalog parts (contract, "Catalog mismatches and file checks"; product model, section 1). */
 export function checkItem(item: ItemToCheck, file: FileFacts, catalog: CatalogFacts): ItemFindings {
 	const problems: Problem[] = [];
-	const warnings: string[] = [];
 	let dpi: number | null = null;
+	let cropped: number | null = null;
+	let warnings: string[] = [];
 	switch (file.kind) {
-		case "ready":
-		case "checked": {
-			dpi =
-				file.kind === "checked"
-					? file.effectiveDpi
-					: effectiveDpi(file.widthPx, file.heightPx, item.width_in, item.height_in);
-			const verdict = resolutionVerdict(dpi);
-			if (verdict === "reject") {
-				const measured =
-					file.kind === "ready" ? `The file is ${file.widthPx} × ${file.heightPx} px: ` : "The file gives ";
+		case "ready": {
+			const fitted = imageFit(file.widthPx, file.heightPx, item);
+			dpi = fitted.effectiveDpi;
+			cropped = fitted.croppedPercent;
+			if (fitted.verdict === "reject") {
 				problems.push(
 					problem(
 						item,
 						"file_resolution_too_low",
 						item.fileField,
-						`${measured}${Math.floor(dpi)} DPI at ${item.width_in} × ${item.height_in} in, below the 150 DPI minimum.`,
+						`The file is ${file.widthPx} × ${file.heightPx} px: ${Math.floor(dpi)} DPI at ${item.width_in} × ${item.height_in} in, below the ${MINIMUM_DPI} DPI minimum.`,
 					),
 				);
-			} else if (verdict === "warn") {
-				warnings.push(LOW_RESOLUTION);
+			} else {
+				warnings = fitted.warnings;
 			}
 			break;
 		}
@@ -82,9 +130,10 @@ export function checkItem(item: ItemToCheck, file: FileFacts, catalog: CatalogFa
 			problems.push(problem(item, "file_unreadable", item.fileField, file.message));
 			break;
 	}
+	const sized = sizeOffered(item.width_in, catalog) && sizeOffered(item.height_in, catalog);
 	for (const field of ["width_in", "height_in"] as const) {
 		const inches = item[field];
-		if (!Number.isInteger(inches) || inches < catalog.minIn || inches > catalog.maxIn) {
+		if (!sizeOffered(inches, catalog)) {
 			problems.push(
 				problem(
 					item,
@@ -95,13 +144,38 @@ export function checkItem(item: ItemToCheck, file: FileFacts, catalog: CatalogFa
 			);
 		}
 	}
-	if (item.frame !== null && !catalog.frames.has(item.frame)) {
+	const frame = item.frame === null ? null : catalog.frames.get(item.frame);
+	if (frame === undefined) {
 		problems.push(problem(item, "frame_not_found", "frame", `No frame "${item.frame}" in the catalog.`));
 	}
-	if (item.mat !== null && !catalog.mats.has(item.mat)) {
-		problems.push(problem(item, "mat_not_found", "mat", `No mat "${item.mat}" in the catalog.`));
+	for (const field of ["mat", "inner_mat"] as const) {
+		const slug = item[field];
+		if (slug !== null && !catalog.mats.has(slug)) {
+			problems.push(problem(item, "mat_not_found", field, `No mat "${slug}" in the catalog.`));
+		}
 	}
-	return { problems, effectiveDpi: dpi, warnings };
+	if (!catalog.glazings.has(item.glazing)) {
+		problems.push(problem(item, "glazing_not_found", "glazing", `No glazing "${item.glazing}" in the catalog.`));
+	}
+	if (!catalog.papers.has(item.paper)) {
+		problems.push(problem(item, "paper_not_found", "paper", `No paper "${item.paper}" in the catalog.`));
+	}
+	if (frame !== undefined && frame !== null && sized) {
+		const { united_inches: unitedInches } = pieceDimensions(
+			pieceSpecOf(item.width_in, item.height_in, item, frame.widthIn),
+		);
+		if (unitedInches > frame.maxUnitedInches) {
+			problems.push(
+				problem(
+					item,
+					"frame_too_small_for_size",
+					"frame",
+					`"${item.frame}" carries at most ${frame.maxUnitedInches} united inches; this piece is ${unitedInches} (print, mat borders and all).`,
+				),
+			);
+		}
+	}
+	return { problems, effectiveDpi: dpi, warnings, croppedPercent: cropped };
 }
 
 /** The order's verdict from its items' findings: the first problem names the hold, all are listed. */

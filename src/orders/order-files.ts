@@ -1,9 +1,10 @@
 import type { KeyMode } from "../accounts/scopes.ts";
+import type { FramingSpec } from "../framing/spec.ts";
 import { ApiError } from "../http/errors.ts";
 import { currentPrintFile } from "../print-files/inspection.ts";
-import { effectiveDpi, MINIMUM_DPI, resolutionVerdict } from "../print-files/resolution.ts";
+import { MINIMUM_DPI } from "../print-files/resolution.ts";
 import { findOwnedPrintFile } from "../print-files/store.ts";
-import { LOW_RESOLUTION } from "./item-checks.ts";
+import { imageFit } from "./item-checks.ts";
 
 /**
  * The check of an uploaded file named by `print_file_id` when an order is created or an item
@@ -14,9 +15,9 @@ export async function checkUploadedFile(
 	env: Env,
 	owner: { accountId: string; mode: KeyMode },
 	printFileId: string,
-	size: { width_in: number; height_in: number },
+	size: { width_in: number; height_in: number; fit: FramingSpec["fit"] },
 	field: string,
-): Promise<{ effectiveDpi: number; warnings: string[] }> {
+): Promise<{ effectiveDpi: number; warnings: string[]; croppedPercent: number }> {
 	const found = await findOwnedPrintFile(env.DB, owner, printFileId);
 	if (found === null) throw new ApiError("validation_error", `No print file ${printFileId} in this account.`, field);
 	const file = await currentPrintFile(env, found);
@@ -30,14 +31,13 @@ export async function checkUploadedFile(
 			field,
 		);
 	}
-	const dpi = effectiveDpi(file.width_px, file.height_px, size.width_in, size.height_in);
-	const verdict = resolutionVerdict(dpi);
-	if (verdict === "reject") {
+	const fitted = imageFit(file.width_px, file.height_px, size);
+	if (fitted.verdict === "reject") {
 		throw new ApiError(
 			"validation_error",
-			`Print file ${printFileId} is ${file.width_px} × ${file.height_px} px: ${Math.floor(dpi)} DPI at ${size.width_in} × ${size.height_in} in, below the ${MINIMUM_DPI} DPI minimum for that size.`,
+			`Print file ${printFileId} is ${file.width_px} × ${file.height_px} px: ${Math.floor(fitted.effectiveDpi)} DPI at ${size.width_in} × ${size.height_in} in, below the ${MINIMUM_DPI} DPI minimum for that size.`,
 			field,
 		);
 	}
-	return { effectiveDpi: dpi, warnings: verdict === "warn" ? [LOW_RESOLUTION] : [] };
+	return { effectiveDpi: fitted.effectiveDpi, warnings: fitted.warnings, croppedPercent: fitted.croppedPercent };
 }

@@ -5,7 +5,7 @@ import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
 import { type ItemRow, type StoredOrder, stateOf, withState } from "./rows.ts";
 import { type Actor, applyMove, type Move } from "./state-machine.ts";
 import { findOrder, StaleOrder, writeMove } from "./store.ts";
-import { validateOrder } from "./validate-order.ts";
+import { type OrderCharges, validateOrder } from "./validate-order.ts";
 
 /** What a move came to: the order after it, or why it was refused (with the status it was in). */
 export type MoveOutcome =
@@ -110,9 +110,14 @@ export class OrderMachine extends DurableObject<Env> {
 	}
 
 	/** A system move that happens only if the order is still at the version it was read at. */
-	#moveAtVersion(stored: StoredOrder, move: Move, items: ItemRow[] = []): Promise<MoveOutcome> {
+	#moveAtVersion(
+		stored: StoredOrder,
+		move: Move,
+		items: ItemRow[] = [],
+		charges: OrderCharges | null = null,
+	): Promise<MoveOutcome> {
 		return this.ctx.blockConcurrencyWhile(async () => {
-			const outcome = await this.#apply(stored, move, "system", items);
+			const outcome = await this.#apply(stored, move, "system", items, { schedule: true, charges });
 			if (outcome.ok || outcome.kind !== "stale") return outcome;
 			// Moved on meanwhile (canceled while its files were checked, say): that move decides what comes next.
 			const current = await findOrder(this.env.DB, stored.order.id);
@@ -140,7 +145,7 @@ export class OrderMachine extends DurableObject<Env> {
 			result.verdict.kind === "pass"
 				? { kind: "pass_validation" }
 				: { kind: "fail_validation", holdReason: result.verdict.holdReason, holdDetails: result.verdict.holdDetails };
-		return this.#moveAtVersion(stored, move, result.items);
+		return this.#moveAtVersion(stored, move, result.items, result.pricing);
 	}
 
 	/** One move on the order as it is in D1 now. */
@@ -158,12 +163,12 @@ export class OrderMachine extends DurableObject<Env> {
 		move: Move,
 		actor: Actor,
 		itemUpdates: ItemRow[],
-		options: { schedule: boolean } = { schedule: true },
+		options: { schedule: boolean; charges?: OrderCharges | null } = { schedule: true },
 	): Promise<MoveOutcome | { ok: false; kind: "stale" }> {
 		const now = new Date();
 		const result = applyMove(stateOf(stored.order), move, actor, now);
 		if (!result.ok) return { ok: false, kind: "refused", status: stored.order.status, message: result.message };
-		const after = withState(stored.order, result.state, now);
+		const after = { ...withState(stored.order, result.state, now), ...(options.charges ?? {}) };
 		let eventId: string | null;
 		try {
 			({ eventId } = await writeMove(this.env.DB, stored.order, after, result.event, now, itemUpdates, {

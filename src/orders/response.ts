@@ -1,7 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import type { ShipTo } from "../addresses/schema.ts";
+import { FITS } from "../framing/spec.ts";
 import { encodeCursor } from "../http/cursor.ts";
-import { type ItemRow, type OrderRow, type StoredOrder, stateOf } from "./rows.ts";
+import { SHIPPING_METHODS } from "../pricing/shipping.ts";
+import { CentsSchema, DimensionsSchema, UnitPriceSchema } from "../quotes/schema.ts";
+import type { ItemPrice, OrderCosts } from "./costs.ts";
+import { type ItemRow, type OrderRow, type StoredOrder, specOf, stateOf } from "./rows.ts";
 import { HOLD_REASONS, ORDER_STATUSES } from "./state-machine.ts";
 
 /** The `{id}` path parameter of order routes. */
@@ -26,14 +30,54 @@ export const OrderItemSchema = z
 		height_in: z.number(),
 		frame: z.string().nullable(),
 		mat: z.string().nullable(),
-		quantity: z.number().int(),
-		effective_dpi: z
+		mat_border_in: z.number().nullable().openapi({ description: "The mat's side and top border; null without a mat." }),
+		mat_bottom_border_in: z
 			.number()
 			.nullable()
-			.openapi({ description: "min(long px / long in, short px / short in), once the file is known." }),
-		warnings: z.array(z.string()).openapi({ description: "e.g. low_resolution: 150 to 299 DPI." }),
+			.openapi({ description: "The mat's bottom border; null without a mat." }),
+		inner_mat: z.string().nullable().openapi({ description: "A double mat's inner mat." }),
+		inner_mat_reveal_in: z.number().nullable().openapi({ description: "How much of the inner mat shows." }),
+		glazing: z.string().openapi({ description: "The glazing; none for an unframed print.", example: "acrylic" }),
+		paper: z.string().openapi({ example: "archival-matte" }),
+		fit: z.enum(FITS),
+		quantity: z.number().int(),
+		effective_dpi: z.number().nullable().openapi({
+			description:
+				"Pixels per inch at this size once the file is known: the smaller of the two scale factors with fill, the larger with fit.",
+		}),
+		image_cropped_percent: z.number().nullable().openapi({
+			description:
+				"How much of the image fill cuts off along its cropped side, in percent (0 with fit), once the file is known.",
+			example: 0,
+		}),
+		warnings: z.array(z.string()).openapi({
+			description: "low_resolution: 150 to 299 DPI; image_cropped: fill cuts off more than 2% of the image.",
+		}),
+		dimensions: DimensionsSchema.nullable().openapi({
+			description: "The piece's dimensions; null until the item can be built (an unknown part or size holds it).",
+		}),
+		united_inches: z.number().nullable(),
+		unit_price: UnitPriceSchema.nullable().openapi({
+			description:
+				"One unit's price by component; null until the item can be priced, and for orders placed before pricing.",
+		}),
+		line_total: CentsSchema.nullable().openapi({ description: "unit_price.total × quantity." }),
 	})
 	.openapi("OrderItem");
+
+export const OrderCostsSchema = z
+	.object({
+		currency: z.literal("USD"),
+		items: CentsSchema.openapi({ description: "The sum of the items' line totals." }),
+		shipping: CentsSchema.openapi({ description: "The shipping method's cost for every package." }),
+		total: CentsSchema,
+		price_book_version: z
+			.number()
+			.int()
+			.openapi({ description: "The price book that priced the order (its quote's, with a quote)." }),
+		quote_id: z.string().nullable().openapi({ description: "The quote the order is charged by, if any." }),
+	})
+	.openapi("OrderCosts");
 
 export const OrderSchema = z
 	.object({
@@ -44,6 +88,13 @@ export const OrderSchema = z
 		ship_to: z.record(z.string(), z.string()),
 		callback_url: z.string().nullable(),
 		gift_message: z.string().nullable().openapi({ description: "Extension of spec 2.1: printed on the packing slip." }),
+		shipping_method: z.enum(SHIPPING_METHODS).nullable().openapi({
+			description: "How the order ships; null only for orders placed before orders were priced.",
+		}),
+		costs: OrderCostsSchema.nullable().openapi({
+			description:
+				"What the order costs the partner; null while an item cannot be priced (the order is on hold), and for orders placed before pricing.",
+		}),
 		items: z.array(OrderItemSchema),
 		tracking: TrackingSchema.nullable(),
 		hold_reason: z.enum(HOLD_REASONS).nullable(),
@@ -59,17 +110,22 @@ export const OrderSchema = z
 export type Order = z.infer<typeof OrderSchema>;
 
 function toItem(item: ItemRow): z.infer<typeof OrderItemSchema> {
+	const price = item.priced === null ? null : (JSON.parse(item.priced) as ItemPrice);
 	return {
 		id: item.id,
 		print_file_id: item.print_file_id,
 		print_file_url: item.print_file_url,
 		width_in: item.width_in,
 		height_in: item.height_in,
-		frame: item.frame,
-		mat: item.mat,
+		...specOf(item),
 		quantity: item.quantity,
 		effective_dpi: item.effective_dpi === null ? null : Math.round(item.effective_dpi * 10) / 10,
+		image_cropped_percent: item.cropped_percent,
 		warnings: JSON.parse(item.warnings) as string[],
+		dimensions: price?.dimensions ?? null,
+		united_inches: price?.united_inches ?? null,
+		unit_price: price?.unit_price ?? null,
+		line_total: price?.line_total ?? null,
 	};
 }
 
@@ -84,6 +140,8 @@ export function toOrder({ order, items }: StoredOrder): Order {
 		ship_to: JSON.parse(order.ship_to) as ShipTo,
 		callback_url: order.callback_url,
 		gift_message: order.gift_message,
+		shipping_method: order.shipping_method,
+		costs: order.costs === null ? null : (JSON.parse(order.costs) as OrderCosts),
 		items: items.map(toItem),
 		tracking: state.tracking,
 		hold_reason: state.holdReason,

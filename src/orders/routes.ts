@@ -2,17 +2,27 @@ import { z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { allowsLocalUrls } from "../config.ts";
+import { completeFraming, type FramingInput, type FramingSpec, framingProblem, sentFraming } from "../framing/spec.ts";
 import { createApp } from "../http/create-app.ts";
 import { decodeCursor } from "../http/cursor.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { newId, sha256Hex } from "../ids.ts";
+import { pieceFactsOf } from "../quotes/facts.ts";
+import { findOwnedQuote } from "../quotes/store.ts";
 import { limitRequestsAndOrderCreation } from "../rate-limit/middleware.ts";
+import { chargeQuote, type OrderPricing, priceOrder } from "./costs.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
 import { checkUploadedFile } from "./order-files.ts";
 import { OrderIdParams, OrderPageSchema, OrderSchema, toOrder, toOrderPage } from "./response.ts";
-import { type ItemRow, newOrderRow, type StoredOrder } from "./rows.ts";
-import { CreateOrderBody, type CreateOrderInput, canonicalOrderRequest, PatchItemBody } from "./schema.ts";
+import { type ItemRow, newOrderRow, type StoredOrder, specOf } from "./rows.ts";
+import {
+	CreateOrderBody,
+	type CreateOrderInput,
+	canonicalOrderRequest,
+	PatchItemBody,
+	type PatchItemInput,
+} from "./schema.ts";
 import { ORDER_STATUSES } from "./state-machine.ts";
 import {
 	DuplicateExternalId,
@@ -142,6 +152,139 @@ function replayOrConflict(existing: StoredOrder, requestHash: string): { order: 
 	return { order: existing, replayed: true };
 }
 
+/**
+ * The new order's items and what it costs: each uploaded file checked at its item's size and fit (a
+ * 422 on the item's file field), and the order priced by its quote or the book in force (a 422 on
+ * `quote_id` or `shipping_method`). The files are checked and the price read side by side.
+ */
+async function prepareItems(
+	env: Env,
+	owner: Owner,
+	input: CreateOrderInput,
+	orderId: string,
+	now: Date,
+): Promise<{ items: ItemRow[]; pricing: OrderPricing }> {
+	const specs = input.items.map((item) => completeFraming(item));
+	const [checks, pricing] = await Promise.allSettled([
+		Promise.all(
+			input.items.map((item, index) =>
+				item.print_file_id === undefined
+					? null
+					: checkUploadedFile(
+							env,
+							owner,
+							item.print_file_id,
+							{ width_in: item.width_in, height_in: item.height_in, fit: specs[index]?.fit ?? "fill" },
+							`items[${index}].print_file_id`,
+						),
+			),
+		),
+		pricingOf(env, owner, input, specs, now),
+	]);
+	// The files' refusal comes first, as it did before orders were priced.
+	if (checks.status === "rejected") throw checks.reason;
+	if (pricing.status === "rejected") throw pricing.reason;
+	const items = input.items.map((item, index): ItemRow => {
+		const checked = checks.value[index] ?? null;
+		const price = pricing.value.items[index] ?? null;
+		return {
+			id: newId("itm"),
+			order_id: orderId,
+			position: index,
+			print_file_id: item.print_file_id ?? null,
+			print_file_url: item.print_file_url ?? null,
+			width_in: item.width_in,
+			height_in: item.height_in,
+			...completeFraming(item),
+			quantity: item.quantity,
+			effective_dpi: checked?.effectiveDpi ?? null,
+			cropped_percent: checked?.croppedPercent ?? null,
+			warnings: JSON.stringify(checked?.warnings ?? []),
+			priced: price === null ? null : JSON.stringify(price),
+		};
+	});
+	return { items, pricing: pricing.value };
+}
+
+/** The order's method and charges: exactly its quote's when it names one, else the book in force now. */
+async function pricingOf(
+	env: Env,
+	owner: Owner,
+	input: CreateOrderInput,
+	specs: FramingSpec[],
+	now: Date,
+): Promise<OrderPricing> {
+	const requested = input.shipping_method ?? null;
+	let outcome: Awaited<ReturnType<typeof priceOrder>>;
+	if (input.quote_id === undefined) {
+		outcome = priceOrder(input.items, input.ship_to.country, requested, await pieceFactsOf(env.DB, owner.accountId));
+	} else {
+		const quote = await findOwnedQuote(env.DB, owner, input.quote_id);
+		if (quote === null) {
+			throw new ApiError("validation_error", `No quote ${input.quote_id} in this account and mode.`, "quote_id");
+		}
+		const pieces = input.items.map((item, index) => ({
+			...(specs[index] ?? completeFraming(item)),
+			width_in: item.width_in,
+			height_in: item.height_in,
+			quantity: item.quantity,
+		}));
+		outcome = chargeQuote(quote, pieces, input.ship_to.country, requested, now);
+	}
+	if (!outcome.ok) throw new ApiError("validation_error", outcome.message, outcome.field);
+	return outcome.pricing;
+}
+
+/** The framing fields a PATCH may set; null sends one back to its default. */
+const FRAMING_KEYS = [
+	"frame",
+	"mat",
+	"mat_border_in",
+	"mat_bottom_border_in",
+	"inner_mat",
+	"inner_mat_reveal_in",
+	"glazing",
+	"paper",
+	"fit",
+] as const;
+
+/**
+ * The item as a PATCH leaves it: the fields sent replace the stored ones, a framing field sent as
+ * null goes back to its default, and the result must be buildable (else a 422 on the field at fault).
+ * A change of size or of anything but `fit` drops the item's price, so validation prices the order
+ * again with the book in force; a new file alone changes no price.
+ */
+function patchedItem(item: ItemRow, patch: PatchItemInput): ItemRow {
+	const before = specOf(item);
+	const sent: FramingInput = sentFraming(before);
+	for (const key of FRAMING_KEYS) {
+		const value = patch[key];
+		if (value === null) delete sent[key];
+		else if (value !== undefined) Object.assign(sent, { [key]: value });
+	}
+	const problem = framingProblem(sent);
+	if (problem !== null) throw new ApiError("validation_error", problem.message, problem.field);
+	const spec = completeFraming(sent);
+	const width = patch.width_in ?? item.width_in;
+	const height = patch.height_in ?? item.height_in;
+	const repriced =
+		width !== item.width_in ||
+		height !== item.height_in ||
+		FRAMING_KEYS.some((key) => key !== "fit" && spec[key] !== before[key]);
+	return {
+		...item,
+		...spec,
+		width_in: width,
+		height_in: height,
+		...(patch.print_file_id !== undefined ? { print_file_id: patch.print_file_id, print_file_url: null } : {}),
+		...(patch.print_file_url !== undefined ? { print_file_id: null, print_file_url: patch.print_file_url } : {}),
+		effective_dpi: null,
+		cropped_percent: null,
+		warnings: "[]",
+		priced: repriced ? null : item.priced,
+	};
+}
+
 /** Partner routes for orders: create, read, list, fix an item, cancel. */
 export const orderRoutes = createApp<AuthedEnv>()
 	.openapi(createOrder, async (c) => {
@@ -152,27 +295,17 @@ export const orderRoutes = createApp<AuthedEnv>()
 
 		const now = new Date();
 		const orderId = newId("ord");
-		const items: ItemRow[] = [];
-		for (const [index, item] of input.items.entries()) {
-			const checked =
-				item.print_file_id === undefined
-					? null
-					: await checkUploadedFile(c.env, owner, item.print_file_id, item, `items[${index}].print_file_id`);
-			items.push({
-				id: newId("itm"),
-				order_id: orderId,
-				position: index,
-				print_file_id: item.print_file_id ?? null,
-				print_file_url: item.print_file_url ?? null,
-				width_in: item.width_in,
-				height_in: item.height_in,
-				frame: item.frame ?? null,
-				mat: item.mat ?? null,
-				quantity: item.quantity,
-				effective_dpi: checked?.effectiveDpi ?? null,
-				warnings: JSON.stringify(checked?.warnings ?? []),
-			});
+		let prepared: { items: ItemRow[]; pricing: OrderPricing };
+		try {
+			prepared = await prepareItems(c.env, owner, input, orderId, now);
+		} catch (error) {
+			// A repeat is answered as the first order was, even if its file or quote would be refused today.
+			if (!(error instanceof ApiError)) throw error;
+			const existing = await findOrderByExternalId(c.env.DB, owner, input.external_id);
+			if (existing === null) throw error;
+			return c.json(toOrder(replayOrConflict(existing, requestHash).order), 200, { "Idempotent-Replayed": "true" });
 		}
+		const { items, pricing } = prepared;
 		const order = newOrderRow({
 			id: orderId,
 			accountId: owner.accountId,
@@ -182,6 +315,9 @@ export const orderRoutes = createApp<AuthedEnv>()
 			shipTo: input.ship_to,
 			callbackUrl: input.callback_url ?? null,
 			giftMessage: input.gift_message ?? null,
+			shippingMethod: pricing.shippingMethod,
+			quoteId: input.quote_id ?? null,
+			costs: pricing.costs === null ? null : JSON.stringify(pricing.costs),
 			now,
 		});
 		try {
@@ -252,20 +388,11 @@ export const orderRoutes = createApp<AuthedEnv>()
 			const problem = outboundUrlProblem(patch.print_file_url, { allowLocal: allowsLocalUrls(c.env) });
 			if (problem !== null) throw new ApiError("validation_error", problem, "print_file_url");
 		}
-		const changed: ItemRow = {
-			...item,
-			width_in: patch.width_in ?? item.width_in,
-			height_in: patch.height_in ?? item.height_in,
-			frame: patch.frame === undefined ? item.frame : patch.frame,
-			mat: patch.mat === undefined ? item.mat : patch.mat,
-			...(patch.print_file_id !== undefined ? { print_file_id: patch.print_file_id, print_file_url: null } : {}),
-			...(patch.print_file_url !== undefined ? { print_file_id: null, print_file_url: patch.print_file_url } : {}),
-			effective_dpi: null,
-			warnings: "[]",
-		};
+		const changed = patchedItem(item, patch);
 		if (changed.print_file_id !== null && changed.print_file_url === null) {
 			const checked = await checkUploadedFile(c.env, owner, changed.print_file_id, changed, "print_file_id");
 			changed.effective_dpi = checked.effectiveDpi;
+			changed.cropped_percent = checked.croppedPercent;
 			changed.warnings = JSON.stringify(checked.warnings);
 		}
 		const outcome = await orderMachine(c.env, id).move(id, { kind: "fix_items" }, "partner", [changed]);

@@ -1,7 +1,9 @@
 /** An order's rows as D1 stores them, and the pure mapping between them and the state machine's view. */
 import type { KeyMode } from "../accounts/scopes.ts";
 import type { ShipTo } from "../addresses/schema.ts";
+import type { FramingSpec } from "../framing/spec.ts";
 import { randomBase62 } from "../ids.ts";
+import type { ShippingMethod } from "../pricing/shipping.ts";
 import type { OrderEventSubject } from "../webhooks/events.ts";
 import type { HoldDetail, HoldReason, OrderState, OrderStatus, Tracking } from "./state-machine.ts";
 
@@ -27,6 +29,11 @@ export type OrderRow = {
 	shipped_at: string | null;
 	delivered_at: string | null;
 	canceled_at: string | null;
+	/** Null only for orders placed before orders were priced (migration 0011). */
+	shipping_method: ShippingMethod | null;
+	quote_id: string | null;
+	/** JSON OrderCosts; null while an item cannot be priced, and for orders placed before pricing. */
+	costs: string | null;
 };
 
 export type ItemRow = {
@@ -39,10 +46,36 @@ export type ItemRow = {
 	height_in: number;
 	frame: string | null;
 	mat: string | null;
+	mat_border_in: number | null;
+	mat_bottom_border_in: number | null;
+	inner_mat: string | null;
+	inner_mat_reveal_in: number | null;
+	glazing: string;
+	paper: string;
+	fit: FramingSpec["fit"];
 	quantity: number;
 	effective_dpi: number | null;
+	/** The share of the image `fill` cuts off, once the file is known. */
+	cropped_percent: number | null;
 	warnings: string;
+	/** JSON ItemPrice (dimensions, united inches, unit price, line total); null while the item cannot be priced. */
+	priced: string | null;
 };
+
+/** An item's complete framing specification, as stored. */
+export function specOf(item: ItemRow): FramingSpec {
+	return {
+		frame: item.frame,
+		mat: item.mat,
+		mat_border_in: item.mat_border_in,
+		mat_bottom_border_in: item.mat_bottom_border_in,
+		inner_mat: item.inner_mat,
+		inner_mat_reveal_in: item.inner_mat_reveal_in,
+		glazing: item.glazing,
+		paper: item.paper,
+		fit: item.fit,
+	};
+}
 
 /** An order with its items, as read from D1. */
 export type StoredOrder = { order: OrderRow; items: ItemRow[] };
@@ -57,6 +90,9 @@ export function newOrderRow(fields: {
 	shipTo: ShipTo;
 	callbackUrl: string | null;
 	giftMessage?: string | null;
+	shippingMethod?: ShippingMethod | null;
+	quoteId?: string | null;
+	costs?: string | null;
 	now: Date;
 	status?: OrderStatus;
 }): OrderRow {
@@ -83,6 +119,9 @@ export function newOrderRow(fields: {
 		shipped_at: null,
 		delivered_at: null,
 		canceled_at: null,
+		shipping_method: fields.shippingMethod ?? null,
+		quote_id: fields.quoteId ?? null,
+		costs: fields.costs ?? null,
 	};
 }
 

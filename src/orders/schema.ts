@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ShipToSchema } from "../addresses/schema.ts";
+import { completeFraming, FramingFields, refineFraming, sentFraming } from "../framing/spec.ts";
+import { SHIPPING_METHODS } from "../pricing/shipping.ts";
 import {
 	BIDI_CONTROLS_REFUSED,
 	isAbsoluteUrl,
@@ -8,7 +10,8 @@ import {
 	printedMessage,
 } from "../text-rules.ts";
 
-const SLUG = /^[a-z0-9][a-z0-9-]*$/;
+/** The method an order that names none asks for (freight is forced where nothing else takes it). */
+export const DEFAULT_SHIPPING_METHOD = "standard";
 /** Most characters a gift message may have, counted as a reader would (code points, not UTF-16 units). */
 export const GIFT_MESSAGE_MAX_CHARACTERS = 300;
 
@@ -40,12 +43,6 @@ const inches = z
 	.max(1000, "must be at most 1000 inches")
 	.openapi({ description: "Inches. Sizes outside the catalog's range put the order on hold.", example: 16 });
 
-const catalogSlug = z
-	.string()
-	.min(1)
-	.max(64, "must be at most 64 characters")
-	.regex(SLUG, "must be a catalog slug: lowercase letters, digits and hyphens");
-
 export const OrderItemInputSchema = z
 	.strictObject({
 		print_file_id: z
@@ -59,10 +56,7 @@ export const OrderItemInputSchema = z
 			.openapi({ description: "An https URL the service fetches the file from. Exactly one of the two file fields." }),
 		width_in: inches,
 		height_in: inches,
-		frame: catalogSlug
-			.optional()
-			.openapi({ description: "A frame slug; omitted means unframed.", example: "oak-slim" }),
-		mat: catalogSlug.optional().openapi({ example: "white-2in" }),
+		...FramingFields,
 		quantity: z
 			.number()
 			.int("must be a whole number")
@@ -78,6 +72,7 @@ export const OrderItemInputSchema = z
 		} else if (!hasId && !hasUrl) {
 			ctx.addIssue({ code: "custom", path: [], message: "must have one of print_file_id or print_file_url" });
 		}
+		refineFraming(item, ctx);
 	})
 	.openapi("OrderItemInput");
 
@@ -102,6 +97,16 @@ export const CreateOrderBody = z
 			example: "https://example.com/hooks",
 		}),
 		gift_message: giftMessage(),
+		shipping_method: z.enum(SHIPPING_METHODS).optional().openapi({
+			description:
+				"budget (US only), standard, express or freight. Default standard, or freight when a package is too large for parcel services (then the only method). A method not offered for the items and destination is a 422.",
+			example: "standard",
+		}),
+		quote_id: z.string().min(1).max(64, "must be at most 64 characters").optional().openapi({
+			description:
+				"A quote of this account and mode, not expired, for the same items and country: the order is charged exactly the quote, even under a newer price book.",
+			example: "quo_4Zq8",
+		}),
 	})
 	.openapi("CreateOrderRequest");
 
@@ -109,7 +114,8 @@ export type CreateOrderInput = z.infer<typeof CreateOrderBody>;
 
 /**
  * `PATCH /v1/orders/{id}/items/{item_id}`: what a partner may change on an item of an on-hold order.
- * At most one file field; `frame` or `mat` null removes it. The same field rules as at creation.
+ * At most one file field; a framing field set to null goes back to its default (`frame`, `mat` and
+ * `inner_mat` null remove the part). The same field rules as at creation, on the item as changed.
  */
 export const PatchItemBody = z
 	.strictObject({
@@ -117,8 +123,15 @@ export const PatchItemBody = z
 		print_file_url: absoluteUrl().optional(),
 		width_in: inches.optional(),
 		height_in: inches.optional(),
-		frame: catalogSlug.nullable().optional(),
-		mat: catalogSlug.nullable().optional(),
+		frame: FramingFields.frame.unwrap().nullable().optional(),
+		mat: FramingFields.mat.unwrap().nullable().optional(),
+		mat_border_in: FramingFields.mat_border_in.unwrap().nullable().optional(),
+		mat_bottom_border_in: FramingFields.mat_bottom_border_in.unwrap().nullable().optional(),
+		inner_mat: FramingFields.inner_mat.unwrap().nullable().optional(),
+		inner_mat_reveal_in: FramingFields.inner_mat_reveal_in.unwrap().nullable().optional(),
+		glazing: FramingFields.glazing.unwrap().nullable().optional(),
+		paper: FramingFields.paper.unwrap().nullable().optional(),
+		fit: FramingFields.fit.unwrap().nullable().optional(),
 	})
 	.superRefine((patch, ctx) => {
 		if (patch.print_file_id !== undefined && patch.print_file_url !== undefined) {
@@ -146,8 +159,25 @@ function withSortedKeys(value: unknown): unknown {
 
 /**
  * The canonical JSON of a parsed create request, compared on an idempotent repeat: parsing has applied
- * defaults and normalised values, so key order and an explicit `quantity: 1` make no difference.
+ * defaults and normalised values, so key order and an explicit `quantity: 1` make no difference. Each
+ * item's framing is reduced to the fields that differ from their defaults, and `shipping_method` is left
+ * out when it is `standard`, the default: an order that spells out the defaults is the same order, and
+ * one sent before these fields existed hashes as it did then.
  */
 export function canonicalOrderRequest(input: CreateOrderInput): string {
-	return JSON.stringify(withSortedKeys(input));
+	const items = input.items.map((item) => ({
+		...item,
+		frame: undefined,
+		mat: undefined,
+		mat_border_in: undefined,
+		mat_bottom_border_in: undefined,
+		inner_mat: undefined,
+		inner_mat_reveal_in: undefined,
+		glazing: undefined,
+		paper: undefined,
+		fit: undefined,
+		...sentFraming(completeFraming(item)),
+	}));
+	const shippingMethod = input.shipping_method === DEFAULT_SHIPPING_METHOD ? undefined : input.shipping_method;
+	return JSON.stringify(withSortedKeys({ ...input, items, shipping_method: shippingMethod }));
 }

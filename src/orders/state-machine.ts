@@ -26,6 +26,9 @@ export const HOLD_REASONS = [
 	"size_not_offered",
 	"frame_not_found",
 	"mat_not_found",
+	"glazing_not_found",
+	"paper_not_found",
+	"frame_too_small_for_size",
 	"operator_hold",
 ] as const;
 export type HoldReason = (typeof HOLD_REASONS)[number];

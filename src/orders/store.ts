@@ -23,8 +23,8 @@ export async function insertOrder(db: D1Database, order: OrderRow, items: ItemRo
 		db
 			.prepare(
 				`INSERT INTO orders (id, account_id, mode, external_id, request_hash, status, version, ship_to, callback_url,
-				   hold_reason, hold_details, created_at, updated_at, write_token, gift_message)
-				 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)`,
+				   hold_reason, hold_details, created_at, updated_at, write_token, gift_message, shipping_method, quote_id, costs)
+				 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)`,
 			)
 			.bind(
 				order.id,
@@ -42,6 +42,9 @@ export async function insertOrder(db: D1Database, order: OrderRow, items: ItemRo
 				order.updated_at,
 				order.write_token,
 				order.gift_message,
+				order.shipping_method,
+				order.quote_id,
+				order.costs,
 			),
 		...items.map((item) => insertItem(db, item)),
 		// Recorded and listed, never sent: order.received is not among the contract's webhooks.
@@ -86,8 +89,9 @@ function insertItem(db: D1Database, item: ItemRow): D1PreparedStatement {
 	return db
 		.prepare(
 			`INSERT INTO order_items (id, order_id, position, print_file_id, print_file_url, width_in, height_in, frame, mat,
-			   quantity, effective_dpi, warnings)
-			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)`,
+			   quantity, effective_dpi, warnings, mat_border_in, mat_bottom_border_in, inner_mat, inner_mat_reveal_in, glazing,
+			   paper, fit, priced, cropped_percent)
+			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)`,
 		)
 		.bind(
 			item.id,
@@ -102,7 +106,23 @@ function insertItem(db: D1Database, item: ItemRow): D1PreparedStatement {
 			item.quantity,
 			item.effective_dpi,
 			item.warnings,
+			...specColumns(item),
 		);
+}
+
+/** The item's specification, price and crop columns, in the order both item statements bind them. */
+function specColumns(item: ItemRow): (string | number | null)[] {
+	return [
+		item.mat_border_in,
+		item.mat_bottom_border_in,
+		item.inner_mat,
+		item.inner_mat_reveal_in,
+		item.glazing,
+		item.paper,
+		item.fit,
+		item.priced,
+		item.cropped_percent,
+	];
 }
 
 /** Thrown when a move's write finds the order changed since it was read. */
@@ -128,7 +148,7 @@ export async function writeMove(
 		.prepare(
 			`UPDATE orders SET status = ?3, version = ?4, hold_reason = ?5, hold_details = ?6, tracking_carrier = ?7,
 			   tracking_number = ?8, tracking_url = ?9, updated_at = ?10, shipped_at = ?11, delivered_at = ?12, canceled_at = ?13,
-			   write_token = ?14
+			   write_token = ?14, shipping_method = ?15, quote_id = ?16, costs = ?17
 			 WHERE id = ?1 AND version = ?2`,
 		)
 		.bind(
@@ -146,6 +166,9 @@ export async function writeMove(
 			after.delivered_at,
 			after.canceled_at,
 			after.write_token,
+			after.shipping_method,
+			after.quote_id,
+			after.costs,
 		);
 	// The event and item rows go in only when the order row carries this write's token, i.e. the update
 	// above applied; a stale writer's batch changes nothing at all.
@@ -192,7 +215,9 @@ function guardedItemUpdate(db: D1Database, item: ItemRow, after: OrderRow): D1Pr
 	return db
 		.prepare(
 			`UPDATE order_items SET print_file_id = ?3, print_file_url = ?4, width_in = ?5, height_in = ?6, frame = ?7, mat = ?8,
-			   quantity = ?9, effective_dpi = ?10, warnings = ?11
+			   quantity = ?9, effective_dpi = ?10, warnings = ?11, mat_border_in = ?13, mat_bottom_border_in = ?14,
+			   inner_mat = ?15, inner_mat_reveal_in = ?16, glazing = ?17, paper = ?18, fit = ?19, priced = ?20,
+			   cropped_percent = ?21
 			 WHERE id = ?1 AND order_id = ?2 AND EXISTS (SELECT 1 FROM orders WHERE id = ?2 AND write_token = ?12)`,
 		)
 		.bind(
@@ -208,6 +233,7 @@ function guardedItemUpdate(db: D1Database, item: ItemRow, after: OrderRow): D1Pr
 			item.effective_dpi,
 			item.warnings,
 			after.write_token,
+			...specColumns(item),
 		);
 }
 

@@ -1,23 +1,39 @@
+import type { ShipTo } from "../addresses/schema.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
+import { sentFraming } from "../framing/spec.ts";
 import { fetchPrintFile } from "../print-files/fetch.ts";
 import { currentPrintFileById } from "../print-files/inspection.ts";
 import type { PrintFileRow } from "../print-files/store.ts";
+import { pieceFactsOf } from "../quotes/facts.ts";
+import { priceOrder } from "./costs.ts";
 import { type CatalogFacts, checkItem, type FileFacts, orderVerdict } from "./item-checks.ts";
-import type { ItemRow, StoredOrder } from "./rows.ts";
+import { type ItemRow, type OrderRow, type StoredOrder, specOf } from "./rows.ts";
 import type { HoldDetail, HoldReason } from "./state-machine.ts";
 
 export type ValidationResult = {
 	verdict: { kind: "pass" } | { kind: "fail"; holdReason: HoldReason; holdDetails: HoldDetail[] };
 	/** The items with what validation found: their file id (for fetched files), effective DPI and warnings. */
 	items: ItemRow[];
+	/** The order's new method and charges, when validation priced it again; null when they stand. */
+	pricing: OrderCharges | null;
 };
+
+/** The order row's pricing columns. */
+export type OrderCharges = Pick<OrderRow, "shipping_method" | "costs" | "quote_id">;
 
 /** The catalog as the item check needs it (the isolate's copy, at most a minute old). */
 export async function catalogFacts(db: D1Database): Promise<CatalogFacts> {
 	const { catalog } = await isolateCatalog.get(db);
 	return {
-		frames: new Set(catalog.frames.map((frame) => frame.slug)),
+		frames: new Map(
+			catalog.frames.map((frame) => [
+				frame.slug,
+				{ widthIn: frame.width_in, maxUnitedInches: frame.max_united_inches },
+			]),
+		),
 		mats: new Set(catalog.mats.map((mat) => mat.slug)),
+		glazings: new Set(catalog.glazings.map((glazing) => glazing.slug)),
+		papers: new Set(catalog.papers.map((paper) => paper.slug)),
 		minIn: catalog.sizes.min_in,
 		maxIn: catalog.sizes.max_in,
 	};
@@ -56,11 +72,10 @@ export async function validateOrder(
 		const { file, facts } = await resolveFile(env, order, item, now);
 		const finding = checkItem(
 			{
+				...specOf(item),
 				id: item.id,
 				width_in: item.width_in,
 				height_in: item.height_in,
-				frame: item.frame,
-				mat: item.mat,
 				fileField: item.print_file_url === null ? "print_file_id" : "print_file_url",
 			},
 			facts,
@@ -71,10 +86,50 @@ export async function validateOrder(
 			...item,
 			print_file_id: file?.id ?? item.print_file_id,
 			effective_dpi: finding.effectiveDpi,
+			cropped_percent: finding.croppedPercent,
 			warnings: JSON.stringify(finding.warnings),
 		});
 	}
-	return { verdict: orderVerdict(findings), items: checked };
+	const pricing = await repriced(env.DB, order, checked);
+	return { verdict: orderVerdict(findings), items: pricing?.items ?? checked, pricing: pricing?.charges ?? null };
+}
+
+/**
+ * Prices the order again with the book in force when one of its items has no price: a PATCH changed
+ * what the item is, or it could not be priced before (an unknown part, fixed since). The quote no
+ * longer applies then. Where the order's method is no longer offered (the piece now needs freight),
+ * the order gets the method it would have had without asking. Orders placed before orders were priced
+ * (no shipping method) stay unpriced.
+ */
+async function repriced(
+	db: D1Database,
+	order: OrderRow,
+	items: ItemRow[],
+): Promise<{ items: ItemRow[]; charges: OrderCharges } | null> {
+	if (order.shipping_method === null || items.every((item) => item.priced !== null)) return null;
+	const facts = await pieceFactsOf(db, order.account_id);
+	const pieces = items.map((item) => ({
+		...sentFraming(specOf(item)),
+		width_in: item.width_in,
+		height_in: item.height_in,
+		quantity: item.quantity,
+	}));
+	const country = (JSON.parse(order.ship_to) as ShipTo).country;
+	const asked = priceOrder(pieces, country, order.shipping_method, facts);
+	const outcome = asked.ok ? asked : priceOrder(pieces, country, null, facts);
+	if (!outcome.ok) return null;
+	const { pricing } = outcome;
+	return {
+		items: items.map((item, index) => {
+			const price = pricing.items[index] ?? null;
+			return { ...item, priced: price === null ? null : JSON.stringify(price) };
+		}),
+		charges: {
+			shipping_method: pricing.shippingMethod,
+			costs: pricing.costs === null ? null : JSON.stringify(pricing.costs),
+			quote_id: null,
+		},
+	};
 }
 
 async function resolveFile(
@@ -86,14 +141,8 @@ async function resolveFile(
 	if (item.print_file_id !== null) {
 		// Compared with R2 on every use: bytes replaced since the check make the file invalid (file_changed).
 		const file = await currentPrintFileById(env, item.print_file_id);
-		// Creation (or the PATCH) already measured these very bytes at this size.
-		if (item.print_file_url === null && item.effective_dpi !== null && file?.status === "ready") {
-			return { file: null, facts: { kind: "checked", effectiveDpi: item.effective_dpi } };
-		}
-		// A file fetched earlier for this item is reused.
-		if (item.print_file_url === null || file !== null) {
-			return { file, facts: fileFacts(file) };
-		}
+		// An uploaded file keeps its id; a file fetched earlier for this item is reused.
+		if (item.print_file_url === null || file !== null) return { file, facts: fileFacts(file) };
 	}
 	if (item.print_file_url === null) return { file: null, facts: fileFacts(null) };
 	const fetched = await fetchPrintFile(

@@ -33,3 +33,24 @@ export function resolutionVerdict(dpi: number): ResolutionVerdict {
 	if (dpi < TARGET_DPI) return "warn";
 	return "ok";
 }
+
+/** Above this share of either image side cut off by `fill`, the item carries the `image_cropped` warning. */
+export const CROP_WARNING_PERCENT = 2;
+
+/**
+ * The share of the image `fill` cuts off, in percent to one decimal: with the image turned to the
+ * print's orientation, the side with more pixels per inch than the other loses 1 − smaller / larger
+ * of its length. `fit` cuts nothing (it leaves a white border instead).
+ */
+export function croppedPercent(
+	widthPx: number,
+	heightPx: number,
+	widthIn: number,
+	heightIn: number,
+	fit: "fill" | "fit" = "fill",
+): number {
+	if (fit === "fit") return 0;
+	const smaller = effectiveDpi(widthPx, heightPx, widthIn, heightIn, "fill");
+	const larger = effectiveDpi(widthPx, heightPx, widthIn, heightIn, "fit");
+	return Math.round((1 - smaller / larger) * 1000) / 10;
+}

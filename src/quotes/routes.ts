@@ -1,14 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
-import { isolateCatalog } from "../catalog/cache.ts";
-import { mouldingWeights } from "../catalog/store.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { newId } from "../ids.ts";
-import { discountPercentOf, findPriceBook } from "../pricing/store.ts";
 import { currentPrintFile } from "../print-files/inspection.ts";
 import { findOwnedPrintFile, type PrintFileRow } from "../print-files/store.ts";
+import { pieceFactsOf } from "./facts.ts";
 import { priceQuote } from "./price-quote.ts";
 import { CreateQuoteBody, type CreateQuoteInput, QuoteSchema } from "./schema.ts";
 import { findOwnedQuote, insertQuote } from "./store.ts";
@@ -53,21 +51,8 @@ export const quoteRoutes = createApp<AuthedEnv>()
 	.openapi(createQuote, async (c) => {
 		const input = c.req.valid("json");
 		const owner = c.var.principal;
-		const [snapshot, weights, book, discountPercent, files] = await Promise.all([
-			isolateCatalog.get(c.env.DB),
-			mouldingWeights(c.env.DB),
-			findPriceBook(c.env.DB),
-			discountPercentOf(c.env.DB, owner.accountId),
-			filesOf(c.env, owner, input),
-		]);
-		if (book === null) throw new Error("no price book: have the migrations been applied?");
-		const outcome = priceQuote(input, {
-			catalog: snapshot.catalog,
-			mouldingWeights: weights,
-			book,
-			discountPercent,
-			files,
-		});
+		const [facts, files] = await Promise.all([pieceFactsOf(c.env.DB, owner.accountId), filesOf(c.env, owner, input)]);
+		const outcome = priceQuote(input, { ...facts, files });
 		if (!outcome.ok) throw new ApiError("validation_error", `${outcome.field}: ${outcome.message}`, outcome.field);
 		const now = new Date();
 		const quote = {

@@ -41,7 +41,40 @@ export const CreateQuoteBody = z
 export type CreateQuoteInput = z.infer<typeof CreateQuoteBody>;
 
 const SizeSchema = z.object({ width_in: z.number(), height_in: z.number() });
-const CentsSchema = z.number().int().openapi({ description: "US cents." });
+/** US cents. */
+export const CentsSchema = z.number().int().openapi({ description: "US cents." });
+
+/** A piece's dimensions in inches (product model, section 3): absent parts are null. */
+export const DimensionsSchema = z
+	.object({
+		print: SizeSchema,
+		mat_opening: SizeSchema.nullable(),
+		top_mat_opening: SizeSchema.nullable(),
+		mat_outer: SizeSchema.nullable(),
+		glazing: SizeSchema.nullable(),
+		outside: SizeSchema,
+	})
+	.openapi("Dimensions", {
+		description:
+			"The print, the mat openings (the inner one and, for a double mat, the top one), the mat's outer size (the glazing's and the backing's too), and the outside of the finished piece.",
+	});
+
+/** One unit's price in cents, by component, after the account's discount. */
+export const UnitPriceSchema = z
+	.object({
+		print: CentsSchema,
+		frame: CentsSchema,
+		mat: CentsSchema,
+		glazing: CentsSchema,
+		backing: CentsSchema,
+		assembly: CentsSchema,
+		discount: CentsSchema,
+		total: CentsSchema,
+	})
+	.openapi("UnitPrice", {
+		description:
+			"US cents for one unit: print, frame, mat, glazing, backing, assembly, the account discount (subtracted) and the total.",
+	});
 
 const QuoteItemSchema = z.object({
 	width_in: z.number(),
@@ -59,25 +92,9 @@ const QuoteItemSchema = z.object({
 	print_file_id: z.string().nullable(),
 	effective_dpi: z.number().nullable(),
 	resolution: z.enum(["ok", "warn", "reject"]).nullable(),
-	dimensions: z.object({
-		print: SizeSchema,
-		mat_opening: SizeSchema.nullable(),
-		top_mat_opening: SizeSchema.nullable(),
-		mat_outer: SizeSchema.nullable(),
-		glazing: SizeSchema.nullable(),
-		outside: SizeSchema,
-	}),
+	dimensions: DimensionsSchema,
 	united_inches: z.number(),
-	unit_price: z.object({
-		print: CentsSchema,
-		frame: CentsSchema,
-		mat: CentsSchema,
-		glazing: CentsSchema,
-		backing: CentsSchema,
-		assembly: CentsSchema,
-		discount: CentsSchema,
-		total: CentsSchema,
-	}),
+	unit_price: UnitPriceSchema,
 	line_total: CentsSchema,
 });
 
@@ -106,6 +123,10 @@ export const QuoteSchema = z
 		expires_at: z.string().openapi({ description: "48 hours after creation." }),
 		currency: z.literal("USD"),
 		price_book_version: z.number().int(),
+		ship_to: ShipToSchema.nullable().openapi({
+			description:
+				"Where the quote ships to. An order against the quote must go to the same country. Null only for quotes made before quotes kept it (they cannot be ordered against).",
+		}),
 		shipping_method: z.enum(SHIPPING_METHODS).nullable(),
 		items: z.array(QuoteItemSchema),
 		shipping_options: z.array(ShippingOptionSchema),

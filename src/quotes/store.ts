@@ -35,5 +35,6 @@ export async function findOwnedQuote(
 		.prepare("SELECT body FROM quotes WHERE id = ?1 AND account_id = ?2 AND mode = ?3")
 		.bind(id, owner.accountId, owner.mode)
 		.first<{ body: string }>();
-	return row === null ? null : QuoteSchema.parse(JSON.parse(row.body));
+	// Quotes stored before they kept their destination read with a null ship_to.
+	return row === null ? null : QuoteSchema.parse({ ship_to: null, ...(JSON.parse(row.body) as object) });
 }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { completeFraming } from "../../src/framing/spec.ts";
 import {
 	type CatalogFacts,
 	checkItem,
 	type FileFacts,
+	IMAGE_CROPPED,
 	type ItemFindings,
 	type ItemToCheck,
 	LOW_RESOLUTION,
@@ -11,8 +13,13 @@ import {
 import { INVALID_REASONS } from "../../src/print-files/image-types.ts";
 
 const CATALOG: CatalogFacts = {
-	frames: new Set(["oak-natural", "black-metal"]),
+	frames: new Map([
+		["oak-natural", { widthIn: 1, maxUnitedInches: 80 }],
+		["black-metal", { widthIn: 0.5, maxUnitedInches: 60 }],
+	]),
 	mats: new Set(["white-2in", "black-2in"]),
+	glazings: new Set(["acrylic", "museum-acrylic", "none"]),
+	papers: new Set(["archival-matte", "cotton-rag"]),
 	minIn: 4,
 	maxIn: 60,
 };
@@ -23,8 +30,7 @@ function item(overrides: Partial<ItemToCheck> = {}): ItemToCheck {
 		id: "item_1",
 		width_in: 16,
 		height_in: 20,
-		frame: null,
-		mat: null,
+		...completeFraming({}),
 		fileField: "print_file_id",
 		...overrides,
 	};
@@ -39,11 +45,21 @@ const SHARP = ready(4800, 6000);
 
 describe("checkItem and orderVerdict", () => {
 	it("a file at 300 DPI passes with no warnings", () => {
-		expect(checkItem(item(), SHARP, CATALOG)).toEqual({ problems: [], effectiveDpi: 300, warnings: [] });
+		expect(checkItem(item(), SHARP, CATALOG)).toEqual({
+			problems: [],
+			effectiveDpi: 300,
+			warnings: [],
+			croppedPercent: 0,
+		});
 	});
 
 	it("a file above 300 DPI passes with no warnings", () => {
-		expect(checkItem(item(), ready(9600, 12000), CATALOG)).toEqual({ problems: [], effectiveDpi: 600, warnings: [] });
+		expect(checkItem(item(), ready(9600, 12000), CATALOG)).toEqual({
+			problems: [],
+			effectiveDpi: 600,
+			warnings: [],
+			croppedPercent: 0,
+		});
 	});
 
 	it("a file just under 300 DPI passes with a low_resolution warning", () => {
@@ -59,6 +75,7 @@ describe("checkItem and orderVerdict", () => {
 			problems: [],
 			effectiveDpi: 150,
 			warnings: ["low_resolution"],
+			croppedPercent: 0,
 		});
 	});
 
@@ -94,7 +111,12 @@ describe("checkItem and orderVerdict", () => {
 
 	it("a landscape file for a portrait print is turned: long side goes with long side", () => {
 		// 6000 × 4800 px for 16 × 20 in: 300 DPI once rotated, 240 if matched width to width.
-		expect(checkItem(item(), ready(6000, 4800), CATALOG)).toEqual({ problems: [], effectiveDpi: 300, warnings: [] });
+		expect(checkItem(item(), ready(6000, 4800), CATALOG)).toEqual({
+			problems: [],
+			effectiveDpi: 300,
+			warnings: [],
+			croppedPercent: 0,
+		});
 	});
 
 	it("a rotated panorama that would fail width-to-width passes long-to-long", () => {
@@ -103,6 +125,7 @@ describe("checkItem and orderVerdict", () => {
 			problems: [],
 			effectiveDpi: 300,
 			warnings: [],
+			croppedPercent: 0,
 		});
 	});
 
@@ -110,7 +133,9 @@ describe("checkItem and orderVerdict", () => {
 		// 6000 / 20 = 300 on the long side, 3000 / 16 = 187.5 on the short side.
 		const findings = checkItem(item(), ready(3000, 6000), CATALOG);
 		expect(findings.effectiveDpi).toBe(187.5);
-		expect(findings.warnings).toEqual(["low_resolution"]);
+		// Filling 16 × 20 in from a 1:2 image cuts 37.5% of its long side.
+		expect(findings.warnings).toEqual(["low_resolution", "image_cropped"]);
+		expect(findings.croppedPercent).toBe(37.5);
 		expect(checkItem(item(), ready(6000, 3000), CATALOG).effectiveDpi).toBe(187.5);
 	});
 
@@ -125,6 +150,7 @@ describe("checkItem and orderVerdict", () => {
 			],
 			effectiveDpi: null,
 			warnings: [],
+			croppedPercent: null,
 		});
 	});
 
@@ -141,6 +167,7 @@ describe("checkItem and orderVerdict", () => {
 				],
 				effectiveDpi: null,
 				warnings: [],
+				croppedPercent: null,
 			});
 		},
 	);
@@ -156,6 +183,7 @@ describe("checkItem and orderVerdict", () => {
 			],
 			effectiveDpi: null,
 			warnings: [],
+			croppedPercent: null,
 		});
 	});
 
@@ -170,6 +198,7 @@ describe("checkItem and orderVerdict", () => {
 			],
 			effectiveDpi: null,
 			warnings: [],
+			croppedPercent: null,
 		});
 	});
 
@@ -306,5 +335,87 @@ describe("checkItem and orderVerdict", () => {
 			checkItem(item({ id: "item_2" }), { kind: "missing", message: "Gone." }, CATALOG),
 		];
 		expect(orderVerdict(findings)).toMatchObject({ kind: "fail", holdReason: "frame_not_found" });
+	});
+
+	describe("the framing specification (product model, section 1)", () => {
+		it("fill crops more than 2% of a side: the image_cropped warning with the share cropped", () => {
+			// 4800 × 6300 px for 16 × 20 in: 300 DPI across, 315 along; fill cuts 1 − 300/315 = 4.8% of the height.
+			const findings = checkItem(item(), ready(4800, 6300), CATALOG);
+			expect(findings).toEqual({ problems: [], effectiveDpi: 300, warnings: [IMAGE_CROPPED], croppedPercent: 4.8 });
+		});
+
+		it("fill cropping 2% or less carries no warning", () => {
+			// 4800 × 6120 px: 300 and 306 DPI, 1.96% cut.
+			const findings = checkItem(item(), ready(4800, 6120), CATALOG);
+			expect(findings.warnings).toEqual([]);
+			expect(findings.croppedPercent).toBe(2);
+		});
+
+		it("fit crops nothing and takes the larger scale factor for its DPI", () => {
+			// 3000 × 6000 px for 16 × 20 in: fill gives 187.5 DPI and cuts 37.5%; fit shows it all at 300 DPI.
+			const findings = checkItem(item({ fit: "fit" }), ready(3000, 6000), CATALOG);
+			expect(findings).toEqual({ problems: [], effectiveDpi: 300, warnings: [], croppedPercent: 0 });
+		});
+
+		it("a glazing not in the catalog is glazing_not_found on glazing", () => {
+			const findings = checkItem(item({ frame: "oak-natural", glazing: "diamond" }), SHARP, CATALOG);
+			expect(findings.problems).toEqual([
+				{
+					reason: "glazing_not_found",
+					detail: { item_id: "item_1", field: "glazing", message: 'No glazing "diamond" in the catalog.' },
+				},
+			]);
+		});
+
+		it("a paper not in the catalog is paper_not_found on paper", () => {
+			const findings = checkItem(item({ paper: "papyrus" }), SHARP, CATALOG);
+			expect(findings.problems.map((entry) => [entry.reason, entry.detail.field])).toEqual([
+				["paper_not_found", "paper"],
+			]);
+		});
+
+		it("an inner mat not in the catalog is mat_not_found on inner_mat", () => {
+			const findings = checkItem(
+				item({
+					frame: "oak-natural",
+					mat: "white-2in",
+					mat_border_in: 2,
+					mat_bottom_border_in: 2,
+					inner_mat: "gold",
+					inner_mat_reveal_in: 0.25,
+				}),
+				SHARP,
+				CATALOG,
+			);
+			expect(findings.problems.map((entry) => [entry.reason, entry.detail.field])).toEqual([
+				["mat_not_found", "inner_mat"],
+			]);
+		});
+
+		it("a piece above its moulding's united inches is frame_too_small_for_size, counting the mat", () => {
+			// black-metal carries 60 UI. Bare, 16 × 20 in is 36 UI; with 6 in borders the mat is 28 × 32, exactly 60;
+			// an 8 in bottom makes it 28 × 34: 62 UI.
+			const bare = checkItem(item({ frame: "black-metal" }), SHARP, CATALOG);
+			expect(bare.problems).toEqual([]);
+			const matted = checkItem(
+				item({ frame: "black-metal", mat: "white-2in", mat_border_in: 6, mat_bottom_border_in: 8 }),
+				SHARP,
+				CATALOG,
+			);
+			expect(matted.problems.map((entry) => [entry.reason, entry.detail.field])).toEqual([
+				["frame_too_small_for_size", "frame"],
+			]);
+			expect(matted.problems[0]?.detail.message).toContain("at most 60 united inches; this piece is 62");
+		});
+
+		it("a piece exactly at its moulding's united inches is accepted", () => {
+			// oak-natural carries 80 UI: a 40 × 40 in print without a mat is 80 UI.
+			const findings = checkItem(
+				item({ width_in: 40, height_in: 40, frame: "oak-natural" }),
+				ready(12000, 12000),
+				CATALOG,
+			);
+			expect(findings.problems).toEqual([]);
+		});
 	});
 });

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { KeyMode } from "../../src/accounts/scopes.ts";
 import type { NewAccount } from "../../src/admin/provisioning.ts";
+import { completeFraming } from "../../src/framing/spec.ts";
 import { newId } from "../../src/ids.ts";
 import type { Order } from "../../src/orders/response.ts";
 import { type ItemRow, newOrderRow, type StoredOrder } from "../../src/orders/rows.ts";
@@ -101,11 +102,12 @@ export function rawOrder(
 		print_file_url: printFileUrl,
 		width_in: 8,
 		height_in: 10,
-		frame: null,
-		mat: null,
+		...completeFraming({}),
 		quantity: 1,
 		effective_dpi: null,
+		cropped_percent: null,
 		warnings: "[]",
+		priced: null,
 	};
 	return { order, items: [item] };
 }

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { completeFraming } from "../../src/framing/spec.ts";
 import { newId } from "../../src/ids.ts";
 import type { Order } from "../../src/orders/response.ts";
 import { type ItemRow, newOrderRow } from "../../src/orders/rows.ts";
@@ -79,11 +80,12 @@ describe("validation of an order with an uploaded file", () => {
 			print_file_url: null,
 			width_in: 8,
 			height_in: 10,
-			frame: "walnut-flat-075",
-			mat: "bright-white",
+			...completeFraming({ frame: "walnut-flat-075", mat: "bright-white" }),
 			quantity: 1,
 			effective_dpi: 300,
+			cropped_percent: 0,
 			warnings: "[]",
+			priced: null,
 		};
 		await insertOrder(env.DB, order, [item], now);
 		expect((await readOrder(key, orderId)).status).toBe("received");
