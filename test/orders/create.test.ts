@@ -78,9 +78,28 @@ describe("POST /v1/orders: the created order", () => {
 			height_in: 10,
 			frame: "walnut-flat-075",
 			mat: "bright-white",
+			mat_border_in: 2,
+			mat_bottom_border_in: 2,
+			inner_mat: null,
+			inner_mat_reveal_in: null,
+			glazing: "acrylic",
+			paper: "archival-matte",
+			fit: "fill",
 			quantity: 1,
 			effective_dpi: 300,
+			image_cropped_percent: 0,
 			warnings: [],
+			dimensions: {
+				print: { width_in: 8, height_in: 10 },
+				mat_opening: { width_in: 7.75, height_in: 9.75 },
+				top_mat_opening: null,
+				mat_outer: { width_in: 12, height_in: 14 },
+				glazing: { width_in: 12, height_in: 14 },
+				outside: { width_in: 13.5, height_in: 15.5 },
+			},
+			united_inches: 26,
+			unit_price: expect.objectContaining({ total: expect.any(Number) }),
+			line_total: expect.any(Number),
 		});
 		// Landscape at the same size: the image may be turned, so it is still 300 DPI.
 		expect(unframed).toMatchObject({

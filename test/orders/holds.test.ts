@@ -73,12 +73,19 @@ describe("PATCH /v1/orders/{id}/items/{item_id}", () => {
 		expect(settled.items[0]).toMatchObject({ frame: "walnut-flat-075", mat: "bright-white" });
 	});
 
-	it("frame: null removes the frame (and keeps the mat)", async () => {
+	it("frame: null while a mat stays is a 422 on mat: a mat needs a frame", async () => {
 		const { key, order } = await heldOrder({ frame: "no-such-frame", mat: "bright-white" });
-		const { patched, settled } = await fixAndSettle(key, order, { frame: null });
-		expect(patched.items[0]?.frame).toBeNull();
+		const response = await patchItem(key, order, { frame: null });
+		expect(response.status).toBe(422);
+		expect(((await response.json()) as { error: { field: string } }).error.field).toBe("mat");
+	});
+
+	it("frame: null and mat: null remove both: an unframed print, its glazing back to none", async () => {
+		const { key, order } = await heldOrder({ frame: "no-such-frame", mat: "bright-white" });
+		const { patched, settled } = await fixAndSettle(key, order, { frame: null, mat: null });
+		expect(patched.items[0]).toMatchObject({ frame: null, mat: null, mat_border_in: null, glazing: "none" });
 		expect(settled.status).toBe("in_production");
-		expect(settled.items[0]).toMatchObject({ frame: null, mat: "bright-white" });
+		expect(settled.items[0]).toMatchObject({ frame: null, mat: null, glazing: "none" });
 	});
 
 	it("a new print_file_id (a ready uploaded file) replaces a print_file_url that was too small", async () => {

@@ -161,7 +161,10 @@ describe("POST /v1/sandbox/orders/{id}/advance", () => {
 
 	it("is a 409 naming on_hold for an order on hold", async () => {
 		const key = (await createPartner()).keys.test.key;
-		const created = await createOrder(key, urlOrderBody(await sharpFileUrl(), "SBX", { mat: "no-such-mat" }));
+		const created = await createOrder(
+			key,
+			urlOrderBody(await sharpFileUrl(), "SBX", { frame: "walnut-flat-075", mat: "no-such-mat" }),
+		);
 		expect((await awaitVerdict(key, created.id)).status).toBe("on_hold");
 		const error = await expectError(await advance(key, created.id), "conflict");
 		expect(error.message).toContain("on_hold");
