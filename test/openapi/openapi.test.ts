@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app.ts";
 import { OPENAPI_PATH } from "../../src/openapi/document.ts";
-import { api } from "../helpers.ts";
+import { api, createPartner } from "../helpers.ts";
 
 type Operation = {
 	security?: Array<Record<string, string[]>>;
@@ -106,6 +106,65 @@ describe("GET /v1/openapi.json", () => {
 		expect(request.required).not.toContain("gift_message");
 		const order = document.components.schemas.Order as ObjectSchema;
 		expect(order.properties.gift_message).toMatchObject({ type: ["string", "null"] });
+	});
+
+	it("documents the framing fields, shipping_method and quote_id on CreateOrderRequest, and costs on Order", async () => {
+		const document = await fetchDocument();
+		const request = document.components.schemas.CreateOrderRequest as ObjectSchema;
+		expect(Object.keys(request.properties)).toEqual(expect.arrayContaining(["shipping_method", "quote_id"]));
+		expect(request.required).not.toContain("shipping_method");
+		const item = document.components.schemas.OrderItemInput as ObjectSchema;
+		for (const field of [
+			"frame",
+			"mat",
+			"mat_border_in",
+			"mat_bottom_border_in",
+			"inner_mat",
+			"inner_mat_reveal_in",
+			"glazing",
+			"paper",
+			"fit",
+		]) {
+			expect(item.properties[field]?.description, field).toBeTruthy();
+		}
+		const order = document.components.schemas.Order as ObjectSchema;
+		expect(Object.keys(order.properties)).toEqual(expect.arrayContaining(["shipping_method", "costs"]));
+		const orderItem = document.components.schemas.OrderItem as ObjectSchema;
+		expect(Object.keys(orderItem.properties)).toEqual(
+			expect.arrayContaining(["dimensions", "united_inches", "unit_price", "line_total", "image_cropped_percent"]),
+		);
+	});
+
+	it("every catalog slug the document gives as an example is in the catalog", async () => {
+		const document = await fetchDocument();
+		const key = (await createPartner()).keys.live.key;
+		const catalog = (await (await api("/v1/catalog", { key })).json()) as Record<
+			"frames" | "mats" | "glazings" | "papers",
+			{ slug: string }[]
+		>;
+		const slugs = (list: { slug: string }[]) => new Set(list.map((entry) => entry.slug));
+		const known: Record<string, Set<string>> = {
+			frame: slugs(catalog.frames),
+			mat: slugs(catalog.mats),
+			inner_mat: slugs(catalog.mats),
+			glazing: slugs(catalog.glazings),
+			paper: slugs(catalog.papers),
+		};
+		const examples: [string, unknown][] = [];
+		const walk = (node: unknown): void => {
+			if (Array.isArray(node)) return node.forEach(walk);
+			if (typeof node !== "object" || node === null) return;
+			for (const [key, value] of Object.entries(node)) {
+				if (key in known && typeof value === "object" && value !== null && "example" in value) {
+					examples.push([key, (value as { example: unknown }).example]);
+				}
+				walk(value);
+			}
+		};
+		walk(document);
+		expect(examples.length).toBeGreaterThanOrEqual(10);
+		for (const [field, example] of examples)
+			expect(known[field]?.has(String(example)), `${field}: ${String(example)}`).toBe(true);
 	});
 
 	it("protected routes require the bearer key and document 401, 403 and 429; health and signed uploads are public", async () => {
