@@ -38,6 +38,8 @@ h2 { font-size: 1.25rem; margin: 0 0 .75rem; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; margin: 0; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
+.spec { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: .5rem 1.5rem; }
+.spec h3 { font-size: .85rem; margin: .25rem 0; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
 address { font-style: normal; }
 .muted { color: var(--muted); }
 .url { overflow-wrap: anywhere; }

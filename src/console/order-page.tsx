@@ -3,8 +3,11 @@
  * history and the operator's forms). It runs past 350 lines because its sections share the order's
  * state and the form values; split into files they would only pass the same props along.
  */
+
+import type { SpecLine } from "../framing/words.ts";
 import type { OrderMoveRow } from "../orders/history.ts";
 import { stateOf } from "../orders/rows.ts";
+import { dollarsText } from "../pricing/money.ts";
 import { AddressLines } from "../production/address.tsx";
 import type { OrderSheet, SheetItem } from "../production/order-sheet.ts";
 import { printSize } from "../production/packing-slip.tsx";
@@ -96,7 +99,7 @@ function ItemsTable({ items }: { items: readonly SheetItem[] }) {
 					</tr>
 				</thead>
 				<tbody>
-					{items.map((item) => (
+					{items.flatMap((item) => [
 						<tr data-item-id={item.id}>
 							<td>{item.position + 1}</td>
 							<td class="nowrap">{printSize(item.widthIn, item.heightIn)}</td>
@@ -116,11 +119,103 @@ function ItemsTable({ items }: { items: readonly SheetItem[] }) {
 									</ul>
 								)}
 							</td>
-						</tr>
-					))}
+						</tr>,
+						<tr class="item-spec" data-spec-of={item.id}>
+							<td />
+							<td colspan={9}>
+								<ItemSpec item={item} />
+							</td>
+						</tr>,
+					])}
 				</tbody>
 			</table>
 		</div>
+	);
+}
+
+/** Lines of a description list. */
+function Lines({ lines }: { lines: readonly SpecLine[] }) {
+	return (
+		<dl class="facts">
+			{lines.map((line) => (
+				<>
+					<dt>{line.label}</dt>
+					<dd>{line.text}</dd>
+				</>
+			))}
+		</dl>
+	);
+}
+
+/** An item's framing in the framer's words, its dimensions and its price. */
+function ItemSpec({ item }: { item: SheetItem }) {
+	return (
+		<div class="spec">
+			<div>
+				<h3>Framing</h3>
+				<Lines lines={item.framing} />
+			</div>
+			<div>
+				<h3>Dimensions</h3>
+				{item.dimensions === null ? (
+					<p class="muted">Not known until the item can be built.</p>
+				) : (
+					<Lines lines={item.dimensions} />
+				)}
+			</div>
+			<div>
+				<h3>Price</h3>
+				{item.price === null ? (
+					<p class="muted">Not priced.</p>
+				) : (
+					<Lines
+						lines={[
+							{ label: "Each", text: dollarsText(item.price.unit) },
+							{ label: "Line", text: dollarsText(item.price.line) },
+						]}
+					/>
+				)}
+			</div>
+		</div>
+	);
+}
+
+/** What the order costs the partner, and how it ships. */
+function CostsPanel({ sheet }: { sheet: OrderSheet }) {
+	const { costs, order } = sheet;
+	return (
+		<section class="panel" aria-labelledby="costs-heading">
+			<h2 id="costs-heading">Shipping and costs</h2>
+			<dl class="facts">
+				<dt>Shipping method</dt>
+				<dd>{order.shipping_method ?? <Dash />}</dd>
+				{costs === null ? (
+					<>
+						<dt>Costs</dt>
+						<dd class="muted">
+							{order.shipping_method === null
+								? "Placed before orders were priced."
+								: "Not priced until every item can be built."}
+						</dd>
+					</>
+				) : (
+					<>
+						<dt>Items</dt>
+						<dd>{dollarsText(costs.items)}</dd>
+						<dt>Shipping</dt>
+						<dd>{dollarsText(costs.shipping)}</dd>
+						<dt>Total</dt>
+						<dd>
+							<strong>{dollarsText(costs.total)}</strong> {costs.currency}
+						</dd>
+						<dt>Price book</dt>
+						<dd>version {costs.price_book_version}</dd>
+						<dt>Quote</dt>
+						<dd>{costs.quote_id === null ? <Dash /> : <code>{costs.quote_id}</code>}</dd>
+					</>
+				)}
+			</dl>
+		</section>
 	);
 }
 
@@ -322,6 +417,7 @@ export function OrderPage({ sheet, history, csrfToken, done, refusal, invalid }:
 					<h2 id="return-heading">Shipping label return address</h2>
 					<ReturnAddress sheet={sheet} />
 				</section>
+				<CostsPanel sheet={sheet} />
 			</div>
 			{state.tracking === null ? null : (
 				<section class="panel" aria-labelledby="tracking-heading">

@@ -15,3 +15,11 @@ export function ceilDiv(numerator: number, denominator: number): number {
 	}
 	return Math.floor((numerator + denominator - 1) / denominator);
 }
+
+/** `$148.89` for 14,889 cents. */
+export function dollarsText(cents: number): string {
+	const sign = cents < 0 ? "−" : "";
+	const absolute = Math.abs(cents);
+	const dollars = Math.floor(absolute / 100).toLocaleString("en-US");
+	return `${sign}$${dollars}.${String(absolute % 100).padStart(2, "0")}`;
+}

@@ -2,8 +2,10 @@ import { findAccount } from "../accounts/store.ts";
 import type { ShipTo } from "../addresses/schema.ts";
 import { type BrandProfileRow, findBrandProfile, returnAddressOf } from "../branding/store.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
+import { dimensionsInWords, framingInWords, type PartNames, type SpecLine } from "../framing/words.ts";
+import type { ItemPrice, OrderCosts } from "../orders/costs.ts";
 import { orderMachine } from "../orders/machine.ts";
-import type { OrderRow, StoredOrder } from "../orders/rows.ts";
+import { type ItemRow, type OrderRow, type StoredOrder, specOf } from "../orders/rows.ts";
 import type { HoldDetail } from "../orders/state-machine.ts";
 import { findOrder } from "../orders/store.ts";
 import { currentPrintFile } from "../print-files/inspection.ts";
@@ -25,6 +27,12 @@ export type SheetItem = {
 	warnings: string[];
 	file: SheetFile | null;
 	printFileUrl: string | null;
+	/** The framing specification in the framer's words (print and paper, mat, frame, glazing). */
+	framing: SpecLine[];
+	/** The bench's dimensions in inches and fractions; null until the item can be built. */
+	dimensions: SpecLine[] | null;
+	/** One unit's price and the line's, in cents; null until priced. For the console only, never the slip. */
+	price: { unit: number; line: number } | null;
 };
 
 /**
@@ -42,6 +50,8 @@ export type OrderSheet = {
 	/** The shipping label's return address: the partner's, or none (never the service's). */
 	returnAddress: ShipTo | null;
 	items: SheetItem[];
+	/** What the order costs the partner; null until priced. For the console only, never the slip. */
+	costs: OrderCosts | null;
 };
 
 /**
@@ -95,8 +105,16 @@ async function sheetOf(env: Env, stored: StoredOrder, files: Map<string, PrintFi
 		findBrandProfile(env.DB, order.account_id),
 		isolateCatalog.get(env.DB),
 	]);
-	const frames = new Map(snapshot.catalog.frames.map((frame) => [frame.slug, frame.name]));
-	const mats = new Map(snapshot.catalog.mats.map((mat) => [mat.slug, mat.name]));
+	const { catalog } = snapshot;
+	const frames = new Map(catalog.frames.map((frame) => [frame.slug, frame.name]));
+	const mats = new Map(catalog.mats.map((mat) => [mat.slug, mat.name]));
+	const byKind = {
+		frame: frames,
+		mat: mats,
+		glazing: new Map(catalog.glazings.map((glazing) => [glazing.slug, glazing.name])),
+		paper: new Map(catalog.papers.map((paper) => [paper.slug, paper.name])),
+	};
+	const names: PartNames = (kind, slug) => byKind[kind].get(slug) ?? slug;
 	const named = (slug: string | null, names: Map<string, string>) =>
 		slug === null ? null : { slug, name: names.get(slug) ?? slug };
 	return {
@@ -106,18 +124,37 @@ async function sheetOf(env: Env, stored: StoredOrder, files: Map<string, PrintFi
 		account: account ?? { id: order.account_id, name: order.account_id },
 		brand,
 		returnAddress: brand === null ? null : returnAddressOf(brand),
-		items: stored.items.map((item) => ({
-			id: item.id,
-			position: item.position,
-			widthIn: item.width_in,
-			heightIn: item.height_in,
-			frame: named(item.frame, frames),
-			mat: named(item.mat, mats),
-			quantity: item.quantity,
-			effectiveDpi: item.effective_dpi === null ? null : Math.round(item.effective_dpi * 10) / 10,
-			warnings: JSON.parse(item.warnings) as string[],
-			file: item.print_file_id === null ? null : (files.get(item.print_file_id) ?? null),
-			printFileUrl: item.print_file_url,
-		})),
+		costs: order.costs === null ? null : (JSON.parse(order.costs) as OrderCosts),
+		items: stored.items.map((item) => sheetItem(item, files, { names, frames, mats, named })),
+	};
+}
+
+function sheetItem(
+	item: ItemRow,
+	files: Map<string, PrintFileRow>,
+	catalog: {
+		names: PartNames;
+		frames: Map<string, string>;
+		mats: Map<string, string>;
+		named: (slug: string | null, names: Map<string, string>) => { slug: string; name: string } | null;
+	},
+): SheetItem {
+	const { names, frames, mats, named } = catalog;
+	const price = item.priced === null ? null : (JSON.parse(item.priced) as ItemPrice);
+	return {
+		id: item.id,
+		position: item.position,
+		widthIn: item.width_in,
+		heightIn: item.height_in,
+		frame: named(item.frame, frames),
+		mat: named(item.mat, mats),
+		quantity: item.quantity,
+		effectiveDpi: item.effective_dpi === null ? null : Math.round(item.effective_dpi * 10) / 10,
+		warnings: JSON.parse(item.warnings) as string[],
+		file: item.print_file_id === null ? null : (files.get(item.print_file_id) ?? null),
+		printFileUrl: item.print_file_url,
+		framing: framingInWords(item, specOf(item), names),
+		dimensions: price === null ? null : dimensionsInWords({ ...price.dimensions, unitedInches: price.united_inches }),
+		price: price === null ? null : { unit: price.unit_price.total, line: price.line_total },
 	};
 }

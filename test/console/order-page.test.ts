@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { app } from "../../src/app.ts";
 import { SESSION_COOKIE_HEADER_NAME } from "../../src/console/session.ts";
+import type { Order } from "../../src/orders/response.ts";
 import { PAGE_SECURITY_HEADERS } from "../../src/production/slip-page.ts";
 import { createPartner, send } from "../helpers.ts";
 import { createOrder, orderBody, readyFile, settleValidation } from "../orders/order-helpers.ts";
@@ -19,6 +20,21 @@ import {
 } from "./console-helpers.ts";
 
 const PARTNER_NAME = "Harbour Museum Store";
+
+/** Each `<dt>` of the HTML with its `<dd>`'s text. */
+function factsOf(html: string): Map<string, string> {
+	return new Map(
+		[...html.matchAll(/<dt>([\s\S]*?)<\/dt>\s*<dd[^>]*>([\s\S]*?)<\/dd>/g)].map((match) => [
+			textOf(match[1] ?? "").trim(),
+			textOf(match[2] ?? "").trim(),
+		]),
+	);
+}
+
+/** `$1,234.56`, independently of the page's formatter. */
+function dollars(cents: number): string {
+	return `$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
 let operator: Operator;
 let partner: Awaited<ReturnType<typeof createPartner>>;
 let orderId: string;
@@ -81,6 +97,39 @@ describe("GET /ops/orders/:id", () => {
 		]);
 		expect(cells[2]).not.toBe("Unframed");
 		expect(cells[3]).not.toBe("No mat");
+	});
+
+	it("shows each item's framing in the framer's words, its dimensions in fractions and its price", async () => {
+		const html = await htmlOf(await consoleRequest(`/ops/orders/${orderId}`, { cookie: operator.cookie }), 200);
+		const spec = factsOf(/<tr class="item-spec"[^>]*>([\s\S]*?)<\/tr>/.exec(sectionOf(html, "Items"))?.[1] ?? "");
+		expect(spec.get("Print")).toBe("8 × 10 in on Archival matte, image fills the print (cropped to it)");
+		expect(spec.get("Mat")).toBe("Bright White, 2 in borders");
+		expect(spec.get("Frame")).toBe("Walnut Flat 3/4 in");
+		expect(spec.get("Glazing")).toBe("Acrylic");
+		expect(spec.get("Mat opening")).toBe("7 3/4 × 9 3/4 in");
+		expect(spec.get("Mat outer size")).toBe("12 × 14 in");
+		expect(spec.get("Outside size")).toBe("13 1/2 × 15 1/2 in");
+		expect(spec.get("United inches")).toBe("26");
+		const order = (await (
+			await send("GET", `/v1/orders/${orderId}`, partner.keys.live.key, undefined)
+		).json()) as Order;
+		const unit = order.items[0]?.unit_price?.total ?? 0;
+		expect(spec.get("Each")).toBe(dollars(unit));
+		expect(spec.get("Line")).toBe(dollars(unit * 2));
+	});
+
+	it("shows the shipping method and what the order costs: items, shipping, total, book version", async () => {
+		const html = await htmlOf(await consoleRequest(`/ops/orders/${orderId}`, { cookie: operator.cookie }), 200);
+		const costs = factsOf(sectionOf(html, "Shipping and costs"));
+		const order = (await (
+			await send("GET", `/v1/orders/${orderId}`, partner.keys.live.key, undefined)
+		).json()) as Order;
+		expect(order.costs).not.toBeNull();
+		expect(costs.get("Shipping method")).toBe("standard");
+		expect(costs.get("Items")).toBe(dollars(order.costs?.items ?? 0));
+		expect(costs.get("Shipping")).toBe(dollars(order.costs?.shipping ?? 0));
+		expect(costs.get("Total")).toBe(`${dollars(order.costs?.total ?? 0)} USD`);
+		expect(costs.get("Price book")).toBe("version 1");
 	});
 
 	it("shows the history of moves with their times, actors and statuses", async () => {
@@ -204,6 +253,23 @@ describe("GET /ops/orders/:id/packing-slip", () => {
 		expect(html).toContain("@page { size: auto;");
 		expect(html).not.toMatch(SERVICE_NAMES);
 		for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) expect(response.headers.get(name)).toBe(value);
+	});
+
+	it("never shows a price: no currency amount anywhere on the slip", async () => {
+		const html = await htmlOf(
+			await consoleRequest(`/ops/orders/${orderId}/packing-slip`, { cookie: operator.cookie }),
+			200,
+		);
+		const text = textOf(html);
+		expect(text).toContain("Walnut");
+		expect(text).not.toMatch(/[$€£¥]\s?\d|\d\s?(USD|EUR|GBP)\b|\bUSD\b|\bcents?\b|price|cost|total/i);
+		// Not even the amounts alone: neither the unit price nor the order's total appears as digits.
+		const order = (await (
+			await send("GET", `/v1/orders/${orderId}`, partner.keys.live.key, undefined)
+		).json()) as Order;
+		for (const cents of [order.items[0]?.unit_price?.total ?? 0, order.costs?.total ?? 0]) {
+			expect(text).not.toContain(dollars(cents).slice(1));
+		}
 	});
 
 	it("prints on a forced paper size when asked", async () => {
