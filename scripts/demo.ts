@@ -184,7 +184,7 @@ try {
 		`quoted: ${(quoted[0].unit_price.total / 100).toFixed(2)} USD the piece; shipping ${options.map((option) => `${option.method} ${(option.cost / 100).toFixed(2)}`).join(", ")}`,
 	);
 
-	// Live: an operator moves the order through production.
+	// Live: the order against the quote, charged exactly what it said; an operator moves it through production.
 	const giftMessage = "Happy birthday, Grace! Love, Ada";
 	const order = await call("POST", "/v1/orders", keys.live.key, {
 		external_id: `DEMO-${Date.now()}`,
@@ -192,8 +192,16 @@ try {
 		ship_to: SHIP_TO,
 		gift_message: giftMessage,
 		items: [framedItem],
+		quote_id: quote.id,
+		shipping_method: "standard",
 	});
 	show("POST /v1/orders", order);
+	const costs = order.costs as { total: number; quote_id: string | null } | null;
+	const byMethod = (quote.totals as { by_method: Record<string, { total: number }> }).by_method;
+	if (costs === null || costs.quote_id !== quote.id || costs.total !== byMethod.standard?.total) {
+		throw new Error("the order is not charged what its quote said");
+	}
+	console.log(`charged: ${(costs.total / 100).toFixed(2)} USD, as quote ${String(quote.id)} said`);
 	show("in production", await waitForStatus(keys.live.key, String(order.id), "in_production"));
 	const ops = credentials.service_team.ops_key;
 	await checkPackingSlip(ops, String(order.id), brandName, giftMessage);

@@ -152,7 +152,10 @@ describe("GET /v1/openapi.json", () => {
 		};
 		const examples: [string, unknown][] = [];
 		const walk = (node: unknown): void => {
-			if (Array.isArray(node)) return node.forEach(walk);
+			if (Array.isArray(node)) {
+				for (const entry of node) walk(entry);
+				return;
+			}
 			if (typeof node !== "object" || node === null) return;
 			for (const [key, value] of Object.entries(node)) {
 				if (key in known && typeof value === "object" && value !== null && "example" in value) {
