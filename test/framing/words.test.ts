@@ -4,15 +4,15 @@ import { dimensionsInWords, framingInWords, inchesText, type PartNames, sizeText
 import { dollarsText } from "../../src/pricing/money.ts";
 import { MUSEUM_PIECE_DIMENSIONS, MUSEUM_PIECE_UNITED_INCHES } from "./museum-piece.ts";
 
-const NAMES: PartNames = (kind, slug) =>
-	({
-		"frame walnut-flat-125": "Walnut Flat 1 1/4 in",
-		"mat museum-rag-white-8ply": "Museum Rag White 8-ply",
-		"mat museum-rag-black-4ply": "Museum Rag Black 4-ply",
-		"glazing museum-acrylic": "Museum acrylic",
-		"paper cotton-rag": "Cotton rag",
-		"paper archival-matte": "Archival matte",
-	})[`${kind} ${slug}`] ?? slug;
+const NAMES_BY_KEY: Readonly<Record<string, string>> = {
+	"frame walnut-flat-125": "Walnut Flat 1 1/4 in",
+	"mat museum-rag-white-8ply": "Museum Rag White 8-ply",
+	"mat museum-rag-black-4ply": "Museum Rag Black 4-ply",
+	"glazing museum-acrylic": "Museum acrylic",
+	"paper cotton-rag": "Cotton rag",
+	"paper archival-matte": "Archival matte",
+};
+const NAMES: PartNames = (kind, slug) => NAMES_BY_KEY[`${kind} ${slug}`] ?? slug;
 
 describe("inchesText", () => {
 	it("writes whole inches and a reduced fraction of sixteenths, never a decimal", () => {
