@@ -88,6 +88,42 @@ describe("PATCH /v1/orders/{id}/items/{item_id}", () => {
 		expect(settled.items[0]).toMatchObject({ frame: null, mat: null, glazing: "none" });
 	});
 
+	it("framing fields are patched as at creation: a double mat with a weighted bottom, its defaults shown", async () => {
+		const { key, order } = await heldOrder({ frame: "walnut-flat-075", mat: "no-such-mat" });
+		const { patched, settled } = await fixAndSettle(key, order, {
+			mat: "museum-rag-white-8ply",
+			mat_bottom_border_in: 3,
+			inner_mat: "museum-rag-black-4ply",
+			glazing: "museum-acrylic",
+		});
+		expect(patched.items[0]).toMatchObject({
+			mat_border_in: 2,
+			mat_bottom_border_in: 3,
+			inner_mat: "museum-rag-black-4ply",
+			inner_mat_reveal_in: 0.25,
+			glazing: "museum-acrylic",
+		});
+		expect(settled.status).toBe("in_production");
+		expect(settled.items[0]?.dimensions?.top_mat_opening).toEqual({ width_in: 8.25, height_in: 10.25 });
+		expect(settled.costs?.total).toBeGreaterThan(0);
+	});
+
+	it("a patch that leaves the item unbuildable is a 422 on the field at fault, and changes nothing", async () => {
+		const { key, order } = await heldOrder({ frame: "no-such-frame" });
+		for (const [body, field] of [
+			[{ inner_mat: "museum-rag-black-4ply" }, "inner_mat"],
+			[{ mat_border_in: 3 }, "mat_border_in"],
+			[{ mat: "bright-white", mat_border_in: 6.5 }, "mat_border_in"],
+			[{ mat: "bright-white", mat_border_in: 3, mat_bottom_border_in: 2 }, "mat_bottom_border_in"],
+			[{ frame: null, glazing: "museum-acrylic" }, "glazing"],
+		] as const) {
+			const response = await patchItem(key, order, body);
+			expect(response.status, JSON.stringify(body)).toBe(422);
+			expect(((await response.json()) as { error: { field: string } }).error.field).toBe(field);
+		}
+		expect((await readOrder(key, order.id)).status).toBe("on_hold");
+	});
+
 	it("a new print_file_id (a ready uploaded file) replaces a print_file_url that was too small", async () => {
 		const { key, order } = await heldOrder({}, await hostFile(encodePng(48, 48)));
 		expect(order.hold_reason).toBe("file_resolution_too_low");
