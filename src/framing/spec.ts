@@ -87,6 +87,19 @@ export type FramingSpec = {
 	fit: (typeof FITS)[number];
 };
 
+/** The framing fields of an item, in the order the model lists them. */
+export const FRAMING_FIELDS = [
+	"frame",
+	"mat",
+	"mat_border_in",
+	"mat_bottom_border_in",
+	"inner_mat",
+	"inner_mat_reveal_in",
+	"glazing",
+	"paper",
+	"fit",
+] as const satisfies readonly (keyof FramingSpec)[];
+
 /** The defaults of section 1. */
 export const FRAMING_DEFAULTS = {
 	matBorderIn: 2,
@@ -193,4 +206,19 @@ export function sentFraming(spec: FramingSpec): FramingInput {
 	if (spec.paper !== defaults.paper) sent.paper = spec.paper;
 	if (spec.fit !== defaults.fit) sent.fit = spec.fit;
 	return sent;
+}
+
+/** The framing specification of anything that carries one (a stored item, say). */
+export function specOf(item: FramingSpec): FramingSpec {
+	return {
+		frame: item.frame,
+		mat: item.mat,
+		mat_border_in: item.mat_border_in,
+		mat_bottom_border_in: item.mat_bottom_border_in,
+		inner_mat: item.inner_mat,
+		inner_mat_reveal_in: item.inner_mat_reveal_in,
+		glazing: item.glazing,
+		paper: item.paper,
+		fit: item.fit,
+	};
 }

@@ -3,7 +3,7 @@
  * price, and the order's costs, either from the price book in force or exactly as a quote gave them.
  * Pure: the facts, the quote and the clock are the caller's.
  */
-import type { FramingSpec } from "../framing/spec.ts";
+import { FRAMING_FIELDS, type FramingSpec } from "../framing/spec.ts";
 import { shippingTablesOf } from "../pricing/book.ts";
 import { type ShippingMethod, type ShippingOption, zoneOf } from "../pricing/shipping.ts";
 import {
@@ -40,6 +40,28 @@ export type OrderPricing = {
 
 /** A refusal on a request field, and why. */
 export type PricingRefusal = { ok: false; field: string; message: string };
+
+/** The order's charges: its items, its shipping, their total, and what priced them. */
+function chargesOf(items: number, shipping: number, priceBookVersion: number, quoteId: string | null): OrderCosts {
+	return {
+		currency: "USD",
+		items,
+		shipping,
+		total: items + shipping,
+		price_book_version: priceBookVersion,
+		quote_id: quoteId,
+	};
+}
+
+/** A stored item's price (`order_items.priced`), or null while it has none. */
+export function storedItemPrice(item: { priced: string | null }): ItemPrice | null {
+	return item.priced === null ? null : (JSON.parse(item.priced) as ItemPrice);
+}
+
+/** A stored order's charges (`orders.costs`), or null while it has none. */
+export function storedCosts(order: { costs: string | null }): OrderCosts | null {
+	return order.costs === null ? null : (JSON.parse(order.costs) as OrderCosts);
+}
 
 /** The method an order gets without asking: standard when offered, else the only way it can go (freight). */
 function defaultMethodOf(options: readonly ShippingOption[]): ShippingMethod {
@@ -108,14 +130,7 @@ export function priceOrder(
 		pricing: {
 			shippingMethod: method,
 			defaultMethod,
-			costs: {
-				currency: "USD",
-				items: itemsTotal,
-				shipping: option.cost,
-				total: itemsTotal + option.cost,
-				price_book_version: facts.book.version,
-				quote_id: null,
-			},
+			costs: chargesOf(itemsTotal, option.cost, facts.book.version, null),
 			items: complete.map(itemPriceOf),
 		},
 	};
@@ -124,20 +139,7 @@ export function priceOrder(
 /** A piece as the quote comparison sees it: size, quantity and complete specification. */
 export type PieceToMatch = FramingSpec & { width_in: number; height_in: number; quantity: number };
 
-const MATCHED_FIELDS = [
-	"width_in",
-	"height_in",
-	"quantity",
-	"frame",
-	"mat",
-	"mat_border_in",
-	"mat_bottom_border_in",
-	"inner_mat",
-	"inner_mat_reveal_in",
-	"glazing",
-	"paper",
-	"fit",
-] as const;
+const MATCHED_FIELDS = ["width_in", "height_in", "quantity", ...FRAMING_FIELDS] as const;
 
 /**
  * The order's charges exactly as `quote` gave them, or a refusal on `quote_id` saying why the quote
@@ -189,14 +191,7 @@ export function chargeQuote(
 		pricing: {
 			shippingMethod: method,
 			defaultMethod,
-			costs: {
-				currency: "USD",
-				items: quote.totals.items,
-				shipping: option.cost,
-				total: quote.totals.items + option.cost,
-				price_book_version: quote.price_book_version,
-				quote_id: quote.id,
-			},
+			costs: chargesOf(quote.totals.items, option.cost, quote.price_book_version, quote.id),
 			items: quote.items.map((item) => ({
 				dimensions: item.dimensions,
 				united_inches: item.united_inches,

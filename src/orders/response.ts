@@ -1,11 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import type { ShipTo } from "../addresses/schema.ts";
-import { FITS } from "../framing/spec.ts";
+import { FITS, specOf } from "../framing/spec.ts";
 import { encodeCursor } from "../http/cursor.ts";
 import { SHIPPING_METHODS } from "../pricing/shipping.ts";
 import { CentsSchema, DimensionsSchema, UnitPriceSchema } from "../quotes/schema.ts";
-import type { ItemPrice, OrderCosts } from "./costs.ts";
-import { type ItemRow, type OrderRow, type StoredOrder, specOf, stateOf } from "./rows.ts";
+import { storedCosts, storedItemPrice } from "./costs.ts";
+import { type ItemRow, type OrderRow, type StoredOrder, stateOf } from "./rows.ts";
 import { HOLD_REASONS, ORDER_STATUSES } from "./state-machine.ts";
 
 /** The `{id}` path parameter of order routes. */
@@ -110,7 +110,7 @@ export const OrderSchema = z
 export type Order = z.infer<typeof OrderSchema>;
 
 function toItem(item: ItemRow): z.infer<typeof OrderItemSchema> {
-	const price = item.priced === null ? null : (JSON.parse(item.priced) as ItemPrice);
+	const price = storedItemPrice(item);
 	return {
 		id: item.id,
 		print_file_id: item.print_file_id,
@@ -141,7 +141,7 @@ export function toOrder({ order, items }: StoredOrder): Order {
 		callback_url: order.callback_url,
 		gift_message: order.gift_message,
 		shipping_method: order.shipping_method,
-		costs: order.costs === null ? null : (JSON.parse(order.costs) as OrderCosts),
+		costs: storedCosts(order),
 		items: items.map(toItem),
 		tracking: state.tracking,
 		hold_reason: state.holdReason,

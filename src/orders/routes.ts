@@ -2,7 +2,15 @@ import { z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { allowsLocalUrls } from "../config.ts";
-import { completeFraming, type FramingInput, type FramingSpec, framingProblem, sentFraming } from "../framing/spec.ts";
+import {
+	completeFraming,
+	FRAMING_FIELDS,
+	type FramingInput,
+	type FramingSpec,
+	framingProblem,
+	sentFraming,
+	specOf,
+} from "../framing/spec.ts";
 import { createApp } from "../http/create-app.ts";
 import { decodeCursor } from "../http/cursor.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
@@ -15,7 +23,7 @@ import { chargeQuote, type OrderPricing, priceOrder } from "./costs.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
 import { checkUploadedFile } from "./order-files.ts";
 import { OrderIdParams, OrderPageSchema, OrderSchema, toOrder, toOrderPage } from "./response.ts";
-import { type ItemRow, newOrderRow, type StoredOrder, specOf } from "./rows.ts";
+import { type ItemRow, newOrderRow, type StoredOrder } from "./rows.ts";
 import {
 	CreateOrderBody,
 	type CreateOrderInput,
@@ -235,19 +243,6 @@ async function pricingOf(
 	return outcome.pricing;
 }
 
-/** The framing fields a PATCH may set; null sends one back to its default. */
-const FRAMING_KEYS = [
-	"frame",
-	"mat",
-	"mat_border_in",
-	"mat_bottom_border_in",
-	"inner_mat",
-	"inner_mat_reveal_in",
-	"glazing",
-	"paper",
-	"fit",
-] as const;
-
 /**
  * The item as a PATCH leaves it: the fields sent replace the stored ones, a framing field sent as
  * null goes back to its default, and the result must be buildable (else a 422 on the field at fault).
@@ -257,7 +252,7 @@ const FRAMING_KEYS = [
 function patchedItem(item: ItemRow, patch: PatchItemInput): ItemRow {
 	const before = specOf(item);
 	const sent: FramingInput = sentFraming(before);
-	for (const key of FRAMING_KEYS) {
+	for (const key of FRAMING_FIELDS) {
 		const value = patch[key];
 		if (value === null) delete sent[key];
 		else if (value !== undefined) Object.assign(sent, { [key]: value });
@@ -270,7 +265,7 @@ function patchedItem(item: ItemRow, patch: PatchItemInput): ItemRow {
 	const repriced =
 		width !== item.width_in ||
 		height !== item.height_in ||
-		FRAMING_KEYS.some((key) => key !== "fit" && spec[key] !== before[key]);
+		FRAMING_FIELDS.some((key) => key !== "fit" && spec[key] !== before[key]);
 	return {
 		...item,
 		...spec,

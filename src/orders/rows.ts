@@ -44,15 +44,6 @@ export type ItemRow = {
 	print_file_url: string | null;
 	width_in: number;
 	height_in: number;
-	frame: string | null;
-	mat: string | null;
-	mat_border_in: number | null;
-	mat_bottom_border_in: number | null;
-	inner_mat: string | null;
-	inner_mat_reveal_in: number | null;
-	glazing: string;
-	paper: string;
-	fit: FramingSpec["fit"];
 	quantity: number;
 	effective_dpi: number | null;
 	/** The share of the image `fill` cuts off, once the file is known. */
@@ -60,22 +51,7 @@ export type ItemRow = {
 	warnings: string;
 	/** JSON ItemPrice (dimensions, united inches, unit price, line total); null while the item cannot be priced. */
 	priced: string | null;
-};
-
-/** An item's complete framing specification, as stored. */
-export function specOf(item: ItemRow): FramingSpec {
-	return {
-		frame: item.frame,
-		mat: item.mat,
-		mat_border_in: item.mat_border_in,
-		mat_bottom_border_in: item.mat_bottom_border_in,
-		inner_mat: item.inner_mat,
-		inner_mat_reveal_in: item.inner_mat_reveal_in,
-		glazing: item.glazing,
-		paper: item.paper,
-		fit: item.fit,
-	};
-}
+} & FramingSpec;
 
 /** An order with its items, as read from D1. */
 export type StoredOrder = { order: OrderRow; items: ItemRow[] };

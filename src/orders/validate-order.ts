@@ -1,13 +1,13 @@
 import type { ShipTo } from "../addresses/schema.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
-import { sentFraming } from "../framing/spec.ts";
+import { sentFraming, specOf } from "../framing/spec.ts";
 import { fetchPrintFile } from "../print-files/fetch.ts";
 import { currentPrintFileById } from "../print-files/inspection.ts";
 import type { PrintFileRow } from "../print-files/store.ts";
 import { pieceFactsOf } from "../quotes/facts.ts";
 import { priceOrder } from "./costs.ts";
 import { type CatalogFacts, checkItem, type FileFacts, orderVerdict } from "./item-checks.ts";
-import { type ItemRow, type OrderRow, type StoredOrder, specOf } from "./rows.ts";
+import type { ItemRow, OrderRow, StoredOrder } from "./rows.ts";
 import type { HoldDetail, HoldReason } from "./state-machine.ts";
 
 export type ValidationResult = {

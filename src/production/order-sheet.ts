@@ -2,10 +2,11 @@ import { findAccount } from "../accounts/store.ts";
 import type { ShipTo } from "../addresses/schema.ts";
 import { type BrandProfileRow, findBrandProfile, returnAddressOf } from "../branding/store.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
+import { specOf } from "../framing/spec.ts";
 import { dimensionsInWords, framingInWords, type PartNames, type SpecLine } from "../framing/words.ts";
-import type { ItemPrice, OrderCosts } from "../orders/costs.ts";
+import { type OrderCosts, storedCosts, storedItemPrice } from "../orders/costs.ts";
 import { orderMachine } from "../orders/machine.ts";
-import { type ItemRow, type OrderRow, type StoredOrder, specOf } from "../orders/rows.ts";
+import type { ItemRow, OrderRow, StoredOrder } from "../orders/rows.ts";
 import type { HoldDetail } from "../orders/state-machine.ts";
 import { findOrder } from "../orders/store.ts";
 import { currentPrintFile } from "../print-files/inspection.ts";
@@ -124,7 +125,7 @@ async function sheetOf(env: Env, stored: StoredOrder, files: Map<string, PrintFi
 		account: account ?? { id: order.account_id, name: order.account_id },
 		brand,
 		returnAddress: brand === null ? null : returnAddressOf(brand),
-		costs: order.costs === null ? null : (JSON.parse(order.costs) as OrderCosts),
+		costs: storedCosts(order),
 		items: stored.items.map((item) => sheetItem(item, files, { names, frames, mats, named })),
 	};
 }
@@ -140,7 +141,7 @@ function sheetItem(
 	},
 ): SheetItem {
 	const { names, frames, mats, named } = catalog;
-	const price = item.priced === null ? null : (JSON.parse(item.priced) as ItemPrice);
+	const price = storedItemPrice(item);
 	return {
 		id: item.id,
 		position: item.position,

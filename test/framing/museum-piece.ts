@@ -12,3 +12,16 @@ export const MUSEUM_PIECE_DIMENSIONS = {
 
 /** Its frame's inner width plus height. */
 export const MUSEUM_PIECE_UNITED_INCHES = 46.5;
+
+/** The piece as an item of a quote or an order asks for it. */
+export const MUSEUM_PIECE = {
+	width_in: 16,
+	height_in: 20,
+	paper: "cotton-rag",
+	mat: "museum-rag-white-8ply",
+	mat_border_in: 2.5,
+	mat_bottom_border_in: 3,
+	inner_mat: "museum-rag-black-4ply",
+	frame: "walnut-flat-125",
+	glazing: "museum-acrylic",
+};

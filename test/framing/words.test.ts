@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { completeFraming } from "../../src/framing/spec.ts";
 import { dimensionsInWords, framingInWords, inchesText, type PartNames, sizeText } from "../../src/framing/words.ts";
 import { dollarsText } from "../../src/pricing/money.ts";
-import { MUSEUM_PIECE_DIMENSIONS, MUSEUM_PIECE_UNITED_INCHES } from "./museum-piece.ts";
+import { MUSEUM_PIECE, MUSEUM_PIECE_DIMENSIONS, MUSEUM_PIECE_UNITED_INCHES } from "./museum-piece.ts";
 
 const NAMES_BY_KEY: Readonly<Record<string, string>> = {
 	"frame walnut-flat-125": "Walnut Flat 1 1/4 in",
@@ -31,15 +31,7 @@ describe("inchesText", () => {
 
 describe("framingInWords", () => {
 	it("says the museum piece as a framer would: paper, weighted mat, inner mat reveal, moulding, glazing", () => {
-		const spec = completeFraming({
-			paper: "cotton-rag",
-			mat: "museum-rag-white-8ply",
-			mat_border_in: 2.5,
-			mat_bottom_border_in: 3,
-			inner_mat: "museum-rag-black-4ply",
-			frame: "walnut-flat-125",
-			glazing: "museum-acrylic",
-		});
+		const spec = completeFraming(MUSEUM_PIECE);
 		expect(framingInWords({ width_in: 16, height_in: 20 }, spec, NAMES)).toEqual([
 			{ label: "Print", text: "16 × 20 in on Cotton rag, image fills the print (cropped to it)" },
 			{ label: "Mat", text: "Museum Rag White 8-ply, 2 1/2 in borders, 3 in bottom (weighted)" },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app.ts";
+import { FRAMING_FIELDS } from "../../src/framing/spec.ts";
 import { OPENAPI_PATH } from "../../src/openapi/document.ts";
 import { api, createPartner } from "../helpers.ts";
 
@@ -114,17 +115,7 @@ describe("GET /v1/openapi.json", () => {
 		expect(Object.keys(request.properties)).toEqual(expect.arrayContaining(["shipping_method", "quote_id"]));
 		expect(request.required).not.toContain("shipping_method");
 		const item = document.components.schemas.OrderItemInput as ObjectSchema;
-		for (const field of [
-			"frame",
-			"mat",
-			"mat_border_in",
-			"mat_bottom_border_in",
-			"inner_mat",
-			"inner_mat_reveal_in",
-			"glazing",
-			"paper",
-			"fit",
-		]) {
+		for (const field of FRAMING_FIELDS) {
 			expect(item.properties[field]?.description, field).toBeTruthy();
 		}
 		const order = document.components.schemas.Order as ObjectSchema;

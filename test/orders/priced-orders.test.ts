@@ -1,11 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
-import type { PriceBook } from "../../src/pricing/book.ts";
-import type { Quote } from "../../src/quotes/schema.ts";
 import { insertQuote } from "../../src/quotes/store.ts";
-import { api, createAdminKey, createPartner, expectError, send } from "../helpers.ts";
+import { createPartner, expectError, send } from "../helpers.ts";
 import { FILE_HOST } from "../print-files/file-hosting.ts";
+import { BERLIN, publishChangedBook, quote } from "../quotes/quote-helpers.ts";
 import {
 	createOrder,
 	externalId,
@@ -19,16 +18,8 @@ import {
 	settleValidation,
 } from "./order-helpers.ts";
 
-const BERLIN = { name: "Grete Weiss", address1: "Torstrasse 1", city: "Berlin", zip: "10119", country: "DE" };
-
 /** An 8 × 10 in print, walnut and a mat: what orderBody orders. */
 const PIECE = { width_in: 8, height_in: 10, frame: "walnut-flat-075", mat: "bright-white" };
-
-async function quote(key: string, body: unknown): Promise<Quote> {
-	const response = await send("POST", "/v1/quotes", key, body);
-	if (response.status !== 201) throw new Error(`expected 201, got ${response.status}: ${await response.text()}`);
-	return (await response.json()) as Quote;
-}
 
 describe("POST /v1/orders: priced by the book in force", () => {
 	it("charges what a quote of the same cart says: items, standard shipping, total, book version", async () => {
@@ -359,17 +350,10 @@ describe("a new price book", () => {
 	it("prices new orders, while an order against an earlier quote is charged the quote exactly", async () => {
 		const { key, file } = await partnerWithFile();
 		const given = await quote(key, { ship_to: SHIP_TO, items: [PIECE] });
-		const admin = await createAdminKey();
-		const {
-			version: _version,
-			published_at: _published,
-			...rates
-		} = (await (await api("/v1/price-book", { key })).json()) as PriceBook;
-		const published = await send("POST", "/v1/admin/price-book", admin, {
+		await publishChangedBook(key, (rates) => ({
 			...rates,
 			assembly: { cents_per_framed_piece: rates.assembly.cents_per_framed_piece + 1_000 },
-		});
-		expect(published.status).toBe(201);
+		}));
 		const quoted = await createOrder(key, orderBody(file, { quote_id: given.id }));
 		expect(quoted.costs).toMatchObject({
 			items: given.totals.items,
@@ -398,18 +382,10 @@ describe("a new price book", () => {
 		expect(held.hold_reason).toBe("file_fetch_failed");
 		expect(held.costs?.quote_id).toBe(given.id);
 		const itemPath = `/v1/orders/${held.id}/items/${held.items[0]?.id}`;
-		const admin = await createAdminKey();
-		const {
-			version: _v,
-			published_at: _p,
-			...rates
-		} = (await (await api("/v1/price-book", { key })).json()) as PriceBook;
-		const published = await send("POST", "/v1/admin/price-book", admin, {
+		const book = await publishChangedBook(key, (rates) => ({
 			...rates,
 			assembly: { cents_per_framed_piece: rates.assembly.cents_per_framed_piece + 500 },
-		});
-		expect(published.status).toBe(201);
-		const book = (await published.json()) as PriceBook;
+		}));
 
 		// A new file alone: the quote's charges stand.
 		expect((await send("PATCH", itemPath, key, { print_file_id: file })).status).toBe(200);

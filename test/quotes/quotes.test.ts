@@ -1,34 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { PriceBook } from "../../src/pricing/book.ts";
-import type { Quote } from "../../src/quotes/schema.ts";
-import { MUSEUM_PIECE_DIMENSIONS, MUSEUM_PIECE_UNITED_INCHES } from "../framing/museum-piece.ts";
+import { MUSEUM_PIECE, MUSEUM_PIECE_DIMENSIONS, MUSEUM_PIECE_UNITED_INCHES } from "../framing/museum-piece.ts";
 import { api, createAdminKey, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
 import { readyFile, SHIP_TO } from "../orders/order-helpers.ts";
-
-const BERLIN = { name: "Grete Weiss", address1: "Torstrasse 1", city: "Berlin", zip: "10119", country: "DE" };
-
-/** The README's worked example: 16 × 20 in on cotton rag, double-matted, walnut, museum acrylic. */
-const MUSEUM_PIECE = {
-	width_in: 16,
-	height_in: 20,
-	paper: "cotton-rag",
-	mat: "museum-rag-white-8ply",
-	mat_border_in: 2.5,
-	mat_bottom_border_in: 3,
-	inner_mat: "museum-rag-black-4ply",
-	frame: "walnut-flat-125",
-	glazing: "museum-acrylic",
-};
-
-async function postQuote(key: string, body: unknown): Promise<Response> {
-	return send("POST", "/v1/quotes", key, body);
-}
-
-async function quote(key: string, body: unknown): Promise<Quote> {
-	const response = await postQuote(key, body);
-	if (response.status !== 201) throw new Error(`expected 201, got ${response.status}: ${await response.text()}`);
-	return (await response.json()) as Quote;
-}
+import { BERLIN, postQuote, publishChangedBook, quote } from "./quote-helpers.ts";
 
 describe("POST /v1/quotes", () => {
 	it("prices the museum piece to Germany component by component, with its express package", async () => {
@@ -175,16 +150,7 @@ describe("GET /v1/quotes/{id}", () => {
 	it("reads the quote as given, even after a new price book", async () => {
 		const key = (await createPartner()).keys.live.key;
 		const given = await quote(key, { ship_to: BERLIN, items: [MUSEUM_PIECE] });
-		const admin = await createAdminKey();
-		const {
-			version: _version,
-			published_at: _published,
-			...rates
-		} = (await (await api("/v1/price-book", { key })).json()) as PriceBook;
-		expect(
-			(await send("POST", "/v1/admin/price-book", admin, { ...rates, assembly: { cents_per_framed_piece: 5_000 } }))
-				.status,
-		).toBe(201);
+		await publishChangedBook(key, (rates) => ({ ...rates, assembly: { cents_per_framed_piece: 5_000 } }));
 		const read = await api(`/v1/quotes/${given.id}`, { key });
 		expect(read.status).toBe(200);
 		expect(await read.json()).toEqual(given);
