@@ -42,6 +42,19 @@ const NOT_DONE: Readonly<Record<ConsoleMove, string>> = {
 	cancel: "The order was not canceled",
 };
 
+/** `24.5 KB`, `312.4 MB`: decimal units, as file browsers show them. */
+export function bytesText(bytes: number): string {
+	if (bytes < 1000) return `${bytes} B`;
+	const units = ["KB", "MB", "GB"] as const;
+	let value = bytes / 1000;
+	let unit = 0;
+	while (value >= 1000 && unit < units.length - 1) {
+		value /= 1000;
+		unit += 1;
+	}
+	return `${value.toFixed(1)} ${units[unit]}`;
+}
+
 function Dash() {
 	return <span class="muted">—</span>;
 }
@@ -64,9 +77,20 @@ function FileCells({ item }: { item: SheetItem }) {
 	return (
 		<>
 			<td>
-				<code>{file.id}</code>
+				{file.status === "ready" ? (
+					<a href={`/ops/print-files/${file.id}/download?item_id=${item.id}`} download>
+						<code>{file.id}</code>
+					</a>
+				) : (
+					<>
+						<code>{file.id}</code> <span class="warning">{file.status}</span>
+					</>
+				)}
 			</td>
-			<td>{file.format === null ? <Dash /> : file.format.toUpperCase()}</td>
+			<td class="nowrap">
+				{file.format === null ? <Dash /> : file.format.toUpperCase()}
+				{file.size_bytes === null ? null : <span class="muted"> · {bytesText(file.size_bytes)}</span>}
+			</td>
 			<td class="num nowrap">
 				{file.width_px === null || file.height_px === null ? <Dash /> : `${file.width_px} × ${file.height_px} px`}
 			</td>

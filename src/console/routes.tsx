@@ -17,6 +17,7 @@ import { ORDER_STATUSES, type OrderStatus } from "../orders/state-machine.ts";
 import { countOrdersByStatus, listProductionQueue } from "../orders/store.ts";
 import { loadOrderSheet } from "../production/order-sheet.ts";
 import { PAPER_SIZES, type PaperSize } from "../production/packing-slip.tsx";
+import { downloadPrintFile } from "../production/print-file-download.ts";
 import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "../production/slip-page.ts";
 import { isCrossSitePost } from "./cross-site.ts";
 import { ErrorPage } from "./error-page.tsx";
@@ -320,6 +321,12 @@ consoleRoutes.get("/orders/:id/packing-slip", requireSession, async (c) => {
 	if (sheet === null) return errorPage(c, 404, `There is no order ${id}.`, c.var.operator.csrfToken);
 	const paper = (paperParam ?? null) as PaperSize | null;
 	return c.html(await renderPackingSlip(c.env, sheet, paper), 200);
+});
+
+consoleRoutes.get("/print-files/:id/download", requireSession, async (c) => {
+	const download = await downloadPrintFile(c.env, c.req.param("id"), c.req.query("item_id") ?? null);
+	if (!download.ok) return errorPage(c, download.status, download.message, c.var.operator.csrfToken);
+	return download.response;
 });
 
 consoleRoutes.post("/orders/:id/:move{ship|hold|release|deliver|cancel}", requireSession, requireCsrf, async (c) => {

@@ -6,6 +6,7 @@ import { ApiError, errorResponses } from "../http/errors.ts";
 import { OrderIdParams, OrderSchema, toOrder } from "../orders/response.ts";
 import { loadOrderSheet, type OrderSheet } from "./order-sheet.ts";
 import { PAPER_SIZES } from "./packing-slip.tsx";
+import { downloadPrintFile } from "./print-file-download.ts";
 import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "./slip-page.ts";
 
 const AddressSchema = z.record(z.string(), z.string());
@@ -59,6 +60,40 @@ const getPackingSlip = protectedRoute("ops", {
 	},
 });
 
+const PrintFileIdParams = z.object({
+	id: z
+		.string()
+		.max(64)
+		.openapi({ param: { name: "id", in: "path" }, example: "pf_8Jq2" }),
+});
+
+const downloadPrintFileRoute = protectedRoute("ops", {
+	method: "get",
+	path: "/ops/print-files/{id}/download",
+	tags: ["Operations"],
+	summary: "A print file's bytes, exactly as inspected, named by the order and item that print it",
+	request: {
+		params: PrintFileIdParams,
+		query: z.object({
+			item_id: z.string().max(64).optional().openapi({
+				description: "Name the download after this item (it must print the file); by default the oldest order's item.",
+			}),
+		}),
+	},
+	responses: {
+		200: {
+			description:
+				'The file, streamed, with `Content-Disposition: attachment; filename="<external_id>_item-<n>.<ext>"`.',
+			content: {
+				"image/tiff": { schema: z.string().openapi({ format: "binary" }) },
+				"image/png": { schema: z.string().openapi({ format: "binary" }) },
+				"image/jpeg": { schema: z.string().openapi({ format: "binary" }) },
+			},
+		},
+		...errorResponses(404, 409),
+	},
+});
+
 async function sheetOr404(env: Env, id: string): Promise<OrderSheet> {
 	const sheet = await loadOrderSheet(env, id);
 	if (sheet === null) throw new ApiError("not_found", `No order ${id}.`, "id");
@@ -80,6 +115,14 @@ export const productionRoutes = createApp<AuthedEnv>()
 			},
 			200,
 		);
+	})
+	.openapi(downloadPrintFileRoute, async (c) => {
+		const { id } = c.req.valid("param");
+		const download = await downloadPrintFile(c.env, id, c.req.valid("query").item_id ?? null);
+		if (!download.ok) {
+			throw new ApiError(download.status === 404 ? "not_found" : "conflict", download.message, "id");
+		}
+		return download.response;
 	})
 	.openapi(getPackingSlip, async (c) => {
 		const sheet = await sheetOr404(c.env, c.req.valid("param").id);

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { app } from "../../src/app.ts";
+import { bytesText } from "../../src/console/order-page.tsx";
 import { SESSION_COOKIE_HEADER_NAME } from "../../src/console/session.ts";
 import type { Order } from "../../src/orders/response.ts";
 import { PAGE_SECURITY_HEADERS } from "../../src/production/slip-page.ts";
@@ -78,7 +79,7 @@ describe("GET /ops/orders/:id", () => {
 		expect(shipTo).toContain("United States");
 	});
 
-	it("lists each item with its size, frame, mat, quantity, print file, format, pixel size and effective DPI", async () => {
+	it("lists each item with its size, frame, mat, quantity, print file (a download link), format, byte size, pixel size and effective DPI", async () => {
 		const html = await htmlOf(await consoleRequest(`/ops/orders/${orderId}`, { cookie: operator.cookie }), 200);
 		const items = sectionOf(html, "Items");
 		const row = /<tr data-item-id="itm_[^"]+">([\s\S]*?)<\/tr>/.exec(items)?.[1] ?? "";
@@ -90,7 +91,7 @@ describe("GET /ops/orders/:id", () => {
 			expect.any(String),
 			"2",
 			printFileId,
-			"PNG",
+			"PNG · 498 B",
 			"2400 × 3000 px",
 			"300",
 			"—",
@@ -361,5 +362,16 @@ describe("white label", () => {
 			expect(html).not.toMatch(SERVICE_NAMES);
 			expect(html).not.toContain("<script");
 		}
+	});
+});
+
+describe("bytesText", () => {
+	it("writes byte sizes in decimal units to one decimal", () => {
+		expect([bytesText(498), bytesText(24_512), bytesText(312_400_000), bytesText(2_500_000_000)]).toEqual([
+			"498 B",
+			"24.5 KB",
+			"312.4 MB",
+			"2.5 GB",
+		]);
 	});
 });

@@ -1,0 +1,89 @@
+/**
+ * A print file for the floor (`ops`): the bytes exactly as inspected, streamed from R2 (never held
+ * whole in memory, so a 300 MB TIFF is no different from a 3 MB PNG), named by the order and item
+ * that print it. The read is conditional on the etag the inspection pinned: bytes replaced since are
+ * refused, never handed to the printer.
+ */
+import type { ImageFormat } from "../print-files/image-types.ts";
+import { findPrintFileById, type PrintFileRow } from "../print-files/store.ts";
+
+/** The extension a downloaded file gets, by its inspected format. */
+const EXTENSIONS: Readonly<Record<ImageFormat, string>> = { jpeg: "jpg", png: "png", tiff: "tif" };
+/** The media type a downloaded file is served as, by its inspected format (not the type the partner declared). */
+const MEDIA_TYPES: Readonly<Record<ImageFormat, string>> = { jpeg: "image/jpeg", png: "image/png", tiff: "image/tiff" };
+
+/** Why a file cannot be handed over: no such file (404), or not the bytes that were checked (409). */
+export type DownloadRefusal = { ok: false; status: 404 | 409; message: string };
+
+/** The item a download is named after. */
+type NamingItem = { external_id: string; position: number; order_id: string; item_id: string };
+
+/** The item that prints `fileId` (`itemId` if given, else the oldest order's), or null. */
+async function namingItem(db: D1Database, fileId: string, itemId: string | null): Promise<NamingItem | null> {
+	return db
+		.prepare(
+			`SELECT orders.external_id, order_items.position, orders.id AS order_id, order_items.id AS item_id
+			   FROM order_items JOIN orders ON orders.id = order_items.order_id
+			  WHERE order_items.print_file_id = ?1 AND (?2 IS NULL OR order_items.id = ?2)
+			  ORDER BY orders.created_at, order_items.position
+			  LIMIT 1`,
+		)
+		.bind(fileId, itemId)
+		.first<NamingItem>();
+}
+
+/** `PO-1001_item-2.tif`: the partner's order number (only filename-safe characters) and the item's place. */
+export function downloadName(file: Pick<PrintFileRow, "id" | "format">, item: NamingItem | null): string {
+	const extension = file.format === null ? "bin" : EXTENSIONS[file.format];
+	if (item === null) return `${file.id}.${extension}`;
+	const order = item.external_id.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "") || item.order_id;
+	return `${order}_item-${item.position + 1}.${extension}`;
+}
+
+/**
+ * The file's bytes as a streamed response with its name, or why not. `itemId` names the download
+ * after that item (which must print this file); without it the oldest order printing the file names it.
+ */
+export async function downloadPrintFile(
+	env: Env,
+	fileId: string,
+	itemId: string | null,
+): Promise<{ ok: true; response: Response } | DownloadRefusal> {
+	const [file, item] = await Promise.all([findPrintFileById(env.DB, fileId), namingItem(env.DB, fileId, itemId)]);
+	if (file === null) return { ok: false, status: 404, message: `No print file ${fileId}.` };
+	if (itemId !== null && item === null) {
+		return { ok: false, status: 404, message: `Item ${itemId} does not print file ${fileId}.` };
+	}
+	if (file.status !== "ready" || file.r2_etag === null) {
+		return {
+			ok: false,
+			status: 409,
+			message: `Print file ${fileId} is ${file.status === "invalid" ? `invalid (${file.invalid_reason ?? "unknown"})` : file.status}: there are no checked bytes to hand over.`,
+		};
+	}
+	const object = await env.PRINT_FILES.get(file.r2_key, { onlyIf: { etagMatches: file.r2_etag } });
+	if (object === null) return { ok: false, status: 409, message: `Print file ${fileId} is no longer in storage.` };
+	// No body: the object's etag is not the pinned one, so these are not the bytes that were checked.
+	if (!("body" in object)) {
+		return {
+			ok: false,
+			status: 409,
+			message: `Print file ${fileId} was replaced after it was checked; ask the partner for the file again.`,
+		};
+	}
+	const name = downloadName(file, item);
+	return {
+		ok: true,
+		response: new Response(object.body, {
+			status: 200,
+			headers: {
+				"Content-Type": file.format === null ? "application/octet-stream" : MEDIA_TYPES[file.format],
+				"Content-Length": String(object.size),
+				"Content-Disposition": `attachment; filename="${name}"`,
+				ETag: object.httpEtag,
+				"Cache-Control": "private, no-store",
+				"X-Content-Type-Options": "nosniff",
+			},
+		}),
+	};
+}
