@@ -406,6 +406,7 @@ export function OrderPage({ sheet, history, csrfToken, done, refusal, invalid }:
 				<h1>Order {order.external_id}</h1>
 				<StatusBadge status={order.status} testId="order-status" />
 				<span class="links">
+					<a href={`/ops/orders/${order.id}/work-ticket`}>Work tickets</a>
 					<a href={`/ops/orders/${order.id}/packing-slip`}>Packing slip</a>
 				</span>
 			</div>

@@ -19,6 +19,7 @@ import { loadOrderSheet } from "../production/order-sheet.ts";
 import { PAPER_SIZES, type PaperSize } from "../production/packing-slip.tsx";
 import { downloadPrintFile } from "../production/print-file-download.ts";
 import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "../production/slip-page.ts";
+import { WorkTicketsQuery, workTicketBatch, workTicketOf } from "../production/ticket-batches.ts";
 import { isCrossSitePost } from "./cross-site.ts";
 import { ErrorPage } from "./error-page.tsx";
 import { type ConsoleMove, isConsoleMove, moveFromForm } from "./move-forms.ts";
@@ -321,6 +322,28 @@ consoleRoutes.get("/orders/:id/packing-slip", requireSession, async (c) => {
 	if (sheet === null) return errorPage(c, 404, `There is no order ${id}.`, c.var.operator.csrfToken);
 	const paper = (paperParam ?? null) as PaperSize | null;
 	return c.html(await renderPackingSlip(c.env, sheet, paper), 200);
+});
+
+consoleRoutes.get("/orders/:id/work-ticket", requireSession, async (c) => {
+	const id = c.req.param("id");
+	const sheet = await loadOrderSheet(c.env, id);
+	if (sheet === null) return errorPage(c, 404, `There is no order ${id}.`, c.var.operator.csrfToken);
+	return c.html(await workTicketOf(c.env, sheet), 200, PAGE_SECURITY_HEADERS);
+});
+
+consoleRoutes.get("/work-tickets", requireSession, async (c) => {
+	const parsed = WorkTicketsQuery.safeParse(c.req.query());
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0];
+		const message = `${issue?.path.join(".") ?? "query"}: ${issue?.message ?? "not understood"}`;
+		return errorPage(c, 422, `These work tickets cannot be listed (${message}).`, c.var.operator.csrfToken);
+	}
+	const query = parsed.data;
+	const { html } = await workTicketBatch(c.env, query, (cursor) => {
+		const next = new URLSearchParams({ status: query.status, mode: query.mode, limit: String(query.limit), cursor });
+		return `/ops/work-tickets?${next}`;
+	});
+	return c.html(html, 200, PAGE_SECURITY_HEADERS);
 });
 
 consoleRoutes.get("/print-files/:id/download", requireSession, async (c) => {

@@ -331,17 +331,24 @@ export async function listOrders(
 /** The production queue across accounts, oldest first (operators). */
 export async function listProductionQueue(
 	db: D1Database,
-	filter: { status?: OrderStatus; limit: number; cursor?: Cursor },
+	filter: { status?: OrderStatus; mode?: KeyMode; limit: number; cursor?: Cursor },
 ): Promise<{ page: StoredOrder[]; more: boolean }> {
 	const { results } = await db
 		.prepare(
 			`SELECT * FROM orders
 			  WHERE (?1 IS NULL OR status = ?1)
 			    AND (?2 IS NULL OR created_at > ?2 OR (created_at = ?2 AND id > ?3))
+			    AND (?5 IS NULL OR mode = ?5)
 			  ORDER BY created_at ASC, id ASC
 			  LIMIT ?4`,
 		)
-		.bind(filter.status ?? null, filter.cursor?.createdAt ?? null, filter.cursor?.id ?? null, filter.limit + 1)
+		.bind(
+			filter.status ?? null,
+			filter.cursor?.createdAt ?? null,
+			filter.cursor?.id ?? null,
+			filter.limit + 1,
+			filter.mode ?? null,
+		)
 		.all<OrderRow>();
 	return pageWithItems(db, results, filter.limit);
 }

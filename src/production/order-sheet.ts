@@ -2,7 +2,7 @@ import { findAccount } from "../accounts/store.ts";
 import type { ShipTo } from "../addresses/schema.ts";
 import { type BrandProfileRow, findBrandProfile, returnAddressOf } from "../branding/store.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
-import { specOf } from "../framing/spec.ts";
+import { type FramingSpec, specOf } from "../framing/spec.ts";
 import { dimensionsInWords, framingInWords, type PartNames, type SpecLine } from "../framing/words.ts";
 import { type OrderCosts, storedCosts, storedItemPrice } from "../orders/costs.ts";
 import { orderMachine } from "../orders/machine.ts";
@@ -28,6 +28,8 @@ export type SheetItem = {
 	warnings: string[];
 	file: SheetFile | null;
 	printFileUrl: string | null;
+	/** The complete framing specification, as stored. */
+	spec: FramingSpec;
 	/** The framing specification in the framer's words (print and paper, mat, frame, glazing). */
 	framing: SpecLine[];
 	/** The bench's dimensions in inches and fractions; null until the item can be built. */
@@ -63,6 +65,11 @@ export type OrderSheet = {
 export async function loadOrderSheet(env: Env, orderId: string): Promise<OrderSheet | null> {
 	const found = await findOrder(env.DB, orderId);
 	if (found === null) return null;
+	return sheetFromStored(env, found);
+}
+
+/** The sheet of an order already read (a page of the queue, say), its files checked as loadOrderSheet does. */
+export async function sheetFromStored(env: Env, found: StoredOrder): Promise<OrderSheet> {
 	const files = await currentFilesOf(env, found);
 	const stored = await holdIfFilesChanged(env, found, files);
 	return sheetOf(env, stored, files);
@@ -154,6 +161,7 @@ function sheetItem(
 		warnings: JSON.parse(item.warnings) as string[],
 		file: item.print_file_id === null ? null : (files.get(item.print_file_id) ?? null),
 		printFileUrl: item.print_file_url,
+		spec: specOf(item),
 		framing: framingInWords(item, specOf(item), names),
 		dimensions: price === null ? null : dimensionsInWords({ ...price.dimensions, unitedInches: price.united_inches }),
 		price: price === null ? null : { unit: price.unit_price.total, line: price.line_total },

@@ -8,6 +8,7 @@ import { loadOrderSheet, type OrderSheet } from "./order-sheet.ts";
 import { PAPER_SIZES } from "./packing-slip.tsx";
 import { downloadPrintFile } from "./print-file-download.ts";
 import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "./slip-page.ts";
+import { WorkTicketsQuery, workTicketBatch, workTicketOf } from "./ticket-batches.ts";
 
 const AddressSchema = z.record(z.string(), z.string());
 
@@ -94,6 +95,34 @@ const downloadPrintFileRoute = protectedRoute("ops", {
 	},
 });
 
+const htmlPage = { description: "A printable HTML page.", content: { "text/html": { schema: z.string() } } };
+
+const getWorkTicket = protectedRoute("ops", {
+	method: "get",
+	path: "/ops/orders/{id}/work-ticket",
+	tags: ["Operations"],
+	summary: "The order's work tickets: a page per item with a to-scale drawing, the cut list and a QR code",
+	request: { params: OrderIdParams },
+	responses: { 200: htmlPage, ...errorResponses(404) },
+});
+
+const listWorkTickets = protectedRoute("ops", {
+	method: "get",
+	path: "/ops/work-tickets",
+	tags: ["Operations"],
+	summary: "Work tickets of a batch of orders, oldest first, in one document: a page per item",
+	request: { query: WorkTicketsQuery },
+	responses: {
+		200: {
+			...htmlPage,
+			headers: z.object({
+				"X-Next-Cursor": z.string().optional().openapi({ description: "The cursor of the next batch, if any." }),
+			}),
+		},
+		...errorResponses(422),
+	},
+});
+
 async function sheetOr404(env: Env, id: string): Promise<OrderSheet> {
 	const sheet = await loadOrderSheet(env, id);
 	if (sheet === null) throw new ApiError("not_found", `No order ${id}.`, "id");
@@ -123,6 +152,21 @@ export const productionRoutes = createApp<AuthedEnv>()
 			throw new ApiError(download.status === 404 ? "not_found" : "conflict", download.message, "id");
 		}
 		return download.response;
+	})
+	.openapi(getWorkTicket, async (c) => {
+		const sheet = await sheetOr404(c.env, c.req.valid("param").id);
+		return c.html(await workTicketOf(c.env, sheet), 200, PAGE_SECURITY_HEADERS);
+	})
+	.openapi(listWorkTickets, async (c) => {
+		const query = c.req.valid("query");
+		const { html, nextCursor } = await workTicketBatch(c.env, query, (cursor) => {
+			const next = new URLSearchParams({ status: query.status, mode: query.mode, limit: String(query.limit), cursor });
+			return `/v1/ops/work-tickets?${next}`;
+		});
+		return c.html(html, 200, {
+			...PAGE_SECURITY_HEADERS,
+			...(nextCursor === null ? {} : { "X-Next-Cursor": nextCursor }),
+		});
 	})
 	.openapi(getPackingSlip, async (c) => {
 		const sheet = await sheetOr404(c.env, c.req.valid("param").id);

@@ -25,3 +25,17 @@ export const MUSEUM_PIECE = {
 	frame: "walnut-flat-125",
 	glazing: "museum-acrylic",
 };
+
+/** Every cut size of the museum piece, as the framer reads it. */
+export const MUSEUM_PIECE_CUTS = [
+	"16 × 20 in", // the print
+	"21 × 25 1/2 in", // both mats' board, the glazing, the backing
+	"16 1/4 × 20 1/4 in", // the top mat's opening
+	"15 3/4 × 19 3/4 in", // the inner mat's opening
+	"2 3/8 in top and sides, 2 7/8 in bottom", // the top mat's borders
+	"2 5/8 in top and sides, 3 1/8 in bottom", // the inner mat's
+	"1/4 in of the inner mat shows", // the reveal
+	"long point 23 1/2 in", // top and bottom rails
+	"long point 28 in", // left and right rails
+	"23 1/2 × 28 in", // outside
+];

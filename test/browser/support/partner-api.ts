@@ -14,6 +14,7 @@ export type Order = {
 	status: string;
 	gift_message: string | null;
 	tracking: Tracking | null;
+	items: { id: string }[];
 };
 
 export type ShipTo = {

@@ -1,0 +1,55 @@
+/** Work tickets as documents: one order's, and a batch of the queue's (the API's and the console's routes share them). */
+import { z } from "@hono/zod-openapi";
+import { isolateCatalog } from "../catalog/cache.ts";
+import { decodeCursor, encodeCursor } from "../http/cursor.ts";
+import { ORDER_STATUSES } from "../orders/state-machine.ts";
+import { listProductionQueue } from "../orders/store.ts";
+import { type OrderSheet, sheetFromStored } from "./order-sheet.ts";
+import { renderWorkTickets, ticketItems } from "./work-ticket.tsx";
+
+/** Which orders a batch prints. */
+export const WorkTicketsQuery = z.object({
+	status: z.enum(ORDER_STATUSES).default("in_production").openapi({ description: "Default in_production." }),
+	mode: z.enum(["live", "test"]).default("live").openapi({ description: "Live orders unless test is asked for." }),
+	limit: z.coerce.number().int().min(1).max(50).default(20).openapi({ description: "Orders per batch, 1 to 50." }),
+	cursor: z.string().max(512).optional(),
+});
+
+/** The work tickets of one order, as a document. */
+export async function workTicketOf(env: Env, sheet: OrderSheet): Promise<string> {
+	const { catalog } = await isolateCatalog.get(env.DB);
+	return renderWorkTickets(ticketItems([sheet]), catalog, {
+		title: `Work tickets · ${sheet.order.external_id}`,
+		next: null,
+	});
+}
+
+/**
+ * A batch of work tickets: the queue's orders in `status` and `mode`, oldest first, a page per item,
+ * with the next batch's cursor (`nextHref` makes its link). Each order's files are checked as its sheet
+ * is made, as on the order page.
+ */
+export async function workTicketBatch(
+	env: Env,
+	query: z.infer<typeof WorkTicketsQuery>,
+	nextHref: (cursor: string) => string,
+): Promise<{ html: string; nextCursor: string | null }> {
+	const [{ page, more }, { catalog }] = await Promise.all([
+		listProductionQueue(env.DB, {
+			status: query.status,
+			mode: query.mode,
+			limit: query.limit,
+			cursor: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+		}),
+		isolateCatalog.get(env.DB),
+	]);
+	const sheets = await Promise.all(page.map((stored) => sheetFromStored(env, stored)));
+	const last = page.at(-1);
+	const nextCursor =
+		more && last !== undefined ? encodeCursor({ createdAt: last.order.created_at, id: last.order.id }) : null;
+	const html = await renderWorkTickets(ticketItems(sheets), catalog, {
+		title: `Work tickets · ${query.status.replaceAll("_", " ")}`,
+		next: nextCursor === null ? null : nextHref(nextCursor),
+	});
+	return { html, nextCursor };
+}

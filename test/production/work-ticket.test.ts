@@ -1,0 +1,131 @@
+/**
+ * Work tickets: `GET /v1/ops/orders/{id}/work-ticket`, the batch `GET /v1/ops/work-tickets` and the
+ * console's pages. What a framer cuts, in inches and fractions, a page per item, never a price.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { insertOrder } from "../../src/orders/store.ts";
+import { PAGE_SECURITY_HEADERS } from "../../src/production/slip-page.ts";
+import { consoleRequest, signedInOperator, textOf } from "../console/console-helpers.ts";
+import { MUSEUM_PIECE, MUSEUM_PIECE_CUTS } from "../framing/museum-piece.ts";
+import { api, createKeyWithScopes, expectError } from "../helpers.ts";
+import {
+	createOrder,
+	externalId,
+	orderBody,
+	partnerWithFile,
+	rawOrder,
+	readyFile,
+	settleValidation,
+} from "../orders/order-helpers.ts";
+import { FILE_HOST } from "../print-files/file-hosting.ts";
+
+/** A museum-piece order of a fresh partner, in production, and an ops key. */
+async function museumOrder() {
+	const { partner, key } = await partnerWithFile();
+	// 16 × 20 in at 300 DPI.
+	const file = await readyFile(key, 4800, 6000);
+	const body = orderBody(file, { external_id: externalId("TICKET") }, MUSEUM_PIECE);
+	body.items.push({ print_file_id: file, width_in: 8, height_in: 10 } as (typeof body.items)[0]);
+	const order = await createOrder(key, body);
+	expect((await settleValidation(key, order.id)).status).toBe("in_production");
+	return { key, order, ops: await createKeyWithScopes(["ops"]) };
+}
+
+function ticketsIn(html: string): string[] {
+	return [...html.matchAll(/<section class="ticket" data-item-id="(itm_[^"]+)">/g)].map((match) => match[1] ?? "");
+}
+
+describe("GET /v1/ops/orders/{id}/work-ticket", () => {
+	it("prints a page per item with every cut size in inches and fractions, a drawing and a QR code", async () => {
+		const { order, ops } = await museumOrder();
+		const response = await api(`/v1/ops/orders/${order.id}/work-ticket`, { key: ops });
+		expect(response.status).toBe(200);
+		expect(response.headers.get("Content-Type")).toMatch(/^text\/html/);
+		for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) expect(response.headers.get(name)).toBe(value);
+		const html = await response.text();
+		expect(ticketsIn(html)).toEqual(order.items.map((item) => item.id));
+		const text = textOf(html);
+		for (const cut of MUSEUM_PIECE_CUTS) expect(text, cut).toContain(cut);
+		expect(text).toContain("Walnut");
+		expect(text).toContain("Museum acrylic");
+		expect(text).toContain("Make 1");
+		expect(text).toContain("Item 1 of 2");
+		// No decimals where a framer reads fractions.
+		expect(text).not.toMatch(/\b\d+\.(25|5|75|125|375|625|875)\s*in\b/);
+		// The drawing is to scale (in inches), and the QR code is drawn inline.
+		expect(html).toContain('viewBox="');
+		expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(4);
+		expect(html).toContain(`${order.id}`);
+	});
+
+	it("never shows a price", async () => {
+		const { order, ops } = await museumOrder();
+		const text = textOf(await (await api(`/v1/ops/orders/${order.id}/work-ticket`, { key: ops })).text());
+		expect(text).not.toMatch(/[$€£]\s?\d|\bUSD\b|price|cost/i);
+		expect(text).not.toContain(String(order.costs?.total));
+	});
+
+	it("a partner key is refused with 403; an unknown order is a 404", async () => {
+		const { key, order, ops } = await museumOrder();
+		await expectError(await api(`/v1/ops/orders/${order.id}/work-ticket`, { key }), "forbidden");
+		await expectError(await api("/v1/ops/orders/ord_nothing/work-ticket", { key: ops }), "not_found", "id");
+	});
+});
+
+describe("GET /v1/ops/work-tickets", () => {
+	it("prints the queue's live orders in production, oldest first, a page per item; test orders only when asked", async () => {
+		const live = await museumOrder();
+		// A test order in production (the sandbox would move a real one on by itself).
+		const { partner } = await partnerWithFile();
+		const test = rawOrder({ accountId: partner.account.id, mode: "test" }, "in_production", `${FILE_HOST}/print.png`);
+		await insertOrder(env.DB, test.order, test.items, new Date(test.order.created_at));
+		const testItem = test.items[0]?.id ?? "";
+		const batch = await api("/v1/ops/work-tickets?limit=50", { key: live.ops });
+		expect(batch.status).toBe(200);
+		const tickets = ticketsIn(await batch.text());
+		expect(tickets).toEqual(expect.arrayContaining(live.order.items.map((item) => item.id)));
+		expect(tickets).not.toContain(testItem);
+		const testBatch = await (await api("/v1/ops/work-tickets?mode=test&limit=50", { key: live.ops })).text();
+		expect(ticketsIn(testBatch)).toContain(testItem);
+		expect(ticketsIn(testBatch)).not.toContain(live.order.items[0]?.id);
+		expect(testBatch).toContain('<span class="test">TEST</span>');
+	});
+
+	it("a batch smaller than the queue names the next one in X-Next-Cursor and a link", async () => {
+		await museumOrder();
+		const { ops } = await museumOrder();
+		const first = await api("/v1/ops/work-tickets?limit=1", { key: ops });
+		const cursor = first.headers.get("X-Next-Cursor");
+		expect(cursor).not.toBeNull();
+		const html = await first.text();
+		expect(ticketsIn(html)).toHaveLength(2);
+		expect(html).toContain("Next tickets");
+		const second = await api(`/v1/ops/work-tickets?limit=1&cursor=${encodeURIComponent(cursor ?? "")}`, { key: ops });
+		expect(ticketsIn(await second.text())).not.toEqual(ticketsIn(html));
+	});
+
+	it("a bad query is a 422 on its field; a partner key is a 403", async () => {
+		const { key, ops } = await museumOrder();
+		await expectError(await api("/v1/ops/work-tickets?status=lost", { key: ops }), "validation_error", "status");
+		await expectError(await api("/v1/ops/work-tickets?limit=51", { key: ops }), "validation_error", "limit");
+		await expectError(await api("/v1/ops/work-tickets?cursor=not-ours", { key: ops }), "validation_error", "cursor");
+		await expectError(await api("/v1/ops/work-tickets", { key }), "forbidden");
+	});
+});
+
+describe("the console's work tickets", () => {
+	it("the order page links its tickets, which a signed-in operator prints", async () => {
+		const operator = await signedInOperator();
+		const { order } = await museumOrder();
+		const page = await (await consoleRequest(`/ops/orders/${order.id}`, { cookie: operator.cookie })).text();
+		expect(page).toContain(`href="/ops/orders/${order.id}/work-ticket"`);
+		const tickets = await consoleRequest(`/ops/orders/${order.id}/work-ticket`, { cookie: operator.cookie });
+		expect(tickets.status).toBe(200);
+		expect(ticketsIn(await tickets.text())).toHaveLength(2);
+		const batch = await consoleRequest("/ops/work-tickets?status=in_production", { cookie: operator.cookie });
+		expect(batch.status).toBe(200);
+		const bad = await consoleRequest("/ops/work-tickets?status=lost", { cookie: operator.cookie });
+		expect(bad.status).toBe(422);
+	});
+});
