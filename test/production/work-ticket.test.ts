@@ -22,7 +22,7 @@ import { FILE_HOST } from "../print-files/file-hosting.ts";
 
 /** A museum-piece order of a fresh partner, in production, and an ops key. */
 async function museumOrder() {
-	const { partner, key } = await partnerWithFile();
+	const { key } = await partnerWithFile();
 	// 16 × 20 in at 300 DPI.
 	const file = await readyFile(key, 4800, 6000);
 	const body = orderBody(file, { external_id: externalId("TICKET") }, MUSEUM_PIECE);
