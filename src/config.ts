@@ -37,6 +37,8 @@ const ConfigSchema = z.object({
 	/** A pending delivery this overdue has lost its queue message; the cron sends it again. */
 	WEBHOOK_SWEEP_OVERDUE_SECONDS: seconds(120, { min: 1, max: 24 * 3600 }),
 	CONSOLE_SESSION_SECRET: optionalText,
+	/** Hours an order may stay in production before the floor's queue flags it as late. */
+	PRODUCTION_SLA_HOURS: seconds(72, { min: 1, max: 24 * 60 }),
 });
 
 /** The settings, parsed. */

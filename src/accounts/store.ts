@@ -147,3 +147,11 @@ export async function accountNames(db: D1Database, accountIds: readonly string[]
 		.all<{ id: string; name: string }>();
 	return new Map(results.map((account) => [account.id, account.name]));
 }
+
+/** Every account's id and name, by name (the queue's partner filter; the service has partners by the dozen, not millions). */
+export async function listAccountNames(db: D1Database): Promise<{ id: string; name: string }[]> {
+	const { results } = await db
+		.prepare("SELECT id, name FROM accounts ORDER BY name, id LIMIT 1000")
+		.all<{ id: string; name: string }>();
+	return results;
+}

@@ -1,6 +1,7 @@
 import type { Child } from "hono/jsx";
 import { PageHead } from "../http/page-head.tsx";
 import type { OrderStatus } from "../orders/state-machine.ts";
+import { statusLabel } from "./format.ts";
 
 /** The console's own name; it never shows the service's product name. */
 export const CONSOLE_NAME = "Production floor";
@@ -95,8 +96,20 @@ button.danger { background: var(--danger); border-color: var(--danger); }
 .heading { display: flex; flex-wrap: wrap; align-items: center; gap: .75rem 1rem; margin-bottom: 1rem; }
 .heading h1 { margin: 0; }
 .heading .links { margin-left: auto; font-weight: 600; }
+.search { display: flex; flex-wrap: wrap; gap: .5rem .75rem; align-items: end; margin: 0 0 1rem; }
+.search label { margin: 0 0 .2rem; font-size: .85rem; }
+.search > div { flex: 1 1 10rem; }
+.search .q { flex: 3 1 16rem; }
+select { width: 100%; font: inherit; padding: .55rem .6rem; border: 2px solid #aab5c0; border-radius: .45rem; background: #fff; color: var(--ink); }
+.late { color: #b42318; font-weight: 700; }
+.gift { white-space: pre-line; font-style: italic; margin: 0; }
+.heading .links a { margin-left: 1rem; }
 @media (max-width: 40rem) {
   body { font-size: 17px; } main { padding: 1rem; } .top { flex-wrap: wrap; padding: .75rem 1rem; }
+  table.cards thead { display: none; }
+  table.cards tr { display: block; border-bottom: 1px solid var(--line); padding: .5rem 0; }
+  table.cards td { display: flex; justify-content: space-between; gap: 1rem; border: 0; padding: .25rem .9rem; }
+  table.cards td::before { content: attr(data-label); color: var(--muted); font-size: .8rem; text-transform: uppercase; }
 }
 `;
 
@@ -108,11 +121,11 @@ export function CsrfField({ token }: { token: string }) {
 	return <input type="hidden" name="_csrf" value={token} />;
 }
 
-/** A status as a coloured badge whose text is the status code itself. */
+/** A status as a coloured badge, in words (`In production`). */
 export function StatusBadge({ status, testId }: { status: OrderStatus; testId?: string }) {
 	return (
 		<span class={`status status-${status}`} data-testid={testId}>
-			{status}
+			{statusLabel(status)}
 		</span>
 	);
 }

@@ -11,7 +11,7 @@ import { dollarsText } from "../pricing/money.ts";
 import { AddressLines } from "../production/address.tsx";
 import type { OrderSheet, SheetItem } from "../production/order-sheet.ts";
 import { printSize } from "../production/packing-slip.tsx";
-import { formatTime } from "./format.ts";
+import { formatTime, holdReasonLabel } from "./format.ts";
 import { CsrfField, Layout, StatusBadge } from "./layout.tsx";
 import { type ConsoleMove, DONE_MESSAGES, type MoveFormValues, movesAllowedFrom } from "./move-forms.ts";
 
@@ -443,6 +443,12 @@ export function OrderPage({ sheet, history, csrfToken, done, refusal, invalid }:
 					<ReturnAddress sheet={sheet} />
 				</section>
 				<CostsPanel sheet={sheet} />
+				{order.gift_message === null ? null : (
+					<section class="panel" aria-labelledby="gift-heading">
+						<h2 id="gift-heading">Gift message</h2>
+						<p class="gift">{order.gift_message}</p>
+					</section>
+				)}
 			</div>
 			{state.tracking === null ? null : (
 				<section class="panel" aria-labelledby="tracking-heading">
@@ -481,7 +487,8 @@ export function OrderPage({ sheet, history, csrfToken, done, refusal, invalid }:
 				<section class="panel" aria-labelledby="hold-heading">
 					<h2 id="hold-heading">Hold</h2>
 					<p>
-						Reason: <code>{order.hold_reason ?? "unknown"}</code>
+						Reason: {order.hold_reason === null ? "unknown" : holdReasonLabel(order.hold_reason)}{" "}
+						<code class="muted">{order.hold_reason ?? ""}</code>
 					</p>
 					<ul class="plain">
 						{state.holdDetails.map((detail) => (

@@ -10,37 +10,61 @@ export type QueueRow = {
 	partnerName: string;
 	mode: KeyMode;
 	status: OrderStatus;
+	/** The hold reason in words, when on hold. */
+	holdReason: string | null;
 	itemCount: number;
+	/** The largest finished piece's outside size, in words; null until known. */
+	largest: string | null;
 	createdAt: string;
+	/** Whole hours in the current status. */
+	ageHours: number;
+	/** In production past the service level. */
+	late: boolean;
 };
 
-/** What the queue page shows: the filter in force (none when the asked one was invalid), the counts, one page of orders, and any error. */
+/** What the queue is narrowed to, as the search form holds it. */
+export type QueueSearch = {
+	q: string;
+	accountId: string;
+	status: OrderStatus | null;
+	mode: KeyMode;
+};
+
+/** What the queue page shows: the search, the counts, one page of orders, the partners to pick from, and any error. */
 export type QueuePageProps = {
-	filter: OrderStatus | "all" | null;
+	search: QueueSearch;
+	/** False when the asked filter was invalid: no filter link is then marked. */
+	valid: boolean;
 	counts: Readonly<Record<OrderStatus, number>>;
+	partners: readonly { id: string; name: string }[];
 	rows: readonly QueueRow[];
 	nextPageHref: string | null;
+	slaHours: number;
 	error: string | null;
 	csrfToken: string;
 };
 
-/** The queue's URL for a status filter (all orders when null) and an optional cursor. */
-export function queueHref(status: OrderStatus | null, cursor?: string): string {
+/** The queue's URL for a search (the defaults left out) and an optional cursor. */
+export function queueHref(search: Partial<QueueSearch>, cursor?: string): string {
 	const params = new URLSearchParams();
-	if (status !== null) params.set("status", status);
+	if (search.q !== undefined && search.q !== "") params.set("q", search.q);
+	if (search.accountId !== undefined && search.accountId !== "") params.set("account_id", search.accountId);
+	if (search.status !== undefined && search.status !== null) params.set("status", search.status);
+	if (search.mode === "test") params.set("mode", "test");
 	if (cursor !== undefined) params.set("cursor", cursor);
 	const query = params.toString();
 	return query === "" ? "/ops/orders" : `/ops/orders?${query}`;
 }
 
-function StatusFilters({ filter, counts }: Pick<QueuePageProps, "filter" | "counts">) {
+function StatusFilters({ search, valid, counts }: Pick<QueuePageProps, "search" | "valid" | "counts">) {
 	const total = ORDER_STATUSES.reduce((sum, each) => sum + counts[each], 0);
+	const base = { mode: search.mode };
 	const filters: { href: string; label: string; active: boolean }[] = [
-		{ href: queueHref(null), label: `All (${total})`, active: filter === "all" },
+		{ href: queueHref(base), label: `All (${total})`, active: valid && search.status === null },
 		...ORDER_STATUSES.map((each) => ({
-			href: queueHref(each),
+			href: queueHref({ ...base, status: each }),
 			label: `${statusLabel(each)} (${counts[each]})`,
-			active: filter === each,
+			active: valid && search.status === each,
 		})),
 	];
 	return (
@@ -58,11 +82,56 @@ function StatusFilters({ filter, counts }: Pick<QueuePageProps, "filter" | "coun
 	);
 }
 
-function QueueTable({ rows }: { rows: readonly QueueRow[] }) {
+function SearchForm({ search, partners }: Pick<QueuePageProps, "search" | "partners">) {
+	return (
+		<form class="search" method="get" action="/ops/orders" role="search">
+			<div class="q">
+				<label for="q">Order id, partner's order number or partner name</label>
+				<input id="q" name="q" type="text" value={search.q} maxlength={128} />
+			</div>
+			<div>
+				<label for="account_id">Partner</label>
+				<select id="account_id" name="account_id">
+					<option value="">All partners</option>
+					{partners.map((partner) => (
+						<option value={partner.id} selected={partner.id === search.accountId}>
+							{partner.name}
+						</option>
+					))}
+				</select>
+			</div>
+			<div>
+				<label for="status">Status</label>
+				<select id="status" name="status">
+					<option value="">Any status</option>
+					{ORDER_STATUSES.map((status) => (
+						<option value={status} selected={status === search.status}>
+							{statusLabel(status)}
+						</option>
+					))}
+				</select>
+			</div>
+			<div>
+				<label for="mode">Mode</label>
+				<select id="mode" name="mode">
+					<option value="live" selected={search.mode === "live"}>
+						Live
+					</option>
+					<option value="test" selected={search.mode === "test"}>
+						Test
+					</option>
+				</select>
+			</div>
+			<button type="submit">Search</button>
+		</form>
+	);
+}
+
+function QueueTable({ rows, slaHours }: { rows: readonly QueueRow[]; slaHours: number }) {
 	if (rows.length === 0) return <p class="panel empty">No orders here.</p>;
 	return (
 		<div class="table-wrap">
-			<table>
+			<table class="cards">
 				<thead>
 					<tr>
 						<th scope="col">Order</th>
@@ -72,24 +141,43 @@ function QueueTable({ rows }: { rows: readonly QueueRow[] }) {
 						<th scope="col" class="num">
 							Items
 						</th>
+						<th scope="col">Largest piece</th>
+						<th scope="col" class="num">
+							Hours in status
+						</th>
 						<th scope="col">Created</th>
 					</tr>
 				</thead>
 				<tbody>
 					{rows.map((row) => (
 						<tr data-order-id={row.id}>
-							<td>
+							<td data-label="Order">
 								<a class="order-link" href={`/ops/orders/${row.id}`}>
 									{row.externalId}
 								</a>
 							</td>
-							<td>{row.partnerName}</td>
-							<td>{row.mode}</td>
-							<td>
+							<td data-label="Partner">{row.partnerName}</td>
+							<td data-label="Mode">{row.mode}</td>
+							<td data-label="Status">
 								<StatusBadge status={row.status} />
+								{row.holdReason === null ? null : <div class="warning">{row.holdReason}</div>}
 							</td>
-							<td class="num">{row.itemCount}</td>
-							<td>
+							<td data-label="Items" class="num">
+								{row.itemCount}
+							</td>
+							<td data-label="Largest piece" class="nowrap">
+								{row.largest ?? <span class="muted">—</span>}
+							</td>
+							<td data-label="Hours in status" class="num">
+								{row.late ? (
+									<span class="late" title={`In production longer than ${slaHours} hours`}>
+										{row.ageHours} · late
+									</span>
+								) : (
+									row.ageHours
+								)}
+							</td>
+							<td data-label="Created">
 								<time datetime={row.createdAt}>{formatTime(row.createdAt)}</time>
 							</td>
 						</tr>
@@ -100,15 +188,23 @@ function QueueTable({ rows }: { rows: readonly QueueRow[] }) {
 	);
 }
 
-/** The production queue: counts and filters by status, and the orders oldest first. */
+/** The production queue: search, counts and filters by status, and the orders oldest first. */
 export function QueuePage(props: QueuePageProps) {
+	const { search } = props;
+	const tickets = new URLSearchParams({ status: search.status ?? "in_production", mode: search.mode });
 	return (
 		<Layout title="Production queue" csrfToken={props.csrfToken}>
-			<h1>Production queue</h1>
-			<StatusFilters filter={props.filter} counts={props.counts} />
+			<div class="heading">
+				<h1>Production queue</h1>
+				<span class="links">
+					<a href={`/ops/work-tickets?${tickets}`}>Print work tickets</a>
+				</span>
+			</div>
+			<SearchForm search={search} partners={props.partners} />
+			<StatusFilters search={search} valid={props.valid} counts={props.counts} />
 			{props.error === null ? (
 				<>
-					<QueueTable rows={props.rows} />
+					<QueueTable rows={props.rows} slaHours={props.slaHours} />
 					{props.nextPageHref === null ? null : (
 						<p class="pager">
 							<a href={props.nextPageHref}>Next page</a>

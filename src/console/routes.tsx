@@ -6,14 +6,17 @@ import type { HtmlEscapedString } from "hono/utils/html";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { hashApiKey, modeOfApiKey } from "../accounts/keys.ts";
 import { keyScopeProblem } from "../accounts/scopes.ts";
-import { accountNames, findKeyByHash } from "../accounts/store.ts";
+import { accountNames, findKeyByHash, listAccountNames } from "../accounts/store.ts";
 import { configOf } from "../config.ts";
+import { sizeText } from "../framing/words.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { ApiError } from "../http/errors.ts";
 import { toApiError } from "../http/on-error.ts";
+import { storedItemPrice } from "../orders/costs.ts";
 import { listOrderMoves } from "../orders/history.ts";
 import { moveAsOperator } from "../orders/operator-moves.ts";
-import { ORDER_STATUSES, type OrderStatus } from "../orders/state-machine.ts";
+import { QueueQuery } from "../orders/queue-query.ts";
+import type { ItemRow } from "../orders/rows.ts";
 import { countOrdersByStatus, listProductionQueue } from "../orders/store.ts";
 import { loadOrderSheet } from "../production/order-sheet.ts";
 import { PAPER_SIZES, type PaperSize } from "../production/packing-slip.tsx";
@@ -22,9 +25,10 @@ import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "../production/slip-pag
 import { WorkTicketsQuery, workTicketBatch, workTicketOf } from "../production/ticket-batches.ts";
 import { isCrossSitePost } from "./cross-site.ts";
 import { ErrorPage } from "./error-page.tsx";
+import { holdReasonLabel, hoursSince } from "./format.ts";
 import { type ConsoleMove, isConsoleMove, moveFromForm } from "./move-forms.ts";
 import { type InvalidMoveForm, OrderPage } from "./order-page.tsx";
-import { QueuePage, queueHref } from "./queue-page.tsx";
+import { QueuePage, type QueueSearch, queueHref } from "./queue-page.tsx";
 import {
 	csrfTokenMatches,
 	csrfTokenOf,
@@ -235,53 +239,78 @@ consoleRoutes.post("/sign-out", requireSession, requireCsrf, async (c) => {
 	return c.redirect(SIGN_IN_PATH, 303);
 });
 
-function isOrderStatus(candidate: string): candidate is OrderStatus {
-	return (ORDER_STATUSES as readonly string[]).includes(candidate);
+/** The largest finished piece of an order's items (by area), in words; null when none is priced yet. */
+function largestPiece(items: readonly ItemRow[]): string | null {
+	let largest: { width_in: number; height_in: number } | null = null;
+	for (const item of items) {
+		const outside = storedItemPrice(item)?.dimensions.outside;
+		if (outside === undefined) continue;
+		if (largest === null || outside.width_in * outside.height_in > largest.width_in * largest.height_in) {
+			largest = outside;
+		}
+	}
+	return largest === null ? null : sizeText(largest);
 }
 
 consoleRoutes.get("/orders", requireSession, async (c) => {
-	const statusParam = c.req.query("status");
-	const cursorParam = c.req.query("cursor");
 	const csrfToken = c.var.operator.csrfToken;
-	const counts = await countOrdersByStatus(c.env.DB);
-	if (statusParam !== undefined && !isOrderStatus(statusParam)) {
-		const error = `There is no status "${statusParam}": pick one of the filters above.`;
-		const props = { filter: null, counts, rows: [], nextPageHref: null, error, csrfToken };
-		return page(c, <QueuePage {...props} />, 422);
+	const parsed = QueueQuery.safeParse(c.req.query());
+	const asked = c.req.query();
+	const search: QueueSearch = {
+		q: parsed.success ? (parsed.data.q ?? "") : (asked.q ?? "").slice(0, 128),
+		accountId: parsed.success ? (parsed.data.account_id ?? "") : "",
+		status: parsed.success ? (parsed.data.status ?? null) : null,
+		mode: parsed.success ? parsed.data.mode : "live",
+	};
+	const [counts, partners] = await Promise.all([
+		countOrdersByStatus(c.env.DB, search.mode),
+		listAccountNames(c.env.DB),
+	]);
+	const slaHours = configOf(c.env).PRODUCTION_SLA_HOURS;
+	const base = { search, counts, partners, slaHours, csrfToken };
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0];
+		const field = String(issue?.path[0] ?? "query");
+		const error =
+			field === "status"
+				? `There is no status "${asked.status ?? ""}": pick one of the filters above.`
+				: `The ${field} filter cannot be used: ${issue?.message ?? "not understood"}.`;
+		return page(c, <QueuePage {...base} valid={false} rows={[]} nextPageHref={null} error={error} />, 422);
 	}
-	const status = statusParam ?? null;
+	const query = parsed.data;
 	const { page: orders, more } = await listProductionQueue(c.env.DB, {
-		...(status === null ? {} : { status }),
+		q: query.q,
+		accountId: query.account_id,
+		status: query.status,
+		mode: query.mode,
 		limit: QUEUE_PAGE_SIZE,
-		...(cursorParam === undefined ? {} : { cursor: decodeCursor(cursorParam) }),
+		...(query.cursor === undefined ? {} : { cursor: decodeCursor(query.cursor) }),
 	});
 	const names = await accountNames(
 		c.env.DB,
 		orders.map(({ order }) => order.account_id),
 	);
-	const rows = orders.map(({ order, items }) => ({
-		id: order.id,
-		externalId: order.external_id,
-		partnerName: names.get(order.account_id) ?? order.account_id,
-		mode: order.mode,
-		status: order.status,
-		itemCount: items.length,
-		createdAt: order.created_at,
-	}));
+	const now = new Date();
+	const rows = orders.map(({ order, items }) => {
+		const ageHours = hoursSince(order.updated_at, now);
+		return {
+			id: order.id,
+			externalId: order.external_id,
+			partnerName: names.get(order.account_id) ?? order.account_id,
+			mode: order.mode,
+			status: order.status,
+			holdReason: order.status === "on_hold" && order.hold_reason !== null ? holdReasonLabel(order.hold_reason) : null,
+			itemCount: items.length,
+			largest: largestPiece(items),
+			createdAt: order.created_at,
+			ageHours,
+			late: order.status === "in_production" && ageHours >= slaHours,
+		};
+	});
 	const last = orders.at(-1)?.order;
 	const nextPageHref =
-		more && last !== undefined ? queueHref(status, encodeCursor({ createdAt: last.created_at, id: last.id })) : null;
-	return page(
-		c,
-		<QueuePage
-			filter={status ?? "all"}
-			counts={counts}
-			rows={rows}
-			nextPageHref={nextPageHref}
-			error={null}
-			csrfToken={csrfToken}
-		/>,
-	);
+		more && last !== undefined ? queueHref(search, encodeCursor({ createdAt: last.created_at, id: last.id })) : null;
+	return page(c, <QueuePage {...base} valid={true} rows={rows} nextPageHref={nextPageHref} error={null} />);
 });
 
 /** The order page, with the outcome of a move that did not go through when there is one. */

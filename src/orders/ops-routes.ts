@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import type { z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { createApp } from "../http/create-app.ts";
@@ -6,21 +6,17 @@ import { decodeCursor } from "../http/cursor.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
 import { HoldBody, moveAsOperator, ShipBody } from "./operator-moves.ts";
+import { QueueQuery } from "./queue-query.ts";
 import { OrderIdParams, OrderPageSchema, OrderSchema, toOrder, toOrderPage } from "./response.ts";
-import { type Move, ORDER_STATUSES } from "./state-machine.ts";
+import type { Move } from "./state-machine.ts";
 import { findOwnedOrder, listProductionQueue } from "./store.ts";
-
-const QueueQuery = z.object({
-	status: z.enum(ORDER_STATUSES).optional(),
-	limit: z.coerce.number().int().min(1).max(100).default(50),
-	cursor: z.string().max(512).optional(),
-});
 
 const listQueue = protectedRoute("ops", {
 	method: "get",
 	path: "/ops/orders",
 	tags: ["Operations"],
-	summary: "The production queue across accounts, oldest first",
+	summary:
+		"The production queue across accounts, oldest first: search by order id, external_id or partner name; filter by partner, status and mode",
 	request: { query: QueueQuery },
 	responses: { 200: jsonResponse(OrderPageSchema, "A page of the queue."), ...errorResponses(422) },
 });
@@ -71,7 +67,10 @@ export const opsRoutes = createApp<AuthedEnv>()
 	.openapi(listQueue, async (c) => {
 		const query = c.req.valid("query");
 		const { page, more } = await listProductionQueue(c.env.DB, {
+			q: query.q,
+			accountId: query.account_id,
 			status: query.status,
+			mode: query.mode,
 			limit: query.limit,
 			cursor: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
 		});

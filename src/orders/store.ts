@@ -328,17 +328,37 @@ export async function listOrders(
 	return pageWithItems(db, results, filter.limit);
 }
 
-/** The production queue across accounts, oldest first (operators). */
+/** What the floor's queue is narrowed to: a search, a partner, a status and a mode. */
+export type QueueFilter = {
+	/** An order id, a partner's external_id (exactly), or part of a partner's name. */
+	q?: string;
+	accountId?: string;
+	status?: OrderStatus;
+	mode?: KeyMode;
+	limit: number;
+	cursor?: Cursor;
+};
+
+/** `text` for a LIKE pattern: its own % and _ (and the escape) taken literally. */
+function likeLiteral(text: string): string {
+	return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+/** The production queue across accounts, oldest first (operators), narrowed by `filter`. */
 export async function listProductionQueue(
 	db: D1Database,
-	filter: { status?: OrderStatus; mode?: KeyMode; limit: number; cursor?: Cursor },
+	filter: QueueFilter,
 ): Promise<{ page: StoredOrder[]; more: boolean }> {
+	const q = filter.q?.trim() ?? "";
 	const { results } = await db
 		.prepare(
 			`SELECT * FROM orders
 			  WHERE (?1 IS NULL OR status = ?1)
 			    AND (?2 IS NULL OR created_at > ?2 OR (created_at = ?2 AND id > ?3))
 			    AND (?5 IS NULL OR mode = ?5)
+			    AND (?6 IS NULL OR account_id = ?6)
+			    AND (?7 IS NULL OR id = ?7 OR external_id = ?7
+			         OR account_id IN (SELECT id FROM accounts WHERE name LIKE ?8 ESCAPE '\\'))
 			  ORDER BY created_at ASC, id ASC
 			  LIMIT ?4`,
 		)
@@ -348,6 +368,9 @@ export async function listProductionQueue(
 			filter.cursor?.id ?? null,
 			filter.limit + 1,
 			filter.mode ?? null,
+			filter.accountId ?? null,
+			q === "" ? null : q,
+			`%${likeLiteral(q)}%`,
 		)
 		.all<OrderRow>();
 	return pageWithItems(db, results, filter.limit);
@@ -366,10 +389,11 @@ async function pageWithItems(
 	return { page: pageRows.map((order) => ({ order, items: items.get(order.id) ?? [] })), more: rows.length > limit };
 }
 
-/** How many orders are in each status, across every account and mode (zero for a status with none). */
-export async function countOrdersByStatus(db: D1Database): Promise<Record<OrderStatus, number>> {
+/** How many orders are in each status, across every account, in one mode (zero for a status with none). */
+export async function countOrdersByStatus(db: D1Database, mode: KeyMode): Promise<Record<OrderStatus, number>> {
 	const { results } = await db
-		.prepare("SELECT status, COUNT(*) AS count FROM orders GROUP BY status")
+		.prepare("SELECT status, COUNT(*) AS count FROM orders WHERE mode = ?1 GROUP BY status")
+		.bind(mode)
 		.all<{ status: OrderStatus; count: number }>();
 	const counts = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0])) as Record<OrderStatus, number>;
 	for (const row of results) if (row.status in counts) counts[row.status] = row.count;

@@ -189,7 +189,7 @@ describe("operator console in Chromium", () => {
 		await row.getByRole("link", { name: order.external_id }).click();
 		await page.waitForURL(`${origin()}/ops/orders/${order.id}`);
 		expect(await page.getByRole("heading", { level: 1 }).textContent()).toContain(order.external_id);
-		expect(await page.getByTestId("order-status").textContent()).toBe("in_production");
+		expect(await page.getByTestId("order-status").textContent()).toBe("In production");
 	});
 
 	it("Mark shipped with carrier, tracking number and URL ships the order: the page says so and shows the tracking", async () => {
@@ -199,7 +199,7 @@ describe("operator console in Chromium", () => {
 		await page.getByRole("button", { name: "Mark shipped" }).click();
 		await page.waitForURL(`${origin()}/ops/orders/${order.id}?done=ship`);
 		expect(await page.getByRole("status").textContent()).toBe("Order shipped.");
-		expect(await page.getByTestId("order-status").textContent()).toBe("shipped");
+		expect(await page.getByTestId("order-status").textContent()).toBe("Shipped");
 		const tracking = page.getByRole("region", { name: "Tracking" });
 		expect(await tracking.textContent()).toContain(TRACKING.number);
 		expect(await tracking.getByRole("link").getAttribute("href")).toBe(TRACKING.url);

@@ -67,7 +67,7 @@ describe("GET /ops/orders/:id", () => {
 	it("shows the external id, the status, the partner and the ship-to address", async () => {
 		const html = await htmlOf(await consoleRequest(`/ops/orders/${orderId}`, { cookie: operator.cookie }), 200);
 		expect(html).toMatch(new RegExp(`<h1>[^<]*${externalId}</h1>`));
-		expect(html).toContain('<span class="status status-in_production" data-testid="order-status">in_production</span>');
+		expect(html).toContain('<span class="status status-in_production" data-testid="order-status">In production</span>');
 		const partnerSection = sectionOf(html, "Partner");
 		expect(partnerSection).toContain(PARTNER_NAME);
 		expect(partnerSection).toContain(partner.account.id);
@@ -131,6 +131,16 @@ describe("GET /ops/orders/:id", () => {
 		expect(costs.get("Shipping")).toBe(dollars(order.costs?.shipping ?? 0));
 		expect(costs.get("Total")).toBe(`${dollars(order.costs?.total ?? 0)} USD`);
 		expect(costs.get("Price book")).toBe("version 1");
+	});
+
+	it("shows the gift message, line breaks kept, when the order has one", async () => {
+		const key = partner.keys.live.key;
+		const file = await readyFile(key, 2400, 3000);
+		const order = await createOrder(key, orderBody(file, { gift_message: "Happy birthday, Grace!\nLove, Ada" }));
+		const html = await htmlOf(await consoleRequest(`/ops/orders/${order.id}`, { cookie: operator.cookie }), 200);
+		expect(sectionOf(html, "Gift message")).toContain('<p class="gift">Happy birthday, Grace!\nLove, Ada</p>');
+		const without = await htmlOf(await consoleRequest(`/ops/orders/${orderId}`, { cookie: operator.cookie }), 200);
+		expect(without).not.toContain("Gift message");
 	});
 
 	it("shows the history of moves with their times, actors and statuses", async () => {
@@ -221,7 +231,7 @@ describe("GET /ops/orders/:id", () => {
 		const held = await createOrder(key, orderBody(printFileId, {}, { frame: "no-such-frame" }));
 		expect((await settleValidation(key, held.id)).status).toBe("on_hold");
 		const html = await htmlOf(await consoleRequest(`/ops/orders/${held.id}`, { cookie: operator.cookie }), 200);
-		expect(html).toContain('data-testid="order-status">on_hold</span>');
+		expect(html).toContain('<span class="status status-on_hold" data-testid="order-status">On hold</span>');
 		const hold = textOf(sectionOf(html, "Hold"));
 		expect(hold).toContain("frame_not_found");
 		expect(hold).toContain("no-such-frame");

@@ -56,12 +56,12 @@ describe("GET /ops/orders", () => {
 	it("shows the heading and a filter per status with its count, and All with the total", async () => {
 		const html = await htmlOf(await consoleRequest("/ops/orders", { cookie: operator.cookie }), 200);
 		expect(html).toContain("<h1>Production queue</h1>");
-		expect(html).toContain('<a href="/ops/orders" aria-current="page">All (59)</a>');
+		expect(html).toContain('<a href="/ops/orders" aria-current="page">All (58)</a>');
 		expect(html).toContain('<a href="/ops/orders?status=received">Received (0)</a>');
 		expect(html).toContain('<a href="/ops/orders?status=validating">Validating (0)</a>');
 		expect(html).toContain('<a href="/ops/orders?status=in_production">In production (55)</a>');
 		expect(html).toContain('<a href="/ops/orders?status=on_hold">On hold (1)</a>');
-		expect(html).toContain('<a href="/ops/orders?status=shipped">Shipped (2)</a>');
+		expect(html).toContain('<a href="/ops/orders?status=shipped">Shipped (1)</a>');
 		expect(html).toContain('<a href="/ops/orders?status=delivered">Delivered (0)</a>');
 		expect(html).toContain('<a href="/ops/orders?status=canceled">Canceled (1)</a>');
 	});
@@ -73,12 +73,12 @@ describe("GET /ops/orders", () => {
 		expect(ids[0]).toBe(oldestInProduction.id);
 		const firstRow = /<tr data-order-id="ord_[^"]+">([\s\S]*?)<\/tr>/.exec(html)?.[1] ?? "";
 		expect(firstRow).toContain(`<a class="order-link" href="/ops/orders/${oldestInProduction.id}">PO-1001</a>`);
-		expect(firstRow).toContain(`<td>${HARBOUR}</td>`);
-		expect(firstRow).toContain("<td>live</td>");
-		expect(firstRow).toContain('<span class="status status-in_production">in_production</span>');
-		expect(firstRow).toContain('<td class="num">1</td>');
+		expect(firstRow).toContain(`<td data-label="Partner">${HARBOUR}</td>`);
+		expect(firstRow).toContain('<td data-label="Mode">live</td>');
+		expect(firstRow).toContain('<span class="status status-in_production">In production</span>');
+		expect(firstRow).toContain('<td data-label="Items" class="num">1</td>');
 		expect(firstRow).toContain('<time datetime="2026-01-05T08:00:00.000Z">2026-01-05 08:00 UTC</time>');
-		expect(html).toContain(`<td>${LUMEN}</td>`);
+		expect(html).toContain(`<td data-label="Partner">${LUMEN}</td>`);
 	});
 
 	it("pages with a Next page link until the queue runs out, without repeats or gaps", async () => {
@@ -88,15 +88,15 @@ describe("GET /ops/orders", () => {
 		const second = await htmlOf(await consoleRequest(next ?? "", { cookie: operator.cookie }), 200);
 		expect(nextPageOf(second)).toBeNull();
 		const all = [...rowIds(first), ...rowIds(second)];
-		expect(all).toHaveLength(59);
-		expect(new Set(all).size).toBe(59);
+		expect(all).toHaveLength(58);
+		expect(new Set(all).size).toBe(58);
 	});
 
 	it("filters by status, marking the active filter, and keeps the filter on the next page", async () => {
 		const held = await htmlOf(await consoleRequest("/ops/orders?status=on_hold", { cookie: operator.cookie }), 200);
 		expect(rowIds(held)).toEqual([heldOrder.id]);
 		expect(held).toContain('<a href="/ops/orders?status=on_hold" aria-current="page">On hold (1)</a>');
-		expect(held).toContain('<a href="/ops/orders">All (59)</a>');
+		expect(held).toContain('<a href="/ops/orders">All (58)</a>');
 
 		const inProduction = await htmlOf(
 			await consoleRequest("/ops/orders?status=in_production", { cookie: operator.cookie }),
@@ -108,10 +108,17 @@ describe("GET /ops/orders", () => {
 		expect([...rowIds(inProduction), ...rowIds(rest)]).toEqual(inProductionIds);
 	});
 
-	it("shows test-mode orders with their mode", async () => {
-		const html = await htmlOf(await consoleRequest("/ops/orders?status=shipped", { cookie: operator.cookie }), 200);
+	it("shows live orders by default, and test-mode orders, with their mode, only when asked", async () => {
+		const live = await htmlOf(await consoleRequest("/ops/orders?status=shipped", { cookie: operator.cookie }), 200);
+		expect(rowIds(live)).not.toContain(testModeOrder.id);
+		const html = await htmlOf(
+			await consoleRequest("/ops/orders?status=shipped&mode=test", { cookie: operator.cookie }),
+			200,
+		);
+		expect(rowIds(html)).toEqual([testModeOrder.id]);
 		const row = new RegExp(`<tr data-order-id="${testModeOrder.id}">([\\s\\S]*?)</tr>`).exec(html)?.[1] ?? "";
-		expect(row).toContain("<td>test</td>");
+		expect(row).toContain('<td data-label="Mode">test</td>');
+		expect(html).toContain('<a href="/ops/orders?status=shipped&amp;mode=test" aria-current="page">Shipped (1)</a>');
 	});
 
 	it("says so when a filter has no orders", async () => {
@@ -123,7 +130,7 @@ describe("GET /ops/orders", () => {
 	it("an unknown status is a 422 page with the error and the filters, not JSON", async () => {
 		const html = await htmlOf(await consoleRequest("/ops/orders?status=lost", { cookie: operator.cookie }), 422);
 		expect(alertOf(html)).toMatch(/no status "lost"/);
-		expect(html).toContain('<a href="/ops/orders">All (59)</a>');
+		expect(html).toContain('<a href="/ops/orders">All (58)</a>');
 		expect(rowIds(html)).toEqual([]);
 	});
 

@@ -59,7 +59,9 @@ describe("GET /v1/ops/orders", () => {
 		expect(pages).toBeGreaterThanOrEqual(2);
 		const ids = orders.map((order) => order.id);
 		expect(new Set(ids).size).toBe(ids.length);
-		const positions = [a, b, c, d].map((order) => ids.indexOf(order.id));
+		// Live orders only by default: the test-mode one is listed when asked for.
+		expect(ids).not.toContain(c.id);
+		const positions = [a, b, d].map((order) => ids.indexOf(order.id));
 		expect(positions.every((position) => position >= 0)).toBe(true);
 		expect([...positions].sort((x, y) => x - y)).toEqual(positions);
 		for (let index = 1; index < orders.length; index++) {
@@ -68,12 +70,32 @@ describe("GET /v1/ops/orders", () => {
 			if (before === undefined || after === undefined) continue;
 			expect(before.created_at <= after.created_at).toBe(true);
 		}
-		expect(orders.find((order) => order.id === c.id)?.mode).toBe("test");
+		const testMode = await wholeQueue(opsKey, "mode=test&limit=100");
+		expect(testMode.orders.map((order) => order.id)).toContain(c.id);
+		expect(testMode.orders.every((order) => order.mode === "test")).toBe(true);
 
 		const held = await wholeQueue(opsKey, "status=on_hold&limit=100");
 		expect(held.orders.every((order) => order.status === "on_hold")).toBe(true);
 		expect(held.orders.map((order) => order.id)).toContain(b.id);
 		expect(held.orders.map((order) => order.id)).not.toContain(a.id);
+	});
+
+	it("finds an order by its id, by the partner's external_id, or by part of the partner's name", async () => {
+		const opsKey = await createKeyWithScopes(["ops"]);
+		const partner = await createPartner(`Quay 50% Prints ${crypto.randomUUID().slice(0, 8)}`);
+		const other = await createPartner("Another Shop");
+		const order = await validatedOrder(partner.keys.live.key);
+		const elsewhere = await validatedOrder(other.keys.live.key);
+		const ids = async (query: string) => (await wholeQueue(opsKey, query)).orders.map((found) => found.id);
+		expect(await ids(`q=${order.id}`)).toEqual([order.id]);
+		expect(await ids(`q=${encodeURIComponent(order.external_id)}`)).toEqual([order.id]);
+		const byName = await ids("q=quay%2050%25");
+		expect(byName).toContain(order.id);
+		expect(byName).not.toContain(elsewhere.id);
+		// % and _ are taken literally, not as wildcards.
+		expect(await ids("q=Quay%2050_")).toEqual([]);
+		expect(await ids(`account_id=${other.account.id}`)).toEqual([elsewhere.id]);
+		expect(await ids(`account_id=${other.account.id}&q=${order.id}`)).toEqual([]);
 	});
 
 	it("is a 403 for a partner key", async () => {
@@ -85,6 +107,8 @@ describe("GET /v1/ops/orders", () => {
 		const opsKey = await createKeyWithScopes(["ops"]);
 		await expectError(await api("/v1/ops/orders?limit=101", { key: opsKey }), "validation_error", "limit");
 		await expectError(await api("/v1/ops/orders?status=lost", { key: opsKey }), "validation_error", "status");
+		await expectError(await api("/v1/ops/orders?mode=sandbox", { key: opsKey }), "validation_error", "mode");
+		await expectError(await api(`/v1/ops/orders?q=${"x".repeat(129)}`, { key: opsKey }), "validation_error", "q");
 	});
 });
 
