@@ -18,11 +18,13 @@ import { orderRoutes } from "./orders/routes.ts";
 import { pricingRoutes } from "./pricing/routes.ts";
 import { printFileRoutes, uploadRoutes } from "./print-files/routes.ts";
 import { productionRoutes } from "./production/routes.ts";
+import { MAX_IMPORT_BYTES } from "./production/shipments-csv.ts";
 import { quoteRoutes } from "./quotes/routes.ts";
 import { webhookRoutes } from "./webhooks/routes.ts";
 
 /** The JSON body cap of the contract. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+const SHIPMENTS_IMPORT_PATHS = ["/v1/ops/shipments/import", "/ops/shipments/import"];
 
 /** The whole HTTP API: plumbing first, then each capability's routes under /v1. */
 export const app = createApp<PublicEnv>();
@@ -31,9 +33,9 @@ app.use(
 	"*",
 	stampRequestId,
 	noSniff,
-	// File bytes go to the signed upload route, which has its own 512 MiB cap.
+	// File bytes go to the signed upload route, which has its own 512 MiB cap; a shipments CSV has 4 MiB.
 	except(
-		"/v1/uploads/*",
+		["/v1/uploads/*", ...SHIPMENTS_IMPORT_PATHS],
 		bodyLimit({
 			maxSize: MAX_JSON_BODY_BYTES,
 			onError: () => {
@@ -41,6 +43,17 @@ app.use(
 			},
 		}),
 	),
+);
+// The console's import has the same limit in its own routes, so that refusal is a page, not JSON.
+app.on(
+	"POST",
+	"/v1/ops/shipments/import",
+	bodyLimit({
+		maxSize: MAX_IMPORT_BYTES,
+		onError: () => {
+			throw new ApiError("bad_request", `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB: split it.`);
+		},
+	}),
 );
 // The settings are parsed before anything else, so a bad one fails the first request, naming the variable.
 app.use("*", async (c, next) => {

@@ -146,6 +146,7 @@ export function Layout({ title, csrfToken, children }: LayoutProps) {
 							</a>
 							<nav aria-label="Console">
 								<a href="/ops/orders">Queue</a>
+								<a href="/ops/shipments/import">Ship in bulk</a>
 							</nav>
 							<form method="post" action="/ops/sign-out">
 								<CsrfField token={csrfToken} />

@@ -1,4 +1,5 @@
 import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import type { BodyData } from "hono/utils/body";
@@ -21,11 +22,14 @@ import { countOrdersByStatus, listProductionQueue } from "../orders/store.ts";
 import { loadOrderSheet } from "../production/order-sheet.ts";
 import { PAPER_SIZES, type PaperSize } from "../production/packing-slip.tsx";
 import { downloadPrintFile } from "../production/print-file-download.ts";
+import { MAX_IMPORT_BYTES, parseImport } from "../production/shipments-csv.ts";
+import { importShipments } from "../production/shipments-import.ts";
 import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "../production/slip-page.ts";
 import { WorkTicketsQuery, workTicketBatch, workTicketOf } from "../production/ticket-batches.ts";
 import { isCrossSitePost } from "./cross-site.ts";
 import { ErrorPage } from "./error-page.tsx";
 import { holdReasonLabel, hoursSince } from "./format.ts";
+import { ImportPage } from "./import-page.tsx";
 import { type ConsoleMove, isConsoleMove, moveFromForm } from "./move-forms.ts";
 import { type InvalidMoveForm, OrderPage } from "./order-page.tsx";
 import { QueuePage, type QueueSearch, queueHref } from "./queue-page.tsx";
@@ -374,6 +378,38 @@ consoleRoutes.get("/work-tickets", requireSession, async (c) => {
 	});
 	return c.html(html, 200, PAGE_SECURITY_HEADERS);
 });
+
+consoleRoutes.get("/shipments/import", requireSession, (c) =>
+	page(c, <ImportPage csrfToken={c.var.operator.csrfToken} report={null} error={null} />),
+);
+
+consoleRoutes.post(
+	"/shipments/import",
+	requireSession,
+	bodyLimit({
+		maxSize: MAX_IMPORT_BYTES,
+		onError: () => {
+			throw new ApiError("bad_request", `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB: split it.`);
+		},
+	}),
+	requireCsrf,
+	async (c) => {
+		const csrfToken = c.var.operator.csrfToken;
+		const file = (await readForm(c)).file;
+		const refuse = (error: string) => page(c, <ImportPage csrfToken={csrfToken} report={null} error={error} />, 422);
+		if (!(file instanceof File)) return refuse("Choose a CSV file to upload.");
+		let text: string;
+		try {
+			text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(await file.arrayBuffer());
+		} catch {
+			return refuse("The file is not UTF-8 text: export it as CSV UTF-8.");
+		}
+		const parsed = parseImport(text);
+		if (!parsed.ok) return refuse(parsed.message);
+		const report = await importShipments(c.env, parsed.rows);
+		return page(c, <ImportPage csrfToken={csrfToken} report={report} error={null} />);
+	},
+);
 
 consoleRoutes.get("/print-files/:id/download", requireSession, async (c) => {
 	const download = await downloadPrintFile(c.env, c.req.param("id"), c.req.query("item_id") ?? null);

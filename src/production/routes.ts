@@ -7,6 +7,8 @@ import { OrderIdParams, OrderSchema, toOrder } from "../orders/response.ts";
 import { loadOrderSheet, type OrderSheet } from "./order-sheet.ts";
 import { PAPER_SIZES } from "./packing-slip.tsx";
 import { downloadPrintFile } from "./print-file-download.ts";
+import { parseImport } from "./shipments-csv.ts";
+import { importShipments } from "./shipments-import.ts";
 import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "./slip-page.ts";
 import { WorkTicketsQuery, workTicketBatch, workTicketOf } from "./ticket-batches.ts";
 
@@ -123,6 +125,62 @@ const listWorkTickets = protectedRoute("ops", {
 	},
 });
 
+const RowResultSchema = z.object({
+	line: z.number().int().openapi({ description: "The row's line in the file; the header is line 1." }),
+	order_id: z.string().nullable(),
+	external_id: z.string().nullable(),
+	outcome: z.enum(["shipped", "already_shipped", "refused"]),
+	message: z.string(),
+});
+
+const ImportReportSchema = z
+	.object({
+		rows: z.array(RowResultSchema),
+		shipped: z.number().int(),
+		already_shipped: z.number().int(),
+		refused: z.number().int(),
+	})
+	.openapi("ShipmentsImportReport");
+
+const importShipmentsRoute = protectedRoute("ops", {
+	method: "post",
+	path: "/ops/shipments/import",
+	tags: ["Operations"],
+	summary: "Ship orders in bulk from a label tool's CSV: one move and one order.shipped event per row",
+	description:
+		"The header row names the columns, in any order and case: order_id or external_id (live orders), carrier, tracking_number, tracking_url (the names label tools use are understood too: Order Number, Tracking Number, Tracking URL…). At most 5,000 rows and 4 MiB. Each row ships its order or is refused with the reason; a row whose order already shipped with the same tracking changes nothing, so importing a file twice ships nothing twice.",
+	request: {
+		body: {
+			required: true,
+			content: {
+				"text/csv": {
+					schema: z.string().openapi({
+						example:
+							"order_id,carrier,tracking_number,tracking_url\nord_3kq9,UPS,1Z999AA10123456784,https://www.ups.com/track?tracknum=1Z999AA10123456784",
+					}),
+				},
+			},
+		},
+	},
+	responses: {
+		200: jsonResponse(ImportReportSchema, "Every row's outcome, and the counts."),
+		...errorResponses(400, 422),
+	},
+});
+
+/** The CSV of an import request: UTF-8 text of a CSV media type, else a 400. */
+async function csvText(request: Request): Promise<string> {
+	const type = (request.headers.get("Content-Type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+	if (!["text/csv", "application/csv", "text/plain"].includes(type)) {
+		throw new ApiError("bad_request", "Send the file as text/csv.");
+	}
+	try {
+		return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(await request.arrayBuffer());
+	} catch {
+		throw new ApiError("bad_request", "The file is not UTF-8 text: export it as CSV UTF-8.");
+	}
+}
+
 async function sheetOr404(env: Env, id: string): Promise<OrderSheet> {
 	const sheet = await loadOrderSheet(env, id);
 	if (sheet === null) throw new ApiError("not_found", `No order ${id}.`, "id");
@@ -167,6 +225,11 @@ export const productionRoutes = createApp<AuthedEnv>()
 			...PAGE_SECURITY_HEADERS,
 			...(nextCursor === null ? {} : { "X-Next-Cursor": nextCursor }),
 		});
+	})
+	.openapi(importShipmentsRoute, async (c) => {
+		const parsed = parseImport(await csvText(c.req.raw));
+		if (!parsed.ok) throw new ApiError("validation_error", parsed.message, "file");
+		return c.json(await importShipments(c.env, parsed.rows), 200);
 	})
 	.openapi(getPackingSlip, async (c) => {
 		const sheet = await sheetOr404(c.env, c.req.valid("param").id);

@@ -1,0 +1,128 @@
+/**
+ * A CSV of tracking numbers as label tools export it (RFC 4180: quoted fields, doubled quotes,
+ * CRLF or LF, a UTF-8 byte order mark): the header row names the columns, in any order and case,
+ * by the names the common tools use. Pure; the import decides what each row does.
+ */
+
+/** Most data rows a file may have. */
+export const MAX_IMPORT_ROWS = 5_000;
+/** Most bytes a file may have (a label tool's export with 40 columns of 5,000 rows fits). */
+export const MAX_IMPORT_BYTES = 4 * 1024 * 1024;
+
+/** The columns the import reads, and the header names each is known by (compared lowercased, spaces and _ alike). */
+const COLUMN_NAMES = {
+	order_id: ["order_id", "order id", "orderid"],
+	external_id: ["external_id", "external id", "order number", "order_number", "order #", "order no", "reference"],
+	carrier: ["carrier", "carrier name", "shipping carrier", "provider"],
+	number: ["tracking_number", "tracking number", "tracking", "tracking #", "tracking no", "tracking code"],
+	url: ["tracking_url", "tracking url", "tracking link", "tracking page", "url"],
+} as const;
+
+/** A column the import reads. */
+export type ImportColumn = keyof typeof COLUMN_NAMES;
+
+/** One data row: its line in the file (the header is line 1) and the values of the columns found. */
+export type ImportRow = { line: number; values: Partial<Record<ImportColumn, string>>; problem: string | null };
+
+/** The file as read: its rows, or why none can be used. */
+export type ParsedImport = { ok: true; rows: ImportRow[] } | { ok: false; message: string };
+
+function normalise(name: string): string {
+	return name.trim().toLowerCase().replaceAll("_", " ").replace(/\s+/g, " ");
+}
+
+/** Splits CSV text into records of fields, with each record's first line; null with a message for a broken quote. */
+function records(text: string): { fields: string[]; line: number }[] | { error: string } {
+	const out: { fields: string[]; line: number }[] = [];
+	let fields: string[] = [];
+	let field = "";
+	let quoted = false;
+	let line = 1;
+	let recordLine = 1;
+	let index = 0;
+	const endRecord = () => {
+		fields.push(field);
+		// A blank line is no record.
+		if (!(fields.length === 1 && fields[0] === "")) out.push({ fields, line: recordLine });
+		fields = [];
+		field = "";
+	};
+	while (index < text.length) {
+		const character = text[index];
+		if (quoted) {
+			if (character === '"') {
+				if (text[index + 1] === '"') {
+					field += '"';
+					index += 2;
+					continue;
+				}
+				quoted = false;
+			} else {
+				if (character === "\n") line += 1;
+				field += character;
+			}
+			index += 1;
+			continue;
+		}
+		if (character === '"' && field === "") quoted = true;
+		else if (character === ",") {
+			fields.push(field);
+			field = "";
+		} else if (character === "\n" || character === "\r") {
+			if (character === "\r" && text[index + 1] === "\n") index += 1;
+			endRecord();
+			line += 1;
+			recordLine = line;
+		} else field += character;
+		index += 1;
+	}
+	if (quoted) return { error: `A quoted field that starts on line ${recordLine} is never closed.` };
+	if (field !== "" || fields.length > 0) endRecord();
+	return out;
+}
+
+/** Reads an import file: the header's columns, then each row's values (a row with another field count is kept, with its problem). */
+export function parseImport(text: string): ParsedImport {
+	const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
+	const split = records(body);
+	if ("error" in split) return { ok: false, message: split.error };
+	const [header, ...data] = split;
+	if (header === undefined)
+		return { ok: false, message: "The file is empty: it needs a header row and a row per shipment." };
+	const positions: Partial<Record<ImportColumn, number>> = {};
+	for (const [column, names] of Object.entries(COLUMN_NAMES) as [ImportColumn, readonly string[]][]) {
+		const found = header.fields.findIndex((name) => names.includes(normalise(name)));
+		if (found >= 0) positions[column] = found;
+	}
+	const wanted: string[] = [];
+	if (positions.order_id === undefined && positions.external_id === undefined) wanted.push("order_id or external_id");
+	for (const column of ["carrier", "number", "url"] as const) {
+		if (positions[column] === undefined)
+			wanted.push(column === "number" ? "tracking_number" : column === "url" ? "tracking_url" : column);
+	}
+	if (wanted.length > 0) {
+		return {
+			ok: false,
+			message: `The header row must name the columns ${wanted.join(", ")} (it has: ${header.fields.join(", ") || "nothing"}).`,
+		};
+	}
+	if (data.length === 0) return { ok: false, message: "The file has a header row but no shipments." };
+	if (data.length > MAX_IMPORT_ROWS) {
+		return { ok: false, message: `The file has ${data.length} rows; at most ${MAX_IMPORT_ROWS} are taken at once.` };
+	}
+	return {
+		ok: true,
+		rows: data.map(({ fields, line }) => {
+			const values: Partial<Record<ImportColumn, string>> = {};
+			for (const [column, position] of Object.entries(positions) as [ImportColumn, number][]) {
+				const value = fields[position]?.trim();
+				if (value !== undefined && value !== "") values[column] = value;
+			}
+			const problem =
+				fields.length === header.fields.length
+					? null
+					: `This row has ${fields.length} fields; the header has ${header.fields.length}.`;
+			return { line, values, problem };
+		}),
+	};
+}

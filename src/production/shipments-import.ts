@@ -1,0 +1,198 @@
+/**
+ * Shipping in bulk: each row of a label tool's CSV ships its order as the single ship move does
+ * (its own move through the order's Durable Object, its own `order.shipped` event), so a row is
+ * all or nothing for its order. A row whose order already shipped with the same tracking is
+ * reported as such and changes nothing: importing the same file twice ships nothing twice.
+ */
+import { ApiError } from "../http/errors.ts";
+import { moveAsOperator, ShipBody } from "../orders/operator-moves.ts";
+import type { OrderStatus } from "../orders/state-machine.ts";
+import type { ImportRow } from "./shipments-csv.ts";
+
+/** What became of a row. */
+export type RowOutcome = "shipped" | "already_shipped" | "refused";
+
+/** One row's result, by its line in the file. */
+export type RowResult = {
+	line: number;
+	order_id: string | null;
+	external_id: string | null;
+	outcome: RowOutcome;
+	message: string;
+};
+
+/** The import's results, row by row, and how many of each. */
+export type ImportReport = { rows: RowResult[]; shipped: number; already_shipped: number; refused: number };
+
+type OrderFacts = {
+	id: string;
+	external_id: string;
+	status: OrderStatus;
+	tracking_carrier: string | null;
+	tracking_number: string | null;
+	tracking_url: string | null;
+};
+
+/** D1 binds at most 100 parameters a statement. */
+const LOOKUP_CHUNK = 90;
+/** Orders shipped side by side; each order's rows run one after another. */
+const CONCURRENCY = 6;
+
+async function lookUp(db: D1Database, column: "id" | "external_id", values: readonly string[]): Promise<OrderFacts[]> {
+	const unique = [...new Set(values)];
+	const found: OrderFacts[] = [];
+	for (let start = 0; start < unique.length; start += LOOKUP_CHUNK) {
+		const chunk = unique.slice(start, start + LOOKUP_CHUNK);
+		const placeholders = chunk.map((_, index) => `?${index + 1}`).join(", ");
+		// By external_id, live orders only: the floor ships live orders, and an external_id is unique per account and mode.
+		const live = column === "external_id" ? " AND mode = 'live'" : "";
+		const { results } = await db
+			.prepare(
+				`SELECT id, external_id, status, tracking_carrier, tracking_number, tracking_url FROM orders
+				  WHERE ${column} IN (${placeholders})${live}`,
+			)
+			.bind(...chunk)
+			.all<OrderFacts>();
+		found.push(...results);
+	}
+	return found;
+}
+
+/** A row's order, or why it has none. */
+type Target = { ok: true; order: OrderFacts } | { ok: false; message: string };
+
+function targetOf(row: ImportRow, byId: Map<string, OrderFacts>, byExternal: Map<string, OrderFacts[]>): Target {
+	const { order_id: orderId, external_id: externalId } = row.values;
+	if (orderId !== undefined) {
+		const order = byId.get(orderId);
+		if (order === undefined) return { ok: false, message: `No order ${orderId}.` };
+		if (externalId !== undefined && order.external_id !== externalId) {
+			return { ok: false, message: `Order ${orderId} has external_id "${order.external_id}", not "${externalId}".` };
+		}
+		return { ok: true, order };
+	}
+	if (externalId === undefined)
+		return { ok: false, message: "The row names no order: order_id or external_id is empty." };
+	const matches = byExternal.get(externalId) ?? [];
+	const [only] = matches;
+	if (only === undefined) return { ok: false, message: `No live order has external_id "${externalId}".` };
+	if (matches.length > 1) {
+		return {
+			ok: false,
+			message: `${matches.length} partners have a live order "${externalId}": use the order_id column to say which.`,
+		};
+	}
+	return { ok: true, order: only };
+}
+
+/** Ships the rows' orders (see the module's note) and reports each row. */
+export async function importShipments(env: Env, rows: readonly ImportRow[]): Promise<ImportReport> {
+	const ids = rows.flatMap((row) => (row.values.order_id === undefined ? [] : [row.values.order_id]));
+	const externals = rows.flatMap((row) =>
+		row.values.order_id === undefined && row.values.external_id !== undefined ? [row.values.external_id] : [],
+	);
+	const [byIdRows, byExternalRows] = await Promise.all([
+		lookUp(env.DB, "id", ids),
+		lookUp(env.DB, "external_id", externals),
+	]);
+	const byId = new Map(byIdRows.map((order) => [order.id, order]));
+	const byExternal = new Map<string, OrderFacts[]>();
+	for (const order of byExternalRows)
+		byExternal.set(order.external_id, [...(byExternal.get(order.external_id) ?? []), order]);
+
+	const results: RowResult[] = rows.map((row) => ({
+		line: row.line,
+		order_id: row.values.order_id ?? null,
+		external_id: row.values.external_id ?? null,
+		outcome: "refused",
+		message: row.problem ?? "",
+	}));
+	// Each order's rows, in file order: they run one after another; orders run side by side.
+	const work = new Map<string, { index: number; tracking: { carrier: string; number: string; url: string } }[]>();
+	rows.forEach((row, index) => {
+		const result = results[index];
+		if (result === undefined || row.problem !== null) return;
+		const target = targetOf(row, byId, byExternal);
+		if (!target.ok) {
+			result.message = target.message;
+			return;
+		}
+		result.order_id = target.order.id;
+		result.external_id = target.order.external_id;
+		const tracking = ShipBody.safeParse({
+			carrier: row.values.carrier,
+			number: row.values.number,
+			url: row.values.url,
+		});
+		if (!tracking.success) {
+			const issue = tracking.error.issues[0];
+			const column = { carrier: "carrier", number: "tracking_number", url: "tracking_url" }[String(issue?.path[0])];
+			result.message = `${column ?? "tracking"}: ${issue?.message ?? "not valid"}`;
+			return;
+		}
+		work.set(target.order.id, [...(work.get(target.order.id) ?? []), { index, tracking: tracking.data }]);
+	});
+	const queues = [...work.entries()];
+	const worker = async () => {
+		for (let next = queues.shift(); next !== undefined; next = queues.shift()) {
+			const [orderId, entries] = next;
+			let order = byId.get(orderId) ?? byExternalRows.find((candidate) => candidate.id === orderId);
+			for (const { index, tracking } of entries) {
+				const result = results[index];
+				if (result === undefined || order === undefined) continue;
+				const outcome = await shipOne(env, order, tracking);
+				result.outcome = outcome.outcome;
+				result.message = outcome.message;
+				if (outcome.outcome === "shipped") {
+					order = {
+						...order,
+						status: "shipped",
+						tracking_carrier: tracking.carrier,
+						tracking_number: tracking.number,
+						tracking_url: tracking.url,
+					};
+				}
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+	return {
+		rows: results,
+		shipped: results.filter((row) => row.outcome === "shipped").length,
+		already_shipped: results.filter((row) => row.outcome === "already_shipped").length,
+		refused: results.filter((row) => row.outcome === "refused").length,
+	};
+}
+
+async function shipOne(
+	env: Env,
+	order: OrderFacts,
+	tracking: { carrier: string; number: string; url: string },
+): Promise<{ outcome: RowOutcome; message: string }> {
+	if (order.status === "shipped" || order.status === "delivered") {
+		const same =
+			order.tracking_carrier === tracking.carrier &&
+			order.tracking_number === tracking.number &&
+			order.tracking_url === tracking.url;
+		return same
+			? {
+					outcome: "already_shipped",
+					message: `Already shipped with ${tracking.carrier} ${tracking.number}: nothing changed.`,
+				}
+			: {
+					outcome: "refused",
+					message: `Already ${order.status} with ${order.tracking_carrier ?? "?"} ${order.tracking_number ?? "?"}; this row's tracking differs.`,
+				};
+	}
+	try {
+		await moveAsOperator(env, order.id, { kind: "ship", tracking });
+		return { outcome: "shipped", message: `Shipped with ${tracking.carrier} ${tracking.number}.` };
+	} catch (error) {
+		if (error instanceof ApiError) return { outcome: "refused", message: error.message };
+		console.error(JSON.stringify({ level: "error", order_id: order.id, message: String(error) }));
+		return {
+			outcome: "refused",
+			message: "The move could not be made just now; import the file again to retry this row.",
+		};
+	}
+}
