@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ERROR_STATUS } from "../../src/http/errors.ts";
 import type { Order } from "../../src/orders/response.ts";
 import { api, createKeyWithScopes, createPartner } from "../helpers.ts";
 import { createOrder, orderBody, readyFile, settleValidation } from "../orders/order-helpers.ts";
 import { encodePng } from "../print-files/fixtures/png.ts";
 import { requestUpload, type UploadTicket } from "../print-files/upload-helpers.ts";
+import { checkResponse } from "./fuzz-checks.ts";
 
 /**
  * Fuzzing every write route with malformed and half-valid bodies: whatever arrives, the answer is
@@ -123,36 +123,6 @@ function idSegment(real: string): fc.Arbitrary<string> {
 		{ weight: 1, arbitrary: fc.string({ maxLength: 40 }).map(encodeURIComponent) },
 		{ weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 20 }).map(encodeURIComponent) },
 	);
-}
-
-/**
- * The property: below 500, and a 4xx is the error envelope whose type's status is the response's,
- * with a non-empty message and the X-Request-Id as request_id. Throws with the whole response
- * otherwise; returns the status.
- */
-async function checkResponse(response: Response): Promise<number> {
-	const text = await response.text();
-	function fail(why: string): never {
-		throw new Error(`${why}: HTTP ${response.status} ${text.slice(0, 500)}`);
-	}
-	if (response.status >= 500) fail("5xx");
-	if (response.status < 400) return response.status;
-	if (!/^application\/json/.test(response.headers.get("Content-Type") ?? "")) fail("error body not JSON");
-	let body: unknown;
-	try {
-		body = JSON.parse(text);
-	} catch {
-		fail("error body does not parse");
-	}
-	const error: unknown = typeof body === "object" && body !== null ? Reflect.get(body, "error") : undefined;
-	if (typeof error !== "object" || error === null) fail("no error object");
-	const { type, message, request_id: requestId } = error as Record<string, unknown>;
-	if (typeof type !== "string" || !Object.hasOwn(ERROR_STATUS, type)) fail("unknown error.type");
-	if (ERROR_STATUS[type as keyof typeof ERROR_STATUS] !== response.status) fail("status is not the type's");
-	if (typeof message !== "string" || message.length === 0) fail("no error.message");
-	if (typeof requestId !== "string" || requestId === "") fail("no error.request_id");
-	if (requestId !== response.headers.get("X-Request-Id")) fail("request_id is not X-Request-Id");
-	return response.status;
 }
 
 type Setup = {
