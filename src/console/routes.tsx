@@ -258,8 +258,9 @@ function largestPiece(items: readonly ItemRow[]): string | null {
 
 consoleRoutes.get("/orders", requireSession, async (c) => {
 	const csrfToken = c.var.operator.csrfToken;
-	const parsed = QueueQuery.safeParse(c.req.query());
-	const asked = c.req.query();
+	// The search form sends every field; one left empty ("All partners", "Any status") is no filter.
+	const asked = Object.fromEntries(Object.entries(c.req.query()).filter(([, value]) => value !== ""));
+	const parsed = QueueQuery.safeParse(asked);
 	const search: QueueSearch = {
 		q: parsed.success ? (parsed.data.q ?? "") : (asked.q ?? "").slice(0, 128),
 		accountId: parsed.success ? (parsed.data.account_id ?? "") : "",

@@ -1,8 +1,12 @@
 /**
- * Work tickets as the floor prints them: a batch (`GET /v1/ops/work-tickets`, ops key) loaded in
- * Debian's Chromium, printed to a Letter PDF and read back with a PDF parser: a page per item, and
- * every cut size of the museum piece in its text.
+ * The production floor in Debian's Chromium against a real `wrangler dev` (issue 14): work tickets
+ * printed to a Letter PDF and read back (a page per item, every cut size of the museum piece); then,
+ * in the console, an order found by the partner's number, its print file downloaded byte for byte,
+ * and a label tool's CSV imported twice: three orders ship, one is refused, and the second import
+ * changes nothing.
  */
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChromiumSession, launchChromium } from "../../scripts/lib/chromium.ts";
@@ -11,6 +15,7 @@ import { type LocalService, startLocalService } from "./support/local-service.ts
 import {
 	callApi,
 	createPartner,
+	gradientPng,
 	issueOpsKey,
 	type Order,
 	uploadPrintFile,
@@ -32,6 +37,8 @@ let service: LocalService | undefined;
 let chromium: ChromiumSession | undefined;
 let page: Page;
 let orders: Order[] = [];
+let held: Order;
+let opsKey = "";
 
 function origin(): string {
 	if (service === undefined) throw new Error("the local service did not start");
@@ -59,13 +66,21 @@ beforeAll(async () => {
 				{ print_file_id: file, width_in: 8, height_in: 10 },
 			],
 		},
+		{ external_id: "HMS-3003", items: [{ print_file_id: file, width_in: 8, height_in: 10, frame: "walnut-flat-075" }] },
 	];
 	orders = [];
 	for (const body of bodies) {
 		const created = await callApi<Order>(service.origin, key, "POST", "/v1/orders", { ...body, ship_to: SHIP_TO });
 		orders.push(await waitForOrderStatus(service.origin, key, created.id, "in_production"));
 	}
-	const opsKey = await issueOpsKey(service);
+	const unbuildable = { print_file_id: file, width_in: 8, height_in: 10, frame: "no-such-frame" };
+	const created = await callApi<Order>(service.origin, key, "POST", "/v1/orders", {
+		external_id: "HMS-3004",
+		ship_to: SHIP_TO,
+		items: [unbuildable],
+	});
+	held = await waitForOrderStatus(service.origin, key, created.id, "on_hold");
+	opsKey = await issueOpsKey(service);
 	chromium = await launchChromium({ width: 816, height: 1056 });
 	page = await chromium.context.newPage();
 	// The API wants a bearer key, which a browser cannot type: it is added to the page's requests to the API only.
@@ -113,5 +128,57 @@ describe("GET /v1/ops/work-tickets in Chromium", () => {
 		// The view box is the outside plus the same margin on every side.
 		expect(box.height - box.width).toBeCloseTo(28 - 23.5, 6);
 		await keepScreenshot("ops-work-ticket.png", await page.screenshot({ fullPage: false }));
+	});
+});
+
+describe("the console on the floor, in Chromium", () => {
+	it("finds an order by the partner's number and downloads its print file byte for byte", async () => {
+		await page.goto(`${origin()}/ops/sign-in`);
+		await page.getByLabel("API key").fill(opsKey);
+		await page.getByRole("button", { name: "Sign in" }).click();
+		await page.waitForURL(`${origin()}/ops/orders`);
+		await page.getByLabel("Order id, partner's order number or partner name").fill("HMS-3002");
+		await page.getByRole("button", { name: "Search" }).click();
+		await page.waitForURL(/[?&]q=HMS-3002/);
+		const rows = page.locator("tr[data-order-id]");
+		expect(await rows.count()).toBe(1);
+		await rows.getByRole("link", { name: "HMS-3002" }).click();
+		await page.waitForURL(`${origin()}/ops/orders/${orders[1]?.id}`);
+
+		const [download] = await Promise.all([page.waitForEvent("download"), page.locator("a[download]").first().click()]);
+		expect(download.suggestedFilename()).toBe("HMS-3002_item-1.png");
+		const path = await download.path();
+		const expected = createHash("sha256").update(gradientPng(2400, 3000)).digest("hex");
+		expect(
+			createHash("sha256")
+				.update(await readFile(path))
+				.digest("hex"),
+		).toBe(expected);
+	});
+
+	it("imports a CSV that ships three orders and refuses one; importing it again changes nothing", async () => {
+		const csv = [
+			"Order Number,Carrier,Tracking Number,Tracking URL",
+			...["HMS-3001", "HMS-3002", "HMS-3004", "HMS-3003"].map(
+				(reference, index) => `${reference},UPS,1Z99900${index},https://www.ups.com/track?tracknum=1Z99900${index}`,
+			),
+		].join("\r\n");
+		const upload = async () => {
+			await page.goto(`${origin()}/ops/shipments/import`);
+			await page.setInputFiles("#file", { name: "labels.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+			await page.getByRole("button", { name: "Ship these orders" }).click();
+			await page.waitForLoadState();
+			return page.getByRole("status").textContent();
+		};
+		expect(await upload()).toBe("3 shipped, 0 already shipped, 1 refused.");
+		expect(await page.locator('tr[data-outcome="refused"]').textContent()).toContain("HMS-3004");
+		await keepScreenshot("ops-import.png", await page.screenshot({ type: "png", fullPage: true }));
+		expect(await upload()).toBe("0 shipped, 3 already shipped, 1 refused.");
+		for (const order of orders) {
+			const now = await callApi<{ order: Order }>(origin(), opsKey, "GET", `/v1/ops/orders/${order.id}`);
+			expect(now.order.status).toBe("shipped");
+		}
+		const stillHeld = await callApi<{ order: Order }>(origin(), opsKey, "GET", `/v1/ops/orders/${held.id}`);
+		expect(stillHeld.order.status).toBe("on_hold");
 	});
 });

@@ -52,6 +52,10 @@ describe("the console's queue: finding an order", () => {
 		expect(await queue("?q=lumen")).toContain('<input id="q" name="q" type="text" value="lumen" maxlength="128"/>');
 	});
 
+	it("takes the form as a browser sends it: fields left empty are no filter", async () => {
+		expect(rowIds(await queue("?q=HMS-LATE&account_id=&status=&mode=live"))).toEqual([late.id]);
+	});
+
 	it("filters by partner, with the partner picked in the form", async () => {
 		const html = await queue(`?account_id=${harbour.account.id}`);
 		expect(rowIds(html)).toEqual([late.id]);
