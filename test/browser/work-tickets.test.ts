@@ -181,4 +181,15 @@ describe("the console on the floor, in Chromium", () => {
 		const stillHeld = await callApi<{ order: Order }>(origin(), opsKey, "GET", `/v1/ops/orders/${held.id}`);
 		expect(stillHeld.order.status).toBe("on_hold");
 	});
+
+	it("the queue and the order page are usable at 400 px wide: nothing runs off the side", async () => {
+		await page.setViewportSize({ width: 400, height: 800 });
+		for (const path of ["/ops/orders?status=shipped", `/ops/orders/${orders[0]?.id}`, "/ops/shipments/import"]) {
+			await page.goto(`${origin()}${path}`);
+			const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+			expect(overflow, path).toBeLessThanOrEqual(400);
+		}
+		await page.goto(`${origin()}/ops/orders?status=shipped`);
+		await keepScreenshot("ops-queue-narrow.png", await page.screenshot({ type: "png" }));
+	});
 });
