@@ -55,7 +55,7 @@ th { font-size: .8rem; text-transform: uppercase; letter-spacing: .06em; color: 
 tbody tr:last-child td { border-bottom: 0; }
 tbody tr:hover td { background: #f8fafc; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-td a.order-link { font-weight: 700; font-size: 1.05rem; }
+td a.order-link { font-weight: 700; font-size: 1.05rem; white-space: nowrap; }
 .filters { display: flex; flex-wrap: wrap; gap: .5rem; margin: 0 0 1.25rem; padding: 0; list-style: none; }
 .filters a { display: inline-block; padding: .45rem .9rem; border: 2px solid var(--line); border-radius: 999px;
   background: var(--paper); color: var(--ink); text-decoration: none; font-weight: 600; }
