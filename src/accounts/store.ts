@@ -155,3 +155,17 @@ export async function listAccountNames(db: D1Database): Promise<{ id: string; na
 		.all<{ id: string; name: string }>();
 	return results;
 }
+
+/** `text` for a LIKE pattern: its own % and _ (and the escape) taken literally. */
+function likeLiteral(text: string): string {
+	return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+/** The ids of the accounts whose name contains `text` (any case), at most 100. */
+export async function accountIdsNamed(db: D1Database, text: string): Promise<string[]> {
+	const { results } = await db
+		.prepare("SELECT id FROM accounts WHERE name LIKE ?1 ESCAPE '\\' LIMIT 100")
+		.bind(`%${likeLiteral(text)}%`)
+		.all<{ id: string }>();
+	return results.map((row) => row.id);
+}

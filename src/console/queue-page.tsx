@@ -84,7 +84,7 @@ function StatusFilters({ search, valid, counts }: Pick<QueuePageProps, "search" 
 
 function SearchForm({ search, partners }: Pick<QueuePageProps, "search" | "partners">) {
 	return (
-		<form class="search" method="get" action="/ops/orders" role="search">
+		<form class="search" method="get" action="/ops/orders" aria-label="Search orders">
 			<div class="q">
 				<label for="q">Order id, partner's order number or partner name</label>
 				<input id="q" name="q" type="text" value={search.q} maxlength={128} />

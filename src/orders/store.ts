@@ -1,6 +1,7 @@
 /** The orders' D1 statements: creation, moves (with their history and event rows), reads and listings. */
 
 import type { KeyMode } from "../accounts/scopes.ts";
+import { accountIdsNamed } from "../accounts/store.ts";
 import type { Cursor } from "../http/cursor.ts";
 import type { OrderEventType } from "../webhooks/events.ts";
 import { eventStatements } from "../webhooks/store.ts";
@@ -339,17 +340,13 @@ export type QueueFilter = {
 	cursor?: Cursor;
 };
 
-/** `text` for a LIKE pattern: its own % and _ (and the escape) taken literally. */
-function likeLiteral(text: string): string {
-	return text.replace(/[\\%_]/g, (character) => `\\${character}`);
-}
-
 /** The production queue across accounts, oldest first (operators), narrowed by `filter`. */
 export async function listProductionQueue(
 	db: D1Database,
 	filter: QueueFilter,
 ): Promise<{ page: StoredOrder[]; more: boolean }> {
 	const q = filter.q?.trim() ?? "";
+	const named = q === "" ? [] : await accountIdsNamed(db, q);
 	const { results } = await db
 		.prepare(
 			`SELECT * FROM orders
@@ -357,8 +354,7 @@ export async function listProductionQueue(
 			    AND (?2 IS NULL OR created_at > ?2 OR (created_at = ?2 AND id > ?3))
 			    AND (?5 IS NULL OR mode = ?5)
 			    AND (?6 IS NULL OR account_id = ?6)
-			    AND (?7 IS NULL OR id = ?7 OR external_id = ?7
-			         OR account_id IN (SELECT id FROM accounts WHERE name LIKE ?8 ESCAPE '\\'))
+			    AND (?7 IS NULL OR id = ?7 OR external_id = ?7 OR account_id IN (SELECT value FROM json_each(?8)))
 			  ORDER BY created_at ASC, id ASC
 			  LIMIT ?4`,
 		)
@@ -370,7 +366,7 @@ export async function listProductionQueue(
 			filter.mode ?? null,
 			filter.accountId ?? null,
 			q === "" ? null : q,
-			`%${likeLiteral(q)}%`,
+			JSON.stringify(named),
 		)
 		.all<OrderRow>();
 	return pageWithItems(db, results, filter.limit);
@@ -398,4 +394,60 @@ export async function countOrdersByStatus(db: D1Database, mode: KeyMode): Promis
 	const counts = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0])) as Record<OrderStatus, number>;
 	for (const row of results) if (row.status in counts) counts[row.status] = row.count;
 	return counts;
+}
+
+/** The item a download is named after: its order's external id and its place. */
+export type ItemNaming = { external_id: string; position: number; order_id: string; item_id: string };
+
+/** The item that prints `fileId` (`itemId` when given, else the oldest order's), or null. */
+export async function findItemPrinting(
+	db: D1Database,
+	fileId: string,
+	itemId: string | null,
+): Promise<ItemNaming | null> {
+	return db
+		.prepare(
+			`SELECT orders.external_id, order_items.position, orders.id AS order_id, order_items.id AS item_id
+			   FROM order_items JOIN orders ON orders.id = order_items.order_id
+			  WHERE order_items.print_file_id = ?1 AND (?2 IS NULL OR order_items.id = ?2)
+			  ORDER BY orders.created_at, order_items.position
+			  LIMIT 1`,
+		)
+		.bind(fileId, itemId)
+		.first<ItemNaming>();
+}
+
+/** What shipping an order in bulk needs to know of it. */
+export type ShippingFacts = Pick<
+	OrderRow,
+	"id" | "external_id" | "status" | "tracking_carrier" | "tracking_number" | "tracking_url"
+>;
+
+/** D1 binds at most 100 parameters a statement. */
+const LOOKUP_CHUNK = 90;
+
+/**
+ * Orders by id, or live orders by external_id (unique per account and mode, so one external_id may
+ * name orders of several partners), in chunks of 90.
+ */
+export async function findShippingFacts(
+	db: D1Database,
+	by: "id" | "external_id",
+	values: readonly string[],
+): Promise<ShippingFacts[]> {
+	const unique = [...new Set(values)];
+	const found: ShippingFacts[] = [];
+	for (let start = 0; start < unique.length; start += LOOKUP_CHUNK) {
+		const chunk = unique.slice(start, start + LOOKUP_CHUNK);
+		const placeholders = chunk.map((_, index) => `?${index + 1}`).join(", ");
+		const where = by === "id" ? `id IN (${placeholders})` : `external_id IN (${placeholders}) AND mode = 'live'`;
+		const { results } = await db
+			.prepare(
+				`SELECT id, external_id, status, tracking_carrier, tracking_number, tracking_url FROM orders WHERE ${where}`,
+			)
+			.bind(...chunk)
+			.all<ShippingFacts>();
+		found.push(...results);
+	}
+	return found;
 }

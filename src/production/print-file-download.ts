@@ -4,6 +4,8 @@
  * that print it. The read is conditional on the etag the inspection pinned: bytes replaced since are
  * refused, never handed to the printer.
  */
+
+import { findItemPrinting, type ItemNaming } from "../orders/store.ts";
 import type { ImageFormat } from "../print-files/image-types.ts";
 import { findPrintFileById, type PrintFileRow } from "../print-files/store.ts";
 
@@ -15,29 +17,21 @@ const MEDIA_TYPES: Readonly<Record<ImageFormat, string>> = { jpeg: "image/jpeg",
 /** Why a file cannot be handed over: no such file (404), or not the bytes that were checked (409). */
 export type DownloadRefusal = { ok: false; status: 404 | 409; message: string };
 
-/** The item a download is named after. */
-type NamingItem = { external_id: string; position: number; order_id: string; item_id: string };
-
-/** The item that prints `fileId` (`itemId` if given, else the oldest order's), or null. */
-async function namingItem(db: D1Database, fileId: string, itemId: string | null): Promise<NamingItem | null> {
-	return db
-		.prepare(
-			`SELECT orders.external_id, order_items.position, orders.id AS order_id, order_items.id AS item_id
-			   FROM order_items JOIN orders ON orders.id = order_items.order_id
-			  WHERE order_items.print_file_id = ?1 AND (?2 IS NULL OR order_items.id = ?2)
-			  ORDER BY orders.created_at, order_items.position
-			  LIMIT 1`,
-		)
-		.bind(fileId, itemId)
-		.first<NamingItem>();
-}
-
 /** `PO-1001_item-2.tif`: the partner's order number (only filename-safe characters) and the item's place. */
-export function downloadName(file: Pick<PrintFileRow, "id" | "format">, item: NamingItem | null): string {
+export function downloadName(file: Pick<PrintFileRow, "id" | "format">, item: ItemNaming | null): string {
 	const extension = file.format === null ? "bin" : EXTENSIONS[file.format];
 	if (item === null) return `${file.id}.${extension}`;
 	const order = item.external_id.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "") || item.order_id;
 	return `${order}_item-${item.position + 1}.${extension}`;
+}
+
+/** The refusal of a file whose bytes are not the ones inspected (noticed now, or already). */
+function replaced(fileId: string): DownloadRefusal {
+	return {
+		ok: false,
+		status: 409,
+		message: `Print file ${fileId} was replaced after it was checked; ask the partner for the file again.`,
+	};
 }
 
 /**
@@ -49,11 +43,12 @@ export async function downloadPrintFile(
 	fileId: string,
 	itemId: string | null,
 ): Promise<{ ok: true; response: Response } | DownloadRefusal> {
-	const [file, item] = await Promise.all([findPrintFileById(env.DB, fileId), namingItem(env.DB, fileId, itemId)]);
+	const [file, item] = await Promise.all([findPrintFileById(env.DB, fileId), findItemPrinting(env.DB, fileId, itemId)]);
 	if (file === null) return { ok: false, status: 404, message: `No print file ${fileId}.` };
 	if (itemId !== null && item === null) {
 		return { ok: false, status: 404, message: `Item ${itemId} does not print file ${fileId}.` };
 	}
+	if (file.invalid_reason === "file_changed") return replaced(fileId);
 	if (file.status !== "ready" || file.r2_etag === null) {
 		return {
 			ok: false,
@@ -64,13 +59,7 @@ export async function downloadPrintFile(
 	const object = await env.PRINT_FILES.get(file.r2_key, { onlyIf: { etagMatches: file.r2_etag } });
 	if (object === null) return { ok: false, status: 409, message: `Print file ${fileId} is no longer in storage.` };
 	// No body: the object's etag is not the pinned one, so these are not the bytes that were checked.
-	if (!("body" in object)) {
-		return {
-			ok: false,
-			status: 409,
-			message: `Print file ${fileId} was replaced after it was checked; ask the partner for the file again.`,
-		};
-	}
+	if (!("body" in object)) return replaced(fileId);
 	const name = downloadName(file, item);
 	return {
 		ok: true,

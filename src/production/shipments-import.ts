@@ -6,7 +6,7 @@
  */
 import { ApiError } from "../http/errors.ts";
 import { moveAsOperator, ShipBody } from "../orders/operator-moves.ts";
-import type { OrderStatus } from "../orders/state-machine.ts";
+import { findShippingFacts, type ShippingFacts } from "../orders/store.ts";
 import type { ImportRow } from "./shipments-csv.ts";
 
 /** What became of a row. */
@@ -24,39 +24,10 @@ export type RowResult = {
 /** The import's results, row by row, and how many of each. */
 export type ImportReport = { rows: RowResult[]; shipped: number; already_shipped: number; refused: number };
 
-type OrderFacts = {
-	id: string;
-	external_id: string;
-	status: OrderStatus;
-	tracking_carrier: string | null;
-	tracking_number: string | null;
-	tracking_url: string | null;
-};
+type OrderFacts = ShippingFacts;
 
-/** D1 binds at most 100 parameters a statement. */
-const LOOKUP_CHUNK = 90;
 /** Orders shipped side by side; each order's rows run one after another. */
 const CONCURRENCY = 6;
-
-async function lookUp(db: D1Database, column: "id" | "external_id", values: readonly string[]): Promise<OrderFacts[]> {
-	const unique = [...new Set(values)];
-	const found: OrderFacts[] = [];
-	for (let start = 0; start < unique.length; start += LOOKUP_CHUNK) {
-		const chunk = unique.slice(start, start + LOOKUP_CHUNK);
-		const placeholders = chunk.map((_, index) => `?${index + 1}`).join(", ");
-		// By external_id, live orders only: the floor ships live orders, and an external_id is unique per account and mode.
-		const live = column === "external_id" ? " AND mode = 'live'" : "";
-		const { results } = await db
-			.prepare(
-				`SELECT id, external_id, status, tracking_carrier, tracking_number, tracking_url FROM orders
-				  WHERE ${column} IN (${placeholders})${live}`,
-			)
-			.bind(...chunk)
-			.all<OrderFacts>();
-		found.push(...results);
-	}
-	return found;
-}
 
 /** A row's order, or why it has none. */
 type Target = { ok: true; order: OrderFacts } | { ok: false; message: string };
@@ -92,8 +63,8 @@ export async function importShipments(env: Env, rows: readonly ImportRow[]): Pro
 		row.values.order_id === undefined && row.values.external_id !== undefined ? [row.values.external_id] : [],
 	);
 	const [byIdRows, byExternalRows] = await Promise.all([
-		lookUp(env.DB, "id", ids),
-		lookUp(env.DB, "external_id", externals),
+		findShippingFacts(env.DB, "id", ids),
+		findShippingFacts(env.DB, "external_id", externals),
 	]);
 	const byId = new Map(byIdRows.map((order) => [order.id, order]));
 	const byExternal = new Map<string, OrderFacts[]>();

@@ -186,7 +186,7 @@ describe("the console on the floor, in Chromium", () => {
 		await page.setViewportSize({ width: 400, height: 800 });
 		for (const path of ["/ops/orders?status=shipped", `/ops/orders/${orders[0]?.id}`, "/ops/shipments/import"]) {
 			await page.goto(`${origin()}${path}`);
-			const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+			const overflow = await page.locator("html").evaluate((root: { scrollWidth: number }) => root.scrollWidth);
 			expect(overflow, path).toBeLessThanOrEqual(400);
 		}
 		await page.goto(`${origin()}/ops/orders?status=shipped`);
