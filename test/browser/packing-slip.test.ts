@@ -5,8 +5,8 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChromiumSession, launchChromium } from "../../scripts/lib/chromium.ts";
-import { type LocalService, startLocalService } from "./support/local-service.ts";
+import type { ChromiumSession } from "../../scripts/lib/chromium.ts";
+import { closeAll, type LocalService, opsBrowserPage, startLocalService } from "./support/local-service.ts";
 import {
 	BRAND,
 	createOrder,
@@ -97,21 +97,10 @@ beforeAll(async () => {
 		giftMessage: GIFT_LINES.join("\n"),
 	});
 	order = await waitForOrderStatus(service.origin, partner.keys.live.key, created.id, "in_production");
-	chromium = await launchChromium(A4_VIEWPORT);
-	page = await chromium.context.newPage();
-	// The API wants a bearer key, which a browser cannot type: it is added to the page's requests to the API only.
-	await page.route(`${service.origin}/v1/**`, (route) =>
-		route.continue({ headers: { ...route.request().headers(), authorization: `Bearer ${opsKey}` } }),
-	);
+	({ chromium, page } = await opsBrowserPage(service, opsKey, A4_VIEWPORT));
 });
 
-afterAll(async () => {
-	try {
-		await chromium?.close();
-	} finally {
-		await service?.stop();
-	}
-});
+afterAll(() => closeAll(chromium, service));
 
 describe("GET /v1/ops/orders/{id}/packing-slip in Chromium", () => {
 	it("is served as a locked-down HTML page: no script, nothing from elsewhere, never framed or cached", async () => {

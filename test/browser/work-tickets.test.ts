@@ -9,9 +9,9 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChromiumSession, launchChromium } from "../../scripts/lib/chromium.ts";
+import type { ChromiumSession } from "../../scripts/lib/chromium.ts";
 import { MUSEUM_PIECE, MUSEUM_PIECE_CUTS } from "../framing/museum-piece.ts";
-import { type LocalService, startLocalService } from "./support/local-service.ts";
+import { closeAll, type LocalService, opsBrowserPage, startLocalService } from "./support/local-service.ts";
 import {
 	callApi,
 	createPartner,
@@ -81,21 +81,10 @@ beforeAll(async () => {
 	});
 	held = await waitForOrderStatus(service.origin, key, created.id, "on_hold");
 	opsKey = await issueOpsKey(service);
-	chromium = await launchChromium({ width: 816, height: 1056 });
-	page = await chromium.context.newPage();
-	// The API wants a bearer key, which a browser cannot type: it is added to the page's requests to the API only.
-	await page.route(`${service.origin}/v1/**`, (route) =>
-		route.continue({ headers: { ...route.request().headers(), authorization: `Bearer ${opsKey}` } }),
-	);
+	({ chromium, page } = await opsBrowserPage(service, opsKey, { width: 816, height: 1056 }));
 });
 
-afterAll(async () => {
-	try {
-		await chromium?.close();
-	} finally {
-		await service?.stop();
-	}
-});
+afterAll(() => closeAll(chromium, service));
 
 describe("GET /v1/ops/work-tickets in Chromium", () => {
 	it("prints a Letter page per item, with every cut size of the museum piece in the PDF's text", async () => {

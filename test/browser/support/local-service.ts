@@ -5,7 +5,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Page } from "playwright-core";
 import { createAccountWithKeys } from "../../../scripts/lib/accounts.ts";
+import { type ChromiumSession, launchChromium } from "../../../scripts/lib/chromium.ts";
 import { freePort, startDevServer } from "../../../scripts/lib/dev-server.ts";
 import { applyMigrations, type D1Target } from "../../../scripts/lib/wrangler.ts";
 import { randomBase62 } from "../../../src/ids.ts";
@@ -55,5 +57,34 @@ export async function startLocalService(label: string): Promise<LocalService> {
 	} catch (error) {
 		await rm(folder, { recursive: true, force: true });
 		throw error;
+	}
+}
+
+/**
+ * A Chromium page whose requests to the service's API carry the ops key (a browser cannot type a
+ * bearer key; it is added to the API's requests only), and its session to close.
+ */
+export async function opsBrowserPage(
+	service: LocalService,
+	opsKey: string,
+	viewport: { width: number; height: number },
+): Promise<{ chromium: ChromiumSession; page: Page }> {
+	const chromium = await launchChromium(viewport);
+	const page = await chromium.context.newPage();
+	await page.route(`${service.origin}/v1/**`, (route) =>
+		route.continue({ headers: { ...route.request().headers(), authorization: `Bearer ${opsKey}` } }),
+	);
+	return { chromium, page };
+}
+
+/** Closes the browser, then stops the service, whatever the first does. */
+export async function closeAll(
+	chromium: ChromiumSession | undefined,
+	service: LocalService | undefined,
+): Promise<void> {
+	try {
+		await chromium?.close();
+	} finally {
+		await service?.stop();
 	}
 }
