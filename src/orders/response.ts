@@ -84,6 +84,10 @@ export const OrderSchema = z
 		id: z.string(),
 		external_id: z.string(),
 		status: z.enum(ORDER_STATUSES),
+		version: z.number().int().openapi({
+			description:
+				"Grows by one with every move. Each webhook body carries the version its move left, so a receiver can drop an event older than the state it has.",
+		}),
 		mode: z.enum(["live", "test"]),
 		ship_to: z.record(z.string(), z.string()),
 		callback_url: z.string().nullable(),
@@ -136,6 +140,7 @@ export function toOrder({ order, items }: StoredOrder): Order {
 		id: order.id,
 		external_id: order.external_id,
 		status: order.status,
+		version: order.version,
 		mode: order.mode,
 		ship_to: JSON.parse(order.ship_to) as ShipTo,
 		callback_url: order.callback_url,

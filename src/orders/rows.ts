@@ -144,6 +144,7 @@ export function eventSubject(order: OrderRow): OrderEventSubject {
 		id: order.id,
 		external_id: order.external_id,
 		status: order.status,
+		version: order.version,
 		tracking: state.tracking,
 		shipped_at: order.shipped_at,
 		hold_reason: order.hold_reason,

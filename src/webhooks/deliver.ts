@@ -1,7 +1,7 @@
 import { allowsLocalUrls, configOf } from "../config.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { nextAttemptAt, parseRetryAfter, queueDelaySeconds } from "./retry-schedule.ts";
-import { signatureHeader } from "./signature.ts";
+import { signatureHeader, standardWebhookHeaders } from "./signature.ts";
 import { findDelivery, recordDelivered, recordFailure, signingSecrets } from "./store.ts";
 
 /** What the consumer does with the message after an attempt. */
@@ -35,11 +35,12 @@ export async function attemptDelivery(env: Env, eventId: string, now: Date = new
 		return { kind: "done" };
 	}
 	// Signed before the attempt: a missing secret is the service's fault (thrown, logged, retried), not the receiver's.
-	const signature = await signatureHeader(
-		due.body,
-		await signingSecrets(env.DB, due.account_id, due.mode, now),
-		Math.floor(now.getTime() / 1000),
-	);
+	const secrets = await signingSecrets(env.DB, due.account_id, due.mode, now);
+	const nowSeconds = Math.floor(now.getTime() / 1000);
+	const [signature, standard] = await Promise.all([
+		signatureHeader(due.body, secrets, nowSeconds),
+		standardWebhookHeaders(eventId, due.body, secrets, nowSeconds),
+	]);
 	let statusCode: number | null = null;
 	let problem: string;
 	let retryAfter: number | null = null;
@@ -53,6 +54,7 @@ export async function attemptDelivery(env: Env, eventId: string, now: Date = new
 				"Content-Type": "application/json",
 				"User-Agent": USER_AGENT,
 				"SVC-Signature": signature,
+				...standard,
 			},
 		});
 		statusCode = response.status;

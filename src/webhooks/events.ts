@@ -25,6 +25,8 @@ export type OrderEventSubject = {
 	id: string;
 	external_id: string;
 	status: string;
+	/** The order's version after the move: it only grows, so a receiver can drop an event older than one it has. */
+	version: number;
 	tracking: { carrier: string; number: string; url: string } | null;
 	shipped_at: string | null;
 	hold_reason: string | null;
@@ -47,6 +49,7 @@ export function webhookBody(
 		order_id: order.id,
 		external_id: order.external_id,
 		status: order.status,
+		version: order.version,
 	};
 	switch (type) {
 		case "order.shipped":

@@ -463,6 +463,7 @@ describe("POST /v1/orders: what is stored", () => {
 			order_id: created.id,
 			external_id: body.external_id,
 			status: "received",
+			version: 1,
 		});
 		expect(event?.id).toMatch(/^evt_/);
 	});

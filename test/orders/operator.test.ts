@@ -180,9 +180,12 @@ describe("operator moves", () => {
 			order_id: order.id,
 			external_id: order.external_id,
 			status: "shipped",
+			version: shipped.version,
 			tracking: TRACKING,
 			shipped_at: shipped.shipped_at,
 		});
+		// The version only grows: the ship move left the order one past where it was in production.
+		expect(shipped.version).toBe(order.version + 1);
 	});
 
 	it("deliver marks a shipped order delivered with delivered_at", async () => {

@@ -6,6 +6,7 @@ import {
 	waitOnExecutionContext,
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index.ts";
 import type { Order } from "../../src/orders/response.ts";
@@ -111,14 +112,28 @@ describe("webhook delivery", () => {
 			true,
 		);
 		expect(await verifySignature(request.body, signature, ["whsec_wrong"], { toleranceSeconds: 300 })).toBe(false);
+		// The Standard Webhooks headers beside it, verified by its maintained library with the secret as issued.
+		const standard = {
+			"webhook-id": request.headers["webhook-id"] ?? "",
+			"webhook-timestamp": request.headers["webhook-timestamp"] ?? "",
+			"webhook-signature": request.headers["webhook-signature"] ?? "",
+		};
+		expect(standard["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]+={0,2}$/);
+		expect(new Webhook(partner.webhook_secret).verify(request.body, standard)).toEqual(JSON.parse(request.body));
+		expect(() => new Webhook("whsec_d3JvbmdzZWNyZXR3cm9uZ3NlY3JldA==").verify(request.body, standard)).toThrow();
+		expect(() =>
+			new Webhook(partner.webhook_secret).verify(request.body.replace("shipped", "shipped "), standard),
+		).toThrow();
 
 		const body = JSON.parse(request.body) as Record<string, unknown>;
 		const eventId = await eventIdOf(created.id, "order.shipped");
 		expect(Object.keys(body).sort()).toEqual(
-			["created_at", "event", "external_id", "id", "order_id", "shipped_at", "status", "tracking"].sort(),
+			["created_at", "event", "external_id", "id", "order_id", "shipped_at", "status", "tracking", "version"].sort(),
 		);
+		expect(standard["webhook-id"]).toBe(eventId);
 		expect(body).toMatchObject({
 			id: eventId,
+			version: order.version,
 			event: "order.shipped",
 			order_id: created.id,
 			external_id: created.external_id,
