@@ -22,3 +22,9 @@ interface Env extends SecretEnv {}
 declare namespace Cloudflare {
 	interface Env extends SecretEnv {}
 }
+
+/** A text module (wrangler's and the tests' default rule for `*.txt`): the file's contents. */
+declare module "*.txt" {
+	const text: string;
+	export default text;
+}

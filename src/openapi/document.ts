@@ -4,27 +4,31 @@ import type { Env as HonoEnv } from "hono";
 import { createMiddleware } from "hono/factory";
 import { BEARER_SCHEME } from "../access/protected-route.ts";
 import { base64Of } from "../base64.ts";
+import scalarBundle from "./vendor/scalar-standalone.txt";
+import scalarVersion from "./vendor/scalar-version.txt";
 
 export const OPENAPI_PATH = "/v1/openapi.json";
 
 /**
- * The one script the reference page loads: @scalar/hono-api-reference's default (its `cdn` option,
- * left unset). Allowed by its full URL, not the whole CDN origin, which serves every npm package.
+ * The reference page's script: @scalar/api-reference's browser bundle as installed (pinned by the
+ * lockfile; `postinstall` copies it and its version beside this file), served by the worker itself
+ * under a path named by that version, so the page works offline and a new bundle is a new URL.
  */
-const SCALAR_SCRIPT_URL = "https://cdn.jsdelivr.net/npm/@scalar/api-reference";
+const SCALAR_SCRIPT_PATH = `/v1/docs/scalar-${scalarVersion.trim()}.js`;
 
 // The inline scripts of a page: <script> elements without a src.
 const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi;
 
 /**
- * The reference page's Content-Security-Policy: Scalar's script and the page's own inline scripts (by
+ * The reference page's Content-Security-Policy: scripts from this origin (the only one it serves is
+ * Scalar's bundle) and the page's own inline scripts (by
  * their SHA-256, base64), inline styles (Scalar injects its stylesheet as <style> elements), calls to
  * this origin only (the document and "Test request"), and no framing.
  */
 function docsContentSecurityPolicy(inlineScriptHashes: readonly string[]): string {
 	return [
 		"default-src 'none'",
-		`script-src ${[SCALAR_SCRIPT_URL, ...inlineScriptHashes.map((hash) => `'sha256-${hash}'`)].join(" ")}`,
+		`script-src ${["'self'", ...inlineScriptHashes.map((hash) => `'sha256-${hash}'`)].join(" ")}`,
 		"style-src 'unsafe-inline'",
 		"img-src 'self' data:",
 		"connect-src 'self'",
@@ -75,6 +79,18 @@ export function serveApiDocs<E extends HonoEnv>(app: OpenAPIHono<E>): void {
 		"/v1/docs",
 		guardDocsPage,
 		// No default fonts: they come from a third origin (fonts.scalar.com); the page uses system fonts.
-		Scalar({ url: OPENAPI_PATH, pageTitle: "Framed-Print Fulfillment API", withDefaultFonts: false }),
+		Scalar({
+			url: OPENAPI_PATH,
+			pageTitle: "Framed-Print Fulfillment API",
+			withDefaultFonts: false,
+			cdn: SCALAR_SCRIPT_PATH,
+		}),
+	);
+	app.get(SCALAR_SCRIPT_PATH, (c) =>
+		c.body(scalarBundle, 200, {
+			"Content-Type": "text/javascript; charset=utf-8",
+			"Cache-Control": "public, max-age=31536000, immutable",
+			"X-Content-Type-Options": "nosniff",
+		}),
 	);
 }
