@@ -167,12 +167,31 @@ describe("GET /v1/openapi.json", () => {
 			expect(known[field]?.has(String(example)), `${field}: ${String(example)}`).toBe(true);
 	});
 
+	it("every operation has its own operationId, and every tag in use is described", async () => {
+		const document = (await fetchDocument()) as OpenApiDocument & { tags: { name: string; description: string }[] };
+		const ids: string[] = [];
+		const tags = new Set<string>();
+		for (const item of Object.values(document.paths)) {
+			for (const operation of Object.values(item) as (Operation & { operationId?: string; tags?: string[] })[]) {
+				ids.push(operation.operationId ?? "");
+				for (const tag of operation.tags ?? []) tags.add(tag);
+			}
+		}
+		expect(ids.every((id) => /^[a-z][A-Za-z0-9]+$/.test(id))).toBe(true);
+		expect(new Set(ids).size).toBe(ids.length);
+		expect(ids).toContain("postOrders");
+		expect(ids).toContain("getOrdersById");
+		expect(document.tags.map((tag) => tag.name).sort()).toEqual([...tags].sort());
+		expect(document.tags.every((tag) => tag.description.length > 10)).toBe(true);
+	});
+
 	it("protected routes require the bearer key and document 401, 403 and 429; health and signed uploads are public", async () => {
 		const document = await fetchDocument();
 		for (const { method, path } of servedRoutes()) {
 			const operation = document.paths[path]?.[method.toLowerCase()];
 			if (PUBLIC_ROUTES.has(`${method} ${path}`)) {
-				expect(operation?.security, `${method} ${path}`).toBeUndefined();
+				// Public, and saying so: no key needed, as tools read `security: []`.
+				expect(operation?.security, `${method} ${path}`).toEqual([]);
 				continue;
 			}
 			expect(operation?.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
