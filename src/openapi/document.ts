@@ -123,6 +123,7 @@ export function serveApiDocs<E extends HonoEnv>(app: OpenAPIHono<E>): void {
 					info: {
 						title: "Framed-Print Fulfillment API",
 						version: "1.0.0",
+						license: { name: "MIT", url: "https://opensource.org/license/mit" },
 						description:
 							"White-label fulfillment of custom-framed prints. Errors share one envelope: `{error: {type, message, field?, request_id}}`.",
 					},
