@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { dateTime } from "../http/date-time.ts";
 import { KEY_MODES, keyScopeProblem, PARTNER_SCOPES, SCOPES } from "./scopes.ts";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse control characters.
@@ -54,17 +55,17 @@ export const IssuedKeySchema = z
 		display_prefix: z.string(),
 		mode: z.enum(KEY_MODES),
 		scopes: z.array(z.enum(SCOPES)),
-		created_at: z.string(),
+		created_at: dateTime(),
 	})
 	.openapi("IssuedKey");
 
 export const KeySummarySchema = IssuedKeySchema.omit({ key: true })
-	.extend({ revoked_at: z.string().nullable() })
+	.extend({ revoked_at: dateTime().nullable() })
 	.openapi("KeySummary");
 
 export const NewAccountSchema = z
 	.object({
-		account: z.object({ id: z.string(), name: z.string(), created_at: z.string() }),
+		account: z.object({ id: z.string(), name: z.string(), created_at: dateTime() }),
 		keys: z.object({ live: IssuedKeySchema, test: IssuedKeySchema }),
 		webhook_secret: z.string().openapi({
 			description:

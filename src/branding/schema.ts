@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ShipToSchema } from "../addresses/schema.ts";
+import { dateTime } from "../http/date-time.ts";
 import {
 	BIDI_CONTROLS_REFUSED,
 	NO_BIDI_CONTROLS,
@@ -80,8 +81,8 @@ export const BrandProfileSchema = z
 		support_url: z.string().nullable(),
 		packing_slip_message: z.string().nullable(),
 		logo_print_file_id: z.string().nullable(),
-		created_at: z.string(),
-		updated_at: z.string(),
+		created_at: dateTime(),
+		updated_at: dateTime(),
 	})
 	.openapi("BrandProfile");
 

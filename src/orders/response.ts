@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import type { ShipTo } from "../addresses/schema.ts";
+import { type ShipTo, ShipToSchema } from "../addresses/schema.ts";
 import { FITS, specOf } from "../framing/spec.ts";
 import { encodeCursor } from "../http/cursor.ts";
+import { dateTime } from "../http/date-time.ts";
 import { SHIPPING_METHODS } from "../pricing/shipping.ts";
 import { CentsSchema, DimensionsSchema, UnitPriceSchema } from "../quotes/schema.ts";
 import { storedCosts, storedItemPrice } from "./costs.ts";
@@ -89,7 +90,7 @@ export const OrderSchema = z
 				"Grows by one with every move. Each webhook body carries the version its move left, so a receiver can drop an event older than the state it has.",
 		}),
 		mode: z.enum(["live", "test"]),
-		ship_to: z.record(z.string(), z.string()),
+		ship_to: ShipToSchema,
 		callback_url: z.string().nullable(),
 		gift_message: z.string().nullable().openapi({ description: "Extension of spec 2.1: printed on the packing slip." }),
 		shipping_method: z.enum(SHIPPING_METHODS).nullable().openapi({
@@ -103,11 +104,11 @@ export const OrderSchema = z
 		tracking: TrackingSchema.nullable(),
 		hold_reason: z.enum(HOLD_REASONS).nullable(),
 		hold_details: z.array(HoldDetailSchema),
-		created_at: z.string(),
-		updated_at: z.string(),
-		shipped_at: z.string().nullable(),
-		delivered_at: z.string().nullable(),
-		canceled_at: z.string().nullable(),
+		created_at: dateTime(),
+		updated_at: dateTime(),
+		shipped_at: dateTime().nullable(),
+		delivered_at: dateTime().nullable(),
+		canceled_at: dateTime().nullable(),
 	})
 	.openapi("Order");
 

@@ -4,6 +4,7 @@
  * pure pricing and shipping modules take.
  */
 import { z } from "@hono/zod-openapi";
+import { dateTime } from "../http/date-time.ts";
 import { SHIPPING_METHODS, SHIPPING_ZONES, type ShippingTables } from "./shipping.ts";
 import type { MatTier, PieceRates } from "./unit-price.ts";
 
@@ -73,7 +74,7 @@ export type PriceBookInput = z.infer<typeof PriceBookBody>;
 /** A published book: its version and when it was published, with every rate. */
 export const PriceBookSchema = PriceBookBody.extend({
 	version: z.number().int().min(1),
-	published_at: z.string(),
+	published_at: dateTime(),
 }).openapi("PriceBook");
 /** A published book. */
 export type PriceBook = z.infer<typeof PriceBookSchema>;

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { dateTime } from "../http/date-time.ts";
 import { BIDI_CONTROLS_REFUSED, NO_BIDI_CONTROLS } from "../text-rules.ts";
 import { IMAGE_FORMATS, INVALID_REASONS } from "./image-types.ts";
 import { MAX_PRINT_FILE_BYTES } from "./inspection.ts";
@@ -42,7 +43,7 @@ export const UploadTargetSchema = z
 		upload_url: z.string().openapi({ description: "Send the file here with HTTP PUT before `expires_at`." }),
 		upload_method: z.literal("PUT"),
 		upload_headers: z.record(z.string(), z.string()).openapi({ description: "Headers the PUT must carry." }),
-		expires_at: z.string(),
+		expires_at: dateTime(),
 	})
 	.openapi("PrintFileUpload");
 
@@ -61,9 +62,9 @@ export const PrintFileSchema = z
 			.nullable()
 			.openapi({ description: "Why an `invalid` file was refused; `invalid_message` says it in a sentence." }),
 		invalid_message: z.string().nullable(),
-		created_at: z.string(),
-		expires_at: z.string().openapi({ description: "When the upload URL stops working." }),
-		uploaded_at: z.string().nullable(),
+		created_at: dateTime(),
+		expires_at: dateTime().openapi({ description: "When the upload URL stops working." }),
+		uploaded_at: dateTime().nullable(),
 	})
 	.openapi("PrintFile");
 

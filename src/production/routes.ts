@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
+import { ShipToSchema } from "../addresses/schema.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { OrderIdParams, OrderSchema, toOrder } from "../orders/response.ts";
@@ -12,19 +13,17 @@ import { importShipments } from "./shipments-import.ts";
 import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "./slip-page.ts";
 import { WorkTicketsQuery, workTicketBatch, workTicketOf } from "./ticket-batches.ts";
 
-const AddressSchema = z.record(z.string(), z.string());
-
 const OpsOrderViewSchema = z
 	.object({
 		order: OrderSchema,
 		account: z.object({ id: z.string(), name: z.string() }),
 		shipping_label: z
 			.object({
-				return_address: AddressSchema.nullable().openapi({
+				return_address: ShipToSchema.nullable().openapi({
 					description:
 						"The partner's return address from its brand profile; null when it has none (print the label without one).",
 				}),
-				ship_to: AddressSchema,
+				ship_to: ShipToSchema,
 			})
 			.openapi({ description: "What the shipping label carries: the partner's return address, never the service's." }),
 		brand_name: z.string().nullable(),

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ShipToSchema } from "../addresses/schema.ts";
 import { FramingFields, refineFraming } from "../framing/spec.ts";
+import { dateTime } from "../http/date-time.ts";
 import { SHIPPING_METHODS } from "../pricing/shipping.ts";
 
 const inches = z
@@ -119,8 +120,8 @@ const ShippingOptionSchema = z.object({
 export const QuoteSchema = z
 	.object({
 		id: z.string().openapi({ example: "quo_4Zq8" }),
-		created_at: z.string(),
-		expires_at: z.string().openapi({ description: "48 hours after creation." }),
+		created_at: dateTime(),
+		expires_at: dateTime().openapi({ description: "48 hours after creation." }),
 		currency: z.literal("USD"),
 		price_book_version: z.number().int(),
 		ship_to: ShipToSchema.nullable().openapi({

@@ -4,6 +4,7 @@ import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { generateWebhookSecret } from "../accounts/keys.ts";
 import { createApp } from "../http/create-app.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
+import { dateTime } from "../http/date-time.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { DELIVERY_STATUSES, ORDER_EVENT_TYPES } from "./events.ts";
 import { type EventRow, findOwnedEvent, listEventPage, resetForRedelivery, rotateWebhookSecret } from "./store.ts";
@@ -14,11 +15,11 @@ const DeliverySchema = z
 		status: z.enum(DELIVERY_STATUSES),
 		url: z.string().nullable(),
 		attempts: z.number().int(),
-		last_attempt_at: z.string().nullable(),
+		last_attempt_at: dateTime().nullable(),
 		last_status_code: z.number().int().nullable(),
 		last_error: z.string().nullable().openapi({ description: "A short excerpt; receivers' bodies are not stored." }),
-		next_attempt_at: z.string().nullable(),
-		delivered_at: z.string().nullable(),
+		next_attempt_at: dateTime().nullable(),
+		delivered_at: dateTime().nullable(),
 	})
 	.openapi("Delivery");
 
@@ -27,7 +28,7 @@ const EventSchema = z
 		id: z.string(),
 		type: z.enum(ORDER_EVENT_TYPES),
 		order_id: z.string(),
-		created_at: z.string(),
+		created_at: dateTime(),
 		body: z.record(z.string(), z.unknown()).openapi({ description: "The webhook body, as signed and sent." }),
 		delivery: DeliverySchema.nullable().openapi({ description: "Null for events that are not sent (order.received)." }),
 	})
@@ -102,7 +103,7 @@ const rotateSecret = protectedRoute("orders:write", {
 					mode: z
 						.enum(["live", "test"])
 						.openapi({ description: "The mode whose webhooks the secret signs: the key's." }),
-					previous_secrets_expire_at: z.string(),
+					previous_secrets_expire_at: dateTime(),
 				})
 				.openapi("RotatedSecret"),
 			"The new secret, shown this once.",

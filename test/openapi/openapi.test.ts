@@ -167,6 +167,35 @@ describe("GET /v1/openapi.json", () => {
 			expect(known[field]?.has(String(example)), `${field}: ${String(example)}`).toBe(true);
 	});
 
+	it("writes every timestamp as date-time, and ship_to in answers as the typed address", async () => {
+		const document = await fetchDocument();
+		const order = document.components.schemas.Order as ObjectSchema & {
+			properties: Record<string, { format?: string; $ref?: string; type?: unknown }>;
+		};
+		for (const field of ["created_at", "updated_at", "shipped_at", "delivered_at", "canceled_at"]) {
+			expect(order.properties[field]?.format, field).toBe("date-time");
+		}
+		expect(order.properties.ship_to?.$ref).toBe("#/components/schemas/ShipTo");
+		const quote = document.components.schemas.Quote as ObjectSchema & {
+			properties: Record<string, { format?: string }>;
+		};
+		expect(quote.properties.expires_at?.format).toBe("date-time");
+		// No timestamp anywhere left a plain string.
+		const untyped: string[] = [];
+		const walk = (node: unknown, at: string): void => {
+			if (typeof node !== "object" || node === null) return;
+			for (const [key, value] of Object.entries(node)) {
+				if (key.endsWith("_at") && typeof value === "object" && value !== null && "type" in value) {
+					const format = (value as { format?: string }).format;
+					if (format !== "date-time") untyped.push(`${at}.${key}`);
+				}
+				walk(value, `${at}.${key}`);
+			}
+		};
+		walk(document.components.schemas, "schemas");
+		expect(untyped).toEqual([]);
+	});
+
 	it("every operation has its own operationId, and every tag in use is described", async () => {
 		const document = (await fetchDocument()) as OpenApiDocument & { tags: { name: string; description: string }[] };
 		const ids: string[] = [];
