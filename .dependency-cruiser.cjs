@@ -17,7 +17,8 @@
 /** Folders of capabilities and what each may import besides itself, plumbing and leaves. */
 const MAY_USE = {
 	console: ["production", "orders", "accounts", "print-files", "catalog", "branding", "access", "pricing", "framing"],
-	openapi: ["access"],
+	// The document also describes the webhooks the service sends: their bodies are the webhooks folder's.
+	openapi: ["access", "webhooks"],
 	production: ["orders", "branding", "print-files", "catalog", "accounts", "addresses", "access", "pricing", "framing"],
 	admin: ["accounts", "webhooks", "access", "rate-limit"],
 	quotes: ["pricing", "framing", "catalog", "print-files", "addresses", "access", "accounts"],

@@ -4,6 +4,7 @@ import type { Env as HonoEnv } from "hono";
 import { createMiddleware } from "hono/factory";
 import { BEARER_SCHEME } from "../access/protected-route.ts";
 import { base64Of } from "../base64.ts";
+import { WEBHOOK_EVENT_SCHEMAS, WebhookHeaders } from "../webhooks/event-schemas.ts";
 import scalarBundle from "./vendor/scalar-standalone.txt";
 import scalarVersion from "./vendor/scalar-version.txt";
 
@@ -108,8 +109,33 @@ function finishedDocument<T extends { paths?: object; tags?: unknown }>(document
 	return { ...document, tags };
 }
 
+/** The webhooks the service sends (OAS 3.1 `webhooks`): each event's body, its headers, and what answers it. */
+function registerWebhooks<E extends HonoEnv>(app: OpenAPIHono<E>): void {
+	for (const [event, schema] of Object.entries(WEBHOOK_EVENT_SCHEMAS)) {
+		app.openAPIRegistry.registerWebhook({
+			method: "post",
+			path: event,
+			operationId: event
+				.replace(/\.(.)/g, (_, letter: string) => letter.toUpperCase())
+				.replace(/_(.)/g, (_, letter: string) => letter.toUpperCase()),
+			tags: ["Events"],
+			summary: `${event}: sent to the order's callback_url`,
+			security: [],
+			request: { headers: WebhookHeaders, body: { required: true, content: { "application/json": { schema } } } },
+			responses: {
+				200: { description: "Any 2xx acknowledges the event (the body is not read)." },
+				400: {
+					description:
+						"Any other status (or none within 10 s) is retried on the schedule for 24 hours; 429 and 503 may carry Retry-After.",
+				},
+			},
+		});
+	}
+}
+
 /** Serves the OpenAPI 3.1 document generated from the routes, and an interactive reference page. Both public. */
 export function serveApiDocs<E extends HonoEnv>(app: OpenAPIHono<E>): void {
+	registerWebhooks(app);
 	app.openAPIRegistry.registerComponent("securitySchemes", BEARER_SCHEME, {
 		type: "http",
 		scheme: "bearer",

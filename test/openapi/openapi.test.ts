@@ -196,6 +196,39 @@ describe("GET /v1/openapi.json", () => {
 		expect(untyped).toEqual([]);
 	});
 
+	it("documents the webhooks (OAS 3.1): each sent event's body, with the signature headers", async () => {
+		const document = (await fetchDocument()) as OpenApiDocument & {
+			webhooks: Record<
+				string,
+				{
+					post: {
+						operationId: string;
+						requestBody: { content: Record<string, { schema: { $ref: string } }> };
+						parameters: { name: string; in: string }[];
+					};
+				}
+			>;
+		};
+		expect(Object.keys(document.webhooks).sort()).toEqual(
+			["order.canceled", "order.delivered", "order.in_production", "order.on_hold", "order.shipped"].sort(),
+		);
+		const shipped = document.webhooks["order.shipped"]?.post;
+		expect(shipped?.operationId).toBe("orderShipped");
+		expect(shipped?.requestBody.content["application/json"]?.schema.$ref).toBe(
+			"#/components/schemas/OrderShippedEvent",
+		);
+		expect(
+			shipped?.parameters
+				.filter((parameter) => parameter.in === "header")
+				.map((parameter) => parameter.name)
+				.sort(),
+		).toEqual(["svc-signature", "webhook-id", "webhook-signature", "webhook-timestamp"]);
+		const schema = document.components.schemas.OrderShippedEvent as ObjectSchema;
+		expect(Object.keys(schema.properties).sort()).toEqual(
+			["created_at", "event", "external_id", "id", "order_id", "shipped_at", "status", "tracking", "version"].sort(),
+		);
+	});
+
 	it("every operation has its own operationId, and every tag in use is described", async () => {
 		const document = (await fetchDocument()) as OpenApiDocument & { tags: { name: string; description: string }[] };
 		const ids: string[] = [];

@@ -12,6 +12,7 @@ import worker from "../../src/index.ts";
 import type { Order } from "../../src/orders/response.ts";
 import { DEAD_LETTER_QUEUE } from "../../src/webhooks/consumer.ts";
 import { attemptDelivery } from "../../src/webhooks/deliver.ts";
+import { WEBHOOK_EVENT_SCHEMAS } from "../../src/webhooks/event-schemas.ts";
 import { verifySignature } from "../../src/webhooks/signature.ts";
 import { OVERDUE_MS } from "../../src/webhooks/sweep.ts";
 import { startDelivery } from "../../src/webhooks/webhook-sender.do.ts";
@@ -131,6 +132,8 @@ describe("webhook delivery", () => {
 			["created_at", "event", "external_id", "id", "order_id", "shipped_at", "status", "tracking", "version"].sort(),
 		);
 		expect(standard["webhook-id"]).toBe(eventId);
+		// The body is exactly what the document's webhooks say: no field more, none less.
+		expect(WEBHOOK_EVENT_SCHEMAS["order.shipped"].strict().safeParse(body).success).toBe(true);
 		expect(body).toMatchObject({
 			id: eventId,
 			version: order.version,

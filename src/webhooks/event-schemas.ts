@@ -1,0 +1,71 @@
+/**
+ * The webhook bodies as schemas, one per event that is sent, for the OpenAPI document's `webhooks`
+ * (OAS 3.1): what `webhookBody` in `events.ts` writes, field for field.
+ */
+import { z } from "@hono/zod-openapi";
+import { dateTime } from "../http/date-time.ts";
+
+const base = {
+	id: z
+		.string()
+		.openapi({ description: "The event's id (`evt_…`), also `webhook-id`: deduplicate on it.", example: "evt_9Lq3" }),
+	created_at: dateTime(),
+	order_id: z.string().openapi({ example: "ord_3kq9" }),
+	external_id: z.string().openapi({ example: "PO-1001" }),
+	version: z.number().int().openapi({
+		description:
+			"The order's version after the move; it only grows, so an event older than one already seen can be dropped.",
+		example: 4,
+	}),
+};
+
+const Tracking = z.object({ carrier: z.string(), number: z.string(), url: z.string() });
+const HoldDetail = z.object({ item_id: z.string().nullable(), field: z.string(), message: z.string() });
+
+/** The webhook events the service sends, each with its body's schema. */
+export const WEBHOOK_EVENT_SCHEMAS = {
+	"order.in_production": z
+		.object({ ...base, event: z.literal("order.in_production"), status: z.literal("in_production") })
+		.openapi("OrderInProductionEvent"),
+	"order.on_hold": z
+		.object({
+			...base,
+			event: z.literal("order.on_hold"),
+			status: z.literal("on_hold"),
+			hold_reason: z.string(),
+			hold_details: z.array(HoldDetail),
+		})
+		.openapi("OrderOnHoldEvent"),
+	"order.shipped": z
+		.object({
+			...base,
+			event: z.literal("order.shipped"),
+			status: z.literal("shipped"),
+			tracking: Tracking,
+			shipped_at: dateTime(),
+		})
+		.openapi("OrderShippedEvent"),
+	"order.delivered": z
+		.object({ ...base, event: z.literal("order.delivered"), status: z.literal("delivered"), delivered_at: dateTime() })
+		.openapi("OrderDeliveredEvent"),
+	"order.canceled": z
+		.object({ ...base, event: z.literal("order.canceled"), status: z.literal("canceled"), canceled_at: dateTime() })
+		.openapi("OrderCanceledEvent"),
+} as const;
+
+/** The headers every webhook carries. */
+export const WebhookHeaders = z.object({
+	"svc-signature": z.string().openapi({
+		description: "`t=<unix seconds>,v1=<hex HMAC-SHA256 of the raw body>`, one `v1=` per secret during a rotation.",
+		example: "t=1795345200,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd",
+	}),
+	"webhook-id": z.string().openapi({ description: "Standard Webhooks: the event's id.", example: "evt_9Lq3" }),
+	"webhook-timestamp": z
+		.string()
+		.openapi({ description: "Standard Webhooks: unix seconds of this attempt.", example: "1795345200" }),
+	"webhook-signature": z.string().openapi({
+		description:
+			"Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed by the base64 after `whsec_`.",
+		example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
+	}),
+});
