@@ -74,7 +74,56 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
 	Admin: "Accounts, keys, limits and prices (admin keys).",
 };
 
-type Operation = { operationId?: string; security?: unknown[]; tags?: string[] };
+type Operation = {
+	operationId?: string;
+	security?: unknown[];
+	tags?: string[];
+	responses?: Record<string, { headers?: Record<string, unknown> }>;
+};
+
+/** The response headers the service sends, documented once and referred to from each response that has them. */
+const RESPONSE_HEADERS = {
+	"X-Request-Id": {
+		description:
+			"The request's id (an incoming X-Request-Id of 1 to 128 of [A-Za-z0-9_=-] is echoed); errors repeat it as request_id.",
+		schema: { type: "string", example: "req_5aPhHloH8QFsSFRCNBX8C2E2" },
+	},
+	"X-RateLimit-Limit": {
+		description: "Requests this key may make in a rolling minute.",
+		schema: { type: "integer", example: 120 },
+	},
+	"X-RateLimit-Remaining": {
+		description: "Requests left in the current minute.",
+		schema: { type: "integer", example: 117 },
+	},
+	"X-RateLimit-Reset": {
+		description: "Unix seconds when the window has room again.",
+		schema: { type: "integer", example: 1795345260 },
+	},
+	"Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer", example: 3 } },
+	ETag: {
+		description: "The representation's entity tag; send it as If-None-Match to get a 304 while it is unchanged.",
+		schema: { type: "string", example: '"3f1c…"' },
+	},
+	"Idempotent-Replayed": {
+		description: "`true` when the answer is the first order's, for a repeat of the same request.",
+		schema: { type: "string", enum: ["true"] },
+	},
+} as const;
+
+type HeaderName = keyof typeof RESPONSE_HEADERS;
+
+/** Which headers a response of an operation carries, by what the service does (see the README's "Errors" and limits). */
+function headersOf(method: string, path: string, status: string, operation: Operation): HeaderName[] {
+	const names: HeaderName[] = ["X-Request-Id"];
+	const limited = (operation.security ?? []).length > 0 && !["401", "403"].includes(status);
+	if (limited) names.push("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset");
+	if (status === "429") names.push("Retry-After");
+	if (method === "get" && path === "/v1/catalog" && (status === "200" || status === "304")) names.push("ETag");
+	if (method === "get" && path === "/v1/ops/print-files/{id}/download" && status === "200") names.push("ETag");
+	if (method === "post" && path === "/v1/orders" && status === "200") names.push("Idempotent-Replayed");
+	return names;
+}
 
 /** `getOrdersById` for GET /v1/orders/{id}: the method and the path's words, camel-cased. */
 export function operationIdOf(method: string, path: string): string {
@@ -91,9 +140,10 @@ export function operationIdOf(method: string, path: string): string {
 
 /**
  * The generated document, finished: every operation gets an operationId (from its method and path,
- * unless it has one), a public one says so with `security: []`, and the tags in use are described.
+ * unless it has one), a public one says so with `security: []`, every response names the headers it
+ * carries, and the tags in use are described.
  */
-function finishedDocument<T extends { paths?: object; tags?: unknown }>(document: T): T {
+function finishedDocument<T extends { paths?: object; tags?: unknown; components?: object }>(document: T): T {
 	const used = new Set<string>();
 	for (const [path, item] of Object.entries(document.paths ?? {}) as [string, Record<string, Operation>][]) {
 		for (const [method, operation] of Object.entries(item)) {
@@ -101,12 +151,18 @@ function finishedDocument<T extends { paths?: object; tags?: unknown }>(document
 			operation.operationId ??= operationIdOf(method, path);
 			operation.security ??= [];
 			for (const tag of operation.tags ?? []) used.add(tag);
+			for (const [status, response] of Object.entries(operation.responses ?? {})) {
+				const refs = Object.fromEntries(
+					headersOf(method, path, status, operation).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+				);
+				response.headers = { ...refs, ...response.headers };
+			}
 		}
 	}
 	const tags = Object.entries(TAG_DESCRIPTIONS)
 		.filter(([name]) => used.has(name))
 		.map(([name, description]) => ({ name, description }));
-	return { ...document, tags };
+	return { ...document, tags, components: { ...document.components, headers: RESPONSE_HEADERS } };
 }
 
 /** The webhooks the service sends (OAS 3.1 `webhooks`): each event's body, its headers, and what answers it. */

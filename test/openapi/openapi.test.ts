@@ -229,6 +229,41 @@ describe("GET /v1/openapi.json", () => {
 		);
 	});
 
+	it("documents the response headers the service sends, and a real answer carries what its response lists", async () => {
+		type Responses = Record<string, { headers?: Record<string, { $ref: string }> }>;
+		const document = (await fetchDocument()) as OpenApiDocument & {
+			components: { headers: Record<string, { description: string }> };
+		};
+		const responses = (method: string, path: string) =>
+			(document.paths[path]?.[method] as { responses: Responses } | undefined)?.responses ?? {};
+		const names = (method: string, path: string, status: string) =>
+			Object.keys(responses(method, path)[status]?.headers ?? {}).sort();
+		expect(Object.keys(document.components.headers).sort()).toEqual(
+			[
+				"ETag",
+				"Idempotent-Replayed",
+				"Retry-After",
+				"X-RateLimit-Limit",
+				"X-RateLimit-Remaining",
+				"X-RateLimit-Reset",
+				"X-Request-Id",
+			].sort(),
+		);
+		expect(names("get", "/v1/catalog", "200")).toEqual(
+			["ETag", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Request-Id"].sort(),
+		);
+		expect(names("post", "/v1/orders", "200")).toContain("Idempotent-Replayed");
+		expect(names("get", "/v1/orders/{id}", "429")).toContain("Retry-After");
+		expect(names("get", "/v1/health", "200")).toEqual(["X-Request-Id"]);
+		// What the document lists for a protected 404 is what a real one carries.
+		const key = (await createPartner()).keys.live.key;
+		const missing = await api("/v1/orders/ord_nothing", { key });
+		expect(missing.status).toBe(404);
+		for (const header of names("get", "/v1/orders/{id}", "404")) {
+			expect(missing.headers.get(header), header).not.toBeNull();
+		}
+	});
+
 	it("every operation has its own operationId, and every tag in use is described", async () => {
 		const document = (await fetchDocument()) as OpenApiDocument & { tags: { name: string; description: string }[] };
 		const ids: string[] = [];
