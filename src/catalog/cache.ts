@@ -2,8 +2,16 @@ import { strongEtag } from "../http/etag.ts";
 import type { Catalog } from "./schema.ts";
 import { readCatalog } from "./store.ts";
 
-/** The catalog as served (the JSON body and its strong ETag) and as read by the item checks. */
-export type CatalogSnapshot = { catalog: Catalog; body: string; etag: string };
+/**
+ * The catalog as served (the JSON body and its strong ETag) and as read by the item checks, with
+ * the mouldings' weights that pricing needs (ten-thousandths of a pound per foot, by slug).
+ */
+export type CatalogSnapshot = {
+	catalog: Catalog;
+	body: string;
+	etag: string;
+	mouldingWeights: ReadonlyMap<string, number>;
+};
 
 /**
  * The catalog only changes through migrations, yet every partner request would otherwise re-read
@@ -20,9 +28,9 @@ export class CatalogCache {
 	async get(db: D1Database, now: number = Date.now()): Promise<CatalogSnapshot> {
 		const cached = this.#snapshot;
 		if (cached !== undefined && now - cached.loadedAt < this.ttlMs) return cached;
-		const catalog = await readCatalog(db);
+		const { catalog, mouldingWeights } = await readCatalog(db);
 		const body = JSON.stringify(catalog);
-		const snapshot = { catalog, body, etag: await strongEtag(body), loadedAt: now };
+		const snapshot = { catalog, body, etag: await strongEtag(body), mouldingWeights, loadedAt: now };
 		this.#snapshot = snapshot;
 		return snapshot;
 	}

@@ -10,14 +10,18 @@ type FrameRow = {
 	material: string;
 	profile: string;
 	max_united_inches: number;
+	weight_lb_per_foot: number;
 };
 type MatRow = { slug: string; name: string; color_name: string; color_hex: string; core: "white" | "cream" | "black" };
 
-/** The whole catalog, in listing order, read in one D1 round trip. */
-export async function readCatalog(db: D1Database): Promise<Catalog> {
+/**
+ * The whole catalog, in listing order, and each moulding's weight per foot in ten-thousandths of a
+ * pound (the shipping module's unit; not part of the published catalog), read in one D1 round trip.
+ */
+export async function readCatalog(db: D1Database): Promise<{ catalog: Catalog; mouldingWeights: Map<string, number> }> {
 	const [frames, mats, glazings, papers, sizes] = await db.batch([
 		db.prepare(
-			`SELECT slug, name, width_in, color_name, color_hex, material, profile, max_united_inches
+			`SELECT slug, name, width_in, color_name, color_hex, material, profile, max_united_inches, weight_lb_per_foot
 			   FROM catalog_frames ORDER BY position`,
 		),
 		db.prepare("SELECT slug, name, color_name, color_hex, core FROM catalog_mats ORDER BY position"),
@@ -35,25 +39,21 @@ export async function readCatalog(db: D1Database): Promise<Catalog> {
 	) {
 		throw new Error("catalog tables are empty: have the migrations been applied?");
 	}
+	const frameRows = frames.results as FrameRow[];
 	return {
-		frames: (frames.results as FrameRow[]).map(({ color_name, color_hex, ...frame }) => ({
-			...frame,
-			color: { name: color_name, hex: color_hex },
-		})),
-		mats: (mats.results as MatRow[]).map(({ color_name, color_hex, ...mat }) => ({
-			...mat,
-			color: { name: color_name, hex: color_hex },
-		})),
-		glazings: glazings.results as Catalog["glazings"],
-		papers: papers.results as Catalog["papers"],
-		sizes: { min_in: sizesRow.min_in, max_in: sizesRow.max_in, custom: sizesRow.custom === 1 },
+		catalog: {
+			frames: frameRows.map(({ color_name, color_hex, weight_lb_per_foot: _weight, ...frame }) => ({
+				...frame,
+				color: { name: color_name, hex: color_hex },
+			})),
+			mats: (mats.results as MatRow[]).map(({ color_name, color_hex, ...mat }) => ({
+				...mat,
+				color: { name: color_name, hex: color_hex },
+			})),
+			glazings: glazings.results as Catalog["glazings"],
+			papers: papers.results as Catalog["papers"],
+			sizes: { min_in: sizesRow.min_in, max_in: sizesRow.max_in, custom: sizesRow.custom === 1 },
+		},
+		mouldingWeights: new Map(frameRows.map((row) => [row.slug, Math.round(row.weight_lb_per_foot * 10_000)])),
 	};
-}
-
-/** Each moulding's weight per foot, in ten-thousandths of a pound (the shipping module's unit), by slug. */
-export async function mouldingWeights(db: D1Database): Promise<Map<string, number>> {
-	const { results } = await db
-		.prepare("SELECT slug, weight_lb_per_foot FROM catalog_frames")
-		.all<{ slug: string; weight_lb_per_foot: number }>();
-	return new Map(results.map((row) => [row.slug, Math.round(row.weight_lb_per_foot * 10_000)]));
 }

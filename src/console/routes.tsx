@@ -22,7 +22,7 @@ import { countOrdersByStatus, listProductionQueue } from "../orders/store.ts";
 import { loadOrderSheet } from "../production/order-sheet.ts";
 import { PAPER_SIZES, type PaperSize } from "../production/packing-slip.tsx";
 import { downloadPrintFile } from "../production/print-file-download.ts";
-import { MAX_IMPORT_BYTES, parseImport } from "../production/shipments-csv.ts";
+import { decodeImport, MAX_IMPORT_BYTES, NOT_UTF8, parseImport } from "../production/shipments-csv.ts";
 import { importShipments } from "../production/shipments-import.ts";
 import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "../production/slip-page.ts";
 import { WorkTicketsQuery, workTicketBatch, workTicketOf } from "../production/ticket-batches.ts";
@@ -373,10 +373,7 @@ consoleRoutes.get("/work-tickets", requireSession, async (c) => {
 		return errorPage(c, 422, `These work tickets cannot be listed (${message}).`, c.var.operator.csrfToken);
 	}
 	const query = parsed.data;
-	const { html } = await workTicketBatch(c.env, query, (cursor) => {
-		const next = new URLSearchParams({ status: query.status, mode: query.mode, limit: String(query.limit), cursor });
-		return `/ops/work-tickets?${next}`;
-	});
+	const { html } = await workTicketBatch(c.env, query, "/ops/work-tickets");
 	return c.html(html, 200, PAGE_SECURITY_HEADERS);
 });
 
@@ -399,12 +396,8 @@ consoleRoutes.post(
 		const file = (await readForm(c)).file;
 		const refuse = (error: string) => page(c, <ImportPage csrfToken={csrfToken} report={null} error={error} />, 422);
 		if (!(file instanceof File)) return refuse("Choose a CSV file to upload.");
-		let text: string;
-		try {
-			text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(await file.arrayBuffer());
-		} catch {
-			return refuse("The file is not UTF-8 text: export it as CSV UTF-8.");
-		}
+		const text = decodeImport(await file.arrayBuffer());
+		if (text === null) return refuse(NOT_UTF8);
 		const parsed = parseImport(text);
 		if (!parsed.ok) return refuse(parsed.message);
 		const report = await importShipments(c.env, parsed.rows);

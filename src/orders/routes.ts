@@ -6,7 +6,6 @@ import {
 	completeFraming,
 	FRAMING_FIELDS,
 	type FramingInput,
-	type FramingSpec,
 	framingProblem,
 	sentFraming,
 	specOf,
@@ -19,7 +18,7 @@ import { newId, sha256Hex } from "../ids.ts";
 import { pieceFactsOf } from "../quotes/facts.ts";
 import { findOwnedQuote } from "../quotes/store.ts";
 import { limitRequestsAndOrderCreation } from "../rate-limit/middleware.ts";
-import { chargeQuote, type OrderPricing, priceOrder } from "./costs.ts";
+import { chargeQuote, type OrderPricing, type PieceToMatch, priceOrder } from "./costs.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
 import { checkUploadedFile } from "./order-files.ts";
 import { OrderIdParams, OrderPageSchema, OrderSchema, toOrder, toOrderPage } from "./response.ts";
@@ -172,27 +171,31 @@ async function prepareItems(
 	orderId: string,
 	now: Date,
 ): Promise<{ items: ItemRow[]; pricing: OrderPricing }> {
-	const specs = input.items.map((item) => completeFraming(item));
+	// Each item with its complete specification, size and quantity: what is checked, priced and stored.
+	const entries = input.items.map((item) => ({
+		item,
+		piece: { ...completeFraming(item), width_in: item.width_in, height_in: item.height_in, quantity: item.quantity },
+	}));
 	const [checks, pricing] = await Promise.allSettled([
 		Promise.all(
-			input.items.map((item, index) =>
+			entries.map(({ item, piece }, index) =>
 				item.print_file_id === undefined
 					? null
-					: checkUploadedFile(
-							env,
-							owner,
-							item.print_file_id,
-							{ width_in: item.width_in, height_in: item.height_in, fit: specs[index]?.fit ?? "fill" },
-							`items[${index}].print_file_id`,
-						),
+					: checkUploadedFile(env, owner, item.print_file_id, piece, `items[${index}].print_file_id`),
 			),
 		),
-		pricingOf(env, owner, input, specs, now),
+		pricingOf(
+			env,
+			owner,
+			input,
+			entries.map(({ piece }) => piece),
+			now,
+		),
 	]);
 	// The files' refusal comes first, as it did before orders were priced.
 	if (checks.status === "rejected") throw checks.reason;
 	if (pricing.status === "rejected") throw pricing.reason;
-	const items = input.items.map((item, index): ItemRow => {
+	const items = entries.map(({ item, piece }, index): ItemRow => {
 		const checked = checks.value[index] ?? null;
 		const price = pricing.value.items[index] ?? null;
 		return {
@@ -201,10 +204,7 @@ async function prepareItems(
 			position: index,
 			print_file_id: item.print_file_id ?? null,
 			print_file_url: item.print_file_url ?? null,
-			width_in: item.width_in,
-			height_in: item.height_in,
-			...completeFraming(item),
-			quantity: item.quantity,
+			...piece,
 			effective_dpi: checked?.effectiveDpi ?? null,
 			cropped_percent: checked?.croppedPercent ?? null,
 			warnings: JSON.stringify(checked?.warnings ?? []),
@@ -219,7 +219,7 @@ async function pricingOf(
 	env: Env,
 	owner: Owner,
 	input: CreateOrderInput,
-	specs: FramingSpec[],
+	pieces: PieceToMatch[],
 	now: Date,
 ): Promise<OrderPricing> {
 	const requested = input.shipping_method ?? null;
@@ -231,12 +231,6 @@ async function pricingOf(
 		if (quote === null) {
 			throw new ApiError("validation_error", `No quote ${input.quote_id} in this account and mode.`, "quote_id");
 		}
-		const pieces = input.items.map((item, index) => ({
-			...(specs[index] ?? completeFraming(item)),
-			width_in: item.width_in,
-			height_in: item.height_in,
-			quantity: item.quantity,
-		}));
 		outcome = chargeQuote(quote, pieces, input.ship_to.country, requested, now);
 	}
 	if (!outcome.ok) throw new ApiError("validation_error", outcome.message, outcome.field);

@@ -2,6 +2,7 @@ import { findAccount } from "../accounts/store.ts";
 import type { ShipTo } from "../addresses/schema.ts";
 import { type BrandProfileRow, findBrandProfile, returnAddressOf } from "../branding/store.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
+import { catalogNames } from "../catalog/names.ts";
 import { type FramingSpec, specOf } from "../framing/spec.ts";
 import { dimensionsInWords, framingInWords, type PartNames, type SpecLine } from "../framing/words.ts";
 import { type OrderCosts, storedCosts, storedItemPrice } from "../orders/costs.ts";
@@ -113,18 +114,7 @@ async function sheetOf(env: Env, stored: StoredOrder, files: Map<string, PrintFi
 		findBrandProfile(env.DB, order.account_id),
 		isolateCatalog.get(env.DB),
 	]);
-	const { catalog } = snapshot;
-	const frames = new Map(catalog.frames.map((frame) => [frame.slug, frame.name]));
-	const mats = new Map(catalog.mats.map((mat) => [mat.slug, mat.name]));
-	const byKind = {
-		frame: frames,
-		mat: mats,
-		glazing: new Map(catalog.glazings.map((glazing) => [glazing.slug, glazing.name])),
-		paper: new Map(catalog.papers.map((paper) => [paper.slug, paper.name])),
-	};
-	const names: PartNames = (kind, slug) => byKind[kind].get(slug) ?? slug;
-	const named = (slug: string | null, names: Map<string, string>) =>
-		slug === null ? null : { slug, name: names.get(slug) ?? slug };
+	const names = catalogNames(snapshot.catalog);
 	return {
 		stored,
 		order,
@@ -133,29 +123,21 @@ async function sheetOf(env: Env, stored: StoredOrder, files: Map<string, PrintFi
 		brand,
 		returnAddress: brand === null ? null : returnAddressOf(brand),
 		costs: storedCosts(order),
-		items: stored.items.map((item) => sheetItem(item, files, { names, frames, mats, named })),
+		items: stored.items.map((item) => sheetItem(item, files, names)),
 	};
 }
 
-function sheetItem(
-	item: ItemRow,
-	files: Map<string, PrintFileRow>,
-	catalog: {
-		names: PartNames;
-		frames: Map<string, string>;
-		mats: Map<string, string>;
-		named: (slug: string | null, names: Map<string, string>) => { slug: string; name: string } | null;
-	},
-): SheetItem {
-	const { names, frames, mats, named } = catalog;
+function sheetItem(item: ItemRow, files: Map<string, PrintFileRow>, names: PartNames): SheetItem {
+	const named = (kind: "frame" | "mat", slug: string | null) =>
+		slug === null ? null : { slug, name: names(kind, slug) };
 	const price = storedItemPrice(item);
 	return {
 		id: item.id,
 		position: item.position,
 		widthIn: item.width_in,
 		heightIn: item.height_in,
-		frame: named(item.frame, frames),
-		mat: named(item.mat, mats),
+		frame: named("frame", item.frame),
+		mat: named("mat", item.mat),
 		quantity: item.quantity,
 		effectiveDpi: item.effective_dpi === null ? null : Math.round(item.effective_dpi * 10) / 10,
 		warnings: JSON.parse(item.warnings) as string[],

@@ -8,7 +8,7 @@ import { OrderIdParams, OrderSchema, toOrder } from "../orders/response.ts";
 import { loadOrderSheet, type OrderSheet } from "./order-sheet.ts";
 import { PAPER_SIZES } from "./packing-slip.tsx";
 import { downloadPrintFile } from "./print-file-download.ts";
-import { parseImport } from "./shipments-csv.ts";
+import { decodeImport, NOT_UTF8, parseImport } from "./shipments-csv.ts";
 import { importShipments } from "./shipments-import.ts";
 import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "./slip-page.ts";
 import { WorkTicketsQuery, workTicketBatch, workTicketOf } from "./ticket-batches.ts";
@@ -173,11 +173,9 @@ async function csvText(request: Request): Promise<string> {
 	if (!["text/csv", "application/csv", "text/plain"].includes(type)) {
 		throw new ApiError("bad_request", "Send the file as text/csv.");
 	}
-	try {
-		return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(await request.arrayBuffer());
-	} catch {
-		throw new ApiError("bad_request", "The file is not UTF-8 text: export it as CSV UTF-8.");
-	}
+	const text = decodeImport(await request.arrayBuffer());
+	if (text === null) throw new ApiError("bad_request", NOT_UTF8);
+	return text;
 }
 
 async function sheetOr404(env: Env, id: string): Promise<OrderSheet> {
@@ -216,10 +214,7 @@ export const productionRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(listWorkTickets, async (c) => {
 		const query = c.req.valid("query");
-		const { html, nextCursor } = await workTicketBatch(c.env, query, (cursor) => {
-			const next = new URLSearchParams({ status: query.status, mode: query.mode, limit: String(query.limit), cursor });
-			return `/v1/ops/work-tickets?${next}`;
-		});
+		const { html, nextCursor } = await workTicketBatch(c.env, query, "/v1/ops/work-tickets");
 		return c.html(html, 200, {
 			...PAGE_SECURITY_HEADERS,
 			...(nextCursor === null ? {} : { "X-Next-Cursor": nextCursor }),

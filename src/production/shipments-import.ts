@@ -24,15 +24,13 @@ export type RowResult = {
 /** The import's results, row by row, and how many of each. */
 export type ImportReport = { rows: RowResult[]; shipped: number; already_shipped: number; refused: number };
 
-type OrderFacts = ShippingFacts;
-
 /** Orders shipped side by side; each order's rows run one after another. */
 const CONCURRENCY = 6;
 
 /** A row's order, or why it has none. */
-type Target = { ok: true; order: OrderFacts } | { ok: false; message: string };
+type Target = { ok: true; order: ShippingFacts } | { ok: false; message: string };
 
-function targetOf(row: ImportRow, byId: Map<string, OrderFacts>, byExternal: Map<string, OrderFacts[]>): Target {
+function targetOf(row: ImportRow, byId: Map<string, ShippingFacts>, byExternal: Map<string, ShippingFacts[]>): Target {
 	const { order_id: orderId, external_id: externalId } = row.values;
 	if (orderId !== undefined) {
 		const order = byId.get(orderId);
@@ -67,7 +65,7 @@ export async function importShipments(env: Env, rows: readonly ImportRow[]): Pro
 		findShippingFacts(env.DB, "external_id", externals),
 	]);
 	const byId = new Map(byIdRows.map((order) => [order.id, order]));
-	const byExternal = new Map<string, OrderFacts[]>();
+	const byExternal = new Map<string, ShippingFacts[]>();
 	for (const order of byExternalRows)
 		byExternal.set(order.external_id, [...(byExternal.get(order.external_id) ?? []), order]);
 
@@ -79,7 +77,8 @@ export async function importShipments(env: Env, rows: readonly ImportRow[]): Pro
 		message: row.problem ?? "",
 	}));
 	// Each order's rows, in file order: they run one after another; orders run side by side.
-	const work = new Map<string, { index: number; tracking: { carrier: string; number: string; url: string } }[]>();
+	type Tracking = { carrier: string; number: string; url: string };
+	const work = new Map<string, { order: ShippingFacts; rows: { index: number; tracking: Tracking }[] }>();
 	rows.forEach((row, index) => {
 		const result = results[index];
 		if (result === undefined || row.problem !== null) return;
@@ -101,16 +100,17 @@ export async function importShipments(env: Env, rows: readonly ImportRow[]): Pro
 			result.message = `${column ?? "tracking"}: ${issue?.message ?? "not valid"}`;
 			return;
 		}
-		work.set(target.order.id, [...(work.get(target.order.id) ?? []), { index, tracking: tracking.data }]);
+		const queued = work.get(target.order.id) ?? { order: target.order, rows: [] };
+		queued.rows.push({ index, tracking: tracking.data });
+		work.set(target.order.id, queued);
 	});
-	const queues = [...work.entries()];
+	const queues = [...work.values()];
 	const worker = async () => {
 		for (let next = queues.shift(); next !== undefined; next = queues.shift()) {
-			const [orderId, entries] = next;
-			let order = byId.get(orderId) ?? byExternalRows.find((candidate) => candidate.id === orderId);
-			for (const { index, tracking } of entries) {
+			let { order } = next;
+			for (const { index, tracking } of next.rows) {
 				const result = results[index];
-				if (result === undefined || order === undefined) continue;
+				if (result === undefined) continue;
 				const outcome = await shipOne(env, order, tracking);
 				result.outcome = outcome.outcome;
 				result.message = outcome.message;
@@ -137,7 +137,7 @@ export async function importShipments(env: Env, rows: readonly ImportRow[]): Pro
 
 async function shipOne(
 	env: Env,
-	order: OrderFacts,
+	order: ShippingFacts,
 	tracking: { carrier: string; number: string; url: string },
 ): Promise<{ outcome: RowOutcome; message: string }> {
 	if (order.status === "shipped" || order.status === "delivered") {

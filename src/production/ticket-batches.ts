@@ -26,13 +26,13 @@ export async function workTicketOf(env: Env, sheet: OrderSheet): Promise<string>
 
 /**
  * A batch of work tickets: the queue's orders in `status` and `mode`, oldest first, a page per item,
- * with the next batch's cursor (`nextHref` makes its link). Each order's files are checked as its sheet
- * is made, as on the order page.
+ * with the next batch's cursor and its link at `path` (the API's route or the console's). Each
+ * order's files are checked as its sheet is made, as on the order page.
  */
 export async function workTicketBatch(
 	env: Env,
 	query: z.infer<typeof WorkTicketsQuery>,
-	nextHref: (cursor: string) => string,
+	path: string,
 ): Promise<{ html: string; nextCursor: string | null }> {
 	const [{ page, more }, { catalog }] = await Promise.all([
 		listProductionQueue(env.DB, {
@@ -49,7 +49,10 @@ export async function workTicketBatch(
 		more && last !== undefined ? encodeCursor({ createdAt: last.order.created_at, id: last.order.id }) : null;
 	const html = await renderWorkTickets(ticketItems(sheets), catalog, {
 		title: `Work tickets · ${query.status.replaceAll("_", " ")}`,
-		next: nextCursor === null ? null : nextHref(nextCursor),
+		next:
+			nextCursor === null
+				? null
+				: `${path}?${new URLSearchParams({ status: query.status, mode: query.mode, limit: String(query.limit), cursor: nextCursor })}`,
 	});
 	return { html, nextCursor };
 }

@@ -6,6 +6,7 @@
  * their long points, hardware); and a QR code of the order and item for pack-out. No prices.
  */
 import { toSVG } from "bwip-js/generic";
+import { type CatalogNames, catalogNames } from "../catalog/names.ts";
 import type { Catalog } from "../catalog/schema.ts";
 import { type CutList, cutList } from "../framing/cut-list.ts";
 import type { Size } from "../framing/dimensions.ts";
@@ -52,7 +53,7 @@ nav { margin: 4mm auto; max-width: 186mm; }
 
 /** Names and colours the ticket shows, from the catalog. */
 type Look = {
-	name: (kind: "frame" | "mat" | "glazing" | "paper", slug: string) => string;
+	name: CatalogNames;
 	color: (kind: "frame" | "mat", slug: string) => string;
 	frameWidth: (slug: string) => number | null;
 };
@@ -60,14 +61,8 @@ type Look = {
 function lookOf(catalog: Catalog): Look {
 	const frames = new Map(catalog.frames.map((frame) => [frame.slug, frame]));
 	const mats = new Map(catalog.mats.map((mat) => [mat.slug, mat]));
-	const names = {
-		frame: new Map(catalog.frames.map((frame) => [frame.slug, frame.name])),
-		mat: new Map(catalog.mats.map((mat) => [mat.slug, mat.name])),
-		glazing: new Map(catalog.glazings.map((glazing) => [glazing.slug, glazing.name])),
-		paper: new Map(catalog.papers.map((paper) => [paper.slug, paper.name])),
-	};
 	return {
-		name: (kind, slug) => names[kind].get(slug) ?? slug,
+		name: catalogNames(catalog),
 		color: (kind, slug) => (kind === "frame" ? frames.get(slug)?.color.hex : mats.get(slug)?.color.hex) ?? "#cccccc",
 		frameWidth: (slug) => frames.get(slug)?.width_in ?? null,
 	};
