@@ -14,7 +14,7 @@ export function randomBase62(length: number): string {
 }
 
 /** Prefixes of the service's opaque ids (contract, "Conventions"). */
-export type IdPrefix = "acct" | "key" | "ord" | "itm" | "pf" | "evt" | "req" | "quo";
+export type IdPrefix = "acct" | "key" | "ord" | "itm" | "pf" | "evt" | "req" | "quo" | "dlv" | "whe" | "ping";
 
 /** A new opaque, URL-safe, unguessable id such as `acct_4fQ9...` (about 143 bits of randomness). */
 export function newId(prefix: IdPrefix): string {

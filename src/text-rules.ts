@@ -18,6 +18,14 @@ export function isAbsoluteUrl(value: string): boolean {
 	return !/[\s\p{Cc}]/u.test(value) && URL.canParse(value);
 }
 
+/** A URL the service will fetch or call; whether its host may be called is `outboundUrlProblem`'s decision. */
+export function absoluteUrl() {
+	return z
+		.string()
+		.max(2048, "must be at most 2048 characters")
+		.refine(isAbsoluteUrl, "must be an absolute URL, such as https://example.com/path");
+}
+
 /**
  * One line of text a person typed (an address line; an operator's carrier, tracking number or hold
  * message): trimmed, non-empty, at most `max` characters, without control characters, CR and LF included.

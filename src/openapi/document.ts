@@ -1,10 +1,10 @@
-import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { OpenAPIHono, z } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import type { Env as HonoEnv } from "hono";
 import { createMiddleware } from "hono/factory";
 import { BEARER_SCHEME } from "../access/protected-route.ts";
 import { base64Of } from "../base64.ts";
-import { WEBHOOK_EVENT_SCHEMAS, WebhookHeaders } from "../webhooks/event-schemas.ts";
+import { PingEventSchema, WEBHOOK_EVENT_SCHEMAS, WebhookHeaders } from "../webhooks/event-schemas.ts";
 import scalarBundle from "./vendor/scalar-standalone.txt";
 import scalarVersion from "./vendor/scalar-version.txt";
 
@@ -68,6 +68,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
 	"Print files": "Uploading print files and reading their inspection.",
 	Orders: "Creating, reading, listing, fixing and canceling orders.",
 	Events: "The event log of webhooks, redelivery and the signing secret.",
+	"Webhook endpoints": "Receivers an account registers per mode for the events of all its orders.",
 	Branding: "The partner's brand on packing slips and shipping labels.",
 	Sandbox: "Moving test-mode orders on at once.",
 	Operations: "The production floor (ops keys): the queue, moves, work tickets, files and shipping in bulk.",
@@ -167,7 +168,15 @@ function finishedDocument<T extends { paths?: object; tags?: unknown; components
 
 /** The webhooks the service sends (OAS 3.1 `webhooks`): each event's body, its headers, and what answers it. */
 function registerWebhooks<E extends HonoEnv>(app: OpenAPIHono<E>): void {
-	for (const [event, schema] of Object.entries(WEBHOOK_EVENT_SCHEMAS)) {
+	const sent: Array<[string, z.ZodType, string]> = [
+		...Object.entries(WEBHOOK_EVENT_SCHEMAS).map(([event, schema]): [string, z.ZodType, string] => [
+			event,
+			schema,
+			`${event}: sent to the order's callback_url and to each webhook endpoint subscribed to it`,
+		]),
+		["ping", PingEventSchema, "ping: sent to one webhook endpoint by POST /v1/webhook-endpoints/{id}/test"],
+	];
+	for (const [event, schema, summary] of sent) {
 		app.openAPIRegistry.registerWebhook({
 			method: "post",
 			path: event,
@@ -175,14 +184,14 @@ function registerWebhooks<E extends HonoEnv>(app: OpenAPIHono<E>): void {
 				.replace(/\.(.)/g, (_, letter: string) => letter.toUpperCase())
 				.replace(/_(.)/g, (_, letter: string) => letter.toUpperCase()),
 			tags: ["Events"],
-			summary: `${event}: sent to the order's callback_url`,
+			summary,
 			security: [],
 			request: { headers: WebhookHeaders, body: { required: true, content: { "application/json": { schema } } } },
 			responses: {
 				200: { description: "Any 2xx acknowledges the event (the body is not read)." },
 				400: {
 					description:
-						"Any other status (or none within 10 s) is retried on the schedule for 24 hours; 429 and 503 may carry Retry-After.",
+						"Any other status (or none within 10 s) is retried on the schedule for 24 hours; 429 and 503 may carry Retry-After. A ping is not retried.",
 				},
 			},
 		});

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { configOf } from "../config.ts";
 import { randomBase62 } from "../ids.ts";
+import type { PendingDelivery } from "../webhooks/store.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
 import { type ItemRow, type StoredOrder, stateOf, withState } from "./rows.ts";
 import { type Actor, applyMove, type Move } from "./state-machine.ts";
@@ -169,9 +170,9 @@ export class OrderMachine extends DurableObject<Env> {
 		const result = applyMove(stateOf(stored.order), move, actor, now);
 		if (!result.ok) return { ok: false, kind: "refused", status: stored.order.status, message: result.message };
 		const after = { ...withState(stored.order, result.state, now), ...(options.charges ?? {}) };
-		let eventId: string | null;
+		let deliveries: PendingDelivery[];
 		try {
-			({ eventId } = await writeMove(this.env.DB, stored.order, after, result.event, now, itemUpdates, {
+			({ deliveries } = await writeMove(this.env.DB, stored.order, after, result.event, now, itemUpdates, {
 				move,
 				actor,
 			}));
@@ -181,7 +182,7 @@ export class OrderMachine extends DurableObject<Env> {
 		}
 		// The first attempt starts right after the move commits, in its endpoint's sender, so a lone event
 		// reaches its receiver without waiting for a queue batch. The queue carries retries.
-		if (eventId !== null && after.callback_url !== null) await deliverSoon(this.env, eventId, after.callback_url);
+		await deliverSoon(this.env, deliveries);
 		const byId = new Map(itemUpdates.map((item) => [item.id, item]));
 		const items = stored.items.map((item) => byId.get(item.id) ?? item);
 		if (options.schedule) await this.#scheduleNext(after);

@@ -3,8 +3,8 @@ import { ShipToSchema } from "../addresses/schema.ts";
 import { completeFraming, FramingFields, refineFraming, sentFraming } from "../framing/spec.ts";
 import { SHIPPING_METHODS } from "../pricing/shipping.ts";
 import {
+	absoluteUrl,
 	BIDI_CONTROLS_REFUSED,
-	isAbsoluteUrl,
 	NO_BIDI_CONTROLS,
 	NO_CONTROL_CHARACTERS,
 	printedMessage,
@@ -14,14 +14,6 @@ import {
 export const DEFAULT_SHIPPING_METHOD = "standard";
 /** Most characters a gift message may have, counted as a reader would (code points, not UTF-16 units). */
 export const GIFT_MESSAGE_MAX_CHARACTERS = 300;
-
-/** A URL the service will fetch or call; whether its host may be called is `outboundUrlProblem`'s decision. */
-function absoluteUrl() {
-	return z
-		.string()
-		.max(2048, "must be at most 2048 characters")
-		.refine(isAbsoluteUrl, "must be an absolute URL, such as https://example.com/path");
-}
 
 /** `gift_message`: an extension of spec 2.1, printed on the packing slip. */
 function giftMessage() {

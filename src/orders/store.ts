@@ -4,7 +4,7 @@ import type { KeyMode } from "../accounts/scopes.ts";
 import { accountIdsNamed } from "../accounts/store.ts";
 import type { Cursor } from "../http/cursor.ts";
 import type { OrderEventType } from "../webhooks/events.ts";
-import { eventStatements } from "../webhooks/store.ts";
+import { eventStatements, type PendingDelivery, type RecordedEvent } from "../webhooks/store.ts";
 import { insertMove, moveNote, type OrderMoveRow } from "./history.ts";
 import { eventSubject, type ItemRow, type OrderRow, type StoredOrder } from "./rows.ts";
 import { type Actor, type Move, ORDER_STATUSES, type OrderStatus } from "./state-machine.ts";
@@ -144,7 +144,7 @@ export async function writeMove(
 	now: Date,
 	itemUpdates: ItemRow[],
 	made: { move: Move; actor: Actor },
-): Promise<{ eventId: string | null }> {
+): Promise<{ eventId: string | null; deliveries: PendingDelivery[] }> {
 	const update = db
 		.prepare(
 			`UPDATE orders SET status = ?3, version = ?4, hold_reason = ?5, hold_details = ?6, tracking_carrier = ?7,
@@ -186,10 +186,10 @@ export async function writeMove(
 		created_at: now.toISOString(),
 	};
 	statements.push(insertMove(db, history, after.write_token));
-	let eventId: string | null = null;
+	let recorded: RecordedEvent | null = null;
 	if (event !== null) {
 		// Written only when the order row carries this write's token, like the history row.
-		const recorded = eventStatements(
+		recorded = eventStatements(
 			db,
 			{
 				type: event,
@@ -204,12 +204,15 @@ export async function writeMove(
 				params: [after.id, after.write_token],
 			},
 		);
-		eventId = recorded.eventId;
-		statements.push(...recorded.statements);
 	}
-	const [result] = await db.batch(statements);
-	if ((result?.meta.changes ?? 0) === 0) throw new StaleOrder(after.id);
-	return { eventId };
+	const eventAt = statements.length;
+	if (recorded !== null) statements.push(...recorded.statements);
+	const results = await db.batch(statements);
+	if ((results[0]?.meta.changes ?? 0) === 0) throw new StaleOrder(after.id);
+	return {
+		eventId: recorded?.eventId ?? null,
+		deliveries: recorded?.pendingDeliveries(results.slice(eventAt)) ?? [],
+	};
 }
 
 function guardedItemUpdate(db: D1Database, item: ItemRow, after: OrderRow): D1PreparedStatement {

@@ -1,5 +1,5 @@
 import type { DeliveryMessage } from "./enqueue.ts";
-import { deliveryUrl } from "./store.ts";
+import { callbackDelivery, findDelivery, type PendingDelivery } from "./store.ts";
 import { returnToSweep } from "./sweep.ts";
 import { startDelivery } from "./webhook-sender.do.ts";
 
@@ -7,7 +7,7 @@ import { startDelivery } from "./webhook-sender.do.ts";
 export const DEAD_LETTER_QUEUE = "framed-print-webhooks-dlq";
 
 /**
- * The WEBHOOKS consumer: each message is handed to its endpoint's WebhookSender and acknowledged, so
+ * The WEBHOOKS consumer: each message's delivery is handed to its endpoint's WebhookSender and acknowledged, so
  * the batch never waits on a receiver (one that hangs would otherwise hold up every message behind
  * it). A message whose hand-over fails is retried on its own. The dead-letter queue's messages are
  * handed back to the sweep.
@@ -16,14 +16,15 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
 	if (batch.queue === DEAD_LETTER_QUEUE) {
 		await returnToSweep(
 			env,
-			batch.messages.map((message) => message.body.event_id),
+			batch.messages.map((message) => message.body),
 		);
 		batch.ackAll();
 		return;
 	}
 	await Promise.all(
 		batch.messages.map(async (message) => {
-			if (typeof message.body?.event_id !== "string") {
+			const { delivery_id, event_id, url } = message.body ?? {};
+			if (typeof delivery_id !== "string" && typeof event_id !== "string") {
 				// Not a message this service sends: retrying it could never succeed.
 				console.error(
 					JSON.stringify({ level: "error", message: "dropped a malformed webhook message", id: message.id }),
@@ -32,14 +33,26 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
 				return;
 			}
 			try {
-				const url = message.body.url ?? (await deliveryUrl(env.DB, message.body.event_id));
-				// No URL: an unknown event, or one with nothing to send to; attempting it could do nothing.
-				if (url !== null) await startDelivery(env, message.body.event_id, url);
+				const delivery = await deliveryOf(env, { delivery_id, event_id, url });
+				// Nothing to send to (an unknown event, or one without a URL): attempting it could do nothing.
+				if (delivery !== null) await startDelivery(env, delivery);
 				message.ack();
 			} catch (error) {
-				console.error(JSON.stringify({ level: "error", event_id: message.body.event_id, message: String(error) }));
+				console.error(JSON.stringify({ level: "error", delivery_id, event_id, message: String(error) }));
 				message.retry({ delaySeconds: 30 });
 			}
 		}),
 	);
+}
+
+/** The delivery a message stands for: its own, or (an older message) its event's callback delivery. */
+async function deliveryOf(env: Env, message: DeliveryMessage): Promise<PendingDelivery | null> {
+	if (typeof message.delivery_id === "string" && typeof message.url === "string") {
+		return { id: message.delivery_id, url: message.url };
+	}
+	if (typeof message.delivery_id === "string") {
+		const due = await findDelivery(env.DB, message.delivery_id);
+		return due?.url ? { id: due.id, url: due.url } : null;
+	}
+	return typeof message.event_id === "string" ? callbackDelivery(env.DB, message.event_id) : null;
 }

@@ -1,5 +1,7 @@
+import type { KeyMode } from "../accounts/scopes.ts";
 import { allowsLocalUrls, configOf } from "../config.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
+import { newId } from "../ids.ts";
 import { nextAttemptAt, parseRetryAfter, queueDelaySeconds } from "./retry-schedule.ts";
 import { signatureHeader, standardWebhookHeaders } from "./signature.ts";
 import { findDelivery, recordDelivered, recordFailure, signingSecrets } from "./store.ts";
@@ -19,35 +21,36 @@ function timeoutMs(env: Env): number {
 	return configOf(env).WEBHOOK_TIMEOUT_SECONDS * 1000;
 }
 
-/**
- * One delivery attempt of an event: signs the stored body (the bytes signed are the bytes sent),
- * POSTs it to the order's callback_url with a timeout and no redirects, and records the result.
- * 2xx is delivered; anything else is retried on the schedule until 24 h after the event, then failed.
- */
-export async function attemptDelivery(env: Env, eventId: string, now: Date = new Date()): Promise<AttemptOutcome> {
-	const due = await findDelivery(env.DB, eventId);
-	if (due === null || due.status !== "pending" || due.url === null) return { kind: "done" };
+/** What one signed POST came to. */
+type PostResult =
+	| { kind: "delivered"; statusCode: number }
+	/** Not sent at all: the URL may not be called (under the rules in force when sending). */
+	| { kind: "refused"; problem: string }
+	| { kind: "failed"; statusCode: number | null; problem: string; retryAfter: number | null };
 
-	// Checked again at send time: the rules, or the URL's standing, may have changed since the order.
-	const refused = outboundUrlProblem(due.url, { allowLocal: allowsLocalUrls(env) });
-	if (refused !== null) {
-		await recordFailure(env.DB, eventId, { at: now, statusCode: null, problem: `Not sent: ${refused}`, next: null });
-		return { kind: "done" };
-	}
+/** A signed POST to make: the body as stored, the id it is sent under, and whose secrets sign it. */
+type SignedPost = { url: string; messageId: string; body: string; accountId: string; mode: KeyMode };
+
+/**
+ * Signs `body` (the bytes signed are the bytes sent) with the owner's secrets of its mode, both
+ * ways, and POSTs it with a timeout and no redirects. A 2xx is delivered whatever its body does.
+ */
+async function postSigned(env: Env, post: SignedPost, now: Date): Promise<PostResult> {
+	// Checked again at send time: the rules, or the URL's standing, may have changed since it was given.
+	const refused = outboundUrlProblem(post.url, { allowLocal: allowsLocalUrls(env) });
+	if (refused !== null) return { kind: "refused", problem: `Not sent: ${refused}` };
 	// Signed before the attempt: a missing secret is the service's fault (thrown, logged, retried), not the receiver's.
-	const secrets = await signingSecrets(env.DB, due.account_id, due.mode, now);
+	const secrets = await signingSecrets(env.DB, post.accountId, post.mode, now);
 	const nowSeconds = Math.floor(now.getTime() / 1000);
 	const [signature, standard] = await Promise.all([
-		signatureHeader(due.body, secrets, nowSeconds),
-		standardWebhookHeaders(eventId, due.body, secrets, nowSeconds),
+		signatureHeader(post.body, secrets, nowSeconds),
+		standardWebhookHeaders(post.messageId, post.body, secrets, nowSeconds),
 	]);
 	let statusCode: number | null = null;
-	let problem: string;
-	let retryAfter: number | null = null;
 	try {
-		const response = await fetch(due.url, {
+		const response = await fetch(post.url, {
 			method: "POST",
-			body: due.body,
+			body: post.body,
 			redirect: "manual",
 			signal: AbortSignal.timeout(timeoutMs(env)),
 			headers: {
@@ -61,36 +64,97 @@ export async function attemptDelivery(env: Env, eventId: string, now: Date = new
 		// The status line decides. A 2xx is delivered whatever its body does (it is not read at all).
 		if (response.status >= 200 && response.status < 300) {
 			discardBody(response);
-			await recordDelivered(env.DB, eventId, now, response.status);
-			return { kind: "done" };
+			return { kind: "delivered", statusCode: response.status };
 		}
-		if (response.status === 429 || response.status === 503)
-			retryAfter = parseRetryAfter(response.headers.get("Retry-After"), now);
+		const retryAfter =
+			response.status === 429 || response.status === 503
+				? parseRetryAfter(response.headers.get("Retry-After"), now)
+				: null;
 		if (response.status >= 300 && response.status < 400) {
 			discardBody(response);
-			problem = `HTTP ${response.status}: redirects are not followed`;
-		} else {
-			const excerpt = await bodyExcerpt(response);
-			problem = `HTTP ${response.status}${excerpt === "" ? "" : `: ${excerpt}`}`;
+			return { kind: "failed", statusCode, problem: `HTTP ${response.status}: redirects are not followed`, retryAfter };
 		}
+		const excerpt = await bodyExcerpt(response);
+		return {
+			kind: "failed",
+			statusCode,
+			problem: `HTTP ${response.status}${excerpt === "" ? "" : `: ${excerpt}`}`,
+			retryAfter,
+		};
 	} catch (error) {
-		problem =
+		const problem =
 			error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
 				? `No answer within ${timeoutMs(env) / 1000} s`
 				: `Could not connect: ${String(error).slice(0, EXCERPT_CHARS)}`;
+		return { kind: "failed", statusCode, problem, retryAfter: null };
 	}
+}
+
+/**
+ * One attempt of a delivery (an event to one receiver: the order's callback URL or an endpoint),
+ * signed and sent by `postSigned`, and its result recorded. Anything but a 2xx is retried on the
+ * schedule until 24 h after the event, then failed.
+ */
+export async function attemptDelivery(env: Env, deliveryId: string, now: Date = new Date()): Promise<AttemptOutcome> {
+	const due = await findDelivery(env.DB, deliveryId);
+	if (due === null || due.status !== "pending" || due.url === null) return { kind: "done" };
+	const result = await postSigned(
+		env,
+		{ url: due.url, messageId: due.event_id, body: due.body, accountId: due.account_id, mode: due.mode },
+		now,
+	);
+	if (result.kind === "delivered") {
+		await recordDelivered(env.DB, deliveryId, now, result.statusCode);
+		return { kind: "done" };
+	}
+	if (result.kind === "refused") {
+		await recordFailure(env.DB, deliveryId, { at: now, statusCode: null, problem: result.problem, next: null });
+		return { kind: "done" };
+	}
+	const { statusCode, problem } = result;
 	const next = nextAttemptAt({
 		attempts: due.attempts + 1,
 		eventCreatedAt: new Date(due.event_created_at),
 		now,
-		retryAfterSeconds: retryAfter,
+		retryAfterSeconds: result.retryAfter,
 	});
-	if (next === null) {
-		await recordFailure(env.DB, eventId, { at: now, statusCode, problem, next: null });
-		return { kind: "done" };
-	}
-	await recordFailure(env.DB, eventId, { at: now, statusCode, problem, next });
-	return { kind: "retry", delaySeconds: queueDelaySeconds(next, now) };
+	await recordFailure(env.DB, deliveryId, { at: now, statusCode, problem, next });
+	return next === null ? { kind: "done" } : { kind: "retry", delaySeconds: queueDelaySeconds(next, now) };
+}
+
+/** What a ping came to, as the test route answers it. */
+export type PingOutcome = { delivered: boolean; status_code: number | null; error: string | null };
+
+/**
+ * Sends one signed `ping` to an endpoint now and waits for the answer: one attempt, no retry, nothing
+ * recorded. Signed like every webhook of the owner's mode, so a receiver checks its verification with it.
+ */
+export async function sendPing(
+	env: Env,
+	endpoint: { id: string; url: string; accountId: string; mode: KeyMode },
+	now: Date = new Date(),
+): Promise<PingOutcome & { id: string }> {
+	const id = newId("ping");
+	const body = JSON.stringify({
+		id,
+		event: "ping",
+		created_at: now.toISOString(),
+		endpoint_id: endpoint.id,
+		mode: endpoint.mode,
+	});
+	const result = await postSigned(
+		env,
+		{ url: endpoint.url, messageId: id, body, accountId: endpoint.accountId, mode: endpoint.mode },
+		now,
+	);
+	return result.kind === "delivered"
+		? { id, delivered: true, status_code: result.statusCode, error: null }
+		: {
+				id,
+				delivered: false,
+				status_code: result.kind === "failed" ? result.statusCode : null,
+				error: result.problem,
+			};
 }
 
 /** Lets go of an answer's body without waiting on it: a receiver that sends it slowly holds nothing up. */

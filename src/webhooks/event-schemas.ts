@@ -53,6 +53,17 @@ export const WEBHOOK_EVENT_SCHEMAS = {
 		.openapi("OrderCanceledEvent"),
 } as const;
 
+/** The body of the signed `ping` that `POST /v1/webhook-endpoints/{id}/test` sends (never retried, never logged). */
+export const PingEventSchema = z
+	.object({
+		id: z.string().openapi({ description: "The ping's id (`ping_…`), also `webhook-id`.", example: "ping_8Rt2" }),
+		event: z.literal("ping"),
+		created_at: dateTime(),
+		endpoint_id: z.string().openapi({ example: "whe_3Lk9" }),
+		mode: z.enum(["live", "test"]).openapi({ description: "The mode whose secret signed it." }),
+	})
+	.openapi("PingEvent");
+
 /** The headers every webhook carries. */
 export const WebhookHeaders = z.object({
 	"svc-signature": z.string().openapi({

@@ -15,6 +15,17 @@ export const ORDER_EVENT_TYPES = [
 /** One of ORDER_EVENT_TYPES. */
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 
+/** The events that are sent as webhooks (order.received is recorded and listed, never sent). */
+export const SENT_EVENT_TYPES = [
+	"order.in_production",
+	"order.on_hold",
+	"order.shipped",
+	"order.delivered",
+	"order.canceled",
+] as const satisfies ReadonlyArray<OrderEventType>;
+/** One of SENT_EVENT_TYPES. */
+export type SentEventType = (typeof SENT_EVENT_TYPES)[number];
+
 /** Where a delivery stands. */
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "no_endpoint"] as const;
 /** One of DELIVERY_STATUSES. */

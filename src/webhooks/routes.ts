@@ -7,11 +7,38 @@ import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { dateTime } from "../http/date-time.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { DELIVERY_STATUSES, ORDER_EVENT_TYPES } from "./events.ts";
-import { type EventRow, findOwnedEvent, listEventPage, resetForRedelivery, rotateWebhookSecret } from "./store.ts";
+import {
+	type EndpointDeliveryRow,
+	type EventRow,
+	findOwnedEvent,
+	listEventPage,
+	resetForRedelivery,
+	rotateWebhookSecret,
+} from "./store.ts";
 import { deliverSoon } from "./webhook-sender.do.ts";
+
+const deliveryFields = {
+	id: z.string().openapi({ description: "The delivery's id (`dlv_…`).", example: "dlv_7Hq2" }),
+	status: z.enum(DELIVERY_STATUSES),
+	attempts: z.number().int(),
+	last_attempt_at: dateTime().nullable(),
+	last_status_code: z.number().int().nullable(),
+	last_error: z.string().nullable().openapi({ description: "A short excerpt; receivers' bodies are not stored." }),
+	next_attempt_at: dateTime().nullable(),
+	delivered_at: dateTime().nullable(),
+};
+
+const EndpointDeliverySchema = z
+	.object({
+		...deliveryFields,
+		endpoint_id: z.string().openapi({ description: "The webhook endpoint it goes to.", example: "whe_3Lk9" }),
+		url: z.string().openapi({ description: "The endpoint's URL when the event happened." }),
+	})
+	.openapi("EndpointDelivery");
 
 const DeliverySchema = z
 	.object({
+		id: deliveryFields.id,
 		status: z.enum(DELIVERY_STATUSES),
 		url: z.string().nullable(),
 		attempts: z.number().int(),
@@ -30,7 +57,13 @@ const EventSchema = z
 		order_id: z.string(),
 		created_at: dateTime(),
 		body: z.record(z.string(), z.unknown()).openapi({ description: "The webhook body, as signed and sent." }),
-		delivery: DeliverySchema.nullable().openapi({ description: "Null for events that are not sent (order.received)." }),
+		delivery: DeliverySchema.nullable().openapi({
+			description: "The delivery to the order's callback_url; null for events that are not sent (order.received).",
+		}),
+		endpoint_deliveries: z.array(EndpointDeliverySchema).openapi({
+			description:
+				"One delivery per webhook endpoint of the account's mode that subscribed to the event's type when it happened, each with its own attempts and retries.",
+		}),
 	})
 	.openapi("Event");
 
@@ -54,9 +87,10 @@ function toEvent(row: EventRow): z.infer<typeof EventSchema> {
 		created_at: row.created_at,
 		body: JSON.parse(row.body) as Record<string, unknown>,
 		delivery:
-			row.d_status === null
+			row.d_status === null || row.d_id === null
 				? null
 				: {
+						id: row.d_id,
 						status: row.d_status,
 						url: row.url,
 						attempts: row.attempts ?? 0,
@@ -66,6 +100,9 @@ function toEvent(row: EventRow): z.infer<typeof EventSchema> {
 						next_attempt_at: row.next_attempt_at,
 						delivered_at: row.delivered_at,
 					},
+		endpoint_deliveries: (JSON.parse(row.endpoint_deliveries) as EndpointDeliveryRow[]).sort((a, b) =>
+			a.endpoint_id < b.endpoint_id ? -1 : 1,
+		),
 	};
 }
 
@@ -84,9 +121,13 @@ const redeliver = protectedRoute("events:read", {
 	method: "post",
 	path: "/events/{id}/redeliver",
 	tags: ["Events"],
-	summary: "Send an event again (also after it failed)",
+	summary:
+		"Send an event again (also after it failed), to its callback_url and to each endpoint it went to that still exists",
 	request: { params: EventIdParams },
-	responses: { 200: jsonResponse(EventSchema, "The event, its delivery pending again."), ...errorResponses(404, 409) },
+	responses: {
+		200: jsonResponse(EventSchema, "The event, its deliveries pending again."),
+		...errorResponses(404, 409),
+	},
 });
 
 const rotateSecret = protectedRoute("orders:write", {
@@ -140,11 +181,12 @@ export const webhookRoutes = createApp<AuthedEnv>()
 		const { id } = c.req.valid("param");
 		const event = await findOwnedEvent(c.env.DB, c.var.principal, id);
 		if (event === null) throw new ApiError("not_found", `No event ${id}.`, "id");
-		if (event.d_status === null || event.url === null) {
-			throw new ApiError("conflict", `Event ${id} has no callback_url to be sent to.`);
+		if (event.d_status === null) throw new ApiError("conflict", `Event ${id} is recorded, never sent.`);
+		const deliveries = await resetForRedelivery(c.env.DB, id, new Date());
+		if (deliveries.length === 0) {
+			throw new ApiError("conflict", `Event ${id} has no callback_url or webhook endpoint to be sent to.`);
 		}
-		await resetForRedelivery(c.env.DB, id, new Date());
-		await deliverSoon(c.env, id, event.url);
+		await deliverSoon(c.env, deliveries);
 		const updated = await findOwnedEvent(c.env.DB, c.var.principal, id);
 		if (updated === null) throw new ApiError("not_found", `No event ${id}.`, "id");
 		return c.json(toEvent(updated), 200);

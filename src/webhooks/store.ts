@@ -74,27 +74,43 @@ export type NewEvent = {
 	accountId: string;
 	mode: KeyMode;
 	order: OrderEventSubject;
-	/** null: recorded and listed, not sent (no callback_url, or an event that is never sent). */
+	/**
+	 * null: recorded and listed, never sent (order.received). Otherwise sent to the order's callback URL
+	 * (none: a `no_endpoint` record) and to every endpoint of the account's mode that subscribes to the type.
+	 */
 	delivery: { url: string | null } | null;
 	createdAt: Date;
 };
 
+/** A delivery to hand to its sender: its id and the URL it goes to. */
+export type PendingDelivery = { id: string; url: string };
+
+/** The statements that record an event, and how to read the deliveries they made from their results. */
+export type RecordedEvent = {
+	eventId: string;
+	statements: D1PreparedStatement[];
+	/** The pending deliveries the statements wrote, from their results (in order, one per statement). */
+	pendingDeliveries(results: ReadonlyArray<D1Result>): PendingDelivery[];
+};
+
+/** The delivery rows' columns an insert names. */
+const DELIVERY_INSERT = `INSERT INTO deliveries (id, event_id, endpoint_id, account_id, mode, url, status, next_attempt_at, created_at)`;
+
 /**
- * The statements that record an event (and its delivery row, pending or `no_endpoint`), only when
- * `condition` holds at commit; for the caller's batch. Returns the new event's id with them.
+ * The statements that record an event and its deliveries (the callback URL's, pending or
+ * `no_endpoint`, and one per subscribed endpoint, in the same batch: the endpoints are read by the
+ * insert itself, not before), only when `condition` holds at commit; for the caller's batch.
  */
-export function eventStatements(
-	db: D1Database,
-	event: NewEvent,
-	condition: WriteCondition | null,
-): { eventId: string; statements: D1PreparedStatement[] } {
+export function eventStatements(db: D1Database, event: NewEvent, condition: WriteCondition | null): RecordedEvent {
 	const eventId = newId("evt");
 	const at = event.createdAt.toISOString();
 	const body = webhookBody(event.type, event.order, eventId, at);
-	const guard = (offset: number) =>
-		condition === null
-			? ""
-			: ` WHERE ${condition.sql.replace(/\?(\d+)/g, (_m, n: string) => `?${Number(n) + offset}`)}`;
+	const renumbered = (offset: number) =>
+		condition === null ? null : condition.sql.replace(/\?(\d+)/g, (_m, n: string) => `?${Number(n) + offset}`);
+	const guard = (offset: number) => {
+		const sql = renumbered(offset);
+		return sql === null ? "" : ` WHERE ${sql}`;
+	};
 	const guardParams = condition?.params ?? [];
 	const statements = [
 		db
@@ -104,32 +120,54 @@ export function eventStatements(
 			)
 			.bind(eventId, event.accountId, event.mode, event.order.id, event.type, body, at, ...guardParams),
 	];
-	if (event.delivery !== null) {
-		const url = event.delivery.url;
-		// In the same batch and on the same condition: no event without its delivery.
-		statements.push(
-			db
-				.prepare(
-					`INSERT INTO deliveries (event_id, account_id, mode, url, status, next_attempt_at, created_at)
-					 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7${guard(7)}`,
-				)
-				.bind(
-					eventId,
-					event.accountId,
-					event.mode,
-					url,
-					url === null ? "no_endpoint" : "pending",
-					url === null ? null : at,
-					at,
-					...guardParams,
-				),
-		);
-	}
-	return { eventId, statements };
+	if (event.delivery === null) return { eventId, statements, pendingDeliveries: () => [] };
+
+	const callbackUrl = event.delivery.url;
+	const callbackId = newId("dlv");
+	// In the same batch and on the same condition: no event without its deliveries.
+	statements.push(
+		db
+			.prepare(`${DELIVERY_INSERT} SELECT ?1, ?2, NULL, ?3, ?4, ?5, ?6, ?7, ?8${guard(8)}`)
+			.bind(
+				callbackId,
+				eventId,
+				event.accountId,
+				event.mode,
+				callbackUrl,
+				callbackUrl === null ? "no_endpoint" : "pending",
+				callbackUrl === null ? null : at,
+				at,
+				...guardParams,
+			),
+	);
+	const endpointGuard = renumbered(5);
+	statements.push(
+		db
+			.prepare(
+				`${DELIVERY_INSERT}
+				 SELECT 'dlv_' || lower(hex(randomblob(16))), ?1, w.id, w.account_id, w.mode, w.url, 'pending', ?2, ?2
+				   FROM webhook_endpoints w
+				  WHERE w.account_id = ?3 AND w.mode = ?4 AND instr(' ' || w.events || ' ', ' ' || ?5 || ' ') > 0
+				        ${endpointGuard === null ? "" : `AND ${endpointGuard}`}
+				 RETURNING id, url`,
+			)
+			.bind(eventId, at, event.accountId, event.mode, event.type, ...guardParams),
+	);
+	return {
+		eventId,
+		statements,
+		pendingDeliveries(results) {
+			const callback: PendingDelivery[] =
+				callbackUrl !== null && (results[1]?.meta.changes ?? 0) > 0 ? [{ id: callbackId, url: callbackUrl }] : [];
+			const endpoints = (results[2]?.results ?? []) as PendingDelivery[];
+			return [...callback, ...endpoints];
+		},
+	};
 }
 
 /** A delivery with what an attempt needs: where, how often tried, and the body to sign and send. */
 export type DueDelivery = {
+	id: string;
 	event_id: string;
 	account_id: string;
 	mode: KeyMode;
@@ -140,41 +178,48 @@ export type DueDelivery = {
 	event_created_at: string;
 };
 
-/** The delivery of an event, with its body, or null. */
-export function findDelivery(db: D1Database, eventId: string): Promise<DueDelivery | null> {
+/** A delivery by its id, with its event's body, or null. */
+export function findDelivery(db: D1Database, deliveryId: string): Promise<DueDelivery | null> {
 	return db
 		.prepare(
-			`SELECT d.event_id, d.account_id, d.mode, d.url, d.status, d.attempts, e.body, e.created_at AS event_created_at
-			   FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.event_id = ?1`,
+			`SELECT d.id, d.event_id, d.account_id, d.mode, d.url, d.status, d.attempts, e.body, e.created_at AS event_created_at
+			   FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = ?1`,
 		)
-		.bind(eventId)
+		.bind(deliveryId)
 		.first<DueDelivery>();
 }
 
-/** The URL an event's delivery goes to; null when there is none. */
-export async function deliveryUrl(db: D1Database, eventId: string): Promise<string | null> {
-	const row = await db
-		.prepare("SELECT url FROM deliveries WHERE event_id = ?1")
+/**
+ * The delivery to the order's callback URL of an event, with a URL, or null: what a queue message
+ * sent before deliveries had ids (it names only the event) stands for.
+ */
+export function callbackDelivery(db: D1Database, eventId: string): Promise<PendingDelivery | null> {
+	return db
+		.prepare("SELECT id, url FROM deliveries WHERE event_id = ?1 AND endpoint_id IS NULL AND url IS NOT NULL")
 		.bind(eventId)
-		.first<{ url: string | null }>();
-	return row?.url ?? null;
+		.first<PendingDelivery>();
 }
 
 /** Records a delivered attempt. */
-export async function recordDelivered(db: D1Database, eventId: string, now: Date, statusCode: number): Promise<void> {
+export async function recordDelivered(
+	db: D1Database,
+	deliveryId: string,
+	now: Date,
+	statusCode: number,
+): Promise<void> {
 	await db
 		.prepare(
 			`UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, last_attempt_at = ?2, last_status_code = ?3,
-			   last_error = NULL, delivered_at = ?2, next_attempt_at = NULL WHERE event_id = ?1`,
+			   last_error = NULL, delivered_at = ?2, next_attempt_at = NULL WHERE id = ?1`,
 		)
-		.bind(eventId, now.toISOString(), statusCode)
+		.bind(deliveryId, now.toISOString(), statusCode)
 		.run();
 }
 
 /** Records a failed attempt: still pending with its next attempt, or `failed` for good when `next` is null. */
 export async function recordFailure(
 	db: D1Database,
-	eventId: string,
+	deliveryId: string,
 	attempt: { at: Date; statusCode: number | null; problem: string; next: Date | null },
 ): Promise<void> {
 	const { at, statusCode, problem, next } = attempt;
@@ -182,10 +227,10 @@ export async function recordFailure(
 		.prepare(
 			`UPDATE deliveries SET status = ?2, attempts = attempts + 1, last_attempt_at = ?3, last_status_code = ?4,
 			   last_error = ?5, next_attempt_at = ?6, enqueued_at = CASE WHEN ?6 IS NULL THEN enqueued_at ELSE ?3 END
-			 WHERE event_id = ?1`,
+			 WHERE id = ?1 AND status = 'pending'`,
 		)
 		.bind(
-			eventId,
+			deliveryId,
 			next === null ? "failed" : "pending",
 			at.toISOString(),
 			statusCode,
@@ -195,19 +240,18 @@ export async function recordFailure(
 		.run();
 }
 
+/** A pending delivery the sweep sends again. */
+export type OverdueDelivery = PendingDelivery & { event_id: string };
+
 /** Pending deliveries with a URL whose next attempt was due before `dueBefore`, the most overdue first. */
-export async function overdueDeliveries(
-	db: D1Database,
-	dueBefore: Date,
-	limit: number,
-): Promise<Array<{ event_id: string; url: string }>> {
+export async function overdueDeliveries(db: D1Database, dueBefore: Date, limit: number): Promise<OverdueDelivery[]> {
 	const { results } = await db
 		.prepare(
-			`SELECT event_id, url FROM deliveries
+			`SELECT id, event_id, url FROM deliveries
 			  WHERE status = 'pending' AND next_attempt_at <= ?1 AND url IS NOT NULL ORDER BY next_attempt_at LIMIT ?2`,
 		)
 		.bind(dueBefore.toISOString(), limit)
-		.all<{ event_id: string; url: string }>();
+		.all<OverdueDelivery>();
 	return results;
 }
 
@@ -217,28 +261,35 @@ export async function overdueDeliveries(
  */
 export async function rescheduleDeliveries(
 	db: D1Database,
-	eventIds: string[],
+	deliveryIds: string[],
 	at: Date,
 	enqueued: boolean,
 ): Promise<void> {
-	if (eventIds.length === 0) return;
+	if (deliveryIds.length === 0) return;
 	await db.batch(
-		eventIds.map((id) =>
+		deliveryIds.map((id) =>
 			db
-				.prepare(
-					"UPDATE deliveries SET next_attempt_at = ?2, enqueued_at = ?3 WHERE event_id = ?1 AND status = 'pending'",
-				)
+				.prepare("UPDATE deliveries SET next_attempt_at = ?2, enqueued_at = ?3 WHERE id = ?1 AND status = 'pending'")
 				.bind(id, at.toISOString(), enqueued ? at.toISOString() : null),
 		),
 	);
 }
 
-/** Makes an event's delivery pending again, due now (a redelivery). */
-export async function resetForRedelivery(db: D1Database, eventId: string, now: Date): Promise<void> {
-	await db
-		.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?2, enqueued_at = ?2 WHERE event_id = ?1")
+/**
+ * Makes every delivery of an event that has somewhere to go pending again, due now (a redelivery):
+ * the callback URL's and each endpoint's that still exists. Returns them, to be handed to their senders.
+ */
+export async function resetForRedelivery(db: D1Database, eventId: string, now: Date): Promise<PendingDelivery[]> {
+	const { results } = await db
+		.prepare(
+			`UPDATE deliveries SET status = 'pending', next_attempt_at = ?2, enqueued_at = ?2
+			  WHERE event_id = ?1 AND url IS NOT NULL
+			    AND (endpoint_id IS NULL OR endpoint_id IN (SELECT id FROM webhook_endpoints))
+			 RETURNING id, url`,
+		)
 		.bind(eventId, now.toISOString())
-		.run();
+		.all<PendingDelivery>();
+	return results;
 }
 
 /** An event with its delivery state, as the event log lists it. */
@@ -248,6 +299,7 @@ export type EventRow = {
 	order_id: string;
 	created_at: string;
 	body: string;
+	d_id: string | null;
 	d_status: DeliveryStatus | null;
 	url: string | null;
 	attempts: number | null;
@@ -256,10 +308,32 @@ export type EventRow = {
 	last_error: string | null;
 	next_attempt_at: string | null;
 	delivered_at: string | null;
+	/** The deliveries to the account's endpoints, as a JSON array of EndpointDeliveryRow. */
+	endpoint_deliveries: string;
 };
 
-const EVENT_COLUMNS = `e.id, e.type, e.order_id, e.created_at, e.body, d.status AS d_status, d.url, d.attempts,
-	d.last_attempt_at, d.last_status_code, d.last_error, d.next_attempt_at, d.delivered_at`;
+/** A delivery to one of the account's endpoints, as the event log lists it. */
+export type EndpointDeliveryRow = {
+	id: string;
+	endpoint_id: string;
+	status: DeliveryStatus;
+	url: string;
+	attempts: number;
+	last_attempt_at: string | null;
+	last_status_code: number | null;
+	last_error: string | null;
+	next_attempt_at: string | null;
+	delivered_at: string | null;
+};
+
+// The callback URL's delivery is joined; the endpoints' come in the same row, as JSON (one round trip).
+const EVENT_COLUMNS = `e.id, e.type, e.order_id, e.created_at, e.body, d.id AS d_id, d.status AS d_status, d.url, d.attempts,
+	d.last_attempt_at, d.last_status_code, d.last_error, d.next_attempt_at, d.delivered_at,
+	(SELECT json_group_array(json_object('id', x.id, 'endpoint_id', x.endpoint_id, 'status', x.status, 'url', x.url,
+	   'attempts', x.attempts, 'last_attempt_at', x.last_attempt_at, 'last_status_code', x.last_status_code,
+	   'last_error', x.last_error, 'next_attempt_at', x.next_attempt_at, 'delivered_at', x.delivered_at))
+	   FROM deliveries x WHERE x.event_id = e.id AND x.endpoint_id IS NOT NULL) AS endpoint_deliveries`;
+const EVENT_SOURCE = "events e LEFT JOIN deliveries d ON d.event_id = e.id AND d.endpoint_id IS NULL";
 
 /** The owner whose events are read: an account in one mode. */
 export type EventOwner = { accountId: string; mode: KeyMode };
@@ -268,7 +342,7 @@ export type EventOwner = { accountId: string; mode: KeyMode };
 export function findOwnedEvent(db: D1Database, owner: EventOwner, id: string): Promise<EventRow | null> {
 	return db
 		.prepare(
-			`SELECT ${EVENT_COLUMNS} FROM events e LEFT JOIN deliveries d ON d.event_id = e.id
+			`SELECT ${EVENT_COLUMNS} FROM ${EVENT_SOURCE}
 			  WHERE e.id = ?1 AND e.account_id = ?2 AND e.mode = ?3`,
 		)
 		.bind(id, owner.accountId, owner.mode)
@@ -289,11 +363,11 @@ export async function listEventPage(
 ): Promise<EventRow[]> {
 	const { results } = await db
 		.prepare(
-			`SELECT ${EVENT_COLUMNS} FROM events e LEFT JOIN deliveries d ON d.event_id = e.id
+			`SELECT ${EVENT_COLUMNS} FROM ${EVENT_SOURCE}
 			  WHERE e.account_id = ?1 AND e.mode = ?2
 			    AND (?3 IS NULL OR e.order_id = ?3)
 			    AND (?4 IS NULL OR e.type = ?4)
-			    AND (?5 IS NULL OR d.status = ?5)
+			    AND (?5 IS NULL OR EXISTS (SELECT 1 FROM deliveries x WHERE x.event_id = e.id AND x.status = ?5))
 			    AND (?6 IS NULL OR e.created_at < ?6 OR (e.created_at = ?6 AND e.id < ?7))
 			  ORDER BY e.created_at DESC, e.id DESC
 			  LIMIT ?8`,

@@ -1,6 +1,6 @@
 import { configOf } from "../config.ts";
 import type { DeliveryMessage } from "./enqueue.ts";
-import { overdueDeliveries, rescheduleDeliveries } from "./store.ts";
+import { callbackDelivery, overdueDeliveries, rescheduleDeliveries } from "./store.ts";
 
 /** A pending delivery this overdue has lost its queue message (or the consumer died with it). */
 export const OVERDUE_MS = 2 * 60_000;
@@ -18,17 +18,38 @@ function overdueMs(env: Env): number {
 export async function sweepDueDeliveries(env: Env, now: Date = new Date()): Promise<number> {
 	const due = await overdueDeliveries(env.DB, new Date(now.getTime() - overdueMs(env)), 100);
 	if (due.length === 0) return 0;
-	await env.WEBHOOKS.sendBatch(due.map(({ event_id, url }) => ({ body: { event_id, url } satisfies DeliveryMessage })));
+	await env.WEBHOOKS.sendBatch(
+		due.map(({ id, url }) => ({ body: { delivery_id: id, url } satisfies DeliveryMessage })),
+	);
 	await rescheduleDeliveries(
 		env.DB,
-		due.map(({ event_id }) => event_id),
+		due.map(({ id }) => id),
 		now,
 		true,
 	);
 	return due.length;
 }
 
-/** Dead-lettered messages go back to the sweep: their deliveries are marked overdue now. */
-export async function returnToSweep(env: Env, eventIds: string[], now: Date = new Date()): Promise<void> {
-	await rescheduleDeliveries(env.DB, eventIds, new Date(now.getTime() - OVERDUE_MS), false);
+/**
+ * Dead-lettered messages go back to the sweep: their deliveries are marked overdue now. A message
+ * from before deliveries had ids stands for its event's callback delivery.
+ */
+export async function returnToSweep(
+	env: Env,
+	messages: ReadonlyArray<DeliveryMessage>,
+	now: Date = new Date(),
+): Promise<void> {
+	const ids = await Promise.all(
+		messages.map(async (message) => {
+			if (typeof message.delivery_id === "string") return message.delivery_id;
+			if (typeof message.event_id !== "string") return null;
+			return (await callbackDelivery(env.DB, message.event_id))?.id ?? null;
+		}),
+	);
+	await rescheduleDeliveries(
+		env.DB,
+		ids.filter((id): id is string => id !== null),
+		new Date(now.getTime() - OVERDUE_MS),
+		false,
+	);
 }

@@ -1,12 +1,13 @@
 import { DurableObject } from "cloudflare:workers";
 import { attemptDelivery } from "./deliver.ts";
 import { enqueueDelivery } from "./enqueue.ts";
+import type { PendingDelivery } from "./store.ts";
 
 /** Wait before trying again when an attempt threw (the service's fault, not the receiver's). */
 const AFTER_FAULT_SECONDS = 30;
 
 /**
- * One instance per receiving endpoint (named by the callback URL's origin) makes the delivery
+ * One instance per receiving endpoint (named by the receiving URL's origin) makes the delivery
  * attempts to it, side by side, each in the background. Whoever starts an attempt (the order's move,
  * the queue consumer, a redelivery) waits only for the hand-over, never for the receiver: a receiver
  * that hangs for its whole timeout holds up its own attempts and nobody else's, and other endpoints
@@ -16,51 +17,57 @@ const AFTER_FAULT_SECONDS = 30;
  * this object is found again by the cron sweep.
  */
 export class WebhookSender extends DurableObject<Env> {
-	/** Events with an attempt under way here: a second hand-over of one of them meanwhile is a no-op. */
+	/** Deliveries with an attempt under way here: a second hand-over of one of them meanwhile is a no-op. */
 	#attempting = new Set<string>();
 
-	/** Starts an attempt of the event's delivery now, in the background, unless one is under way. */
-	send(eventId: string, url: string): void {
-		if (this.#attempting.has(eventId)) return;
-		this.#attempting.add(eventId);
+	/** Starts an attempt of the delivery now, in the background, unless one is under way. */
+	send(deliveryId: string, url: string): void {
+		if (this.#attempting.has(deliveryId)) return;
+		this.#attempting.add(deliveryId);
 		this.ctx.waitUntil(
-			this.#attempt(eventId, url).finally(() => {
-				this.#attempting.delete(eventId);
+			this.#attempt({ id: deliveryId, url }).finally(() => {
+				this.#attempting.delete(deliveryId);
 			}),
 		);
 	}
 
-	async #attempt(eventId: string, url: string): Promise<void> {
+	async #attempt(delivery: PendingDelivery): Promise<void> {
 		try {
-			const outcome = await attemptDelivery(this.env, eventId);
-			if (outcome.kind === "retry") await enqueueDelivery(this.env, eventId, url, outcome.delaySeconds);
+			const outcome = await attemptDelivery(this.env, delivery.id);
+			if (outcome.kind === "retry") await enqueueDelivery(this.env, delivery, outcome.delaySeconds);
 		} catch (error) {
-			console.error(JSON.stringify({ level: "error", event_id: eventId, message: String(error) }));
-			await enqueueDelivery(this.env, eventId, url, AFTER_FAULT_SECONDS);
+			console.error(JSON.stringify({ level: "error", delivery_id: delivery.id, message: String(error) }));
+			await enqueueDelivery(this.env, delivery, AFTER_FAULT_SECONDS);
 		}
 	}
 }
 
 /**
- * Hands an event to the sender of its receiving endpoint (`url`, the delivery's callback URL), which
- * attempts the delivery at once in the background. Throws when the sender cannot be reached; the
- * caller then leaves it to the queue or the sweep.
+ * Hands a delivery to the sender of its receiving endpoint (the origin of its URL), which attempts it
+ * at once in the background. Throws when the sender cannot be reached; the caller then leaves it to
+ * the queue or the sweep.
  */
-export async function startDelivery(env: Env, eventId: string, url: string): Promise<void> {
-	await env.WEBHOOK_SENDER.get(env.WEBHOOK_SENDER.idFromName(endpointOf(url))).send(eventId, url);
+export async function startDelivery(env: Env, delivery: PendingDelivery): Promise<void> {
+	await env.WEBHOOK_SENDER.get(env.WEBHOOK_SENDER.idFromName(endpointOf(delivery.url))).send(delivery.id, delivery.url);
 }
 
 /**
- * Starts the event's delivery now through its endpoint's sender; when the sender cannot be reached,
- * puts it on the queue instead (and the sweep covers a queue that fails too). Never throws.
+ * Starts each delivery now through its endpoint's sender (side by side); one whose sender cannot be
+ * reached goes on the queue instead (and the sweep covers a queue that fails too). Never throws.
  */
-export async function deliverSoon(env: Env, eventId: string, url: string): Promise<void> {
-	try {
-		await startDelivery(env, eventId, url);
-	} catch (error) {
-		console.error(JSON.stringify({ level: "warn", event_id: eventId, message: `hand-over failed: ${String(error)}` }));
-		await enqueueDelivery(env, eventId, url);
-	}
+export async function deliverSoon(env: Env, deliveries: ReadonlyArray<PendingDelivery>): Promise<void> {
+	await Promise.all(
+		deliveries.map(async (delivery) => {
+			try {
+				await startDelivery(env, delivery);
+			} catch (error) {
+				console.error(
+					JSON.stringify({ level: "warn", delivery_id: delivery.id, message: `hand-over failed: ${String(error)}` }),
+				);
+				await enqueueDelivery(env, delivery);
+			}
+		}),
+	);
 }
 
 /** The endpoint a URL delivers to: its origin (scheme, host, port), or the URL itself when it cannot be parsed. */

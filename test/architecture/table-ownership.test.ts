@@ -24,6 +24,9 @@ const OWNER: Record<string, string> = {
 	order_moves: "orders",
 	events: "webhooks",
 	deliveries: "webhooks",
+	// The deliveries table as migration 0013 rebuilt it, under its name until the rename.
+	deliveries_by_receiver: "webhooks",
+	webhook_endpoints: "webhooks",
 	brand_profiles: "branding",
 	ops_sessions: "console",
 	price_books: "pricing",

@@ -196,7 +196,7 @@ describe("GET /v1/openapi.json", () => {
 		expect(untyped).toEqual([]);
 	});
 
-	it("documents the webhooks (OAS 3.1): each sent event's body, with the signature headers", async () => {
+	it("documents the webhooks (OAS 3.1): each sent event's body and the endpoint ping, with the signature headers", async () => {
 		const document = (await fetchDocument()) as OpenApiDocument & {
 			webhooks: Record<
 				string,
@@ -210,7 +210,10 @@ describe("GET /v1/openapi.json", () => {
 			>;
 		};
 		expect(Object.keys(document.webhooks).sort()).toEqual(
-			["order.canceled", "order.delivered", "order.in_production", "order.on_hold", "order.shipped"].sort(),
+			["order.canceled", "order.delivered", "order.in_production", "order.on_hold", "order.shipped", "ping"].sort(),
+		);
+		expect(document.webhooks.ping?.post.requestBody.content["application/json"]?.schema.$ref).toBe(
+			"#/components/schemas/PingEvent",
 		);
 		const shipped = document.webhooks["order.shipped"]?.post;
 		expect(shipped?.operationId).toBe("orderShipped");

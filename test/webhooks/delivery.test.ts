@@ -12,6 +12,7 @@ import worker from "../../src/index.ts";
 import type { Order } from "../../src/orders/response.ts";
 import { DEAD_LETTER_QUEUE } from "../../src/webhooks/consumer.ts";
 import { attemptDelivery } from "../../src/webhooks/deliver.ts";
+import type { DeliveryMessage } from "../../src/webhooks/enqueue.ts";
 import { WEBHOOK_EVENT_SCHEMAS } from "../../src/webhooks/event-schemas.ts";
 import { verifySignature } from "../../src/webhooks/signature.ts";
 import { OVERDUE_MS } from "../../src/webhooks/sweep.ts";
@@ -20,7 +21,7 @@ import { api, createKeyWithScopes, createPartner, send } from "../helpers.ts";
 import { createOrder, orderBody, readOrder, readyFile, settleValidation, TRACKING } from "../orders/order-helpers.ts";
 import type { ReceivedRequest } from "../outbound/partner-hosts.ts";
 import { waitFor } from "../polling.ts";
-import { HOOKS, hookUrl, receivedAt, storedEvent, waitForReceived } from "./webhook-helpers.ts";
+import { callbackDeliveryId, HOOKS, hookUrl, receivedAt, storedEvent, waitForReceived } from "./webhook-helpers.ts";
 
 type DeliveryRow = {
 	event_id: string;
@@ -156,11 +157,11 @@ describe("webhook delivery", () => {
 	it("retries a receiver that answers 500 three times on the schedule, then delivers on the 4th attempt", async () => {
 		const { partner, owner } = await freshOwner();
 		const url = hookUrl("fail-then-ok/3");
-		const { eventId } = await storedEvent(owner, url);
+		const { eventId, deliveryId } = await storedEvent(owner, url);
 		const schedule = [30, 120, 600];
 		let now = new Date(Date.now() + 1000);
 		for (const [index, seconds] of schedule.entries()) {
-			const outcome = await attemptDelivery(env, eventId, now);
+			const outcome = await attemptDelivery(env, deliveryId, now);
 			expect(outcome.kind).toBe("retry");
 			const row = await deliveryOf(eventId);
 			expect(row).toMatchObject({ status: "pending", attempts: index + 1, last_status_code: 500 });
@@ -173,7 +174,7 @@ describe("webhook delivery", () => {
 			}
 			now = new Date(row.next_attempt_at ?? "");
 		}
-		expect(await attemptDelivery(env, eventId, now)).toEqual({ kind: "done" });
+		expect(await attemptDelivery(env, deliveryId, now)).toEqual({ kind: "done" });
 		const row = await deliveryOf(eventId);
 		expect(row).toMatchObject({ status: "delivered", attempts: 4, last_status_code: 200, next_attempt_at: null });
 		expect(row.delivered_at).toBe(now.toISOString());
@@ -194,16 +195,16 @@ describe("webhook delivery", () => {
 		const stamps = requests.map((request) => /^t=(\d+)/.exec(request.headers["svc-signature"] ?? "")?.[1]);
 		expect(new Set(stamps).size).toBe(4);
 		// A delivered event is not sent again.
-		expect(await attemptDelivery(env, eventId, now)).toEqual({ kind: "done" });
+		expect(await attemptDelivery(env, deliveryId, now)).toEqual({ kind: "done" });
 		expect(await receivedAt(url)).toHaveLength(4);
 	});
 
 	it("treats a receiver slower than the timeout as a failure and schedules the next attempt", async () => {
 		const { owner } = await freshOwner();
-		const { eventId } = await storedEvent(owner, hookUrl("slow/3000"));
+		const { eventId, deliveryId } = await storedEvent(owner, hookUrl("slow/3000"));
 		const now = new Date();
 		const started = Date.now();
-		const outcome = await attemptDelivery(env, eventId, now);
+		const outcome = await attemptDelivery(env, deliveryId, now);
 		expect(Date.now() - started).toBeLessThan(2900);
 		expect(outcome.kind).toBe("retry");
 		const row = await deliveryOf(eventId);
@@ -216,9 +217,9 @@ describe("webhook delivery", () => {
 		const { owner } = await freshOwner();
 		const redirectedBefore = (await receivedAt(`${HOOKS}/ok/redirected`)).length;
 		const url = hookUrl("status/302");
-		const { eventId } = await storedEvent(owner, url);
+		const { eventId, deliveryId } = await storedEvent(owner, url);
 		const now = new Date();
-		expect((await attemptDelivery(env, eventId, now)).kind).toBe("retry");
+		expect((await attemptDelivery(env, deliveryId, now)).kind).toBe("retry");
 		const row = await deliveryOf(eventId);
 		expect(row).toMatchObject({ status: "pending", attempts: 1, last_status_code: 302 });
 		expect(row.last_error).toMatch(/redirect/i);
@@ -229,9 +230,9 @@ describe("webhook delivery", () => {
 
 	it("honours Retry-After on a 429 when it is later than the schedule", async () => {
 		const { owner } = await freshOwner();
-		const { eventId } = await storedEvent(owner, hookUrl("retry-after/900"));
+		const { eventId, deliveryId } = await storedEvent(owner, hookUrl("retry-after/900"));
 		const now = new Date();
-		const outcome = await attemptDelivery(env, eventId, now);
+		const outcome = await attemptDelivery(env, deliveryId, now);
 		expect(outcome).toEqual({ kind: "retry", delaySeconds: 900 });
 		const row = await deliveryOf(eventId);
 		expect(row).toMatchObject({ status: "pending", attempts: 1, last_status_code: 429 });
@@ -240,19 +241,19 @@ describe("webhook delivery", () => {
 
 	it("marks the delivery failed after 24 h of failures, keeps it and lists it", async () => {
 		const { partner, owner } = await freshOwner();
-		const { eventId } = await storedEvent(owner, hookUrl("status/500"));
+		const { eventId, deliveryId } = await storedEvent(owner, hookUrl("status/500"));
 		const createdAt = await eventCreatedAt(eventId);
-		expect((await attemptDelivery(env, eventId, new Date(createdAt.getTime() + 1000))).kind).toBe("retry");
-		expect((await attemptDelivery(env, eventId, new Date(createdAt.getTime() + 3600_000))).kind).toBe("retry");
+		expect((await attemptDelivery(env, deliveryId, new Date(createdAt.getTime() + 1000))).kind).toBe("retry");
+		expect((await attemptDelivery(env, deliveryId, new Date(createdAt.getTime() + 3600_000))).kind).toBe("retry");
 		// The last retry before the window's end is clamped to the end itself.
-		const late = await attemptDelivery(env, eventId, new Date(createdAt.getTime() + 23.9 * 3600_000));
+		const late = await attemptDelivery(env, deliveryId, new Date(createdAt.getTime() + 23.9 * 3600_000));
 		expect(late.kind).toBe("retry");
 		expect((await deliveryOf(eventId)).next_attempt_at).toBe(
 			new Date(createdAt.getTime() + 24 * 3600_000).toISOString(),
 		);
 
 		const end = new Date(createdAt.getTime() + 24 * 3600_000 + 1000);
-		expect(await attemptDelivery(env, eventId, end)).toEqual({ kind: "done" });
+		expect(await attemptDelivery(env, deliveryId, end)).toEqual({ kind: "done" });
 		const row = await deliveryOf(eventId);
 		expect(row).toMatchObject({ status: "failed", attempts: 4, last_status_code: 500, next_attempt_at: null });
 		expect(row.last_attempt_at).toBe(end.toISOString());
@@ -263,7 +264,7 @@ describe("webhook delivery", () => {
 		expect(page.data.map((event) => event.id)).toEqual([eventId]);
 		expect(page.data[0]?.delivery).toMatchObject({ status: "failed", attempts: 4 });
 		// A failed delivery is not attempted again by a stray message.
-		expect(await attemptDelivery(env, eventId, end)).toEqual({ kind: "done" });
+		expect(await attemptDelivery(env, deliveryId, end)).toEqual({ kind: "done" });
 		expect((await deliveryOf(eventId)).attempts).toBe(4);
 	});
 
@@ -302,9 +303,11 @@ describe("webhook delivery", () => {
 		const { owner } = await freshOwner();
 		const good = await storedEvent(owner, hookUrl("ok"));
 		const hanging = await storedEvent(owner, hookUrl("hang"));
-		const batch = createMessageBatch<{ event_id: string }>("framed-print-webhooks", [
+		// A message names its delivery (its URL read from D1 when it lacks one); one sent before deliveries
+		// had ids names only its event, and stands for the event's callback delivery.
+		const batch = createMessageBatch<DeliveryMessage>("framed-print-webhooks", [
 			{ id: "msg-unknown", timestamp: new Date(), attempts: 1, body: { event_id: "evt_doesnotexist" } },
-			{ id: "msg-good", timestamp: new Date(), attempts: 1, body: { event_id: good.eventId } },
+			{ id: "msg-good", timestamp: new Date(), attempts: 1, body: { delivery_id: good.deliveryId } },
 			{ id: "msg-hanging", timestamp: new Date(), attempts: 1, body: { event_id: hanging.eventId } },
 		]);
 		const ctx = createExecutionContext();
@@ -343,12 +346,12 @@ describe("webhook delivery", () => {
 		const stuck = await freshOwner();
 		const hangUrl = hookUrl("hang");
 		const hangingEvents = await Promise.all(Array.from({ length: 5 }, () => storedEvent(stuck.owner, hangUrl)));
-		for (const { eventId } of hangingEvents) await startDelivery(env, eventId, hangUrl);
+		for (const { deliveryId } of hangingEvents) await startDelivery(env, { id: deliveryId, url: hangUrl });
 		const other = await freshOwner();
 		// The same host as the hanging receiver, so even the one sender both share never waits on it.
 		const url = hookUrl("ok");
 		const healthy = await storedEvent(other.owner, url);
-		await startDelivery(env, healthy.eventId, url);
+		await startDelivery(env, { id: healthy.deliveryId, url });
 		await waitForReceived(url);
 		// The healthy receiver got its webhook while all five attempts at the hanging one were still under way.
 		for (const { eventId } of hangingEvents) {
@@ -362,8 +365,8 @@ describe("webhook delivery", () => {
 		const { owner } = await freshOwner();
 		// The body's end comes 5 s after the status line, well past the 1 s timeout of the tests.
 		const url = hookUrl("slow-body/200/5000");
-		const { eventId } = await storedEvent(owner, url);
-		expect(await attemptDelivery(env, eventId, new Date())).toEqual({ kind: "done" });
+		const { eventId, deliveryId } = await storedEvent(owner, url);
+		expect(await attemptDelivery(env, deliveryId, new Date())).toEqual({ kind: "done" });
 		expect(await deliveryOf(eventId)).toMatchObject({
 			status: "delivered",
 			attempts: 1,
@@ -375,8 +378,8 @@ describe("webhook delivery", () => {
 	it("keeps only the excerpt of a failed answer's body that arrives in time, without waiting for the rest", async () => {
 		const { owner } = await freshOwner();
 		const url = hookUrl("slow-body/500/5000");
-		const { eventId } = await storedEvent(owner, url);
-		const outcome = await attemptDelivery(env, eventId, new Date());
+		const { eventId, deliveryId } = await storedEvent(owner, url);
+		const outcome = await attemptDelivery(env, deliveryId, new Date());
 		expect(outcome.kind).toBe("retry");
 		const row = await deliveryOf(eventId);
 		expect(row).toMatchObject({ status: "pending", attempts: 1, last_status_code: 500 });
@@ -415,9 +418,9 @@ describe("webhook delivery", () => {
 	it("checks the callback_url again at send time and sends nothing to a private address", async () => {
 		const { owner } = await freshOwner();
 		const url = hookUrl("ok");
-		const { eventId } = await storedEvent(owner, url);
+		const { eventId, deliveryId } = await storedEvent(owner, url);
 		await env.DB.prepare("UPDATE deliveries SET url = 'https://10.0.0.1/x' WHERE event_id = ?1").bind(eventId).run();
-		expect(await attemptDelivery(env, eventId, new Date())).toEqual({ kind: "done" });
+		expect(await attemptDelivery(env, deliveryId, new Date())).toEqual({ kind: "done" });
 		const row = await deliveryOf(eventId);
 		expect(row).toMatchObject({ status: "failed", attempts: 1, last_status_code: null, next_attempt_at: null });
 		expect(row.last_error).toMatch(/^Not sent/);
@@ -443,7 +446,9 @@ describe("webhook delivery", () => {
 		]);
 		const inProduction = results[1];
 		expect(inProduction).toMatchObject({ url: null, attempts: 0 });
-		expect(await attemptDelivery(env, inProduction?.id ?? "", new Date())).toEqual({ kind: "done" });
+		expect(await attemptDelivery(env, await callbackDeliveryId(inProduction?.id ?? ""), new Date())).toEqual({
+			kind: "done",
+		});
 		expect(await deliveryOf(inProduction?.id ?? "")).toMatchObject({
 			status: "no_endpoint",
 			attempts: 0,

@@ -244,7 +244,7 @@ describe("POST /v1/webhook-secret/rotate", () => {
 		// During the overlap: two v1= entries, new first; each secret alone verifies.
 		const during = hookUrl("ok");
 		const first = await storedEvent(owner, during);
-		expect(await attemptDelivery(env, first.eventId, new Date())).toEqual({ kind: "done" });
+		expect(await attemptDelivery(env, first.deliveryId, new Date())).toEqual({ kind: "done" });
 		const [overlapRequest] = await receivedAt(during);
 		const overlapHeader = overlapRequest?.headers["svc-signature"] ?? "";
 		const overlapBody = overlapRequest?.body ?? "";
@@ -263,7 +263,7 @@ describe("POST /v1/webhook-secret/rotate", () => {
 			.run();
 		const after = hookUrl("ok");
 		const second = await storedEvent(owner, after);
-		expect(await attemptDelivery(env, second.eventId, new Date())).toEqual({ kind: "done" });
+		expect(await attemptDelivery(env, second.deliveryId, new Date())).toEqual({ kind: "done" });
 		const [laterRequest] = await receivedAt(after);
 		const laterHeader = laterRequest?.headers["svc-signature"] ?? "";
 		const laterBody = laterRequest?.body ?? "";
@@ -281,8 +281,8 @@ describe("POST /v1/webhook-secret/rotate", () => {
 		const tolerance = { toleranceSeconds: 300 };
 		for (const mode of ["live", "test"] as const) {
 			const url = hookUrl("ok");
-			const { eventId } = await storedEvent({ accountId: partner.account.id, mode }, url);
-			expect(await attemptDelivery(env, eventId, new Date())).toEqual({ kind: "done" });
+			const { deliveryId } = await storedEvent({ accountId: partner.account.id, mode }, url);
+			expect(await attemptDelivery(env, deliveryId, new Date())).toEqual({ kind: "done" });
 			const [request] = await receivedAt(url);
 			const header = request?.headers["svc-signature"] ?? "";
 			const other = mode === "live" ? "test" : "live";
@@ -302,7 +302,7 @@ describe("POST /v1/webhook-secret/rotate", () => {
 
 		const liveUrl = hookUrl("ok");
 		const live = await storedEvent({ accountId: partner.account.id, mode: "live" }, liveUrl);
-		expect(await attemptDelivery(env, live.eventId, new Date())).toEqual({ kind: "done" });
+		expect(await attemptDelivery(env, live.deliveryId, new Date())).toEqual({ kind: "done" });
 		const [liveRequest] = await receivedAt(liveUrl);
 		const liveHeader = liveRequest?.headers["svc-signature"] ?? "";
 		expect(digestsOf(liveHeader)).toHaveLength(1);
@@ -314,7 +314,7 @@ describe("POST /v1/webhook-secret/rotate", () => {
 
 		const testUrl = hookUrl("ok");
 		const test = await storedEvent({ accountId: partner.account.id, mode: "test" }, testUrl);
-		expect(await attemptDelivery(env, test.eventId, new Date())).toEqual({ kind: "done" });
+		expect(await attemptDelivery(env, test.deliveryId, new Date())).toEqual({ kind: "done" });
 		const [testRequest] = await receivedAt(testUrl);
 		const testHeader = testRequest?.headers["svc-signature"] ?? "";
 		const t = Number(/^t=(\d+)/.exec(testHeader)?.[1]);
@@ -335,8 +335,8 @@ describe("POST /v1/webhook-secret/rotate", () => {
 			secrets.push(((await response.json()) as { webhook_secret: string }).webhook_secret);
 		}
 		const url = hookUrl("ok");
-		const { eventId } = await storedEvent({ accountId: partner.account.id, mode: "live" }, url);
-		expect(await attemptDelivery(env, eventId, new Date())).toEqual({ kind: "done" });
+		const { deliveryId } = await storedEvent({ accountId: partner.account.id, mode: "live" }, url);
+		expect(await attemptDelivery(env, deliveryId, new Date())).toEqual({ kind: "done" });
 		const [request] = await receivedAt(url);
 		const header = request?.headers["svc-signature"] ?? "";
 		const body = request?.body ?? "";

@@ -47,7 +47,7 @@ export async function storedEvent(
 	owner: { accountId: string; mode: KeyMode },
 	callbackUrl: string | null,
 	now = new Date(),
-): Promise<{ orderId: string; eventId: string }> {
+): Promise<{ orderId: string; eventId: string; deliveryId: string }> {
 	const orderId = newId("ord");
 	const before = newOrderRow({
 		id: orderId,
@@ -67,5 +67,14 @@ export async function storedEvent(
 		actor: "system",
 	});
 	if (eventId === null) throw new Error("the move wrote no event");
-	return { orderId, eventId };
+	return { orderId, eventId, deliveryId: await callbackDeliveryId(eventId) };
+}
+
+/** The id of an event's delivery to its order's callback_url (or its no_endpoint record). */
+export async function callbackDeliveryId(eventId: string): Promise<string> {
+	const row = await env.DB.prepare("SELECT id FROM deliveries WHERE event_id = ?1 AND endpoint_id IS NULL")
+		.bind(eventId)
+		.first<{ id: string }>();
+	if (row === null) throw new Error(`no callback delivery for ${eventId}`);
+	return row.id;
 }

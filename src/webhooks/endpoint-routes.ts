@@ -1,0 +1,187 @@
+import { z } from "@hono/zod-openapi";
+import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
+import type { AuthedEnv } from "../accounts/authed-env.ts";
+import { allowsLocalUrls } from "../config.ts";
+import { createApp } from "../http/create-app.ts";
+import { dateTime } from "../http/date-time.ts";
+import { ApiError, errorResponses } from "../http/errors.ts";
+import { outboundUrlProblem } from "../http/outbound-url.ts";
+import { absoluteUrl, singleLineText } from "../text-rules.ts";
+import { sendPing } from "./deliver.ts";
+import {
+	addEndpoint,
+	deleteEndpoint,
+	type EndpointRow,
+	findEndpoint,
+	listEndpoints,
+	MAX_ENDPOINTS_PER_MODE,
+	subscribedTypes,
+} from "./endpoints.ts";
+import { SENT_EVENT_TYPES } from "./events.ts";
+
+const EndpointSchema = z
+	.object({
+		id: z.string().openapi({ example: "whe_3Lk9" }),
+		url: z.string().openapi({ example: "https://example.com/hooks" }),
+		events: z.array(z.enum(SENT_EVENT_TYPES)).openapi({ example: ["order.shipped", "order.delivered"] }),
+		description: z.string().nullable().openapi({ example: "Shop fulfilment service" }),
+		mode: z.enum(["live", "test"]).openapi({ description: "The mode whose events it receives: the key's." }),
+		created_at: dateTime(),
+	})
+	.openapi("WebhookEndpoint");
+
+const EndpointInput = z
+	.object({
+		url: absoluteUrl().openapi({
+			description: "Where the events are POSTed: the rules of an order's callback_url (https, a public host).",
+			example: "https://example.com/hooks",
+		}),
+		events: z
+			.array(z.enum(SENT_EVENT_TYPES))
+			.min(1, "must name at least 1 event type")
+			.max(SENT_EVENT_TYPES.length * 2, `must hold at most ${SENT_EVENT_TYPES.length * 2} entries`)
+			.optional()
+			.openapi({
+				description: "The event types it receives (repeats count once). Default: every event type that is sent.",
+				example: ["order.shipped", "order.delivered"],
+			}),
+		description: singleLineText(200)
+			.optional()
+			.openapi({ description: "A note for the partner's own people.", example: "Shop fulfilment service" }),
+	})
+	.strict()
+	.openapi("WebhookEndpointInput");
+
+const EndpointIdParams = z.object({
+	id: z
+		.string()
+		.max(64)
+		.openapi({ param: { name: "id", in: "path" }, example: "whe_3Lk9" }),
+});
+
+function toEndpoint(row: EndpointRow): z.infer<typeof EndpointSchema> {
+	return {
+		id: row.id,
+		url: row.url,
+		events: subscribedTypes(row),
+		description: row.description,
+		mode: row.mode,
+		created_at: row.created_at,
+	};
+}
+
+function notFound(id: string): ApiError {
+	return new ApiError("not_found", `No webhook endpoint ${id}.`, "id");
+}
+
+const createEndpoint = protectedRoute("orders:write", {
+	method: "post",
+	path: "/webhook-endpoints",
+	tags: ["Webhook endpoints"],
+	summary: `Register an endpoint for the key's mode that receives the chosen events of every order (at most ${MAX_ENDPOINTS_PER_MODE} per mode)`,
+	request: { body: { required: true, content: { "application/json": { schema: EndpointInput } } } },
+	responses: {
+		201: jsonResponse(EndpointSchema, "The endpoint; it receives events that happen from now on."),
+		...errorResponses(400, 409, 422),
+	},
+});
+
+const listEndpointsRoute = protectedRoute("events:read", {
+	method: "get",
+	path: "/webhook-endpoints",
+	tags: ["Webhook endpoints"],
+	summary: "List the endpoints of the key's mode, oldest first",
+	responses: {
+		200: jsonResponse(
+			z.object({ data: z.array(EndpointSchema) }).openapi("WebhookEndpointList"),
+			`Every endpoint (at most ${MAX_ENDPOINTS_PER_MODE}).`,
+		),
+	},
+});
+
+const getEndpoint = protectedRoute("events:read", {
+	method: "get",
+	path: "/webhook-endpoints/{id}",
+	tags: ["Webhook endpoints"],
+	summary: "Read one endpoint",
+	request: { params: EndpointIdParams },
+	responses: { 200: jsonResponse(EndpointSchema, "The endpoint."), ...errorResponses(404) },
+});
+
+const removeEndpoint = protectedRoute("orders:write", {
+	method: "delete",
+	path: "/webhook-endpoints/{id}",
+	tags: ["Webhook endpoints"],
+	summary: "Delete an endpoint: nothing more is sent to it, and its pending deliveries end as failed",
+	request: { params: EndpointIdParams },
+	responses: { 204: { description: "Deleted." }, ...errorResponses(404) },
+});
+
+const pingEndpoint = protectedRoute("orders:write", {
+	method: "post",
+	path: "/webhook-endpoints/{id}/test",
+	tags: ["Webhook endpoints"],
+	summary:
+		"Send the endpoint a signed `ping` now and answer what it replied: one attempt, no retries, nothing in the event log",
+	request: { params: EndpointIdParams },
+	responses: {
+		200: jsonResponse(
+			z
+				.object({
+					id: z.string().openapi({ description: "The ping's id, also its `webhook-id`.", example: "ping_8Rt2" }),
+					delivered: z.boolean().openapi({ description: "Whether the endpoint answered with a 2xx." }),
+					status_code: z.number().int().nullable().openapi({ description: "Its answer's status; null without one." }),
+					error: z.string().nullable().openapi({ description: "Why it is not delivered; null when it is." }),
+				})
+				.openapi("WebhookPingResult"),
+			"What the endpoint answered (a refusal is still a 200: the test ran).",
+		),
+		...errorResponses(404),
+	},
+});
+
+/** The account's webhook endpoints: register, list, read, delete and ping. */
+export const webhookEndpointRoutes = createApp<AuthedEnv>()
+	.openapi(createEndpoint, async (c) => {
+		const input = c.req.valid("json");
+		const problem = outboundUrlProblem(input.url, { allowLocal: allowsLocalUrls(c.env) });
+		if (problem !== null) throw new ApiError("validation_error", problem, "url");
+		const added = await addEndpoint(
+			c.env.DB,
+			c.var.principal,
+			{ url: input.url, events: input.events ?? SENT_EVENT_TYPES, description: input.description ?? null },
+			new Date(),
+		);
+		if (!added.ok) {
+			const { mode } = c.var.principal;
+			throw added.refusal === "limit"
+				? new ApiError(
+						"conflict",
+						`This account already has ${MAX_ENDPOINTS_PER_MODE} ${mode} webhook endpoints; delete one first.`,
+					)
+				: new ApiError("conflict", `This account already has a ${mode} webhook endpoint at this URL.`, "url");
+		}
+		return c.json(toEndpoint(added.endpoint), 201);
+	})
+	.openapi(listEndpointsRoute, async (c) => {
+		const rows = await listEndpoints(c.env.DB, c.var.principal);
+		return c.json({ data: rows.map(toEndpoint) }, 200);
+	})
+	.openapi(getEndpoint, async (c) => {
+		const { id } = c.req.valid("param");
+		const row = await findEndpoint(c.env.DB, c.var.principal, id);
+		if (row === null) throw notFound(id);
+		return c.json(toEndpoint(row), 200);
+	})
+	.openapi(removeEndpoint, async (c) => {
+		const { id } = c.req.valid("param");
+		if (!(await deleteEndpoint(c.env.DB, c.var.principal, id))) throw notFound(id);
+		return c.body(null, 204);
+	})
+	.openapi(pingEndpoint, async (c) => {
+		const { id } = c.req.valid("param");
+		const row = await findEndpoint(c.env.DB, c.var.principal, id);
+		if (row === null) throw notFound(id);
+		const outcome = await sendPing(c.env, { id: row.id, url: row.url, accountId: row.account_id, mode: row.mode });
+		return c.json(outcome, 200);
+	});

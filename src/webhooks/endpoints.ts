@@ -1,0 +1,116 @@
+/**
+ * The account's webhook endpoints: every statement on `webhook_endpoints`. An endpoint belongs to an
+ * account in one mode and receives the event types it subscribes to, besides each order's callback URL.
+ */
+import type { KeyMode } from "../accounts/scopes.ts";
+import { newId } from "../ids.ts";
+import { SENT_EVENT_TYPES, type SentEventType } from "./events.ts";
+
+/** The most endpoints an account has in one mode. */
+export const MAX_ENDPOINTS_PER_MODE = 10;
+
+/** An endpoint as stored. */
+export type EndpointRow = {
+	id: string;
+	account_id: string;
+	mode: KeyMode;
+	url: string;
+	/** Space-separated event types. */
+	events: string;
+	description: string | null;
+	created_at: string;
+};
+
+/** The owner of endpoints: an account in one mode. */
+export type EndpointOwner = { accountId: string; mode: KeyMode };
+
+/** The event types of a stored endpoint, in the order the service lists them (unknown words dropped). */
+export function subscribedTypes(row: Pick<EndpointRow, "events">): SentEventType[] {
+	const words = new Set(row.events.split(" "));
+	return SENT_EVENT_TYPES.filter((type) => words.has(type));
+}
+
+/** Why an endpoint was not added. */
+export type AddRefusal = "limit" | "duplicate_url";
+
+/**
+ * Adds an endpoint unless the owner already has MAX_ENDPOINTS_PER_MODE in this mode or one with this
+ * URL: one statement decides both, so two concurrent adds cannot pass the limit together.
+ */
+export async function addEndpoint(
+	db: D1Database,
+	owner: EndpointOwner,
+	input: { url: string; events: readonly SentEventType[]; description: string | null },
+	now: Date,
+): Promise<{ ok: true; endpoint: EndpointRow } | { ok: false; refusal: AddRefusal }> {
+	const row: EndpointRow = {
+		id: newId("whe"),
+		account_id: owner.accountId,
+		mode: owner.mode,
+		url: input.url,
+		events: SENT_EVENT_TYPES.filter((type) => input.events.includes(type)).join(" "),
+		description: input.description,
+		created_at: now.toISOString(),
+	};
+	const result = await db
+		.prepare(
+			`INSERT INTO webhook_endpoints (id, account_id, mode, url, events, description, created_at)
+			 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
+			  WHERE (SELECT COUNT(*) FROM webhook_endpoints WHERE account_id = ?2 AND mode = ?3) < ?8
+			 ON CONFLICT (account_id, mode, url) DO NOTHING`,
+		)
+		.bind(
+			row.id,
+			row.account_id,
+			row.mode,
+			row.url,
+			row.events,
+			row.description,
+			row.created_at,
+			MAX_ENDPOINTS_PER_MODE,
+		)
+		.run();
+	if (result.meta.changes > 0) return { ok: true, endpoint: row };
+	const taken = await db
+		.prepare("SELECT 1 AS taken FROM webhook_endpoints WHERE account_id = ?1 AND mode = ?2 AND url = ?3")
+		.bind(owner.accountId, owner.mode, input.url)
+		.first<{ taken: number }>();
+	return { ok: false, refusal: taken === null ? "limit" : "duplicate_url" };
+}
+
+/** The owner's endpoints, oldest first (at most MAX_ENDPOINTS_PER_MODE). */
+export async function listEndpoints(db: D1Database, owner: EndpointOwner): Promise<EndpointRow[]> {
+	const { results } = await db
+		.prepare("SELECT * FROM webhook_endpoints WHERE account_id = ?1 AND mode = ?2 ORDER BY created_at, id")
+		.bind(owner.accountId, owner.mode)
+		.all<EndpointRow>();
+	return results;
+}
+
+/** One of the owner's endpoints, or null (another account's or mode's is not found). */
+export function findEndpoint(db: D1Database, owner: EndpointOwner, id: string): Promise<EndpointRow | null> {
+	return db
+		.prepare("SELECT * FROM webhook_endpoints WHERE id = ?1 AND account_id = ?2 AND mode = ?3")
+		.bind(id, owner.accountId, owner.mode)
+		.first<EndpointRow>();
+}
+
+/**
+ * Deletes one of the owner's endpoints and, in the same batch, ends its pending deliveries as
+ * failed (nothing more is sent to it). Whether it existed.
+ */
+export async function deleteEndpoint(db: D1Database, owner: EndpointOwner, id: string): Promise<boolean> {
+	const [deleted] = await db.batch([
+		db
+			.prepare("DELETE FROM webhook_endpoints WHERE id = ?1 AND account_id = ?2 AND mode = ?3")
+			.bind(id, owner.accountId, owner.mode),
+		db
+			.prepare(
+				`UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = 'The endpoint was deleted.'
+				  WHERE endpoint_id = ?1 AND status = 'pending' AND account_id = ?2 AND mode = ?3
+				    AND NOT EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = ?1)`,
+			)
+			.bind(id, owner.accountId, owner.mode),
+	]);
+	return (deleted?.meta.changes ?? 0) > 0;
+}
