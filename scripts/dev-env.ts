@@ -1,0 +1,49 @@
+/**
+ * `eval "$(npm run --silent env:dev)"`: shell variables for the README's curl walkthrough, from the credentials
+ * `npm start` keeps in .wrangler/dev-credentials.json. API honours PORT as `npm start` does (8787 by default).
+ *
+ *   API             http://localhost:$PORT/v1
+ *   KEY, TEST_KEY   the development partner's live and test keys
+ *   OPS, ADMIN      the service team's ops and admin keys
+ *   WEBHOOK_SECRET, TEST_WEBHOOK_SECRET   the partner's live and test webhook secrets
+ *
+ * Prints nothing on stdout (so the eval sets nothing) and exits 1 when npm start has not run yet.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { PROJECT_ROOT } from "./lib/wrangler.ts";
+
+const CREDENTIALS_FILE = path.join(PROJECT_ROOT, ".wrangler", "dev-credentials.json");
+
+type Saved = {
+	partner?: { live_key?: string; test_key?: string; webhook_secret?: string; test_webhook_secret?: string };
+	service_team?: { ops_key?: string; admin_key?: string };
+};
+
+/** A value as one single-quoted shell word. */
+function shellWord(value: string): string {
+	return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+if (!existsSync(CREDENTIALS_FILE)) {
+	console.error(`env:dev: no ${CREDENTIALS_FILE}; run npm start first`);
+	process.exit(1);
+}
+const saved = JSON.parse(readFileSync(CREDENTIALS_FILE, "utf8")) as Saved;
+const port = process.env.PORT ?? "8787";
+const variables: Array<[string, string | undefined]> = [
+	["API", `http://localhost:${port}/v1`],
+	["KEY", saved.partner?.live_key],
+	["TEST_KEY", saved.partner?.test_key],
+	["OPS", saved.service_team?.ops_key],
+	["ADMIN", saved.service_team?.admin_key],
+	["WEBHOOK_SECRET", saved.partner?.webhook_secret],
+	// Files from before live and test had separate secrets hold one, which signs both.
+	["TEST_WEBHOOK_SECRET", saved.partner?.test_webhook_secret ?? saved.partner?.webhook_secret],
+];
+const missing = variables.filter(([, value]) => value === undefined).map(([name]) => name);
+if (missing.length > 0) {
+	console.error(`env:dev: ${CREDENTIALS_FILE} lacks ${missing.join(", ")}; delete it and run npm start again`);
+	process.exit(1);
+}
+for (const [name, value] of variables) console.log(`export ${name}=${shellWord(value ?? "")}`);

@@ -1,0 +1,155 @@
+/**
+ * `npm run receiver`: a webhook receiver on loopback for trying the API by hand (README, "Partner walkthrough").
+ * Every request is verified with the `standardwebhooks` package alone, `new Webhook(secret).verify(body, headers)`,
+ * with each webhook secret exactly as issued (`whsec_...`), and printed on one line: verified or REFUSED with the
+ * reason, then event type, order id, status and version. Verified requests are answered 204, others 400.
+ *
+ * Port: RECEIVER_PORT (default 9000). Secrets: WEBHOOK_SECRET (several may be given, comma-separated, such as the
+ * live and the test secret) and TEST_WEBHOOK_SECRET; when neither is set, the live and test secrets `npm start`
+ * keeps in .wrangler/dev-credentials.json.
+ */
+
+import { existsSync, readFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import path from "node:path";
+import { Webhook } from "standardwebhooks";
+import { PROJECT_ROOT } from "./lib/wrangler.ts";
+
+const HOST = "127.0.0.1";
+const PORT = Number(process.env.RECEIVER_PORT ?? 9000);
+const CREDENTIALS_FILE = path.join(PROJECT_ROOT, ".wrangler", "dev-credentials.json");
+/** Larger bodies are refused unread; the service's events are a few hundred bytes. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+type Secret = { label: string; webhook: Webhook };
+
+function fail(message: string): never {
+	console.error(`receiver: ${message}`);
+	process.exit(2);
+}
+
+function secretsFromEnvironment(): Array<{ label: string; value: string }> {
+	const listed = (name: string, label: string) =>
+		(process.env[name] ?? "")
+			.split(",")
+			.map((value) => value.trim())
+			.filter((value) => value !== "")
+			.map((value, index, all) => ({ label: all.length > 1 ? `${label} #${index + 1}` : label, value }));
+	return [...listed("WEBHOOK_SECRET", "WEBHOOK_SECRET"), ...listed("TEST_WEBHOOK_SECRET", "TEST_WEBHOOK_SECRET")];
+}
+
+function secretsFromDevCredentials(): Array<{ label: string; value: string }> {
+	if (!existsSync(CREDENTIALS_FILE)) {
+		fail(`no WEBHOOK_SECRET set and no ${path.relative(process.cwd(), CREDENTIALS_FILE)}: run npm start first`);
+	}
+	const saved = JSON.parse(readFileSync(CREDENTIALS_FILE, "utf8")) as {
+		partner?: { webhook_secret?: string; test_webhook_secret?: string };
+	};
+	const found = [
+		{ label: "live secret", value: saved.partner?.webhook_secret },
+		{ label: "test secret", value: saved.partner?.test_webhook_secret },
+	].filter((secret): secret is { label: string; value: string } => typeof secret.value === "string");
+	if (found.length === 0) fail(`${CREDENTIALS_FILE} holds no webhook secret`);
+	return found;
+}
+
+function loadSecrets(): { secrets: Secret[]; source: string } {
+	const fromEnvironment = secretsFromEnvironment();
+	const listed = fromEnvironment.length > 0 ? fromEnvironment : secretsFromDevCredentials();
+	const secrets = listed.map(({ label, value }) => {
+		try {
+			return { label, webhook: new Webhook(value) };
+		} catch (error) {
+			return fail(`${label} is not a webhook secret (${error instanceof Error ? error.message : error})`);
+		}
+	});
+	const source = fromEnvironment.length > 0 ? "the environment" : path.relative(process.cwd(), CREDENTIALS_FILE);
+	return { secrets, source };
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string {
+	const value = headers[name];
+	return Array.isArray(value) ? value.join(" ") : (value ?? "");
+}
+
+/** The first secret the Standard Webhooks headers verify with, or the reason none does. */
+function verify(
+	secrets: Secret[],
+	body: string,
+	headers: IncomingHttpHeaders,
+): { secret: string } | { reason: string } {
+	const standard = {
+		"webhook-id": header(headers, "webhook-id"),
+		"webhook-timestamp": header(headers, "webhook-timestamp"),
+		"webhook-signature": header(headers, "webhook-signature"),
+	};
+	let reason = "no secret";
+	for (const { label, webhook } of secrets) {
+		try {
+			webhook.verify(body, standard, { jsonParse: false });
+			return { secret: label };
+		} catch (error) {
+			reason = error instanceof Error ? error.message : String(error);
+		}
+	}
+	return { reason };
+}
+
+/** Event type, order id, status and version, whatever the body holds. */
+function summary(body: string): string {
+	try {
+		const event = JSON.parse(body) as Record<string, unknown>;
+		const text = (value: unknown) => (value === undefined || value === null ? "-" : String(value));
+		return `${text(event.event)} ${text(event.order_id)} status=${text(event.status)} version=${text(event.version)} (${text(event.id)})`;
+	} catch {
+		return `a body that is not JSON (${Buffer.byteLength(body)} bytes)`;
+	}
+}
+
+const { secrets, source } = loadSecrets();
+
+const server = createServer((request, response) => {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	request.on("data", (chunk: Buffer) => {
+		size += chunk.byteLength;
+		if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+	});
+	request.on("end", () => {
+		const time = new Date().toISOString();
+		if (size > MAX_BODY_BYTES) {
+			console.log(`${time} REFUSED (body over ${MAX_BODY_BYTES} bytes) ${request.method} ${request.url}`);
+			response.writeHead(400).end();
+			return;
+		}
+		const body = Buffer.concat(chunks).toString("utf8");
+		const result = verify(secrets, body, request.headers);
+		if ("secret" in result) {
+			console.log(`${time} verified (${result.secret}) ${summary(body)}`);
+			response.writeHead(204).end();
+		} else {
+			console.log(`${time} REFUSED (${result.reason}) ${request.method} ${request.url} ${summary(body)}`);
+			response.writeHead(400, { "Content-Type": "text/plain" }).end(`${result.reason}\n`);
+		}
+	});
+});
+
+server.on("error", (error) => fail(error.message));
+server.listen(PORT, HOST, () => {
+	console.log(
+		`Webhook receiver on http://${HOST}:${PORT}/webhooks (any path) verifying with ${secrets.length} secret(s) from ${source}: ${secrets.map((secret) => secret.label).join(", ")}. Ctrl-C stops it.`,
+	);
+});
+
+let stopping = false;
+function stop(signal: string): void {
+	if (stopping) return;
+	stopping = true;
+	server.close(() => {
+		console.log(`receiver stopped (${signal})`);
+		process.exit(0);
+	});
+	server.closeAllConnections();
+}
+process.on("SIGINT", () => stop("SIGINT"));
+process.on("SIGTERM", () => stop("SIGTERM"));
