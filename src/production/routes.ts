@@ -19,7 +19,7 @@ const OpsOrderViewSchema = z
 		account: z.object({ id: z.string(), name: z.string() }),
 		shipping_label: z
 			.object({
-				return_address: ShipToSchema.nullable().openapi({
+				return_address: z.union([ShipToSchema, z.null()]).openapi({
 					description:
 						"The partner's return address from its brand profile; null when it has none (print the label without one).",
 				}),

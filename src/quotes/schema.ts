@@ -124,7 +124,7 @@ export const QuoteSchema = z
 		expires_at: dateTime().openapi({ description: "48 hours after creation." }),
 		currency: z.literal("USD"),
 		price_book_version: z.number().int(),
-		ship_to: ShipToSchema.nullable().openapi({
+		ship_to: z.union([ShipToSchema, z.null()]).openapi({
 			description:
 				"Where the quote ships to. An order against the quote must go to the same country. Null only for quotes made before quotes kept it (they cannot be ordered against).",
 		}),
