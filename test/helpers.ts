@@ -7,17 +7,26 @@ import { runBatch } from "../src/accounts/store.ts";
 import { planAccount } from "../src/admin/provisioning.ts";
 import { ERROR_STATUS, type ErrorEnvelope, type ErrorType } from "../src/http/errors.ts";
 import { newId } from "../src/ids.ts";
+import { expectConformance } from "./conformance.ts";
 
 /** An instant as the API writes it: ISO 8601 in UTC, with milliseconds. */
 export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/** Sends a request to the Worker's default export, as a partner's HTTP client would. */
-export function api(path: string, init: RequestInit & { key?: string } = {}): Promise<Response> {
+/**
+ * Sends a request to the Worker's default export, as a partner's HTTP client would, and checks the
+ * answer against the OpenAPI document (test/conformance.ts): an undocumented status, field or
+ * header fails the test that sent it.
+ */
+export async function api(path: string, init: RequestInit & { key?: string } = {}): Promise<Response> {
 	const { key, ...rest } = init;
 	const headers = new Headers(rest.headers);
 	if (key !== undefined) headers.set("Authorization", `Bearer ${key}`);
 	if (typeof rest.body === "string" && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
-	return exports.default.fetch(new Request(`https://api.test${path}`, { ...rest, headers }));
+	const request = new Request(`https://api.test${path}`, { ...rest, headers });
+	const sent = { method: request.method, url: request.url };
+	const response = await exports.default.fetch(request);
+	await expectConformance(sent, response);
+	return response;
 }
 
 /** A JSON POST/PUT/PATCH with a key. */

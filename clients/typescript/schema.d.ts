@@ -1265,9 +1265,15 @@ export interface components {
 			address2?: string;
 			/** @example New York */
 			city: string;
-			/** @description Required for US, CA and AU, as a subdivision code there (e.g. NY, ON, NSW). */
+			/**
+			 * @description Required for US, CA and AU, as a subdivision code there (e.g. NY, ON, NSW).
+			 * @example NY
+			 */
 			state?: string;
-			/** @description Required where the country uses postcodes. US, CA and GB formats are checked. */
+			/**
+			 * @description Required where the country uses postcodes. US, CA and GB formats are checked.
+			 * @example 10118
+			 */
 			zip?: string;
 			/**
 			 * @description ISO 3166-1 alpha-2, stored uppercase.
@@ -1751,9 +1757,15 @@ export interface components {
 				address2?: string;
 				/** @example New York */
 				city: string;
-				/** @description Required for US, CA and AU, as a subdivision code there (e.g. NY, ON, NSW). */
+				/**
+				 * @description Required for US, CA and AU, as a subdivision code there (e.g. NY, ON, NSW).
+				 * @example NY
+				 */
 				state?: string;
-				/** @description Required where the country uses postcodes. US, CA and GB formats are checked. */
+				/**
+				 * @description Required where the country uses postcodes. US, CA and GB formats are checked.
+				 * @example 10118
+				 */
 				zip?: string;
 				/**
 				 * @description ISO 3166-1 alpha-2, stored uppercase.
@@ -1779,7 +1791,186 @@ export interface components {
 			 */
 			logo_print_file_id?: string | null;
 		};
-		PriceBook: components["schemas"]["PriceBookBody"] & {
+		PriceBook: {
+			/** @enum {string} */
+			currency: "USD";
+			print: {
+				minimum_cents: number;
+				paper_mills_per_sq_in: {
+					[key: string]: number;
+				};
+			};
+			frames: {
+				/** @description Per catalog frame slug: the moulding's price per foot. */
+				mills_per_foot: {
+					[key: string]: number;
+				};
+			};
+			mats: {
+				tiers: {
+					max_united_inches: number | null;
+					cents_per_layer: number;
+				}[];
+			};
+			glazing: {
+				mills_per_sq_in: {
+					[key: string]: number;
+				};
+			};
+			backing: {
+				mills_per_sq_in: number;
+			};
+			assembly: {
+				cents_per_framed_piece: number;
+			};
+			shipping: {
+				zones: {
+					US: {
+						budget?: {
+							package_cents: number;
+							per_lb_cents: number;
+							transit_days: {
+								min: number;
+								max: number;
+							};
+						};
+						standard?: {
+							package_cents: number;
+							per_lb_cents: number;
+							transit_days: {
+								min: number;
+								max: number;
+							};
+						};
+						express?: {
+							package_cents: number;
+							per_lb_cents: number;
+							transit_days: {
+								min: number;
+								max: number;
+							};
+						};
+						freight?: {
+							package_cents: number;
+							per_lb_cents: number;
+							transit_days: {
+								min: number;
+								max: number;
+							};
+						};
+					};
+					north_america: {
+						budget?: {
+							package_cents: number;
+							per_lb_cents: number;
+							transit_days: {
+								min: number;
+								max: number;
+							};
+						};
+						standard?: {
+							package_cents: number;
+							per_lb_cents: number;
+							transit_days: {
+								min: number;
+								max: number;
+							};
+						};
+						express?: {
+							package_cents: number;
+							per_lb_cents: number;
+							transit_days: {
+								min: number;
+								max: number;
+							};
+						};
+						freight?: {
+							package_cents: number;
+							per_lb_cents: number;
+							transit_days: {
+								min: number;
+								max: number;
+							};
+						};
+					};
+					europe: {
+						budget?: {
+							package_cents: number;
+							per_lb_cents: number;
+							transit_days: {
+								min: number;
+								max: number;
+							};
+						};
+						standard?: {
+							package_cents: number;
+							per_lb_cents: number;
+							transit_days: {
+								min: number;
+								max: number;
+							};
+						};
+						express?: {
+							package_cents: number;
+							per_lb_cents: number;
+							transit_days: {
+								min: number;
+								max: number;
+							};
+						};
+						freight?: {
+							package_cents: number;
+							per_lb_cents: number;
+							transit_days: {
+								min: number;
+								max: number;
+							};
+						};
+					};
+					world: {
+						budget?: {
+							package_cents: number;
+							per_lb_cents: number;
+							transit_days: {
+								min: number;
+								max: number;
+							};
+						};
+						standard?: {
+							package_cents: number;
+							per_lb_cents: number;
+							transit_days: {
+								min: number;
+								max: number;
+							};
+						};
+						express?: {
+							package_cents: number;
+							per_lb_cents: number;
+							transit_days: {
+								min: number;
+								max: number;
+							};
+						};
+						freight?: {
+							package_cents: number;
+							per_lb_cents: number;
+							transit_days: {
+								min: number;
+								max: number;
+							};
+						};
+					};
+				};
+				oversize_cents: number;
+				oversize_above_in: number;
+				freight_above_in: number;
+				dimensional_divisor: number;
+				production_days: {
+					framed: number;
+					unframed: number;
+				};
+			};
 			version: number;
 			/**
 			 * Format: date-time
@@ -2228,6 +2419,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -2280,9 +2477,12 @@ export interface operations {
 			400: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
-					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -2303,6 +2503,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -2370,9 +2576,12 @@ export interface operations {
 			400: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
-					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -2393,6 +2602,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -2479,6 +2694,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -2546,9 +2767,12 @@ export interface operations {
 			400: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
-					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -2569,6 +2793,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -2647,9 +2877,12 @@ export interface operations {
 			400: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
-					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -2670,6 +2903,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -2743,6 +2982,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -2890,6 +3135,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -2969,9 +3220,12 @@ export interface operations {
 			400: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
-					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -2992,6 +3246,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -3078,6 +3338,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -3151,6 +3417,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -3219,9 +3491,12 @@ export interface operations {
 			400: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
-					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -3242,6 +3517,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -3341,6 +3622,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -3435,6 +3722,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -3502,9 +3795,12 @@ export interface operations {
 			400: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
-					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -3525,6 +3821,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -3618,9 +3920,12 @@ export interface operations {
 			400: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
-					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -3641,6 +3946,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -3730,9 +4041,12 @@ export interface operations {
 			400: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
-					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -3753,6 +4067,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -3842,9 +4162,12 @@ export interface operations {
 			400: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
-					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -3865,6 +4188,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -3954,9 +4283,12 @@ export interface operations {
 			400: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
-					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -3977,6 +4309,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -4076,6 +4414,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -4155,6 +4499,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -4176,6 +4526,19 @@ export interface operations {
 			};
 			/** @description Error `conflict` */
 			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4241,6 +4604,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -4322,6 +4691,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -4387,9 +4762,12 @@ export interface operations {
 			400: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
-					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -4410,6 +4788,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -4486,6 +4870,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -4572,6 +4962,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -4668,6 +5064,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -4741,6 +5143,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -4825,6 +5233,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -4883,6 +5297,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -4935,9 +5355,12 @@ export interface operations {
 			400: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
-					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -4958,6 +5381,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5044,6 +5473,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5115,6 +5550,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5188,6 +5629,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5259,6 +5706,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5324,9 +5777,12 @@ export interface operations {
 			400: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
-					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5347,6 +5803,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5416,6 +5878,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5490,6 +5958,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5568,9 +6042,12 @@ export interface operations {
 			400: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
-					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5591,6 +6068,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5658,9 +6141,12 @@ export interface operations {
 			400: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
-					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5681,6 +6167,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5759,9 +6251,12 @@ export interface operations {
 			400: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
-					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5782,6 +6277,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5855,6 +6356,12 @@ export interface operations {
 			403: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
 					[name: string]: unknown;
 				};
 				content: {

@@ -24,12 +24,14 @@ export const ShipToSchema = z
 		address1: singleLineText(200).openapi({ example: "350 Fifth Avenue" }),
 		address2: singleLineText(200).optional(),
 		city: singleLineText(100).openapi({ example: "New York" }),
-		state: singleLineText(100)
-			.optional()
-			.openapi({ description: "Required for US, CA and AU, as a subdivision code there (e.g. NY, ON, NSW)." }),
-		zip: singleLineText(20)
-			.optional()
-			.openapi({ description: "Required where the country uses postcodes. US, CA and GB formats are checked." }),
+		state: singleLineText(100).optional().openapi({
+			description: "Required for US, CA and AU, as a subdivision code there (e.g. NY, ON, NSW).",
+			example: "NY",
+		}),
+		zip: singleLineText(20).optional().openapi({
+			description: "Required where the country uses postcodes. US, CA and GB formats are checked.",
+			example: "10118",
+		}),
 		// Lowercase is accepted and stored uppercase: "us" is not ambiguous, and refusing it helps nobody.
 		country: z
 			.string()

@@ -408,7 +408,7 @@ consoleRoutes.post(
 consoleRoutes.get("/print-files/:id/download", requireSession, async (c) => {
 	const download = await downloadPrintFile(c.env, c.req.param("id"), c.req.query("item_id") ?? null);
 	if (!download.ok) return errorPage(c, download.status, download.message, c.var.operator.csrfToken);
-	return download.response;
+	return c.body(download.body, 200, download.headers);
 });
 
 consoleRoutes.post("/orders/:id/:move{ship|hold|release|deliver|cancel}", requireSession, requireCsrf, async (c) => {

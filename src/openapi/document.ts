@@ -85,28 +85,38 @@ type Operation = {
 /** The response headers the service sends, documented once and referred to from each response that has them. */
 const RESPONSE_HEADERS = {
 	"X-Request-Id": {
+		required: true,
 		description:
 			"The request's id (an incoming X-Request-Id of 1 to 128 of [A-Za-z0-9_=-] is echoed); errors repeat it as request_id.",
 		schema: { type: "string", example: "req_5aPhHloH8QFsSFRCNBX8C2E2" },
 	},
 	"X-RateLimit-Limit": {
+		required: true,
 		description: "Requests this key may make in a rolling minute.",
 		schema: { type: "integer", example: 120 },
 	},
 	"X-RateLimit-Remaining": {
+		required: true,
 		description: "Requests left in the current minute.",
 		schema: { type: "integer", example: 117 },
 	},
 	"X-RateLimit-Reset": {
+		required: true,
 		description: "Unix seconds when the window has room again.",
 		schema: { type: "integer", example: 1795345260 },
 	},
-	"Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer", example: 3 } },
+	"Retry-After": {
+		required: true,
+		description: "Seconds to wait before trying again.",
+		schema: { type: "integer", example: 3 },
+	},
 	ETag: {
+		required: true,
 		description: "The representation's entity tag; send it as If-None-Match to get a 304 while it is unchanged.",
 		schema: { type: "string", example: '"3f1c…"' },
 	},
 	"Idempotent-Replayed": {
+		required: true,
 		description: "`true` when the answer is the first order's, for a repeat of the same request.",
 		schema: { type: "string", enum: ["true"] },
 	},
@@ -114,15 +124,30 @@ const RESPONSE_HEADERS = {
 
 type HeaderName = keyof typeof RESPONSE_HEADERS;
 
-/** Which headers a response of an operation carries, by what the service does (see the README's "Errors" and limits). */
-function headersOf(method: string, path: string, status: string, operation: Operation): HeaderName[] {
-	const names: HeaderName[] = ["X-Request-Id"];
-	const limited = (operation.security ?? []).length > 0 && !["401", "403"].includes(status);
-	if (limited) names.push("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset");
-	if (status === "429") names.push("Retry-After");
-	if (method === "get" && path === "/v1/catalog" && (status === "200" || status === "304")) names.push("ETag");
-	if (method === "get" && path === "/v1/ops/print-files/{id}/download" && status === "200") names.push("ETag");
-	if (method === "post" && path === "/v1/orders" && status === "200") names.push("Idempotent-Replayed");
+/**
+ * Which headers a response of an operation carries, by what the service does (see the README's
+ * "Errors" and limits), and whether it always does: a 400 or 403 may come before the rate limiter
+ * has counted the request (a body over its limit; a key refused outright), and then has no counts.
+ */
+function headersOf(
+	method: string,
+	path: string,
+	status: string,
+	operation: Operation,
+): Array<{ name: HeaderName; always: boolean }> {
+	const names: Array<{ name: HeaderName; always: boolean }> = [{ name: "X-Request-Id", always: true }];
+	// Authentication comes before the limiter, the scope check after it: only a 401 goes without the counts.
+	if ((operation.security ?? []).length > 0 && status !== "401") {
+		const always = status !== "400" && status !== "403";
+		for (const name of ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"] as const) {
+			names.push({ name, always });
+		}
+	}
+	const also = (name: HeaderName) => names.push({ name, always: true });
+	if (status === "429") also("Retry-After");
+	if (method === "get" && path === "/v1/catalog" && (status === "200" || status === "304")) also("ETag");
+	if (method === "get" && path === "/v1/ops/print-files/{id}/download" && status === "200") also("ETag");
+	if (method === "post" && path === "/v1/orders" && status === "200") also("Idempotent-Replayed");
 	return names;
 }
 
@@ -153,8 +178,12 @@ function finishedDocument<T extends { paths?: object; tags?: unknown; components
 			operation.security ??= [];
 			for (const tag of operation.tags ?? []) used.add(tag);
 			for (const [status, response] of Object.entries(operation.responses ?? {})) {
+				// Always there: the shared definition, which says `required`; sometimes: the same, inline, without it.
 				const refs = Object.fromEntries(
-					headersOf(method, path, status, operation).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+					headersOf(method, path, status, operation).map(({ name, always }) => {
+						const { required: _always, ...sometimes } = RESPONSE_HEADERS[name];
+						return [name, always ? { $ref: `#/components/headers/${name}` } : sometimes];
+					}),
 				);
 				response.headers = { ...refs, ...response.headers };
 			}

@@ -72,10 +72,15 @@ export const PriceBookBody = z
 export type PriceBookInput = z.infer<typeof PriceBookBody>;
 
 /** A published book: its version and when it was published, with every rate. */
-export const PriceBookSchema = PriceBookBody.extend({
-	version: z.number().int().min(1),
-	published_at: dateTime(),
-}).openapi("PriceBook");
+// Spread rather than `.extend`: the document would show it as PriceBookInput (closed to other
+// properties) and more, which no answer could satisfy.
+export const PriceBookSchema = z
+	.strictObject({
+		...PriceBookBody.shape,
+		version: z.number().int().min(1),
+		published_at: dateTime(),
+	})
+	.openapi("PriceBook");
 /** A published book. */
 export type PriceBook = z.infer<typeof PriceBookSchema>;
 

@@ -42,7 +42,7 @@ export async function downloadPrintFile(
 	env: Env,
 	fileId: string,
 	itemId: string | null,
-): Promise<{ ok: true; response: Response } | DownloadRefusal> {
+): Promise<{ ok: true; body: ReadableStream; headers: Record<string, string> } | DownloadRefusal> {
 	const [file, item] = await Promise.all([findPrintFileById(env.DB, fileId), findItemPrinting(env.DB, fileId, itemId)]);
 	if (file === null) return { ok: false, status: 404, message: `No print file ${fileId}.` };
 	if (itemId !== null && item === null) {
@@ -63,16 +63,14 @@ export async function downloadPrintFile(
 	const name = downloadName(file, item);
 	return {
 		ok: true,
-		response: new Response(object.body, {
-			status: 200,
-			headers: {
-				"Content-Type": file.format === null ? "application/octet-stream" : MEDIA_TYPES[file.format],
-				"Content-Length": String(object.size),
-				"Content-Disposition": `attachment; filename="${name}"`,
-				ETag: object.httpEtag,
-				"Cache-Control": "private, no-store",
-				"X-Content-Type-Options": "nosniff",
-			},
-		}),
+		body: object.body,
+		headers: {
+			"Content-Type": file.format === null ? "application/octet-stream" : MEDIA_TYPES[file.format],
+			"Content-Length": String(object.size),
+			"Content-Disposition": `attachment; filename="${name}"`,
+			ETag: object.httpEtag,
+			"Cache-Control": "private, no-store",
+			"X-Content-Type-Options": "nosniff",
+		},
 	};
 }

@@ -92,7 +92,7 @@ const downloadPrintFileRoute = protectedRoute("ops", {
 				"image/jpeg": { schema: z.string().openapi({ format: "binary" }) },
 			},
 		},
-		...errorResponses(404, 409),
+		...errorResponses(404, 409, 422),
 	},
 });
 
@@ -206,7 +206,8 @@ export const productionRoutes = createApp<AuthedEnv>()
 		if (!download.ok) {
 			throw new ApiError(download.status === 404 ? "not_found" : "conflict", download.message, "id");
 		}
-		return download.response;
+		// Through the context, so the headers every answer carries (X-Request-Id, the rate limit's) come too.
+		return c.body(download.body, 200, download.headers);
 	})
 	.openapi(getWorkTicket, async (c) => {
 		const sheet = await sheetOr404(c.env, c.req.valid("param").id);

@@ -53,10 +53,8 @@ const EndpointInput = z
 	.openapi("WebhookEndpointInput");
 
 const EndpointIdParams = z.object({
-	id: z
-		.string()
-		.max(64)
-		.openapi({ param: { name: "id", in: "path" }, example: "whe_3Lk9" }),
+	// No length rule: an id of any length that is not the account's is simply not found (404).
+	id: z.string().openapi({ param: { name: "id", in: "path" }, example: "whe_3Lk9" }),
 });
 
 function toEndpoint(row: EndpointRow): z.infer<typeof EndpointSchema> {

@@ -3,6 +3,7 @@ import { app } from "../../src/app.ts";
 import { FRAMING_FIELDS } from "../../src/framing/spec.ts";
 import { OPENAPI_PATH } from "../../src/openapi/document.ts";
 import { api, createPartner } from "../helpers.ts";
+import { readyFile, settleValidation } from "../orders/order-helpers.ts";
 
 type Operation = {
 	security?: Array<Record<string, string[]>>;
@@ -299,6 +300,58 @@ describe("GET /v1/openapi.json", () => {
 				expect.arrayContaining(["401", "403", "429"]),
 			);
 		}
+	});
+});
+
+/** A value built from a schema's examples: its own, else each property's (objects) or its items' (arrays). */
+function exampleFrom(schema: unknown, schemas: Record<string, unknown>): unknown {
+	if (typeof schema !== "object" || schema === null) return undefined;
+	const node = schema as {
+		$ref?: string;
+		example?: unknown;
+		properties?: Record<string, unknown>;
+		items?: unknown;
+		allOf?: unknown[];
+	};
+	if (node.$ref !== undefined) return exampleFrom(schemas[node.$ref.replace("#/components/schemas/", "")], schemas);
+	if ("example" in node) return node.example;
+	if (node.allOf?.length === 1) return exampleFrom(node.allOf[0], schemas);
+	if (node.properties !== undefined) {
+		const entries = Object.entries(node.properties).map(([name, property]) => [name, exampleFrom(property, schemas)]);
+		return Object.fromEntries(entries.filter(([, value]) => value !== undefined));
+	}
+	if (node.items !== undefined) return [exampleFrom(node.items, schemas)];
+	return undefined;
+}
+
+describe("the documented example order", () => {
+	it("built from the document's examples, with a real print file and without the example's quote id, reaches in_production", async () => {
+		const document = await fetchDocument();
+		const body = exampleFrom(document.components.schemas.CreateOrderRequest, document.components.schemas) as {
+			quote_id?: string;
+			callback_url?: string;
+			items: Array<Record<string, unknown>>;
+		};
+		// Every framing field the catalog checks is in the example, with the document's value.
+		expect(Object.keys(body.items[0] ?? {})).toEqual(
+			expect.arrayContaining([...FRAMING_FIELDS, "width_in", "height_in"]),
+		);
+		// The two things an example cannot hold: a file and a quote of this account.
+		expect(body.quote_id).toMatch(/^quo_/);
+		delete body.quote_id;
+		delete body.callback_url;
+		const partner = await createPartner();
+		const key = partner.keys.live.key;
+		const item = body.items[0] ?? {};
+		const widthIn = Number(item.width_in);
+		const heightIn = Number(item.height_in);
+		item.print_file_id = await readyFile(key, widthIn * 300, heightIn * 300);
+		const created = await api("/v1/orders", { method: "POST", key, body: JSON.stringify(body) });
+		expect(created.status, await created.clone().text()).toBe(201);
+		const order = (await created.json()) as { id: string };
+		const settled = await settleValidation(key, order.id);
+		expect(settled.hold_details).toEqual([]);
+		expect(settled.status).toBe("in_production");
 	});
 });
 

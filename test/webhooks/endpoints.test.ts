@@ -107,6 +107,8 @@ describe("webhook endpoints", () => {
 		}
 		expect((await listEndpoints(owner.keys.live.key)).map((each) => each.id)).toEqual([endpoint.id]);
 		expect(await receivedAt(endpoint.url)).toEqual([]);
+		const overlong = `whe_${"x".repeat(5000)}`;
+		await expectError(await api(`/v1/webhook-endpoints/${overlong}`, { key: owner.keys.live.key }), "not_found", "id");
 	});
 
 	it("refuses a URL the service may not call, an unknown or empty event list, an unknown field and a control character", async () => {
