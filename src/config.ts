@@ -36,6 +36,8 @@ const ConfigSchema = z.object({
 	STALLED_ORDER_SECONDS: seconds(300, { min: 1, max: 24 * 3600 }),
 	/** A pending delivery this overdue has lost its queue message; the cron sends it again. */
 	WEBHOOK_SWEEP_OVERDUE_SECONDS: seconds(120, { min: 1, max: 24 * 3600 }),
+	/** The webhooks' dead-letter queue, as wrangler.toml names it: its batches go back to the cron sweep. */
+	WEBHOOK_DEAD_LETTER_QUEUE: z.string().min(1).default("framed-print-webhooks-dlq"),
 	CONSOLE_SESSION_SECRET: optionalText,
 	/** Hours an order may stay in production before the floor's queue flags it as late. */
 	PRODUCTION_SLA_HOURS: seconds(72, { min: 1, max: 24 * 60 }),

@@ -1,19 +1,17 @@
+import { configOf } from "../config.ts";
 import type { DeliveryMessage } from "./enqueue.ts";
 import { callbackDelivery, findDelivery, type PendingDelivery } from "./store.ts";
 import { returnToSweep } from "./sweep.ts";
 import { startDelivery } from "./webhook-sender.do.ts";
 
-/** Name of the dead-letter queue in wrangler.toml. */
-export const DEAD_LETTER_QUEUE = "framed-print-webhooks-dlq";
-
 /**
  * The WEBHOOKS consumer: each message's delivery is handed to its endpoint's WebhookSender and acknowledged, so
  * the batch never waits on a receiver (one that hangs would otherwise hold up every message behind
- * it). A message whose hand-over fails is retried on its own. The dead-letter queue's messages are
- * handed back to the sweep.
+ * it). A message whose hand-over fails is retried on its own. The dead-letter queue's messages
+ * (WEBHOOK_DEAD_LETTER_QUEUE: each environment has its own) are handed back to the sweep.
  */
 export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, env: Env): Promise<void> {
-	if (batch.queue === DEAD_LETTER_QUEUE) {
+	if (batch.queue === configOf(env).WEBHOOK_DEAD_LETTER_QUEUE) {
 		await returnToSweep(
 			env,
 			batch.messages.map((message) => message.body),

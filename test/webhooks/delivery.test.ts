@@ -10,7 +10,6 @@ import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index.ts";
 import type { Order } from "../../src/orders/response.ts";
-import { DEAD_LETTER_QUEUE } from "../../src/webhooks/consumer.ts";
 import { attemptDelivery } from "../../src/webhooks/deliver.ts";
 import type { DeliveryMessage } from "../../src/webhooks/enqueue.ts";
 import { WEBHOOK_EVENT_SCHEMAS } from "../../src/webhooks/event-schemas.ts";
@@ -386,7 +385,11 @@ describe("webhook delivery", () => {
 		expect(row.last_error).toBe("HTTP 500: partial ");
 	});
 
-	it("hands dead-lettered messages back to the sweep and acknowledges them all", async () => {
+	it.each([
+		["framed-print-webhooks-dlq", {}],
+		// Staging's own dead-letter queue, named by its WEBHOOK_DEAD_LETTER_QUEUE.
+		["framed-print-webhooks-staging-dlq", { WEBHOOK_DEAD_LETTER_QUEUE: "framed-print-webhooks-staging-dlq" }],
+	])("hands dead-lettered messages of %s back to the sweep and acknowledges them all", async (queue, vars) => {
 		const { owner } = await freshOwner();
 		const first = await storedEvent(owner, hookUrl("ok"));
 		const second = await storedEvent(owner, hookUrl("ok"));
@@ -394,14 +397,14 @@ describe("webhook delivery", () => {
 		await env.DB.prepare("UPDATE deliveries SET next_attempt_at = ?1, enqueued_at = ?1 WHERE event_id IN (?2, ?3)")
 			.bind(future, first.eventId, second.eventId)
 			.run();
-		const batch = createMessageBatch<{ event_id: string }>(DEAD_LETTER_QUEUE, [
-			{ id: "dlq-1", timestamp: new Date(), attempts: 101, body: { event_id: first.eventId } },
+		// One message as this version sends them (its delivery's id), one from before deliveries had ids.
+		const batch = createMessageBatch<DeliveryMessage>(queue, [
+			{ id: "dlq-1", timestamp: new Date(), attempts: 101, body: { delivery_id: first.deliveryId, url: "x" } },
 			{ id: "dlq-2", timestamp: new Date(), attempts: 101, body: { event_id: second.eventId } },
 		]);
-		expect(DEAD_LETTER_QUEUE).toBe("framed-print-webhooks-dlq");
 		const before = Date.now();
 		const ctx = createExecutionContext();
-		await worker.queue(batch, env);
+		await worker.queue(batch, { ...env, ...vars });
 		const result = await getQueueResult(batch, ctx);
 		expect(result.ackAll).toBe(true);
 		expect(result.retryMessages).toEqual([]);
