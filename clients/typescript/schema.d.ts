@@ -1592,7 +1592,6 @@ export interface components {
 			id: string;
 			/** @enum {string} */
 			status: "pending" | "delivered" | "failed" | "no_endpoint";
-			url: string | null;
 			attempts: number;
 			/**
 			 * Format: date-time
@@ -1612,6 +1611,7 @@ export interface components {
 			 * @example 2026-11-22T10:00:00.000Z
 			 */
 			delivered_at: string | null;
+			url: string | null;
 		} | null;
 		EndpointDelivery: {
 			/**

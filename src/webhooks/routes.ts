@@ -36,19 +36,7 @@ const EndpointDeliverySchema = z
 	})
 	.openapi("EndpointDelivery");
 
-const DeliverySchema = z
-	.object({
-		id: deliveryFields.id,
-		status: z.enum(DELIVERY_STATUSES),
-		url: z.string().nullable(),
-		attempts: z.number().int(),
-		last_attempt_at: dateTime().nullable(),
-		last_status_code: z.number().int().nullable(),
-		last_error: z.string().nullable().openapi({ description: "A short excerpt; receivers' bodies are not stored." }),
-		next_attempt_at: dateTime().nullable(),
-		delivered_at: dateTime().nullable(),
-	})
-	.openapi("Delivery");
+const DeliverySchema = z.object({ ...deliveryFields, url: z.string().nullable() }).openapi("Delivery");
 
 const EventSchema = z
 	.object({
