@@ -1,40 +1,52 @@
 import { createMiddleware } from "hono/factory";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { hashApiKey, modeOfApiKey } from "../accounts/keys.ts";
-import { keyScopeProblem, type Scope } from "../accounts/scopes.ts";
-import { findKeyByHash } from "../accounts/store.ts";
+import type { Scope } from "../accounts/scopes.ts";
 import { ApiError } from "../http/errors.ts";
+import { applyDecisions, authorizeKey } from "../rate-limit/middleware.ts";
 
 const BEARER = /^Bearer +(\S+)$/i;
 
 /**
- * Bearer-key authentication: 401 for a missing header, another scheme, a malformed, unknown or
- * revoked key; 403 for a test-mode key holding a live-only scope (ops, admin). Compares SHA-256 hashes through the unique index, never the raw key, and never logs it.
+ * Bearer-key authentication and the per-key limits, in one round trip to the key's limiter (which
+ * holds the key's principal): 401 for a missing header, another scheme, a malformed, unknown or
+ * revoked key; 403 for a test-mode key holding a live-only scope (ops, admin); then the request
+ * limit (120 a rolling minute unless overridden: X-RateLimit-* on every counted response, 429 with
+ * `Retry-After` past it) and, with `orderCreate`, the order-creation bucket (1 a second, burst 30,
+ * its 429 naming it; a key without `orders:write` takes no token, and its 403 follows). Keys are
+ * known by their SHA-256 hash, never the raw key, which is never logged.
  */
-export const authenticate = createMiddleware<AuthedEnv>(async (c, next) => {
-	const header = c.req.header("Authorization");
-	if (header === undefined || header.trim() === "") {
-		throw new ApiError("unauthorized", "Missing API key: send the header Authorization: Bearer <API key>.");
-	}
-	const token = BEARER.exec(header.trim())?.[1];
-	if (token === undefined) {
-		throw new ApiError(
-			"unauthorized",
-			"The Authorization header must use the Bearer scheme: Authorization: Bearer <API key>.",
-		);
-	}
-	if (modeOfApiKey(token) === null) {
-		throw new ApiError("unauthorized", "The API key is malformed: keys look like fps_live_... or fps_test_....");
-	}
-	const found = await findKeyByHash(c.env.DB, await hashApiKey(token));
-	if (found === null) throw new ApiError("unauthorized", "The API key is not valid.");
-	if (found === "revoked") throw new ApiError("unauthorized", "The API key has been revoked.");
-	// Issuing one is refused, but a row from before that rule would still reach live orders.
-	const problem = keyScopeProblem(found.mode, found.scopes);
-	if (problem !== null) throw new ApiError("forbidden", `This API key is refused: ${problem}. Ask for a live key.`);
-	c.set("principal", found);
-	await next();
-});
+export function authenticate(options: { orderCreate: boolean } = { orderCreate: false }) {
+	return createMiddleware<AuthedEnv>(async (c, next) => {
+		const header = c.req.header("Authorization");
+		if (header === undefined || header.trim() === "") {
+			throw new ApiError("unauthorized", "Missing API key: send the header Authorization: Bearer <API key>.");
+		}
+		const token = BEARER.exec(header.trim())?.[1];
+		if (token === undefined) {
+			throw new ApiError(
+				"unauthorized",
+				"The Authorization header must use the Bearer scheme: Authorization: Bearer <API key>.",
+			);
+		}
+		if (modeOfApiKey(token) === null) {
+			throw new ApiError("unauthorized", "The API key is malformed: keys look like fps_live_... or fps_test_....");
+		}
+		const authorization = await authorizeKey(c.env, await hashApiKey(token), options.orderCreate);
+		switch (authorization.kind) {
+			case "unknown":
+				throw new ApiError("unauthorized", "The API key is not valid.");
+			case "revoked":
+				throw new ApiError("unauthorized", "The API key has been revoked.");
+			case "scope_refused":
+				// Issuing one is refused, but a row from before that rule would still reach live orders.
+				throw new ApiError("forbidden", `This API key is refused: ${authorization.problem}. Ask for a live key.`);
+		}
+		c.set("principal", authorization.principal);
+		applyDecisions(c, authorization.principal, authorization.request, authorization.order);
+		await next();
+	});
+}
 
 /** 403 `forbidden` unless the caller's key holds `scope`. */
 export function requireScope(scope: Scope) {

@@ -1,9 +1,7 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
 import type { Scope } from "../accounts/scopes.ts";
 import { errorResponses } from "../http/errors.ts";
 import { isJsonContentType, requireUtf8JsonBody } from "../http/utf8-body.ts";
-import { limitRequests } from "../rate-limit/middleware.ts";
 import { authenticate, requireScope } from "./auth.ts";
 
 /** Name of the bearer security scheme in the OpenAPI document. */
@@ -15,18 +13,17 @@ function takesJsonBody(config: Pick<RouteConfig, "request">): boolean {
 }
 
 /**
- * A route behind the bearer key: authentication, the per-key rate limit (`limiter`, by default the
- * request limit alone), then the scope check (null: every valid key), then, on a route that takes
- * JSON, the UTF-8 check of the body. The 401/403/429 responses are documented on it.
+ * A route behind the bearer key: authentication with the per-key limits in one round trip (with
+ * `orderCreate`, the order-creation bucket too), then the scope check (null: every valid key), then,
+ * on a route that takes JSON, the UTF-8 check of the body. The 401/403/429 responses are documented on it.
  */
 export function protectedRoute<const R extends Omit<RouteConfig, "middleware" | "security">>(
 	scope: Scope | null,
 	config: R,
-	limiter: MiddlewareHandler = limitRequests,
+	options: { orderCreate: boolean } = { orderCreate: false },
 ) {
 	const middleware = [
-		authenticate,
-		limiter,
+		authenticate(options),
 		...(scope === null ? [] : [requireScope(scope)]),
 		// After authentication, so a caller without a key learns nothing from its body.
 		...(takesJsonBody(config) ? [requireUtf8JsonBody] : []),

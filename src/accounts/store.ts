@@ -92,6 +92,21 @@ export async function findKeyById(db: D1Database, keyId: string): Promise<KeySum
 	return row === null ? null : { ...row, scopes: parseScopes(row.scopes) };
 }
 
+/**
+ * The key hashes whose cached principals a change to this key (`keyId`) or to every key of this
+ * account (`accountId`) makes stale: each key's limiter holds its principal (src/rate-limit).
+ */
+export async function keyHashesOf(db: D1Database, of: { keyId: string } | { accountId: string }): Promise<string[]> {
+	const { results } =
+		"keyId" in of
+			? await db.prepare("SELECT key_hash FROM api_keys WHERE id = ?1").bind(of.keyId).all<{ key_hash: string }>()
+			: await db
+					.prepare("SELECT key_hash FROM api_keys WHERE account_id = ?1")
+					.bind(of.accountId)
+					.all<{ key_hash: string }>();
+	return results.map((row) => row.key_hash);
+}
+
 /** Limit overrides to store: a number sets one, null clears it back to the default, absent leaves it. */
 export type LimitOverrides = {
 	requests_per_minute?: number | null;

@@ -13,9 +13,10 @@ import {
 	NewAccountSchema,
 } from "../accounts/schema.ts";
 import { PARTNER_SCOPES } from "../accounts/scopes.ts";
-import { accountExists, findKeyById, runBatch, updateLimits } from "../accounts/store.ts";
+import { accountExists, findKeyById, keyHashesOf, runBatch, updateLimits } from "../accounts/store.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
+import { forgetKeys } from "../rate-limit/middleware.ts";
 import { planAccount } from "./provisioning.ts";
 
 const createAccount = protectedRoute("admin", {
@@ -86,6 +87,8 @@ export const adminRoutes = createApp<AuthedEnv>()
 	.openapi(revokeKey, async (c) => {
 		const { key_id: keyId } = c.req.valid("param");
 		await runBatch(c.env.DB, [revokeKeyStatement(keyId, new Date())]);
+		// The key's limiter holds its principal: it must read the revoked row on the key's very next request.
+		await forgetKeys(c.env, await keyHashesOf(c.env.DB, { keyId }));
 		const key = await findKeyById(c.env.DB, keyId);
 		if (key === null) throw new ApiError("not_found", `No key ${keyId}.`, "key_id");
 		return c.json(key, 200);
@@ -94,6 +97,7 @@ export const adminRoutes = createApp<AuthedEnv>()
 		const { id } = c.req.valid("param");
 		const limits = await updateLimits(c.env.DB, id, c.req.valid("json"));
 		if (limits === null) throw noSuchAccount(id);
+		await forgetKeys(c.env, await keyHashesOf(c.env.DB, { accountId: id }));
 		return c.json(
 			{
 				account_id: id,

@@ -17,7 +17,6 @@ import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { newId, sha256Hex } from "../ids.ts";
 import { pieceFactsOf } from "../quotes/facts.ts";
 import { findOwnedQuote } from "../quotes/store.ts";
-import { limitRequestsAndOrderCreation } from "../rate-limit/middleware.ts";
 import { chargeQuote, type OrderPricing, type PieceToMatch, priceOrder } from "./costs.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
 import { checkUploadedFile } from "./order-files.ts";
@@ -71,7 +70,7 @@ const createOrder = protectedRoute(
 			...errorResponses(400, 409, 422),
 		},
 	},
-	limitRequestsAndOrderCreation,
+	{ orderCreate: true },
 );
 
 const getOrder = protectedRoute("orders:read", {

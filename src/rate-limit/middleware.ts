@@ -1,73 +1,62 @@
 import type { Context } from "hono";
-import { createMiddleware } from "hono/factory";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
+import type { Principal } from "../accounts/store.ts";
 import { ApiError } from "../http/errors.ts";
+import type { Authorization, RateLimiter } from "./rate-limiter.do.ts";
 import type { RequestDecision } from "./sliding-window.ts";
 import type { BucketDecision } from "./token-bucket.ts";
 
 const MINUTE_MS = 60_000;
 
-function limiterFor(env: Env, keyId: string): DurableObjectStub<import("./rate-limiter.do.ts").RateLimiter> {
-	return env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(keyId));
+/** The limiter of the key with this hash (a SHA-256 hex digest; the raw key never leaves the request). */
+function limiterFor(env: Env, keyHash: string): DurableObjectStub<RateLimiter> {
+	return env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(keyHash));
 }
 
-/** Sets the X-RateLimit-* headers and throws the 429 when the request was refused. */
-function applyRequestDecision(c: Context<AuthedEnv>, decision: RequestDecision): void {
-	c.header("X-RateLimit-Limit", String(decision.limit));
-	c.header("X-RateLimit-Remaining", String(decision.remaining));
-	c.header("X-RateLimit-Reset", String(decision.resetAt));
-	if (!decision.allowed) {
+/**
+ * One round trip to the key's limiter: its principal (held there, read from D1 only when it is not)
+ * and the request counted against the key's limits, and for an order create the order bucket too.
+ */
+export function authorizeKey(env: Env, keyHash: string, orderCreate: boolean): Promise<Authorization> {
+	return limiterFor(env, keyHash).authorize(keyHash, MINUTE_MS, orderCreate);
+}
+
+/**
+ * Makes the keys' limiters read their rows again on their next request: after a revocation, a limit
+ * change or anything else that changes what a key may do. Waits for every limiter, so the change is
+ * in force when this returns.
+ */
+export async function forgetKeys(env: Env, keyHashes: readonly string[]): Promise<void> {
+	await Promise.all(keyHashes.map((keyHash) => limiterFor(env, keyHash).forget()));
+}
+
+/**
+ * Applies what the limiter counted: the X-RateLimit-* headers (on every counted request, errors
+ * included), the request limit's 429 with `Retry-After`, and the order bucket's 429 naming it.
+ */
+export function applyDecisions(
+	c: Context<AuthedEnv>,
+	principal: Principal,
+	request: RequestDecision,
+	order: BucketDecision | null,
+): void {
+	c.header("X-RateLimit-Limit", String(request.limit));
+	c.header("X-RateLimit-Remaining", String(request.remaining));
+	c.header("X-RateLimit-Reset", String(request.resetAt));
+	if (!request.allowed) {
 		throw new ApiError(
 			"rate_limited",
-			`Request limit of ${decision.limit} per minute for this API key exceeded; retry after ${decision.retryAfterSeconds} s.`,
+			`Request limit of ${request.limit} per minute for this API key exceeded; retry after ${request.retryAfterSeconds} s.`,
 			undefined,
-			{ "Retry-After": String(decision.retryAfterSeconds) },
+			{ "Retry-After": String(request.retryAfterSeconds) },
 		);
 	}
-}
-
-/** Throws the order-creation 429 when the bucket was empty. */
-function applyOrderDecision(c: Context<AuthedEnv>, decision: BucketDecision): void {
-	if (decision.allowed) return;
-	const { limits } = c.var.principal;
+	if (order === null || order.allowed) return;
+	const { limits } = principal;
 	throw new ApiError(
 		"rate_limited",
-		`Order creation limit exceeded (${limits.ordersPerSecond} per second, burst of ${limits.orderBurst}); retry after ${decision.retryAfterSeconds} s.`,
+		`Order creation limit exceeded (${limits.ordersPerSecond} per second, burst of ${limits.orderBurst}); retry after ${order.retryAfterSeconds} s.`,
 		undefined,
-		{ "Retry-After": String(decision.retryAfterSeconds) },
+		{ "Retry-After": String(order.retryAfterSeconds) },
 	);
 }
-
-/**
- * The per-key request limit (120 a rolling minute unless overridden): X-RateLimit-* headers on every
- * authenticated response, errors included, and 429 `rate_limited` with `Retry-After` past the limit.
- */
-export const limitRequests = createMiddleware<AuthedEnv>(async (c, next) => {
-	const { keyId, limits } = c.var.principal;
-	applyRequestDecision(c, await limiterFor(c.env, keyId).hitRequest(limits.requestsPerMinute, MINUTE_MS));
-	await next();
-});
-
-/**
- * For order creates, in place of `limitRequests`: the request limit and the steadier order-creation
- * bucket (1 order a second, burst 30, unless overridden; its 429 names it) in one call to the key's
- * limiter. A key without `orders:write` takes no order token (its 403 follows).
- */
-export const limitRequestsAndOrderCreation = createMiddleware<AuthedEnv>(async (c, next) => {
-	const { keyId, limits, scopes } = c.var.principal;
-	const limiter = limiterFor(c.env, keyId);
-	if (!scopes.includes("orders:write")) {
-		applyRequestDecision(c, await limiter.hitRequest(limits.requestsPerMinute, MINUTE_MS));
-		await next();
-		return;
-	}
-	const decision = await limiter.hitRequestAndTakeOrderToken(
-		limits.requestsPerMinute,
-		MINUTE_MS,
-		limits.ordersPerSecond,
-		limits.orderBurst,
-	);
-	applyRequestDecision(c, decision.request);
-	if (decision.order !== null) applyOrderDecision(c, decision.order);
-	await next();
-});

@@ -1,12 +1,39 @@
 import { DurableObject } from "cloudflare:workers";
+import { keyScopeProblem } from "../accounts/scopes.ts";
+import { findKeyByHash, type Principal } from "../accounts/store.ts";
 import { decideRequest, type RequestDecision } from "./sliding-window.ts";
 import { type BucketDecision, type BucketState, takeToken } from "./token-bucket.ts";
 
 /**
- * One instance per API key. Each method runs its SQLite reads and writes synchronously, with no
- * await in between, so concurrent requests are counted exactly: none is admitted over the limit.
+ * How long a limiter trusts the principal it loaded. Changes made through the API (a revocation, new
+ * limits) reach it at once (`forget`); this bounds how long a change written to D1 by other means
+ * (the admin CLI) takes.
+ */
+export const PRINCIPAL_TTL_MS = 30_000;
+
+/** The key's standing as its row says: a principal, revoked, or unknown. */
+type Standing = Principal | "revoked" | null;
+
+/** What authorizing a request came to: refused for its key, or admitted (or not) by the limits. */
+export type Authorization =
+	| { kind: "unknown" }
+	| { kind: "revoked" }
+	/** A test-mode key holding a live-only scope (a row from before that rule): refused, not counted. */
+	| { kind: "scope_refused"; problem: string }
+	| { kind: "counted"; principal: Principal; request: RequestDecision; order: BucketDecision | null };
+
+/**
+ * One instance per API key (named by the key's hash). It holds the key's principal, loaded from D1
+ * once and dropped on a revocation or a limit change (and after PRINCIPAL_TTL_MS), so a request is
+ * authenticated and counted in one round trip. The counting methods run their SQLite reads and
+ * writes synchronously, with no await in between, so concurrent requests are counted exactly: none
+ * is admitted over the limit.
  */
 export class RateLimiter extends DurableObject<Env> {
+	/** The key's standing and when it was read; a load under way is shared by every request that waits on it. */
+	#standing: { value: Standing; loadedAt: number } | null = null;
+	#loading: Promise<Standing> | null = null;
+
 	constructor(ctx: DurableObjectState, env: Env) {
 		super(ctx, env);
 		ctx.storage.sql.exec(`
@@ -17,6 +44,61 @@ export class RateLimiter extends DurableObject<Env> {
 				tokens REAL NOT NULL,
 				updated_at INTEGER NOT NULL
 			);`);
+	}
+
+	/**
+	 * Authenticates the request of the key with this hash and counts it: the request limit, and for an
+	 * order create by a key that may create orders, the order bucket. An unknown, revoked or refused key
+	 * is not counted.
+	 */
+	async authorize(keyHash: string, windowMs: number, orderCreate: boolean): Promise<Authorization> {
+		const standing = await this.#standingOf(keyHash);
+		if (standing === null) return { kind: "unknown" };
+		if (standing === "revoked") return { kind: "revoked" };
+		const problem = keyScopeProblem(standing.mode, standing.scopes);
+		if (problem !== null) return { kind: "scope_refused", problem };
+		const { limits } = standing;
+		// From here on synchronous: the counts are exact under concurrency.
+		if (orderCreate && standing.scopes.includes("orders:write")) {
+			const both = this.hitRequestAndTakeOrderToken(
+				limits.requestsPerMinute,
+				windowMs,
+				limits.ordersPerSecond,
+				limits.orderBurst,
+			);
+			return { kind: "counted", principal: standing, ...both };
+		}
+		return {
+			kind: "counted",
+			principal: standing,
+			request: this.hitRequest(limits.requestsPerMinute, windowMs),
+			order: null,
+		};
+	}
+
+	/** Drops the principal held here: the next request reads the key's row again. */
+	forget(): void {
+		this.#standing = null;
+		this.#loading = null;
+	}
+
+	async #standingOf(keyHash: string): Promise<Standing> {
+		const held = this.#standing;
+		if (held !== null && Date.now() - held.loadedAt < PRINCIPAL_TTL_MS) return held.value;
+		if (this.#loading === null) {
+			const loading = findKeyByHash(this.env.DB, keyHash);
+			this.#loading = loading;
+			const loadedAt = Date.now();
+			try {
+				const value = await loading;
+				// A `forget` while this load was under way wins: what it read may be from before the change.
+				if (this.#loading === loading) this.#standing = { value, loadedAt };
+				return value;
+			} finally {
+				if (this.#loading === loading) this.#loading = null;
+			}
+		}
+		return this.#loading;
 	}
 
 	/** Counts one request against `limit` per rolling `windowMs`, admitting it only if there is room. */
