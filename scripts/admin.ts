@@ -133,7 +133,10 @@ async function main(argv: string[]): Promise<number> {
 				console.error(`No key ${keyId}.`);
 				return 1;
 			}
-			print(revoked, `revoked ${revoked.id} (${revoked.display_prefix}...) at ${revoked.revoked_at ?? "?"}`);
+			print(
+				revoked,
+				`revoked ${revoked.id} (${revoked.display_prefix}...) at ${revoked.revoked_at ?? "?"}; the service refuses it within 30 s (POST /v1/admin/keys/{key_id}/revoke stops it at once)`,
+			);
 			return 0;
 		}
 		case "list-accounts": {

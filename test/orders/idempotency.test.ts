@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
-import { api, expectError, jsonWithRawBytes, sendBytes } from "../helpers.ts";
+import { api, createAdminKey, expectError, jsonWithRawBytes, send, sendBytes } from "../helpers.ts";
 import {
 	countOrders,
 	createOrder,
@@ -139,8 +139,7 @@ describe("POST /v1/orders: an external_id that is not valid UTF-8", () => {
 
 describe("POST /v1/orders: concurrent creates with one external_id", () => {
 	it("50 identical creates make one order: one 201 and 49 replays of it", async () => {
-		const { partner, key, file } = await partnerWithFile();
-		await env.DB.prepare("UPDATE accounts SET order_burst = 100 WHERE id = ?1").bind(partner.account.id).run();
+		const { partner, key, file } = await partnerWithFile({ orderBurst: 100 });
 		const body = orderBody(file);
 		const responses = await Promise.all(Array.from({ length: 50 }, () => postOrder(key, body)));
 		const statuses = responses.map((response) => response.status);
@@ -156,8 +155,7 @@ describe("POST /v1/orders: concurrent creates with one external_id", () => {
 	});
 
 	it("50 creates with 50 different bodies make one order: one 201 and 49 conflicts", async () => {
-		const { partner, key, file } = await partnerWithFile();
-		await env.DB.prepare("UPDATE accounts SET order_burst = 100 WHERE id = ?1").bind(partner.account.id).run();
+		const { partner, key, file } = await partnerWithFile({ orderBurst: 100 });
 		const external = externalId();
 		const responses = await Promise.all(
 			Array.from({ length: 50 }, (_, index) =>
@@ -185,7 +183,11 @@ describe("POST /v1/orders: the order-creation bucket", () => {
 		const { partner, key } = await partnerWithFile();
 		// The burst stays the default 30; only the refill is slowed, so a token earned while 30 real creates
 		// run (they can take over a second together) cannot let the 31st through and make this test flaky.
-		await env.DB.prepare("UPDATE accounts SET orders_per_second = 0.001 WHERE id = ?1").bind(partner.account.id).run();
+		// Through the admin route, which makes the key's limiter read the new limits on its next request.
+		const slowed = await send("PUT", `/v1/admin/accounts/${partner.account.id}/limits`, await createAdminKey(), {
+			orders_per_second: 0.001,
+		});
+		expect(slowed.status).toBe(200);
 		// print_file_url items: no file is checked at creation.
 		const body = () => ({
 			external_id: externalId(),
