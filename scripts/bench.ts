@@ -82,6 +82,8 @@ const BENCH_SHIP_TO = scenarioShipTo("Bench Buyer");
 type OrderSource = { headers: Record<string, string>; fileId: string; label: string };
 
 let createdOrders = 0;
+/** Each order's `created_at` as its 201 gave it (ms since epoch), by order id. */
+const answeredAt = new Map<string, number>();
 
 /** Creates one order whose `order.in_production` webhook goes to `callbackUrl`. */
 async function createHookedOrder(origin: string, source: OrderSource, callbackUrl: string): Promise<void> {
@@ -97,6 +99,25 @@ async function createHookedOrder(origin: string, source: OrderSource, callbackUr
 		}),
 	});
 	if (response.status !== 201) throw new Error(`create failed: ${response.status} ${await response.text()}`);
+	const order = (await response.json()) as { id: string; created_at: string };
+	answeredAt.set(order.id, Date.parse(order.created_at));
+}
+
+/**
+ * Median and p99 of the time from each order's creation (the `created_at` its 201 carries) to its
+ * move to `in_production` (that event's `created_at`), in ms, both by the service's clock: how long
+ * the validation pipeline takes. (By the client's clock the move often comes before the 201 has
+ * travelled back through wrangler's proxy, since validation starts while the answer is sent.)
+ */
+function toInProduction(receiver: WebhookReceiver): { median: number; p99: number; orders: number } {
+	const times = [...receiver.arrivals.values()]
+		.flatMap((arrival) => {
+			const answered = answeredAt.get(arrival.orderId);
+			return answered === undefined ? [] : [arrival.createdAt - answered];
+		})
+		.sort((a, b) => a - b);
+	const at = (fraction: number) => times[Math.min(times.length - 1, Math.floor(fraction * times.length))] ?? Number.NaN;
+	return { median: at(0.5), p99: at(0.99), orders: times.length };
 }
 
 /** Median and p99 of the receiver's latencies (state change, the event's `created_at`, to arrival), in ms. */
@@ -151,6 +172,7 @@ async function measureWebhookLatency(origin: string, source: OrderSource, stuck:
 		}
 		const loneFigures = latencySummary(lone, LONE_EVENTS);
 		const streamFigures = await streamOrders(origin, source, stream, WEBHOOK_EVENTS);
+		const validation = toInProduction(stream);
 
 		// The stuck account's events: half before the stream, half during it.
 		const half = HANGING_EVENTS / 2;
@@ -170,7 +192,9 @@ webhooks, state change to receiver 2xx:` +
   the same stream while another account's receiver hangs on ${HANGING_EVENTS} events (${hanging.arrivals.size} reached it):` +
 				`
                                 ${disturbedFigures.received}/${WEBHOOK_EVENTS} received, median ${disturbedFigures.median} ms, p99 ${disturbedFigures.p99} ms` +
-				` (${(disturbedFigures.median / streamFigures.median).toFixed(2)}× the undisturbed median)`,
+				` (${(disturbedFigures.median / streamFigures.median).toFixed(2)}× the undisturbed median)` +
+				`
+from a 201 to in_production (the stream's ${validation.orders} orders): median ${validation.median} ms, p99 ${validation.p99} ms`,
 		);
 	} finally {
 		await Promise.all([lone.close(), stream.close(), disturbed.close(), hanging.close()]);

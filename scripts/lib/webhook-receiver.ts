@@ -3,10 +3,13 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 
+/** One event as it reached the receiver. */
+export type Arrival = { arrivedAt: number; createdAt: number; orderId: string };
+
 export type WebhookReceiver = {
 	url: string;
-	/** Arrival time (ms since epoch) and the event's `created_at`, by event id. */
-	arrivals: Map<string, { arrivedAt: number; createdAt: number }>;
+	/** Arrival time (ms since epoch), the event's `created_at` and its order, by event id. */
+	arrivals: Map<string, Arrival>;
 	close(): Promise<void>;
 };
 
@@ -15,15 +18,21 @@ export type WebhookReceiver = {
  * answers (a tenant's dead endpoint); its arrivals are still noted, and `close` drops the sockets.
  */
 export async function startWebhookReceiver(options: { hang?: boolean } = {}): Promise<WebhookReceiver> {
-	const arrivals = new Map<string, { arrivedAt: number; createdAt: number }>();
+	const arrivals = new Map<string, Arrival>();
 	const server: Server = createServer((request, response) => {
 		const chunks: Buffer[] = [];
 		request.on("data", (chunk: Buffer) => chunks.push(chunk));
 		request.on("end", () => {
 			const arrivedAt = Date.now();
 			try {
-				const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: string; created_at: string };
-				if (!arrivals.has(body.id)) arrivals.set(body.id, { arrivedAt, createdAt: Date.parse(body.created_at) });
+				const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+					id: string;
+					created_at: string;
+					order_id: string;
+				};
+				if (!arrivals.has(body.id)) {
+					arrivals.set(body.id, { arrivedAt, createdAt: Date.parse(body.created_at), orderId: body.order_id });
+				}
 			} catch {
 				// Not an event: ignored, still answered.
 			}
