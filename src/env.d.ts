@@ -28,3 +28,11 @@ declare module "*.txt" {
 	const text: string;
 	export default text;
 }
+
+/** workerd's AsyncLocalStorage (nodejs_compat); only what the cost tracer uses. */
+declare module "node:async_hooks" {
+	export class AsyncLocalStorage<T> {
+		run<R>(store: T, callback: () => R): R;
+		getStore(): T | undefined;
+	}
+}
