@@ -141,7 +141,10 @@ async function measureRoutes(server: DevServer, keys: Keys, size: number, fileId
 		)
 	).data;
 	const event = (
-		await json<{ data: { id: string }[] }>(await fetch(`${origin}/v1/events?limit=1`, { headers: auth }), 200)
+		await json<{ data: { id: string }[] }>(
+			await fetch(`${origin}/v1/events?delivery_status=delivered&limit=1`, { headers: auth }),
+			200,
+		)
 	).data[0];
 	const cancelTarget = inProduction[0];
 	const readTarget = inProduction[1];
