@@ -372,20 +372,41 @@ export async function listEventPage(
 		where.push(sql);
 		params.push(...values);
 	};
-	if (filter.orderId === undefined) {
-		add("e.account_id = ?", owner.accountId);
-		add("e.mode = ?", owner.mode);
+	const { orderId, type, deliveryStatus, cursor } = filter;
+	if (deliveryStatus !== undefined && orderId === undefined) {
+		// A delivery state (failed, say) may be rare among the owner's events: the page is found from the
+		// owner's deliveries in that state (deliveries_by_owner_status, newest first; a delivery's
+		// created_at is its event's), so the rows read are the page's, not every event until enough match.
+		const inner = ["x.account_id = ?", "x.mode = ?", "x.status = ?"];
+		const innerParams: unknown[] = [owner.accountId, owner.mode, deliveryStatus];
+		if (cursor !== undefined) {
+			inner.push("(x.created_at, x.event_id) < (?, ?)");
+			innerParams.push(cursor.createdAt, cursor.id);
+		}
+		const join = type === undefined ? "" : " JOIN events t ON t.id = x.event_id AND t.type = ?";
+		add(
+			`e.id IN (SELECT DISTINCT x.event_id FROM deliveries x${join} WHERE ${inner.join(" AND ")}
+			           ORDER BY x.created_at DESC, x.event_id DESC LIMIT ?)`,
+			...(type === undefined ? [] : [type]),
+			...innerParams,
+			filter.limit + 1,
+		);
 	} else {
-		add("e.order_id = ?", filter.orderId);
-		// Unary + keeps the planner on events_by_order: the owner is a check on the order's few events.
-		add("+e.account_id = ?", owner.accountId);
-		add("+e.mode = ?", owner.mode);
+		if (orderId === undefined) {
+			add("e.account_id = ?", owner.accountId);
+			add("e.mode = ?", owner.mode);
+		} else {
+			add("e.order_id = ?", orderId);
+			// Unary + keeps the planner on events_by_order: the owner is a check on the order's few events.
+			add("+e.account_id = ?", owner.accountId);
+			add("+e.mode = ?", owner.mode);
+		}
+		if (type !== undefined) add("e.type = ?", type);
+		if (deliveryStatus !== undefined) {
+			add("EXISTS (SELECT 1 FROM deliveries x WHERE x.event_id = e.id AND x.status = ?)", deliveryStatus);
+		}
+		if (cursor !== undefined) add("(e.created_at, e.id) < (?, ?)", cursor.createdAt, cursor.id);
 	}
-	if (filter.type !== undefined) add("e.type = ?", filter.type);
-	if (filter.deliveryStatus !== undefined) {
-		add("EXISTS (SELECT 1 FROM deliveries x WHERE x.event_id = e.id AND x.status = ?)", filter.deliveryStatus);
-	}
-	if (filter.cursor !== undefined) add("(e.created_at, e.id) < (?, ?)", filter.cursor.createdAt, filter.cursor.id);
 	const { results } = await db
 		.prepare(
 			`SELECT ${EVENT_COLUMNS} FROM ${EVENT_SOURCE} WHERE ${where.join(" AND ")} ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
