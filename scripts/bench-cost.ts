@@ -181,7 +181,7 @@ async function measureRoutes(server: DevServer, keys: Keys, size: number, fileId
 		get(`/v1/orders/by-external-id/${encodeURIComponent(readTarget.external_id)}`),
 	);
 	await measure("GET /v1/orders (a page of 20)", get("/v1/orders?limit=20"));
-	await measure("GET /v1/orders?status=on_hold", get("/v1/orders?status=on_hold&limit=20"));
+	await measure("GET /v1/orders?status=on_hold (a page of 5)", get("/v1/orders?status=on_hold&limit=5"));
 	const created = await measure(
 		"POST /v1/orders",
 		() => fetch(`${origin}/v1/orders`, { method: "POST", headers: jsonHeaders, body: createBody() }),
@@ -213,8 +213,8 @@ async function measureRoutes(server: DevServer, keys: Keys, size: number, fileId
 	await measure("GET /v1/ops/orders (a page of 50)", get("/v1/ops/orders", ops));
 	await measure("GET /v1/ops/orders?status=on_hold", get("/v1/ops/orders?status=on_hold", ops));
 	await measure(
-		"GET /v1/ops/orders?account_id=&status=on_hold",
-		get(`/v1/ops/orders?account_id=${keys.partner.account.id}&status=on_hold`, ops),
+		"GET /v1/ops/orders?account_id=&status=on_hold (a page of 5)",
+		get(`/v1/ops/orders?account_id=${keys.partner.account.id}&status=on_hold&limit=5`, ops),
 	);
 	await measure(
 		"GET /v1/ops/orders?q=<external id>",
