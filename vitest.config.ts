@@ -27,7 +27,31 @@ export default defineConfig(async () => {
 					test: {
 						name: "workers",
 						include: ["test/**/*.test.ts"],
-						exclude: ["test/cli/**", "test/browser/**", "test/architecture/**"],
+						exclude: ["test/cli/**", "test/browser/**", "test/architecture/**", "test/cost/**"],
+						setupFiles: ["./test/apply-migrations.ts"],
+					},
+				},
+				{
+					plugins: [
+						cloudflareTest({
+							wrangler: { configPath: "./wrangler.toml" },
+							miniflare: {
+								bindings: {
+									TEST_MIGRATIONS: migrations,
+									UPLOAD_SIGNING_SECRET: "test-upload-signing-secret",
+									CONSOLE_SESSION_SECRET: "test-console-session-secret",
+									// A receiver that does not answer is given up on quickly in the tests.
+									WEBHOOK_TIMEOUT_SECONDS: "1",
+									// The cost tracer on (src/http/cost-trace.ts): X-Cost headers and every SQL statement recorded.
+									COST_TRACE: "1",
+								},
+								outboundService: partnerHosts,
+							},
+						}),
+					],
+					test: {
+						name: "workers-traced",
+						include: ["test/cost/**/*.test.ts"],
 						setupFiles: ["./test/apply-migrations.ts"],
 					},
 				},

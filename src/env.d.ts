@@ -15,6 +15,11 @@ interface SecretEnv {
 	STALLED_ORDER_SECONDS?: string;
 	/** Seconds a pending delivery must be overdue before the cron sweep re-enqueues it (default 120). */
 	WEBHOOK_SWEEP_OVERDUE_SECONDS?: string;
+	/**
+	 * "1" turns the cost tracer on (src/http/cost-trace.ts): `npm run bench:cost` and the workers-traced
+	 * test project only, never deployed. Read once by the entry when the isolate loads.
+	 */
+	COST_TRACE?: string;
 }
 
 interface Env extends SecretEnv {}
@@ -27,4 +32,12 @@ declare namespace Cloudflare {
 declare module "*.txt" {
 	const text: string;
 	export default text;
+}
+
+/** workerd's AsyncLocalStorage (nodejs_compat); only what the cost tracer uses. */
+declare module "node:async_hooks" {
+	export class AsyncLocalStorage<T> {
+		run<R>(store: T, callback: () => R): R;
+		getStore(): T | undefined;
+	}
 }

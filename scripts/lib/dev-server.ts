@@ -21,6 +21,8 @@ export type DevServerOptions = {
 	/** Pass wrangler's output through to this process (npm start) instead of buffering it for errors. */
 	inheritOutput?: boolean;
 	readyTimeoutMs?: number;
+	/** Called with each chunk of wrangler's output (stdout and stderr), when it is buffered (not inherited). */
+	onOutput?: (chunk: string) => void;
 };
 
 /** A free loopback port, chosen by the OS. */
@@ -61,9 +63,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 	let output = "";
 	child.stdout?.on("data", (chunk: Buffer) => {
 		output = (output + chunk.toString()).slice(-20_000);
+		options.onOutput?.(chunk.toString());
 	});
 	child.stderr?.on("data", (chunk: Buffer) => {
 		output = (output + chunk.toString()).slice(-20_000);
+		options.onOutput?.(chunk.toString());
 	});
 	const origin = `http://127.0.0.1:${options.port}`;
 	const server: DevServer = {

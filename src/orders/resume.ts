@@ -15,8 +15,11 @@ function stalledAfterMs(env: Env): number {
  * second writer finds the version moved and changes nothing. Returns how many were restarted.
  */
 export async function resumeStalledOrders(env: Env, now: Date = new Date()): Promise<number> {
+	// No ORDER BY: sorting would read every order in those statuses first. In orders_by_status's order
+	// (received before validating, each oldest first) the first 100 stalled ones are read, and only the
+	// orders under way besides them: a number that follows the traffic, not the size of the data.
 	const { results } = await env.DB.prepare(
-		`SELECT id FROM orders WHERE status IN ('received', 'validating') AND updated_at < ?1 ORDER BY updated_at LIMIT 100`,
+		`SELECT id FROM orders WHERE status IN ('received', 'validating') AND updated_at < ?1 LIMIT 100`,
 	)
 		.bind(new Date(now.getTime() - stalledAfterMs(env)).toISOString())
 		.all<{ id: string }>();

@@ -298,36 +298,36 @@ export type ListFilter = {
 	cursor?: Cursor;
 };
 
+/** SQL conditions joined by AND, with their values in the order of their `?`s. */
+type Conditions = { sql: string[]; params: unknown[] };
+
+function condition(into: Conditions, sql: string, ...params: unknown[]): void {
+	into.sql.push(sql);
+	into.params.push(...params);
+}
+
 /**
  * A page of an owner's orders, newest first. Keyset pagination on (created_at, id): rows inserted
- * while a client pages are newer than its cursor, so nothing is skipped or repeated.
+ * while a client pages are newer than its cursor, so nothing is skipped or repeated. Only the filters
+ * asked for are in the SQL, so an index (orders_by_owner, or orders_by_owner_status with a status)
+ * serves the whole WHERE and the order, and the rows read are the page's.
  */
 export async function listOrders(
 	db: D1Database,
 	owner: Owner,
 	filter: ListFilter,
 ): Promise<{ page: StoredOrder[]; more: boolean }> {
+	const where: Conditions = { sql: [], params: [] };
+	condition(where, "account_id = ?", owner.accountId);
+	condition(where, "mode = ?", owner.mode);
+	if (filter.status !== undefined) condition(where, "status = ?", filter.status);
+	if (filter.createdAfter !== undefined) condition(where, "created_at > ?", filter.createdAfter);
+	if (filter.createdBefore !== undefined) condition(where, "created_at < ?", filter.createdBefore);
+	if (filter.cursor !== undefined)
+		condition(where, "(created_at, id) < (?, ?)", filter.cursor.createdAt, filter.cursor.id);
 	const { results } = await db
-		.prepare(
-			`SELECT * FROM orders
-			  WHERE account_id = ?1 AND mode = ?2
-			    AND (?3 IS NULL OR status = ?3)
-			    AND (?4 IS NULL OR created_at > ?4)
-			    AND (?5 IS NULL OR created_at < ?5)
-			    AND (?6 IS NULL OR created_at < ?6 OR (created_at = ?6 AND id < ?7))
-			  ORDER BY created_at DESC, id DESC
-			  LIMIT ?8`,
-		)
-		.bind(
-			owner.accountId,
-			owner.mode,
-			filter.status ?? null,
-			filter.createdAfter ?? null,
-			filter.createdBefore ?? null,
-			filter.cursor?.createdAt ?? null,
-			filter.cursor?.id ?? null,
-			filter.limit + 1,
-		)
+		.prepare(`SELECT * FROM orders WHERE ${where.sql.join(" AND ")} ORDER BY created_at DESC, id DESC LIMIT ?`)
+		.bind(...where.params, filter.limit + 1)
 		.all<OrderRow>();
 	return pageWithItems(db, results, filter.limit);
 }
@@ -338,41 +338,70 @@ export type QueueFilter = {
 	q?: string;
 	accountId?: string;
 	status?: OrderStatus;
-	mode?: KeyMode;
+	mode: KeyMode;
 	limit: number;
 	cursor?: Cursor;
 };
 
-/** The production queue across accounts, oldest first (operators), narrowed by `filter`. */
+/**
+ * The production queue across accounts, oldest first (operators), narrowed by `filter`.
+ *
+ * A search is a union: the order with that id, the orders with that external id, and each named
+ * partner's orders. Each part is its own statement, whose equality and filters one index serves in
+ * the queue's order, reading at most a page; all go in one batch, and the pages are merged here. So
+ * the rows read are a page per part, never the whole table (an OR in one statement would scan it).
+ */
 export async function listProductionQueue(
 	db: D1Database,
 	filter: QueueFilter,
 ): Promise<{ page: StoredOrder[]; more: boolean }> {
 	const q = filter.q?.trim() ?? "";
-	const named = q === "" ? [] : await accountIdsNamed(db, q);
-	const { results } = await db
-		.prepare(
-			`SELECT * FROM orders
-			  WHERE (?1 IS NULL OR status = ?1)
-			    AND (?2 IS NULL OR created_at > ?2 OR (created_at = ?2 AND id > ?3))
-			    AND (?5 IS NULL OR mode = ?5)
-			    AND (?6 IS NULL OR account_id = ?6)
-			    AND (?7 IS NULL OR id = ?7 OR external_id = ?7 OR account_id IN (SELECT value FROM json_each(?8)))
-			  ORDER BY created_at ASC, id ASC
-			  LIMIT ?4`,
-		)
-		.bind(
-			filter.status ?? null,
-			filter.cursor?.createdAt ?? null,
-			filter.cursor?.id ?? null,
-			filter.limit + 1,
-			filter.mode ?? null,
-			filter.accountId ?? null,
-			q === "" ? null : q,
-			JSON.stringify(named),
-		)
-		.all<OrderRow>();
-	return pageWithItems(db, results, filter.limit);
+	/** The parts of the union: each its own condition, `key` when it is an id or external id finding a few rows. */
+	const parts: (Conditions & { key: boolean })[] = [];
+	const part = (key: boolean, sql: string | null, ...params: unknown[]) => {
+		const where = { sql: [] as string[], params: [] as unknown[], key };
+		if (sql !== null) condition(where, sql, ...params);
+		parts.push(where);
+		return where;
+	};
+	if (q === "") {
+		if (filter.accountId === undefined) part(false, null);
+		else part(false, "account_id = ?", filter.accountId);
+	} else {
+		const byId = part(true, "id = ?", q);
+		const byExternalId = part(true, "external_id = ?", q);
+		if (filter.accountId !== undefined) {
+			condition(byId, "+account_id = ?", filter.accountId);
+			condition(byExternalId, "+account_id = ?", filter.accountId);
+		}
+		for (const accountId of await accountIdsNamed(db, q)) {
+			if (filter.accountId === undefined || filter.accountId === accountId) part(false, "account_id = ?", accountId);
+		}
+	}
+	const statements = parts.map((where) => {
+		// A key's few rows are filtered, not searched: unary + keeps the planner off the indexes on these
+		// columns (orders_by_mode would serve the ORDER BY, walking every live order to find one).
+		const filtered = where.key ? "+" : "";
+		condition(where, `${filtered}mode = ?`, filter.mode);
+		if (filter.status !== undefined) condition(where, `${filtered}status = ?`, filter.status);
+		if (filter.cursor !== undefined) {
+			condition(where, "(created_at, id) > (?, ?)", filter.cursor.createdAt, filter.cursor.id);
+		}
+		return db
+			.prepare(`SELECT * FROM orders WHERE ${where.sql.join(" AND ")} ORDER BY created_at, id LIMIT ?`)
+			.bind(...where.params, filter.limit + 1);
+	});
+	const pages = statements.length === 1 ? [await statements[0]?.all<OrderRow>()] : await db.batch<OrderRow>(statements);
+	const byId = new Map<string, OrderRow>();
+	for (const page of pages) for (const row of page?.results ?? []) byId.set(row.id, row);
+	const rows = [...byId.values()]
+		.sort((a, b) => (a.created_at === b.created_at ? compare(a.id, b.id) : compare(a.created_at, b.created_at)))
+		.slice(0, filter.limit + 1);
+	return pageWithItems(db, rows, filter.limit);
+}
+
+function compare(a: string, b: string): number {
+	return a < b ? -1 : a > b ? 1 : 0;
 }
 
 async function pageWithItems(
@@ -388,10 +417,14 @@ async function pageWithItems(
 	return { page: pageRows.map((order) => ({ order, items: items.get(order.id) ?? [] })), more: rows.length > limit };
 }
 
-/** How many orders are in each status, across every account, in one mode (zero for a status with none). */
+/**
+ * How many orders are in each status, across every account, in one mode (zero for a status with none).
+ * Read from `order_counts`, which triggers on `orders` keep (migration 0014): seven rows, whatever the
+ * number of orders.
+ */
 export async function countOrdersByStatus(db: D1Database, mode: KeyMode): Promise<Record<OrderStatus, number>> {
 	const { results } = await db
-		.prepare("SELECT status, COUNT(*) AS count FROM orders WHERE mode = ?1 GROUP BY status")
+		.prepare("SELECT status, count FROM order_counts WHERE mode = ?1")
 		.bind(mode)
 		.all<{ status: OrderStatus; count: number }>();
 	const counts = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0])) as Record<OrderStatus, number>;

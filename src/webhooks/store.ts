@@ -349,7 +349,12 @@ export function findOwnedEvent(db: D1Database, owner: EventOwner, id: string): P
 		.first<EventRow>();
 }
 
-/** A page of the owner's events, newest first, after `cursor`; one row more than `limit` when another page follows. */
+/**
+ * A page of the owner's events, newest first, after `cursor`; one row more than `limit` when another
+ * page follows. Only the filters asked for are in the SQL: an order's events are found through
+ * `events_by_order` (the owner is then checked on those few rows), the others through
+ * `events_by_owner` in the page's order.
+ */
 export async function listEventPage(
 	db: D1Database,
 	owner: EventOwner,
@@ -361,27 +366,52 @@ export async function listEventPage(
 		limit: number;
 	},
 ): Promise<EventRow[]> {
+	const where: string[] = [];
+	const params: unknown[] = [];
+	const add = (sql: string, ...values: unknown[]) => {
+		where.push(sql);
+		params.push(...values);
+	};
+	const { orderId, type, deliveryStatus, cursor } = filter;
+	if (deliveryStatus !== undefined && orderId === undefined) {
+		// A delivery state (failed, say) may be rare among the owner's events: the page is found from the
+		// owner's deliveries in that state (deliveries_by_owner_status, newest first; a delivery's
+		// created_at is its event's), so the rows read are the page's, not every event until enough match.
+		const inner = ["x.account_id = ?", "x.mode = ?", "x.status = ?"];
+		const innerParams: unknown[] = [owner.accountId, owner.mode, deliveryStatus];
+		if (cursor !== undefined) {
+			inner.push("(x.created_at, x.event_id) < (?, ?)");
+			innerParams.push(cursor.createdAt, cursor.id);
+		}
+		const join = type === undefined ? "" : " JOIN events t ON t.id = x.event_id AND t.type = ?";
+		add(
+			`e.id IN (SELECT DISTINCT x.event_id FROM deliveries x${join} WHERE ${inner.join(" AND ")}
+			           ORDER BY x.created_at DESC, x.event_id DESC LIMIT ?)`,
+			...(type === undefined ? [] : [type]),
+			...innerParams,
+			filter.limit + 1,
+		);
+	} else {
+		if (orderId === undefined) {
+			add("e.account_id = ?", owner.accountId);
+			add("e.mode = ?", owner.mode);
+		} else {
+			add("e.order_id = ?", orderId);
+			// Unary + keeps the planner on events_by_order: the owner is a check on the order's few events.
+			add("+e.account_id = ?", owner.accountId);
+			add("+e.mode = ?", owner.mode);
+		}
+		if (type !== undefined) add("e.type = ?", type);
+		if (deliveryStatus !== undefined) {
+			add("EXISTS (SELECT 1 FROM deliveries x WHERE x.event_id = e.id AND x.status = ?)", deliveryStatus);
+		}
+		if (cursor !== undefined) add("(e.created_at, e.id) < (?, ?)", cursor.createdAt, cursor.id);
+	}
 	const { results } = await db
 		.prepare(
-			`SELECT ${EVENT_COLUMNS} FROM ${EVENT_SOURCE}
-			  WHERE e.account_id = ?1 AND e.mode = ?2
-			    AND (?3 IS NULL OR e.order_id = ?3)
-			    AND (?4 IS NULL OR e.type = ?4)
-			    AND (?5 IS NULL OR EXISTS (SELECT 1 FROM deliveries x WHERE x.event_id = e.id AND x.status = ?5))
-			    AND (?6 IS NULL OR e.created_at < ?6 OR (e.created_at = ?6 AND e.id < ?7))
-			  ORDER BY e.created_at DESC, e.id DESC
-			  LIMIT ?8`,
+			`SELECT ${EVENT_COLUMNS} FROM ${EVENT_SOURCE} WHERE ${where.join(" AND ")} ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
 		)
-		.bind(
-			owner.accountId,
-			owner.mode,
-			filter.orderId ?? null,
-			filter.type ?? null,
-			filter.deliveryStatus ?? null,
-			filter.cursor?.createdAt ?? null,
-			filter.cursor?.id ?? null,
-			filter.limit + 1,
-		)
+		.bind(...params, filter.limit + 1)
 		.all<EventRow>();
 	return results;
 }

@@ -1,0 +1,205 @@
+/**
+ * Seeding a local D1 database with orders straight in SQL (not through the API), for `npm run
+ * bench:cost`: each order with its items, the history of its moves, its events and their webhook
+ * deliveries, and besides them print files and quotes, spread over 100 partner accounts. Rows are
+ * generated inside SQLite by recursive common table expressions over a range of order numbers, so a
+ * range of 80,000 orders is a few statements; ranges seeded one after another grow the same database.
+ *
+ * Order `n` belongs to account `n % 100` and is created `n` × 5 minutes after a base instant a year
+ * back. Its status follows its number within its account, `(n / 100) % 20`, so every account has every
+ * status from its tenth order on: 70% delivered, 10% shipped, 10% in production, 5% on hold, 5% canceled. Every tenth is a test order (`n % 10 = 7`).
+ */
+
+/** The statuses a seeded order is in, by `(n / 100) % 20`, and the version its moves bring it to. */
+const STATUS_SQL = `CASE (n / 100) % 20
+  WHEN 1 THEN 'shipped' WHEN 6 THEN 'shipped'
+  WHEN 2 THEN 'in_production' WHEN 5 THEN 'in_production'
+  WHEN 3 THEN 'on_hold'
+  WHEN 4 THEN 'canceled'
+  ELSE 'delivered' END`;
+
+const VERSION_SQL = `CASE (n / 100) % 20
+  WHEN 1 THEN 4 WHEN 6 THEN 4
+  WHEN 2 THEN 3 WHEN 5 THEN 3
+  WHEN 3 THEN 3
+  WHEN 4 THEN 4
+  ELSE 5 END`;
+
+/** Where seeded webhooks would go: a loopback port nobody listens on (the discard port), so an attempt fails at once. */
+export const SEED_HOOK_URL = "http://127.0.0.1:9/hooks";
+
+/** Seconds between two seeded orders' creation. */
+const SPACING_SECONDS = 300;
+
+function sqlText(value: string): string {
+	return `'${value.replaceAll("'", "''")}'`;
+}
+
+/**
+ * The SQL that seeds orders `from` to `to - 1` (each with everything it comes with), for accounts
+ * given in order (account `i` gets orders with `n % accounts.length = i`). `baseUnix` is order 0's
+ * creation, in unix seconds.
+ */
+export function seedOrdersSql(options: {
+	from: number;
+	to: number;
+	accounts: readonly string[];
+	baseUnix: number;
+}): string {
+	const { from, to, accounts, baseUnix } = options;
+	const count = accounts.length;
+	const seq = `WITH RECURSIVE seq(n) AS (SELECT ${from} UNION ALL SELECT n + 1 FROM seq WHERE n < ${to - 1})`;
+	// A row per order with what every table derives from it.
+	const order = `${seq}, o AS (
+  SELECT n,
+    'ord_seed' || printf('%08d', n) AS id,
+    (SELECT id FROM bench_seed_accounts WHERE idx = n % ${count}) AS account_id,
+    CASE WHEN n % 10 = 7 THEN 'test' ELSE 'live' END AS mode,
+    'PO-' || printf('%08d', n) AS external_id,
+    ${STATUS_SQL} AS status,
+    ${VERSION_SQL} AS version,
+    CASE WHEN n % 2 = 0 THEN ${sqlText(SEED_HOOK_URL)} ELSE NULL END AS callback_url,
+    strftime('%Y-%m-%dT%H:%M:%fZ', ${baseUnix} + n * ${SPACING_SECONDS}, 'unixepoch') AS created_at,
+    strftime('%Y-%m-%dT%H:%M:%fZ', ${baseUnix} + n * ${SPACING_SECONDS} + 86400, 'unixepoch') AS updated_at,
+    strftime('%Y-%m-%dT%H:%M:%fZ', ${baseUnix} + n * ${SPACING_SECONDS} + 3600, 'unixepoch') AS validated_at,
+    strftime('%Y-%m-%dT%H:%M:%fZ', ${baseUnix} + n * ${SPACING_SECONDS} + 43200, 'unixepoch') AS shipped_at,
+    strftime('%Y-%m-%dT%H:%M:%fZ', ${baseUnix} + n * ${SPACING_SECONDS} + 86400, 'unixepoch') AS delivered_at
+  FROM seq)`;
+	// One row per move of each order: 1 create, 2 start_validation, 3 pass or fail validation, 4 ship or cancel, 5 deliver.
+	const steps = `steps(s) AS (VALUES (1), (2), (3), (4), (5)), m AS (
+  SELECT o.*, s,
+    CASE s WHEN 1 THEN 'received' WHEN 2 THEN 'validating'
+      WHEN 3 THEN CASE status WHEN 'on_hold' THEN 'on_hold' ELSE 'in_production' END
+      WHEN 4 THEN CASE status WHEN 'canceled' THEN 'canceled' ELSE 'shipped' END
+      ELSE 'delivered' END AS to_status,
+    CASE s WHEN 1 THEN NULL WHEN 2 THEN 'received' WHEN 3 THEN 'validating' WHEN 4 THEN 'in_production' ELSE 'shipped' END
+      AS from_status,
+    CASE s WHEN 1 THEN 'create' WHEN 2 THEN 'start_validation'
+      WHEN 3 THEN CASE status WHEN 'on_hold' THEN 'fail_validation' ELSE 'pass_validation' END
+      WHEN 4 THEN CASE status WHEN 'canceled' THEN 'cancel' ELSE 'ship' END
+      ELSE 'deliver' END AS move,
+    CASE s WHEN 1 THEN created_at WHEN 2 THEN created_at WHEN 3 THEN validated_at WHEN 4 THEN shipped_at ELSE delivered_at END
+      AS at
+  FROM o JOIN steps ON s <= o.version)`;
+	const eventType = `CASE to_status WHEN 'received' THEN 'order.received' ELSE 'order.' || to_status END`;
+	return `
+${order}
+INSERT INTO orders (id, account_id, mode, external_id, request_hash, status, version, write_token, ship_to, callback_url,
+  hold_reason, hold_details, tracking_carrier, tracking_number, tracking_url, created_at, updated_at, shipped_at,
+  delivered_at, canceled_at, gift_message, shipping_method, quote_id, costs)
+SELECT id, account_id, mode, external_id, printf('%064d', n), status, version, 'seed', 
+  json_object('name', 'Buyer ' || n, 'address1', n || ' Harbour Street', 'city', 'Portland', 'state', 'ME', 'zip', '04101', 'country', 'US'),
+  callback_url,
+  CASE status WHEN 'on_hold' THEN 'file_unreadable' ELSE NULL END,
+  CASE status WHEN 'on_hold' THEN '[{"item_index":0,"reason":"file_unreadable","detail":"The file could not be fetched."}]' ELSE '[]' END,
+  CASE WHEN status IN ('shipped', 'delivered') THEN 'UPS' END,
+  CASE WHEN status IN ('shipped', 'delivered') THEN '1Z' || printf('%016d', n) END,
+  CASE WHEN status IN ('shipped', 'delivered') THEN 'https://www.ups.com/track?tracknum=1Z' || printf('%016d', n) END,
+  created_at, updated_at,
+  CASE WHEN status IN ('shipped', 'delivered') THEN shipped_at END,
+  CASE WHEN status = 'delivered' THEN delivered_at END,
+  CASE WHEN status = 'canceled' THEN shipped_at END,
+  NULL, 'standard', NULL,
+  '{"currency":"USD","items":4000,"shipping":1155,"total":5155,"price_book_version":1,"quote_id":null}'
+FROM o;
+
+${seq}, o AS (SELECT n, 'ord_seed' || printf('%08d', n) AS id FROM seq), pos(p) AS (VALUES (0), (1))
+INSERT INTO order_items (id, order_id, position, print_file_id, print_file_url, width_in, height_in, frame, mat, quantity,
+  effective_dpi, warnings, mat_border_in, mat_bottom_border_in, inner_mat, inner_mat_reveal_in, glazing, paper, fit, priced,
+  cropped_percent)
+SELECT 'itm_seed' || printf('%08d', n) || '_' || p, id, p, NULL, 'http://127.0.0.1:9/print-' || n || '.png', 8, 10,
+  'walnut-flat-075', 'bright-white', 1, 300, '[]', 2, 2, NULL, NULL, 'acrylic', 'archival-matte', 'fill', NULL, 0
+FROM o JOIN pos ON p = 0 OR n % 3 = 0;
+
+${order}, ${steps}
+INSERT INTO order_moves (order_id, version, move, actor, from_status, to_status, note, created_at)
+SELECT id, s, move,
+  CASE move WHEN 'create' THEN 'partner' WHEN 'cancel' THEN 'partner' WHEN 'ship' THEN 'operator' WHEN 'deliver' THEN 'operator'
+    ELSE 'system' END,
+  from_status, to_status, NULL, at
+FROM m;
+
+${order}, ${steps}
+INSERT INTO events (id, account_id, mode, order_id, type, body, created_at)
+SELECT 'evt_seed' || printf('%08d', n) || '_' || s, account_id, mode, id, ${eventType},
+  json_object('id', 'evt_seed' || printf('%08d', n) || '_' || s, 'event', ${eventType}, 'created_at', at, 'order_id', id,
+    'external_id', external_id, 'status', to_status, 'version', s),
+  at
+FROM m WHERE s <> 2;
+
+${order}, ${steps}
+INSERT INTO deliveries (id, event_id, endpoint_id, account_id, mode, url, status, attempts, next_attempt_at, enqueued_at,
+  last_attempt_at, last_status_code, last_error, delivered_at, created_at)
+SELECT 'dlv_seed' || printf('%08d', n) || '_' || s, 'evt_seed' || printf('%08d', n) || '_' || s, NULL, account_id, mode,
+  callback_url, CASE WHEN callback_url IS NULL THEN 'no_endpoint' ELSE 'delivered' END,
+  CASE WHEN callback_url IS NULL THEN 0 ELSE 1 END, NULL, NULL,
+  CASE WHEN callback_url IS NULL THEN NULL ELSE at END,
+  CASE WHEN callback_url IS NULL THEN NULL ELSE 204 END, NULL,
+  CASE WHEN callback_url IS NULL THEN NULL ELSE at END, at
+FROM m WHERE s >= 3;
+
+${order}
+INSERT INTO print_files (id, account_id, mode, status, filename, content_type, declared_size_bytes, r2_key, created_at,
+  expires_at, uploaded_at, format, width_px, height_px, size_bytes, inspected_at, inspection_bytes_read, r2_etag)
+SELECT 'pf_seed' || printf('%08d', n), account_id, mode, 'ready', 'print-' || n || '.tif', 'image/tiff', NULL,
+  'seed/' || printf('%08d', n), created_at, created_at, created_at, 'tiff', 2400, 3000, 21600122, created_at, 4794,
+  'seed-etag-' || n
+FROM o;
+
+${order}
+INSERT INTO quotes (id, account_id, mode, price_book_version, created_at, expires_at, body)
+SELECT 'quo_seed' || printf('%08d', n), account_id, mode, 1, created_at, created_at, '{"seeded":true}'
+FROM o WHERE n % 10 = 0;
+`;
+}
+
+/** The table that maps account numbers to ids while seeding (dropped by `dropSeedAccountsSql`). */
+export function seedAccountsSql(accounts: readonly string[]): string {
+	const rows = accounts.map((id, index) => `(${index}, ${sqlText(id)})`).join(",\n  ");
+	return `DROP TABLE IF EXISTS bench_seed_accounts;
+CREATE TABLE bench_seed_accounts (idx INTEGER PRIMARY KEY, id TEXT NOT NULL);
+INSERT INTO bench_seed_accounts (idx, id) VALUES
+  ${rows};
+`;
+}
+
+export const DROP_SEED_ACCOUNTS_SQL = "DROP TABLE IF EXISTS bench_seed_accounts;\n";
+
+/**
+ * What the cron and a queue batch find to do at each size: `stalled` orders left `received` an hour
+ * ago (the cron restarts them; their file URL is refused, so they end on hold) and `overdue` pending
+ * deliveries an hour late (the cron enqueues them; the queue hands them to their sender), with a
+ * label `tag` making their ids unique.
+ */
+export function seedCronWorkSql(options: {
+	tag: string;
+	accountId: string;
+	stalled: number;
+	overdue: number;
+	nowUnix: number;
+}): string {
+	const { tag, accountId, stalled, overdue, nowUnix } = options;
+	const hourAgo = `strftime('%Y-%m-%dT%H:%M:%fZ', ${nowUnix - 3600}, 'unixepoch')`;
+	const statements: string[] = [];
+	for (let index = 0; index < stalled; index++) {
+		const id = sqlText(`ord_stall${tag}_${index}`);
+		statements.push(`INSERT INTO orders (id, account_id, mode, external_id, request_hash, status, version, write_token, ship_to,
+  callback_url, hold_details, created_at, updated_at, shipping_method)
+VALUES (${id}, ${sqlText(accountId)}, 'live', ${sqlText(`STALL-${tag}-${index}`)}, printf('%064d', 0), 'received', 1, 'seed',
+  '{"name":"Stalled Buyer","address1":"1 Main St","city":"Portland","state":"OR","zip":"97201","country":"US"}', NULL, '[]',
+  ${hourAgo}, ${hourAgo}, 'standard');
+INSERT INTO order_items (id, order_id, position, print_file_url, width_in, height_in, quantity, warnings, glazing, paper, fit)
+VALUES (${sqlText(`itm_stall${tag}_${index}`)}, ${id}, 0, 'http://127.0.0.1:9/stalled.png', 8, 10, 1, '[]', 'none', 'archival-matte', 'fill');
+INSERT INTO order_moves (order_id, version, move, actor, from_status, to_status, created_at)
+VALUES (${id}, 1, 'create', 'partner', NULL, 'received', ${hourAgo});`);
+	}
+	for (let index = 0; index < overdue; index++) {
+		const event = sqlText(`evt_overdue${tag}_${index}`);
+		statements.push(`INSERT INTO events (id, account_id, mode, order_id, type, body, created_at)
+VALUES (${event}, ${sqlText(accountId)}, 'live', 'ord_seed00000001', 'order.shipped', '{"seeded":true}', ${hourAgo});
+INSERT INTO deliveries (id, event_id, endpoint_id, account_id, mode, url, status, attempts, next_attempt_at, created_at)
+VALUES (${sqlText(`dlv_overdue${tag}_${index}`)}, ${event}, NULL, ${sqlText(accountId)}, 'live', ${sqlText(SEED_HOOK_URL)},
+  'pending', 1, ${hourAgo}, ${hourAgo});`);
+	}
+	return `${statements.join("\n")}\n`;
+}
