@@ -51,6 +51,8 @@ const GENERIC_HEADERS = new Set([
 	"strict-transport-security",
 	"location",
 	"set-cookie",
+	// The cost tracer's, only under COST_TRACE=1 (the bench and the plan test), never in production.
+	"x-cost",
 ]);
 
 async function load(): Promise<Harness> {
