@@ -1,15 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import { keyScopeProblem } from "../accounts/scopes.ts";
 import { findKeyByHash, type Principal } from "../accounts/store.ts";
+import { PRINCIPAL_TTL_MS } from "./principal-hold.ts";
 import { decideRequest, type RequestDecision } from "./sliding-window.ts";
 import { type BucketDecision, type BucketState, takeToken } from "./token-bucket.ts";
-
-/**
- * How long a limiter trusts the principal it loaded. Changes made through the API (a revocation, new
- * limits) reach it at once (`forget`); this bounds how long a change written to D1 by other means
- * (the admin CLI) takes.
- */
-export const PRINCIPAL_TTL_MS = 30_000;
 
 /** The key's standing as its row says: a principal, revoked, or unknown. */
 type Standing = Principal | "revoked" | null;

@@ -235,6 +235,12 @@ async function driveEverything(): Promise<void> {
 	await json(await api("/v1/webhook-endpoints", { key }), 200);
 	await json(await api(`/v1/webhook-endpoints/${endpoint.id}`, { key }), 200);
 	await api(`/v1/webhook-endpoints/${endpoint.id}/test`, { key, method: "POST" });
+	// A second endpoint, deleted: its pending deliveries end in the same batch.
+	const doomed = await json<{ id: string }>(
+		await send("POST", "/v1/webhook-endpoints", key, { url: hookUrl("status/500") }),
+		201,
+	);
+	expect((await api(`/v1/webhook-endpoints/${doomed.id}`, { key, method: "DELETE" })).status).toBe(204);
 	await json(await api("/v1/webhook-secret/rotate", { key, method: "POST" }), 201);
 	await send("PUT", "/v1/branding", key, { brand_name: "Plan Gallery" });
 	await api("/v1/branding", { key });

@@ -6,7 +6,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { hashApiKey } from "../../src/accounts/keys.ts";
-import { PRINCIPAL_TTL_MS } from "../../src/rate-limit/rate-limiter.do.ts";
+import { PRINCIPAL_TTL_MS } from "../../src/rate-limit/principal-hold.ts";
 import { api, createAdminKey, createPartner, expectError, rateLimitHeaders, send } from "../helpers.ts";
 
 async function limiterOf(key: string) {
