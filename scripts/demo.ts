@@ -10,12 +10,13 @@
  */
 
 import { once } from "node:events";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { verifySignature } from "../src/webhooks/signature.ts";
 import { drawBrandLogo } from "./lib/brand-logo.ts";
+import { CREDENTIALS_FILE, readSavedCredentials } from "./lib/dev-credentials.ts";
 import { tiffWithIfdAtEnd } from "./lib/image-fixtures.ts";
 import { PROJECT_ROOT } from "./lib/wrangler.ts";
 
@@ -29,8 +30,6 @@ const SHIP_TO = {
 	zip: "04101",
 	country: "US",
 };
-
-type Credentials = { service_team: { ops_key: string; admin_key: string } };
 
 function show(label: string, value: unknown): void {
 	console.log(`\n── ${label}\n${JSON.stringify(value, null, 2)}`);
@@ -159,9 +158,8 @@ async function waitForStatus(key: string, orderId: string, status: string): Prom
 	});
 }
 
-const credentials = JSON.parse(
-	await readFile(path.join(PROJECT_ROOT, ".wrangler", "dev-credentials.json"), "utf8"),
-) as Credentials;
+const credentials = readSavedCredentials();
+if (credentials?.service_team === undefined) throw new Error(`no ${CREDENTIALS_FILE}: run npm start first`);
 const partner = await call("POST", "/v1/admin/accounts", credentials.service_team.admin_key, { name: "Demo Gallery" });
 show("POST /v1/admin/accounts (admin key)", partner);
 const keys = partner.keys as { live: { key: string }; test: { key: string } };

@@ -9,27 +9,18 @@
  *
  * Prints nothing on stdout (so the eval sets nothing) and exits 1 when npm start has not run yet.
  */
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { PROJECT_ROOT } from "./lib/wrangler.ts";
-
-const CREDENTIALS_FILE = path.join(PROJECT_ROOT, ".wrangler", "dev-credentials.json");
-
-type Saved = {
-	partner?: { live_key?: string; test_key?: string; webhook_secret?: string; test_webhook_secret?: string };
-	service_team?: { ops_key?: string; admin_key?: string };
-};
+import { CREDENTIALS_FILE, readSavedCredentials } from "./lib/dev-credentials.ts";
 
 /** A value as one single-quoted shell word. */
 function shellWord(value: string): string {
 	return `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
-if (!existsSync(CREDENTIALS_FILE)) {
+const saved = readSavedCredentials();
+if (saved === null) {
 	console.error(`env:dev: no ${CREDENTIALS_FILE}; run npm start first`);
 	process.exit(1);
 }
-const saved = JSON.parse(readFileSync(CREDENTIALS_FILE, "utf8")) as Saved;
 const port = process.env.PORT ?? "8787";
 const variables: Array<[string, string | undefined]> = [
 	["API", `http://localhost:${port}/v1`],

@@ -9,15 +9,13 @@
  * keeps in .wrangler/dev-credentials.json.
  */
 
-import { existsSync, readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
-import { PROJECT_ROOT } from "./lib/wrangler.ts";
+import { CREDENTIALS_FILE, readSavedCredentials } from "./lib/dev-credentials.ts";
 
 const HOST = "127.0.0.1";
 const PORT = Number(process.env.RECEIVER_PORT ?? 9000);
-const CREDENTIALS_FILE = path.join(PROJECT_ROOT, ".wrangler", "dev-credentials.json");
 /** Larger bodies are refused unread; the service's events are a few hundred bytes. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -39,12 +37,10 @@ function secretsFromEnvironment(): Array<{ label: string; value: string }> {
 }
 
 function secretsFromDevCredentials(): Array<{ label: string; value: string }> {
-	if (!existsSync(CREDENTIALS_FILE)) {
+	const saved = readSavedCredentials();
+	if (saved === null) {
 		fail(`no WEBHOOK_SECRET set and no ${path.relative(process.cwd(), CREDENTIALS_FILE)}: run npm start first`);
 	}
-	const saved = JSON.parse(readFileSync(CREDENTIALS_FILE, "utf8")) as {
-		partner?: { webhook_secret?: string; test_webhook_secret?: string };
-	};
 	const found = [
 		{ label: "live secret", value: saved.partner?.webhook_secret },
 		{ label: "test secret", value: saved.partner?.test_webhook_secret },

@@ -3,40 +3,21 @@
  * credentials on first run, then runs `wrangler dev` on port 8787 and prints the credentials once
  * the API answers. Local D1, R2, Durable Object and queue state persists under .wrangler/.
  */
-import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
 import { randomBase62 } from "../src/ids.ts";
 import { accountExists, createAccount, createAccountWithKeys } from "./lib/accounts.ts";
+import { CREDENTIALS_FILE, type DevCredentials, readSavedCredentials } from "./lib/dev-credentials.ts";
 import { startDevServer } from "./lib/dev-server.ts";
 import { presignedUploadVars } from "./lib/local-uploads.ts";
-import { applyMigrations, type D1Target, PROJECT_ROOT } from "./lib/wrangler.ts";
+import { applyMigrations, type D1Target } from "./lib/wrangler.ts";
 
 const PORT = Number(process.env.PORT ?? 8787);
-/** The raw keys exist nowhere else (D1 keeps hashes), so they are kept here for later runs; .wrangler/ is git-ignored. */
-const CREDENTIALS_FILE = path.join(PROJECT_ROOT, ".wrangler", "dev-credentials.json");
-
-type DevCredentials = {
-	partner: {
-		account_id: string;
-		live_key: string;
-		test_key: string;
-		/** Signs live webhooks. */
-		webhook_secret: string;
-		/** Signs test webhooks (absent from files written before live and test had separate secrets). */
-		test_webhook_secret?: string;
-	};
-	service_team: { account_id: string; ops_key: string; admin_key: string };
-	/** Signs the worker's own upload URLs (UPLOAD_METHOD=worker); a secret in production. */
-	upload_signing_secret: string;
-	/** Signs the operator console's session cookies and form tokens; a secret in production. */
-	console_session_secret: string;
-};
 
 async function loadCredentials(target: D1Target): Promise<DevCredentials | null> {
-	if (!existsSync(CREDENTIALS_FILE)) return null;
-	const saved = JSON.parse(await readFile(CREDENTIALS_FILE, "utf8")) as Partial<DevCredentials>;
+	const saved = readSavedCredentials();
+	if (saved === null) return null;
 	if (saved.partner === undefined || saved.service_team === undefined || saved.upload_signing_secret === undefined) {
 		return null;
 	}

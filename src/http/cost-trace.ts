@@ -335,8 +335,8 @@ export function tracedEnv<E extends object>(env: E, traceOf: TraceOf): E {
 
 // ─── Durable Objects ───────────────────────────────────────────────────────────────────────────────────
 
-// biome-ignore lint/suspicious/noExplicitAny: a mixin's base must take any[] (TypeScript's rule).
-type ObjectClass = abstract new (...args: any[]) => object;
+/** A Durable Object class: constructed with its state and environment. */
+type ObjectClass = abstract new (ctx: DurableObjectState, env: Env) => object;
 
 /**
  * `Base` with its environment traced and each of its methods answering a traced caller with its
@@ -349,11 +349,13 @@ export function costTracedObject<C extends ObjectClass>(Base: C, on: boolean): C
 			name !== "constructor" && typeof Object.getOwnPropertyDescriptor(Base.prototype, name)?.value === "function",
 	);
 	const current = new AsyncLocalStorage<CostTrace>();
-	abstract class Traced extends Base {
-		// biome-ignore lint/suspicious/noExplicitAny: a mixin's constructor must take any[] (TypeScript's rule).
-		constructor(...args: any[]) {
-			super(args[0] as DurableObjectState, args[1] as Env);
-			(this as unknown as { env: Env }).env = tracedEnv(args[1] as Env, () => current.getStore());
+	// Extended as the plain ObjectClass (not the type parameter), so the subclass is no TypeScript mixin
+	// and its constructor can say what it takes.
+	const Plain: ObjectClass = Base;
+	abstract class Traced extends Plain {
+		constructor(ctx: DurableObjectState, env: Env) {
+			super(ctx, env);
+			(this as unknown as { env: Env }).env = tracedEnv(env, () => current.getStore());
 		}
 	}
 	for (const name of methods) {
