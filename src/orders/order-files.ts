@@ -3,13 +3,14 @@ import type { FramingSpec } from "../framing/spec.ts";
 import { ApiError } from "../http/errors.ts";
 import { currentPrintFile } from "../print-files/inspection.ts";
 import { MINIMUM_DPI } from "../print-files/resolution.ts";
-import { findOwnedPrintFile } from "../print-files/store.ts";
+import { findOwnedPrintFile, type PrintFileRow } from "../print-files/store.ts";
 import { imageFit } from "./item-checks.ts";
 
 /**
  * The check of an uploaded file named by `print_file_id` when an order is created or an item
  * changed: the file must be the caller's, uploaded and a readable image of at least 150 DPI at the
- * item's size, else 422 on `field`. Returns the item's effective DPI and warnings.
+ * item's size, else 422 on `field`. Returns the item's effective DPI and warnings, and the file as
+ * it was checked (compared with R2 just now).
  */
 export async function checkUploadedFile(
 	env: Env,
@@ -17,7 +18,7 @@ export async function checkUploadedFile(
 	printFileId: string,
 	size: { width_in: number; height_in: number; fit: FramingSpec["fit"] },
 	field: string,
-): Promise<{ effectiveDpi: number; warnings: string[]; croppedPercent: number }> {
+): Promise<{ effectiveDpi: number; warnings: string[]; croppedPercent: number; file: PrintFileRow }> {
 	const found = await findOwnedPrintFile(env.DB, owner, printFileId);
 	if (found === null) throw new ApiError("validation_error", `No print file ${printFileId} in this account.`, field);
 	const file = await currentPrintFile(env, found);
@@ -39,5 +40,5 @@ export async function checkUploadedFile(
 			field,
 		);
 	}
-	return { effectiveDpi: fitted.effectiveDpi, warnings: fitted.warnings, croppedPercent: fitted.croppedPercent };
+	return { effectiveDpi: fitted.effectiveDpi, warnings: fitted.warnings, croppedPercent: fitted.croppedPercent, file };
 }

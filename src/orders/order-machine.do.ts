@@ -1,12 +1,16 @@
 import { DurableObject } from "cloudflare:workers";
 import { configOf } from "../config.ts";
 import { randomBase62 } from "../ids.ts";
+import type { PrintFileRow } from "../print-files/store.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
 import { type ItemRow, type StoredOrder, stateOf, withState } from "./rows.ts";
 import { type Actor, applyMove, type Move } from "./state-machine.ts";
-import { findOrder, StaleOrder, writeMove } from "./store.ts";
+import { findOrder, type MoveStep, StaleOrder, writeMove } from "./store.ts";
 import { type OrderCharges, validateOrder } from "./validate-order.ts";
+
+/** A new order as its create wrote it, and its uploaded print files as the create checked them. */
+export type CreatedOrder = { order: StoredOrder; files: PrintFileRow[] };
 
 /** What a move came to: the order after it, or why it was refused (with the status it was in). */
 export type MoveOutcome =
@@ -39,8 +43,25 @@ export class OrderMachine extends DurableObject<Env> {
 	 */
 	#validatingVersion: number | null = null;
 
-	/** Starts an order's life (or restarts a stalled one): validates it at once, from the alarm. */
-	async begin(orderId: string): Promise<void> {
+	/**
+	 * The order as its create wrote it, with the print files it checked, kept for the first step so
+	 * that step need not read them back. It is only a head start: the step's write still checks the
+	 * version, and any other move drops it.
+	 */
+	#created: CreatedOrder | null = null;
+
+	/**
+	 * Starts an order's life (or restarts a stalled one). An order the create passes, whose files are
+	 * all uploads, is validated right here: the check takes moments, and should this run die, the
+	 * cron's sweep restarts the order. Any other order is validated at once from the alarm, which
+	 * retries on failure.
+	 */
+	async begin(orderId: string, created?: CreatedOrder): Promise<void> {
+		this.#created = created?.order.order.id === orderId ? created : null;
+		if (this.#created !== null && checksUploadsOnly(this.#created.order)) {
+			await this.#step(orderId, { manual: false });
+			return;
+		}
 		const at = Date.now();
 		const intent: AlarmIntent = { version: null, at };
 		// Both writes in one event commit together.
@@ -52,6 +73,7 @@ export class OrderMachine extends DurableObject<Env> {
 
 	/** Makes one move of the state machine for `actor`, with item changes written in the same batch. */
 	move(orderId: string, move: Move, actor: Actor, itemUpdates: ItemRow[] = []): Promise<MoveOutcome> {
+		this.#created = null;
 		return this.ctx.blockConcurrencyWhile(() => this.#move(orderId, move, actor, itemUpdates));
 	}
 
@@ -73,13 +95,15 @@ export class OrderMachine extends DurableObject<Env> {
 
 	/** Moves the order on by itself where the table lets the system do so. */
 	async #step(orderId: string, options: { manual: boolean; forVersion?: number }): Promise<MoveOutcome> {
+		const created = this.#takeCreated(orderId);
 		// Read, and start validating a received order, in one serialized section.
 		const current = await this.ctx.blockConcurrencyWhile(async () => {
-			const stored = await findOrder(this.env.DB, orderId);
-			if (stored === null || stored.order.status !== "received") return stored;
+			const stored = created?.order ?? (await findOrder(this.env.DB, orderId));
+			// Uploaded files are checked in moments, so the start and the verdict are written together below.
+			if (stored === null || stored.order.status !== "received" || checksUploadsOnly(stored)) return stored;
 			// This run goes on to validate at once, so the move sets no alarm of its own: should the run die,
 			// the alarm that started it (or the cron's sweep) runs it again.
-			const started = await this.#apply(stored, { kind: "start_validation" }, "system", [], { schedule: false });
+			const started = await this.#apply(stored, [{ kind: "start_validation" }], "system", [], { schedule: false });
 			return started.ok ? started.order : stored;
 		});
 		if (current === null) return { ok: false, kind: "not_found", status: null, message: `No order ${orderId}.` };
@@ -88,8 +112,9 @@ export class OrderMachine extends DurableObject<Env> {
 			options.forVersion !== undefined && order.version !== options.forVersion && order.status !== "validating";
 		if (stale) return { ok: true, order: current };
 		switch (order.status) {
+			case "received":
 			case "validating":
-				return this.#validateOnce(current);
+				return this.#validateOnce(current, created?.files ?? []);
 			case "in_production":
 				if (order.mode !== "test") break;
 				return this.#moveAtVersion(current, { kind: "ship", tracking: sandboxTracking() });
@@ -110,15 +135,26 @@ export class OrderMachine extends DurableObject<Env> {
 		return { ok: true, order: current };
 	}
 
-	/** A system move that happens only if the order is still at the version it was read at. */
+	/** The order the create passed, once, when it is the one asked for. */
+	#takeCreated(orderId: string): CreatedOrder | null {
+		const created = this.#created;
+		this.#created = null;
+		return created?.order.order.id === orderId ? created : null;
+	}
+
+	/**
+	 * A system move that happens only if the order is still at the version it was read at. A received
+	 * order starts validation in the same write.
+	 */
 	#moveAtVersion(
 		stored: StoredOrder,
 		move: Move,
 		items: ItemRow[] = [],
 		charges: OrderCharges | null = null,
 	): Promise<MoveOutcome> {
+		const moves: Move[] = stored.order.status === "received" ? [{ kind: "start_validation" }, move] : [move];
 		return this.ctx.blockConcurrencyWhile(async () => {
-			const outcome = await this.#apply(stored, move, "system", items, { schedule: true, charges });
+			const outcome = await this.#apply(stored, moves, "system", items, { schedule: true, charges });
 			if (outcome.ok || outcome.kind !== "stale") return outcome;
 			// Moved on meanwhile (canceled while its files were checked, say): that move decides what comes next.
 			const current = await findOrder(this.env.DB, stored.order.id);
@@ -129,19 +165,19 @@ export class OrderMachine extends DurableObject<Env> {
 	}
 
 	/** Validates this version of the order unless another run already is (the alarm and an advance racing). */
-	async #validateOnce(stored: StoredOrder): Promise<MoveOutcome> {
+	async #validateOnce(stored: StoredOrder, checkedFiles: PrintFileRow[]): Promise<MoveOutcome> {
 		if (this.#validatingVersion === stored.order.version) return { ok: true, order: stored };
 		this.#validatingVersion = stored.order.version;
 		try {
-			return await this.#validate(stored);
+			return await this.#validate(stored, checkedFiles);
 		} finally {
 			this.#validatingVersion = null;
 		}
 	}
 
 	/** Runs validation outside the serialized section, then records its verdict unless the order moved meanwhile. */
-	async #validate(stored: StoredOrder): Promise<MoveOutcome> {
-		const result = await validateOrder(this.env, stored);
+	async #validate(stored: StoredOrder, checkedFiles: PrintFileRow[]): Promise<MoveOutcome> {
+		const result = await validateOrder(this.env, stored, new Date(), checkedFiles);
 		const move: Move =
 			result.verdict.kind === "pass"
 				? { kind: "pass_validation" }
@@ -153,29 +189,35 @@ export class OrderMachine extends DurableObject<Env> {
 	async #move(orderId: string, move: Move, actor: Actor, itemUpdates: ItemRow[]): Promise<MoveOutcome> {
 		const stored = await findOrder(this.env.DB, orderId);
 		if (stored === null) return { ok: false, kind: "not_found", status: null, message: `No order ${orderId}.` };
-		const outcome = await this.#apply(stored, move, actor, itemUpdates);
+		const outcome = await this.#apply(stored, [move], actor, itemUpdates);
 		if (outcome.ok || outcome.kind !== "stale") return outcome;
 		return { ok: false, kind: "refused", status: stored.order.status, message: "The order changed meanwhile; retry." };
 	}
 
-	/** One move on the order as it was read; the write is refused (`stale`) if its version has moved on since. */
+	/**
+	 * Moves on the order as it was read, in a row and in one write; the write is refused (`stale`) if its
+	 * version has moved on since. Item changes and charges go with the last move.
+	 */
 	async #apply(
 		stored: StoredOrder,
-		move: Move,
+		moves: Move[],
 		actor: Actor,
 		itemUpdates: ItemRow[],
 		options: { schedule: boolean; charges?: OrderCharges | null } = { schedule: true },
 	): Promise<MoveOutcome | { ok: false; kind: "stale" }> {
 		const now = new Date();
-		const result = applyMove(stateOf(stored.order), move, actor, now);
-		if (!result.ok) return { ok: false, kind: "refused", status: stored.order.status, message: result.message };
-		const after = { ...withState(stored.order, result.state, now), ...(options.charges ?? {}) };
+		const steps: MoveStep[] = [];
+		let after = stored.order;
+		for (const [index, move] of moves.entries()) {
+			const result = applyMove(stateOf(after), move, actor, now);
+			if (!result.ok) return { ok: false, kind: "refused", status: stored.order.status, message: result.message };
+			const last = index === moves.length - 1;
+			after = { ...withState(after, result.state, now), ...(last ? (options.charges ?? {}) : {}) };
+			steps.push({ after, event: result.event, itemUpdates: last ? itemUpdates : [], made: { move, actor } });
+		}
 		let deliveries: PendingDelivery[];
 		try {
-			({ deliveries } = await writeMove(this.env.DB, stored.order, after, result.event, now, itemUpdates, {
-				move,
-				actor,
-			}));
+			({ deliveries } = await writeMove(this.env.DB, stored.order, steps, now));
 		} catch (error) {
 			if (error instanceof StaleOrder) return { ok: false, kind: "stale" };
 			throw error;
@@ -200,6 +242,11 @@ export class OrderMachine extends DurableObject<Env> {
 			this.ctx.storage.setAlarm(at),
 		]);
 	}
+}
+
+/** Whether every item's file is an upload (no fetch from a URL), so validating it takes moments. */
+function checksUploadsOnly({ items }: StoredOrder): boolean {
+	return items.every((item) => item.print_file_url === null);
 }
 
 /** A tracking number that cannot be mistaken for a real one. */

@@ -15,6 +15,7 @@ import { decodeCursor } from "../http/cursor.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { newId, sha256Hex } from "../ids.ts";
+import type { PrintFileRow } from "../print-files/store.ts";
 import { pieceFactsOf } from "../quotes/facts.ts";
 import { findOwnedQuote } from "../quotes/store.ts";
 import { chargeQuote, type OrderPricing, type PieceToMatch, priceOrder } from "./costs.ts";
@@ -169,7 +170,7 @@ async function prepareItems(
 	input: CreateOrderInput,
 	orderId: string,
 	now: Date,
-): Promise<{ items: ItemRow[]; pricing: OrderPricing }> {
+): Promise<{ items: ItemRow[]; pricing: OrderPricing; files: PrintFileRow[] }> {
 	// Each item with its complete specification, size and quantity: what is checked, priced and stored.
 	const entries = input.items.map((item) => ({
 		item,
@@ -210,7 +211,8 @@ async function prepareItems(
 			priced: price === null ? null : JSON.stringify(price),
 		};
 	});
-	return { items, pricing: pricing.value };
+	const files = checks.value.flatMap((checked) => (checked === null ? [] : [checked.file]));
+	return { items, pricing: pricing.value, files };
 }
 
 /** The order's method and charges: exactly its quote's when it names one, else the book in force now. */
@@ -283,7 +285,7 @@ export const orderRoutes = createApp<AuthedEnv>()
 
 		const now = new Date();
 		const orderId = newId("ord");
-		let prepared: { items: ItemRow[]; pricing: OrderPricing };
+		let prepared: Awaited<ReturnType<typeof prepareItems>>;
 		try {
 			prepared = await prepareItems(c.env, owner, input, orderId, now);
 		} catch (error) {
@@ -293,7 +295,7 @@ export const orderRoutes = createApp<AuthedEnv>()
 			if (existing === null) throw error;
 			return c.json(toOrder(replayOrConflict(existing, requestHash).order), 200, { "Idempotent-Replayed": "true" });
 		}
-		const { items, pricing } = prepared;
+		const { items, pricing, files } = prepared;
 		const order = newOrderRow({
 			id: orderId,
 			accountId: owner.accountId,
@@ -324,7 +326,7 @@ export const orderRoutes = createApp<AuthedEnv>()
 		const requestId = c.var.requestId;
 		c.executionCtx.waitUntil(
 			orderMachine(c.env, orderId)
-				.begin(orderId)
+				.begin(orderId, { order: { order, items }, files })
 				.catch((error: unknown) => {
 					console.error(
 						JSON.stringify({ level: "error", request_id: requestId, order_id: orderId, message: String(error) }),

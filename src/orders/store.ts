@@ -131,20 +131,54 @@ export class StaleOrder extends Error {
 	override readonly name = "StaleOrder";
 }
 
+/** One move of a write: the order row after it, its event, its item changes, and what it was. */
+export type MoveStep = {
+	after: OrderRow;
+	event: OrderEventType | null;
+	itemUpdates: ItemRow[];
+	made: { move: Move; actor: Actor };
+};
+
 /**
- * Writes a move: the order's new row, only if its version is still the one read, and the move's
- * history row, event and webhook delivery row, only if that update happened, in one batch. Throws
- * StaleOrder when the version had moved on; returns the event's id for the delivery queue.
+ * Writes one move, or several in a row (validation started and decided at once): each step's order
+ * row, only if the version is still the one before it, and the step's history row, event and webhook
+ * delivery rows, only if that update happened, in one batch. Throws StaleOrder when the version had
+ * moved on (then nothing at all is written); returns the last event's id and the deliveries to start.
  */
 export async function writeMove(
 	db: D1Database,
 	before: OrderRow,
-	after: OrderRow,
-	event: OrderEventType | null,
+	steps: MoveStep[],
 	now: Date,
-	itemUpdates: ItemRow[],
-	made: { move: Move; actor: Actor },
 ): Promise<{ eventId: string | null; deliveries: PendingDelivery[] }> {
+	const statements: D1PreparedStatement[] = [];
+	const recordedAt: Array<{ recorded: RecordedEvent; at: number }> = [];
+	let previous = before;
+	for (const step of steps) {
+		const { statements: stepStatements, recorded } = moveStatements(db, previous, step, now);
+		statements.push(...stepStatements);
+		// The event's statements end the step's.
+		if (recorded !== null) recordedAt.push({ recorded, at: statements.length - recorded.statements.length });
+		previous = step.after;
+	}
+	const results = await db.batch(statements);
+	// A later step's update cannot miss once the first applied: the same batch set the version it expects.
+	if ((results[0]?.meta.changes ?? 0) === 0) throw new StaleOrder(before.id);
+	return {
+		eventId: recordedAt.at(-1)?.recorded.eventId ?? null,
+		deliveries: recordedAt.flatMap(({ recorded, at }) =>
+			recorded.pendingDeliveries(results.slice(at, at + recorded.statements.length)),
+		),
+	};
+}
+
+/** One step's statements: the guarded update, its item rows, its history row, and its event (last). */
+function moveStatements(
+	db: D1Database,
+	before: OrderRow,
+	{ after, event, itemUpdates, made }: MoveStep,
+	now: Date,
+): { statements: D1PreparedStatement[]; recorded: RecordedEvent | null } {
 	const update = db
 		.prepare(
 			`UPDATE orders SET status = ?3, version = ?4, hold_reason = ?5, hold_details = ?6, tracking_carrier = ?7,
@@ -171,7 +205,7 @@ export async function writeMove(
 			after.quote_id,
 			after.costs,
 		);
-	// The event and item rows go in only when the order row carries this write's token, i.e. the update
+	// The event and item rows go in only when the order row carries this step's token, i.e. the update
 	// above applied; a stale writer's batch changes nothing at all.
 	const statements: D1PreparedStatement[] = [update];
 	for (const item of itemUpdates) statements.push(guardedItemUpdate(db, item, after));
@@ -186,33 +220,25 @@ export async function writeMove(
 		created_at: now.toISOString(),
 	};
 	statements.push(insertMove(db, history, after.write_token));
-	let recorded: RecordedEvent | null = null;
-	if (event !== null) {
-		// Written only when the order row carries this write's token, like the history row.
-		recorded = eventStatements(
-			db,
-			{
-				type: event,
-				accountId: after.account_id,
-				mode: after.mode,
-				order: eventSubject(after),
-				delivery: { url: after.callback_url },
-				createdAt: now,
-			},
-			{
-				sql: "EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND write_token = ?2)",
-				params: [after.id, after.write_token],
-			},
-		);
-	}
-	const eventAt = statements.length;
-	if (recorded !== null) statements.push(...recorded.statements);
-	const results = await db.batch(statements);
-	if ((results[0]?.meta.changes ?? 0) === 0) throw new StaleOrder(after.id);
-	return {
-		eventId: recorded?.eventId ?? null,
-		deliveries: recorded?.pendingDeliveries(results.slice(eventAt)) ?? [],
-	};
+	if (event === null) return { statements, recorded: null };
+	// Written only when the order row carries this step's token, like the history row.
+	const recorded = eventStatements(
+		db,
+		{
+			type: event,
+			accountId: after.account_id,
+			mode: after.mode,
+			order: eventSubject(after),
+			delivery: { url: after.callback_url },
+			createdAt: now,
+		},
+		{
+			sql: "EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND write_token = ?2)",
+			params: [after.id, after.write_token],
+		},
+	);
+	statements.push(...recorded.statements);
+	return { statements, recorded };
 }
 
 function guardedItemUpdate(db: D1Database, item: ItemRow, after: OrderRow): D1PreparedStatement {

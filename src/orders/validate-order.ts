@@ -58,18 +58,23 @@ export function fileFacts(file: PrintFileRow | null): FileFacts {
 /**
  * The validating step: fetches `print_file_url` files into R2 (as print files of the order's
  * owner), inspects every file, and checks every item against the resolution rule and the catalog.
- * Slow network work happens here, outside the order's serialized write.
+ * Slow network work happens here, outside the order's serialized write. `checkedFiles` are uploaded
+ * files the order's create has just checked (read and compared with R2): they are taken as they are.
  */
 export async function validateOrder(
 	env: Env,
 	{ order, items }: StoredOrder,
 	now: Date = new Date(),
+	checkedFiles: PrintFileRow[] = [],
 ): Promise<ValidationResult> {
 	const catalog = await catalogFacts(env.DB);
+	const checkedById = new Map(checkedFiles.map((file) => [file.id, file]));
 	const checked: ItemRow[] = [];
 	const findings = [];
 	for (const item of items) {
-		const { file, facts } = await resolveFile(env, order, item, now);
+		const known = item.print_file_id === null ? undefined : checkedById.get(item.print_file_id);
+		const { file, facts } =
+			known === undefined ? await resolveFile(env, order, item, now) : { file: known, facts: fileFacts(known) };
 		const finding = checkItem(
 			{
 				...specOf(item),

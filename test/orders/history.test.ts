@@ -253,12 +253,36 @@ describe("listOrderMoves: an order's history of moves", () => {
 		// Written straight to D1, so no Durable Object moves it under the test.
 		await insertOrder(env.DB, order, [], now);
 		const validating = withState(order, { ...stateOf(order), status: "validating" }, now);
-		await writeMove(env.DB, order, validating, null, now, [], { move: { kind: "start_validation" }, actor: "system" });
+		await writeMove(
+			env.DB,
+			order,
+			[
+				{
+					after: validating,
+					event: null,
+					itemUpdates: [],
+					made: { move: { kind: "start_validation" }, actor: "system" },
+				},
+			],
+			now,
+		);
 
 		// A second writer that read the order at version 1 and wants to cancel it.
 		const stale = withState(order, { ...stateOf(order), status: "canceled", canceledAt: now.toISOString() }, now);
 		await expect(
-			writeMove(env.DB, order, stale, "order.canceled", now, [], { move: { kind: "cancel" }, actor: "partner" }),
+			writeMove(
+				env.DB,
+				order,
+				[
+					{
+						after: stale,
+						event: "order.canceled",
+						itemUpdates: [],
+						made: { move: { kind: "cancel" }, actor: "partner" },
+					},
+				],
+				now,
+			),
 		).rejects.toBeInstanceOf(StaleOrder);
 
 		expect(summaries(await listOrderMoves(env.DB, order.id))).toEqual([

@@ -62,10 +62,19 @@ export async function storedEvent(
 	});
 	await insertOrder(env.DB, before, [], now);
 	const after = withState(before, { ...stateOf(before), status: "in_production" }, now);
-	const { eventId } = await writeMove(env.DB, before, after, "order.in_production", now, [], {
-		move: { kind: "pass_validation" },
-		actor: "system",
-	});
+	const { eventId } = await writeMove(
+		env.DB,
+		before,
+		[
+			{
+				after,
+				event: "order.in_production",
+				itemUpdates: [],
+				made: { move: { kind: "pass_validation" }, actor: "system" },
+			},
+		],
+		now,
+	);
 	if (eventId === null) throw new Error("the move wrote no event");
 	return { orderId, eventId, deliveryId: await callbackDeliveryId(eventId) };
 }
