@@ -155,7 +155,10 @@ export async function writeMove(
 	const recordedAt: Array<{ recorded: RecordedEvent; at: number }> = [];
 	let previous = before;
 	for (const step of steps) {
-		const { statements: stepStatements, recorded } = moveStatements(db, previous, step, now);
+		// A later step moves on only from the row its earlier step wrote (its token), not from whatever
+		// write happened to reach the same version.
+		const guard = previous === before ? null : previous.write_token;
+		const { statements: stepStatements, recorded } = moveStatements(db, previous, guard, step, now);
 		statements.push(...stepStatements);
 		// The event's statements end the step's.
 		if (recorded !== null) recordedAt.push({ recorded, at: statements.length - recorded.statements.length });
@@ -172,10 +175,15 @@ export async function writeMove(
 	};
 }
 
-/** One step's statements: the guarded update, its item rows, its history row, and its event (last). */
+/**
+ * One step's statements: the guarded update, its item rows, its history row, and its event (last).
+ * The update applies only at `before`'s version and, when `previousToken` is given, only over the row
+ * that carries it.
+ */
 function moveStatements(
 	db: D1Database,
 	before: OrderRow,
+	previousToken: string | null,
 	{ after, event, itemUpdates, made }: MoveStep,
 	now: Date,
 ): { statements: D1PreparedStatement[]; recorded: RecordedEvent | null } {
@@ -184,7 +192,7 @@ function moveStatements(
 			`UPDATE orders SET status = ?3, version = ?4, hold_reason = ?5, hold_details = ?6, tracking_carrier = ?7,
 			   tracking_number = ?8, tracking_url = ?9, updated_at = ?10, shipped_at = ?11, delivered_at = ?12, canceled_at = ?13,
 			   write_token = ?14, shipping_method = ?15, quote_id = ?16, costs = ?17
-			 WHERE id = ?1 AND version = ?2`,
+			 WHERE id = ?1 AND version = ?2 AND (?18 IS NULL OR write_token = ?18)`,
 		)
 		.bind(
 			after.id,
@@ -204,6 +212,7 @@ function moveStatements(
 			after.shipping_method,
 			after.quote_id,
 			after.costs,
+			previousToken,
 		);
 	// The event and item rows go in only when the order row carries this step's token, i.e. the update
 	// above applied; a stale writer's batch changes nothing at all.
