@@ -18,10 +18,22 @@ export async function checkUploadedFile(
 	printFileId: string,
 	size: { width_in: number; height_in: number; fit: FramingSpec["fit"] },
 	field: string,
-): Promise<{ effectiveDpi: number; warnings: string[]; croppedPercent: number; file: PrintFileRow }> {
+): Promise<UploadCheck> {
 	const found = await findOwnedPrintFile(env.DB, owner, printFileId);
-	if (found === null) throw new ApiError("validation_error", `No print file ${printFileId} in this account.`, field);
-	const file = await currentPrintFile(env, found);
+	return checkedUpload(found === null ? null : await currentPrintFile(env, found), printFileId, size, field);
+}
+
+/** What an uploaded file's check found, and the file it checked. */
+export type UploadCheck = { effectiveDpi: number; warnings: string[]; croppedPercent: number; file: PrintFileRow };
+
+/** checkUploadedFile's verdict on the file as it stands now (`file`: null when the caller has none). */
+export function checkedUpload(
+	file: PrintFileRow | null,
+	printFileId: string,
+	size: { width_in: number; height_in: number; fit: FramingSpec["fit"] },
+	field: string,
+): UploadCheck {
+	if (file === null) throw new ApiError("validation_error", `No print file ${printFileId} in this account.`, field);
 	if (file.status === "awaiting_upload" || file.status === "processing") {
 		throw new ApiError("validation_error", `Print file ${printFileId} has not been uploaded yet.`, field);
 	}

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
+import { isolateCatalog } from "../catalog/cache.ts";
 import { allowsLocalUrls } from "../config.ts";
 import {
 	completeFraming,
@@ -10,17 +11,21 @@ import {
 	sentFraming,
 	specOf,
 } from "../framing/spec.ts";
+import { allOf, known, readTogether } from "../http/batched-read.ts";
 import { createApp } from "../http/create-app.ts";
 import { decodeCursor } from "../http/cursor.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { newId, sha256Hex } from "../ids.ts";
-import type { PrintFileRow } from "../print-files/store.ts";
-import { pieceFactsOf } from "../quotes/facts.ts";
-import { findOwnedQuote } from "../quotes/store.ts";
+import { currentPrintFile, currentPrintFileGiven } from "../print-files/inspection.ts";
+import { ownedPrintFileRead, type PrintFileRow, printFileKey } from "../print-files/store.ts";
+import { piecesFactsWith, pricingFactsRead } from "../quotes/facts.ts";
+import type { PieceFacts } from "../quotes/price-quote.ts";
+import type { Quote } from "../quotes/schema.ts";
+import { ownedQuoteRead } from "../quotes/store.ts";
 import { chargeQuote, type OrderPricing, type PieceToMatch, priceOrder } from "./costs.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
-import { checkUploadedFile } from "./order-files.ts";
+import { checkedUpload, checkUploadedFile } from "./order-files.ts";
 import { OrderIdParams, OrderPageSchema, OrderSchema, toOrder, toOrderPage } from "./response.ts";
 import { type ItemRow, newOrderRow, type StoredOrder } from "./rows.ts";
 import {
@@ -162,7 +167,8 @@ function replayOrConflict(existing: StoredOrder, requestHash: string): { order: 
 /**
  * The new order's items and what it costs: each uploaded file checked at its item's size and fit (a
  * 422 on the item's file field), and the order priced by its quote or the book in force (a 422 on
- * `quote_id` or `shipping_method`). The files are checked and the price read side by side.
+ * `quote_id` or `shipping_method`). Every file row and the quote or the pricing facts are read in one
+ * D1 batch, and the files' objects in R2 are asked for side by side with it.
  */
 async function prepareItems(
 	env: Env,
@@ -176,28 +182,51 @@ async function prepareItems(
 		item,
 		piece: { ...completeFraming(item), width_in: item.width_in, height_in: item.height_in, quantity: item.quantity },
 	}));
-	const [checks, pricing] = await Promise.allSettled([
-		Promise.all(
-			entries.map(({ item, piece }, index) =>
-				item.print_file_id === undefined
-					? null
-					: checkUploadedFile(env, owner, item.print_file_id, piece, `items[${index}].print_file_id`),
+	const quoteId = input.quote_id;
+	const [snapshot, read, heads] = await Promise.all([
+		quoteId === undefined ? isolateCatalog.get(env.DB) : null,
+		readTogether(env.DB, {
+			files: allOf(
+				entries.map(({ item }) =>
+					item.print_file_id === undefined ? known(null) : ownedPrintFileRead(env.DB, owner, item.print_file_id),
+				),
 			),
-		),
-		pricingOf(
-			env,
-			owner,
-			input,
-			entries.map(({ piece }) => piece),
-			now,
+			facts: quoteId === undefined ? pricingFactsRead(env.DB, owner.accountId) : known(null),
+			quote: quoteId === undefined ? known(null) : ownedQuoteRead(env.DB, owner, quoteId),
+		}),
+		Promise.all(
+			entries.map(async ({ item }) => {
+				if (item.print_file_id === undefined) return null;
+				const key = printFileKey(owner, item.print_file_id);
+				return { key, object: await env.PRINT_FILES.head(key) };
+			}),
 		),
 	]);
 	// The files' refusal comes first, as it did before orders were priced.
-	if (checks.status === "rejected") throw checks.reason;
-	if (pricing.status === "rejected") throw pricing.reason;
+	const checks = await Promise.all(
+		entries.map(async ({ item, piece }, index) => {
+			if (item.print_file_id === undefined) return null;
+			const found = read.files[index] ?? null;
+			const head = heads[index] ?? null;
+			const file =
+				found === null
+					? null
+					: head === null
+						? await currentPrintFile(env, found)
+						: await currentPrintFileGiven(env, found, head);
+			return checkedUpload(file, item.print_file_id, piece, `items[${index}].print_file_id`);
+		}),
+	);
+	const facts = snapshot === null || read.facts === null ? null : piecesFactsWith(snapshot, read.facts);
+	const pricing = pricingOf(
+		input,
+		entries.map(({ piece }) => piece),
+		{ facts, quote: read.quote },
+		now,
+	);
 	const items = entries.map(({ item, piece }, index): ItemRow => {
-		const checked = checks.value[index] ?? null;
-		const price = pricing.value.items[index] ?? null;
+		const checked = checks[index] ?? null;
+		const price = pricing.items[index] ?? null;
 		return {
 			id: newId("itm"),
 			order_id: orderId,
@@ -211,28 +240,28 @@ async function prepareItems(
 			priced: price === null ? null : JSON.stringify(price),
 		};
 	});
-	const files = checks.value.flatMap((checked) => (checked === null ? [] : [checked.file]));
-	return { items, pricing: pricing.value, files };
+	const files = checks.flatMap((checked) => (checked === null ? [] : [checked.file]));
+	return { items, pricing, files };
 }
 
 /** The order's method and charges: exactly its quote's when it names one, else the book in force now. */
-async function pricingOf(
-	env: Env,
-	owner: Owner,
+function pricingOf(
 	input: CreateOrderInput,
 	pieces: PieceToMatch[],
+	read: { facts: PieceFacts | null; quote: Quote | null },
 	now: Date,
-): Promise<OrderPricing> {
+): OrderPricing {
 	const requested = input.shipping_method ?? null;
-	let outcome: Awaited<ReturnType<typeof priceOrder>>;
-	if (input.quote_id === undefined) {
-		outcome = priceOrder(input.items, input.ship_to.country, requested, await pieceFactsOf(env.DB, owner.accountId));
-	} else {
-		const quote = await findOwnedQuote(env.DB, owner, input.quote_id);
-		if (quote === null) {
+	let outcome: ReturnType<typeof priceOrder>;
+	if (input.quote_id !== undefined) {
+		if (read.quote === null) {
 			throw new ApiError("validation_error", `No quote ${input.quote_id} in this account and mode.`, "quote_id");
 		}
-		outcome = chargeQuote(quote, pieces, input.ship_to.country, requested, now);
+		outcome = chargeQuote(read.quote, pieces, input.ship_to.country, requested, now);
+	} else if (read.facts !== null) {
+		outcome = priceOrder(input.items, input.ship_to.country, requested, read.facts);
+	} else {
+		throw new Error("an order without a quote was priced without the book");
 	}
 	if (!outcome.ok) throw new ApiError("validation_error", outcome.message, outcome.field);
 	return outcome.pricing;

@@ -1,3 +1,4 @@
+import { type BatchedRead, readOne, rowRead } from "../http/batched-read.ts";
 /** The pricing's tables: the versioned price books and the accounts' discounts. */
 import { type PriceBook, type PriceBookInput, PriceBookSchema } from "./book.ts";
 
@@ -14,16 +15,20 @@ function bookOf(row: BookRow): PriceBook {
 
 /** The book in force (the newest), or a given version; null when there is no such version. */
 export async function findPriceBook(db: D1Database, version?: number): Promise<PriceBook | null> {
-	const row =
-		version === undefined
-			? await db
-					.prepare("SELECT version, published_at, book FROM price_books ORDER BY version DESC LIMIT 1")
-					.first<BookRow>()
-			: await db
-					.prepare("SELECT version, published_at, book FROM price_books WHERE version = ?1")
-					.bind(version)
-					.first<BookRow>();
+	if (version === undefined) return readOne(db, priceBookInForceRead(db));
+	const row = await db
+		.prepare("SELECT version, published_at, book FROM price_books WHERE version = ?1")
+		.bind(version)
+		.first<BookRow>();
 	return row === null ? null : bookOf(row);
+}
+
+/** The book in force (the newest) as a read that can share a batch. */
+export function priceBookInForceRead(db: D1Database): BatchedRead<PriceBook | null> {
+	return rowRead(
+		db.prepare("SELECT version, published_at, book FROM price_books ORDER BY version DESC LIMIT 1"),
+		(row: BookRow | null) => (row === null ? null : bookOf(row)),
+	);
 }
 
 /**
@@ -44,12 +49,16 @@ export async function publishPriceBook(db: D1Database, book: PriceBookInput, now
 }
 
 /** An account's discount in percent (0 without one). */
-export async function discountPercentOf(db: D1Database, accountId: string): Promise<number> {
-	const row = await db
-		.prepare("SELECT discount_percent FROM account_discounts WHERE account_id = ?1")
-		.bind(accountId)
-		.first<{ discount_percent: number }>();
-	return row?.discount_percent ?? 0;
+export function discountPercentOf(db: D1Database, accountId: string): Promise<number> {
+	return readOne(db, discountPercentRead(db, accountId));
+}
+
+/** discountPercentOf as a read that can share a batch. */
+export function discountPercentRead(db: D1Database, accountId: string): BatchedRead<number> {
+	return rowRead(
+		db.prepare("SELECT discount_percent FROM account_discounts WHERE account_id = ?1").bind(accountId),
+		(row: { discount_percent: number } | null) => row?.discount_percent ?? 0,
+	);
 }
 
 /** Sets an account's discount (0 removes it in effect). */

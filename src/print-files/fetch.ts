@@ -4,7 +4,7 @@ import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { newId } from "../ids.ts";
 import { currentPrintFile, MAX_PRINT_FILE_BYTES } from "./inspection.ts";
 import { readCapped } from "./read-capped.ts";
-import { findPrintFileById, insertPrintFile, type PrintFileRow } from "./store.ts";
+import { findPrintFileById, insertPrintFile, type PrintFileRow, printFileKey } from "./store.ts";
 
 const FETCH_TIMEOUT_MS = 30_000;
 const MAX_REDIRECTS = 3;
@@ -25,7 +25,7 @@ export async function fetchPrintFile(
 	now: Date,
 ): Promise<{ ok: true; file: PrintFileRow | null } | { ok: false; message: string }> {
 	const id = newId("pf");
-	const r2Key = `print-files/${owner.mode}/${owner.accountId}/${id}`;
+	const r2Key = printFileKey(owner, id);
 	const fetched = await fetchPrintFileIntoR2(env.PRINT_FILES, r2Key, url, { allowLocal: allowsLocalUrls(env) });
 	if (!fetched.ok) return fetched;
 	await insertPrintFile(env.DB, {

@@ -64,7 +64,27 @@ export async function inspectIfUploaded(env: Env, file: PrintFileRow, now: Date 
 export async function currentPrintFile(env: Env, file: PrintFileRow, now: Date = new Date()): Promise<PrintFileRow> {
 	if (file.inspected_at === null) return inspectIfUploaded(env, file, now);
 	if (file.status !== "ready") return file;
-	const head = await env.PRINT_FILES.head(file.r2_key);
+	return currentAgainst(env, file, await env.PRINT_FILES.head(file.r2_key));
+}
+
+/**
+ * currentPrintFile with the R2 object's head already asked for (side by side with the file's D1 read):
+ * `head` counts only when it is of the file's own key; any other is asked again.
+ */
+export async function currentPrintFileGiven(
+	env: Env,
+	file: PrintFileRow,
+	head: { key: string; object: R2Object | null },
+	now: Date = new Date(),
+): Promise<PrintFileRow> {
+	if (file.inspected_at === null || file.status !== "ready" || head.key !== file.r2_key) {
+		return currentPrintFile(env, file, now);
+	}
+	return currentAgainst(env, file, head.object);
+}
+
+/** The ready, inspected file compared with its object's head now. */
+async function currentAgainst(env: Env, file: PrintFileRow, head: R2Object | null): Promise<PrintFileRow> {
 	const change = changeSinceInspection(file, head);
 	if (change === null) {
 		// Inspected before pins were kept (migration 0007): pinned to the object now, its size unchanged.

@@ -14,7 +14,14 @@ import {
 	PrintFileSchema,
 	UploadTargetSchema,
 } from "./schema.ts";
-import { findOwnedPrintFile, findPrintFileById, insertPrintFile, markUploaded, type PrintFileRow } from "./store.ts";
+import {
+	findOwnedPrintFile,
+	findPrintFileById,
+	insertPrintFile,
+	markUploaded,
+	type PrintFileRow,
+	printFileKey,
+} from "./store.ts";
 import { verifyUpload } from "./upload-signature.ts";
 import { uploadUrlIssuer } from "./upload-url.ts";
 
@@ -70,7 +77,7 @@ export const printFileRoutes = createApp<AuthedEnv>()
 		const now = new Date();
 		const id = newId("pf");
 		const expiresAt = new Date(now.getTime() + uploadUrlLifetimeMs(c.env));
-		const r2Key = `print-files/${mode}/${accountId}/${id}`;
+		const r2Key = printFileKey({ accountId, mode }, id);
 		const target = await uploadUrlIssuer(c.env, new URL(c.req.url).origin).issue({
 			id,
 			r2Key,

@@ -1,4 +1,5 @@
 import type { KeyMode } from "../accounts/scopes.ts";
+import { type BatchedRead, readOne, rowRead } from "../http/batched-read.ts";
 import type { ImageFormat, InvalidReason } from "./image-types.ts";
 
 export const PRINT_FILE_STATUSES = ["awaiting_upload", "processing", "ready", "invalid"] as const;
@@ -70,16 +71,32 @@ export function findPrintFileById(db: D1Database, id: string): Promise<PrintFile
 	return db.prepare("SELECT * FROM print_files WHERE id = ?1").bind(id).first<PrintFileRow>();
 }
 
+/** Where in R2 the bytes of this account's and mode's file `id` go. */
+export function printFileKey(owner: { accountId: string; mode: KeyMode }, id: string): string {
+	return `print-files/${owner.mode}/${owner.accountId}/${id}`;
+}
+
 /** A file of this account and mode, or null (another account's or mode's file is not found). */
 export function findOwnedPrintFile(
 	db: D1Database,
 	owner: { accountId: string; mode: KeyMode },
 	id: string,
 ): Promise<PrintFileRow | null> {
-	return db
-		.prepare("SELECT * FROM print_files WHERE id = ?1 AND account_id = ?2 AND mode = ?3")
-		.bind(id, owner.accountId, owner.mode)
-		.first<PrintFileRow>();
+	return readOne(db, ownedPrintFileRead(db, owner, id));
+}
+
+/** findOwnedPrintFile as a read that can share a batch. */
+export function ownedPrintFileRead(
+	db: D1Database,
+	owner: { accountId: string; mode: KeyMode },
+	id: string,
+): BatchedRead<PrintFileRow | null> {
+	return rowRead(
+		db
+			.prepare("SELECT * FROM print_files WHERE id = ?1 AND account_id = ?2 AND mode = ?3")
+			.bind(id, owner.accountId, owner.mode),
+		(row: PrintFileRow | null) => row,
+	);
 }
 
 /** A file of this account in either mode: a brand logo serves live and test orders alike. */

@@ -1,5 +1,6 @@
 /** The quotes table: a quote as answered, owned by one account and mode. */
 import type { KeyMode } from "../accounts/scopes.ts";
+import { type BatchedRead, readOne, rowRead } from "../http/batched-read.ts";
 import { type Quote, QuoteSchema } from "./schema.ts";
 
 /** Stores a quote as answered. */
@@ -26,15 +27,26 @@ export async function insertQuote(
 }
 
 /** A quote of this account and mode, or null (another account's or mode's quote is not found). */
-export async function findOwnedQuote(
+export function findOwnedQuote(
 	db: D1Database,
 	owner: { accountId: string; mode: KeyMode },
 	id: string,
 ): Promise<Quote | null> {
-	const row = await db
-		.prepare("SELECT body FROM quotes WHERE id = ?1 AND account_id = ?2 AND mode = ?3")
-		.bind(id, owner.accountId, owner.mode)
-		.first<{ body: string }>();
-	// Quotes stored before they kept their destination read with a null ship_to.
-	return row === null ? null : QuoteSchema.parse({ ship_to: null, ...(JSON.parse(row.body) as object) });
+	return readOne(db, ownedQuoteRead(db, owner, id));
+}
+
+/** findOwnedQuote as a read that can share a batch. */
+export function ownedQuoteRead(
+	db: D1Database,
+	owner: { accountId: string; mode: KeyMode },
+	id: string,
+): BatchedRead<Quote | null> {
+	return rowRead(
+		db
+			.prepare("SELECT body FROM quotes WHERE id = ?1 AND account_id = ?2 AND mode = ?3")
+			.bind(id, owner.accountId, owner.mode),
+		// Quotes stored before they kept their destination read with a null ship_to.
+		(row: { body: string } | null) =>
+			row === null ? null : QuoteSchema.parse({ ship_to: null, ...(JSON.parse(row.body) as object) }),
+	);
 }

@@ -1,0 +1,98 @@
+/**
+ * Round trips on a request's path, from the cost tracer's `X-Cost` header (this project runs with
+ * COST_TRACE=1). Counts, not timings: the same on any machine.
+ */
+import { describe, expect, it } from "vitest";
+import { api, send } from "../helpers.ts";
+import { orderBody, partnerWithFile, readyFile } from "../orders/order-helpers.ts";
+
+type Cost = { d1: number; do: number; r2: number; queue: number; calls: Record<string, number> };
+
+/** The response's `X-Cost` header, read. */
+function costOf(response: Response): Cost {
+	const header = response.headers.get("X-Cost");
+	if (header === null) throw new Error("no X-Cost header: is the tracer on in this project?");
+	const fields = new Map(header.split(";").map((part) => part.split("=") as [string, string]));
+	const calls = Object.fromEntries(
+		(fields.get("calls") ?? "").split(",").map((part) => {
+			const [kind, count] = part.split(":");
+			return [kind ?? "", Number(count)];
+		}),
+	);
+	return {
+		d1: Number(fields.get("d1")),
+		do: Number(fields.get("do")),
+		r2: Number(fields.get("r2")),
+		queue: Number(fields.get("queue")),
+		calls,
+	};
+}
+
+/**
+ * Sequential hops before the answer. A create also wakes the order's machine as its answer goes out,
+ * without waiting for it; the tracer counts that call too (it starts before the answer), so it is
+ * taken off here.
+ */
+function beforeTheAnswer(cost: Cost, wakeUps = 0): number {
+	return cost.d1 + cost.do + cost.r2 + cost.queue - wakeUps;
+}
+
+/** A quote first: the isolate's catalog is loaded, so the request measured finds it there. */
+async function withCatalogLoaded(key: string, body: ReturnType<typeof orderBody>): Promise<{ id: string }> {
+	const quoted = await send("POST", "/v1/quotes", key, { ship_to: body.ship_to, items: body.items });
+	expect(quoted.status).toBe(201);
+	return (await quoted.json()) as { id: string };
+}
+
+describe("round trips on the request's path", () => {
+	it("a create is three sequential hops: the limiter, one D1 read with the files' R2 heads beside it, one D1 batch", async () => {
+		const { key, file } = await partnerWithFile();
+		const second = await readyFile(key, 3000, 2400);
+		const body = orderBody(file);
+		await withCatalogLoaded(key, body);
+		const response = await send("POST", "/v1/orders", key, {
+			...body,
+			items: [...body.items, { ...body.items[0], print_file_id: second }],
+		});
+		expect(response.status).toBe(201);
+		const cost = costOf(response);
+		// The limiter, the read, the batch; and the machine's wake-up.
+		expect(cost).toMatchObject({ do: 2, d1: 2, r2: 0 });
+		expect(beforeTheAnswer(cost, 1)).toBe(3);
+		// Two files: both rows and the pricing facts in one D1 read, both heads side by side with it.
+		expect(cost.calls).toMatchObject({ d1: 2, do: 2, r2: 2 });
+	});
+
+	it("a create against a quote reads the quote in that same D1 read: still three hops", async () => {
+		const { key, file } = await partnerWithFile();
+		const body = orderBody(file);
+		const quote = await withCatalogLoaded(key, body);
+		const response = await send("POST", "/v1/orders", key, { ...orderBody(file), quote_id: quote.id });
+		expect(response.status).toBe(201);
+		const cost = costOf(response);
+		expect(cost).toMatchObject({ do: 2, d1: 2, r2: 0 });
+		expect(beforeTheAnswer(cost, 1)).toBe(3);
+		expect(cost.calls).toMatchObject({ d1: 2, do: 2, r2: 1 });
+	});
+
+	it("an order read is two sequential hops: the limiter (which authenticates too), then one D1 batch", async () => {
+		const { key, file } = await partnerWithFile();
+		const created = await send("POST", "/v1/orders", key, orderBody(file));
+		const { id } = (await created.json()) as { id: string };
+		const cost = costOf(await api(`/v1/orders/${id}`, { key }));
+		expect(cost).toMatchObject({ do: 1, d1: 1, r2: 0, queue: 0 });
+		expect(beforeTheAnswer(cost)).toBe(2);
+	});
+
+	it("a quote reads the price book and the account's discount in one D1 read", async () => {
+		const { key, file } = await partnerWithFile();
+		const body = orderBody(file);
+		await withCatalogLoaded(key, body);
+		const response = await send("POST", "/v1/quotes", key, { ship_to: body.ship_to, items: body.items });
+		expect(response.status).toBe(201);
+		const cost = costOf(response);
+		// Its file's row is its own read, side by side; then the quote's insert.
+		expect(cost.calls).toMatchObject({ d1: 3, do: 1 });
+		expect(cost.do).toBe(1);
+	});
+});
