@@ -18,7 +18,12 @@ type MatRow = { slug: string; name: string; color_name: string; color_hex: strin
  * The whole catalog, in listing order, and each moulding's weight per foot in ten-thousandths of a
  * pound (the shipping module's unit; not part of the published catalog), read in one D1 round trip.
  */
-export async function readCatalog(db: D1Database): Promise<{ catalog: Catalog; mouldingWeights: Map<string, number> }> {
+export async function readCatalog(
+	database: D1Database,
+): Promise<{ catalog: Catalog; mouldingWeights: Map<string, number> }> {
+	// Any read replica may answer: the catalog changes only by migration, no request writes it, and an
+	// isolate serves the copy it read for a minute anyway.
+	const db = database.withSession("first-unconstrained");
 	const [frames, mats, glazings, papers, sizes] = await db.batch([
 		db.prepare(
 			`SELECT slug, name, width_in, color_name, color_hex, material, profile, max_united_inches, weight_lb_per_foot

@@ -216,8 +216,12 @@ class TracedStatement {
 	}
 }
 
-function tracedD1(db: D1Database, traceOf: TraceOf): D1Database {
-	const traced = {
+/** What a database and a session both do: prepare statements and run them in batches. */
+type D1Runner = Pick<D1Database, "prepare" | "batch">;
+
+/** `prepare` and `batch` of `db` (a database or a session), counted into the trace. */
+function tracedRunner(db: D1Runner, traceOf: TraceOf) {
+	return {
 		prepare: (sql: string) => new TracedStatement(db.prepare(sql), sql, [], traceOf),
 		async batch<T>(statements: D1PreparedStatement[]): Promise<D1Result<T>[]> {
 			const inner = statements.map((statement) => {
@@ -231,9 +235,17 @@ function tracedD1(db: D1Database, traceOf: TraceOf): D1Database {
 			for (const result of results) traceOf()?.addRows(result.meta as D1Meta);
 			return results;
 		},
+	};
+}
+
+function tracedD1(db: D1Database, traceOf: TraceOf): D1Database {
+	const traced = {
+		...tracedRunner(db, traceOf),
 		exec: (query: string) => run(traceOf, "d1", () => db.exec(query)),
-		withSession: () => {
-			throw new Error("D1 sessions are not traced");
+		// A session's queries are counted like the database's own.
+		withSession: (constraint?: D1SessionBookmark | D1SessionConstraint) => {
+			const session = db.withSession(constraint);
+			return { ...tracedRunner(session, traceOf), getBookmark: () => session.getBookmark() };
 		},
 		dump: () => db.dump(),
 	};
