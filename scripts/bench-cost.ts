@@ -205,6 +205,7 @@ async function measureRoutes(server: DevServer, keys: Keys, size: number, fileId
 	);
 	await measure("GET /v1/events (a page of 20)", get("/v1/events?limit=20"));
 	await measure("GET /v1/events?delivery_status=failed", get("/v1/events?delivery_status=failed&limit=20"));
+	await measure("GET /v1/events?type=order.on_hold", get("/v1/events?type=order.on_hold&limit=20"));
 	await measure(
 		"POST /v1/events/{id}/redeliver",
 		() => fetch(`${origin}/v1/events/${event.id}/redeliver`, { method: "POST", headers: auth }),

@@ -381,6 +381,21 @@ describe("query plans", () => {
 		expect(recorded.size).toBeGreaterThan(80);
 	}, 120_000);
 
+	it("the event log narrowed to a type walks events_by_owner_type, not the owner's events of every type", async () => {
+		const { key } = await partnerWithFile({ name: "Type Filter Gallery" });
+		const recorded = recordStatements();
+		await json(await api("/v1/events?type=order.on_hold&limit=5", { key }), 200);
+		const page = [...recorded.values()].find((statement) => /\be\.type = \?/.test(statement.sql));
+		if (page === undefined) throw new Error("the type-filtered page's statement was not recorded");
+		const details = (await planOf(page)).map((line) => line.detail);
+		expect(
+			details.some((detail) =>
+				/^SEARCH e USING (COVERING )?INDEX events_by_owner_type \(account_id=\? AND mode=\? AND type=\?/.test(detail),
+			),
+		).toBe(true);
+		expect(details.some((detail) => /^USE TEMP B-TREE/.test(detail))).toBe(false);
+	});
+
 	it("finds full scans, counted ranges and sorted ranges (the check itself can fail)", async () => {
 		const scan = { sql: "SELECT * FROM orders o WHERE o.ship_to = ?1", params: ["x"] };
 		expect(growingReads(scan.sql, await planOf(scan))).toEqual(["SCAN o"]);
