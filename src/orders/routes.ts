@@ -198,7 +198,13 @@ async function prepareItems(
 			entries.map(async ({ item }) => {
 				if (item.print_file_id === undefined) return null;
 				const key = printFileKey(owner, item.print_file_id);
-				return { key, object: await env.PRINT_FILES.head(key) };
+				// Asked before the id is known to be a file. Should R2 refuse the key or fail, this is no answer:
+				// the file, if found, is then compared with R2 by its own key.
+				try {
+					return { key, object: await env.PRINT_FILES.head(key) };
+				} catch {
+					return null;
+				}
 			}),
 		),
 	]);

@@ -526,3 +526,27 @@ describe("POST /v1/orders: text that storage could not keep as sent", () => {
 		}
 	});
 });
+
+describe("POST /v1/orders: the file ids R2 is asked about before they are known", () => {
+	it("a print_file_id that is no file of the caller's, in any characters, is a 422 on its field, never a 500", async () => {
+		const { key, file } = await partnerWithFile();
+		const other = await partnerWithFile({ name: "Other Gallery" });
+		for (const id of [
+			"pf_\u0000x",
+			"pf_\ud800",
+			"../../print-files/live/x",
+			"x".repeat(64),
+			" ",
+			other.file,
+			`${file} `,
+		]) {
+			const response = await send("POST", "/v1/orders", key, orderBody(id));
+			const error = await expectError(response, "validation_error", "items[0].print_file_id");
+			// A lone surrogate is refused by the schema; every other id is looked up and not found.
+			expect(error.message, JSON.stringify(id)).toMatch(/No print file|well-formed/);
+		}
+		// The caller's own file still orders, and the other partner's file is untouched.
+		expect((await send("POST", "/v1/orders", key, orderBody(file))).status).toBe(201);
+		expect((await send("POST", "/v1/orders", other.key, orderBody(other.file))).status).toBe(201);
+	});
+});
