@@ -1,19 +1,17 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { newId } from "../../src/ids.ts";
 import { listOrderMoves, type OrderMoveRow } from "../../src/orders/history.ts";
-import { newOrderRow, stateOf, withState } from "../../src/orders/rows.ts";
-import { insertOrder, StaleOrder, writeMove } from "../../src/orders/store.ts";
+import { stateOf, withState } from "../../src/orders/rows.ts";
+import { StaleOrder, writeMove } from "../../src/orders/store.ts";
 import { api, createKeyWithScopes, createPartner, ISO_UTC, send } from "../helpers.ts";
 import {
 	createOrder,
-	externalId,
+	insertReceivedOrder,
 	opsMoveOk,
 	orderBody,
 	partnerWithFile,
 	readOrder,
 	readyFile,
-	SHIP_TO,
 	settleValidation,
 	TRACKING,
 } from "./order-helpers.ts";
@@ -238,20 +236,8 @@ describe("listOrderMoves: an order's history of moves", () => {
 	});
 
 	it("is written in the move's batch: a stale write (the version moved on) adds no row, a current one adds one", async () => {
-		const partner = await createPartner();
 		const now = new Date();
-		const order = newOrderRow({
-			id: newId("ord"),
-			accountId: partner.account.id,
-			mode: "live",
-			externalId: externalId("HIST"),
-			requestHash: "0".repeat(64),
-			shipTo: SHIP_TO,
-			callbackUrl: null,
-			now,
-		});
-		// Written straight to D1, so no Durable Object moves it under the test.
-		await insertOrder(env.DB, order, [], now);
+		const order = await insertReceivedOrder("HIST");
 		const validating = withState(order, { ...stateOf(order), status: "validating" }, now);
 		await writeMove(
 			env.DB,

@@ -1,31 +1,11 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { newId } from "../../src/ids.ts";
 import { listOrderMoves } from "../../src/orders/history.ts";
 import { orderMachine } from "../../src/orders/machine.ts";
-import { newOrderRow, type OrderRow, stateOf, withState } from "../../src/orders/rows.ts";
-import { insertOrder, type MoveStep, StaleOrder, writeMove } from "../../src/orders/store.ts";
-import { createPartner } from "../helpers.ts";
-import { createOrder, externalId, orderBody, partnerWithFile, readOrder, SHIP_TO } from "./order-helpers.ts";
-
-/** A received order written straight to D1, so no Durable Object moves it under the test. */
-async function receivedOrder(callbackUrl: string | null = null): Promise<OrderRow> {
-	const partner = await createPartner();
-	const now = new Date();
-	const order = newOrderRow({
-		id: newId("ord"),
-		accountId: partner.account.id,
-		mode: "live",
-		externalId: externalId("ONE"),
-		requestHash: "0".repeat(64),
-		shipTo: SHIP_TO,
-		callbackUrl,
-		now,
-	});
-	await insertOrder(env.DB, order, [], now);
-	return order;
-}
+import { type OrderRow, stateOf, withState } from "../../src/orders/rows.ts";
+import { type MoveStep, StaleOrder, writeMove } from "../../src/orders/store.ts";
+import { createOrder, insertReceivedOrder, orderBody, partnerWithFile, readOrder } from "./order-helpers.ts";
 
 /** Validation started and passed, as the machine writes them for an order of uploaded files. */
 function startAndPass(order: OrderRow, now: Date): MoveStep[] {
@@ -77,7 +57,7 @@ function machineStorage(orderId: string): Promise<{ orderId: unknown; alarm: num
 
 describe("validation written in one batch", () => {
 	it("two moves in one write: validation's start and verdict both get their version, history row and event", async () => {
-		const order = await receivedOrder();
+		const order = await insertReceivedOrder("ONE");
 		const { eventId } = await writeMove(env.DB, order, startAndPass(order, new Date()), new Date());
 
 		expect(await storedRow(order.id)).toEqual({ status: "in_production", version: 3 });
@@ -95,7 +75,7 @@ describe("validation written in one batch", () => {
 	});
 
 	it("two moves from a version that moved on write nothing at all: no step, no history row, no event", async () => {
-		const order = await receivedOrder("https://hooks.example.com/orders");
+		const order = await insertReceivedOrder("ONE", "https://hooks.example.com/orders");
 		const canceled = withState(
 			order,
 			{ ...stateOf(order), status: "canceled", canceledAt: new Date().toISOString() },

@@ -6,7 +6,7 @@ import type { NewAccount } from "../../src/admin/provisioning.ts";
 import { completeFraming } from "../../src/framing/spec.ts";
 import { newId } from "../../src/ids.ts";
 import type { Order } from "../../src/orders/response.ts";
-import { type ItemRow, newOrderRow, type StoredOrder } from "../../src/orders/rows.ts";
+import { type ItemRow, newOrderRow, type OrderRow, type StoredOrder } from "../../src/orders/rows.ts";
 import type { OrderStatus } from "../../src/orders/state-machine.ts";
 import { insertOrder } from "../../src/orders/store.ts";
 import { api, createKeyWithScopes, createPartner, send } from "../helpers.ts";
@@ -254,4 +254,25 @@ export async function eventBody(orderId: string, type: string): Promise<Record<s
 	const matching = (await eventsOf(orderId)).filter((event) => event.type === type);
 	expect(matching).toHaveLength(1);
 	return matching[0]?.body ?? {};
+}
+
+/**
+ * A received order with no items, of a new partner, written straight to D1 (no Durable Object moves it
+ * under the test), as the store's own tests need it.
+ */
+export async function insertReceivedOrder(prefix: string, callbackUrl: string | null = null): Promise<OrderRow> {
+	const partner = await createPartner();
+	const now = new Date();
+	const order = newOrderRow({
+		id: newId("ord"),
+		accountId: partner.account.id,
+		mode: "live",
+		externalId: externalId(prefix),
+		requestHash: "0".repeat(64),
+		shipTo: SHIP_TO,
+		callbackUrl,
+		now,
+	});
+	await insertOrder(env.DB, order, [], now);
+	return order;
 }
