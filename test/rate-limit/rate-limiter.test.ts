@@ -135,6 +135,41 @@ describe("RateLimiter Durable Object", () => {
 		expect(decisions[3]?.retryAfterSeconds).toBeLessThanOrEqual(60);
 	});
 
+	it("a request is counted without reading the window: 5,000 logged requests, and a hit reads a handful of rows", async () => {
+		const limiter = freshLimiter();
+		const rowsRead = await runInDurableObject(limiter, (instance, state) => {
+			const sql = state.storage.sql;
+			// A busy key's last minute, logged before this instance counts anything.
+			sql.exec(
+				`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)
+				 INSERT INTO request_log (at) SELECT ? - i FROM n`,
+				Date.now(),
+			);
+			const first = instance.hitRequest(1_000_000, MINUTE);
+			expect(first).toMatchObject({ allowed: true, remaining: 1_000_000 - 5001 });
+			// What the next hits read, cursor by cursor.
+			const cursors: SqlStorageCursor<Record<string, SqlStorageValue>>[] = [];
+			const exec = sql.exec.bind(sql);
+			sql.exec = ((query: string, ...bindings: unknown[]) => {
+				const cursor = exec(query, ...bindings);
+				cursors.push(cursor);
+				return cursor;
+			}) as typeof sql.exec;
+			const second = instance.hitRequest(1_000_000, MINUTE);
+			const third = instance.hitRequest(1_000_000, MINUTE);
+			sql.exec = exec;
+			expect([second.remaining, third.remaining]).toEqual([1_000_000 - 5002, 1_000_000 - 5003]);
+			return cursors.reduce((sum, cursor) => sum + cursor.rowsRead, 0);
+		});
+		// Two hits: the prune, the oldest entry and the insert, each an index lookup. The count is not read.
+		expect(rowsRead).toBeLessThan(20);
+		// And the count kept beside the log is the log's.
+		const logged = await runInDurableObject(limiter, (_instance, state) => {
+			return state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM request_log").one().n;
+		});
+		expect(logged).toBe(5003);
+	});
+
 	it("hitRequest admits again once the window has passed", async () => {
 		const limiter = freshLimiter();
 		for (let i = 0; i < 3; i++) await limiter.hitRequest(3, MINUTE);
