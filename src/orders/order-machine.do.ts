@@ -52,15 +52,21 @@ export class OrderMachine extends DurableObject<Env> {
 
 	/**
 	 * Starts an order's life (or restarts a stalled one). An order the create passes, whose files are
-	 * all uploads, is validated right here: the check takes moments, and should this run die, the
-	 * cron's sweep restarts the order. Any other order is validated at once from the alarm, which
-	 * retries on failure.
+	 * all uploads, is validated right here: the check takes moments. Should that fail, the alarm takes
+	 * over as for any other order, which is validated at once from the alarm (it retries on failure);
+	 * should the run die with its isolate, the cron's sweep restarts the order.
 	 */
 	async begin(orderId: string, created?: CreatedOrder): Promise<void> {
 		this.#created = created?.order.order.id === orderId ? created : null;
 		if (this.#created !== null && checksUploadsOnly(this.#created.order)) {
-			await this.#step(orderId, { manual: false });
-			return;
+			try {
+				await this.#step(orderId, { manual: false });
+				return;
+			} catch (error) {
+				console.error(
+					JSON.stringify({ level: "warn", order_id: orderId, message: `validation failed, retried: ${String(error)}` }),
+				);
+			}
 		}
 		const at = Date.now();
 		const intent: AlarmIntent = { version: null, at };
@@ -113,6 +119,10 @@ export class OrderMachine extends DurableObject<Env> {
 		if (stale) return { ok: true, order: current };
 		switch (order.status) {
 			case "received":
+				// Only an order of uploads is still received here (any other was started above, unless
+				// another move got in first, which then decides what comes next).
+				if (!checksUploadsOnly(current)) break;
+				return this.#validateOnce(current, created?.files ?? []);
 			case "validating":
 				return this.#validateOnce(current, created?.files ?? []);
 			case "in_production":

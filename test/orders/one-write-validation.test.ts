@@ -1,11 +1,12 @@
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { listOrderMoves } from "../../src/orders/history.ts";
 import { orderMachine } from "../../src/orders/machine.ts";
 import { type OrderRow, stateOf, withState } from "../../src/orders/rows.ts";
-import { type MoveStep, StaleOrder, writeMove } from "../../src/orders/store.ts";
-import { createOrder, insertReceivedOrder, orderBody, partnerWithFile, readOrder } from "./order-helpers.ts";
+import { insertOrder, type MoveStep, StaleOrder, writeMove } from "../../src/orders/store.ts";
+import { findPrintFileById } from "../../src/print-files/store.ts";
+import { createOrder, insertReceivedOrder, orderBody, partnerWithFile, rawOrder, readOrder } from "./order-helpers.ts";
 
 /** Validation started and passed, as the machine writes them for an order of uploaded files. */
 function startAndPass(order: OrderRow, now: Date): MoveStep[] {
@@ -132,5 +133,52 @@ describe("validation written in one batch", () => {
 		// The tests' outside world answers 502 for that host: the fetch fails and the order is held.
 		expect(await settledByItself(key, order.id)).toBe("on_hold");
 		expect((await machineStorage(order.id)).orderId).toBe(order.id);
+	});
+
+	it("a first validation that fails hands the order to the alarm, whose retry validates it", async () => {
+		const { partner, file } = await partnerWithFile();
+		const raw = rawOrder({ accountId: partner.account.id, mode: "live" }, "received", "unused");
+		const [item] = raw.items;
+		if (item === undefined) throw new Error("no item");
+		// Unpriced on an order with a method: validation prices it, which reads the price book from D1.
+		const order = { ...raw.order, shipping_method: "standard" as const };
+		const items = [{ ...item, print_file_url: null, print_file_id: file }];
+		await insertOrder(env.DB, order, items, new Date());
+		const checked = await findPrintFileById(env.DB, file);
+		if (checked === null) throw new Error("no file row");
+
+		const machine = orderMachine(env, order.id);
+		await runInDurableObject(machine, async (instance, state) => {
+			// D1 refuses the machine's first batch (the price book's read), as an outage would.
+			const fields = instance as unknown as { env: Env };
+			const real = fields.env;
+			let refused = false;
+			const flaky = new Proxy(real.DB, {
+				get(target, property) {
+					if (property === "batch" && !refused) {
+						refused = true;
+						return () => Promise.reject(new Error("D1 is unavailable"));
+					}
+					const value: unknown = Reflect.get(target, property);
+					return typeof value === "function" ? value.bind(target) : value;
+				},
+			});
+			fields.env = { ...real, DB: flaky };
+			try {
+				await instance.begin(order.id, { order: { order, items }, files: [checked] });
+			} finally {
+				fields.env = real;
+			}
+			expect(refused).toBe(true);
+			expect(await state.storage.get("order_id")).toBe(order.id);
+			expect(await state.storage.getAlarm()).not.toBeNull();
+		});
+		// The alarm was set for now: it runs by itself (or here, should it not have yet), reads the order
+		// back from D1 and validates it.
+		await runDurableObjectAlarm(machine);
+		for (let attempt = 0; attempt < 50 && (await storedRow(order.id)).status === "received"; attempt++) {
+			await new Promise((resolve) => setTimeout(resolve, 20));
+		}
+		expect(await storedRow(order.id)).toEqual({ status: "in_production", version: 3 });
 	});
 });
