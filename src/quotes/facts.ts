@@ -1,16 +1,13 @@
 /** What pricing reads: the catalog and the mouldings' weights (the isolate's copy), the book in force and the account's discount. */
 import { type CatalogSnapshot, isolateCatalog } from "../catalog/cache.ts";
-import { type BatchedRead, combine, readTogether } from "../http/batched-read.ts";
+import { type BatchedRead, combine, readOne } from "../http/batched-read.ts";
 import type { PriceBook } from "../pricing/book.ts";
 import { discountPercentRead, priceBookInForceRead } from "../pricing/store.ts";
 import type { PieceFacts } from "./price-quote.ts";
 
 /** The facts that price `accountId`'s pieces now: the isolate's catalog, and one D1 batch for the rest. */
 export async function pieceFactsOf(db: D1Database, accountId: string): Promise<PieceFacts> {
-	const [snapshot, { facts }] = await Promise.all([
-		isolateCatalog.get(db),
-		readTogether(db, { facts: pricingFactsRead(db, accountId) }),
-	]);
+	const [snapshot, facts] = await Promise.all([isolateCatalog.get(db), readOne(db, pricingFactsRead(db, accountId))]);
 	return piecesFactsWith(snapshot, facts);
 }
 
