@@ -17,7 +17,7 @@ import { decodeCursor } from "../http/cursor.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { newId, sha256Hex } from "../ids.ts";
-import { currentPrintFile, currentPrintFileGiven } from "../print-files/inspection.ts";
+import { currentPrintFileGiven } from "../print-files/inspection.ts";
 import { ownedPrintFileRead, type PrintFileRow, printFileKey } from "../print-files/store.ts";
 import { piecesFactsWith, pricingFactsRead } from "../quotes/facts.ts";
 import type { PieceFacts } from "../quotes/price-quote.ts";
@@ -213,13 +213,7 @@ async function prepareItems(
 		entries.map(async ({ item, piece }, index) => {
 			if (item.print_file_id === undefined) return null;
 			const found = read.files[index] ?? null;
-			const head = heads[index] ?? null;
-			const file =
-				found === null
-					? null
-					: head === null
-						? await currentPrintFile(env, found)
-						: await currentPrintFileGiven(env, found, head);
+			const file = found === null ? null : await currentPrintFileGiven(env, found, heads[index] ?? null);
 			return checkedUpload(file, item.print_file_id, piece, `items[${index}].print_file_id`);
 		}),
 	);

@@ -3,6 +3,7 @@
 import type { KeyMode } from "../accounts/scopes.ts";
 import { accountIdsNamed } from "../accounts/store.ts";
 import type { Cursor } from "../http/cursor.ts";
+import { allConditions, type Conditions, condition, noConditions } from "../http/sql-conditions.ts";
 import type { OrderEventType } from "../webhooks/events.ts";
 import { eventStatements, type PendingDelivery, type RecordedEvent } from "../webhooks/store.ts";
 import { insertMove, moveNote, type OrderMoveRow } from "./history.ts";
@@ -333,14 +334,6 @@ export type ListFilter = {
 	cursor?: Cursor;
 };
 
-/** SQL conditions joined by AND, with their values in the order of their `?`s. */
-type Conditions = { sql: string[]; params: unknown[] };
-
-function condition(into: Conditions, sql: string, ...params: unknown[]): void {
-	into.sql.push(sql);
-	into.params.push(...params);
-}
-
 /**
  * A page of an owner's orders, newest first. Keyset pagination on (created_at, id): rows inserted
  * while a client pages are newer than its cursor, so nothing is skipped or repeated. Only the filters
@@ -352,7 +345,7 @@ export async function listOrders(
 	owner: Owner,
 	filter: ListFilter,
 ): Promise<{ page: StoredOrder[]; more: boolean }> {
-	const where: Conditions = { sql: [], params: [] };
+	const where = noConditions();
 	condition(where, "account_id = ?", owner.accountId);
 	condition(where, "mode = ?", owner.mode);
 	if (filter.status !== undefined) condition(where, "status = ?", filter.status);
@@ -361,7 +354,7 @@ export async function listOrders(
 	if (filter.cursor !== undefined)
 		condition(where, "(created_at, id) < (?, ?)", filter.cursor.createdAt, filter.cursor.id);
 	const { results } = await db
-		.prepare(`SELECT * FROM orders WHERE ${where.sql.join(" AND ")} ORDER BY created_at DESC, id DESC LIMIT ?`)
+		.prepare(`SELECT * FROM orders WHERE ${allConditions(where)} ORDER BY created_at DESC, id DESC LIMIT ?`)
 		.bind(...where.params, filter.limit + 1)
 		.all<OrderRow>();
 	return pageWithItems(db, results, filter.limit);
@@ -394,7 +387,7 @@ export async function listProductionQueue(
 	/** The parts of the union: each its own condition, `key` when it is an id or external id finding a few rows. */
 	const parts: (Conditions & { key: boolean })[] = [];
 	const part = (key: boolean, sql: string | null, ...params: unknown[]) => {
-		const where = { sql: [] as string[], params: [] as unknown[], key };
+		const where = { ...noConditions(), key };
 		if (sql !== null) condition(where, sql, ...params);
 		parts.push(where);
 		return where;
@@ -423,7 +416,7 @@ export async function listProductionQueue(
 			condition(where, "(created_at, id) > (?, ?)", filter.cursor.createdAt, filter.cursor.id);
 		}
 		return db
-			.prepare(`SELECT * FROM orders WHERE ${where.sql.join(" AND ")} ORDER BY created_at, id LIMIT ?`)
+			.prepare(`SELECT * FROM orders WHERE ${allConditions(where)} ORDER BY created_at, id LIMIT ?`)
 			.bind(...where.params, filter.limit + 1);
 	});
 	const pages = statements.length === 1 ? [await statements[0]?.all<OrderRow>()] : await db.batch<OrderRow>(statements);

@@ -69,15 +69,15 @@ export async function currentPrintFile(env: Env, file: PrintFileRow, now: Date =
 
 /**
  * currentPrintFile with the R2 object's head already asked for (side by side with the file's D1 read):
- * `head` counts only when it is of the file's own key; any other is asked again.
+ * `head` counts only when it is of the file's own key; without one, or with another, R2 is asked again.
  */
 export async function currentPrintFileGiven(
 	env: Env,
 	file: PrintFileRow,
-	head: { key: string; object: R2Object | null },
+	head: { key: string; object: R2Object | null } | null,
 	now: Date = new Date(),
 ): Promise<PrintFileRow> {
-	if (file.inspected_at === null || file.status !== "ready" || head.key !== file.r2_key) {
+	if (file.inspected_at === null || file.status !== "ready" || head === null || head.key !== file.r2_key) {
 		return currentPrintFile(env, file, now);
 	}
 	return currentAgainst(env, file, head.object);

@@ -5,6 +5,7 @@
  */
 import type { KeyMode } from "../accounts/scopes.ts";
 import type { Cursor } from "../http/cursor.ts";
+import { allConditions, condition, noConditions } from "../http/sql-conditions.ts";
 import { newId } from "../ids.ts";
 import { type DeliveryStatus, type OrderEventSubject, type OrderEventType, webhookBody } from "./events.ts";
 
@@ -366,52 +367,47 @@ export async function listEventPage(
 		limit: number;
 	},
 ): Promise<EventRow[]> {
-	const where: string[] = [];
-	const params: unknown[] = [];
-	const add = (sql: string, ...values: unknown[]) => {
-		where.push(sql);
-		params.push(...values);
-	};
+	const where = noConditions();
 	const { orderId, type, deliveryStatus, cursor } = filter;
 	if (deliveryStatus !== undefined && orderId === undefined) {
 		// A delivery state (failed, say) may be rare among the owner's events: the page is found from the
 		// owner's deliveries in that state (deliveries_by_owner_status, newest first; a delivery's
 		// created_at is its event's), so the rows read are the page's, not every event until enough match.
-		const inner = ["x.account_id = ?", "x.mode = ?", "x.status = ?"];
-		const innerParams: unknown[] = [owner.accountId, owner.mode, deliveryStatus];
-		if (cursor !== undefined) {
-			inner.push("(x.created_at, x.event_id) < (?, ?)");
-			innerParams.push(cursor.createdAt, cursor.id);
-		}
+		const inner = noConditions();
+		condition(inner, "x.account_id = ?", owner.accountId);
+		condition(inner, "x.mode = ?", owner.mode);
+		condition(inner, "x.status = ?", deliveryStatus);
+		if (cursor !== undefined) condition(inner, "(x.created_at, x.event_id) < (?, ?)", cursor.createdAt, cursor.id);
 		const join = type === undefined ? "" : " JOIN events t ON t.id = x.event_id AND t.type = ?";
-		add(
-			`e.id IN (SELECT DISTINCT x.event_id FROM deliveries x${join} WHERE ${inner.join(" AND ")}
+		condition(
+			where,
+			`e.id IN (SELECT DISTINCT x.event_id FROM deliveries x${join} WHERE ${allConditions(inner)}
 			           ORDER BY x.created_at DESC, x.event_id DESC LIMIT ?)`,
 			...(type === undefined ? [] : [type]),
-			...innerParams,
+			...inner.params,
 			filter.limit + 1,
 		);
 	} else {
 		if (orderId === undefined) {
-			add("e.account_id = ?", owner.accountId);
-			add("e.mode = ?", owner.mode);
+			condition(where, "e.account_id = ?", owner.accountId);
+			condition(where, "e.mode = ?", owner.mode);
 		} else {
-			add("e.order_id = ?", orderId);
+			condition(where, "e.order_id = ?", orderId);
 			// Unary + keeps the planner on events_by_order: the owner is a check on the order's few events.
-			add("+e.account_id = ?", owner.accountId);
-			add("+e.mode = ?", owner.mode);
+			condition(where, "+e.account_id = ?", owner.accountId);
+			condition(where, "+e.mode = ?", owner.mode);
 		}
-		if (type !== undefined) add("e.type = ?", type);
+		if (type !== undefined) condition(where, "e.type = ?", type);
 		if (deliveryStatus !== undefined) {
-			add("EXISTS (SELECT 1 FROM deliveries x WHERE x.event_id = e.id AND x.status = ?)", deliveryStatus);
+			condition(where, "EXISTS (SELECT 1 FROM deliveries x WHERE x.event_id = e.id AND x.status = ?)", deliveryStatus);
 		}
-		if (cursor !== undefined) add("(e.created_at, e.id) < (?, ?)", cursor.createdAt, cursor.id);
+		if (cursor !== undefined) condition(where, "(e.created_at, e.id) < (?, ?)", cursor.createdAt, cursor.id);
 	}
 	const { results } = await db
 		.prepare(
-			`SELECT ${EVENT_COLUMNS} FROM ${EVENT_SOURCE} WHERE ${where.join(" AND ")} ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
+			`SELECT ${EVENT_COLUMNS} FROM ${EVENT_SOURCE} WHERE ${allConditions(where)} ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
 		)
-		.bind(...params, filter.limit + 1)
+		.bind(...where.params, filter.limit + 1)
 		.all<EventRow>();
 	return results;
 }
