@@ -181,7 +181,16 @@ function ItemSpec({ item }: { item: SheetItem }) {
 			</div>
 			<div>
 				<h3>Dimensions</h3>
-				{item.dimensions === null ? (
+				{item.cannotBuild.length > 0 ? (
+					<>
+						<p class="warning">Cannot be built until it is fixed:</p>
+						<ul class="plain warning">
+							{item.cannotBuild.map((reason) => (
+								<li>{reason}</li>
+							))}
+						</ul>
+					</>
+				) : item.dimensions === null ? (
 					<p class="muted">Not known until the item can be built.</p>
 				) : (
 					<Lines lines={item.dimensions} />

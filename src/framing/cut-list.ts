@@ -59,7 +59,8 @@ function minus(a: number, b: number): number {
 
 /**
  * The cut list of a piece `print` inches with `spec`, in a moulding `frameWidthIn` wide (null
- * unframed), or null when its size is not whole sixteenths (it could not be built anyway).
+ * unframed), or null when its size is not whole sixteenths or its mat would leave no opening (it
+ * could not be built anyway).
  */
 export function cutList(
 	print: { width_in: number; height_in: number },
@@ -73,6 +74,9 @@ export function cutList(
 	} catch {
 		return null;
 	}
+	// A print smaller than the mat's overlap would have an opening of nothing or less: no such piece.
+	const sizes = [dimensions.print, dimensions.mat_opening, dimensions.top_mat_opening, dimensions.outside];
+	if (sizes.some((part) => part !== null && (part.width_in <= 0 || part.height_in <= 0))) return null;
 	const mats: MatCut[] = [];
 	const outer = dimensions.mat_outer;
 	const border = spec.mat_border_in;

@@ -3,16 +3,21 @@
  * 16.25), the framing specification as a framer says it, and the dimensions that matter at the bench.
  * Pure; the console's order page uses it, and so will the floor's work tickets.
  */
-import { SIXTEENTHS, type Size, toSixteenths } from "./dimensions.ts";
+import { SIXTEENTHS, type Size } from "./dimensions.ts";
 import type { FramingSpec } from "./spec.ts";
 
 function gcd(a: number, b: number): number {
 	return b === 0 ? a : gcd(b, a % b);
 }
 
-/** `16 1/4` for 16.25, `3/8` for 0.375, `20` for 20: whole inches and a reduced fraction of sixteenths. */
+/**
+ * `16 1/4` for 16.25, `3/8` for 0.375, `20` for 20: whole inches and a reduced fraction of sixteenths.
+ * A length the bench cannot measure (16.3, or below zero) is written as the number it is: the API
+ * accepts such sizes and holds the order, and every floor page must still show what was asked.
+ */
 export function inchesText(inches: number): string {
-	const sixteenths = toSixteenths(inches);
+	const sixteenths = inches * SIXTEENTHS;
+	if (!Number.isSafeInteger(sixteenths) || sixteenths < 0) return String(inches);
 	const whole = Math.floor(sixteenths / SIXTEENTHS);
 	const rest = sixteenths % SIXTEENTHS;
 	if (rest === 0) return String(whole);

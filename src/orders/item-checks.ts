@@ -1,3 +1,4 @@
+import type { Catalog } from "../catalog/schema.ts";
 import { pieceDimensions } from "../framing/dimensions.ts";
 import { type FramingSpec, pieceSpecOf } from "../framing/spec.ts";
 import type { InvalidReason } from "../print-files/image-types.ts";
@@ -22,6 +23,23 @@ export type CatalogFacts = {
 	minIn: number;
 	maxIn: number;
 };
+
+/** The catalog's facts for the item check. */
+export function catalogFactsOf(catalog: Catalog): CatalogFacts {
+	return {
+		frames: new Map(
+			catalog.frames.map((frame) => [
+				frame.slug,
+				{ widthIn: frame.width_in, maxUnitedInches: frame.max_united_inches },
+			]),
+		),
+		mats: new Set(catalog.mats.map((mat) => mat.slug)),
+		glazings: new Set(catalog.glazings.map((glazing) => glazing.slug)),
+		papers: new Set(catalog.papers.map((paper) => paper.slug)),
+		minIn: catalog.sizes.min_in,
+		maxIn: catalog.sizes.max_in,
+	};
+}
 
 /** What is known of an item's file when it is checked. */
 export type FileFacts =
@@ -80,7 +98,7 @@ export function imageFit(
 	return { effectiveDpi: dpi, verdict, croppedPercent: cropped, warnings };
 }
 
-function problem(item: ItemToCheck, reason: HoldReason, field: string, message: string): Problem {
+function problem(item: { id: string }, reason: HoldReason, field: string, message: string): Problem {
 	return { reason, detail: { item_id: item.id, field, message } };
 }
 
@@ -130,6 +148,20 @@ export function checkItem(item: ItemToCheck, file: FileFacts, catalog: CatalogFa
 			problems.push(problem(item, "file_unreadable", item.fileField, file.message));
 			break;
 	}
+	problems.push(...buildProblems(item, catalog));
+	return { problems, effectiveDpi: dpi, warnings, croppedPercent: cropped };
+}
+
+/** An item's size and framing specification, as the build check needs them. */
+export type ItemToBuild = FramingSpec & { id: string; width_in: number; height_in: number };
+
+/**
+ * Why the item cannot be built from this catalog, whatever its file: a size not offered, a part
+ * the catalog lacks, a frame too small for the piece. Empty when it can be built. Validation holds
+ * an order on these, and the floor's pages show them instead of drawing a piece that cannot exist.
+ */
+export function buildProblems(item: ItemToBuild, catalog: CatalogFacts): Problem[] {
+	const problems: Problem[] = [];
 	const sized = sizeOffered(item.width_in, catalog) && sizeOffered(item.height_in, catalog);
 	for (const field of ["width_in", "height_in"] as const) {
 		const inches = item[field];
@@ -175,7 +207,7 @@ export function checkItem(item: ItemToCheck, file: FileFacts, catalog: CatalogFa
 			);
 		}
 	}
-	return { problems, effectiveDpi: dpi, warnings, croppedPercent: cropped };
+	return problems;
 }
 
 /** The order's verdict from its items' findings: the first problem names the hold, all are listed. */

@@ -6,7 +6,7 @@ import { currentPrintFileById } from "../print-files/inspection.ts";
 import type { PrintFileRow } from "../print-files/store.ts";
 import { pieceFactsOf } from "../quotes/facts.ts";
 import { priceOrder } from "./costs.ts";
-import { type CatalogFacts, checkItem, type FileFacts, orderVerdict } from "./item-checks.ts";
+import { type CatalogFacts, catalogFactsOf, checkItem, type FileFacts, orderVerdict } from "./item-checks.ts";
 import type { ItemRow, OrderRow, StoredOrder } from "./rows.ts";
 import type { HoldDetail, HoldReason } from "./state-machine.ts";
 
@@ -24,19 +24,7 @@ export type OrderCharges = Pick<OrderRow, "shipping_method" | "costs" | "quote_i
 /** The catalog as the item check needs it (the isolate's copy, at most a minute old). */
 export async function catalogFacts(db: D1Database): Promise<CatalogFacts> {
 	const { catalog } = await isolateCatalog.get(db);
-	return {
-		frames: new Map(
-			catalog.frames.map((frame) => [
-				frame.slug,
-				{ widthIn: frame.width_in, maxUnitedInches: frame.max_united_inches },
-			]),
-		),
-		mats: new Set(catalog.mats.map((mat) => mat.slug)),
-		glazings: new Set(catalog.glazings.map((glazing) => glazing.slug)),
-		papers: new Set(catalog.papers.map((paper) => paper.slug)),
-		minIn: catalog.sizes.min_in,
-		maxIn: catalog.sizes.max_in,
-	};
+	return catalogFactsOf(catalog);
 }
 
 /** What an inspected (or failed) print file tells the item check. */

@@ -6,6 +6,7 @@ import { catalogNames } from "../catalog/names.ts";
 import { type FramingSpec, specOf } from "../framing/spec.ts";
 import { dimensionsInWords, framingInWords, type PartNames, type SpecLine } from "../framing/words.ts";
 import { type OrderCosts, storedCosts, storedItemPrice } from "../orders/costs.ts";
+import { buildProblems, type CatalogFacts, catalogFactsOf } from "../orders/item-checks.ts";
 import { orderMachine } from "../orders/machine.ts";
 import type { ItemRow, OrderRow, StoredOrder } from "../orders/rows.ts";
 import type { HoldDetail } from "../orders/state-machine.ts";
@@ -33,6 +34,12 @@ export type SheetItem = {
 	spec: FramingSpec;
 	/** The framing specification in the framer's words (print and paper, mat, frame, glazing). */
 	framing: SpecLine[];
+	/**
+	 * Why the item cannot be built from the catalog as it is now (a size not offered, a part the
+	 * catalog lacks, a frame too small), in words; empty when it can. The floor shows these instead
+	 * of drawing or cutting a piece that cannot exist.
+	 */
+	cannotBuild: string[];
 	/** The bench's dimensions in inches and fractions; null until the item can be built. */
 	dimensions: SpecLine[] | null;
 	/** One unit's price and the line's, in cents; null until priced. For the console only, never the slip. */
@@ -115,6 +122,7 @@ async function sheetOf(env: Env, stored: StoredOrder, files: Map<string, PrintFi
 		isolateCatalog.get(env.DB),
 	]);
 	const names = catalogNames(snapshot.catalog);
+	const facts = catalogFactsOf(snapshot.catalog);
 	return {
 		stored,
 		order,
@@ -123,11 +131,16 @@ async function sheetOf(env: Env, stored: StoredOrder, files: Map<string, PrintFi
 		brand,
 		returnAddress: brand === null ? null : returnAddressOf(brand),
 		costs: storedCosts(order),
-		items: stored.items.map((item) => sheetItem(item, files, names)),
+		items: stored.items.map((item) => sheetItem(item, files, names, facts)),
 	};
 }
 
-function sheetItem(item: ItemRow, files: Map<string, PrintFileRow>, names: PartNames): SheetItem {
+function sheetItem(
+	item: ItemRow,
+	files: Map<string, PrintFileRow>,
+	names: PartNames,
+	catalog: CatalogFacts,
+): SheetItem {
 	const named = (kind: "frame" | "mat", slug: string | null) =>
 		slug === null ? null : { slug, name: names(kind, slug) };
 	const price = storedItemPrice(item);
@@ -145,6 +158,7 @@ function sheetItem(item: ItemRow, files: Map<string, PrintFileRow>, names: PartN
 		printFileUrl: item.print_file_url,
 		spec: specOf(item),
 		framing: framingInWords(item, specOf(item), names),
+		cannotBuild: buildProblems(item, catalog).map((problem) => problem.detail.message),
 		dimensions: price === null ? null : dimensionsInWords({ ...price.dimensions, unitedInches: price.united_inches }),
 		price: price === null ? null : { unit: price.unit_price.total, line: price.line_total },
 	};

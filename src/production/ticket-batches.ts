@@ -43,12 +43,28 @@ export async function workTicketBatch(
 		}),
 		isolateCatalog.get(env.DB),
 	]);
-	const sheets = await Promise.all(page.map((stored) => sheetFromStored(env, stored)));
+	// One order whose sheet cannot be made (its file check failing, say) is named, not the batch's end.
+	const settled = await Promise.allSettled(page.map((stored) => sheetFromStored(env, stored)));
+	const sheets = settled.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+	const unread = page.flatMap(({ order }, index) => {
+		const result = settled[index];
+		if (result?.status !== "rejected") return [];
+		console.error(
+			JSON.stringify({
+				level: "error",
+				job: "work_tickets",
+				order_id: order.id,
+				message: result.reason instanceof Error ? result.reason.message : String(result.reason),
+			}),
+		);
+		return [{ id: order.id, externalId: order.external_id }];
+	});
 	const last = page.at(-1);
 	const nextCursor =
 		more && last !== undefined ? encodeCursor({ createdAt: last.order.created_at, id: last.order.id }) : null;
 	const html = await renderWorkTickets(ticketItems(sheets), catalog, {
 		title: `Work tickets · ${query.status.replaceAll("_", " ")}`,
+		unread,
 		next:
 			nextCursor === null
 				? null

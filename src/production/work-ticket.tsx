@@ -6,6 +6,7 @@
  * their long points, hardware); and a QR code of the order and item for pack-out. No prices.
  */
 import { toSVG } from "bwip-js/generic";
+import { raw } from "hono/html";
 import { type CatalogNames, catalogNames } from "../catalog/names.ts";
 import type { Catalog } from "../catalog/schema.ts";
 import { type CutList, cutList } from "../framing/cut-list.ts";
@@ -313,6 +314,39 @@ function Code({ orderId, itemId }: { orderId: string; itemId: string }) {
 	);
 }
 
+/**
+ * An item that cannot be built: what was asked, in words (an unknown part named as sent), and why
+ * it cannot be made. No drawing and no cut list: any size on them would be made up.
+ */
+function CannotBuild({ item }: { item: SheetItem }) {
+	const reasons =
+		item.cannotBuild.length > 0 ? item.cannotBuild : ["Its dimensions cannot be worked out from its size and mat."];
+	return (
+		<div class="cannot-build">
+			<p class="warn">
+				This item cannot be built until it is fixed ({sizeText({ width_in: item.widthIn, height_in: item.heightIn })}
+				).
+			</p>
+			<ul class="warn">
+				{reasons.map((reason) => (
+					<li>{reason}</li>
+				))}
+			</ul>
+			<h2>As ordered</h2>
+			<table>
+				<tbody>
+					{item.framing.map((line) => (
+						<tr>
+							<th scope="row">{line.label}</th>
+							<td>{line.text}</td>
+						</tr>
+					))}
+				</tbody>
+			</table>
+		</div>
+	);
+}
+
 function Ticket({ entry, look }: { entry: TicketItem; look: Look }) {
 	const { sheet, item } = entry;
 	const { order } = sheet;
@@ -348,11 +382,8 @@ function Ticket({ entry, look }: { entry: TicketItem; look: Look }) {
 				</div>
 				<Code orderId={order.id} itemId={item.id} />
 			</header>
-			{cut === null ? (
-				<p class="warn">
-					This item cannot be built as ordered ({sizeText({ width_in: item.widthIn, height_in: item.heightIn })}): it
-					should be on hold.
-				</p>
+			{cut === null || item.cannotBuild.length > 0 ? (
+				<CannotBuild item={item} />
 			) : (
 				<div class="body">
 					<div class="drawing">
@@ -369,21 +400,60 @@ function Ticket({ entry, look }: { entry: TicketItem; look: Look }) {
 	);
 }
 
-/** A document of tickets, a page per item; `next` links the next batch (on screen only). */
+/** In place of a ticket that failed to draw: which item, and that the floor must not make it from this page. */
+function UndrawnTicket({ entry }: { entry: TicketItem }) {
+	return (
+		<section class="ticket" data-item-id={entry.item.id}>
+			<h1>Work ticket · {entry.sheet.order.external_id}</h1>
+			<p class="warn">
+				This ticket could not be drawn (order {entry.sheet.order.id}, item {entry.item.id}). Do not make it from this
+				page: open the order in the console.
+			</p>
+		</section>
+	);
+}
+
+/**
+ * One ticket as HTML. A ticket that fails to draw is replaced by a notice (and logged), so one bad
+ * item never takes down a batch of everyone's tickets.
+ */
+async function ticketHtml(entry: TicketItem, look: Look): Promise<string> {
+	try {
+		return await (<Ticket entry={entry} look={look} />).toString();
+	} catch (error) {
+		console.error(
+			JSON.stringify({
+				level: "error",
+				job: "work_ticket",
+				order_id: entry.sheet.order.id,
+				item_id: entry.item.id,
+				message: error instanceof Error ? error.message : String(error),
+			}),
+		);
+		return await (<UndrawnTicket entry={entry} />).toString();
+	}
+}
+
+/** A document of tickets, a page per item; `next` links the next batch (on screen only); `unread` names orders left out. */
 export async function renderWorkTickets(
 	entries: readonly TicketItem[],
 	catalog: Catalog,
-	options: { title: string; next: string | null },
+	options: { title: string; next: string | null; unread?: readonly { id: string; externalId: string }[] },
 ): Promise<string> {
 	const look = lookOf(catalog);
+	const tickets = await Promise.all(entries.map((entry) => ticketHtml(entry, look)));
 	const page = await (
 		<html lang="en">
 			<PageHead title={options.title} css={CSS} />
 			<body>
-				{entries.length === 0 ? <p class="empty">No items to make.</p> : null}
-				{entries.map((entry) => (
-					<Ticket entry={entry} look={look} />
+				{(options.unread ?? []).map((order) => (
+					<p class="warn">
+						Order {order.externalId} ({order.id}) could not be read: its tickets are not in this batch. Open it in the
+						console.
+					</p>
 				))}
+				{entries.length === 0 ? <p class="empty">No items to make.</p> : null}
+				{tickets.map((ticket) => raw(ticket))}
 				{options.next === null ? null : (
 					<nav>
 						<a href={options.next}>Next tickets</a>
