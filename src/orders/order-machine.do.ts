@@ -4,18 +4,33 @@ import { randomBase62 } from "../ids.ts";
 import type { PrintFileRow } from "../print-files/store.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
-import { type ItemRow, type StoredOrder, stateOf, withState } from "./rows.ts";
-import { type Actor, applyMove, type Move } from "./state-machine.ts";
+import { type ItemRow, type OrderRow, type StoredOrder, stateOf, withState } from "./rows.ts";
+import { type Actor, applyMove, type Move, repeatsMove, type Tracking } from "./state-machine.ts";
 import { findOrder, type MoveStep, StaleOrder, writeMove } from "./store.ts";
 import { type OrderCharges, validateOrder } from "./validate-order.ts";
 
 /** A new order as its create wrote it, and its uploaded print files as the create checked them. */
 export type CreatedOrder = { order: StoredOrder; files: PrintFileRow[] };
 
-/** What a move came to: the order after it, or why it was refused (with the status it was in). */
+/**
+ * What a move came to: the order after it, or why it was refused. A refusal is decided on the order
+ * as read in the move's serialized section, and says what it saw there: the status, whether the move
+ * only repeated what the order already is (a ship with the tracking it shipped with), and the order's
+ * tracking. A caller then needs no read of its own, which another move could overtake.
+ */
 export type MoveOutcome =
 	| { ok: true; order: StoredOrder }
-	| { ok: false; kind: "refused" | "not_found"; status: string | null; message: string };
+	| { ok: false; kind: "not_found"; status: null; message: string }
+	| MoveRefused;
+
+export type MoveRefused = {
+	ok: false;
+	kind: "refused";
+	status: string;
+	message: string;
+	repeat: boolean;
+	tracking: Tracking | null;
+};
 
 const ORDER_ID_KEY = "order_id";
 /** The order version and time the pending alarm was set for; an alarm that does not match is stale. */
@@ -134,14 +149,7 @@ export class OrderMachine extends DurableObject<Env> {
 			default:
 				break;
 		}
-		if (options.manual) {
-			return {
-				ok: false,
-				kind: "refused",
-				status: order.status,
-				message: `The sandbox cannot advance an order that is ${order.status}.`,
-			};
-		}
+		if (options.manual) return refusal(order, `The sandbox cannot advance an order that is ${order.status}.`);
 		return { ok: true, order: current };
 	}
 
@@ -201,7 +209,7 @@ export class OrderMachine extends DurableObject<Env> {
 		if (stored === null) return { ok: false, kind: "not_found", status: null, message: `No order ${orderId}.` };
 		const outcome = await this.#apply(stored, [move], actor, itemUpdates);
 		if (outcome.ok || outcome.kind !== "stale") return outcome;
-		return { ok: false, kind: "refused", status: stored.order.status, message: "The order changed meanwhile; retry." };
+		return refusal(stored.order, "The order changed meanwhile; retry.");
 	}
 
 	/**
@@ -219,8 +227,15 @@ export class OrderMachine extends DurableObject<Env> {
 		const steps: MoveStep[] = [];
 		let after = stored.order;
 		for (const [index, move] of moves.entries()) {
-			const result = applyMove(stateOf(after), move, actor, now);
-			if (!result.ok) return { ok: false, kind: "refused", status: stored.order.status, message: result.message };
+			const state = stateOf(after);
+			const result = applyMove(state, move, actor, now);
+			if (!result.ok) {
+				return {
+					...refusal(stored.order, result.message),
+					repeat: repeatsMove(state, move),
+					tracking: state.tracking,
+				};
+			}
 			const last = index === moves.length - 1;
 			after = { ...withState(after, result.state, now), ...(last ? (options.charges ?? {}) : {}) };
 			steps.push({ after, event: result.event, itemUpdates: last ? itemUpdates : [], made: { move, actor } });
@@ -252,6 +267,18 @@ export class OrderMachine extends DurableObject<Env> {
 			this.ctx.storage.setAlarm(at),
 		]);
 	}
+}
+
+/** A refusal of a move on `order` as read, not a repeat. */
+function refusal(order: OrderRow, message: string): MoveRefused {
+	return {
+		ok: false,
+		kind: "refused",
+		status: order.status,
+		message,
+		repeat: false,
+		tracking: stateOf(order).tracking,
+	};
 }
 
 /** Whether every item's file is an upload (no fetch from a URL), so validating it takes moments. */

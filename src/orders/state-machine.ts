@@ -146,6 +146,23 @@ export function applyMove(state: OrderState, move: Move, actor: Actor, now: Date
 	return { ok: true, state: next, event: rule.event };
 }
 
+/** Whether two trackings are the same label: carrier, number and URL alike. */
+export function sameTracking(a: Tracking | null, b: Tracking | null): boolean {
+	return a !== null && b !== null && a.carrier === b.carrier && a.number === b.number && a.url === b.url;
+}
+
+/**
+ * Whether the order already is what `move` would make it: a refused move that a caller making moves
+ * idempotently (the shipments import) can tell from a real conflict. It is refused all the same.
+ * Only a ship is told apart: its tracking never changes once shipped (shipped and delivered keep it),
+ * so the same tracking means the same label was recorded before.
+ */
+export function repeatsMove(state: OrderState, move: Move): boolean {
+	if (move.kind !== "ship") return false;
+	const shippedLike = state.status === "shipped" || state.status === "delivered";
+	return shippedLike && sameTracking(state.tracking, move.tracking);
+}
+
 function describe(kind: MoveKind): string {
 	switch (kind) {
 		case "start_validation":

@@ -2,10 +2,14 @@
  * Shipping in bulk: each row of a label tool's CSV ships its order as the single ship move does
  * (its own move through the order's Durable Object, its own `order.shipped` event), so a row is
  * all or nothing for its order. A row whose order already shipped with the same tracking is
- * reported as such and changes nothing: importing the same file twice ships nothing twice.
+ * reported as such and changes nothing: importing the same file twice ships nothing twice, and the
+ * same holds when imports (or an import and the one-step ship) overlap, since that is decided from
+ * the move's result, in the order's Durable Object, not from the import's own earlier read.
  */
-import { ApiError } from "../http/errors.ts";
-import { moveAsOperator, ShipBody } from "../orders/operator-moves.ts";
+import { orderMachine } from "../orders/machine.ts";
+import { ShipBody } from "../orders/operator-moves.ts";
+import type { MoveOutcome } from "../orders/order-machine.do.ts";
+import { sameTracking, type Tracking } from "../orders/state-machine.ts";
 import { findShippingFacts, type ShippingFacts } from "../orders/store.ts";
 import type { ImportRow } from "./shipments-csv.ts";
 
@@ -77,7 +81,6 @@ export async function importShipments(env: Env, rows: readonly ImportRow[]): Pro
 		message: row.problem ?? "",
 	}));
 	// Each order's rows, in file order: they run one after another; orders run side by side.
-	type Tracking = { carrier: string; number: string; url: string };
 	const work = new Map<string, { order: ShippingFacts; rows: { index: number; tracking: Tracking }[] }>();
 	rows.forEach((row, index) => {
 		const result = results[index];
@@ -138,32 +141,46 @@ export async function importShipments(env: Env, rows: readonly ImportRow[]): Pro
 async function shipOne(
 	env: Env,
 	order: ShippingFacts,
-	tracking: { carrier: string; number: string; url: string },
+	tracking: Tracking,
 ): Promise<{ outcome: RowOutcome; message: string }> {
+	// A shipped order's tracking never changes, so what the import read of one stands: no move is asked for.
 	if (order.status === "shipped" || order.status === "delivered") {
-		const same =
-			order.tracking_carrier === tracking.carrier &&
-			order.tracking_number === tracking.number &&
-			order.tracking_url === tracking.url;
-		return same
-			? {
-					outcome: "already_shipped",
-					message: `Already shipped with ${tracking.carrier} ${tracking.number}: nothing changed.`,
-				}
-			: {
-					outcome: "refused",
-					message: `Already ${order.status} with ${order.tracking_carrier ?? "?"} ${order.tracking_number ?? "?"}; this row's tracking differs.`,
-				};
+		const shippedWith =
+			order.tracking_carrier === null || order.tracking_number === null || order.tracking_url === null
+				? null
+				: { carrier: order.tracking_carrier, number: order.tracking_number, url: order.tracking_url };
+		return sameTracking(shippedWith, tracking) ? alreadyShipped(tracking) : differs(order.status, shippedWith);
 	}
+	let outcome: MoveOutcome;
 	try {
-		await moveAsOperator(env, order.id, { kind: "ship", tracking });
-		return { outcome: "shipped", message: `Shipped with ${tracking.carrier} ${tracking.number}.` };
+		outcome = await orderMachine(env, order.id).move(order.id, { kind: "ship", tracking }, "operator");
 	} catch (error) {
-		if (error instanceof ApiError) return { outcome: "refused", message: error.message };
 		console.error(JSON.stringify({ level: "error", order_id: order.id, message: String(error) }));
 		return {
 			outcome: "refused",
 			message: "The move could not be made just now; import the file again to retry this row.",
 		};
 	}
+	if (outcome.ok) return { outcome: "shipped", message: `Shipped with ${tracking.carrier} ${tracking.number}.` };
+	// Another import, or the one-step ship, may have shipped the order since the read above: the machine,
+	// which serializes the order's moves, says whether that was this very label.
+	if (outcome.kind === "refused" && outcome.repeat) return alreadyShipped(tracking);
+	if (outcome.kind === "refused" && (outcome.status === "shipped" || outcome.status === "delivered")) {
+		return differs(outcome.status, outcome.tracking);
+	}
+	return { outcome: "refused", message: outcome.message };
+}
+
+function alreadyShipped(tracking: Tracking): { outcome: RowOutcome; message: string } {
+	return {
+		outcome: "already_shipped",
+		message: `Already shipped with ${tracking.carrier} ${tracking.number}: nothing changed.`,
+	};
+}
+
+function differs(status: string, shippedWith: Tracking | null): { outcome: RowOutcome; message: string } {
+	return {
+		outcome: "refused",
+		message: `Already ${status} with ${shippedWith?.carrier ?? "?"} ${shippedWith?.number ?? "?"}; this row's tracking differs.`,
+	};
 }

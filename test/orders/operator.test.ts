@@ -327,6 +327,43 @@ describe("operator text follows the partner text rules", () => {
 	});
 });
 
+describe("an operator move raced with itself", () => {
+	// Four at once, as two operators (or a double click) would: the order's machine takes them one at a
+	// time, so one moves the order and the others are refused exactly as the same move made again after it.
+	it.each([
+		["ship", TRACKING],
+		["hold", { message: "Checking the glass." }],
+		["cancel", undefined],
+	] as const)("%s: one 200, and every other answer is the 409 a repeat of it gets", async (action, body) => {
+		const opsKey = await createKeyWithScopes(["ops"]);
+		const key = (await createPartner()).keys.live.key;
+		const order = await validatedOrder(key);
+		const eventsBefore = (await eventsOf(order.id)).length;
+		const answers = await Promise.all([1, 2, 3, 4].map(() => opsMove(opsKey, order.id, action, body)));
+		expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+		const repeat = await expectError(await opsMove(opsKey, order.id, action, body), "conflict");
+		for (const answer of answers.filter((one) => one.status !== 200)) {
+			expect((await expectError(answer, "conflict")).message).toBe(repeat.message);
+		}
+		expect(await eventsOf(order.id)).toHaveLength(eventsBefore + 1);
+	});
+
+	it("release: one 200, and every other answer a 409 naming the status the release left", async () => {
+		const opsKey = await createKeyWithScopes(["ops"]);
+		const key = (await createPartner()).keys.live.key;
+		const order = await validatedOrder(key, { frame: "no-such-frame" });
+		const answers = await Promise.all([1, 2, 3, 4].map(() => opsMove(opsKey, order.id, "release")));
+		expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+		for (const answer of answers.filter((one) => one.status !== 200)) {
+			const error = await expectError(answer, "conflict");
+			// The revalidation the release started may already have put the order on hold again.
+			expect(error.message).toMatch(
+				/^Cannot release the hold on an order that is validating\. \(current status: validating\)$|on_hold/,
+			);
+		}
+	});
+});
+
 describe("refused operator moves", () => {
 	const MOVES: { action: string; body?: unknown; from: readonly OrderStatus[] }[] = [
 		{ action: "hold", body: { message: "Checking." }, from: ["in_production"] },

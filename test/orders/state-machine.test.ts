@@ -9,6 +9,7 @@ import {
 	ORDER_STATUSES,
 	type OrderState,
 	type OrderStatus,
+	repeatsMove,
 	stateProblems,
 	TRANSITIONS,
 } from "../../src/orders/state-machine.ts";
@@ -360,5 +361,18 @@ describe("order state machine", () => {
 			reason: "not_allowed_from_status",
 			message: "Cannot cancel an order that is shipped.",
 		});
+	});
+});
+
+describe("repeatsMove", () => {
+	it("a ship with the tracking a shipped or delivered order has is a repeat; any other label or move is not", () => {
+		const ship = (tracking: typeof TRACKING): Move => ({ kind: "ship", tracking });
+		expect(repeatsMove(stateIn("shipped"), ship(TRACKING))).toBe(true);
+		expect(repeatsMove(stateIn("delivered"), ship({ ...TRACKING }))).toBe(true);
+		expect(repeatsMove(stateIn("shipped"), ship({ ...TRACKING, number: "1Z999AA10123456785" }))).toBe(false);
+		expect(repeatsMove(stateIn("shipped"), ship({ ...TRACKING, carrier: "FedEx" }))).toBe(false);
+		expect(repeatsMove(stateIn("shipped"), ship({ ...TRACKING, url: "https://www.ups.com/track" }))).toBe(false);
+		expect(repeatsMove(stateIn("in_production"), ship(TRACKING))).toBe(false);
+		expect(repeatsMove(stateIn("canceled"), { kind: "cancel" })).toBe(false);
 	});
 });

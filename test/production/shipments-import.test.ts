@@ -6,6 +6,7 @@ import { api, createKeyWithScopes, createPartner, expectError } from "../helpers
 import {
 	createOrder,
 	eventTypes,
+	opsMove,
 	orderBody,
 	partnerWithFile,
 	readOrder,
@@ -120,6 +121,57 @@ describe("POST /v1/ops/shipments/import", () => {
 		const row = trackingRow(ready[0]?.id ?? "", "1Z200");
 		const report = await importCsv(ops, `order_id,carrier,tracking_number,tracking_url\n${row}\n${row}\n`);
 		expect(report.rows.map((entry) => entry.outcome)).toEqual(["shipped", "already_shipped"]);
+	});
+
+	it("four overlapping imports of one file: each order ships once, every other row is already_shipped", async () => {
+		const { ready, ops } = await floor();
+		const csv = [
+			"order_id,carrier,tracking_number,tracking_url",
+			...ready.map((order, index) => trackingRow(order.id, `1Z50${index}`)),
+		].join("\n");
+		const reports = await Promise.all([1, 2, 3, 4].map(() => importCsv(ops, csv)));
+		for (const [index, order] of ready.entries()) {
+			const outcomes = reports.map((report) => report.rows[index]);
+			expect(outcomes.map((row) => row?.outcome).sort()).toEqual([
+				"already_shipped",
+				"already_shipped",
+				"already_shipped",
+				"shipped",
+			]);
+			expect((await eventTypes(order.id)).filter((type) => type === "order.shipped")).toHaveLength(1);
+		}
+		for (const report of reports) expect(report.refused).toBe(0);
+	});
+
+	it("imports beside one-step ships with the same tracking: each order ships once, the losers answer as a repeat does", async () => {
+		const { key, ready, ops } = await floor();
+		const tracking = (index: number) => {
+			const number = `1Z60${index}`;
+			return { carrier: "UPS", number, url: `https://www.ups.com/track?tracknum=${number}` };
+		};
+		const csv = [
+			"order_id,carrier,tracking_number,tracking_url",
+			...ready.map((order, index) => trackingRow(order.id, tracking(index).number)),
+		].join("\n");
+		const [reports, singles] = await Promise.all([
+			Promise.all([importCsv(ops, csv), importCsv(ops, csv)]),
+			Promise.all(ready.map((order, index) => opsMove(ops, order.id, "ship", tracking(index)))),
+		]);
+		for (const [index, order] of ready.entries()) {
+			const single = singles[index];
+			const outcomes = reports.map((report) => report.rows[index]?.outcome);
+			// Exactly one of the three ships the order; an import's loser is already_shipped, the ship route's
+			// loser the 409 a repeated ship gets.
+			const winners = outcomes.filter((outcome) => outcome === "shipped").length + (single?.status === 200 ? 1 : 0);
+			expect(winners).toBe(1);
+			expect(outcomes.every((outcome) => outcome === "shipped" || outcome === "already_shipped")).toBe(true);
+			if (single !== undefined && single.status !== 200) {
+				const error = await expectError(single, "conflict");
+				expect(error.message).toBe("Cannot ship an order that is shipped. (current status: shipped)");
+			}
+			expect((await readOrder(key, order.id)).tracking).toEqual(tracking(index));
+			expect((await eventTypes(order.id)).filter((type) => type === "order.shipped")).toHaveLength(1);
+		}
 	});
 
 	it("an external_id two partners use is refused as ambiguous; test orders are not matched by external_id", async () => {
