@@ -15,8 +15,8 @@ export default defineConfig(async () => {
 							miniflare: {
 								bindings: {
 									TEST_MIGRATIONS: migrations,
-									UPLOAD_SIGNING_SECRET: "test-upload-signing-secret",
-									CONSOLE_SESSION_SECRET: "test-console-session-secret",
+									UPLOAD_SIGNING_SECRET: "test-upload-signing-secret-0123456789",
+									CONSOLE_SESSION_SECRET: "test-console-session-secret-0123456789",
 									// A receiver that does not answer is given up on quickly in the tests.
 									WEBHOOK_TIMEOUT_SECONDS: "1",
 								},
@@ -38,8 +38,8 @@ export default defineConfig(async () => {
 							miniflare: {
 								bindings: {
 									TEST_MIGRATIONS: migrations,
-									UPLOAD_SIGNING_SECRET: "test-upload-signing-secret",
-									CONSOLE_SESSION_SECRET: "test-console-session-secret",
+									UPLOAD_SIGNING_SECRET: "test-upload-signing-secret-0123456789",
+									CONSOLE_SESSION_SECRET: "test-console-session-secret-0123456789",
 									// A receiver that does not answer is given up on quickly in the tests.
 									WEBHOOK_TIMEOUT_SECONDS: "1",
 									// The cost tracer on (src/http/cost-trace.ts): X-Cost headers and every SQL statement recorded.

@@ -355,8 +355,8 @@ try {
 			vars: {
 				COST_TRACE: "1",
 				ENVIRONMENT: "development",
-				UPLOAD_SIGNING_SECRET: "bench-secret",
-				CONSOLE_SESSION_SECRET: "bench-console-secret",
+				UPLOAD_SIGNING_SECRET: "bench-upload-signing-secret-0123456789",
+				CONSOLE_SESSION_SECRET: "bench-console-session-secret-0123456789",
 			},
 			onOutput: (chunk) => {
 				pending += chunk;

@@ -74,7 +74,7 @@ try {
 	server = await startDevServer({
 		port: await freePort(),
 		persistTo: folder,
-		vars: { UPLOAD_SIGNING_SECRET: "bench-probe-secret" },
+		vars: { UPLOAD_SIGNING_SECRET: "bench-probe-upload-signing-secret-0123456789" },
 	});
 	const origin = server.origin;
 

@@ -213,7 +213,7 @@ try {
 	server = await startDevServer({
 		port: await freePort(),
 		persistTo,
-		vars: { UPLOAD_SIGNING_SECRET: "bench-secret", ENVIRONMENT: "development" },
+		vars: { UPLOAD_SIGNING_SECRET: "bench-upload-signing-secret-0123456789", ENVIRONMENT: "development" },
 	});
 	const origin = server.origin;
 	await liftLimits(origin, adminKey, partner.account.id);

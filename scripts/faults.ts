@@ -43,7 +43,7 @@ try {
 	const port = await freePort();
 	const receiverPort = await freePort();
 	const vars = {
-		UPLOAD_SIGNING_SECRET: "fault-secret",
+		UPLOAD_SIGNING_SECRET: "fault-upload-signing-secret-0123456789",
 		ENVIRONMENT: "development",
 		STALLED_ORDER_SECONDS: "5",
 		WEBHOOK_SWEEP_OVERDUE_SECONDS: "5",

@@ -89,7 +89,7 @@ try {
 	server = await startDevServer({
 		port: await freePort(),
 		persistTo: folder,
-		vars: { UPLOAD_SIGNING_SECRET: "load-secret", ENVIRONMENT: "development" },
+		vars: { UPLOAD_SIGNING_SECRET: "load-upload-signing-secret-0123456789", ENVIRONMENT: "development" },
 	});
 	const origin = server.origin;
 	const key = partner.keys.live.key;

@@ -18,31 +18,74 @@ function seconds(fallback: number, bounds: { min: number; max: number }) {
 /** A secret or address that may be absent; empty counts as absent. */
 const optionalText = z.preprocess((value) => (value === "" ? undefined : value), z.string().optional());
 
-const ConfigSchema = z.object({
-	/** "development" relaxes outbound URL rules (http and loopback receivers) for local testing. */
-	ENVIRONMENT: z.enum(["production", "development"]).default("production"),
-	/** How upload URLs are made: the worker's signed route, or R2's presigned S3 PUT. */
-	UPLOAD_METHOD: z.enum(["worker", "r2-presigned"]).default("worker"),
-	UPLOAD_SIGNING_SECRET: optionalText,
-	UPLOAD_URL_TTL_SECONDS: seconds(3600, { min: 1, max: 7 * 24 * 3600 }),
-	R2_S3_ENDPOINT: optionalText,
-	R2_S3_ACCESS_KEY_ID: optionalText,
-	R2_S3_SECRET_ACCESS_KEY: optionalText,
-	R2_BUCKET_NAME: optionalText,
-	/** Seconds between the sandbox's automatic steps for test-mode orders. */
-	SANDBOX_STEP_SECONDS: seconds(60, { min: 0, max: 24 * 3600 }),
-	/** How long a webhook receiver has to answer. */
-	WEBHOOK_TIMEOUT_SECONDS: seconds(10, { min: 0.001, max: 60 }),
-	/** An order in received or validating this long is restarted by the cron. */
-	STALLED_ORDER_SECONDS: seconds(300, { min: 1, max: 24 * 3600 }),
-	/** A pending delivery this overdue has lost its queue message; the cron sends it again. */
-	WEBHOOK_SWEEP_OVERDUE_SECONDS: seconds(120, { min: 1, max: 24 * 3600 }),
-	/** The webhooks' dead-letter queue, as wrangler.toml names it: its batches go back to the cron sweep. */
-	WEBHOOK_DEAD_LETTER_QUEUE: z.string().min(1).default("framed-print-webhooks-dlq"),
-	CONSOLE_SESSION_SECRET: optionalText,
-	/** Hours an order may stay in production before the floor's queue flags it as late. */
-	PRODUCTION_SLA_HOURS: seconds(72, { min: 1, max: 24 * 60 }),
-});
+/** The fewest characters a signing secret may have, and the fewest different ones. */
+export const SECRET_MIN_LENGTH = 32;
+export const SECRET_MIN_DISTINCT = 8;
+
+/**
+ * A signing secret that may be absent (empty counts as absent). One that is set must be long and
+ * varied enough not to be guessed offline: anyone holding one signed URL or cookie can try keys
+ * against it as fast as they like. `openssl rand -base64 32` gives one.
+ */
+const optionalSecret = z.preprocess(
+	(value) => (value === "" ? undefined : value),
+	z
+		.string()
+		.min(SECRET_MIN_LENGTH, `must be at least ${SECRET_MIN_LENGTH} characters (openssl rand -base64 32 makes one)`)
+		.refine((value) => value.trim() === value, "must not begin or end with whitespace")
+		.refine(
+			(value) => new Set(value).size >= SECRET_MIN_DISTINCT,
+			`must have at least ${SECRET_MIN_DISTINCT} different characters`,
+		)
+		.optional(),
+);
+
+/** Settings whose values are never written into an error message or a log. */
+const SECRET_SETTINGS: ReadonlySet<string> = new Set([
+	"UPLOAD_SIGNING_SECRET",
+	"CONSOLE_SESSION_SECRET",
+	"R2_S3_SECRET_ACCESS_KEY",
+]);
+
+const ConfigSchema = z
+	.object({
+		/** "development" relaxes outbound URL rules (http and loopback receivers) for local testing. */
+		ENVIRONMENT: z.enum(["production", "development"]).default("production"),
+		/** How upload URLs are made: the worker's signed route, or R2's presigned S3 PUT. */
+		UPLOAD_METHOD: z.enum(["worker", "r2-presigned"]).default("worker"),
+		UPLOAD_SIGNING_SECRET: optionalSecret,
+		UPLOAD_URL_TTL_SECONDS: seconds(3600, { min: 1, max: 7 * 24 * 3600 }),
+		R2_S3_ENDPOINT: optionalText,
+		R2_S3_ACCESS_KEY_ID: optionalText,
+		R2_S3_SECRET_ACCESS_KEY: optionalText,
+		R2_BUCKET_NAME: optionalText,
+		/** Seconds between the sandbox's automatic steps for test-mode orders. */
+		SANDBOX_STEP_SECONDS: seconds(60, { min: 0, max: 24 * 3600 }),
+		/** How long a webhook receiver has to answer. */
+		WEBHOOK_TIMEOUT_SECONDS: seconds(10, { min: 0.001, max: 60 }),
+		/** An order in received or validating this long is restarted by the cron. */
+		STALLED_ORDER_SECONDS: seconds(300, { min: 1, max: 24 * 3600 }),
+		/** A pending delivery this overdue has lost its queue message; the cron sends it again. */
+		WEBHOOK_SWEEP_OVERDUE_SECONDS: seconds(120, { min: 1, max: 24 * 3600 }),
+		/** The webhooks' queue, as wrangler.toml names it: its batches are delivered. */
+		WEBHOOK_QUEUE: z.string().min(1).default("framed-print-webhooks"),
+		/** The webhooks' dead-letter queue, as wrangler.toml names it: its batches go back to the cron sweep. */
+		WEBHOOK_DEAD_LETTER_QUEUE: z.string().min(1).default("framed-print-webhooks-dlq"),
+		CONSOLE_SESSION_SECRET: optionalSecret,
+		/** Hours an order may stay in production before the floor's queue flags it as late. */
+		PRODUCTION_SLA_HOURS: seconds(72, { min: 1, max: 24 * 60 }),
+	})
+	.superRefine((config, ctx) => {
+		// The consumer tells the two apart by name: were they one, every batch would be taken for dead
+		// letters and handed to the sweep, and no webhook would be delivered from the queue.
+		if (config.WEBHOOK_DEAD_LETTER_QUEUE === config.WEBHOOK_QUEUE) {
+			ctx.addIssue({
+				code: "custom",
+				path: ["WEBHOOK_DEAD_LETTER_QUEUE"],
+				message: `must differ from WEBHOOK_QUEUE (${config.WEBHOOK_QUEUE})`,
+			});
+		}
+	});
 
 /** The settings, parsed. */
 export type Config = z.infer<typeof ConfigSchema>;
@@ -63,7 +106,11 @@ export function configOf(env: object): Config {
 		const issue = result.error.issues[0];
 		const variable = String(issue?.path[0] ?? "a setting");
 		const value = (env as Record<string, unknown>)[variable];
-		throw new ConfigError(`${variable} is ${JSON.stringify(value)}: ${issue?.message ?? "invalid"}`);
+		const shown =
+			SECRET_SETTINGS.has(variable) && typeof value === "string"
+				? `a secret of ${value.length} characters`
+				: JSON.stringify(value);
+		throw new ConfigError(`${variable} is ${shown}: ${issue?.message ?? "invalid"}`);
 	}
 	parsed.set(env, result.data);
 	return result.data;

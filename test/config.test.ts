@@ -36,6 +36,49 @@ describe("configuration", () => {
 		expect(() => configOf({ [variable]: value })).toThrow(new RegExp(`^${variable} is`));
 	});
 
+	it.each([
+		["CONSOLE_SESSION_SECRET", "a", "must be at least 32 characters"],
+		["UPLOAD_SIGNING_SECRET", " ", "must be at least 32 characters"],
+		["UPLOAD_SIGNING_SECRET", " ".repeat(40), "must not begin or end with whitespace"],
+		["CONSOLE_SESSION_SECRET", "ab".repeat(20), "must have at least 8 different characters"],
+		["UPLOAD_SIGNING_SECRET", "short-but-s3cret", "must be at least 32 characters"],
+	])("a guessable %s (%j) is refused, naming the variable but never showing the secret", (variable, value, why) => {
+		let thrown: unknown;
+		try {
+			configOf({ [variable]: value });
+		} catch (error) {
+			thrown = error;
+		}
+		expect(thrown).toBeInstanceOf(ConfigError);
+		const message = (thrown as Error).message;
+		expect(message).toBe(
+			`${variable} is a secret of ${value.length} characters: ${why}${why.startsWith("must be at least") ? " (openssl rand -base64 32 makes one)" : ""}`,
+		);
+		// Long enough to be told apart from the message's own words.
+		if (value.trim().length > 4) expect(message).not.toContain(value);
+	});
+
+	it("a secret of 32 varied characters is taken, and an empty one counts as unset", () => {
+		const secret = "Zq8rT2vX9mW4pL7nB3kY6hD1fG5sJ0cA";
+		expect(configOf({ UPLOAD_SIGNING_SECRET: secret, CONSOLE_SESSION_SECRET: "" })).toMatchObject({
+			UPLOAD_SIGNING_SECRET: secret,
+			CONSOLE_SESSION_SECRET: undefined,
+		});
+	});
+
+	it("a dead-letter queue named as the webhooks' own queue is refused, naming WEBHOOK_DEAD_LETTER_QUEUE", () => {
+		expect(() => configOf({ WEBHOOK_DEAD_LETTER_QUEUE: "framed-print-webhooks" })).toThrow(
+			'WEBHOOK_DEAD_LETTER_QUEUE is "framed-print-webhooks": must differ from WEBHOOK_QUEUE (framed-print-webhooks)',
+		);
+		expect(() => configOf({ WEBHOOK_QUEUE: "hooks-staging", WEBHOOK_DEAD_LETTER_QUEUE: "hooks-staging" })).toThrow(
+			/^WEBHOOK_DEAD_LETTER_QUEUE is "hooks-staging": must differ from WEBHOOK_QUEUE/,
+		);
+		expect(configOf({ WEBHOOK_QUEUE: "a", WEBHOOK_DEAD_LETTER_QUEUE: "b" })).toMatchObject({
+			WEBHOOK_QUEUE: "a",
+			WEBHOOK_DEAD_LETTER_QUEUE: "b",
+		});
+	});
+
 	it("a bad setting fails the first request as a logged 500, naming nothing to the client", async () => {
 		const broken = { ...env, SANDBOX_STEP_SECONDS: "soon" };
 		const { app } = await import("../src/app.ts");

@@ -10,7 +10,7 @@ import { insertRawOrder } from "../orders/order-helpers.ts";
 export const ORIGIN = "https://api.test";
 
 /** The secret the workers test project sets (vitest.config.ts), for signing cookies by hand. */
-export const TEST_SECRET = "test-console-session-secret";
+export const TEST_SECRET = "test-console-session-secret-0123456789";
 
 /** A browser-like request to the console: the session cookie when given, redirects not followed. */
 export function consoleRequest(path: string, init: RequestInit & { cookie?: string } = {}): Promise<Response> {

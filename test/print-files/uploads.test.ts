@@ -6,7 +6,7 @@ import { R2PresignedIssuer } from "../../src/print-files/upload-url.ts";
 import { api, createPartner, expectError } from "../helpers.ts";
 import { putBytes, requestUpload, smallPng } from "./upload-helpers.ts";
 
-const SECRET = "test-upload-signing-secret";
+const SECRET = "test-upload-signing-secret-0123456789";
 
 async function freshTicket() {
 	const partner = await createPartner();
