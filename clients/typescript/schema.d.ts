@@ -1518,6 +1518,23 @@ export interface components {
 			/** @enum {string|null} */
 			fit?: "fill" | "fit" | null;
 		};
+		QueuePage: {
+			data: components["schemas"]["Order"][];
+			next_cursor: string | null;
+			/** @description What the search by partner name covered; null without a search (q absent or blank). */
+			partner_search: {
+				/**
+				 * @description How many partners' orders the search by name covered (at most 100).
+				 * @example 2
+				 */
+				partners: number;
+				/**
+				 * @description More partners' names contain q than the 100 covered (the first by name, then id); the others' orders are not in the answer. Type more of the name, or pass account_id.
+				 * @example false
+				 */
+				more_partners: boolean;
+			} | null;
+		};
 		OperatorHoldRequest: {
 			message: string;
 		};
@@ -3679,7 +3696,7 @@ export interface operations {
 	getOpsOrders: {
 		parameters: {
 			query?: {
-				/** @description An order id, a partner's external_id (exactly), or part of a partner's name. */
+				/** @description An order id, a partner's external_id (exactly, as sent or with the spaces at its ends trimmed), or part of a partner's name (any case for ASCII letters; % and _ taken literally). The name search covers at most 100 partners, the first by name: partner_search in the answer says when more match. */
 				q?: string;
 				/** @description One partner's orders. */
 				account_id?: string;
@@ -3705,7 +3722,7 @@ export interface operations {
 					[name: string]: unknown;
 				};
 				content: {
-					"application/json": components["schemas"]["OrderPage"];
+					"application/json": components["schemas"]["QueuePage"];
 				};
 			};
 			/** @description Error `unauthorized` */

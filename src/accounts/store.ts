@@ -171,16 +171,30 @@ export async function listAccountNames(db: D1Database): Promise<{ id: string; na
 	return results;
 }
 
-/** `text` for a LIKE pattern: its own % and _ (and the escape) taken literally. */
-function likeLiteral(text: string): string {
-	return text.replace(/[\\%_]/g, (character) => `\\${character}`);
-}
+/** Most partners a search by name covers: the queue reads a page of orders for each (listProductionQueue). */
+export const NAME_SEARCH_PARTNERS = 100;
 
-/** The ids of the accounts whose name contains `text` (any case), at most 100. */
-export async function accountIdsNamed(db: D1Database, text: string): Promise<string[]> {
-	const { results } = await db
-		.prepare("SELECT id FROM accounts WHERE name LIKE ?1 ESCAPE '\\' LIMIT 100")
-		.bind(`%${likeLiteral(text)}%`)
-		.all<{ id: string }>();
-	return results.map((row) => row.id);
+/** The partners a search by name covers, and whether more partners' names match than it covers. */
+export type PartnersNamed = { ids: string[]; more: boolean };
+
+/**
+ * The accounts whose name contains `text` in any case (ASCII letters fold, as they did with LIKE): the
+ * first NAME_SEARCH_PARTNERS by name then id (the partner picker's order), and whether more match; or,
+ * with `onlyId`, that one account if its name matches, so a partner picked is searched wherever its
+ * name falls in that order. `instr`, not LIKE: D1 refuses a LIKE pattern over 50 bytes, which a search
+ * of 128 characters (or 25 escaped `%`) passes, and `instr` takes the text as it is, `%` and `_`
+ * included, with no pattern to build.
+ */
+export async function accountsNamed(db: D1Database, text: string, onlyId?: string): Promise<PartnersNamed> {
+	const statement =
+		onlyId === undefined
+			? db
+					.prepare("SELECT id FROM accounts WHERE instr(lower(name), lower(?1)) > 0 ORDER BY name, id LIMIT ?2")
+					.bind(text, NAME_SEARCH_PARTNERS + 1)
+			: db.prepare("SELECT id FROM accounts WHERE id = ?2 AND instr(lower(name), lower(?1)) > 0").bind(text, onlyId);
+	const { results } = await statement.all<{ id: string }>();
+	return {
+		ids: results.slice(0, NAME_SEARCH_PARTNERS).map((row) => row.id),
+		more: results.length > NAME_SEARCH_PARTNERS,
+	};
 }

@@ -1,4 +1,5 @@
 import type { KeyMode } from "../accounts/scopes.ts";
+import { NAME_SEARCH_PARTNERS } from "../accounts/store.ts";
 import { ORDER_STATUSES, type OrderStatus } from "../orders/state-machine.ts";
 import { formatTime, statusLabel } from "./format.ts";
 import { Layout, StatusBadge } from "./layout.tsx";
@@ -41,6 +42,8 @@ export type QueuePageProps = {
 	nextPageHref: string | null;
 	slaHours: number;
 	error: string | null;
+	/** More partners' names contain the search than it covers: the rows are only the first partners'. */
+	morePartnersNamed: boolean;
 	csrfToken: string;
 };
 
@@ -204,6 +207,12 @@ export function QueuePage(props: QueuePageProps) {
 			<StatusFilters search={search} valid={props.valid} counts={props.counts} />
 			{props.error === null ? (
 				<>
+					{props.morePartnersNamed ? (
+						<p class="warning" id="partner-search">
+							More than {NAME_SEARCH_PARTNERS} partners' names contain “{search.q.trim()}”: only the orders of the first{" "}
+							{NAME_SEARCH_PARTNERS} by name are listed. Type more of the name, or pick the partner.
+						</p>
+					) : null}
 					<QueueTable rows={props.rows} slaHours={props.slaHours} />
 					{props.nextPageHref === null ? null : (
 						<p class="pager">

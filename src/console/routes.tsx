@@ -280,10 +280,18 @@ consoleRoutes.get("/orders", requireSession, async (c) => {
 			field === "status"
 				? `There is no status "${asked.status ?? ""}": pick one of the filters above.`
 				: `The ${field} filter cannot be used: ${issue?.message ?? "not understood"}.`;
-		return page(c, <QueuePage {...base} valid={false} rows={[]} nextPageHref={null} error={error} />, 422);
+		return page(
+			c,
+			<QueuePage {...base} valid={false} rows={[]} nextPageHref={null} error={error} morePartnersNamed={false} />,
+			422,
+		);
 	}
 	const query = parsed.data;
-	const { page: orders, more } = await listProductionQueue(c.env.DB, {
+	const {
+		page: orders,
+		more,
+		partnerSearch,
+	} = await listProductionQueue(c.env.DB, {
 		q: query.q,
 		accountId: query.account_id,
 		status: query.status,
@@ -315,7 +323,17 @@ consoleRoutes.get("/orders", requireSession, async (c) => {
 	const last = orders.at(-1)?.order;
 	const nextPageHref =
 		more && last !== undefined ? queueHref(search, encodeCursor({ createdAt: last.created_at, id: last.id })) : null;
-	return page(c, <QueuePage {...base} valid={true} rows={rows} nextPageHref={nextPageHref} error={null} />);
+	return page(
+		c,
+		<QueuePage
+			{...base}
+			valid={true}
+			rows={rows}
+			nextPageHref={nextPageHref}
+			error={null}
+			morePartnersNamed={partnerSearch?.more ?? false}
+		/>,
+	);
 });
 
 /** The order page, with the outcome of a move that did not go through when there is one. */

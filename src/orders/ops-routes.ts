@@ -6,8 +6,8 @@ import { decodeCursor } from "../http/cursor.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
 import { HoldBody, moveAsOperator, ShipBody } from "./operator-moves.ts";
-import { QueueQuery } from "./queue-query.ts";
-import { OrderIdParams, OrderPageSchema, OrderSchema, toOrder, toOrderPage } from "./response.ts";
+import { QueuePageSchema, QueueQuery, toQueuePage } from "./queue-query.ts";
+import { OrderIdParams, OrderSchema, toOrder } from "./response.ts";
 import type { Move } from "./state-machine.ts";
 import { findOwnedOrder, listProductionQueue } from "./store.ts";
 
@@ -18,7 +18,7 @@ const listQueue = protectedRoute("ops", {
 	summary:
 		"The production queue across accounts, oldest first: search by order id, external_id or partner name; filter by partner, status and mode",
 	request: { query: QueueQuery },
-	responses: { 200: jsonResponse(OrderPageSchema, "A page of the queue."), ...errorResponses(422) },
+	responses: { 200: jsonResponse(QueuePageSchema, "A page of the queue."), ...errorResponses(422) },
 });
 
 function moveRoute(action: string, summary: string, body?: z.ZodType) {
@@ -66,7 +66,7 @@ async function movedOrder(env: Env, id: string, move: Move) {
 export const opsRoutes = createApp<AuthedEnv>()
 	.openapi(listQueue, async (c) => {
 		const query = c.req.valid("query");
-		const { page, more } = await listProductionQueue(c.env.DB, {
+		const queue = await listProductionQueue(c.env.DB, {
 			q: query.q,
 			accountId: query.account_id,
 			status: query.status,
@@ -74,7 +74,7 @@ export const opsRoutes = createApp<AuthedEnv>()
 			limit: query.limit,
 			cursor: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
 		});
-		return c.json(toOrderPage({ page, more }), 200);
+		return c.json(toQueuePage(queue), 200);
 	})
 	.openapi(holdRoute, async (c) => {
 		const { id } = c.req.valid("param");

@@ -1,7 +1,7 @@
 /** The orders' D1 statements: creation, moves (with their history and event rows), reads and listings. */
 
 import type { KeyMode } from "../accounts/scopes.ts";
-import { accountIdsNamed } from "../accounts/store.ts";
+import { accountsNamed } from "../accounts/store.ts";
 import type { Cursor } from "../http/cursor.ts";
 import { allConditions, type Conditions, condition, noConditions } from "../http/sql-conditions.ts";
 import type { OrderEventType } from "../webhooks/events.ts";
@@ -371,6 +371,9 @@ export type QueueFilter = {
 	cursor?: Cursor;
 };
 
+/** What a search by partner name covered: how many partners, and whether more names matched (null without a search). */
+export type PartnerSearch = { partners: number; more: boolean } | null;
+
 /**
  * The production queue across accounts, oldest first (operators), narrowed by `filter`.
  *
@@ -378,12 +381,16 @@ export type QueueFilter = {
  * partner's orders. Each part is its own statement, whose equality and filters one index serves in
  * the queue's order, reading at most a page; all go in one batch, and the pages are merged here. So
  * the rows read are a page per part, never the whole table (an OR in one statement would scan it).
+ * A page per named partner is why the name search covers at most NAME_SEARCH_PARTNERS of them, the
+ * first by name; `partnerSearch` says how many it covered and whether more matched, for the caller
+ * to show.
  */
 export async function listProductionQueue(
 	db: D1Database,
 	filter: QueueFilter,
-): Promise<{ page: StoredOrder[]; more: boolean }> {
-	const q = filter.q?.trim() ?? "";
+): Promise<{ page: StoredOrder[]; more: boolean; partnerSearch: PartnerSearch }> {
+	const asTyped = filter.q ?? "";
+	const q = asTyped.trim();
 	/** The parts of the union: each its own condition, `key` when it is an id or external id finding a few rows. */
 	const parts: (Conditions & { key: boolean })[] = [];
 	const part = (key: boolean, sql: string | null, ...params: unknown[]) => {
@@ -392,19 +399,20 @@ export async function listProductionQueue(
 		parts.push(where);
 		return where;
 	};
+	let partnerSearch: PartnerSearch = null;
 	if (q === "") {
 		if (filter.accountId === undefined) part(false, null);
 		else part(false, "account_id = ?", filter.accountId);
 	} else {
-		const byId = part(true, "id = ?", q);
-		const byExternalId = part(true, "external_id = ?", q);
+		const keys = [part(true, "id = ?", q), part(true, "external_id = ?", q)];
+		// An external_id is kept as the partner sent it, spaces at its ends included: looked up as typed too.
+		if (asTyped !== q) keys.push(part(true, "external_id = ?", asTyped));
 		if (filter.accountId !== undefined) {
-			condition(byId, "+account_id = ?", filter.accountId);
-			condition(byExternalId, "+account_id = ?", filter.accountId);
+			for (const key of keys) condition(key, "+account_id = ?", filter.accountId);
 		}
-		for (const accountId of await accountIdsNamed(db, q)) {
-			if (filter.accountId === undefined || filter.accountId === accountId) part(false, "account_id = ?", accountId);
-		}
+		const named = await accountsNamed(db, q, filter.accountId);
+		for (const accountId of named.ids) part(false, "account_id = ?", accountId);
+		partnerSearch = { partners: named.ids.length, more: named.more };
 	}
 	const statements = parts.map((where) => {
 		// A key's few rows are filtered, not searched: unary + keeps the planner off the indexes on these
@@ -425,7 +433,7 @@ export async function listProductionQueue(
 	const rows = [...byId.values()]
 		.sort((a, b) => (a.created_at === b.created_at ? compare(a.id, b.id) : compare(a.created_at, b.created_at)))
 		.slice(0, filter.limit + 1);
-	return pageWithItems(db, rows, filter.limit);
+	return { ...(await pageWithItems(db, rows, filter.limit)), partnerSearch };
 }
 
 function compare(a: string, b: string): number {

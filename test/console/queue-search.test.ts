@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createPartner } from "../helpers.ts";
 import { createOrder, orderBody, readyFile, settleValidation } from "../orders/order-helpers.ts";
-import { consoleRequest, htmlOf, insertOrderIn, type Operator, signedInOperator } from "./console-helpers.ts";
+import { consoleRequest, htmlOf, insertOrderIn, type Operator, signedInOperator, textOf } from "./console-helpers.ts";
 
 function rowIds(html: string): string[] {
 	return [...html.matchAll(/<tr data-order-id="(ord_[0-9A-Za-z]+)">/g)].map((match) => match[1] ?? "");
@@ -90,5 +90,42 @@ describe("the console's queue: finding an order", () => {
 		const response = await consoleRequest("/ops/orders?mode=sandbox", { cookie: operator.cookie });
 		expect(response.status).toBe(422);
 		expect(await response.text()).toContain("The mode filter cannot be used");
+	});
+});
+
+describe("the console's queue: long searches and many partners", () => {
+	it("finds a 61-character partner's number, and answers a search over 48 bytes with the page, not an error", async () => {
+		const externalId = `HMS-${"4".repeat(57)}`;
+		expect(externalId).toHaveLength(61);
+		const long = await insertOrderIn({ accountId: harbour.account.id, mode: "live" }, "in_production", { externalId });
+		expect(rowIds(await queue(`?q=${externalId}`))).toEqual([long.id]);
+		for (const q of ["x".repeat(49), "%".repeat(25), "🖼".repeat(13), "z".repeat(128)]) {
+			const html = await queue(`?q=${encodeURIComponent(q)}`);
+			expect(html).toContain("No orders here.");
+			expect(html).not.toContain('id="partner-search"');
+		}
+	});
+
+	it("says when more partners' names match than the search covers, and lists the first 100's orders by name", async () => {
+		const created = new Date().toISOString();
+		const ids = Array.from({ length: 104 }, (_, index) => `acct_many${String(index + 1).padStart(3, "0")}`);
+		await env.DB.batch(
+			ids.map((id, index) =>
+				env.DB.prepare("INSERT INTO accounts (id, name, created_at) VALUES (?1, ?2, ?3)").bind(
+					id,
+					`Many Framers ${String(index + 1).padStart(3, "0")}`,
+					created,
+				),
+			),
+		);
+		const first = await insertOrderIn({ accountId: ids[0] ?? "", mode: "live" }, "in_production");
+		await insertOrderIn({ accountId: ids[103] ?? "", mode: "live" }, "in_production");
+		const html = await queue("?q=many+framers");
+		expect(rowIds(html)).toEqual([first.id]);
+		expect(textOf(/<p class="warning" id="partner-search">([\s\S]*?)<\/p>/.exec(html)?.[1] ?? "")).toBe(
+			"More than 100 partners' names contain “many framers”: only the orders of the first 100 by name are listed. " +
+				"Type more of the name, or pick the partner.",
+		);
+		expect(await queue("?q=many+framers+10")).not.toContain('id="partner-search"');
 	});
 });

@@ -96,6 +96,21 @@ describe("the floor's API routes under fuzzing", () => {
 		);
 	});
 
+	it("GET /v1/ops/orders?q= of any text up to its 128 characters: never 5xx, every 4xx the envelope", async () => {
+		// Long text above all: D1 refuses a LIKE pattern over 50 bytes, so a search must never build one.
+		const searches = fc.oneof(
+			fc.string({ unit: "grapheme", minLength: 40, maxLength: 128 }),
+			fc.string({ unit: "binary", minLength: 20, maxLength: 64 }),
+			fc.string({ unit: fc.constantFrom("%", "_", "\\", "x", "🖼", " "), minLength: 25, maxLength: 128 }),
+		);
+		await fc.assert(
+			fc.asyncProperty(searches, fc.constantFrom("", "&status=in_production", "&mode=test"), async (q, more) => {
+				await checkResponse(await api(`/v1/ops/orders?q=${encodeURIComponent(q)}${more}`, { key: ops }));
+			}),
+			{ seed: SEED, numRuns: NUM_RUNS },
+		);
+	});
+
 	it("POST /v1/ops/shipments/import: never 5xx, every 4xx the envelope", async () => {
 		await fc.assert(
 			fc.asyncProperty(
