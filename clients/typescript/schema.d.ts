@@ -1681,7 +1681,10 @@ export interface components {
 		WebhookEndpoint: {
 			/** @example whe_3Lk9 */
 			id: string;
-			/** @example https://example.com/hooks */
+			/**
+			 * @description The URL as registered, normalised (see WebhookEndpointInput's url).
+			 * @example https://example.com/hooks
+			 */
 			url: string;
 			/**
 			 * @example [
@@ -1705,7 +1708,7 @@ export interface components {
 		};
 		WebhookEndpointInput: {
 			/**
-			 * @description Where the events are POSTed: the rules of an order's callback_url (https, a public host).
+			 * @description Where the events are POSTed: the rules of an order's callback_url (https, a public host). It is kept normalised, as the URL parser writes it: scheme and host in lower case, dot segments resolved, a numeric IPv4 host as a dotted quad, the default port left out, and without an empty query (`?`) or a fragment (`#…`, which never reaches the receiver). Two spellings of one URL are one endpoint: the second is a 409.
 			 * @example https://example.com/hooks
 			 */
 			url: string;

@@ -148,6 +148,22 @@ function ipv6Problem(host: string, groups: readonly number[], allowLocal: boolea
 }
 
 /**
+ * `raw` in the one form the service stores and compares an outbound URL in: as the URL parser writes
+ * it (scheme and host in lower case, dot segments resolved, a numeric or short IPv4 host as a dotted
+ * quad, a non-ASCII host in punycode, the scheme's default port left out), without an empty query
+ * (`?`) or a fragment, since neither reaches the receiver. So every spelling of one receiver's URL
+ * comes out the same. Null when `raw` is not an absolute URL.
+ */
+export function normalisedUrl(raw: string): string | null {
+	const url = URL.parse(raw);
+	if (url === null) return null;
+	url.hash = "";
+	// Setting the empty query drops the "?" that the parser keeps for a query that was only "?".
+	if (url.search === "") url.search = "";
+	return url.href;
+}
+
+/**
  * Null when the service may call `raw`, else a sentence saying why not. `allowLocal` (development only)
  * also admits `http`, `localhost` and loopback addresses, for a receiver on the developer's machine;
  * private, link-local and other ranges stay refused even then, since a local test never needs them.

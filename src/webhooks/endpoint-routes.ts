@@ -5,7 +5,7 @@ import { allowsLocalUrls } from "../config.ts";
 import { createApp } from "../http/create-app.ts";
 import { dateTime } from "../http/date-time.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
-import { outboundUrlProblem } from "../http/outbound-url.ts";
+import { normalisedUrl, outboundUrlProblem } from "../http/outbound-url.ts";
 import { absoluteUrl, singleLineText } from "../text-rules.ts";
 import { sendPing } from "./deliver.ts";
 import {
@@ -22,7 +22,10 @@ import { SENT_EVENT_TYPES } from "./events.ts";
 const EndpointSchema = z
 	.object({
 		id: z.string().openapi({ example: "whe_3Lk9" }),
-		url: z.string().openapi({ example: "https://example.com/hooks" }),
+		url: z.string().openapi({
+			description: "The URL as registered, normalised (see WebhookEndpointInput's url).",
+			example: "https://example.com/hooks",
+		}),
 		events: z.array(z.enum(SENT_EVENT_TYPES)).openapi({ example: ["order.shipped", "order.delivered"] }),
 		description: z.string().nullable().openapi({ example: "Shop fulfilment service" }),
 		mode: z.enum(["live", "test"]).openapi({ description: "The mode whose events it receives: the key's." }),
@@ -33,7 +36,8 @@ const EndpointSchema = z
 const EndpointInput = z
 	.object({
 		url: absoluteUrl().openapi({
-			description: "Where the events are POSTed: the rules of an order's callback_url (https, a public host).",
+			description:
+				"Where the events are POSTed: the rules of an order's callback_url (https, a public host). It is kept normalised, as the URL parser writes it: scheme and host in lower case, dot segments resolved, a numeric IPv4 host as a dotted quad, the default port left out, and without an empty query (`?`) or a fragment (`#…`, which never reaches the receiver). Two spellings of one URL are one endpoint: the second is a 409.",
 			example: "https://example.com/hooks",
 		}),
 		events: z
@@ -142,12 +146,16 @@ const pingEndpoint = protectedRoute("orders:write", {
 export const webhookEndpointRoutes = createApp<AuthedEnv>()
 	.openapi(createEndpoint, async (c) => {
 		const input = c.req.valid("json");
-		const problem = outboundUrlProblem(input.url, { allowLocal: allowsLocalUrls(c.env) });
+		// Judged and stored in its normal form, so the unique index sees every spelling of a URL as one.
+		const url = normalisedUrl(input.url);
+		if (url === null)
+			throw new ApiError("validation_error", "The URL must be absolute, such as https://example.com/path.", "url");
+		const problem = outboundUrlProblem(url, { allowLocal: allowsLocalUrls(c.env) });
 		if (problem !== null) throw new ApiError("validation_error", problem, "url");
 		const added = await addEndpoint(
 			c.env.DB,
 			c.var.principal,
-			{ url: input.url, events: input.events ?? SENT_EVENT_TYPES, description: input.description ?? null },
+			{ url, events: input.events ?? SENT_EVENT_TYPES, description: input.description ?? null },
 			new Date(),
 		);
 		if (!added.ok) {
@@ -157,7 +165,7 @@ export const webhookEndpointRoutes = createApp<AuthedEnv>()
 						"conflict",
 						`This account already has ${MAX_ENDPOINTS_PER_MODE} ${mode} webhook endpoints; delete one first.`,
 					)
-				: new ApiError("conflict", `This account already has a ${mode} webhook endpoint at this URL.`, "url");
+				: new ApiError("conflict", `This account already has a ${mode} webhook endpoint at this URL (${url}).`, "url");
 		}
 		return c.json(toEndpoint(added.endpoint), 201);
 	})

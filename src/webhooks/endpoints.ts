@@ -14,6 +14,7 @@ export type EndpointRow = {
 	id: string;
 	account_id: string;
 	mode: KeyMode;
+	/** Normalised (`normalisedUrl`): the unique index on it then holds one row per receiver. */
 	url: string;
 	/** Space-separated event types. */
 	events: string;
@@ -35,7 +36,8 @@ export type AddRefusal = "limit" | "duplicate_url";
 
 /**
  * Adds an endpoint unless the owner already has MAX_ENDPOINTS_PER_MODE in this mode or one with this
- * URL: one statement decides both, so two concurrent adds cannot pass the limit together.
+ * URL: one statement decides both, so two concurrent adds cannot pass the limit together. `url` must
+ * be normalised (`normalisedUrl`), or another spelling of a registered URL would pass the index.
  */
 export async function addEndpoint(
 	db: D1Database,

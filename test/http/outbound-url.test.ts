@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { outboundUrlProblem } from "../../src/http/outbound-url.ts";
+import { normalisedUrl, outboundUrlProblem } from "../../src/http/outbound-url.ts";
 
 const strict = { allowLocal: false };
 const local = { allowLocal: true };
@@ -141,5 +141,57 @@ describe("outboundUrlProblem", () => {
 		expect(outboundUrlProblem("https://10.0.0.1/hook", strict)).toBe(
 			"The URL's host 10.0.0.1 is a private address (10.0.0.0/8); the service only calls public hosts.",
 		);
+	});
+});
+
+describe("normalisedUrl", () => {
+	it("writes every spelling of one URL the same: case, dot segments, IPv4 forms, default port, empty query, fragment", () => {
+		const one = "http://127.0.0.1:8787/hook";
+		for (const spelling of [
+			one,
+			`${one}?`,
+			`${one}#x`,
+			`${one}?#x`,
+			"HTTP://127.0.0.1:8787/hook",
+			"http://2130706433:8787/hook",
+			"http://0x7f.1:8787/hook",
+			"http://127.0.0.1.:8787/hook",
+			"http://127.0.0.1:8787/./hook",
+			"http://127.0.0.1:8787/a/../hook",
+			"http:\\\\127.0.0.1:8787\\hook",
+		]) {
+			expect(normalisedUrl(spelling), spelling).toBe(one);
+		}
+		expect(normalisedUrl("https://Hooks.Example:443")).toBe("https://hooks.example/");
+		expect(normalisedUrl("https:hooks.example/a")).toBe("https://hooks.example/a");
+		expect(normalisedUrl("https://bücher.example/a")).toBe("https://xn--bcher-kva.example/a");
+		expect(normalisedUrl("https://[::FFFF:7F00:1]/")).toBe("https://[::ffff:7f00:1]/");
+	});
+
+	it("keeps what does tell URLs apart: the path's case, a query that is not empty, another port", () => {
+		expect(normalisedUrl("https://hooks.example/Hook")).toBe("https://hooks.example/Hook");
+		expect(normalisedUrl("https://hooks.example/hook?a=1#x")).toBe("https://hooks.example/hook?a=1");
+		expect(normalisedUrl("https://hooks.example/hook??")).toBe("https://hooks.example/hook??");
+		expect(normalisedUrl("https://hooks.example:8443/hook")).toBe("https://hooks.example:8443/hook");
+		expect(normalisedUrl("/hook")).toBeNull();
+	});
+
+	it("is judged by the outbound rules as the URL it normalises: the rules read the parsed host, not the text", () => {
+		for (const raw of [
+			"https://%31%32%37.0.0.1/",
+			"https://local%68ost/",
+			"https:\\\\10.0.0.1\\x",
+			"https:2130706433/x",
+			"HTTPS://[::FFFF:7F00:1]/#x",
+			"https://hooks.example/?",
+			"http://0x7f.1:8787/./hook",
+		]) {
+			const normal = normalisedUrl(raw) ?? "";
+			for (const options of [strict, local]) {
+				expect(outboundUrlProblem(normal, options), raw).toBe(outboundUrlProblem(raw, options));
+			}
+		}
+		expect(outboundUrlProblem("https://%31%32%37.0.0.1/", strict)).toMatch(/loopback/);
+		expect(outboundUrlProblem("https://local%68ost/", strict)).toMatch(/is local/);
 	});
 });

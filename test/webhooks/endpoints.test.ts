@@ -1,9 +1,12 @@
+import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
+import { app } from "../../src/app.ts";
 import { MAX_ENDPOINTS_PER_MODE } from "../../src/webhooks/endpoints.ts";
 import { SENT_EVENT_TYPES } from "../../src/webhooks/events.ts";
 import { verifySignature } from "../../src/webhooks/signature.ts";
+import { expectConformance } from "../conformance.ts";
 import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
 import { createOrder, orderBody, readyFile, settleValidation, TRACKING } from "../orders/order-helpers.ts";
 import type { ReceivedRequest } from "../outbound/partner-hosts.ts";
@@ -156,6 +159,96 @@ describe("webhook endpoints", () => {
 		await addEndpoint(partner.keys.live.key, { url });
 		await expectError(await send("POST", "/v1/webhook-endpoints", partner.keys.live.key, { url }), "conflict", "url");
 		await addEndpoint(partner.keys.test.key, { url });
+	});
+
+	it("one receiver is one endpoint: other spellings of a registered URL are a 409 on url, and the URL is kept normalised", async () => {
+		const partner = await createPartner();
+		const key = partner.keys.live.key;
+		const url = hookUrl("ok");
+		const path = new URL(url).pathname;
+		const [, kind, id] = path.split("/");
+		// Registered as written oddly, it is stored and answered as the URL parser writes it.
+		const registered = await addEndpoint(key, { url: `HTTPS://Hooks.Partner.Example:443/${kind}/./${id}?#first` });
+		expect(registered.url).toBe(url);
+		expect((await listEndpoints(key)).map((each) => each.url)).toEqual([url]);
+		const spellings = [
+			url,
+			`${url}?`,
+			`${url}#x`,
+			`HTTPS://HOOKS.PARTNER.EXAMPLE${path}`,
+			`https://hooks.partner.example:443${path}`,
+			`https://hooks.partner.example/${kind}/./${id}`,
+			`https://hooks.partner.example/${kind}/elsewhere/../${id}`,
+			`https:hooks.partner.example${path}`,
+		];
+		for (const spelling of spellings) {
+			const error = await expectError(
+				await send("POST", "/v1/webhook-endpoints", key, { url: spelling }),
+				"conflict",
+				"url",
+			);
+			expect(error.message, spelling).toContain(url);
+		}
+		// Case in the path, and a query that is not empty, are other URLs.
+		expect((await addEndpoint(key, { url: url.replace("/ok/", "/OK/") })).url).toBe(url.replace("/ok/", "/OK/"));
+		expect((await addEndpoint(key, { url: `${url}?a=1` })).url).toBe(`${url}?a=1`);
+		expect(await listEndpoints(key)).toHaveLength(3);
+	});
+
+	it("spellings of one URL registered all at once: the database keeps one, the others are a 409 on url", async () => {
+		const key = (await createPartner()).keys.live.key;
+		const url = hookUrl("ok");
+		const path = new URL(url).pathname;
+		const spellings = [
+			url,
+			`${url}?`,
+			`${url}#x`,
+			`HTTPS://HOOKS.PARTNER.EXAMPLE${path}`,
+			`${url.replace(path, `/.${path}`)}`,
+		];
+		const answers = await Promise.all(
+			spellings.map((spelling) => send("POST", "/v1/webhook-endpoints", key, { url: spelling })),
+		);
+		expect(answers.filter((answer) => answer.status === 201)).toHaveLength(1);
+		for (const answer of answers.filter((each) => each.status !== 201)) await expectError(answer, "conflict", "url");
+		expect((await listEndpoints(key)).map((each) => each.url)).toEqual([url]);
+	});
+
+	it("in development, http://127.0.0.1:P/hook and its other spellings are one endpoint", async () => {
+		const partner = await createPartner();
+		const key = partner.keys.live.key;
+		const development: Env = { ...env, ENVIRONMENT: "development" };
+		const post = async (url: string) => {
+			const request = new Request("https://api.test/v1/webhook-endpoints", {
+				method: "POST",
+				headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+				body: JSON.stringify({ url }),
+			});
+			const response = await app.fetch(request, development, createExecutionContext());
+			await expectConformance({ method: request.method, url: request.url }, response.clone());
+			return response;
+		};
+		const port = 48213;
+		const url = `http://127.0.0.1:${port}/hook`;
+		const first = await post(url);
+		expect(first.status).toBe(201);
+		expect(((await first.json()) as Endpoint).url).toBe(url);
+		for (const spelling of [
+			`${url}?`,
+			`HTTP://127.0.0.1:${port}/hook`,
+			`${url}#x`,
+			`http://2130706433:${port}/hook`,
+			`http://127.0.0.1:${port}/./hook`,
+			`http://0x7f.1:${port}/hook`,
+		]) {
+			const error = await expectError(await post(spelling), "conflict", "url");
+			expect(error.message, spelling).toContain(url);
+		}
+		expect((await listEndpoints(key)).map((each) => each.url)).toEqual([url]);
+		// The default port is no part of the URL either.
+		const plain = await post("http://127.0.0.1:80/hook");
+		expect(((await plain.json()) as Endpoint).url).toBe("http://127.0.0.1/hook");
+		await expectError(await post("http://127.0.0.1/hook#again"), "conflict", "url");
 	});
 
 	it("needs orders:write to add, delete or ping an endpoint, and events:read to list one", async () => {
