@@ -99,19 +99,21 @@ const QuoteItemSchema = z.object({
 	line_total: CentsSchema,
 });
 
-const ShippingOptionSchema = z.object({
+/** One package of a shipping option. */
+export const PackageSchema = z.object({
+	length_in: z.number(),
+	width_in: z.number(),
+	depth_in: z.number(),
+	weight_lb: z.number(),
+	billable_weight_lb: z.number().int(),
+	oversize: z.boolean(),
+	length_plus_girth_in: z.number(),
+});
+
+/** A shipping option: its method, its packages (one per framed unit, one for the prints), cost and delivery. */
+export const ShippingOptionSchema = z.object({
 	method: z.enum(SHIPPING_METHODS),
-	packages: z.array(
-		z.object({
-			length_in: z.number(),
-			width_in: z.number(),
-			depth_in: z.number(),
-			weight_lb: z.number(),
-			billable_weight_lb: z.number().int(),
-			oversize: z.boolean(),
-			length_plus_girth_in: z.number(),
-		}),
-	),
+	packages: z.array(PackageSchema),
 	cost: CentsSchema,
 	delivery_days: z.object({ min: z.number().int(), max: z.number().int() }),
 });
