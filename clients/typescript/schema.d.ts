@@ -616,7 +616,10 @@ export interface paths {
 		};
 		get?: never;
 		put?: never;
-		/** Publish a new version of the price book (the whole book); earlier versions are kept unchanged */
+		/**
+		 * Publish a new version of the price book (the whole book); earlier versions are kept unchanged
+		 * @description A book read with GET may be sent back whole, edited: its `version` and `published_at` are read-only and must be the book in force's (a book published since it was read is a 409), or be left out.
+		 */
 		post: operations["postAdminPriceBook"];
 		delete?: never;
 		options?: never;
@@ -2178,6 +2181,14 @@ export interface components {
 					unframed: number;
 				};
 			};
+			/** @description Read-only, and may be left out. Sent back as read, it must be the version in force: a book published since is a 409, so an edit is not made to an out-of-date book. */
+			version?: number;
+			/**
+			 * Format: date-time
+			 * @description Read-only, and may be left out. Sent back as read, it must be the version in force's.
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			published_at?: string;
 		};
 		AccountDiscount: {
 			account_id: string;
@@ -6094,6 +6105,19 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
 					[name: string]: unknown;
 				};
 				content: {

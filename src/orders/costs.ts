@@ -5,6 +5,7 @@
  */
 import { FRAMING_FIELDS, type FramingSpec } from "../framing/spec.ts";
 import { shippingTablesOf } from "../pricing/book.ts";
+import { safeSum } from "../pricing/money.ts";
 import { type ShippingMethod, type ShippingOption, zoneOf } from "../pricing/shipping.ts";
 import {
 	cartShippingOptions,
@@ -47,7 +48,7 @@ function chargesOf(items: number, shipping: number, priceBookVersion: number, qu
 		currency: "USD",
 		items,
 		shipping,
-		total: items + shipping,
+		total: safeSum([items, shipping], "order total"),
 		price_book_version: priceBookVersion,
 		quote_id: quoteId,
 	};
@@ -124,7 +125,10 @@ export function priceOrder(
 	if (option === undefined) {
 		return { ok: false, field: "shipping_method", message: notOffered(method, country, options) };
 	}
-	const itemsTotal = complete.reduce((sum, piece) => sum + piece.line_total, 0);
+	const itemsTotal = safeSum(
+		complete.map((piece) => piece.line_total),
+		"items total",
+	);
 	return {
 		ok: true,
 		pricing: {

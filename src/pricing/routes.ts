@@ -6,7 +6,7 @@ import { accountExists } from "../accounts/store.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
-import { PriceBookBody, type PriceBookInput, PriceBookSchema } from "./book.ts";
+import { PriceBookBody, type PriceBookBodyInput, type PriceBookInput, PriceBookSchema } from "./book.ts";
 import { findPriceBook, publishPriceBook, setDiscountPercent } from "./store.ts";
 
 const VersionQuery = z.object({
@@ -42,8 +42,10 @@ const publish = protectedRoute("admin", {
 	path: "/admin/price-book",
 	tags: ["Admin"],
 	summary: "Publish a new version of the price book (the whole book); earlier versions are kept unchanged",
+	description:
+		"A book read with GET may be sent back whole, edited: its `version` and `published_at` are read-only and must be the book in force's (a book published since it was read is a 409), or be left out.",
 	request: { body: { required: true, content: { "application/json": { schema: PriceBookBody } } } },
-	responses: { 201: jsonResponse(PriceBookSchema, "The published book."), ...errorResponses(400, 422) },
+	responses: { 201: jsonResponse(PriceBookSchema, "The published book."), ...errorResponses(400, 409, 422) },
 });
 
 const setDiscount = protectedRoute("admin", {
@@ -82,6 +84,42 @@ async function checkCoversCatalog(db: D1Database, book: PriceBookInput): Promise
 	);
 }
 
+/**
+ * The version a body was read from, when it says: its read-only `version` and `published_at` must
+ * be the book in force's. A book published since it was read is a 409 (publishing the edit would
+ * undo that book's changes unseen); a date that is not the version's own is a 422 on it.
+ */
+async function versionReadFrom(db: D1Database, body: PriceBookBodyInput): Promise<number | null> {
+	const { version, published_at: publishedAt } = body;
+	if (version === undefined && publishedAt === undefined) return null;
+	const current = await findPriceBook(db);
+	if (current === null) throw new Error("no price book: have the migrations been applied?");
+	const drop = "or leave version and published_at out to publish this body as it is";
+	if (version !== undefined && version !== current.version) {
+		throw new ApiError(
+			"conflict",
+			`This book was read as version ${version}, but version ${current.version} (published ${current.published_at}) is in force now: read it again and make the change there, ${drop}.`,
+			"version",
+		);
+	}
+	if (publishedAt !== undefined && publishedAt !== current.published_at) {
+		throw new ApiError(
+			"validation_error",
+			`published_at is read-only: version ${current.version} was published ${current.published_at}; send that, ${drop}.`,
+			"published_at",
+		);
+	}
+	return current.version;
+}
+
+/** The conflict when another book was published between the check and the write. */
+const publishedMeanwhile = () =>
+	new ApiError(
+		"conflict",
+		"Another book was published while this one was being checked: read the book in force again and make the change there.",
+		"version",
+	);
+
 /** `GET /v1/price-book` (any valid key), and the admin's `POST /v1/admin/price-book` and `PUT /v1/admin/accounts/{id}/pricing`. */
 export const pricingRoutes = createApp<AuthedEnv>()
 	.openapi(getPriceBook, async (c) => {
@@ -92,8 +130,12 @@ export const pricingRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(publish, async (c) => {
 		const body = c.req.valid("json");
-		await checkCoversCatalog(c.env.DB, body);
-		return c.json(await publishPriceBook(c.env.DB, body, new Date()), 201);
+		const { version: _version, published_at: _publishedAt, ...book } = body;
+		const readFrom = await versionReadFrom(c.env.DB, body);
+		await checkCoversCatalog(c.env.DB, book);
+		const published = await publishPriceBook(c.env.DB, book, new Date(), readFrom);
+		if (published === null) throw publishedMeanwhile();
+		return c.json(published, 201);
 	})
 	.openapi(setDiscount, async (c) => {
 		const { id } = c.req.valid("param");

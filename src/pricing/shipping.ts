@@ -5,7 +5,7 @@
  * pounds) is decided without floating-point error.
  */
 import { type Fraction, SIXTEENTHS } from "../framing/dimensions.ts";
-import { ceilDiv, roundHalfUp } from "./money.ts";
+import { ceilDiv, roundHalfUp, safeInteger, safeProduct, safeSum } from "./money.ts";
 
 /** The shipping methods, cheapest first. */
 export const SHIPPING_METHODS = ["budget", "standard", "express", "freight"] as const;
@@ -125,13 +125,15 @@ export function packagesOf(items: readonly (FramedParcelItem | FlatParcelItem)[]
 		const long = Math.max(item.outside.width, item.outside.height);
 		const short = Math.min(item.outside.width, item.outside.height);
 		const innerArea = item.inner.width * item.inner.height;
-		const weight =
+		const weight = safeInteger(
 			item.footage.numerator * item.frameWeightPerFoot * (WEIGHT_DENOMINATOR / (item.footage.denominator * 10_000)) +
-			(item.glazed ? areaWeight(innerArea, WEIGHT_FACTORS.acrylicPerSquareInch) : 0) +
-			item.matLayers * areaWeight(innerArea, WEIGHT_FACTORS.matPerSquareInch) +
-			areaWeight(innerArea, WEIGHT_FACTORS.backingPerSquareInch) +
-			areaWeight(item.print.width * item.print.height, WEIGHT_FACTORS.printPerSquareInch) +
-			WEIGHT_FACTORS.framedPackaging * (WEIGHT_DENOMINATOR / 10_000);
+				(item.glazed ? areaWeight(innerArea, WEIGHT_FACTORS.acrylicPerSquareInch) : 0) +
+				item.matLayers * areaWeight(innerArea, WEIGHT_FACTORS.matPerSquareInch) +
+				areaWeight(innerArea, WEIGHT_FACTORS.backingPerSquareInch) +
+				areaWeight(item.print.width * item.print.height, WEIGHT_FACTORS.printPerSquareInch) +
+				WEIGHT_FACTORS.framedPackaging * (WEIGHT_DENOMINATOR / 10_000),
+			"package weight",
+		);
 		for (let unit = 0; unit < item.quantity; unit++) {
 			boxes.push({ length: long + margin, width: short + margin, depth: 4 * SIXTEENTHS, weight });
 		}
@@ -149,7 +151,7 @@ export function packagesOf(items: readonly (FramedParcelItem | FlatParcelItem)[]
 			length: long + margin,
 			width: short + margin,
 			depth: 2 * SIXTEENTHS,
-			weight: prints + WEIGHT_FACTORS.flatPackaging * (WEIGHT_DENOMINATOR / 10_000),
+			weight: safeInteger(prints + WEIGHT_FACTORS.flatPackaging * (WEIGHT_DENOMINATOR / 10_000), "package weight"),
 		});
 	}
 	return boxes;
@@ -201,15 +203,27 @@ export function shippingOptions(
 		const rate = offered[method];
 		if (rate === undefined || (needsFreight && method !== "freight")) return [];
 		const oversize = method === "freight" ? 0 : packages.filter((parcel) => parcel.oversize).length;
-		const cost =
-			packages.reduce((sum, parcel) => sum + rate.packageCents + rate.perPoundCents * parcel.billable_weight_lb, 0) +
-			oversize * tables.oversizeCents;
+		const cost = safeSum(
+			[
+				...packages.map((parcel) =>
+					safeSum(
+						[rate.packageCents, safeProduct(rate.perPoundCents, parcel.billable_weight_lb, "shipping")],
+						"shipping",
+					),
+				),
+				safeProduct(oversize, tables.oversizeCents, "shipping"),
+			],
+			"shipping",
+		);
 		return [
 			{
 				method,
 				packages,
 				cost,
-				delivery_days: { min: production + rate.transitDays.min, max: production + rate.transitDays.max },
+				delivery_days: {
+					min: safeSum([production, rate.transitDays.min], "delivery days"),
+					max: safeSum([production, rate.transitDays.max], "delivery days"),
+				},
 			},
 		];
 	});

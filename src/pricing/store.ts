@@ -33,19 +33,26 @@ export function priceBookInForceRead(db: D1Database): BatchedRead<PriceBook | nu
 
 /**
  * Publishes `book` as the next version, in one statement (two admins publishing at once get two
- * versions, never one overwritten). Earlier versions are kept unchanged.
+ * versions, never one overwritten). Earlier versions are kept unchanged. With `over`, only while
+ * that version is still the newest (the book was edited from it): null when another came first.
  */
-export async function publishPriceBook(db: D1Database, book: PriceBookInput, now: Date): Promise<PriceBook> {
+export async function publishPriceBook(
+	db: D1Database,
+	book: PriceBookInput,
+	now: Date,
+	over: number | null = null,
+): Promise<PriceBook | null> {
 	const row = await db
 		.prepare(
 			`INSERT INTO price_books (version, published_at, book)
-			 SELECT COALESCE(MAX(version), 0) + 1, ?1, ?2 FROM price_books
+			 SELECT newest + 1, ?1, ?2 FROM (SELECT COALESCE(MAX(version), 0) AS newest FROM price_books)
+			  WHERE ?3 IS NULL OR newest = ?3
 			 RETURNING version, published_at, book`,
 		)
-		.bind(now.toISOString(), JSON.stringify(book))
+		.bind(now.toISOString(), JSON.stringify(book), over)
 		.first<BookRow>();
-	if (row === null) throw new Error("publishing a price book returned no row");
-	return bookOf(row);
+	if (row === null && over === null) throw new Error("publishing a price book returned no row");
+	return row === null ? null : bookOf(row);
 }
 
 /** An account's discount in percent (0 without one). */

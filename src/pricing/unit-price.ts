@@ -4,7 +4,7 @@
  * sixteenths of an inch, rounded half up to a cent once, and the components are summed. Pure.
  */
 import { innerSize, mouldingCut, type PieceSpec, SIXTEENTHS, toSixteenths } from "../framing/dimensions.ts";
-import { roundHalfUp } from "./money.ts";
+import { roundHalfUp, safeProduct, safeSum } from "./money.ts";
 
 /** Mills in a cent. */
 const MILLS_PER_CENT = 10;
@@ -71,9 +71,9 @@ export function unitPrice(spec: PieceSpec, rates: PieceRates): UnitPrice {
 		glazing = roundHalfUp(innerArea * rates.glazingMillsPerSquareInch, SQUARE_SIXTEENTHS * MILLS_PER_CENT);
 		backing = roundHalfUp(innerArea * rates.backingMillsPerSquareInch, SQUARE_SIXTEENTHS * MILLS_PER_CENT);
 		assembly = rates.assemblyCents;
-		mat = rates.matLayers * matLayerCents((inner.width + inner.height) / SIXTEENTHS, rates.matTiers);
+		mat = safeProduct(rates.matLayers, matLayerCents((inner.width + inner.height) / SIXTEENTHS, rates.matTiers), "mat");
 	}
-	const sum = print + frame + mat + glazing + backing + assembly;
+	const sum = safeSum([print, frame, mat, glazing, backing, assembly], "unit price");
 	const discount = roundHalfUp(sum * rates.discountPercent, 100);
 	return { print, frame, mat, glazing, backing, assembly, discount, total: sum - discount };
 }

@@ -8,6 +8,7 @@ import type { Catalog } from "../catalog/schema.ts";
 import { innerSize, mouldingCut, pieceDimensions, toSixteenths } from "../framing/dimensions.ts";
 import { completeFraming, type FramingInput, type FramingSpec, pieceSpecOf } from "../framing/spec.ts";
 import { type PriceBook, pieceRatesOf, shippingTablesOf } from "../pricing/book.ts";
+import { safeProduct, safeSum } from "../pricing/money.ts";
 import {
 	type FlatParcelItem,
 	type FramedParcelItem,
@@ -136,7 +137,7 @@ export function pricePiece(item: PieceInput, facts: PieceFacts): ({ ok: true } &
 		dimensions,
 		united_inches: unitedInches,
 		unit_price: price,
-		line_total: price.total * item.quantity,
+		line_total: safeProduct(price.total, item.quantity, "line total"),
 		parcel,
 	};
 }
@@ -190,7 +191,10 @@ export function priceQuote(input: CreateQuoteInput, facts: QuoteFacts): QuoteOut
 	if (input.shipping_method !== undefined && !options.some((option) => option.method === input.shipping_method)) {
 		return refuse("shipping_method", notOffered(input.shipping_method, input.ship_to.country, options));
 	}
-	const itemsTotal = items.reduce((sum, item) => sum + item.line_total, 0);
+	const itemsTotal = safeSum(
+		items.map((item) => item.line_total),
+		"items total",
+	);
 	return {
 		ok: true,
 		quote: {
@@ -203,7 +207,10 @@ export function priceQuote(input: CreateQuoteInput, facts: QuoteFacts): QuoteOut
 			totals: {
 				items: itemsTotal,
 				by_method: Object.fromEntries(
-					options.map((option) => [option.method, { shipping: option.cost, total: itemsTotal + option.cost }]),
+					options.map((option) => [
+						option.method,
+						{ shipping: option.cost, total: safeSum([itemsTotal, option.cost], "total") },
+					]),
 				),
 			},
 		},
