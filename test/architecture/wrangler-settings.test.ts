@@ -16,8 +16,10 @@ describe("wrangler.toml's queue settings", () => {
 	])("%s: WEBHOOK_QUEUE is the producer's queue and WEBHOOK_DEAD_LETTER_QUEUE its dead-letter queue", (_, name) => {
 		const config = unstable_readConfig({ config: CONFIG, env: name });
 		const vars = config.vars as Record<string, string>;
-		const producer = config.queues.producers?.find((queue) => queue.binding === "WEBHOOKS");
-		const consumer = config.queues.consumers?.find((queue) => queue.queue === producer?.queue);
+		const producers: { binding: string; queue: string }[] = config.queues.producers ?? [];
+		const consumers: { queue: string; dead_letter_queue?: string }[] = config.queues.consumers ?? [];
+		const producer = producers.find((queue) => queue.binding === "WEBHOOKS");
+		const consumer = consumers.find((queue) => queue.queue === producer?.queue);
 		expect(vars.WEBHOOK_QUEUE).toBe(producer?.queue);
 		expect(vars.WEBHOOK_DEAD_LETTER_QUEUE).toBe(consumer?.dead_letter_queue);
 		expect(vars.WEBHOOK_DEAD_LETTER_QUEUE).not.toBe(vars.WEBHOOK_QUEUE);
