@@ -1418,7 +1418,7 @@ export interface components {
 			 */
 			gift_message?: string;
 			/**
-			 * @description budget (US only), standard, express or freight. Default standard, or freight when a package is too large for parcel services (then the only method). A method not offered for the items and destination is a 422.
+			 * @description budget (US only), standard, express or freight. Default: the quote's method when quote_id names a quote asked for with one; else standard, or freight when a package is too large for parcel services (then the only method). A method not offered for the items and destination is a 422.
 			 * @example standard
 			 * @enum {string}
 			 */
@@ -2279,7 +2279,7 @@ export interface components {
 			ship_to: components["schemas"]["ShipTo"];
 			items: components["schemas"]["QuoteItemInput"][];
 			/**
-			 * @description The method the partner means to order with; the quote still lists every option.
+			 * @description The method the partner means to order with; the quote still lists every option. An order against this quote that names no shipping_method ships with this one.
 			 * @enum {string}
 			 */
 			shipping_method?: "budget" | "standard" | "express" | "freight";

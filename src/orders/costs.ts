@@ -181,7 +181,9 @@ export function chargeQuote(
 		}
 	}
 	const defaultMethod = defaultMethodOf(quote.shipping_options);
-	const method = requested ?? defaultMethod;
+	// A quote asked for with a method names what the partner meant to order: an order that names
+	// none ships that way, as quoted, rather than falling back to the default.
+	const method = requested ?? quote.shipping_method ?? defaultMethod;
 	const option = quote.shipping_options.find((candidate) => candidate.method === method);
 	if (option === undefined) {
 		return {

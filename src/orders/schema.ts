@@ -91,7 +91,7 @@ export const CreateOrderBody = z
 		gift_message: giftMessage(),
 		shipping_method: z.enum(SHIPPING_METHODS).optional().openapi({
 			description:
-				"budget (US only), standard, express or freight. Default standard, or freight when a package is too large for parcel services (then the only method). A method not offered for the items and destination is a 422.",
+				"budget (US only), standard, express or freight. Default: the quote's method when quote_id names a quote asked for with one; else standard, or freight when a package is too large for parcel services (then the only method). A method not offered for the items and destination is a 422.",
 			example: "standard",
 		}),
 		quote_id: z.string().min(1).max(64, "must be at most 64 characters").optional().openapi({

@@ -32,10 +32,10 @@ export const CreateQuoteBody = z
 	.strictObject({
 		ship_to: ShipToSchema,
 		items: z.array(QuoteItemInputSchema).min(1, "must hold at least 1 item").max(50, "must hold at most 50 items"),
-		shipping_method: z
-			.enum(SHIPPING_METHODS)
-			.optional()
-			.openapi({ description: "The method the partner means to order with; the quote still lists every option." }),
+		shipping_method: z.enum(SHIPPING_METHODS).optional().openapi({
+			description:
+				"The method the partner means to order with; the quote still lists every option. An order against this quote that names no shipping_method ships with this one.",
+		}),
 	})
 	.openapi("CreateQuoteRequest");
 /** A quote request as parsed. */

@@ -255,6 +255,26 @@ describe("POST /v1/orders with quote_id", () => {
 		expect(order.items[0]?.unit_price).toEqual(given.items[0]?.unit_price);
 	});
 
+	it("an order against a quote asked for with express that names no method ships express, at the quote's price", async () => {
+		const { key, file } = await partnerWithFile();
+		const given = await quote(key, { ship_to: BERLIN, items: [PIECE], shipping_method: "express" });
+		const order = await createOrder(key, orderBody(file, { ship_to: BERLIN, quote_id: given.id }));
+		expect(order.shipping_method).toBe("express");
+		expect(order.costs?.shipping).toBe(given.totals.by_method.express?.shipping);
+		expect(order.costs?.total).toBe(given.totals.by_method.express?.total);
+	});
+
+	it("an order that names another method than its quote's gets that method, at the quote's price for it", async () => {
+		const { key, file } = await partnerWithFile();
+		const given = await quote(key, { ship_to: BERLIN, items: [PIECE], shipping_method: "express" });
+		const order = await createOrder(
+			key,
+			orderBody(file, { ship_to: BERLIN, quote_id: given.id, shipping_method: "standard" }),
+		);
+		expect(order.shipping_method).toBe("standard");
+		expect(order.costs?.total).toBe(given.totals.by_method.standard?.total);
+	});
+
 	it("the quote must be for the same items: another paper is a 422 on quote_id naming the field", async () => {
 		const { key, file } = await partnerWithFile();
 		const given = await quote(key, { ship_to: SHIP_TO, items: [PIECE] });
