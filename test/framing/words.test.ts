@@ -24,8 +24,10 @@ describe("inchesText", () => {
 		expect(sizeText({ width_in: 21.5, height_in: 26 })).toBe("21 1/2 × 26 in");
 	});
 
-	it("refuses a length that is not whole sixteenths", () => {
-		expect(() => inchesText(16.3)).toThrow(RangeError);
+	it("writes a length that is not whole sixteenths, or below zero, as the number it is, never throwing", () => {
+		expect(inchesText(16.3)).toBe("16.3");
+		expect(inchesText(-0.125)).toBe("-0.125");
+		expect(sizeText({ width_in: 16.3, height_in: 20 })).toBe("16.3 × 20 in");
 	});
 });
 
