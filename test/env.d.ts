@@ -5,7 +5,7 @@ declare namespace Cloudflare {
 	}
 }
 
-/** A file's text, imported with Vite's `?raw` (the README's worked example test reads the README). */
+/** A file's text, imported with Vite's `?raw` (the worked example's test reads docs/pricing.md). */
 declare module "*.md?raw" {
 	const text: string;
 	export default text;

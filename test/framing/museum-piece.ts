@@ -1,4 +1,4 @@
-/** The README's worked example piece (16 × 20 in, 2.5 in mat with a 3 in bottom, double mat, 1 1/4 in frame) and its dimensions. */
+/** The worked example's piece (docs/pricing.md) (16 × 20 in, 2.5 in mat with a 3 in bottom, double mat, 1 1/4 in frame) and its dimensions. */
 
 /** Its dimensions, as the dimensions module and a quote give them (united inches apart). */
 export const MUSEUM_PIECE_DIMENSIONS = {

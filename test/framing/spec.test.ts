@@ -88,7 +88,7 @@ describe("framing specification", () => {
 		expect(parsed.error?.issues[0]?.path).toEqual([field]);
 	});
 
-	it("accepts the museum piece of the README's worked example", () => {
+	it("accepts the museum piece of the worked example in docs/pricing.md", () => {
 		const input = {
 			frame: "walnut-flat-125",
 			mat: "museum-rag-white-8ply",

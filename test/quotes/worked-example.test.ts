@@ -1,6 +1,6 @@
-/** The README's worked example is what the API answers: its request and its numbers are read from the README itself. */
+/** The worked example of docs/pricing.md is what the API answers: its request and its numbers are read from the page itself. */
 import { describe, expect, it } from "vitest";
-import readme from "../../README.md?raw";
+import pricingPage from "../../docs/pricing.md?raw";
 import type { Quote } from "../../src/quotes/schema.ts";
 import { createPartner, send } from "../helpers.ts";
 
@@ -21,11 +21,11 @@ type WorkedExample = {
 	total_with_express: number;
 };
 
-describe("the README's worked example", () => {
+describe("the worked example of docs/pricing.md", () => {
 	it("is what POST /v1/quotes answers, number for number", async () => {
-		const request = JSON.parse(fencedBlock(readme, "### Quotes, and a worked example", "json")) as unknown;
+		const request = JSON.parse(fencedBlock(pricingPage, "## A worked example", "json")) as unknown;
 		const expected = JSON.parse(
-			fencedBlock(readme, "### Quotes, and a worked example", "json worked-example"),
+			fencedBlock(pricingPage, "## A worked example", "json worked-example"),
 		) as WorkedExample;
 		const response = await send("POST", "/v1/quotes", (await createPartner()).keys.live.key, request);
 		expect(response.status).toBe(201);
