@@ -1,5 +1,5 @@
 /**
- * `eval "$(npm run --silent env:dev)"`: shell variables for the README's curl walkthrough, from the credentials
+ * `eval "$(npm run --silent env:dev)"`: shell variables for the curl walkthrough in docs/partner-walkthrough.md, from the credentials
  * `npm start` keeps in .wrangler/dev-credentials.json. API honours PORT as `npm start` does (8787 by default).
  *
  *   API             http://localhost:$PORT/v1

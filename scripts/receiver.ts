@@ -1,5 +1,5 @@
 /**
- * `npm run receiver`: a webhook receiver on loopback for trying the API by hand (README, "Partner walkthrough").
+ * `npm run receiver`: a webhook receiver on loopback for trying the API by hand (docs/partner-walkthrough.md).
  * Every request is verified with the `standardwebhooks` package alone, `new Webhook(secret).verify(body, headers)`,
  * with each webhook secret exactly as issued (`whsec_...`), and printed on one line: verified or REFUSED with the
  * reason, then event type, order id, status and version. Verified requests are answered 204, others 400.

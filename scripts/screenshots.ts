@@ -1,6 +1,6 @@
 /**
  * `npm run screenshots`: runs the browser tests with SCREENSHOTS_DIR=docs, so they also write the
- * README's pictures (docs/ops-queue.png, docs/packing-slip.png). A script rather than an inline
+ * pictures of docs/operator-console.md (docs/ops-queue.png, docs/packing-slip.png). A script rather than an inline
  * `VAR=value` so that it works in every shell, Windows' included.
  */
 import { spawnSync } from "node:child_process";

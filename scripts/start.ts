@@ -82,7 +82,7 @@ function banner(origin: string, credentials: DevCredentials, createdNow: boolean
 		`  ops key              ${credentials.service_team.ops_key}`,
 		`  admin key            ${credentials.service_team.admin_key}`,
 		`Operator console: ${origin}/ops   (sign in with the ops key)`,
-		`Shell variables for the README's curl walkthrough: eval "$(${PORT === 8787 ? "" : `PORT=${PORT} `}npm run --silent env:dev)"`,
+		`Shell variables for the curl walkthrough in docs/partner-walkthrough.md: eval "$(${PORT === 8787 ? "" : `PORT=${PORT} `}npm run --silent env:dev)"`,
 		"Webhook receiver that verifies and prints each delivery: npm run receiver   (http://127.0.0.1:9000/webhooks)",
 		"Try it:",
 		`  curl -H "Authorization: Bearer ${credentials.partner.test_key}" ${base}/catalog`,

@@ -1,5 +1,5 @@
 /**
- * Debian's Chromium driven by playwright-core, for the browser tests and the README's screenshots.
+ * Debian's Chromium driven by playwright-core, for the browser tests and the docs' screenshots.
  * playwright-core never downloads a browser: it drives the one the system package installed.
  */
 import { mkdtemp, rm } from "node:fs/promises";

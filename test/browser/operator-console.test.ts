@@ -62,7 +62,7 @@ async function signIn(key: string): Promise<void> {
 }
 
 /**
- * The queue as the README's screenshot shows it: two partners' orders in production, one on hold
+ * The queue as the screenshot in docs/operator-console.md shows it: two partners' orders in production, one on hold
  * (a frame the catalog does not have), one shipped and one delivered.
  */
 async function fillTheQueue(printFileId: string, callbackUrl: string): Promise<void> {

@@ -71,7 +71,7 @@ const SHIP_TO: Schemas["ShipTo"] = {
 	zip: "04101",
 	country: "US",
 };
-/** 8 × 10 in, framed in walnut over a white mat: README's walkthrough. `quantity` left to its default. */
+/** 8 × 10 in, framed in walnut over a white mat: the walkthrough's (docs/partner-walkthrough.md). `quantity` left to its default. */
 const ITEM = { width_in: 8, height_in: 10, frame: "walnut-flat-075", mat: "bright-white" } as const;
 
 describe("a partner's flow through the typed client, against wrangler dev", () => {

@@ -1,4 +1,4 @@
-/** Where the README's screenshots go when a run asks for them (`npm run screenshots` sets SCREENSHOTS_DIR=docs). */
+/** Where the docs' screenshots go when a run asks for them (`npm run screenshots` sets SCREENSHOTS_DIR=docs). */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PROJECT_ROOT } from "../../../scripts/lib/wrangler.ts";

@@ -63,7 +63,7 @@ export async function startSignedWebhookReceiver(): Promise<SignedWebhookReceive
 	};
 }
 
-/** Whether the delivery is signed with the partner's webhook secret (5 minutes' tolerance, as the README advises). */
+/** Whether the delivery is signed with the partner's webhook secret (5 minutes' tolerance, as docs/webhooks.md advises). */
 export function isSignedWith(delivery: Delivery, secret: string): Promise<boolean> {
 	return verifySignature(delivery.rawBody, delivery.signature, [secret], { toleranceSeconds: 300 });
 }
