@@ -30,8 +30,8 @@ import { isCrossSitePost } from "./cross-site.ts";
 import { ErrorPage } from "./error-page.tsx";
 import { holdReasonLabel, hoursSince } from "./format.ts";
 import { ImportPage } from "./import-page.tsx";
-import { type ConsoleMove, isConsoleMove, moveFromForm } from "./move-forms.ts";
-import { type InvalidMoveForm, OrderPage } from "./order-page.tsx";
+import { type ConsoleMove, type InvalidMoveForm, isConsoleMove, moveFromForm } from "./move-forms.ts";
+import { OrderPage } from "./order-page.tsx";
 import { QueuePage, type QueueSearch, queueHref } from "./queue-page.tsx";
 import {
 	csrfTokenMatches,
