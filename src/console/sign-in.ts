@@ -20,7 +20,7 @@ export async function checkSignInKey(db: D1Database, key: string): Promise<SignI
 	if (!found.scopes.includes("ops")) {
 		return refuse(403, "This key cannot sign in: the console is for operations keys (scope ops) only.");
 	}
-	// As on the API: a test-mode ops key from before ops keys were live-only must not reach live orders.
+	// As on the API: ops keys are live-only, and a test-mode key that still holds the scope must not reach live orders.
 	const problem = keyScopeProblem(found.mode, found.scopes);
 	if (problem !== null) return refuse(403, `This key cannot sign in: ${problem}. Ask for a live ops key.`);
 	return { ok: true, keyId: found.keyId };
