@@ -87,10 +87,19 @@ module.exports = {
 		},
 		{
 			name: "routes-are-mounted-only-by-the-app",
-			comment: "Routes and pages are the top of a capability: only src/app.ts mounts them, nothing calls into them.",
+			comment:
+				"Routes and pages are the top of a capability: only src/app.ts mounts them (and a folder's routes.ts its own *-routes files), nothing calls into them.",
 			severity: "error",
-			from: { path: "^src/", pathNot: "^src/app\\.ts$" },
+			from: { path: "^src/", pathNot: "^src/app\\.ts$|^src/[^/]+/routes\\.tsx?$" },
 			to: { path: "^src/[^/]+/[a-z-]*routes\\.tsx?$" },
+		},
+		{
+			name: "a-folder-mounts-only-its-own-routes",
+			comment:
+				"A folder's routes.ts may mount the *-routes files beside it (the console's session and floor routes), no other folder's.",
+			severity: "error",
+			from: { path: "^src/([^/]+)/routes\\.tsx?$" },
+			to: { path: "^src/[^/]+/[a-z-]*routes\\.tsx?$", pathNot: "^src/$1/[a-z-]+-routes\\.tsx?$" },
 		},
 		...capabilityRules,
 	],

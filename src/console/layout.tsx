@@ -121,6 +121,11 @@ export function CsrfField({ token }: { token: string }) {
 	return <input type="hidden" name="_csrf" value={token} />;
 }
 
+/** What a cell or a fact shows when there is nothing to show. */
+export function Dash() {
+	return <span class="muted">—</span>;
+}
+
 /** A status as a coloured badge, in words (`In production`). */
 export function StatusBadge({ status, testId }: { status: OrderStatus; testId?: string }) {
 	return (

@@ -43,6 +43,13 @@ export type MoveFromForm =
 	| { ok: true; move: Move }
 	| { ok: false; values: MoveFormValues; fieldErrors: Readonly<Record<string, string>> };
 
+/** A form that came back with errors: which move, what was typed, and what is wrong with each field. */
+export type InvalidMoveForm = {
+	move: ConsoleMove;
+	values: MoveFormValues;
+	fieldErrors: Readonly<Record<string, string>>;
+};
+
 function textField(form: Readonly<Record<string, unknown>>, name: string): string {
 	const value = form[name];
 	return typeof value === "string" ? value : "";

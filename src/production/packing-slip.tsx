@@ -7,6 +7,11 @@ import type { OrderSheet } from "./order-sheet.ts";
 export const PAPER_SIZES = ["letter", "a4"] as const;
 export type PaperSize = (typeof PAPER_SIZES)[number];
 
+/** Whether a query's `paper` names one of the sizes. */
+export function isPaperSize(value: string): value is PaperSize {
+	return (PAPER_SIZES as readonly string[]).includes(value);
+}
+
 /** What a slip prints: the order's sheet and, when the partner has one, their logo as a data: URL. */
 export type PackingSlipProps = { sheet: OrderSheet; logoDataUrl: string | null; paper: PaperSize | null };
 

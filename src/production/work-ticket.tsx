@@ -4,16 +4,20 @@
  * opening, the print area), every length in inches and fractions; the cut list (print and paper,
  * each mat's outer size, opening and borders, the reveal, glazing and backing, the four rails with
  * their long points, hardware); and a QR code of the order and item for pack-out. No prices.
+ *
+ * This file is the document and each ticket's header; the drawing is in `ticket-drawing.tsx`, the
+ * cut list in `ticket-cut-table.tsx`, and the catalog's names and colours in `ticket-look.ts`.
  */
 import { toSVG } from "bwip-js/generic";
 import { raw } from "hono/html";
-import { type CatalogNames, catalogNames } from "../catalog/names.ts";
 import type { Catalog } from "../catalog/schema.ts";
-import { type CutList, cutList } from "../framing/cut-list.ts";
-import type { Size } from "../framing/dimensions.ts";
-import { inchesText, sizeText } from "../framing/words.ts";
+import { cutList } from "../framing/cut-list.ts";
+import { sizeText } from "../framing/words.ts";
 import { PageHead } from "../http/page-head.tsx";
 import type { OrderSheet, SheetItem } from "./order-sheet.ts";
+import { CutTable } from "./ticket-cut-table.tsx";
+import { Drawing, Legend } from "./ticket-drawing.tsx";
+import { type Look, lookOf } from "./ticket-look.ts";
 
 /** One item's ticket: its order's sheet and the item. */
 export type TicketItem = { sheet: OrderSheet; item: SheetItem };
@@ -23,6 +27,7 @@ export function ticketCode(orderId: string, itemId: string): string {
 	return `${orderId}/${itemId}`;
 }
 
+/** The printed page's styles: one ticket a page, the drawing beside the cut list. */
 const CSS = `
 @page { size: letter portrait; margin: 12mm; }
 * { box-sizing: border-box; }
@@ -51,254 +56,6 @@ ul { margin: 0; padding-left: 4mm; }
 nav { margin: 4mm auto; max-width: 186mm; }
 @media print { nav { display: none; } .ticket { padding: 0; } }
 `;
-
-/** Names and colours the ticket shows, from the catalog. */
-type Look = {
-	name: CatalogNames;
-	color: (kind: "frame" | "mat", slug: string) => string;
-	frameWidth: (slug: string) => number | null;
-};
-
-function lookOf(catalog: Catalog): Look {
-	const frames = new Map(catalog.frames.map((frame) => [frame.slug, frame]));
-	const mats = new Map(catalog.mats.map((mat) => [mat.slug, mat]));
-	return {
-		name: catalogNames(catalog),
-		color: (kind, slug) => (kind === "frame" ? frames.get(slug)?.color.hex : mats.get(slug)?.color.hex) ?? "#cccccc",
-		frameWidth: (slug) => frames.get(slug)?.width_in ?? null,
-	};
-}
-
-const PRINT_FILL = "#dfe8f2";
-
-function Rect({
-	x,
-	y,
-	size,
-	fill,
-	dashed = false,
-}: {
-	x: number;
-	y: number;
-	size: Size;
-	fill: string;
-	dashed?: boolean;
-}) {
-	return (
-		<rect
-			x={x}
-			y={y}
-			width={size.width_in}
-			height={size.height_in}
-			fill={fill}
-			stroke="#111"
-			stroke-width={dashed ? 0.03 : 0.02}
-			stroke-dasharray={dashed ? "0.15 0.1" : undefined}
-		/>
-	);
-}
-
-/** The finished piece to scale, seen from the front, with its dimensions labelled. */
-function Drawing({ cut, look }: { cut: CutList; look: Look }) {
-	const { outside } = cut;
-	const frameWidth = cut.frame?.width_in ?? 0;
-	const font = Math.max(outside.width_in, outside.height_in) / 26;
-	const margin = font * 3.2;
-	const [top, inner] = cut.mats;
-	const view = `${-margin} ${-margin} ${outside.width_in + 2 * margin} ${outside.height_in + 2 * margin}`;
-	// Where the print sits: inside the frame, below the top border (the weighted bottom is below it).
-	const border = top === undefined ? 0 : top.borders.top_in + (cut.reveal_in ?? 0) - 1 / 8;
-	const printAt = frameWidth + border;
-	const label = (x: number, y: number, text: string, options: { rotate?: boolean; size?: number } = {}) => (
-		<text
-			x={x}
-			y={y}
-			font-size={font * (options.size ?? 1)}
-			text-anchor="middle"
-			dominant-baseline="middle"
-			transform={options.rotate === true ? `rotate(-90 ${x} ${y})` : undefined}
-		>
-			{text}
-		</text>
-	);
-	return (
-		<svg xmlns="http://www.w3.org/2000/svg" viewBox={view} role="img" aria-label="The finished piece, to scale">
-			{cut.frame === null ? null : (
-				<>
-					<Rect x={0} y={0} size={outside} fill={look.color("frame", cut.frame.slug)} />
-					{[
-						[0, 0, frameWidth, frameWidth],
-						[outside.width_in, 0, outside.width_in - frameWidth, frameWidth],
-						[0, outside.height_in, frameWidth, outside.height_in - frameWidth],
-						[outside.width_in, outside.height_in, outside.width_in - frameWidth, outside.height_in - frameWidth],
-					].map(([x1, y1, x2, y2]) => (
-						<line x1={x1} y1={y1} x2={x2} y2={y2} stroke="#111" stroke-width={0.03} />
-					))}
-				</>
-			)}
-			{top === undefined ? null : (
-				<>
-					<Rect x={frameWidth} y={frameWidth} size={top.outer} fill={look.color("mat", top.slug)} />
-					<Rect
-						x={frameWidth + top.borders.sides_in}
-						y={frameWidth + top.borders.top_in}
-						size={top.opening}
-						fill={inner === undefined ? PRINT_FILL : look.color("mat", inner.slug)}
-					/>
-					{inner === undefined ? null : (
-						<Rect
-							x={frameWidth + inner.borders.sides_in}
-							y={frameWidth + inner.borders.top_in}
-							size={inner.opening}
-							fill={PRINT_FILL}
-						/>
-					)}
-				</>
-			)}
-			{top === undefined && cut.frame !== null ? (
-				<Rect x={frameWidth} y={frameWidth} size={cut.print} fill={PRINT_FILL} />
-			) : null}
-			{cut.frame === null && top === undefined ? <Rect x={0} y={0} size={cut.print} fill={PRINT_FILL} /> : null}
-			<Rect x={printAt} y={printAt} size={cut.print} fill="none" dashed />
-			{label(outside.width_in / 2, -margin / 2, `outside ${inchesText(outside.width_in)} in`)}
-			{label(outside.width_in + margin / 2, outside.height_in / 2, `outside ${inchesText(outside.height_in)} in`, {
-				rotate: true,
-			})}
-			{label(
-				printAt + cut.print.width_in / 2,
-				printAt + cut.print.height_in / 2 - font * 0.8,
-				`print ${sizeText(cut.print)}`,
-				{
-					size: 0.9,
-				},
-			)}
-			{(inner ?? top) === undefined
-				? null
-				: label(
-						printAt + cut.print.width_in / 2,
-						printAt + cut.print.height_in / 2 + font * 0.8,
-						`opening ${sizeText((inner ?? top)?.opening ?? cut.print)}`,
-						{ size: 0.9 },
-					)}
-			{top === undefined
-				? null
-				: label(
-						outside.width_in / 2,
-						frameWidth + top.outer.height_in - top.borders.bottom_in / 2,
-						`mat ${sizeText(top.outer)}`,
-						{ size: 0.85 },
-					)}
-		</svg>
-	);
-}
-
-function Legend({ cut, look }: { cut: CutList; look: Look }) {
-	const entries: [string, string][] = [];
-	if (cut.frame !== null) entries.push([look.color("frame", cut.frame.slug), look.name("frame", cut.frame.slug)]);
-	for (const mat of cut.mats) entries.push([look.color("mat", mat.slug), look.name("mat", mat.slug)]);
-	entries.push([PRINT_FILL, "print area (dashed: the whole print)"]);
-	return (
-		<div class="legend">
-			{entries.map(([color, name]) => (
-				<span>
-					<span class="swatch" style={`background:${color}`} />
-					{name}
-				</span>
-			))}
-		</div>
-	);
-}
-
-/** A mat's borders as the framer marks them (the sides always equal the top). */
-function borders(mat: CutList["mats"][number]): string {
-	const { top_in: top, bottom_in: bottom } = mat.borders;
-	return top === bottom
-		? `${inchesText(top)} in all round`
-		: `${inchesText(top)} in top and sides, ${inchesText(bottom)} in bottom`;
-}
-
-function CutTable({ cut, look }: { cut: CutList; look: Look }) {
-	return (
-		<table>
-			<tbody>
-				<tr>
-					<th scope="row">Print</th>
-					<td>
-						{sizeText(cut.print)} on {look.name("paper", cut.paper)};{" "}
-						{cut.fit === "fill" ? "fill (crop to the print area)" : "fit (whole image, white border)"}
-					</td>
-				</tr>
-				{cut.mats.map((mat) => (
-					<tr>
-						<th scope="row">{mat.layer === "top" ? "Mat" : "Inner mat"}</th>
-						<td>
-							{look.name("mat", mat.slug)}: cut {sizeText(mat.outer)}, opening {sizeText(mat.opening)}, borders{" "}
-							{borders(mat)}
-						</td>
-					</tr>
-				))}
-				{cut.reveal_in === null ? null : (
-					<tr>
-						<th scope="row">Reveal</th>
-						<td>{inchesText(cut.reveal_in)} in of the inner mat shows</td>
-					</tr>
-				)}
-				{cut.glazing === null ? null : (
-					<tr>
-						<th scope="row">Glazing</th>
-						<td>
-							{look.name("glazing", cut.glazing.slug)}: cut {sizeText(cut.glazing.size)}
-						</td>
-					</tr>
-				)}
-				{cut.backing === null ? null : (
-					<tr>
-						<th scope="row">Backing</th>
-						<td>Acid-free foam board: cut {sizeText(cut.backing)}</td>
-					</tr>
-				)}
-				{cut.frame === null ? (
-					<tr>
-						<th scope="row">Moulding</th>
-						<td>None: unframed</td>
-					</tr>
-				) : (
-					<tr>
-						<th scope="row">Moulding</th>
-						<td>
-							{look.name("frame", cut.frame.slug)} ({inchesText(cut.frame.width_in)} in face), {cut.frame.footage_ft} ft
-							with waste. Four rails, both ends mitred at 45°:
-							<ul>
-								{cut.frame.rails.map((rail) => (
-									<li>
-										{rail.side}: long point {inchesText(rail.long_point_in)} in (short point{" "}
-										{inchesText(rail.short_point_in)} in)
-									</li>
-								))}
-							</ul>
-						</td>
-					</tr>
-				)}
-				<tr>
-					<th scope="row">Outside</th>
-					<td>
-						{sizeText(cut.outside)}; {cut.united_inches} united inches
-					</td>
-				</tr>
-				<tr>
-					<th scope="row">Hardware</th>
-					<td>
-						<ul>
-							{cut.hardware.map((part) => (
-								<li>{part}</li>
-							))}
-						</ul>
-					</td>
-				</tr>
-			</tbody>
-		</table>
-	);
-}
 
 /** The QR code of the order and item, as inline SVG (bwip-js, which runs in Workers). */
 function Code({ orderId, itemId }: { orderId: string; itemId: string }) {

@@ -1,0 +1,159 @@
+/**
+ * The floor's pages, all behind sign-in: the queue, an order and its moves, the order's packing slip
+ * and work tickets, a batch of work tickets, the bulk shipments import, and print file downloads.
+ * Each handler reads the request, calls the work it names and renders its page; the work itself
+ * lives in the capabilities (orders, production) and in the console's own helpers.
+ */
+import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { listAccountNames } from "../accounts/store.ts";
+import { configOf } from "../config.ts";
+import { ApiError } from "../http/errors.ts";
+import { listOrderMoves } from "../orders/history.ts";
+import { moveAsOperator } from "../orders/operator-moves.ts";
+import type { Move } from "../orders/state-machine.ts";
+import { countOrdersByStatus } from "../orders/store.ts";
+import { loadOrderSheet } from "../production/order-sheet.ts";
+import { isPaperSize } from "../production/packing-slip.tsx";
+import { downloadPrintFile } from "../production/print-file-download.ts";
+import { MAX_IMPORT_BYTES } from "../production/shipments-csv.ts";
+import { importShipments } from "../production/shipments-import.ts";
+import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "../production/slip-page.ts";
+import { WorkTicketsQuery, workTicketBatch, workTicketOf } from "../production/ticket-batches.ts";
+import type { ConsoleEnv, OperatorEnv } from "./console-env.ts";
+import { ImportPage } from "./import-page.tsx";
+import { uploadedRows } from "./import-upload.ts";
+import { type ConsoleMove, type InvalidMoveForm, isConsoleMove, moveFromForm } from "./move-forms.ts";
+import { OrderPage } from "./order-page.tsx";
+import { QueuePage } from "./queue-page.tsx";
+import { queueRows } from "./queue-rows.ts";
+import { askedQueue } from "./queue-search.ts";
+import { errorPage, page, readForm } from "./responses.tsx";
+import { requireCsrf, requireSession } from "./session-gate.ts";
+
+export const floorRoutes = new Hono<ConsoleEnv>();
+
+floorRoutes.get("/orders", requireSession, async (c) => {
+	const asked = askedQueue(c.req.query());
+	const { DB } = c.env;
+	const [counts, partners] = await Promise.all([countOrdersByStatus(DB, asked.search.mode), listAccountNames(DB)]);
+	const slaHours = configOf(c.env).PRODUCTION_SLA_HOURS;
+	const base = { search: asked.search, counts, partners, slaHours, csrfToken: c.var.operator.csrfToken };
+	if (!asked.ok) {
+		const none = { rows: [], nextPageHref: null, morePartnersNamed: false };
+		return page(c, <QueuePage {...base} {...none} valid={false} error={asked.error} />, 422);
+	}
+	const shown = await queueRows(DB, asked.query, asked.search, slaHours);
+	return page(c, <QueuePage {...base} {...shown} valid={true} error={null} />);
+});
+
+/** What the order page says about the last move: done, refused by the order's status, or a form to fix. */
+type MoveOutcome = { done: ConsoleMove | null; refusal: string | null; invalid: InvalidMoveForm | null };
+const NO_OUTCOME: MoveOutcome = { done: null, refusal: null, invalid: null };
+
+/** The order page with a move's outcome, or a 404 page when there is no such order. */
+async function orderPage(
+	c: Context<OperatorEnv>,
+	orderId: string,
+	outcome: MoveOutcome,
+	status: ContentfulStatusCode,
+): Promise<Response> {
+	const csrfToken = c.var.operator.csrfToken;
+	const [sheet, history] = await Promise.all([loadOrderSheet(c.env, orderId), listOrderMoves(c.env.DB, orderId)]);
+	if (sheet === null) return noSuchOrder(c, orderId);
+	return page(c, <OrderPage sheet={sheet} history={history} csrfToken={csrfToken} {...outcome} />, status);
+}
+
+function noSuchOrder(c: Context<OperatorEnv>, orderId: string): Promise<Response> {
+	return errorPage(c, 404, `There is no order ${orderId}.`, c.var.operator.csrfToken);
+}
+
+floorRoutes.get("/orders/:id", requireSession, (c) => {
+	const done = c.req.query("done") ?? "";
+	return orderPage(c, c.req.param("id"), { ...NO_OUTCOME, done: isConsoleMove(done) ? done : null }, 200);
+});
+
+/**
+ * Makes an operator's move the same way as the ops API: the order's Durable Object decides, from
+ * the transition table. A move the order's status does not allow comes back as its message.
+ */
+async function moveRefusal(env: Env, orderId: string, move: Move): Promise<string | null> {
+	try {
+		await moveAsOperator(env, orderId, move);
+		return null;
+	} catch (error) {
+		if (error instanceof ApiError && error.type === "conflict") return error.message;
+		throw error;
+	}
+}
+
+floorRoutes.post("/orders/:id/:move{ship|hold|release|deliver|cancel}", requireSession, requireCsrf, async (c) => {
+	const id = c.req.param("id");
+	const move = c.req.param("move");
+	if (!isConsoleMove(move)) return errorPage(c, 404, `There is no move ${move}.`, c.var.operator.csrfToken);
+	const parsed = moveFromForm(move, await readForm(c));
+	if (!parsed.ok) {
+		const invalid = { move, values: parsed.values, fieldErrors: parsed.fieldErrors };
+		return orderPage(c, id, { ...NO_OUTCOME, invalid }, 422);
+	}
+	const refusal = await moveRefusal(c.env, id, parsed.move);
+	if (refusal !== null) return orderPage(c, id, { ...NO_OUTCOME, refusal }, 409);
+	return c.redirect(`/ops/orders/${id}?done=${move}`, 303);
+});
+
+floorRoutes.get("/orders/:id/packing-slip", requireSession, async (c) => {
+	const paper = c.req.query("paper") ?? null;
+	if (paper !== null && !isPaperSize(paper)) {
+		const message = `There is no paper size "${paper}": use letter or a4, or leave it out.`;
+		return errorPage(c, 422, message, c.var.operator.csrfToken);
+	}
+	const id = c.req.param("id");
+	const sheet = await loadOrderSheet(c.env, id);
+	if (sheet === null) return noSuchOrder(c, id);
+	return c.html(await renderPackingSlip(c.env, sheet, paper), 200);
+});
+
+floorRoutes.get("/orders/:id/work-ticket", requireSession, async (c) => {
+	const id = c.req.param("id");
+	const sheet = await loadOrderSheet(c.env, id);
+	if (sheet === null) return noSuchOrder(c, id);
+	return c.html(await workTicketOf(c.env, sheet), 200, PAGE_SECURITY_HEADERS);
+});
+
+floorRoutes.get("/work-tickets", requireSession, async (c) => {
+	const parsed = WorkTicketsQuery.safeParse(c.req.query());
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0];
+		const message = `${issue?.path.join(".") ?? "query"}: ${issue?.message ?? "not understood"}`;
+		return errorPage(c, 422, `These work tickets cannot be listed (${message}).`, c.var.operator.csrfToken);
+	}
+	const { html } = await workTicketBatch(c.env, parsed.data, "/ops/work-tickets");
+	return c.html(html, 200, PAGE_SECURITY_HEADERS);
+});
+
+floorRoutes.get("/shipments/import", requireSession, (c) =>
+	page(c, <ImportPage csrfToken={c.var.operator.csrfToken} report={null} error={null} />),
+);
+
+/** The import's own size limit (the API's 1 MiB does not apply here), refused as a page rather than JSON. */
+const importSizeLimit = bodyLimit({
+	maxSize: MAX_IMPORT_BYTES,
+	onError: () => {
+		throw new ApiError("bad_request", `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB: split it.`);
+	},
+});
+
+floorRoutes.post("/shipments/import", requireSession, importSizeLimit, requireCsrf, async (c) => {
+	const csrfToken = c.var.operator.csrfToken;
+	const upload = await uploadedRows((await readForm(c)).file);
+	if (!upload.ok) return page(c, <ImportPage csrfToken={csrfToken} report={null} error={upload.message} />, 422);
+	const report = await importShipments(c.env, upload.rows);
+	return page(c, <ImportPage csrfToken={csrfToken} report={report} error={null} />);
+});
+
+floorRoutes.get("/print-files/:id/download", requireSession, async (c) => {
+	const download = await downloadPrintFile(c.env, c.req.param("id"), c.req.query("item_id") ?? null);
+	if (!download.ok) return errorPage(c, download.status, download.message, c.var.operator.csrfToken);
+	return c.body(download.body, 200, download.headers);
+});

@@ -1,0 +1,181 @@
+/**
+ * The order page's panels of facts: the partner, the addresses the label carries, the costs and
+ * shipping method, the gift message, the tracking once shipped, and the hold while on hold.
+ */
+import type { OrderRow } from "../orders/rows.ts";
+import type { HoldDetail, Tracking } from "../orders/state-machine.ts";
+import { dollarsText } from "../pricing/money.ts";
+import { AddressLines } from "../production/address.tsx";
+import type { OrderSheet } from "../production/order-sheet.ts";
+import { formatTime, holdReasonLabel } from "./format.ts";
+import { Dash } from "./layout.tsx";
+
+/** Whose order it is, in which mode, and when it came in. */
+export function PartnerPanel({ sheet }: { sheet: OrderSheet }) {
+	const { order } = sheet;
+	return (
+		<section class="panel" aria-labelledby="partner-heading">
+			<h2 id="partner-heading">Partner</h2>
+			<dl class="facts">
+				<dt>Name</dt>
+				<dd>{sheet.account.name}</dd>
+				<dt>Account</dt>
+				<dd>
+					<code>{sheet.account.id}</code>
+				</dd>
+				<dt>Mode</dt>
+				<dd>{order.mode}</dd>
+				<dt>Order id</dt>
+				<dd>
+					<code>{order.id}</code>
+				</dd>
+				<dt>Created</dt>
+				<dd>
+					<time datetime={order.created_at}>{formatTime(order.created_at)}</time>
+				</dd>
+			</dl>
+		</section>
+	);
+}
+
+/** Where the package goes, with the phone the carrier may call. */
+export function ShipToPanel({ sheet }: { sheet: OrderSheet }) {
+	return (
+		<section class="panel" aria-labelledby="ship-to-heading">
+			<h2 id="ship-to-heading">Ship to</h2>
+			<AddressLines address={sheet.shipTo} />
+			{sheet.shipTo.phone === undefined ? null : <p class="muted">Phone {sheet.shipTo.phone}</p>}
+		</section>
+	);
+}
+
+/** The partner's return address, or why the label has none. */
+function ReturnAddress({ sheet }: { sheet: OrderSheet }) {
+	if (sheet.returnAddress !== null) return <AddressLines address={sheet.returnAddress} />;
+	return (
+		<p class="warning">
+			{sheet.brand === null
+				? "No return address on file: the partner has no brand profile."
+				: "No return address on file: the partner's brand profile has none."}
+		</p>
+	);
+}
+
+/** The return address the shipping label carries: the partner's, never the service's. */
+export function ReturnAddressPanel({ sheet }: { sheet: OrderSheet }) {
+	return (
+		<section class="panel" aria-labelledby="return-heading">
+			<h2 id="return-heading">Shipping label return address</h2>
+			<ReturnAddress sheet={sheet} />
+		</section>
+	);
+}
+
+/** What the order costs the partner, and how it ships. */
+export function CostsPanel({ sheet }: { sheet: OrderSheet }) {
+	const { costs, order } = sheet;
+	return (
+		<section class="panel" aria-labelledby="costs-heading">
+			<h2 id="costs-heading">Shipping and costs</h2>
+			<dl class="facts">
+				<dt>Shipping method</dt>
+				<dd>{order.shipping_method ?? <Dash />}</dd>
+				{costs === null ? (
+					<>
+						<dt>Costs</dt>
+						<dd class="muted">
+							{order.shipping_method === null
+								? "Placed before orders were priced."
+								: "Not priced until every item can be built."}
+						</dd>
+					</>
+				) : (
+					<>
+						<dt>Items</dt>
+						<dd>{dollarsText(costs.items)}</dd>
+						<dt>Shipping</dt>
+						<dd>{dollarsText(costs.shipping)}</dd>
+						<dt>Total</dt>
+						<dd>
+							<strong>{dollarsText(costs.total)}</strong> {costs.currency}
+						</dd>
+						<dt>Price book</dt>
+						<dd>version {costs.price_book_version}</dd>
+						<dt>Quote</dt>
+						<dd>{costs.quote_id === null ? <Dash /> : <code>{costs.quote_id}</code>}</dd>
+					</>
+				)}
+			</dl>
+		</section>
+	);
+}
+
+/** The partner's gift message, as they wrote it (line breaks kept); nothing when there is none. */
+export function GiftPanel({ order }: { order: OrderRow }) {
+	if (order.gift_message === null) return null;
+	return (
+		<section class="panel" aria-labelledby="gift-heading">
+			<h2 id="gift-heading">Gift message</h2>
+			<p class="gift">{order.gift_message}</p>
+		</section>
+	);
+}
+
+/** The carrier, number and tracking page once shipped, and when it shipped and arrived; nothing before. */
+export function TrackingPanel({ order, tracking }: { order: OrderRow; tracking: Tracking | null }) {
+	if (tracking === null) return null;
+	return (
+		<section class="panel" aria-labelledby="tracking-heading">
+			<h2 id="tracking-heading">Tracking</h2>
+			<dl class="facts">
+				<dt>Carrier</dt>
+				<dd>{tracking.carrier}</dd>
+				<dt>Number</dt>
+				<dd class="mono">{tracking.number}</dd>
+				<dt>Tracking page</dt>
+				<dd>
+					<a href={tracking.url} rel="noreferrer">
+						{tracking.url}
+					</a>
+				</dd>
+				{order.shipped_at === null ? null : (
+					<>
+						<dt>Shipped</dt>
+						<dd>
+							<time datetime={order.shipped_at}>{formatTime(order.shipped_at)}</time>
+						</dd>
+					</>
+				)}
+				{order.delivered_at === null ? null : (
+					<>
+						<dt>Delivered</dt>
+						<dd>
+							<time datetime={order.delivered_at}>{formatTime(order.delivered_at)}</time>
+						</dd>
+					</>
+				)}
+			</dl>
+		</section>
+	);
+}
+
+/** Why the order is on hold: the reason, and each problem by order or item; nothing when not on hold. */
+export function HoldPanel({ order, holdDetails }: { order: OrderRow; holdDetails: readonly HoldDetail[] }) {
+	if (order.status !== "on_hold") return null;
+	return (
+		<section class="panel" aria-labelledby="hold-heading">
+			<h2 id="hold-heading">Hold</h2>
+			<p>
+				Reason: {order.hold_reason === null ? "unknown" : holdReasonLabel(order.hold_reason)}{" "}
+				<code class="muted">{order.hold_reason ?? ""}</code>
+			</p>
+			<ul class="plain">
+				{holdDetails.map((detail) => (
+					<li>
+						{detail.item_id === null ? "Order" : `Item ${detail.item_id}`} · {detail.field}: {detail.message}
+					</li>
+				))}
+			</ul>
+		</section>
+	);
+}

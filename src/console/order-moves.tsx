@@ -1,0 +1,158 @@
+/**
+ * The order page's moves: a form for each move the order's status allows, posting with the
+ * session's form token, and above them why the last one did not go through. A form that came
+ * back with errors keeps what was typed and shows each field's problem.
+ */
+import type { OrderStatus } from "../orders/state-machine.ts";
+import { CsrfField } from "./layout.tsx";
+import { type ConsoleMove, type InvalidMoveForm, movesAllowedFrom } from "./move-forms.ts";
+
+/** What a refused or invalid move is called in the alert. */
+const NOT_DONE: Readonly<Record<ConsoleMove, string>> = {
+	ship: "The order was not shipped",
+	hold: "The order was not put on hold",
+	release: "The hold was not released",
+	deliver: "The order was not marked delivered",
+	cancel: "The order was not canceled",
+};
+
+/** One text field of a move's form, and the form that came back with errors if there is one. */
+type FieldProps = {
+	move: ConsoleMove;
+	name: string;
+	label: string;
+	invalid: InvalidMoveForm | null;
+	type?: "text" | "url";
+	maxLength?: number;
+};
+
+/** A labelled input that keeps what was typed and shows its error when its form came back. */
+function Field({ move, name, label, invalid, type = "text", maxLength }: FieldProps) {
+	const id = `${move}-${name}`;
+	const ours = invalid?.move === move ? invalid : null;
+	const value = ours?.values[name] ?? "";
+	const error = ours?.fieldErrors[name];
+	const errorId = `${id}-error`;
+	const described = error === undefined ? {} : { "aria-invalid": "true", "aria-describedby": errorId };
+	return (
+		<>
+			<label for={id}>{label}</label>
+			<input id={id} name={name} type={type} value={value} maxlength={maxLength} {...described} />
+			{error === undefined ? null : (
+				<p class="field-error" id={errorId}>
+					{error}
+				</p>
+			)}
+		</>
+	);
+}
+
+/** The form of one move, posting to `/ops/orders/<id>/<move>` with the session's form token. */
+function MoveForm({
+	orderId,
+	move,
+	csrfToken,
+	invalid,
+}: {
+	orderId: string;
+	move: ConsoleMove;
+	csrfToken: string;
+	invalid: InvalidMoveForm | null;
+}) {
+	const action = `/ops/orders/${orderId}/${move}`;
+	switch (move) {
+		case "ship":
+			return (
+				<form method="post" action={action}>
+					<h3>Ship</h3>
+					<CsrfField token={csrfToken} />
+					<Field move="ship" name="carrier" label="Carrier" invalid={invalid} />
+					<Field move="ship" name="number" label="Tracking number" invalid={invalid} />
+					<Field move="ship" name="url" label="Tracking URL" type="url" invalid={invalid} />
+					<button type="submit">Mark shipped</button>
+				</form>
+			);
+		case "hold":
+			return (
+				<form method="post" action={action}>
+					<h3>Hold</h3>
+					<CsrfField token={csrfToken} />
+					{/* One line, like every operator text (it goes into the partner's webhook): an input, not a textarea. */}
+					<Field move="hold" name="message" label="Hold message" maxLength={1000} invalid={invalid} />
+					<button type="submit">Put on hold</button>
+				</form>
+			);
+		case "release":
+			return (
+				<form method="post" action={action}>
+					<h3>Release</h3>
+					<p class="muted">The order is validated again, then goes back into production.</p>
+					<CsrfField token={csrfToken} />
+					<button type="submit">Release hold</button>
+				</form>
+			);
+		case "deliver":
+			return (
+				<form method="post" action={action}>
+					<h3>Deliver</h3>
+					<p class="muted">The carrier reports the package delivered.</p>
+					<CsrfField token={csrfToken} />
+					<button type="submit">Mark delivered</button>
+				</form>
+			);
+		case "cancel":
+			return (
+				<form method="post" action={action} class="danger">
+					<h3>Cancel</h3>
+					<p class="muted">The partner is told at once. This cannot be undone.</p>
+					<CsrfField token={csrfToken} />
+					<button type="submit" class="danger">
+						Cancel order
+					</button>
+				</form>
+			);
+	}
+}
+
+/** The alert above the forms: a refused move, or a summary of the fields to fix. */
+function MoveAlert({ refusal, invalid }: { refusal: string | null; invalid: InvalidMoveForm | null }) {
+	if (refusal !== null) return <div role="alert">{refusal}</div>;
+	if (invalid === null) return null;
+	return (
+		<div role="alert">
+			{NOT_DONE[invalid.move]}: {Object.values(invalid.fieldErrors).join(" ")}
+		</div>
+	);
+}
+
+/** The moves section of the order page; `refusal` is a move the status refused, `invalid` a form with errors. */
+export function MovesPanel({
+	orderId,
+	status,
+	csrfToken,
+	refusal,
+	invalid,
+}: {
+	orderId: string;
+	status: OrderStatus;
+	csrfToken: string;
+	refusal: string | null;
+	invalid: InvalidMoveForm | null;
+}) {
+	const moves = movesAllowedFrom(status);
+	return (
+		<section aria-labelledby="actions-heading" class="panel">
+			<h2 id="actions-heading">Moves</h2>
+			<MoveAlert refusal={refusal} invalid={invalid} />
+			{moves.length === 0 ? (
+				<p class="muted">No operator move is possible from {status}.</p>
+			) : (
+				<div class="actions">
+					{moves.map((move) => (
+						<MoveForm orderId={orderId} move={move} csrfToken={csrfToken} invalid={invalid} />
+					))}
+				</div>
+			)}
+		</section>
+	);
+}

@@ -1,0 +1,87 @@
+/** One page of the floor's queue as the queue page's table shows it: a row per order, and the next page's link. */
+
+import type { z } from "@hono/zod-openapi";
+import { accountNames } from "../accounts/store.ts";
+import { sizeText } from "../framing/words.ts";
+import { decodeCursor, encodeCursor } from "../http/cursor.ts";
+import { storedItemPrice } from "../orders/costs.ts";
+import type { QueueQuery } from "../orders/queue-query.ts";
+import type { ItemRow, OrderRow } from "../orders/rows.ts";
+import { listProductionQueue } from "../orders/store.ts";
+import { holdReasonLabel, hoursSince } from "./format.ts";
+import { type QueueRow, type QueueSearch, queueHref } from "./queue-page.tsx";
+
+const QUEUE_PAGE_SIZE = 50;
+
+/** What the table shows of one page of the queue. */
+export type QueueRows = { rows: QueueRow[]; nextPageHref: string | null; morePartnersNamed: boolean };
+
+/** The page of the queue a valid search asks for, with each order's partner by name. */
+export async function queueRows(
+	db: D1Database,
+	query: z.infer<typeof QueueQuery>,
+	search: QueueSearch,
+	slaHours: number,
+): Promise<QueueRows> {
+	const {
+		page: orders,
+		more,
+		partnerSearch,
+	} = await listProductionQueue(db, {
+		q: query.q,
+		accountId: query.account_id,
+		status: query.status,
+		mode: query.mode,
+		limit: QUEUE_PAGE_SIZE,
+		...(query.cursor === undefined ? {} : { cursor: decodeCursor(query.cursor) }),
+	});
+	const names = await accountNames(
+		db,
+		orders.map(({ order }) => order.account_id),
+	);
+	const now = new Date();
+	const rows = orders.map(({ order, items }) =>
+		queueRow(order, items, names.get(order.account_id) ?? order.account_id, now, slaHours),
+	);
+	const last = orders.at(-1)?.order;
+	const nextPageHref =
+		more && last !== undefined ? queueHref(search, encodeCursor({ createdAt: last.created_at, id: last.id })) : null;
+	return { rows, nextPageHref, morePartnersNamed: partnerSearch?.more ?? false };
+}
+
+/** One order's row: how long it has been in its status, and whether that is past the service level. */
+function queueRow(
+	order: OrderRow,
+	items: readonly ItemRow[],
+	partnerName: string,
+	now: Date,
+	slaHours: number,
+): QueueRow {
+	const ageHours = hoursSince(order.updated_at, now);
+	return {
+		id: order.id,
+		externalId: order.external_id,
+		partnerName,
+		mode: order.mode,
+		status: order.status,
+		holdReason: order.status === "on_hold" && order.hold_reason !== null ? holdReasonLabel(order.hold_reason) : null,
+		itemCount: items.length,
+		largest: largestPiece(items),
+		createdAt: order.created_at,
+		ageHours,
+		late: order.status === "in_production" && ageHours >= slaHours,
+	};
+}
+
+/** The largest finished piece of an order's items (by area), in words; null when none is priced yet. */
+function largestPiece(items: readonly ItemRow[]): string | null {
+	let largest: { width_in: number; height_in: number } | null = null;
+	for (const item of items) {
+		const outside = storedItemPrice(item)?.dimensions.outside;
+		if (outside === undefined) continue;
+		if (largest === null || outside.width_in * outside.height_in > largest.width_in * largest.height_in) {
+			largest = outside;
+		}
+	}
+	return largest === null ? null : sizeText(largest);
+}

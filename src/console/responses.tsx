@@ -1,0 +1,57 @@
+/** How the console answers: a complete HTML page, an error as a page, and the posted form read or refused. */
+import type { Context } from "hono";
+import type { BodyData } from "hono/utils/body";
+import type { HtmlEscapedString } from "hono/utils/html";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { ApiError } from "../http/errors.ts";
+import { ErrorPage } from "./error-page.tsx";
+
+/** A complete HTML page. */
+export async function page(
+	c: Context,
+	element: HtmlEscapedString | Promise<HtmlEscapedString>,
+	status: ContentfulStatusCode = 200,
+): Promise<Response> {
+	return c.html(`<!doctype html>${await element}`, status);
+}
+
+const ERROR_TITLES: Readonly<Record<number, string>> = {
+	400: "Bad request",
+	401: "Not signed in",
+	403: "Not allowed",
+	404: "Not found",
+	409: "Not possible now",
+	422: "Check the request",
+	429: "Too many requests",
+	500: "Something went wrong",
+	503: "Console not configured",
+};
+
+/** An error as a page; `csrfToken` is the signed-in operator's (for the header's sign-out), or null. */
+export function errorPage(
+	c: Context,
+	status: ContentfulStatusCode,
+	message: string,
+	csrfToken: string | null,
+): Promise<Response> {
+	const requestId: unknown = c.get("requestId");
+	const props = {
+		title: ERROR_TITLES[status] ?? "Error",
+		message,
+		requestId: typeof requestId === "string" ? requestId : "unknown",
+		csrfToken,
+	};
+	return page(c, <ErrorPage {...props} />, status);
+}
+
+/** The posted form's fields; a body that is not the form it claims to be (say, multipart without a boundary) is a 400 page. */
+export async function readForm(c: Context): Promise<BodyData> {
+	try {
+		return await c.req.parseBody();
+	} catch {
+		throw new ApiError(
+			"bad_request",
+			"The form could not be read: send it as application/x-www-form-urlencoded or multipart/form-data.",
+		);
+	}
+}

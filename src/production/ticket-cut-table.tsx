@@ -1,0 +1,99 @@
+/**
+ * The work ticket's cut list: print and paper, each mat's outer size, opening and borders, the
+ * reveal, glazing and backing, the moulding's four rails with their long points, and hardware.
+ */
+import type { CutList } from "../framing/cut-list.ts";
+import { inchesText, sizeText } from "../framing/words.ts";
+import type { Look } from "./ticket-look.ts";
+
+/** A mat's borders as the framer marks them (the sides always equal the top). */
+function borders(mat: CutList["mats"][number]): string {
+	const { top_in: top, bottom_in: bottom } = mat.borders;
+	return top === bottom
+		? `${inchesText(top)} in all round`
+		: `${inchesText(top)} in top and sides, ${inchesText(bottom)} in bottom`;
+}
+
+/** Every part to cut or fetch for one piece, a row each. */
+export function CutTable({ cut, look }: { cut: CutList; look: Look }) {
+	return (
+		<table>
+			<tbody>
+				<tr>
+					<th scope="row">Print</th>
+					<td>
+						{sizeText(cut.print)} on {look.name("paper", cut.paper)};{" "}
+						{cut.fit === "fill" ? "fill (crop to the print area)" : "fit (whole image, white border)"}
+					</td>
+				</tr>
+				{cut.mats.map((mat) => (
+					<tr>
+						<th scope="row">{mat.layer === "top" ? "Mat" : "Inner mat"}</th>
+						<td>
+							{look.name("mat", mat.slug)}: cut {sizeText(mat.outer)}, opening {sizeText(mat.opening)}, borders{" "}
+							{borders(mat)}
+						</td>
+					</tr>
+				))}
+				{cut.reveal_in === null ? null : (
+					<tr>
+						<th scope="row">Reveal</th>
+						<td>{inchesText(cut.reveal_in)} in of the inner mat shows</td>
+					</tr>
+				)}
+				{cut.glazing === null ? null : (
+					<tr>
+						<th scope="row">Glazing</th>
+						<td>
+							{look.name("glazing", cut.glazing.slug)}: cut {sizeText(cut.glazing.size)}
+						</td>
+					</tr>
+				)}
+				{cut.backing === null ? null : (
+					<tr>
+						<th scope="row">Backing</th>
+						<td>Acid-free foam board: cut {sizeText(cut.backing)}</td>
+					</tr>
+				)}
+				{cut.frame === null ? (
+					<tr>
+						<th scope="row">Moulding</th>
+						<td>None: unframed</td>
+					</tr>
+				) : (
+					<tr>
+						<th scope="row">Moulding</th>
+						<td>
+							{look.name("frame", cut.frame.slug)} ({inchesText(cut.frame.width_in)} in face), {cut.frame.footage_ft} ft
+							with waste. Four rails, both ends mitred at 45°:
+							<ul>
+								{cut.frame.rails.map((rail) => (
+									<li>
+										{rail.side}: long point {inchesText(rail.long_point_in)} in (short point{" "}
+										{inchesText(rail.short_point_in)} in)
+									</li>
+								))}
+							</ul>
+						</td>
+					</tr>
+				)}
+				<tr>
+					<th scope="row">Outside</th>
+					<td>
+						{sizeText(cut.outside)}; {cut.united_inches} united inches
+					</td>
+				</tr>
+				<tr>
+					<th scope="row">Hardware</th>
+					<td>
+						<ul>
+							{cut.hardware.map((part) => (
+								<li>{part}</li>
+							))}
+						</ul>
+					</td>
+				</tr>
+			</tbody>
+		</table>
+	);
+}
