@@ -17,7 +17,7 @@ export type ShipTo = {
 
 // At least one digit, so "-----" is not a phone number.
 const PHONE_NUMBER = /^(?=.*\d)[\d +\-().]{5,30}$/;
-/** A postal address: the contract's `ship_to` rules (required fields, lengths, subdivisions, postcodes). */
+/** A postal address as `ship_to` takes it: required fields, lengths, subdivisions, postcodes. */
 export const ShipToSchema = z
 	.strictObject({
 		name: singleLineText(100).openapi({ example: "Ada Lovelace" }),

@@ -1,5 +1,5 @@
 /**
- * What the framer cuts for one piece (issue 14, from the product model's dimensions): the print and
+ * What the framer cuts for one piece, from the dimensions module: the print and
  * its paper; each mat's outer size, opening and borders (and a double mat's reveal); the glazing and
  * the backing; the four moulding rails with their long points, cut at 45°; and the hardware. Pure:
  * the work ticket draws and lists it, and its numbers are the dimensions module's, nothing else.
@@ -44,7 +44,7 @@ export type CutList = {
 	hardware: string[];
 };
 
-/** The hanging hardware for a framed piece of this many united inches (a house rule; see the README). */
+/** The hanging hardware for a framed piece of this many united inches (a house rule; docs/operator-console.md lists it). */
 export function hardwareFor(framed: boolean, unitedInches: number): string[] {
 	if (!framed) return ["None: the print ships flat in a sleeve, between boards"];
 	const bumpers = "4 clear wall bumpers";

@@ -1,5 +1,5 @@
 /**
- * The dimensions of a framed piece (product model, section 3): the print, the mat openings, the mat's
+ * The dimensions of a framed piece: the print, the mat openings, the mat's
  * outer size (which is also the glazing's and the backing's, the frame's inner size), the outside of
  * the finished piece, united inches, moulding footage and the chop list. Pure and exact: every input
  * is a multiple of 1/16 in, so lengths are kept as whole sixteenths and nothing is rounded.
@@ -79,7 +79,7 @@ export function innerSize(spec: PieceSpec): { width: Sixteenths; height: Sixteen
 	return { width: width + 2 * border, height: height + border + bottom };
 }
 
-/** The dimensions of one piece (section 3 of the product model). */
+/** The dimensions of one piece. */
 export function pieceDimensions(spec: PieceSpec): PieceDimensions {
 	const width = toSixteenths(spec.widthIn);
 	const height = toSixteenths(spec.heightIn);

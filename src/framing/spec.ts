@@ -1,5 +1,5 @@
 /**
- * The framing specification of an item (product model, section 1): the fields a partner may send
+ * The framing specification of an item: the fields a partner may send
  * beside `width_in`, `height_in`, `frame` and `mat`, their steps and ranges, the combinations that
  * cannot be built (a 422 on the field at fault), and the defaults that complete a spec. Orders,
  * PATCHes and quotes share it, so the idempotency comparison sees a spec with its defaults applied
@@ -100,7 +100,7 @@ export const FRAMING_FIELDS = [
 	"fit",
 ] as const satisfies readonly (keyof FramingSpec)[];
 
-/** The defaults of section 1. */
+/** What a specification that leaves a field out gets. */
 export const FRAMING_DEFAULTS = {
 	matBorderIn: 2,
 	innerMatRevealIn: 0.25,

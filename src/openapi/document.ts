@@ -125,8 +125,8 @@ const RESPONSE_HEADERS = {
 type HeaderName = keyof typeof RESPONSE_HEADERS;
 
 /**
- * Which headers a response of an operation carries, by what the service does (see the README's
- * "Errors" and limits), and whether it always does: a 400 or 403 may come before the rate limiter
+ * Which headers a response of an operation carries, by what the service does (docs/api.md,
+ * "Errors" and "Rate limits"), and whether it always does: a 400 or 403 may come before the rate limiter
  * has counted the request (a body over its limit; a key refused outright), and then has no counts.
  */
 function headersOf(
