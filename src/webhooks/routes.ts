@@ -6,15 +6,10 @@ import { createApp } from "../http/create-app.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { dateTime } from "../http/date-time.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
+import { resetForRedelivery } from "./delivery-store.ts";
+import { type EndpointDeliveryRow, type EventRow, findOwnedEvent, listEventPage } from "./event-store.ts";
 import { DELIVERY_STATUSES, ORDER_EVENT_TYPES } from "./events.ts";
-import {
-	type EndpointDeliveryRow,
-	type EventRow,
-	findOwnedEvent,
-	listEventPage,
-	resetForRedelivery,
-	rotateWebhookSecret,
-} from "./store.ts";
+import { rotateWebhookSecret } from "./secret-store.ts";
 import { deliverSoon } from "./webhook-sender.do.ts";
 
 const deliveryFields = {
