@@ -6,7 +6,7 @@
  * A throwaway local state folder gets the migrations, 100 partner accounts and an ops account, then
  * orders seeded straight in SQL (scripts/lib/cost-seed.ts: items, history, events, deliveries, print
  * files, quotes). At each size `wrangler dev` runs with `--var COST_TRACE:1`, which makes every
- * response carry `X-Cost` and the cron and each queue batch log theirs (src/http/cost-trace.ts); each
+ * response carry `X-Cost` and the cron and each queue batch log theirs (src/dev-tools/); each
  * route is called once to warm the isolate and once measured, on loopback, one request at a time. The
  * server is stopped before the next range is seeded into the same folder, and the folder is removed
  * at the end. `-- --sizes 1000,5000` measures other sizes.

@@ -1,7 +1,7 @@
 /**
  * The service's settings, read once from the Worker's variables and secrets, each with its default
  * and bounds. Nothing else reads a setting from `env` as a string (but the measuring switch
- * COST_TRACE, which the entry reads once at load: src/http/cost-trace.ts). A value out of bounds
+ * COST_TRACE, which the entry reads once at load: src/dev-tools/). A value out of bounds
  * fails the first request that needs the settings (a logged 500) with a message naming the variable,
  * rather than being quietly replaced by a default. A leaf: it imports nothing of the service.
  */

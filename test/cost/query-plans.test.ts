@@ -21,7 +21,7 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { type RecordedStatement, recordStatements } from "../../src/http/cost-trace.ts";
+import { type RecordedStatement, recordStatements } from "../../src/dev-tools/traced-bindings.ts";
 import worker from "../../src/index.ts";
 import type { DeliveryMessage } from "../../src/webhooks/enqueue.ts";
 import { consoleRequest, csrfOf, htmlOf, postForm, signIn } from "../console/console-helpers.ts";
