@@ -116,7 +116,7 @@ export function configOf(env: object): Config {
 	return result.data;
 }
 
-/** Whether the service may call loopback and plain-http addresses (the contract's development setting). */
+/** Whether the service may call loopback and plain-http addresses (local development only). */
 export function allowsLocalUrls(env: object): boolean {
 	return configOf(env).ENVIRONMENT === "development";
 }

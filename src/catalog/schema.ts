@@ -13,7 +13,7 @@ const DescribedItemSchema = z.object({
 	description: z.string().openapi({ description: "One line for a buyer." }),
 });
 
-/** The catalog of spec 2.5, with the framer's additions of the product model (section 2). */
+/** The catalog: frames (with what each moulding carries), mats, glazings, papers and the size range. */
 export const CatalogSchema = z
 	.object({
 		frames: z.array(
