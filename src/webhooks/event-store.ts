@@ -116,7 +116,8 @@ export type EventRow = {
 	type: OrderEventType;
 	order_id: string;
 	created_at: string;
-	body: string;
+	/** The webhook body, as signed and sent, parsed. */
+	body: Record<string, unknown>;
 	d_id: string | null;
 	d_status: DeliveryStatus | null;
 	url: string | null;
@@ -126,8 +127,8 @@ export type EventRow = {
 	last_error: string | null;
 	next_attempt_at: string | null;
 	delivered_at: string | null;
-	/** The deliveries to the account's endpoints, as a JSON array of EndpointDeliveryRow. */
-	endpoint_deliveries: string;
+	/** The deliveries to the account's endpoints. */
+	endpoint_deliveries: EndpointDeliveryRow[];
 };
 
 /** A delivery to one of the account's endpoints, as the event log lists it. */
@@ -153,18 +154,30 @@ const EVENT_COLUMNS = `e.id, e.type, e.order_id, e.created_at, e.body, d.id AS d
 	   FROM deliveries x WHERE x.event_id = e.id AND x.endpoint_id IS NOT NULL) AS endpoint_deliveries`;
 const EVENT_SOURCE = "events e LEFT JOIN deliveries d ON d.event_id = e.id AND d.endpoint_id IS NULL";
 
+/** An event row as D1 returns it: the body and the endpoints' deliveries still JSON text. */
+type StoredEventRow = Omit<EventRow, "body" | "endpoint_deliveries"> & { body: string; endpoint_deliveries: string };
+
+function eventOf(row: StoredEventRow): EventRow {
+	return {
+		...row,
+		body: JSON.parse(row.body) as Record<string, unknown>,
+		endpoint_deliveries: JSON.parse(row.endpoint_deliveries) as EndpointDeliveryRow[],
+	};
+}
+
 /** The owner whose events are read: an account in one mode. */
 export type EventOwner = { accountId: string; mode: KeyMode };
 
 /** One of the owner's events with its delivery, or null (another owner's event is not found). */
-export function findOwnedEvent(db: D1Database, owner: EventOwner, id: string): Promise<EventRow | null> {
-	return db
+export async function findOwnedEvent(db: D1Database, owner: EventOwner, id: string): Promise<EventRow | null> {
+	const row = await db
 		.prepare(
 			`SELECT ${EVENT_COLUMNS} FROM ${EVENT_SOURCE}
 			  WHERE e.id = ?1 AND e.account_id = ?2 AND e.mode = ?3`,
 		)
 		.bind(id, owner.accountId, owner.mode)
-		.first<EventRow>();
+		.first<StoredEventRow>();
+	return row === null ? null : eventOf(row);
 }
 
 /**
@@ -225,6 +238,6 @@ export async function listEventPage(
 			`SELECT ${EVENT_COLUMNS} FROM ${EVENT_SOURCE} WHERE ${allConditions(where)} ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
 		)
 		.bind(...where.params, filter.limit + 1)
-		.all<EventRow>();
-	return results;
+		.all<StoredEventRow>();
+	return results.map(eventOf);
 }
