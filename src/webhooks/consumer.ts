@@ -35,7 +35,7 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
 				if (delivery !== null) await startDelivery(env, delivery);
 				message.ack();
 			} catch (error) {
-				log.error("webhook.hand_over_failed", { delivery_id, event_id, message: String(error) });
+				log.error("webhook.message_retried", { delivery_id, event_id, message: String(error) });
 				message.retry({ delaySeconds: 30 });
 			}
 		}),
