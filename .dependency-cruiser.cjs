@@ -10,7 +10,9 @@
  *                     > webhooks, print-files, catalog, health > access > rate-limit > accounts
  *                     > addresses, framing
  *   plumbing        src/http/ (errors, request id, validation hook, outbound-URL rules, cursors, page head)
- *   leaves          src/*.ts besides the entry (ids, base64, config, text rules): import no folder at all
+ *   leaves          src/*.ts besides the entry (ids, base64, config, text rules, log): import no folder at all
+ * Beside the layers, src/dev-tools/ (the cost tracer) is a measuring tool: only the entry uses it, to
+ * wrap the Worker when COST_TRACE is on, and it knows nothing of the capabilities it measures.
  * Each capability owns its tables; test/architecture/table-ownership.test.ts checks the SQL side of that.
  */
 
@@ -100,6 +102,29 @@ module.exports = {
 			severity: "error",
 			from: { path: "^src/([^/]+)/routes\\.tsx?$" },
 			to: { path: "^src/[^/]+/[a-z-]*routes\\.tsx?$", pathNot: "^src/$1/[a-z-]+-routes\\.tsx?$" },
+		},
+		{
+			name: "dev-tools-only-from-the-entry",
+			comment:
+				"src/dev-tools/ measures the Worker from outside: only src/index.ts wraps the Worker with it, so no capability depends on it.",
+			severity: "error",
+			from: { path: "^src/", pathNot: "^src/(index\\.ts$|dev-tools/)" },
+			to: { path: "^src/dev-tools/" },
+		},
+		{
+			name: "dev-tools-know-no-capability",
+			comment: "src/dev-tools/ wraps bindings and handlers whatever they are: it imports only leaves.",
+			severity: "error",
+			from: { path: "^src/dev-tools/" },
+			to: { path: "^src/[^/]+/", pathNot: "^src/dev-tools/" },
+		},
+		{
+			name: "webhooks-tables-through-their-store",
+			comment:
+				"Other capabilities reach the webhooks' tables only through src/webhooks/store.ts; the files per table family behind it are the folder's own.",
+			severity: "error",
+			from: { path: "^src/", pathNot: "^src/webhooks/" },
+			to: { path: "^src/webhooks/[a-z]+-store\\.ts$" },
 		},
 		...capabilityRules,
 	],

@@ -42,7 +42,7 @@ export default defineConfig(async () => {
 									CONSOLE_SESSION_SECRET: "test-console-session-secret-0123456789",
 									// A receiver that does not answer is given up on quickly in the tests.
 									WEBHOOK_TIMEOUT_SECONDS: "1",
-									// The cost tracer on (src/http/cost-trace.ts): X-Cost headers and every SQL statement recorded.
+									// The cost tracer on (src/dev-tools/): X-Cost headers and every SQL statement recorded.
 									COST_TRACE: "1",
 								},
 								outboundService: partnerHosts,

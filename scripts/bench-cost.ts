@@ -6,7 +6,7 @@
  * A throwaway local state folder gets the migrations, 100 partner accounts and an ops account, then
  * orders seeded straight in SQL (scripts/lib/cost-seed.ts: items, history, events, deliveries, print
  * files, quotes). At each size `wrangler dev` runs with `--var COST_TRACE:1`, which makes every
- * response carry `X-Cost` and the cron and each queue batch log theirs (src/http/cost-trace.ts); each
+ * response carry `X-Cost` and the cron and each queue batch log theirs (src/dev-tools/); each
  * route is called once to warm the isolate and once measured, on loopback, one request at a time. The
  * server is stopped before the next range is seeded into the same folder, and the folder is removed
  * at the end. `-- --sizes 1000,5000` measures other sizes.
@@ -20,9 +20,10 @@ import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
 import type { NewAccount } from "../src/admin/provisioning.ts";
 import { planAccount } from "../src/admin/provisioning.ts";
 import { createAccountWithKeys } from "./lib/accounts.ts";
+import { type Call, type Cost, measureCronAndQueue, measureRoutes } from "./lib/cost-measure.ts";
 import { DROP_SEED_ACCOUNTS_SQL, seedAccountsSql, seedCronWorkSql, seedOrdersSql } from "./lib/cost-seed.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
-import { liftLimits, scenarioShipTo, uploadReadyFile } from "./lib/scenario.ts";
+import { liftLimits, uploadReadyFile } from "./lib/scenario.ts";
 import { applyMigrations, type D1Target, executeSql } from "./lib/wrangler.ts";
 
 const { values } = parseArgs({ options: { sizes: { type: "string", default: "1000,20000,100000" } } });
@@ -32,45 +33,6 @@ const SIZES = values.sizes
 	.filter((size) => Number.isInteger(size) && size >= 100 && size <= 1_000_000)
 	.sort((a, b) => a - b);
 const ACCOUNTS = 100;
-
-/** What one call cost, as X-Cost (or the logged line) says. */
-type Cost = {
-	d1: number;
-	do: number;
-	r2: number;
-	queue: number;
-	innerD1: number;
-	rowsRead: number;
-	rowsWritten: number;
-	/** Every call, side-by-side ones included: "d1:5,do:3,r2:0,queue:1". */
-	calls: string;
-};
-
-function parseCost(header: string | null): Cost {
-	if (header === null) throw new Error("no X-Cost header: is COST_TRACE on?");
-	const fields = new Map(
-		header
-			.split(";")
-			.map((pair) => pair.split("="))
-			.filter((pair): pair is [string, string] => pair.length === 2 && pair[0] !== undefined && pair[1] !== undefined),
-	);
-	const number = (name: string) => Number(fields.get(name) ?? Number.NaN);
-	return {
-		d1: number("d1"),
-		do: number("do"),
-		r2: number("r2"),
-		queue: number("queue"),
-		innerD1: number("inner_d1"),
-		rowsRead: number("rows_read"),
-		rowsWritten: number("rows_written"),
-		calls: fields.get("calls") ?? "",
-	};
-}
-
-type Call = { name: string; status: number; cost: Cost };
-
-/** The ops account's key and a partner's keys, kept across sizes. */
-type Keys = { partner: NewAccount; ops: string; admin: string };
 
 async function seedAccounts(target: D1Target): Promise<{ partners: NewAccount[]; ops: string; admin: string }> {
 	const partners: NewAccount[] = [];
@@ -89,215 +51,6 @@ async function seedAccounts(target: D1Target): Promise<{ partners: NewAccount[];
 	const [ops, admin] = team.keys.map((key) => key.key);
 	if (ops === undefined || admin === undefined) throw new Error("no ops or admin key");
 	return { partners, ops, admin };
-}
-
-async function json<T>(response: Response, expected: number): Promise<T> {
-	const text = await response.text();
-	if (response.status !== expected)
-		throw new Error(`expected ${expected}, got ${response.status}: ${text.slice(0, 500)}`);
-	return JSON.parse(text) as T;
-}
-
-/** Measures every route once warm; returns the calls in table order. */
-async function measureRoutes(server: DevServer, keys: Keys, size: number, fileId: string): Promise<Call[]> {
-	const origin = server.origin;
-	const partnerKey = keys.partner.keys.live.key;
-	const auth = { Authorization: `Bearer ${partnerKey}` };
-	const jsonHeaders = { ...auth, "Content-Type": "application/json" };
-	const ops = { Authorization: `Bearer ${keys.ops}` };
-	const calls: Call[] = [];
-
-	/** Calls `request()` twice (warm-up, then measured), or once when `once`. */
-	async function measure(
-		name: string,
-		request: () => Promise<Response>,
-		options: { once?: boolean; expect?: number } = {},
-	): Promise<Response> {
-		if (options.once !== true) await (await request()).arrayBuffer();
-		const response = await request();
-		const cost = parseCost(response.headers.get("X-Cost"));
-		if (response.status !== (options.expect ?? 200)) {
-			throw new Error(`${name}: ${response.status} ${(await response.text()).slice(0, 500)}`);
-		}
-		calls.push({ name, status: response.status, cost });
-		return response;
-	}
-	const get =
-		(url: string, headers: Record<string, string> = auth) =>
-		() =>
-			fetch(`${origin}${url}`, { headers });
-
-	// Targets among the seeded orders of the measured partner (account 0), found without measuring.
-	const onHold = (
-		await json<{ data: { id: string; items: { id: string }[] }[] }>(
-			await fetch(`${origin}/v1/orders?status=on_hold&limit=1`, { headers: auth }),
-			200,
-		)
-	).data[0];
-	const inProduction = (
-		await json<{ data: { id: string; external_id: string }[] }>(
-			await fetch(`${origin}/v1/orders?status=in_production&limit=2`, { headers: auth }),
-			200,
-		)
-	).data;
-	const event = (
-		await json<{ data: { id: string }[] }>(
-			await fetch(`${origin}/v1/events?delivery_status=delivered&limit=1`, { headers: auth }),
-			200,
-		)
-	).data[0];
-	const cancelTarget = inProduction[0];
-	const readTarget = inProduction[1];
-	const onHoldItem = onHold?.items[0];
-	if (onHold === undefined || onHoldItem === undefined || cancelTarget === undefined || readTarget === undefined) {
-		throw new Error("the seeded partner has no on-hold or in-production orders");
-	}
-	if (event === undefined) throw new Error("the seeded partner has no events");
-
-	const item = { print_file_id: fileId, width_in: 8, height_in: 10, frame: "walnut-flat-075", mat: "bright-white" };
-	const shipTo = scenarioShipTo("Cost Bench Buyer");
-	let sequence = 0;
-	const createBody = () => {
-		sequence += 1;
-		return JSON.stringify({ external_id: `COST-${size}-${process.pid}-${sequence}`, ship_to: shipTo, items: [item] });
-	};
-
-	await measure("GET /v1/health", get("/v1/health", {}));
-	await measure("GET /v1/catalog", get("/v1/catalog"));
-	await measure("GET /v1/price-book", get("/v1/price-book"));
-	await measure(
-		"POST /v1/quotes",
-		() =>
-			fetch(`${origin}/v1/quotes`, {
-				method: "POST",
-				headers: jsonHeaders,
-				body: JSON.stringify({ ship_to: shipTo, items: [item] }),
-			}),
-		{ expect: 201 },
-	);
-	await measure("GET /v1/orders/{id}", get(`/v1/orders/${readTarget.id}`));
-	await measure(
-		"GET /v1/orders/by-external-id/{id}",
-		get(`/v1/orders/by-external-id/${encodeURIComponent(readTarget.external_id)}`),
-	);
-	await measure("GET /v1/orders (a page of 20)", get("/v1/orders?limit=20"));
-	await measure("GET /v1/orders?status=on_hold (a page of 5)", get("/v1/orders?status=on_hold&limit=5"));
-	const created = await measure(
-		"POST /v1/orders",
-		() => fetch(`${origin}/v1/orders`, { method: "POST", headers: jsonHeaders, body: createBody() }),
-		{ expect: 201 },
-	);
-	const createdOrder = (await created.json()) as { id: string };
-	await measure(
-		"PATCH /v1/orders/{id}/items/{item_id}",
-		() =>
-			fetch(`${origin}/v1/orders/${onHold.id}/items/${onHoldItem.id}`, {
-				method: "PATCH",
-				headers: jsonHeaders,
-				body: JSON.stringify({ print_file_id: fileId }),
-			}),
-		{ once: true },
-	);
-	await measure(
-		"POST /v1/orders/{id}/cancel",
-		() => fetch(`${origin}/v1/orders/${cancelTarget.id}/cancel`, { method: "POST", headers: auth }),
-		{ once: true },
-	);
-	await measure("GET /v1/events (a page of 20)", get("/v1/events?limit=20"));
-	await measure("GET /v1/events?delivery_status=failed", get("/v1/events?delivery_status=failed&limit=20"));
-	await measure("GET /v1/events?type=order.on_hold", get("/v1/events?type=order.on_hold&limit=20"));
-	await measure(
-		"POST /v1/events/{id}/redeliver",
-		() => fetch(`${origin}/v1/events/${event.id}/redeliver`, { method: "POST", headers: auth }),
-		{ once: true },
-	);
-	await measure("GET /v1/ops/orders (a page of 50)", get("/v1/ops/orders", ops));
-	await measure("GET /v1/ops/orders?status=on_hold", get("/v1/ops/orders?status=on_hold", ops));
-	await measure(
-		"GET /v1/ops/orders?account_id=&status=on_hold (a page of 5)",
-		get(`/v1/ops/orders?account_id=${keys.partner.account.id}&status=on_hold&limit=5`, ops),
-	);
-	await measure(
-		"GET /v1/ops/orders?q=<external id>",
-		get(`/v1/ops/orders?q=${encodeURIComponent(readTarget.external_id)}`, ops),
-	);
-	await measure(
-		"GET /v1/ops/orders?q=<partner name>",
-		get(`/v1/ops/orders?q=${encodeURIComponent("Seed Partner 000")}`, ops),
-	);
-
-	// The created order, once validated (it has a real file in R2), for the floor's views of one order.
-	await waitForStatus(origin, auth, createdOrder.id, "in_production");
-	await measure("GET /v1/ops/orders/{id}", get(`/v1/ops/orders/${createdOrder.id}`, ops));
-	await measure("GET /v1/ops/orders/{id}/work-ticket", get(`/v1/ops/orders/${createdOrder.id}/work-ticket`, ops));
-
-	const cookie = await signIn(origin, keys.ops);
-	const session = { Cookie: cookie };
-	await measure("GET /ops/orders (console queue)", get("/ops/orders", session));
-	await measure("GET /ops/orders/{id} (console order page)", get(`/ops/orders/${createdOrder.id}`, session));
-	return calls;
-}
-
-async function waitForStatus(
-	origin: string,
-	headers: Record<string, string>,
-	id: string,
-	status: string,
-): Promise<void> {
-	const deadline = Date.now() + 30_000;
-	while (Date.now() < deadline) {
-		const order = await json<{ status: string }>(await fetch(`${origin}/v1/orders/${id}`, { headers }), 200);
-		if (order.status === status) return;
-		await new Promise((resolve) => setTimeout(resolve, 200));
-	}
-	throw new Error(`order ${id} did not reach ${status}`);
-}
-
-async function signIn(origin: string, key: string): Promise<string> {
-	const response = await fetch(`${origin}/ops/sign-in`, {
-		method: "POST",
-		headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin, "Sec-Fetch-Site": "same-origin" },
-		body: new URLSearchParams({ key }).toString(),
-		redirect: "manual",
-	});
-	const pair = response.headers.getSetCookie()[0]?.split(";")[0];
-	if (response.status !== 303 || pair === undefined) throw new Error(`sign-in failed: ${response.status}`);
-	return pair;
-}
-
-/** Triggers the cron and waits for its logged cost and the first queue batch's after it. */
-async function measureCronAndQueue(server: DevServer, lines: string[]): Promise<Call[]> {
-	const logged = (kind: (job: string) => boolean, after: number) =>
-		lines
-			.slice(after)
-			.map((line) => {
-				try {
-					return JSON.parse(line) as { cost_trace?: string; cost?: string; messages?: number };
-				} catch {
-					return {};
-				}
-			})
-			.find((entry) => entry.cost_trace !== undefined && kind(entry.cost_trace));
-	const start = lines.length;
-	const triggered = await fetch(`${server.origin}/cdn-cgi/local/scheduled`);
-	await triggered.arrayBuffer();
-	const deadline = Date.now() + 30_000;
-	let cron: ReturnType<typeof logged>;
-	let queue: ReturnType<typeof logged>;
-	while (Date.now() < deadline) {
-		cron = logged((job) => job === "scheduled", start);
-		queue = logged((job) => job.startsWith("queue:") && !job.endsWith("-dlq"), start);
-		if (cron !== undefined && queue !== undefined) break;
-		await new Promise((resolve) => setTimeout(resolve, 200));
-	}
-	if (cron?.cost === undefined) throw new Error("the cron logged no cost");
-	const calls: Call[] = [
-		{ name: "cron (restart stalled orders, sweep deliveries)", status: 0, cost: parseCost(cron.cost) },
-	];
-	if (queue?.cost !== undefined) {
-		calls.push({ name: `queue batch (${queue.messages ?? "?"} messages)`, status: 0, cost: parseCost(queue.cost) });
-	}
-	return calls;
 }
 
 /** Round trips as `D1 / DO / R2`, with `(n in DO)` for D1 trips made inside Durable Objects and `+qN` for queue sends. */

@@ -1,7 +1,7 @@
 /**
  * The service's settings, read once from the Worker's variables and secrets, each with its default
  * and bounds. Nothing else reads a setting from `env` as a string (but the measuring switch
- * COST_TRACE, which the entry reads once at load: src/http/cost-trace.ts). A value out of bounds
+ * COST_TRACE, which the entry reads once at load: src/dev-tools/). A value out of bounds
  * fails the first request that needs the settings (a logged 500) with a message naming the variable,
  * rather than being quietly replaced by a default. A leaf: it imports nothing of the service.
  */
@@ -116,7 +116,7 @@ export function configOf(env: object): Config {
 	return result.data;
 }
 
-/** Whether the service may call loopback and plain-http addresses (the development setting, for local receivers). */
+/** Whether the service may call loopback and plain-http addresses (local development only). */
 export function allowsLocalUrls(env: object): boolean {
 	return configOf(env).ENVIRONMENT === "development";
 }

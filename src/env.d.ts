@@ -16,7 +16,7 @@ interface SecretEnv {
 	/** Seconds a pending delivery must be overdue before the cron sweep re-enqueues it (default 120). */
 	WEBHOOK_SWEEP_OVERDUE_SECONDS?: string;
 	/**
-	 * "1" turns the cost tracer on (src/http/cost-trace.ts): `npm run bench:cost` and the workers-traced
+	 * "1" turns the cost tracer on (src/dev-tools/): `npm run bench:cost` and the workers-traced
 	 * test project only, never deployed. Read once by the entry when the isolate loads.
 	 */
 	COST_TRACE?: string;

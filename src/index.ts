@@ -1,6 +1,7 @@
 import { env as moduleEnv } from "cloudflare:workers";
 import { app } from "./app.ts";
-import { CostTrace, costHeader, costTracedObject, costTracingOn, tracedEnv } from "./http/cost-trace.ts";
+import { costTracedObject, costTracedWorker, costTracingOn } from "./dev-tools/traced-entry.ts";
+import { log } from "./log.ts";
 import { OrderMachine as OrderMachineObject } from "./orders/order-machine.do.ts";
 import { resumeStalledOrders } from "./orders/resume.ts";
 import { RateLimiter as RateLimiterObject } from "./rate-limit/rate-limiter.do.ts";
@@ -10,8 +11,8 @@ import { sweepDueDeliveries } from "./webhooks/sweep.ts";
 import { WebhookSender as WebhookSenderObject } from "./webhooks/webhook-sender.do.ts";
 
 /**
- * The cost tracer (`src/http/cost-trace.ts`) is on only when the COST_TRACE variable is "1" (the cost
- * bench and one test project). Decided once per isolate: when it is off, nothing below is wrapped.
+ * The cost tracer (src/dev-tools/) is a measuring tool: on only when the COST_TRACE variable is "1"
+ * (the cost bench and one test project). Decided once per isolate: when it is off, nothing is wrapped.
  */
 const tracing = costTracingOn(moduleEnv);
 
@@ -23,7 +24,7 @@ export class WebhookSender extends costTracedObject(WebhookSenderObject, tracing
 async function cron(env: Env): Promise<void> {
 	const [restarted, swept] = await Promise.all([resumeStalledOrders(env), sweepDueDeliveries(env)]);
 	if (restarted > 0 || swept > 0) {
-		console.log(JSON.stringify({ level: "info", job: "cron", restarted_orders: restarted, swept_deliveries: swept }));
+		log.info("cron.ran", { job: "cron", restarted_orders: restarted, swept_deliveries: swept });
 	}
 }
 
@@ -36,38 +37,4 @@ const worker = {
 	},
 } satisfies ExportedHandler<Env, DeliveryMessage>;
 
-/**
- * The same entry, traced: each response carries `X-Cost`; the cron and each queue batch log a
- * `{"cost_trace": ...}` line with theirs.
- */
-const tracedWorker = {
-	async fetch(request, env, ctx) {
-		const trace = new CostTrace();
-		const response = await app.fetch(
-			request,
-			tracedEnv(env, () => trace),
-			ctx,
-		);
-		const answer = new Response(response.body, response);
-		answer.headers.set("X-Cost", costHeader(trace.summary()));
-		return answer;
-	},
-	async queue(batch, env) {
-		const trace = new CostTrace();
-		await consumeDeliveries(
-			batch,
-			tracedEnv(env, () => trace),
-		);
-		logCost(`queue:${batch.queue}`, trace, { messages: batch.messages.length });
-	},
-	scheduled(_controller, env, ctx) {
-		const trace = new CostTrace();
-		ctx.waitUntil(cron(tracedEnv(env, () => trace)).finally(() => logCost("scheduled", trace, {})));
-	},
-} satisfies ExportedHandler<Env, DeliveryMessage>;
-
-function logCost(job: string, trace: CostTrace, extra: Record<string, unknown>): void {
-	console.log(JSON.stringify({ cost_trace: job, cost: costHeader(trace.summary()), ...extra }));
-}
-
-export default tracing ? tracedWorker : worker;
+export default tracing ? costTracedWorker(worker) : worker;

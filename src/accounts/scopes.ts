@@ -1,4 +1,4 @@
-/** Every scope a key can hold (contract, "Authentication and accounts"). */
+/** Every scope a key can hold. */
 export const SCOPES = ["orders:read", "orders:write", "files:write", "events:read", "ops", "admin"] as const;
 export type Scope = (typeof SCOPES)[number];
 

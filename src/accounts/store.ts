@@ -4,7 +4,7 @@ import { type KeyMode, parseScopes, type Scope } from "./scopes.ts";
 /** Rate limits in force for an account: the service defaults unless an admin overrode them. */
 export type AccountLimits = { requestsPerMinute: number; ordersPerSecond: number; orderBurst: number };
 
-/** Defaults from spec section 8 and the contract's order-creation bucket. */
+/** The service's limits for an account no admin has changed: requests a minute, and the order-creation bucket (rate and burst). */
 export const DEFAULT_LIMITS: AccountLimits = { requestsPerMinute: 120, ordersPerSecond: 1, orderBurst: 30 };
 
 /** Who is calling: set by the auth middleware from the key's row. */

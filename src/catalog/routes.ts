@@ -5,7 +5,7 @@ import { ifNoneMatchHits } from "../http/etag.ts";
 import { isolateCatalog } from "./cache.ts";
 import { CatalogSchema } from "./schema.ts";
 
-/** Partners fetch the catalog once and cache it; an hour's freshness, then a cheap revalidation. */
+/** Partners fetch the catalog once and cache it: an hour's freshness, then a cheap revalidation (ETag). */
 const CACHE_CONTROL = "private, max-age=3600";
 
 const getCatalog = protectedRoute(null, {

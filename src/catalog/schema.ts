@@ -13,7 +13,7 @@ const DescribedItemSchema = z.object({
 	description: z.string().openapi({ description: "One line for a buyer." }),
 });
 
-/** The catalog partners read: sizes, frames, mats, and the framer's glazings and papers. */
+/** The catalog: frames (with what each moulding carries), mats, glazings, papers and the size range. */
 export const CatalogSchema = z
 	.object({
 		frames: z.array(

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { PublicEnv } from "../http/app-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
+import { log } from "../log.ts";
 
 const HealthSchema = z
 	.object({ status: z.literal("ok"), database: z.literal("ok"), time: z.string() })
@@ -23,9 +24,11 @@ export const healthRoutes = createApp<PublicEnv>().openapi(getHealth, async (c) 
 	try {
 		await c.env.DB.prepare("SELECT 1").first();
 	} catch (error) {
-		console.error(
-			JSON.stringify({ level: "error", request_id: c.var.requestId, check: "database", message: String(error) }),
-		);
+		log.error("health.database_unreachable", {
+			request_id: c.var.requestId,
+			check: "database",
+			message: String(error),
+		});
 		throw new ApiError("server_error", "The database is not answering.");
 	}
 	return c.json({ status: "ok" as const, database: "ok" as const, time: new Date().toISOString() }, 200);

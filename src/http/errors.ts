@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 
-/** HTTP status of each error type: the eight of spec section 7, and no others. */
+/** HTTP status of each error type: the eight the API documents, and no others (clients switch on `type`). */
 export const ERROR_STATUS = {
 	bad_request: 400,
 	unauthorized: 401,
@@ -17,7 +17,7 @@ export type ErrorStatus = (typeof ERROR_STATUS)[ErrorType];
 
 const ERROR_TYPES = Object.keys(ERROR_STATUS) as [ErrorType, ...ErrorType[]];
 
-/** The one error the service throws on purpose; `onError` renders it as the contract's envelope. */
+/** The one error the service throws on purpose; `onError` renders it as the error envelope below. */
 export class ApiError extends Error {
 	override readonly name = "ApiError";
 
@@ -36,7 +36,7 @@ export class ApiError extends Error {
 	}
 }
 
-/** The error envelope of the contract, shared by every error response and the OpenAPI document. */
+/** The error envelope, shared by every error response and the OpenAPI document. */
 export const ErrorEnvelopeSchema = z
 	.object({
 		error: z.object({

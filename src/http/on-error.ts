@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { log } from "../log.ts";
 import { ApiError, errorEnvelope } from "./errors.ts";
 
 /** Maps anything thrown to an ApiError; only errors that are not ours or Hono's become a 500. */
@@ -34,15 +35,12 @@ export function renderError(error: Error, c: Context): Response {
 	const apiError = toApiError(error);
 	const requestId = typeof c.get("requestId") === "string" ? c.get("requestId") : "unknown";
 	if (apiError.type === "server_error") {
-		console.error(
-			JSON.stringify({
-				level: "error",
-				request_id: requestId,
-				error: error.name,
-				message: error.message,
-				stack: error.stack,
-			}),
-		);
+		log.error("request.failed", {
+			request_id: requestId,
+			error: error.name,
+			message: error.message,
+			stack: error.stack,
+		});
 	}
 	for (const [name, value] of Object.entries(apiError.headers)) c.header(name, value);
 	return c.json(errorEnvelope(apiError, requestId), apiError.status);

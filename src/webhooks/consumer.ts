@@ -1,6 +1,7 @@
 import { configOf } from "../config.ts";
+import { log } from "../log.ts";
+import { callbackDelivery, findDelivery, type PendingDelivery } from "./delivery-store.ts";
 import type { DeliveryMessage } from "./enqueue.ts";
-import { callbackDelivery, findDelivery, type PendingDelivery } from "./store.ts";
 import { returnToSweep } from "./sweep.ts";
 import { startDelivery } from "./webhook-sender.do.ts";
 
@@ -24,9 +25,7 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
 			const { delivery_id, event_id, url } = message.body ?? {};
 			if (typeof delivery_id !== "string" && typeof event_id !== "string") {
 				// Not a message this service sends: retrying it could never succeed.
-				console.error(
-					JSON.stringify({ level: "error", message: "dropped a malformed webhook message", id: message.id }),
-				);
+				log.error("webhook.message_dropped", { message: "dropped a malformed webhook message", id: message.id });
 				message.ack();
 				return;
 			}
@@ -36,7 +35,7 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
 				if (delivery !== null) await startDelivery(env, delivery);
 				message.ack();
 			} catch (error) {
-				console.error(JSON.stringify({ level: "error", delivery_id, event_id, message: String(error) }));
+				log.error("webhook.message_retried", { delivery_id, event_id, message: String(error) });
 				message.retry({ delaySeconds: 30 });
 			}
 		}),

@@ -2,9 +2,10 @@ import type { KeyMode } from "../accounts/scopes.ts";
 import { allowsLocalUrls, configOf } from "../config.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { newId } from "../ids.ts";
+import { findDelivery, recordDelivered, recordFailure } from "./delivery-store.ts";
 import { nextAttemptAt, parseRetryAfter, queueDelaySeconds } from "./retry-schedule.ts";
+import { signingSecrets } from "./secret-store.ts";
 import { signatureHeader, standardWebhookHeaders } from "./signature.ts";
-import { findDelivery, recordDelivered, recordFailure, signingSecrets } from "./store.ts";
 
 /** What the consumer does with the message after an attempt. */
 export type AttemptOutcome = { kind: "done" } | { kind: "retry"; delaySeconds: number };

@@ -1,5 +1,5 @@
 /**
- * The events webhooks carry and the body each is sent with (contract, "Webhooks"). Plain data: the
+ * The events webhooks carry and the body each is sent with (the OpenAPI document's `webhooks`). Plain data: the
  * order's move hands over what happened, and this module shapes the body that is signed and sent.
  */
 

@@ -6,15 +6,10 @@ import { createApp } from "../http/create-app.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { dateTime } from "../http/date-time.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
+import { resetForRedelivery } from "./delivery-store.ts";
+import { type EventRow, findOwnedEvent, listEventPage } from "./event-store.ts";
 import { DELIVERY_STATUSES, ORDER_EVENT_TYPES } from "./events.ts";
-import {
-	type EndpointDeliveryRow,
-	type EventRow,
-	findOwnedEvent,
-	listEventPage,
-	resetForRedelivery,
-	rotateWebhookSecret,
-} from "./store.ts";
+import { rotateWebhookSecret } from "./secret-store.ts";
 import { deliverSoon } from "./webhook-sender.do.ts";
 
 const deliveryFields = {
@@ -73,7 +68,7 @@ function toEvent(row: EventRow): z.infer<typeof EventSchema> {
 		type: row.type,
 		order_id: row.order_id,
 		created_at: row.created_at,
-		body: JSON.parse(row.body) as Record<string, unknown>,
+		body: row.body,
 		delivery:
 			row.d_status === null || row.d_id === null
 				? null
@@ -88,9 +83,7 @@ function toEvent(row: EventRow): z.infer<typeof EventSchema> {
 						next_attempt_at: row.next_attempt_at,
 						delivered_at: row.delivered_at,
 					},
-		endpoint_deliveries: (JSON.parse(row.endpoint_deliveries) as EndpointDeliveryRow[]).sort((a, b) =>
-			a.endpoint_id < b.endpoint_id ? -1 : 1,
-		),
+		endpoint_deliveries: [...row.endpoint_deliveries].sort((a, b) => (a.endpoint_id < b.endpoint_id ? -1 : 1)),
 	};
 }
 

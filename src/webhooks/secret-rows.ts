@@ -1,6 +1,6 @@
 /**
- * The plain-SQL row of a new account's webhook secret. Apart from store.ts (which holds every other
- * statement on the webhooks' tables) because the admin CLI runs it in Node, where D1's types and the
+ * The plain-SQL row of a new account's webhook secret. Apart from secret-store.ts (which holds every
+ * other statement on `webhook_secrets`) because the admin CLI runs it in Node, where D1's types and the
  * Worker's modules are not available.
  */
 import type { KeyMode } from "../accounts/scopes.ts";

@@ -40,7 +40,7 @@ function equalInConstantTime(a: Uint8Array, b: Uint8Array): boolean {
 
 /**
  * Builds the header value: `t=<nowSeconds>` then one `v1=` per secret, in the given order (new first during a
- * rotation). The HMAC covers the raw body bytes (UTF-8) only, exactly as spec 5.6 says; `t` is informational and
+ * rotation). The HMAC covers the raw body bytes (UTF-8) only, as the API documents it for receivers; `t` is informational and
  * not signed, so receivers reject replays with the body's `created_at` and deduplicate on its `id`.
  */
 export async function signatureHeader(

@@ -1,6 +1,6 @@
 import { configOf } from "../config.ts";
-import type { DeliveryMessage } from "./enqueue.ts";
-import { callbackDelivery, overdueDeliveries, rescheduleDeliveries } from "./store.ts";
+import { callbackDelivery, overdueDeliveries, rescheduleDeliveries } from "./delivery-store.ts";
+import { type DeliveryMessage, enqueueDeliveries } from "./enqueue.ts";
 
 /** A pending delivery this overdue has lost its queue message (or the consumer died with it). */
 export const OVERDUE_MS = 2 * 60_000;
@@ -18,9 +18,8 @@ function overdueMs(env: Env): number {
 export async function sweepDueDeliveries(env: Env, now: Date = new Date()): Promise<number> {
 	const due = await overdueDeliveries(env.DB, new Date(now.getTime() - overdueMs(env)), 100);
 	if (due.length === 0) return 0;
-	await env.WEBHOOKS.sendBatch(
-		due.map(({ id, url }) => ({ body: { delivery_id: id, url } satisfies DeliveryMessage })),
-	);
+	// A queue that refuses them fails the run before they are marked enqueued: the next run tries again.
+	await enqueueDeliveries(env, due);
 	await rescheduleDeliveries(
 		env.DB,
 		due.map(({ id }) => id),

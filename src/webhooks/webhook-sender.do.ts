@@ -1,7 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
+import { log } from "../log.ts";
 import { attemptDelivery } from "./deliver.ts";
-import { enqueueDelivery } from "./enqueue.ts";
-import type { PendingDelivery } from "./store.ts";
+import type { PendingDelivery } from "./delivery-store.ts";
+import { enqueueOrLeaveToSweep } from "./enqueue.ts";
 
 /** Wait before trying again when an attempt threw (the service's fault, not the receiver's). */
 const AFTER_FAULT_SECONDS = 30;
@@ -34,10 +35,10 @@ export class WebhookSender extends DurableObject<Env> {
 	async #attempt(delivery: PendingDelivery): Promise<void> {
 		try {
 			const outcome = await attemptDelivery(this.env, delivery.id);
-			if (outcome.kind === "retry") await enqueueDelivery(this.env, delivery, outcome.delaySeconds);
+			if (outcome.kind === "retry") await enqueueOrLeaveToSweep(this.env, [delivery], outcome.delaySeconds);
 		} catch (error) {
-			console.error(JSON.stringify({ level: "error", delivery_id: delivery.id, message: String(error) }));
-			await enqueueDelivery(this.env, delivery, AFTER_FAULT_SECONDS);
+			log.error("webhook.attempt_failed", { delivery_id: delivery.id, message: String(error) });
+			await enqueueOrLeaveToSweep(this.env, [delivery], AFTER_FAULT_SECONDS);
 		}
 	}
 }
@@ -52,22 +53,25 @@ export async function startDelivery(env: Env, delivery: PendingDelivery): Promis
 }
 
 /**
- * Starts each delivery now through its endpoint's sender (side by side); one whose sender cannot be
- * reached goes on the queue instead (and the sweep covers a queue that fails too). Never throws.
+ * Starts each delivery now through its endpoint's sender (side by side); those whose sender cannot
+ * be reached go on the queue instead, together (and the sweep covers a queue that fails too). Never throws.
  */
 export async function deliverSoon(env: Env, deliveries: ReadonlyArray<PendingDelivery>): Promise<void> {
+	const unreached: PendingDelivery[] = [];
 	await Promise.all(
 		deliveries.map(async (delivery) => {
 			try {
 				await startDelivery(env, delivery);
 			} catch (error) {
-				console.error(
-					JSON.stringify({ level: "warn", delivery_id: delivery.id, message: `hand-over failed: ${String(error)}` }),
-				);
-				await enqueueDelivery(env, delivery);
+				log.warn("webhook.hand_over_failed", {
+					delivery_id: delivery.id,
+					message: `hand-over failed: ${String(error)}`,
+				});
+				unreached.push(delivery);
 			}
 		}),
 	);
+	await enqueueOrLeaveToSweep(env, unreached);
 }
 
 /** The endpoint a URL delivers to: its origin (scheme, host, port), or the URL itself when it cannot be parsed. */

@@ -1,0 +1,243 @@
+/**
+ * Every statement on `events`: recording an event with its deliveries, and reading the event log.
+ * An order's move adds the statements `eventStatements` builds to its own batch, so a move and its
+ * event commit together or not at all. The deliveries' own life (attempts, retries, the sweep) is
+ * delivery-store.ts's.
+ */
+import type { KeyMode } from "../accounts/scopes.ts";
+import type { Cursor } from "../http/cursor.ts";
+import { allConditions, condition, noConditions } from "../http/sql-conditions.ts";
+import { newId } from "../ids.ts";
+import type { PendingDelivery } from "./delivery-store.ts";
+import { type DeliveryStatus, type OrderEventSubject, type OrderEventType, webhookBody } from "./events.ts";
+
+/**
+ * A condition the event's rows are written under, as SQL numbered from ?1 with its values: the
+ * caller's own (for a move, "the order row carries this write's token"), so a stale move writes no event.
+ */
+export type WriteCondition = { sql: string; params: ReadonlyArray<string> };
+
+/** An event to record: its type, the order it is about, and whether it is sent (to which URL). */
+export type NewEvent = {
+	type: OrderEventType;
+	accountId: string;
+	mode: KeyMode;
+	order: OrderEventSubject;
+	/**
+	 * null: recorded and listed, never sent (order.received). Otherwise sent to the order's callback URL
+	 * (none: a `no_endpoint` record) and to every endpoint of the account's mode that subscribes to the type.
+	 */
+	delivery: { url: string | null } | null;
+	createdAt: Date;
+};
+
+/** The statements that record an event, and how to read the deliveries they made from their results. */
+export type RecordedEvent = {
+	eventId: string;
+	statements: D1PreparedStatement[];
+	/** The pending deliveries the statements wrote, from their results (in order, one per statement). */
+	pendingDeliveries(results: ReadonlyArray<D1Result>): PendingDelivery[];
+};
+
+/** The delivery rows' columns an insert names. */
+const DELIVERY_INSERT = `INSERT INTO deliveries (id, event_id, endpoint_id, account_id, mode, url, status, next_attempt_at, created_at)`;
+
+/**
+ * The statements that record an event and its deliveries (the callback URL's, pending or
+ * `no_endpoint`, and one per subscribed endpoint, in the same batch: the endpoints are read by the
+ * insert itself, not before), only when `condition` holds at commit; for the caller's batch.
+ */
+export function eventStatements(db: D1Database, event: NewEvent, condition: WriteCondition | null): RecordedEvent {
+	const eventId = newId("evt");
+	const at = event.createdAt.toISOString();
+	const body = webhookBody(event.type, event.order, eventId, at);
+	const renumbered = (offset: number) =>
+		condition === null ? null : condition.sql.replace(/\?(\d+)/g, (_m, n: string) => `?${Number(n) + offset}`);
+	const guard = (offset: number) => {
+		const sql = renumbered(offset);
+		return sql === null ? "" : ` WHERE ${sql}`;
+	};
+	const guardParams = condition?.params ?? [];
+	const statements = [
+		db
+			.prepare(
+				`INSERT INTO events (id, account_id, mode, order_id, type, body, created_at)
+				 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7${guard(7)}`,
+			)
+			.bind(eventId, event.accountId, event.mode, event.order.id, event.type, body, at, ...guardParams),
+	];
+	if (event.delivery === null) return { eventId, statements, pendingDeliveries: () => [] };
+
+	const callbackUrl = event.delivery.url;
+	const callbackId = newId("dlv");
+	// In the same batch and on the same condition: no event without its deliveries.
+	statements.push(
+		db
+			.prepare(`${DELIVERY_INSERT} SELECT ?1, ?2, NULL, ?3, ?4, ?5, ?6, ?7, ?8${guard(8)}`)
+			.bind(
+				callbackId,
+				eventId,
+				event.accountId,
+				event.mode,
+				callbackUrl,
+				callbackUrl === null ? "no_endpoint" : "pending",
+				callbackUrl === null ? null : at,
+				at,
+				...guardParams,
+			),
+	);
+	const endpointGuard = renumbered(5);
+	statements.push(
+		db
+			.prepare(
+				`${DELIVERY_INSERT}
+				 SELECT 'dlv_' || lower(hex(randomblob(16))), ?1, w.id, w.account_id, w.mode, w.url, 'pending', ?2, ?2
+				   FROM webhook_endpoints w
+				  WHERE w.account_id = ?3 AND w.mode = ?4 AND instr(' ' || w.events || ' ', ' ' || ?5 || ' ') > 0
+				        ${endpointGuard === null ? "" : `AND ${endpointGuard}`}
+				 RETURNING id, url`,
+			)
+			.bind(eventId, at, event.accountId, event.mode, event.type, ...guardParams),
+	);
+	return {
+		eventId,
+		statements,
+		pendingDeliveries(results) {
+			const callback: PendingDelivery[] =
+				callbackUrl !== null && (results[1]?.meta.changes ?? 0) > 0 ? [{ id: callbackId, url: callbackUrl }] : [];
+			const endpoints = (results[2]?.results ?? []) as PendingDelivery[];
+			return [...callback, ...endpoints];
+		},
+	};
+}
+/** An event with its delivery state, as the event log lists it. */
+export type EventRow = {
+	id: string;
+	type: OrderEventType;
+	order_id: string;
+	created_at: string;
+	/** The webhook body, as signed and sent, parsed. */
+	body: Record<string, unknown>;
+	d_id: string | null;
+	d_status: DeliveryStatus | null;
+	url: string | null;
+	attempts: number | null;
+	last_attempt_at: string | null;
+	last_status_code: number | null;
+	last_error: string | null;
+	next_attempt_at: string | null;
+	delivered_at: string | null;
+	/** The deliveries to the account's endpoints. */
+	endpoint_deliveries: EndpointDeliveryRow[];
+};
+
+/** A delivery to one of the account's endpoints, as the event log lists it. */
+export type EndpointDeliveryRow = {
+	id: string;
+	endpoint_id: string;
+	status: DeliveryStatus;
+	url: string;
+	attempts: number;
+	last_attempt_at: string | null;
+	last_status_code: number | null;
+	last_error: string | null;
+	next_attempt_at: string | null;
+	delivered_at: string | null;
+};
+
+// The callback URL's delivery is joined; the endpoints' come in the same row, as JSON (one round trip).
+const EVENT_COLUMNS = `e.id, e.type, e.order_id, e.created_at, e.body, d.id AS d_id, d.status AS d_status, d.url, d.attempts,
+	d.last_attempt_at, d.last_status_code, d.last_error, d.next_attempt_at, d.delivered_at,
+	(SELECT json_group_array(json_object('id', x.id, 'endpoint_id', x.endpoint_id, 'status', x.status, 'url', x.url,
+	   'attempts', x.attempts, 'last_attempt_at', x.last_attempt_at, 'last_status_code', x.last_status_code,
+	   'last_error', x.last_error, 'next_attempt_at', x.next_attempt_at, 'delivered_at', x.delivered_at))
+	   FROM deliveries x WHERE x.event_id = e.id AND x.endpoint_id IS NOT NULL) AS endpoint_deliveries`;
+const EVENT_SOURCE = "events e LEFT JOIN deliveries d ON d.event_id = e.id AND d.endpoint_id IS NULL";
+
+/** An event row as D1 returns it: the body and the endpoints' deliveries still JSON text. */
+type StoredEventRow = Omit<EventRow, "body" | "endpoint_deliveries"> & { body: string; endpoint_deliveries: string };
+
+function eventOf(row: StoredEventRow): EventRow {
+	return {
+		...row,
+		body: JSON.parse(row.body) as Record<string, unknown>,
+		endpoint_deliveries: JSON.parse(row.endpoint_deliveries) as EndpointDeliveryRow[],
+	};
+}
+
+/** The owner whose events are read: an account in one mode. */
+export type EventOwner = { accountId: string; mode: KeyMode };
+
+/** One of the owner's events with its delivery, or null (another owner's event is not found). */
+export async function findOwnedEvent(db: D1Database, owner: EventOwner, id: string): Promise<EventRow | null> {
+	const row = await db
+		.prepare(
+			`SELECT ${EVENT_COLUMNS} FROM ${EVENT_SOURCE}
+			  WHERE e.id = ?1 AND e.account_id = ?2 AND e.mode = ?3`,
+		)
+		.bind(id, owner.accountId, owner.mode)
+		.first<StoredEventRow>();
+	return row === null ? null : eventOf(row);
+}
+
+/**
+ * A page of the owner's events, newest first, after `cursor`; one row more than `limit` when another
+ * page follows. Only the filters asked for are in the SQL: an order's events are found through
+ * `events_by_order` (the owner is then checked on those few rows), the others through
+ * `events_by_owner` in the page's order.
+ */
+export async function listEventPage(
+	db: D1Database,
+	owner: EventOwner,
+	filter: {
+		orderId?: string;
+		type?: OrderEventType;
+		deliveryStatus?: DeliveryStatus;
+		cursor?: Cursor;
+		limit: number;
+	},
+): Promise<EventRow[]> {
+	const where = noConditions();
+	const { orderId, type, deliveryStatus, cursor } = filter;
+	if (deliveryStatus !== undefined && orderId === undefined) {
+		// A delivery state (failed, say) may be rare among the owner's events: the page is found from the
+		// owner's deliveries in that state (deliveries_by_owner_status, newest first; a delivery's
+		// created_at is its event's), so the rows read are the page's, not every event until enough match.
+		const inner = noConditions();
+		condition(inner, "x.account_id = ?", owner.accountId);
+		condition(inner, "x.mode = ?", owner.mode);
+		condition(inner, "x.status = ?", deliveryStatus);
+		if (cursor !== undefined) condition(inner, "(x.created_at, x.event_id) < (?, ?)", cursor.createdAt, cursor.id);
+		const join = type === undefined ? "" : " JOIN events t ON t.id = x.event_id AND t.type = ?";
+		condition(
+			where,
+			`e.id IN (SELECT DISTINCT x.event_id FROM deliveries x${join} WHERE ${allConditions(inner)}
+			           ORDER BY x.created_at DESC, x.event_id DESC LIMIT ?)`,
+			...(type === undefined ? [] : [type]),
+			...inner.params,
+			filter.limit + 1,
+		);
+	} else {
+		if (orderId === undefined) {
+			condition(where, "e.account_id = ?", owner.accountId);
+			condition(where, "e.mode = ?", owner.mode);
+		} else {
+			condition(where, "e.order_id = ?", orderId);
+			// Unary + keeps the planner on events_by_order: the owner is a check on the order's few events.
+			condition(where, "+e.account_id = ?", owner.accountId);
+			condition(where, "+e.mode = ?", owner.mode);
+		}
+		if (type !== undefined) condition(where, "e.type = ?", type);
+		if (deliveryStatus !== undefined) {
+			condition(where, "EXISTS (SELECT 1 FROM deliveries x WHERE x.event_id = e.id AND x.status = ?)", deliveryStatus);
+		}
+		if (cursor !== undefined) condition(where, "(e.created_at, e.id) < (?, ?)", cursor.createdAt, cursor.id);
+	}
+	const { results } = await db
+		.prepare(
+			`SELECT ${EVENT_COLUMNS} FROM ${EVENT_SOURCE} WHERE ${allConditions(where)} ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
+		)
+		.bind(...where.params, filter.limit + 1)
+		.all<StoredEventRow>();
+	return results.map(eventOf);
+}

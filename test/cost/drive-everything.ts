@@ -1,0 +1,255 @@
+/**
+ * Drives every route a partner, an operator and an admin call, the console, the cron and a queue
+ * batch, through the worker as deployed (the workers-traced project runs it with the cost tracer on),
+ * for the query-plan test to read the statements they ran.
+ */
+import {
+	createExecutionContext,
+	createMessageBatch,
+	createScheduledController,
+	getQueueResult,
+	waitOnExecutionContext,
+} from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import worker from "../../src/index.ts";
+import type { DeliveryMessage } from "../../src/webhooks/enqueue.ts";
+import { consoleRequest, csrfOf, htmlOf, postForm, signIn } from "../console/console-helpers.ts";
+import { api, createAdminKey, createKeyWithScopes, send } from "../helpers.ts";
+import { externalId, insertRawOrder, partnerWithFile, SHIP_TO, TRACKING } from "../orders/order-helpers.ts";
+import { hookUrl } from "../webhooks/webhook-helpers.ts";
+
+export async function json<T>(response: Response, status: number): Promise<T> {
+	const text = await response.text();
+	expect(response.status, text.slice(0, 500)).toBe(status);
+	return JSON.parse(text) as T;
+}
+
+async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (await condition()) return;
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+	throw new Error(`timed out waiting for ${what}`);
+}
+
+type OrderAnswer = { id: string; external_id: string; status: string; items: { id: string }[] };
+
+/** Every route a partner, an operator and an admin call, the console, the cron and a queue batch. */
+export async function driveEverything(): Promise<void> {
+	const { partner, key, file, opsKey } = await partnerWithFile({ opsKey: true, name: "Plan Gallery" });
+	const owner = { accountId: partner.account.id, mode: "live" as const };
+	const adminKey = await createAdminKey();
+	const testKey = partner.keys.test.key;
+
+	// Reference data, files, quotes.
+	await json(await api("/v1/health"), 200);
+	await json(await api("/v1/catalog", { key }), 200);
+	await json(await api("/v1/price-book", { key }), 200);
+	await json(await api(`/v1/print-files/${file}`, { key }), 200);
+	const item = { print_file_id: file, width_in: 8, height_in: 10, frame: "walnut-flat-075", mat: "bright-white" };
+	const quote = await json<{ id: string }>(
+		await send("POST", "/v1/quotes", key, { ship_to: SHIP_TO, items: [item] }),
+		201,
+	);
+	await json(await api(`/v1/quotes/${quote.id}`, { key }), 200);
+
+	// Orders: created (plain, against the quote, with a callback), repeated, read, listed.
+	const hook = hookUrl("ok");
+	const body = { external_id: externalId("PLAN"), ship_to: SHIP_TO, items: [item], callback_url: hook };
+	const order = await json<OrderAnswer>(await send("POST", "/v1/orders", key, body), 201);
+	await json(await send("POST", "/v1/orders", key, body), 200);
+	await send("POST", "/v1/orders", key, { ...body, gift_message: "A different order" });
+	const quoted = await json<OrderAnswer>(
+		await send("POST", "/v1/orders", key, {
+			external_id: externalId("PLAN"),
+			ship_to: SHIP_TO,
+			items: [item],
+			quote_id: quote.id,
+		}),
+		201,
+	);
+	// An item the catalog does not have: validation holds the order, and a PATCH fixes it.
+	const held = await json<OrderAnswer>(
+		await send("POST", "/v1/orders", key, {
+			external_id: externalId("PLAN"),
+			ship_to: SHIP_TO,
+			callback_url: hook,
+			items: [{ ...item, frame: "no-such-frame" }],
+		}),
+		201,
+	);
+	await json(await api(`/v1/orders/${order.id}`, { key }), 200);
+	await json(await api(`/v1/orders/by-external-id/${encodeURIComponent(order.external_id)}`, { key }), 200);
+	const listed = await json<{ next_cursor: string | null }>(await api("/v1/orders?limit=1", { key }), 200);
+	if (listed.next_cursor !== null)
+		await json(await api(`/v1/orders?limit=1&cursor=${listed.next_cursor}`, { key }), 200);
+	await json(await api("/v1/orders?status=in_production&limit=5", { key }), 200);
+	const since = new Date(Date.now() - 3600_000).toISOString();
+	await json(await api(`/v1/orders?created_after=${since}&created_before=${new Date().toISOString()}`, { key }), 200);
+	await json(await api(`/v1/orders?status=received&created_after=${since}`, { key }), 200);
+
+	const statusOf = async (id: string) => (await json<OrderAnswer>(await api(`/v1/orders/${id}`, { key }), 200)).status;
+	await waitFor(async () => (await statusOf(order.id)) === "in_production", "the order in production");
+	await waitFor(async () => (await statusOf(quoted.id)) === "in_production", "the quoted order in production");
+	await waitFor(async () => (await statusOf(held.id)) === "on_hold", "the order on hold");
+	const heldItem = held.items[0]?.id ?? "";
+	await json(await send("PATCH", `/v1/orders/${held.id}/items/${heldItem}`, key, { frame: "walnut-flat-075" }), 200);
+	await waitFor(async () => (await statusOf(held.id)) === "in_production", "the fixed order in production");
+	await json(await api(`/v1/orders/${quoted.id}/cancel`, { key, method: "POST" }), 200);
+
+	// Events, redelivery, endpoints, secrets, branding.
+	const events = await json<{ data: { id: string }[]; next_cursor: string | null }>(
+		await api("/v1/events?limit=2", { key }),
+		200,
+	);
+	if (events.next_cursor !== null)
+		await json(await api(`/v1/events?limit=2&cursor=${events.next_cursor}`, { key }), 200);
+	await json(await api(`/v1/events?order_id=${order.id}`, { key }), 200);
+	await json(await api(`/v1/events?order_id=${order.id}&type=order.in_production&limit=5`, { key }), 200);
+	await json(await api("/v1/events?type=order.in_production", { key }), 200);
+	await json(await api("/v1/events?delivery_status=delivered", { key }), 200);
+	await json(await api(`/v1/events?order_id=${order.id}&delivery_status=delivered`, { key }), 200);
+	const failed = await json<{ next_cursor: string | null }>(
+		await api("/v1/events?type=order.in_production&delivery_status=delivered&limit=1", { key }),
+		200,
+	);
+	if (failed.next_cursor !== null) {
+		await json(await api(`/v1/events?delivery_status=delivered&limit=1&cursor=${failed.next_cursor}`, { key }), 200);
+	}
+	await waitFor(async () => {
+		const found = await json<{ data: { id: string }[] }>(
+			await api(`/v1/events?order_id=${order.id}&type=order.in_production`, { key }),
+			200,
+		);
+		const id = found.data[0]?.id;
+		return id !== undefined && (await api(`/v1/events/${id}/redeliver`, { key, method: "POST" })).status === 200;
+	}, "a redelivery");
+	const endpoint = await json<{ id: string }>(
+		await send("POST", "/v1/webhook-endpoints", key, { url: hookUrl("endpoint"), events: ["order.shipped"] }),
+		201,
+	);
+	await json(await api("/v1/webhook-endpoints", { key }), 200);
+	await json(await api(`/v1/webhook-endpoints/${endpoint.id}`, { key }), 200);
+	await api(`/v1/webhook-endpoints/${endpoint.id}/test`, { key, method: "POST" });
+	// A second endpoint, deleted: its pending deliveries end in the same batch.
+	const doomed = await json<{ id: string }>(
+		await send("POST", "/v1/webhook-endpoints", key, { url: hookUrl("status/500") }),
+		201,
+	);
+	expect((await api(`/v1/webhook-endpoints/${doomed.id}`, { key, method: "DELETE" })).status).toBe(204);
+	await json(await api("/v1/webhook-secret/rotate", { key, method: "POST" }), 201);
+	await send("PUT", "/v1/branding", key, { brand_name: "Plan Gallery" });
+	await api("/v1/branding", { key });
+
+	// The floor: the queue every way it can be narrowed, one order's views, moves, tickets, downloads, imports.
+	const ops = { key: opsKey };
+	const queues = [
+		"",
+		"?status=in_production",
+		"?mode=test",
+		`?account_id=${owner.accountId}`,
+		`?account_id=${owner.accountId}&status=in_production`,
+		`?q=${order.id}`,
+		`?q=${encodeURIComponent(order.external_id)}`,
+		"?q=Plan%20Gallery",
+		`?q=Plan%20Gallery&status=in_production&account_id=${owner.accountId}`,
+		// Longer than a LIKE pattern may be on D1 (50 bytes), with spaces at its ends: the external id as typed.
+		`?q=${encodeURIComponent(` ${"%".repeat(60)} `)}`,
+	];
+	for (const query of queues) await json(await api(`/v1/ops/orders${query}`, ops), 200);
+	const page = await json<{ next_cursor: string | null }>(await api("/v1/ops/orders?limit=1", ops), 200);
+	if (page.next_cursor !== null) await json(await api(`/v1/ops/orders?limit=1&cursor=${page.next_cursor}`, ops), 200);
+	await json(await api(`/v1/ops/orders/${order.id}`, ops), 200);
+	await api(`/v1/ops/orders/${order.id}/packing-slip`, ops);
+	await api(`/v1/ops/orders/${order.id}/work-ticket`, ops);
+	await api("/v1/ops/work-tickets?status=in_production&mode=live&limit=2", ops);
+	await api(`/v1/ops/print-files/${file}/download?item_id=${order.items[0]?.id ?? ""}`, ops);
+	await api(`/v1/ops/print-files/${file}/download`, ops);
+	await json(await send("POST", `/v1/ops/orders/${order.id}/hold`, opsKey, { message: "Checking the frame" }), 200);
+	await json(await api(`/v1/ops/orders/${order.id}/release`, { ...ops, method: "POST" }), 200);
+	await waitFor(async () => (await statusOf(order.id)) === "in_production", "the released order in production");
+	await json(await send("POST", `/v1/ops/orders/${order.id}/ship`, opsKey, TRACKING), 200);
+	await json(await api(`/v1/ops/orders/${order.id}/deliver`, { ...ops, method: "POST" }), 200);
+	await waitFor(async () => (await statusOf(held.id)) === "in_production", "the fixed order in production");
+	const csv = `order_id,carrier,tracking_number,tracking_url\n${held.id},UPS,${TRACKING.number},${TRACKING.url}\n`;
+	await api("/v1/ops/shipments/import", { ...ops, method: "POST", headers: { "Content-Type": "text/csv" }, body: csv });
+	const byExternal = `external_id,carrier,tracking_number,tracking_url\n${held.external_id},UPS,${TRACKING.number},${TRACKING.url}\n`;
+	await api("/v1/ops/shipments/import", {
+		...ops,
+		method: "POST",
+		headers: { "Content-Type": "text/csv" },
+		body: byExternal,
+	});
+
+	// The console, signed in.
+	const cookie = await signIn(await createKeyWithScopes(["ops"]));
+	const queuePage = await htmlOf(await consoleRequest("/ops/orders", { cookie }), 200);
+	const csrf = csrfOf(queuePage);
+	for (const query of queues) await consoleRequest(`/ops/orders${query}`, { cookie });
+	await htmlOf(await consoleRequest(`/ops/orders/${order.id}`, { cookie }), 200);
+	await consoleRequest(`/ops/orders/${order.id}/packing-slip`, { cookie });
+	await consoleRequest(`/ops/orders/${order.id}/work-ticket`, { cookie });
+	await consoleRequest("/ops/work-tickets?status=in_production&mode=live", { cookie });
+	await consoleRequest(`/ops/print-files/${file}/download`, { cookie });
+	await consoleRequest("/ops/shipments/import", { cookie });
+	const another = await json<OrderAnswer>(
+		await send("POST", "/v1/orders", key, { external_id: externalId("PLAN"), ship_to: SHIP_TO, items: [item] }),
+		201,
+	);
+	await waitFor(async () => (await statusOf(another.id)) === "in_production", "another order in production");
+	await postForm(`/ops/orders/${another.id}/hold`, { _csrf: csrf, message: "On the console" }, { cookie });
+	await postForm(`/ops/orders/${another.id}/cancel`, { _csrf: csrf }, { cookie });
+	await postForm("/ops/sign-out", { _csrf: csrf }, { cookie });
+
+	// The sandbox, with the test key.
+	const sandboxOrder = await send("POST", "/v1/orders", testKey, {
+		external_id: externalId("SANDBOX"),
+		ship_to: SHIP_TO,
+		items: [{ print_file_url: "https://files.partner.example/ok/print.png", width_in: 8, height_in: 10 }],
+	});
+	if (sandboxOrder.status === 201) {
+		const { id } = (await sandboxOrder.json()) as { id: string };
+		for (let step = 0; step < 4; step++)
+			await api(`/v1/sandbox/orders/${id}/advance`, { key: testKey, method: "POST" });
+	}
+
+	// Admin.
+	const account = await json<{ id: string; keys: { live: { id: string } } }>(
+		await send("POST", "/v1/admin/accounts", adminKey, { name: "Plan Admin Partner" }),
+		201,
+	);
+	await send("POST", `/v1/admin/accounts/${account.id}/keys`, adminKey, { mode: "test", scopes: ["orders:read"] });
+	await api(`/v1/admin/keys/${account.keys.live.id}/revoke`, { key: adminKey, method: "POST" });
+	await send("PUT", `/v1/admin/accounts/${account.id}/limits`, adminKey, { requests_per_minute: 500 });
+	await send("PUT", `/v1/admin/accounts/${account.id}/pricing`, adminKey, { discount_percent: 10 });
+
+	// The cron, with a stalled order and an overdue delivery to find, then a queue batch.
+	const longAgo = new Date(Date.now() - 3600_000);
+	await insertRawOrder(owner, "received", "https://files.partner.example/ok/print.png", { now: longAgo });
+	await env.DB.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?1 WHERE account_id = ?2")
+		.bind(longAgo.toISOString(), owner.accountId)
+		.run();
+	const ctx = createExecutionContext();
+	await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), env, ctx);
+	await waitOnExecutionContext(ctx);
+	const delivery = await env.DB.prepare("SELECT id, event_id FROM deliveries WHERE account_id = ?1 LIMIT 1")
+		.bind(owner.accountId)
+		.first<{ id: string; event_id: string }>();
+	const batch = createMessageBatch<DeliveryMessage>("framed-print-webhooks", [
+		{ id: "by-delivery", timestamp: new Date(), attempts: 1, body: { delivery_id: delivery?.id ?? "" } },
+		{ id: "by-event", timestamp: new Date(), attempts: 1, body: { event_id: delivery?.event_id ?? "" } },
+	]);
+	const queueCtx = createExecutionContext();
+	await worker.queue(batch, env);
+	await getQueueResult(batch, queueCtx);
+	const dead = createMessageBatch<DeliveryMessage>("framed-print-webhooks-dlq", [
+		{ id: "dead", timestamp: new Date(), attempts: 1, body: { event_id: delivery?.event_id ?? "" } },
+	]);
+	const deadCtx = createExecutionContext();
+	await worker.queue(dead, env);
+	await getQueueResult(dead, deadCtx);
+	// Background attempts and validations settle.
+	await new Promise((resolve) => setTimeout(resolve, 1500));
+}
