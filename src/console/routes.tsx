@@ -7,6 +7,7 @@
  */
 import { Hono } from "hono";
 import { toApiError } from "../http/on-error.ts";
+import { log } from "../log.ts";
 import type { ConsoleEnv } from "./console-env.ts";
 import { floorRoutes } from "./floor-routes.tsx";
 import { refuseCrossSitePosts, securePages } from "./page-guards.ts";
@@ -19,15 +20,12 @@ export const consoleRoutes = new Hono<ConsoleEnv>();
 consoleRoutes.onError((error, c) => {
 	const apiError = toApiError(error);
 	if (apiError.type === "server_error") {
-		console.error(
-			JSON.stringify({
-				level: "error",
-				request_id: c.get("requestId") ?? "unknown",
-				error: error.name,
-				message: error.message,
-				stack: error.stack,
-			}),
-		);
+		log.error("console.unexpected_error", {
+			request_id: c.get("requestId") ?? "unknown",
+			error: error.name,
+			message: error.message,
+			stack: error.stack,
+		});
 	}
 	return errorPage(c, apiError.status, apiError.message, c.get("session")?.csrfToken ?? null);
 });

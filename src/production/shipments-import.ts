@@ -6,6 +6,8 @@
  * same holds when imports (or an import and the one-step ship) overlap, since that is decided from
  * the move's result, in the order's Durable Object, not from the import's own earlier read.
  */
+
+import { log } from "../log.ts";
 import { orderMachine } from "../orders/machine.ts";
 import { ShipBody } from "../orders/operator-moves.ts";
 import type { MoveOutcome } from "../orders/order-machine.do.ts";
@@ -155,7 +157,7 @@ async function shipOne(
 	try {
 		outcome = await orderMachine(env, order.id).move(order.id, { kind: "ship", tracking }, "operator");
 	} catch (error) {
-		console.error(JSON.stringify({ level: "error", order_id: order.id, message: String(error) }));
+		log.error("shipments_import.move_failed", { order_id: order.id, message: String(error) });
 		return {
 			outcome: "refused",
 			message: "The move could not be made just now; import the file again to retry this row.",

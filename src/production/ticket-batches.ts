@@ -2,6 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { isolateCatalog } from "../catalog/cache.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
+import { log } from "../log.ts";
 import { ORDER_STATUSES } from "../orders/state-machine.ts";
 import { listProductionQueue } from "../orders/store.ts";
 import { type OrderSheet, sheetFromStored } from "./order-sheet.ts";
@@ -49,14 +50,10 @@ export async function workTicketBatch(
 	const unread = page.flatMap(({ order }, index) => {
 		const result = settled[index];
 		if (result?.status !== "rejected") return [];
-		console.error(
-			JSON.stringify({
-				level: "error",
-				job: "work_tickets",
-				order_id: order.id,
-				message: result.reason instanceof Error ? result.reason.message : String(result.reason),
-			}),
-		);
+		log.error("work_tickets.order_unread", {
+			order_id: order.id,
+			message: result.reason instanceof Error ? result.reason.message : String(result.reason),
+		});
 		return [{ id: order.id, externalId: order.external_id }];
 	});
 	const last = page.at(-1);

@@ -14,6 +14,7 @@ import type { Catalog } from "../catalog/schema.ts";
 import { cutList } from "../framing/cut-list.ts";
 import { sizeText } from "../framing/words.ts";
 import { PageHead } from "../http/page-head.tsx";
+import { log } from "../log.ts";
 import type { OrderSheet, SheetItem } from "./order-sheet.ts";
 import { CutTable } from "./ticket-cut-table.tsx";
 import { Drawing, Legend } from "./ticket-drawing.tsx";
@@ -178,15 +179,11 @@ async function ticketHtml(entry: TicketItem, look: Look): Promise<string> {
 	try {
 		return await (<Ticket entry={entry} look={look} />).toString();
 	} catch (error) {
-		console.error(
-			JSON.stringify({
-				level: "error",
-				job: "work_ticket",
-				order_id: entry.sheet.order.id,
-				item_id: entry.item.id,
-				message: error instanceof Error ? error.message : String(error),
-			}),
-		);
+		log.error("work_ticket.undrawn", {
+			order_id: entry.sheet.order.id,
+			item_id: entry.item.id,
+			message: error instanceof Error ? error.message : String(error),
+		});
 		return await (<UndrawnTicket entry={entry} />).toString();
 	}
 }
