@@ -1,0 +1,222 @@
+/**
+ * Creating an order: the outbound URLs' rules, each uploaded file checked at its item's size, the
+ * order priced, and the first create told apart from a repeat of it. The route only parses and answers.
+ */
+import { isolateCatalog } from "../catalog/cache.ts";
+import { allowsLocalUrls } from "../config.ts";
+import { completeFraming } from "../framing/spec.ts";
+import { allOf, known, readTogether } from "../http/batched-read.ts";
+import { ApiError } from "../http/errors.ts";
+import { outboundUrlProblem } from "../http/outbound-url.ts";
+import { newId, sha256Hex } from "../ids.ts";
+import { currentPrintFileGiven } from "../print-files/inspection.ts";
+import { ownedPrintFileRead, type PrintFileRow, printFileKey } from "../print-files/store.ts";
+import { piecesFactsWith, pricingFactsRead } from "../quotes/facts.ts";
+import type { PieceFacts } from "../quotes/price-quote.ts";
+import type { Quote } from "../quotes/schema.ts";
+import { ownedQuoteRead } from "../quotes/store.ts";
+import { chargeQuote, type OrderPricing, type PieceToMatch, priceOrder } from "./costs.ts";
+import { orderMachine } from "./machine.ts";
+import { checkedUpload } from "./order-files.ts";
+import { type ItemRow, newOrderRow, type StoredOrder } from "./rows.ts";
+import { type CreateOrderInput, canonicalOrderRequest } from "./schema.ts";
+import { DuplicateExternalId, findOrderByExternalId, insertOrder, type Owner } from "./store.ts";
+
+/**
+ * What a create came to: a new order, with the print files its create checked (its machine takes
+ * them as they are), or the order an earlier create with the same external_id and content made.
+ */
+export type OrderCreated =
+	| { order: StoredOrder; replayed: false; files: PrintFileRow[] }
+	| { order: StoredOrder; replayed: true };
+
+/**
+ * Creates `owner`'s order from `input`, or answers a repeat with the first order. Throws the API's
+ * errors: 422 for what is refused, 409 for an external_id already used with other content.
+ */
+export async function createOrder(env: Env, owner: Owner, input: CreateOrderInput): Promise<OrderCreated> {
+	checkOutboundUrls(env, input);
+	const requestHash = await sha256Hex(canonicalOrderRequest(input));
+	const made = await storeNewOrder(env, owner, input, requestHash);
+	if (made.ok) return { order: made.order, replayed: false, files: made.files };
+	// Refused, or the external_id is taken. A repeat is answered as the first order was, even if its
+	// file or quote would be refused today; the unique index, not an earlier read, decides which create
+	// was first.
+	const first = await findOrderByExternalId(env.DB, owner, input.external_id);
+	if (first === null) throw made.error;
+	if (first.order.request_hash !== requestHash) {
+		throw new ApiError(
+			"conflict",
+			`external_id "${first.order.external_id}" is already used by order ${first.order.id} with different content.`,
+			"external_id",
+		);
+	}
+	return { order: first, replayed: true };
+}
+
+/**
+ * Wakes a new order's machine, which validates it. Nobody waits for this: should it fail, the cron's
+ * sweep starts orders left in `received`, so the failure is only logged.
+ */
+export async function startOrder(
+	env: Env,
+	created: { order: StoredOrder; files: PrintFileRow[] },
+	requestId: string,
+): Promise<void> {
+	const orderId = created.order.order.id;
+	try {
+		await orderMachine(env, orderId).begin(orderId, created);
+	} catch (error) {
+		console.error(JSON.stringify({ level: "error", request_id: requestId, order_id: orderId, message: String(error) }));
+	}
+}
+
+/** The order written, or why not: a refusal, or the external_id found taken by the unique index. */
+async function storeNewOrder(
+	env: Env,
+	owner: Owner,
+	input: CreateOrderInput,
+	requestHash: string,
+): Promise<{ ok: true; order: StoredOrder; files: PrintFileRow[] } | { ok: false; error: Error }> {
+	const now = new Date();
+	const orderId = newId("ord");
+	try {
+		const { items, pricing, files } = await prepareItems(env, owner, input, orderId, now);
+		const order = newOrderRow({
+			id: orderId,
+			accountId: owner.accountId,
+			mode: owner.mode,
+			externalId: input.external_id,
+			requestHash,
+			shipTo: input.ship_to,
+			callbackUrl: input.callback_url ?? null,
+			giftMessage: input.gift_message ?? null,
+			shippingMethod: pricing.shippingMethod,
+			quoteId: input.quote_id ?? null,
+			costs: pricing.costs === null ? null : JSON.stringify(pricing.costs),
+			now,
+		});
+		await insertOrder(env.DB, order, items, now);
+		return { ok: true, order: { order, items }, files };
+	} catch (error) {
+		if (error instanceof ApiError || error instanceof DuplicateExternalId) return { ok: false, error };
+		throw error;
+	}
+}
+
+/** 422s for addresses the service may not call, checked here because they depend on the environment. */
+function checkOutboundUrls(env: Env, input: CreateOrderInput): void {
+	const options = { allowLocal: allowsLocalUrls(env) };
+	if (input.callback_url !== undefined) {
+		const problem = outboundUrlProblem(input.callback_url, options);
+		if (problem !== null) throw new ApiError("validation_error", problem, "callback_url");
+	}
+	input.items.forEach((item, index) => {
+		if (item.print_file_url === undefined) return;
+		const problem = outboundUrlProblem(item.print_file_url, options);
+		if (problem !== null) throw new ApiError("validation_error", problem, `items[${index}].print_file_url`);
+	});
+}
+
+/**
+ * The new order's items and what it costs: each uploaded file checked at its item's size and fit (a
+ * 422 on the item's file field), and the order priced by its quote or the book in force (a 422 on
+ * `quote_id` or `shipping_method`). Every file row and the quote or the pricing facts are read in one
+ * D1 batch, and the files' objects in R2 are asked for side by side with it.
+ */
+async function prepareItems(
+	env: Env,
+	owner: Owner,
+	input: CreateOrderInput,
+	orderId: string,
+	now: Date,
+): Promise<{ items: ItemRow[]; pricing: OrderPricing; files: PrintFileRow[] }> {
+	// Each item with its complete specification, size and quantity: what is checked, priced and stored.
+	const entries = input.items.map((item) => ({
+		item,
+		piece: { ...completeFraming(item), width_in: item.width_in, height_in: item.height_in, quantity: item.quantity },
+	}));
+	const quoteId = input.quote_id;
+	const [snapshot, read, heads] = await Promise.all([
+		quoteId === undefined ? isolateCatalog.get(env.DB) : null,
+		readTogether(env.DB, {
+			files: allOf(
+				entries.map(({ item }) =>
+					item.print_file_id === undefined ? known(null) : ownedPrintFileRead(env.DB, owner, item.print_file_id),
+				),
+			),
+			facts: quoteId === undefined ? pricingFactsRead(env.DB, owner.accountId) : known(null),
+			quote: quoteId === undefined ? known(null) : ownedQuoteRead(env.DB, owner, quoteId),
+		}),
+		Promise.all(
+			entries.map(async ({ item }) => {
+				if (item.print_file_id === undefined) return null;
+				const key = printFileKey(owner, item.print_file_id);
+				// Asked before the id is known to be a file. Should R2 refuse the key or fail, this is no answer:
+				// the file, if found, is then compared with R2 by its own key.
+				try {
+					return { key, object: await env.PRINT_FILES.head(key) };
+				} catch {
+					return null;
+				}
+			}),
+		),
+	]);
+	// The files' refusal comes first, as it did before orders were priced.
+	const checks = await Promise.all(
+		entries.map(async ({ item, piece }, index) => {
+			if (item.print_file_id === undefined) return null;
+			const found = read.files[index] ?? null;
+			const file = found === null ? null : await currentPrintFileGiven(env, found, heads[index] ?? null);
+			return checkedUpload(file, item.print_file_id, piece, `items[${index}].print_file_id`);
+		}),
+	);
+	const facts = snapshot === null || read.facts === null ? null : piecesFactsWith(snapshot, read.facts);
+	const pricing = pricingOf(
+		input,
+		entries.map(({ piece }) => piece),
+		{ facts, quote: read.quote },
+		now,
+	);
+	const items = entries.map(({ item, piece }, index): ItemRow => {
+		const checked = checks[index] ?? null;
+		const price = pricing.items[index] ?? null;
+		return {
+			id: newId("itm"),
+			order_id: orderId,
+			position: index,
+			print_file_id: item.print_file_id ?? null,
+			print_file_url: item.print_file_url ?? null,
+			...piece,
+			effective_dpi: checked?.effectiveDpi ?? null,
+			cropped_percent: checked?.croppedPercent ?? null,
+			warnings: JSON.stringify(checked?.warnings ?? []),
+			priced: price === null ? null : JSON.stringify(price),
+		};
+	});
+	const files = checks.flatMap((checked) => (checked === null ? [] : [checked.file]));
+	return { items, pricing, files };
+}
+
+/** The order's method and charges: exactly its quote's when it names one, else the book in force now. */
+function pricingOf(
+	input: CreateOrderInput,
+	pieces: PieceToMatch[],
+	read: { facts: PieceFacts | null; quote: Quote | null },
+	now: Date,
+): OrderPricing {
+	const requested = input.shipping_method ?? null;
+	let outcome: ReturnType<typeof priceOrder>;
+	if (input.quote_id !== undefined) {
+		if (read.quote === null) {
+			throw new ApiError("validation_error", `No quote ${input.quote_id} in this account and mode.`, "quote_id");
+		}
+		outcome = chargeQuote(read.quote, pieces, input.ship_to.country, requested, now);
+	} else if (read.facts !== null) {
+		outcome = priceOrder(input.items, input.ship_to.country, requested, read.facts);
+	} else {
+		throw new Error("an order without a quote was priced without the book");
+	}
+	if (!outcome.ok) throw new ApiError("validation_error", outcome.message, outcome.field);
+	return outcome.pricing;
+}
