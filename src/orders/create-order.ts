@@ -6,18 +6,19 @@ import { isolateCatalog } from "../catalog/cache.ts";
 import { allowsLocalUrls } from "../config.ts";
 import { completeFraming } from "../framing/spec.ts";
 import { allOf, known, readTogether } from "../http/batched-read.ts";
-import { ApiError } from "../http/errors.ts";
+import { ApiError, unprocessable } from "../http/errors.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { newId, sha256Hex } from "../ids.ts";
 import { currentPrintFileGiven } from "../print-files/inspection.ts";
 import { ownedPrintFileRead, type PrintFileRow, printFileKey } from "../print-files/store.ts";
+import { type Problem, type Refusal, refusal } from "../problem.ts";
 import { piecesFactsWith, pricingFactsRead } from "../quotes/facts.ts";
 import type { PieceFacts } from "../quotes/price-quote.ts";
 import type { Quote } from "../quotes/schema.ts";
 import { ownedQuoteRead } from "../quotes/store.ts";
 import { chargeQuote, type OrderPricing, type PieceToMatch, priceOrder } from "./costs.ts";
 import { orderMachine } from "./machine.ts";
-import { checkedUpload } from "./order-files.ts";
+import { checkedUpload, type UploadCheck } from "./order-files.ts";
 import { type ItemRow, newOrderRow, type StoredOrder } from "./rows.ts";
 import { type CreateOrderInput, canonicalOrderRequest } from "./schema.ts";
 import { DuplicateExternalId, findOrderByExternalId, insertOrder, type Owner } from "./store.ts";
@@ -35,7 +36,8 @@ export type OrderCreated =
  * errors: 422 for what is refused, 409 for an external_id already used with other content.
  */
 export async function createOrder(env: Env, owner: Owner, input: CreateOrderInput): Promise<OrderCreated> {
-	checkOutboundUrls(env, input);
+	const addressProblem = outboundUrlsProblem(env, input);
+	if (addressProblem !== null) throw unprocessable(addressProblem);
 	const requestHash = await sha256Hex(canonicalOrderRequest(input));
 	const made = await storeNewOrder(env, owner, input, requestHash);
 	if (made.ok) return { order: made.order, replayed: false, files: made.files };
@@ -80,8 +82,10 @@ async function storeNewOrder(
 ): Promise<{ ok: true; order: StoredOrder; files: PrintFileRow[] } | { ok: false; error: Error }> {
 	const now = new Date();
 	const orderId = newId("ord");
+	const prepared = await prepareItems(env, owner, input, orderId, now);
+	if (!prepared.ok) return { ok: false, error: unprocessable(prepared) };
+	const { items, pricing, files } = prepared;
 	try {
-		const { items, pricing, files } = await prepareItems(env, owner, input, orderId, now);
 		const order = newOrderRow({
 			id: orderId,
 			accountId: owner.accountId,
@@ -99,29 +103,32 @@ async function storeNewOrder(
 		await insertOrder(env.DB, order, items, now);
 		return { ok: true, order: { order, items }, files };
 	} catch (error) {
-		if (error instanceof ApiError || error instanceof DuplicateExternalId) return { ok: false, error };
+		if (error instanceof DuplicateExternalId) return { ok: false, error };
 		throw error;
 	}
 }
 
-/** 422s for addresses the service may not call, checked here because they depend on the environment. */
-function checkOutboundUrls(env: Env, input: CreateOrderInput): void {
+/**
+ * The first address of the request the service may not call, checked here rather than in the schema
+ * because what is allowed depends on the environment (loopback in development).
+ */
+function outboundUrlsProblem(env: Env, input: CreateOrderInput): Problem | null {
 	const options = { allowLocal: allowsLocalUrls(env) };
-	if (input.callback_url !== undefined) {
-		const problem = outboundUrlProblem(input.callback_url, options);
-		if (problem !== null) throw new ApiError("validation_error", problem, "callback_url");
+	const addresses = [
+		{ field: "callback_url", url: input.callback_url },
+		...input.items.map((item, index) => ({ field: `items[${index}].print_file_url`, url: item.print_file_url })),
+	];
+	for (const { field, url } of addresses) {
+		const message = url === undefined ? null : outboundUrlProblem(url, options);
+		if (message !== null) return { field, message };
 	}
-	input.items.forEach((item, index) => {
-		if (item.print_file_url === undefined) return;
-		const problem = outboundUrlProblem(item.print_file_url, options);
-		if (problem !== null) throw new ApiError("validation_error", problem, `items[${index}].print_file_url`);
-	});
+	return null;
 }
 
 /**
- * The new order's items and what it costs: each uploaded file checked at its item's size and fit (a
- * 422 on the item's file field), and the order priced by its quote or the book in force (a 422 on
- * `quote_id` or `shipping_method`). Every file row and the quote or the pricing facts are read in one
+ * The new order's items and what it costs: each uploaded file checked at its item's size and fit (else
+ * a refusal on the item's file field), and the order priced by its quote or the book in force (else
+ * a refusal on `quote_id` or `shipping_method`). Every file row and the quote or the pricing facts are read in one
  * D1 batch, and the files' objects in R2 are asked for side by side with it.
  */
 async function prepareItems(
@@ -130,7 +137,7 @@ async function prepareItems(
 	input: CreateOrderInput,
 	orderId: string,
 	now: Date,
-): Promise<{ items: ItemRow[]; pricing: OrderPricing; files: PrintFileRow[] }> {
+): Promise<{ ok: true; items: ItemRow[]; pricing: OrderPricing; files: PrintFileRow[] } | Refusal> {
 	// Each item with its complete specification, size and quantity: what is checked, priced and stored.
 	const entries = input.items.map((item) => ({
 		item,
@@ -162,7 +169,6 @@ async function prepareItems(
 			}),
 		),
 	]);
-	// The files' refusal comes first, as it did before orders were priced.
 	const checks = await Promise.all(
 		entries.map(async ({ item, piece }, index) => {
 			if (item.print_file_id === undefined) return null;
@@ -171,15 +177,23 @@ async function prepareItems(
 			return checkedUpload(file, item.print_file_id, piece, `items[${index}].print_file_id`);
 		}),
 	);
+	// A file's refusal comes before the price's, the first item's first.
+	const uploads: (UploadCheck | null)[] = [];
+	for (const check of checks) {
+		if (check !== null && !check.ok) return check;
+		uploads.push(check);
+	}
 	const facts = snapshot === null || read.facts === null ? null : piecesFactsWith(snapshot, read.facts);
-	const pricing = pricingOf(
+	const priced = pricingOf(
 		input,
 		entries.map(({ piece }) => piece),
 		{ facts, quote: read.quote },
 		now,
 	);
+	if (!priced.ok) return priced;
+	const { pricing } = priced;
 	const items = entries.map(({ item, piece }, index): ItemRow => {
-		const checked = checks[index] ?? null;
+		const checked = uploads[index] ?? null;
 		const price = pricing.items[index] ?? null;
 		return {
 			id: newId("itm"),
@@ -194,8 +208,8 @@ async function prepareItems(
 			priced: price === null ? null : JSON.stringify(price),
 		};
 	});
-	const files = checks.flatMap((checked) => (checked === null ? [] : [checked.file]));
-	return { items, pricing, files };
+	const files = uploads.flatMap((checked) => (checked === null ? [] : [checked.file]));
+	return { ok: true, items, pricing, files };
 }
 
 /** The order's method and charges: exactly its quote's when it names one, else the book in force now. */
@@ -204,19 +218,16 @@ function pricingOf(
 	pieces: PieceToMatch[],
 	read: { facts: PieceFacts | null; quote: Quote | null },
 	now: Date,
-): OrderPricing {
+): { ok: true; pricing: OrderPricing } | Refusal {
 	const requested = input.shipping_method ?? null;
 	let outcome: ReturnType<typeof priceOrder>;
 	if (input.quote_id !== undefined) {
-		if (read.quote === null) {
-			throw new ApiError("validation_error", `No quote ${input.quote_id} in this account and mode.`, "quote_id");
-		}
+		if (read.quote === null) return refusal("quote_id", `No quote ${input.quote_id} in this account and mode.`);
 		outcome = chargeQuote(read.quote, pieces, input.ship_to.country, requested, now);
 	} else if (read.facts !== null) {
 		outcome = priceOrder(input.items, input.ship_to.country, requested, read.facts);
 	} else {
 		throw new Error("an order without a quote was priced without the book");
 	}
-	if (!outcome.ok) throw new ApiError("validation_error", outcome.message, outcome.field);
-	return outcome.pricing;
+	return outcome;
 }

@@ -11,8 +11,9 @@ import {
 	sentFraming,
 	specOf,
 } from "../framing/spec.ts";
-import { ApiError } from "../http/errors.ts";
+import { ApiError, unprocessable } from "../http/errors.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
+import type { Refusal } from "../problem.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
 import { checkUploadedFile } from "./order-files.ts";
 import type { ItemRow, StoredOrder } from "./rows.ts";
@@ -42,12 +43,15 @@ export async function fixItem(
 		);
 	}
 	if (patch.print_file_url !== undefined) {
-		const problem = outboundUrlProblem(patch.print_file_url, { allowLocal: allowsLocalUrls(env) });
-		if (problem !== null) throw new ApiError("validation_error", problem, "print_file_url");
+		const message = outboundUrlProblem(patch.print_file_url, { allowLocal: allowsLocalUrls(env) });
+		if (message !== null) throw unprocessable({ field: "print_file_url", message });
 	}
-	const changed = patchedItem(item, patch);
+	const patched = patchedItem(item, patch);
+	if (!patched.ok) throw unprocessable(patched);
+	const changed = patched.item;
 	if (changed.print_file_id !== null && changed.print_file_url === null) {
 		const checked = await checkUploadedFile(env, owner, changed.print_file_id, changed, "print_file_id");
+		if (!checked.ok) throw unprocessable(checked);
 		changed.effective_dpi = checked.effectiveDpi;
 		changed.cropped_percent = checked.croppedPercent;
 		changed.warnings = JSON.stringify(checked.warnings);
@@ -58,11 +62,11 @@ export async function fixItem(
 
 /**
  * The item as a PATCH leaves it: the fields sent replace the stored ones, a framing field sent as
- * null goes back to its default, and the result must be buildable (else a 422 on the field at fault).
+ * null goes back to its default, and the result must be buildable (else a refusal on the field at fault).
  * A change of size or of anything but `fit` drops the item's price, so validation prices the order
  * again with the book in force; a new file alone changes no price.
  */
-function patchedItem(item: ItemRow, patch: PatchItemInput): ItemRow {
+function patchedItem(item: ItemRow, patch: PatchItemInput): { ok: true; item: ItemRow } | Refusal {
 	const before = specOf(item);
 	const sent: FramingInput = sentFraming(before);
 	for (const key of FRAMING_FIELDS) {
@@ -71,7 +75,7 @@ function patchedItem(item: ItemRow, patch: PatchItemInput): ItemRow {
 		else if (value !== undefined) Object.assign(sent, { [key]: value });
 	}
 	const problem = framingProblem(sent);
-	if (problem !== null) throw new ApiError("validation_error", problem.message, problem.field);
+	if (problem !== null) return { ok: false, ...problem };
 	const spec = completeFraming(sent);
 	const width = patch.width_in ?? item.width_in;
 	const height = patch.height_in ?? item.height_in;
@@ -79,7 +83,7 @@ function patchedItem(item: ItemRow, patch: PatchItemInput): ItemRow {
 		width !== item.width_in ||
 		height !== item.height_in ||
 		FRAMING_FIELDS.some((key) => key !== "fit" && spec[key] !== before[key]);
-	return {
+	const changed: ItemRow = {
 		...item,
 		...spec,
 		width_in: width,
@@ -91,4 +95,5 @@ function patchedItem(item: ItemRow, patch: PatchItemInput): ItemRow {
 		warnings: "[]",
 		priced: repriced ? null : item.priced,
 	};
+	return { ok: true, item: changed };
 }

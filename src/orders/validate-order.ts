@@ -7,6 +7,7 @@ import type { PrintFileRow } from "../print-files/store.ts";
 import { pieceFactsOf } from "../quotes/facts.ts";
 import { priceOrder } from "./costs.ts";
 import { type CatalogFacts, catalogFactsOf, checkItem, type FileFacts, orderVerdict } from "./item-checks.ts";
+import { fileFacts } from "./order-files.ts";
 import type { ItemRow, OrderRow, StoredOrder } from "./rows.ts";
 import type { HoldDetail, HoldReason } from "./state-machine.ts";
 
@@ -25,22 +26,6 @@ export type OrderCharges = Pick<OrderRow, "shipping_method" | "costs" | "quote_i
 export async function catalogFacts(db: D1Database): Promise<CatalogFacts> {
 	const { catalog } = await isolateCatalog.get(db);
 	return catalogFactsOf(catalog);
-}
-
-/** What an inspected (or failed) print file tells the item check. */
-export function fileFacts(file: PrintFileRow | null): FileFacts {
-	if (file === null) return { kind: "missing", message: "The print file no longer exists." };
-	if (file.status === "ready" && file.width_px !== null && file.height_px !== null) {
-		return { kind: "ready", widthPx: file.width_px, heightPx: file.height_px };
-	}
-	if (file.status === "invalid" && file.invalid_reason !== null) {
-		return {
-			kind: "invalid",
-			reason: file.invalid_reason,
-			message: file.invalid_message ?? "The file is not a usable image.",
-		};
-	}
-	return { kind: "missing", message: "The print file has not been uploaded." };
 }
 
 /**
