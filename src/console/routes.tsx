@@ -13,12 +13,11 @@ import { sizeText } from "../framing/words.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { ApiError } from "../http/errors.ts";
 import { toApiError } from "../http/on-error.ts";
-import { storedItemPrice } from "../orders/costs.ts";
 import { listOrderMoves } from "../orders/history.ts";
 import { moveAsOperator } from "../orders/operator-moves.ts";
 import { QueueQuery } from "../orders/queue-query.ts";
+import { countOrdersByStatus, listProductionQueue } from "../orders/queue-store.ts";
 import type { ItemRow } from "../orders/rows.ts";
-import { countOrdersByStatus, listProductionQueue } from "../orders/store.ts";
 import { loadOrderSheet } from "../production/order-sheet.ts";
 import { PAPER_SIZES, type PaperSize } from "../production/packing-slip.tsx";
 import { downloadPrintFile } from "../production/print-file-download.ts";
@@ -247,7 +246,7 @@ consoleRoutes.post("/sign-out", requireSession, requireCsrf, async (c) => {
 function largestPiece(items: readonly ItemRow[]): string | null {
 	let largest: { width_in: number; height_in: number } | null = null;
 	for (const item of items) {
-		const outside = storedItemPrice(item)?.dimensions.outside;
+		const outside = item.priced?.dimensions.outside;
 		if (outside === undefined) continue;
 		if (largest === null || outside.width_in * outside.height_in > largest.width_in * largest.height_in) {
 			largest = outside;

@@ -52,16 +52,6 @@ function chargesOf(items: number, shipping: number, priceBookVersion: number, qu
 	};
 }
 
-/** A stored item's price (`order_items.priced`), or null while it has none. */
-export function storedItemPrice(item: { priced: string | null }): ItemPrice | null {
-	return item.priced === null ? null : (JSON.parse(item.priced) as ItemPrice);
-}
-
-/** A stored order's charges (`orders.costs`), or null while it has none. */
-export function storedCosts(order: { costs: string | null }): OrderCosts | null {
-	return order.costs === null ? null : (JSON.parse(order.costs) as OrderCosts);
-}
-
 /** The method an order gets without asking: standard when offered, else the only way it can go (freight). */
 function defaultMethodOf(options: readonly ShippingOption[]): ShippingMethod {
 	if (options.some((option) => option.method === "standard")) return "standard";

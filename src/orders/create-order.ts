@@ -2,6 +2,7 @@
  * Creating an order: the outbound URLs' rules, each uploaded file checked at its item's size, the
  * order priced, and the first create told apart from a repeat of it. The route only parses and answers.
  */
+import type { Owner } from "../accounts/owner.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
 import { allowsLocalUrls } from "../config.ts";
 import { completeFraming } from "../framing/spec.ts";
@@ -21,7 +22,7 @@ import { orderMachine } from "./machine.ts";
 import { checkedUpload, type UploadCheck } from "./order-files.ts";
 import { type ItemRow, newOrderRow, type StoredOrder } from "./rows.ts";
 import { type CreateOrderInput, canonicalOrderRequest } from "./schema.ts";
-import { DuplicateExternalId, findOrderByExternalId, insertOrder, type Owner } from "./store.ts";
+import { DuplicateExternalId, findOrderByExternalId, insertOrder } from "./store.ts";
 
 /**
  * What a create came to: a new order, with the print files its create checked (its machine takes
@@ -97,7 +98,7 @@ async function storeNewOrder(
 			giftMessage: input.gift_message ?? null,
 			shippingMethod: pricing.shippingMethod,
 			quoteId: input.quote_id ?? null,
-			costs: pricing.costs === null ? null : JSON.stringify(pricing.costs),
+			costs: pricing.costs,
 			now,
 		});
 		await insertOrder(env.DB, order, items, now);
@@ -204,8 +205,8 @@ async function prepareItems(
 			...piece,
 			effective_dpi: checked?.effectiveDpi ?? null,
 			cropped_percent: checked?.croppedPercent ?? null,
-			warnings: JSON.stringify(checked?.warnings ?? []),
-			priced: price === null ? null : JSON.stringify(price),
+			warnings: checked?.warnings ?? [],
+			priced: price,
 		};
 	});
 	const files = uploads.flatMap((checked) => (checked === null ? [] : [checked.file]));

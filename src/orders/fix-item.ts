@@ -2,6 +2,7 @@
  * A partner's fix of an item of an order on hold: a new file, size, frame or mat. The item as changed
  * must be buildable and its uploaded file print at its size; the order is then validated again.
  */
+import type { Owner } from "../accounts/owner.ts";
 import { allowsLocalUrls } from "../config.ts";
 import {
 	completeFraming,
@@ -18,7 +19,7 @@ import { orderFromOutcome, orderMachine } from "./machine.ts";
 import { checkUploadedFile } from "./order-files.ts";
 import type { ItemRow, StoredOrder } from "./rows.ts";
 import type { PatchItemInput } from "./schema.ts";
-import { findOwnedOrder, type Owner } from "./store.ts";
+import { findOwnedOrder } from "./store.ts";
 
 /**
  * Changes item `itemId` of `owner`'s order `orderId` as `patch` says and hands the order back to
@@ -54,7 +55,7 @@ export async function fixItem(
 		if (!checked.ok) throw unprocessable(checked);
 		changed.effective_dpi = checked.effectiveDpi;
 		changed.cropped_percent = checked.croppedPercent;
-		changed.warnings = JSON.stringify(checked.warnings);
+		changed.warnings = checked.warnings;
 	}
 	const outcome = await orderMachine(env, orderId).move(orderId, { kind: "fix_items" }, "partner", [changed]);
 	return orderFromOutcome(outcome);
@@ -92,7 +93,7 @@ function patchedItem(item: ItemRow, patch: PatchItemInput): { ok: true; item: It
 		...(patch.print_file_url !== undefined ? { print_file_id: null, print_file_url: patch.print_file_url } : {}),
 		effective_dpi: null,
 		cropped_percent: null,
-		warnings: "[]",
+		warnings: [],
 		priced: repriced ? null : item.priced,
 	};
 	return { ok: true, item: changed };

@@ -3,12 +3,12 @@
  * a create or an item's fix names the file the partner just sent (a 422 on that field), while
  * validation holds an order whose file went away or failed since.
  */
+import type { Owner } from "../accounts/owner.ts";
 import type { FramingSpec } from "../framing/spec.ts";
 import { currentPrintFile } from "../print-files/inspection.ts";
 import { findOwnedPrintFile, type PrintFileRow } from "../print-files/store.ts";
 import { type Refusal, refusal } from "../problem.ts";
 import { type FileFacts, fileAtSize } from "./item-checks.ts";
-import type { Owner } from "./store.ts";
 
 /** What an uploaded file's check found, and the file it checked. */
 export type UploadCheck = { effectiveDpi: number; warnings: string[]; croppedPercent: number; file: PrintFileRow };

@@ -4,9 +4,10 @@ import { randomBase62 } from "../ids.ts";
 import type { PrintFileRow } from "../print-files/store.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
+import { type MoveStep, StaleOrder, writeMove } from "./move-store.ts";
 import { type ItemRow, type OrderRow, type StoredOrder, stateOf, withState } from "./rows.ts";
 import { type Actor, applyMove, type Move, repeatsMove, type Tracking } from "./state-machine.ts";
-import { findOrder, type MoveStep, StaleOrder, writeMove } from "./store.ts";
+import { findOrder } from "./store.ts";
 import { type OrderCharges, validateOrder } from "./validate-order.ts";
 
 /** A new order as its create wrote it, and its uploaded print files as the create checked them. */

@@ -1,4 +1,3 @@
-import type { ShipTo } from "../addresses/schema.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
 import { sentFraming, specOf } from "../framing/spec.ts";
 import { fetchPrintFile } from "../print-files/fetch.ts";
@@ -65,7 +64,7 @@ export async function validateOrder(
 			print_file_id: file?.id ?? item.print_file_id,
 			effective_dpi: finding.effectiveDpi,
 			cropped_percent: finding.croppedPercent,
-			warnings: JSON.stringify(finding.warnings),
+			warnings: finding.warnings,
 		});
 	}
 	const pricing = await repriced(env.DB, order, checked);
@@ -92,19 +91,16 @@ async function repriced(
 		height_in: item.height_in,
 		quantity: item.quantity,
 	}));
-	const country = (JSON.parse(order.ship_to) as ShipTo).country;
+	const country = order.ship_to.country;
 	const asked = priceOrder(pieces, country, order.shipping_method, facts);
 	const outcome = asked.ok ? asked : priceOrder(pieces, country, null, facts);
 	if (!outcome.ok) return null;
 	const { pricing } = outcome;
 	return {
-		items: items.map((item, index) => {
-			const price = pricing.items[index] ?? null;
-			return { ...item, priced: price === null ? null : JSON.stringify(price) };
-		}),
+		items: items.map((item, index) => ({ ...item, priced: pricing.items[index] ?? null })),
 		charges: {
 			shipping_method: pricing.shippingMethod,
-			costs: pricing.costs === null ? null : JSON.stringify(pricing.costs),
+			costs: pricing.costs,
 			quote_id: null,
 		},
 	};

@@ -1,4 +1,4 @@
-import type { KeyMode } from "../accounts/scopes.ts";
+import type { Owner } from "../accounts/owner.ts";
 import { allowsLocalUrls } from "../config.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { newId } from "../ids.ts";
@@ -20,7 +20,7 @@ export type FetchOutcome = { ok: true; sizeBytes: number } | { ok: false; messag
  */
 export async function fetchPrintFile(
 	env: Env,
-	owner: { accountId: string; mode: KeyMode },
+	owner: Owner,
 	url: string,
 	now: Date,
 ): Promise<{ ok: true; file: PrintFileRow | null } | { ok: false; message: string }> {
