@@ -10,8 +10,8 @@ import { allOf, known, readTogether } from "../http/batched-read.ts";
 import { ApiError, unprocessable } from "../http/errors.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { newId, sha256Hex } from "../ids.ts";
-import { currentPrintFileGiven } from "../print-files/inspection.ts";
-import { ownedPrintFileRead, type PrintFileRow, printFileKey } from "../print-files/store.ts";
+import { printFileNow } from "../print-files/inspection.ts";
+import { ownedPrintFileRead, type PrintFileRow } from "../print-files/store.ts";
 import { type Problem, type Refusal, refusal } from "../problem.ts";
 import { piecesFactsWith, pricingFactsRead } from "../quotes/facts.ts";
 import type { PieceFacts } from "../quotes/price-quote.ts";
@@ -130,7 +130,7 @@ function outboundUrlsProblem(env: Env, input: CreateOrderInput): Problem | null 
  * The new order's items and what it costs: each uploaded file checked at its item's size and fit (else
  * a refusal on the item's file field), and the order priced by its quote or the book in force (else
  * a refusal on `quote_id` or `shipping_method`). Every file row and the quote or the pricing facts are read in one
- * D1 batch, and the files' objects in R2 are asked for side by side with it.
+ * D1 batch, and the files' objects in R2 are asked about side by side with it.
  */
 async function prepareItems(
 	env: Env,
@@ -145,39 +145,31 @@ async function prepareItems(
 		piece: { ...completeFraming(item), width_in: item.width_in, height_in: item.height_in, quantity: item.quantity },
 	}));
 	const quoteId = input.quote_id;
-	const [snapshot, read, heads] = await Promise.all([
-		quoteId === undefined ? isolateCatalog.get(env.DB) : null,
-		readTogether(env.DB, {
-			files: allOf(
-				entries.map(({ item }) =>
-					item.print_file_id === undefined ? known(null) : ownedPrintFileRead(env.DB, owner, item.print_file_id),
-				),
+	const reading = readTogether(env.DB, {
+		files: allOf(
+			entries.map(({ item }) =>
+				item.print_file_id === undefined ? known(null) : ownedPrintFileRead(env.DB, owner, item.print_file_id),
 			),
-			facts: quoteId === undefined ? pricingFactsRead(env.DB, owner.accountId) : known(null),
-			quote: quoteId === undefined ? known(null) : ownedQuoteRead(env.DB, owner, quoteId),
-		}),
+		),
+		facts: quoteId === undefined ? pricingFactsRead(env.DB, owner.accountId) : known(null),
+		quote: quoteId === undefined ? known(null) : ownedQuoteRead(env.DB, owner, quoteId),
+	});
+	const [snapshot, read, files] = await Promise.all([
+		quoteId === undefined ? isolateCatalog.get(env.DB) : null,
+		reading,
+		// Each file as it is now, its row from the batch above (R2 is asked about it meanwhile).
 		Promise.all(
-			entries.map(async ({ item }) => {
+			entries.map(({ item }, index) => {
 				if (item.print_file_id === undefined) return null;
-				const key = printFileKey(owner, item.print_file_id);
-				// Asked before the id is known to be a file. Should R2 refuse the key or fail, this is no answer:
-				// the file, if found, is then compared with R2 by its own key.
-				try {
-					return { key, object: await env.PRINT_FILES.head(key) };
-				} catch {
-					return null;
-				}
+				const row = reading.then((values) => values.files[index] ?? null);
+				return printFileNow(env, { owner, id: item.print_file_id, row });
 			}),
 		),
 	]);
-	const checks = await Promise.all(
-		entries.map(async ({ item, piece }, index) => {
-			if (item.print_file_id === undefined) return null;
-			const found = read.files[index] ?? null;
-			const file = found === null ? null : await currentPrintFileGiven(env, found, heads[index] ?? null);
-			return checkedUpload(file, item.print_file_id, piece, `items[${index}].print_file_id`);
-		}),
-	);
+	const checks = entries.map(({ item, piece }, index) => {
+		if (item.print_file_id === undefined) return null;
+		return checkedUpload(files[index] ?? null, item.print_file_id, piece, `items[${index}].print_file_id`);
+	});
 	// A file's refusal comes before the price's, the first item's first.
 	const uploads: (UploadCheck | null)[] = [];
 	for (const check of checks) {
@@ -209,8 +201,7 @@ async function prepareItems(
 			priced: price,
 		};
 	});
-	const files = uploads.flatMap((checked) => (checked === null ? [] : [checked.file]));
-	return { ok: true, items, pricing, files };
+	return { ok: true, items, pricing, files: uploads.flatMap((checked) => (checked === null ? [] : [checked.file])) };
 }
 
 /** The order's method and charges: exactly its quote's when it names one, else the book in force now. */

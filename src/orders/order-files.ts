@@ -5,7 +5,7 @@
  */
 import type { Owner } from "../accounts/owner.ts";
 import type { FramingSpec } from "../framing/spec.ts";
-import { currentPrintFile } from "../print-files/inspection.ts";
+import { printFileNow } from "../print-files/inspection.ts";
 import { findOwnedPrintFile, type PrintFileRow } from "../print-files/store.ts";
 import { type Refusal, refusal } from "../problem.ts";
 import { type FileFacts, fileAtSize } from "./item-checks.ts";
@@ -27,8 +27,8 @@ export async function checkUploadedFile(
 	size: SizeAndFit,
 	field: string,
 ): Promise<({ ok: true } & UploadCheck) | Refusal> {
-	const found = await findOwnedPrintFile(env.DB, owner, printFileId);
-	return checkedUpload(found === null ? null : await currentPrintFile(env, found), printFileId, size, field);
+	const file = await printFileNow(env, { owner, id: printFileId, row: findOwnedPrintFile(env.DB, owner, printFileId) });
+	return checkedUpload(file, printFileId, size, field);
 }
 
 /** checkUploadedFile's verdict on the file as it stands now (`file`: null when the caller has none). */

@@ -1,8 +1,8 @@
 import { isolateCatalog } from "../catalog/cache.ts";
 import { sentFraming, specOf } from "../framing/spec.ts";
 import { fetchPrintFile } from "../print-files/fetch.ts";
-import { currentPrintFileById } from "../print-files/inspection.ts";
-import type { PrintFileRow } from "../print-files/store.ts";
+import { printFileNow } from "../print-files/inspection.ts";
+import { findPrintFileById, type PrintFileRow } from "../print-files/store.ts";
 import { pieceFactsOf } from "../quotes/facts.ts";
 import { priceOrder } from "./costs.ts";
 import { type CatalogFacts, catalogFactsOf, checkItem, type FileFacts, orderVerdict } from "./item-checks.ts";
@@ -114,7 +114,9 @@ async function resolveFile(
 ): Promise<{ file: PrintFileRow | null; facts: FileFacts }> {
 	if (item.print_file_id !== null) {
 		// Compared with R2 on every use: bytes replaced since the check make the file invalid (file_changed).
-		const file = await currentPrintFileById(env, item.print_file_id);
+		const owner = { accountId: order.account_id, mode: order.mode };
+		const id = item.print_file_id;
+		const file = await printFileNow(env, { owner, id, row: findPrintFileById(env.DB, id) });
 		// An uploaded file keeps its id; a file fetched earlier for this item is reused.
 		if (item.print_file_url === null || file !== null) return { file, facts: fileFacts(file) };
 	}

@@ -11,7 +11,7 @@ import { orderMachine } from "../orders/machine.ts";
 import { type ItemRow, type OrderRow, type StoredOrder, shownDpi } from "../orders/rows.ts";
 import type { HoldDetail } from "../orders/state-machine.ts";
 import { findOrder } from "../orders/store.ts";
-import { currentPrintFile } from "../print-files/inspection.ts";
+import { printFileNow } from "../print-files/inspection.ts";
 import { findAccountPrintFiles, type PrintFileRow } from "../print-files/store.ts";
 
 /** What the floor needs of an item's print file. */
@@ -87,7 +87,7 @@ export async function sheetFromStored(env: Env, found: StoredOrder): Promise<Ord
 async function currentFilesOf(env: Env, { order, items }: StoredOrder): Promise<Map<string, PrintFileRow>> {
 	const fileIds = items.flatMap((item) => (item.print_file_id === null ? [] : [item.print_file_id]));
 	const found = await findAccountPrintFiles(env.DB, order.account_id, fileIds);
-	const current = await Promise.all([...found.values()].map((file) => currentPrintFile(env, file)));
+	const current = await Promise.all([...found.values()].map((file) => printFileNow(env, file)));
 	return new Map(current.map((file) => [file.id, file]));
 }
 
