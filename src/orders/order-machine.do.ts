@@ -39,6 +39,16 @@ const ALARM_KEY = "alarm_intent";
 /** `version` null: whatever the order's state (a new or restarted order). */
 type AlarmIntent = { version: number | null; at: number };
 
+/**
+ * What asks an order to move on by itself: its create (with the order as the create wrote it, and
+ * the print files it checked), its alarm (set for a version of the order, or for whatever it is
+ * now), or the sandbox's advance.
+ */
+type Trigger =
+	| { kind: "created"; created: CreatedOrder }
+	| { kind: "alarm"; forVersion: number | null }
+	| { kind: "advance" };
+
 /** Time between the sandbox's automatic steps for test-mode orders. */
 function sandboxStepMs(env: Env): number {
 	return configOf(env).SANDBOX_STEP_SECONDS * 1000;
@@ -60,23 +70,15 @@ export class OrderMachine extends DurableObject<Env> {
 	#validatingVersion: number | null = null;
 
 	/**
-	 * The order as its create wrote it, with the print files it checked, kept for the first step so
-	 * that step need not read them back. It is only a head start: the step's write still checks the
-	 * version, and any other move drops it.
-	 */
-	#created: CreatedOrder | null = null;
-
-	/**
 	 * Starts an order's life (or restarts a stalled one). An order the create passes, whose files are
 	 * all uploads, is validated right here: the check takes moments. Should that fail, the alarm takes
 	 * over as for any other order, which is validated at once from the alarm (it retries on failure);
 	 * should the run die with its isolate, the cron's sweep restarts the order.
 	 */
 	async begin(orderId: string, created?: CreatedOrder): Promise<void> {
-		this.#created = created?.order.order.id === orderId ? created : null;
-		if (this.#created !== null && checksUploadsOnly(this.#created.order)) {
+		if (created !== undefined && created.order.order.id === orderId && checksUploadsOnly(created.order)) {
 			try {
-				await this.#step(orderId, { manual: false });
+				await this.#moveOn(orderId, { kind: "created", created });
 				return;
 			} catch (error) {
 				console.error(
@@ -95,13 +97,12 @@ export class OrderMachine extends DurableObject<Env> {
 
 	/** Makes one move of the state machine for `actor`, with item changes written in the same batch. */
 	move(orderId: string, move: Move, actor: Actor, itemUpdates: ItemRow[] = []): Promise<MoveOutcome> {
-		this.#created = null;
 		return this.ctx.blockConcurrencyWhile(() => this.#move(orderId, move, actor, itemUpdates));
 	}
 
 	/** The sandbox's next step, now: validation, production, shipping or delivery of a test order. */
 	advance(orderId: string): Promise<MoveOutcome> {
-		return this.#step(orderId, { manual: true });
+		return this.#moveOn(orderId, { kind: "advance" });
 	}
 
 	override async alarm(): Promise<void> {
@@ -112,12 +113,17 @@ export class OrderMachine extends DurableObject<Env> {
 		const known = typeof intent === "object" ? intent : undefined;
 		// An alarm delivered late, after a newer one was set for later (a sandbox step after its delay), does nothing.
 		if (known !== undefined && known.at > Date.now()) return;
-		await this.#step(orderId, { manual: false, forVersion: known?.version ?? undefined });
+		await this.#moveOn(orderId, { kind: "alarm", forVersion: known?.version ?? null });
 	}
 
-	/** Moves the order on by itself where the table lets the system do so. */
-	async #step(orderId: string, options: { manual: boolean; forVersion?: number }): Promise<MoveOutcome> {
-		const created = this.#takeCreated(orderId);
+	/**
+	 * The one way an order moves on by itself, where the table lets the system do so: validation (the
+	 * only way into it), and the sandbox's production, shipping and delivery.
+	 */
+	async #moveOn(orderId: string, trigger: Trigger): Promise<MoveOutcome> {
+		// The create's own call starts from the order as it wrote it: the step need not read it back. It is
+		// only a head start, as the step's write still checks the version.
+		const created = trigger.kind === "created" ? trigger.created : null;
 		// Read, and start validating a received order, in one serialized section.
 		const current = await this.ctx.blockConcurrencyWhile(async () => {
 			const stored = created?.order ?? (await findOrder(this.env.DB, orderId));
@@ -130,8 +136,13 @@ export class OrderMachine extends DurableObject<Env> {
 		});
 		if (current === null) return { ok: false, kind: "not_found", status: null, message: `No order ${orderId}.` };
 		const { order } = current;
+		// An alarm set for a version the order has left does nothing, unless the order is validating (an
+		// alarm that started a validation is also its retry).
 		const stale =
-			options.forVersion !== undefined && order.version !== options.forVersion && order.status !== "validating";
+			trigger.kind === "alarm" &&
+			trigger.forVersion !== null &&
+			order.version !== trigger.forVersion &&
+			order.status !== "validating";
 		if (stale) return { ok: true, order: current };
 		switch (order.status) {
 			case "received":
@@ -150,15 +161,10 @@ export class OrderMachine extends DurableObject<Env> {
 			default:
 				break;
 		}
-		if (options.manual) return refusal(order, `The sandbox cannot advance an order that is ${order.status}.`);
+		if (trigger.kind === "advance") {
+			return refusal(order, `The sandbox cannot advance an order that is ${order.status}.`);
+		}
 		return { ok: true, order: current };
-	}
-
-	/** The order the create passed, once, when it is the one asked for. */
-	#takeCreated(orderId: string): CreatedOrder | null {
-		const created = this.#created;
-		this.#created = null;
-		return created?.order.order.id === orderId ? created : null;
 	}
 
 	/**
