@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Problem } from "../problem.ts";
 
-/** HTTP status of each error type: the eight of spec section 7, and no others. */
+/** HTTP status of each error type: these eight, and no others. */
 export const ERROR_STATUS = {
 	bad_request: 400,
 	unauthorized: 401,
@@ -42,7 +42,7 @@ export function unprocessable(problem: Problem): ApiError {
 	return new ApiError("validation_error", problem.message, problem.field);
 }
 
-/** The error envelope of the contract, shared by every error response and the OpenAPI document. */
+/** The error envelope, shared by every error response and the OpenAPI document. */
 export const ErrorEnvelopeSchema = z
 	.object({
 		error: z.object({

@@ -1,5 +1,5 @@
 /**
- * What an order costs (product model, section 6): its shipping method, each item's dimensions and
+ * What an order costs: its shipping method, each item's dimensions and
  * price, and the order's costs, either from the price book in force or exactly as a quote gave them.
  * Pure: the facts, the quote and the clock are the caller's.
  */

@@ -20,6 +20,7 @@ import { ownedQuoteRead } from "../quotes/store.ts";
 import { chargeQuote, type OrderPricing, type PieceToMatch, priceOrder } from "./costs.ts";
 import { orderMachine } from "./machine.ts";
 import { checkedUpload, type UploadCheck } from "./order-files.ts";
+import type { CreatedOrder } from "./order-machine.do.ts";
 import { type ItemRow, newOrderRow, type StoredOrder } from "./rows.ts";
 import { type CreateOrderInput, canonicalOrderRequest } from "./schema.ts";
 import { DuplicateExternalId, findOrderByExternalId, insertOrder } from "./store.ts";
@@ -61,11 +62,7 @@ export async function createOrder(env: Env, owner: Owner, input: CreateOrderInpu
  * Wakes a new order's machine, which validates it. Nobody waits for this: should it fail, the cron's
  * sweep starts orders left in `received`, so the failure is only logged.
  */
-export async function startOrder(
-	env: Env,
-	created: { order: StoredOrder; files: PrintFileRow[] },
-	requestId: string,
-): Promise<void> {
+export async function startOrder(env: Env, created: CreatedOrder, requestId: string): Promise<void> {
 	const orderId = created.order.order.id;
 	try {
 		await orderMachine(env, orderId).begin(orderId, created);
@@ -86,27 +83,27 @@ async function storeNewOrder(
 	const prepared = await prepareItems(env, owner, input, orderId, now);
 	if (!prepared.ok) return { ok: false, error: unprocessable(prepared) };
 	const { items, pricing, files } = prepared;
+	const order = newOrderRow({
+		id: orderId,
+		accountId: owner.accountId,
+		mode: owner.mode,
+		externalId: input.external_id,
+		requestHash,
+		shipTo: input.ship_to,
+		callbackUrl: input.callback_url ?? null,
+		giftMessage: input.gift_message ?? null,
+		shippingMethod: pricing.shippingMethod,
+		quoteId: input.quote_id ?? null,
+		costs: pricing.costs,
+		now,
+	});
 	try {
-		const order = newOrderRow({
-			id: orderId,
-			accountId: owner.accountId,
-			mode: owner.mode,
-			externalId: input.external_id,
-			requestHash,
-			shipTo: input.ship_to,
-			callbackUrl: input.callback_url ?? null,
-			giftMessage: input.gift_message ?? null,
-			shippingMethod: pricing.shippingMethod,
-			quoteId: input.quote_id ?? null,
-			costs: pricing.costs,
-			now,
-		});
 		await insertOrder(env.DB, order, items, now);
-		return { ok: true, order: { order, items }, files };
 	} catch (error) {
 		if (error instanceof DuplicateExternalId) return { ok: false, error };
 		throw error;
 	}
+	return { ok: true, order: { order, items }, files };
 }
 
 /**
@@ -127,10 +124,10 @@ function outboundUrlsProblem(env: Env, input: CreateOrderInput): Problem | null 
 }
 
 /**
- * The new order's items and what it costs: each uploaded file checked at its item's size and fit (else
- * a refusal on the item's file field), and the order priced by its quote or the book in force (else
- * a refusal on `quote_id` or `shipping_method`). Every file row and the quote or the pricing facts are read in one
- * D1 batch, and the files' objects in R2 are asked about side by side with it.
+ * The new order's items and what it costs: each uploaded file checked at its item's size and fit
+ * (else a refusal on the item's file field), and the order priced by its quote or the book in force
+ * (else a refusal on `quote_id` or `shipping_method`). Every file row and the quote or the pricing
+ * facts are read in one D1 batch, and the files' objects in R2 are asked about side by side with it.
  */
 async function prepareItems(
 	env: Env,
@@ -187,7 +184,6 @@ async function prepareItems(
 	const { pricing } = priced;
 	const items = entries.map(({ item, piece }, index): ItemRow => {
 		const checked = uploads[index] ?? null;
-		const price = pricing.items[index] ?? null;
 		return {
 			id: newId("itm"),
 			order_id: orderId,
@@ -198,7 +194,7 @@ async function prepareItems(
 			effective_dpi: checked?.effectiveDpi ?? null,
 			cropped_percent: checked?.croppedPercent ?? null,
 			warnings: checked?.warnings ?? [],
-			priced: price,
+			priced: pricing.items[index] ?? null,
 		};
 	});
 	return { ok: true, items, pricing, files: uploads.flatMap((checked) => (checked === null ? [] : [checked.file])) };
@@ -212,14 +208,10 @@ function pricingOf(
 	now: Date,
 ): { ok: true; pricing: OrderPricing } | Refusal {
 	const requested = input.shipping_method ?? null;
-	let outcome: ReturnType<typeof priceOrder>;
 	if (input.quote_id !== undefined) {
 		if (read.quote === null) return refusal("quote_id", `No quote ${input.quote_id} in this account and mode.`);
-		outcome = chargeQuote(read.quote, pieces, input.ship_to.country, requested, now);
-	} else if (read.facts !== null) {
-		outcome = priceOrder(input.items, input.ship_to.country, requested, read.facts);
-	} else {
-		throw new Error("an order without a quote was priced without the book");
+		return chargeQuote(read.quote, pieces, input.ship_to.country, requested, now);
 	}
-	return outcome;
+	if (read.facts === null) throw new Error("an order without a quote was priced without the book");
+	return priceOrder(input.items, input.ship_to.country, requested, read.facts);
 }

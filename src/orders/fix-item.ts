@@ -14,7 +14,7 @@ import {
 } from "../framing/spec.ts";
 import { ApiError, unprocessable } from "../http/errors.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
-import type { Refusal } from "../problem.ts";
+import { type Refusal, refusal } from "../problem.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
 import { checkUploadedFile } from "./order-files.ts";
 import type { ItemRow, StoredOrder } from "./rows.ts";
@@ -49,13 +49,13 @@ export async function fixItem(
 	}
 	const patched = patchedItem(item, patch);
 	if (!patched.ok) throw unprocessable(patched);
-	const changed = patched.item;
+	let changed = patched.item;
+	// An uploaded file is judged now, at the item's new size; a URL is fetched by validation.
 	if (changed.print_file_id !== null && changed.print_file_url === null) {
 		const checked = await checkUploadedFile(env, owner, changed.print_file_id, changed, "print_file_id");
 		if (!checked.ok) throw unprocessable(checked);
-		changed.effective_dpi = checked.effectiveDpi;
-		changed.cropped_percent = checked.croppedPercent;
-		changed.warnings = checked.warnings;
+		const { effectiveDpi, croppedPercent, warnings } = checked;
+		changed = { ...changed, effective_dpi: effectiveDpi, cropped_percent: croppedPercent, warnings };
 	}
 	const outcome = await orderMachine(env, orderId).move(orderId, { kind: "fix_items" }, "partner", [changed]);
 	return orderFromOutcome(outcome);
@@ -76,7 +76,7 @@ function patchedItem(item: ItemRow, patch: PatchItemInput): { ok: true; item: It
 		else if (value !== undefined) Object.assign(sent, { [key]: value });
 	}
 	const problem = framingProblem(sent);
-	if (problem !== null) return { ok: false, ...problem };
+	if (problem !== null) return refusal(problem.field, problem.message);
 	const spec = completeFraming(sent);
 	const width = patch.width_in ?? item.width_in;
 	const height = patch.height_in ?? item.height_in;

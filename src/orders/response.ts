@@ -133,7 +133,7 @@ function toItem(item: ItemRow): z.infer<typeof OrderItemSchema> {
 	};
 }
 
-/** The API shape of a stored order (spec 2.3 plus the contract's fields). */
+/** The API shape of a stored order. */
 export function toOrder({ order, items }: StoredOrder): Order {
 	const state = stateOf(order);
 	return {

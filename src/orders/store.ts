@@ -59,7 +59,7 @@ export async function insertOrder(db: D1Database, order: OrderRow, items: ItemRo
 				jsonColumn(order.costs),
 			),
 		...items.map((item) => insertItem(db, item)),
-		// Recorded and listed, never sent: order.received is not among the contract's webhooks.
+		// Recorded and listed, never sent: partners get no webhook for an order being received.
 		...eventStatements(
 			db,
 			{

@@ -106,27 +106,23 @@ async function repriced(
 	};
 }
 
+/** The item's print file as it is now, fetching it from its URL the first time, and what it tells the check. */
 async function resolveFile(
 	env: Env,
-	order: StoredOrder["order"],
+	order: OrderRow,
 	item: ItemRow,
 	now: Date,
 ): Promise<{ file: PrintFileRow | null; facts: FileFacts }> {
+	const owner = { accountId: order.account_id, mode: order.mode };
 	if (item.print_file_id !== null) {
 		// Compared with R2 on every use: bytes replaced since the check make the file invalid (file_changed).
-		const owner = { accountId: order.account_id, mode: order.mode };
 		const id = item.print_file_id;
 		const file = await printFileNow(env, { owner, id, row: findPrintFileById(env.DB, id) });
 		// An uploaded file keeps its id; a file fetched earlier for this item is reused.
 		if (item.print_file_url === null || file !== null) return { file, facts: fileFacts(file) };
 	}
 	if (item.print_file_url === null) return { file: null, facts: fileFacts(null) };
-	const fetched = await fetchPrintFile(
-		env,
-		{ accountId: order.account_id, mode: order.mode },
-		item.print_file_url,
-		now,
-	);
+	const fetched = await fetchPrintFile(env, owner, item.print_file_url, now);
 	if (!fetched.ok) return { file: null, facts: { kind: "fetch_failed", message: fetched.message } };
 	return { file: fetched.file, facts: fileFacts(fetched.file) };
 }
