@@ -1,5 +1,5 @@
 import { base64Of } from "../base64.ts";
-import { currentPrintFile } from "../print-files/inspection.ts";
+import { printFileNow } from "../print-files/inspection.ts";
 import { readCapped } from "../print-files/read-capped.ts";
 import { findAccountPrintFile } from "../print-files/store.ts";
 import { LOGO_FORMATS, LOGO_MAX_BYTES, LOGO_MAX_SIDE_PX } from "./schema.ts";
@@ -13,7 +13,7 @@ const LOGO_FORMAT_SET: ReadonlySet<string> = new Set(LOGO_FORMATS);
 export async function logoProblem(env: Env, accountId: string, fileId: string): Promise<string | null> {
 	const found = await findAccountPrintFile(env.DB, accountId, fileId);
 	if (found === null) return `is not a print file of this account (${fileId})`;
-	const file = await currentPrintFile(env, found);
+	const file = await printFileNow(env, found);
 	if (file.status === "awaiting_upload" || file.status === "processing") {
 		return `must be uploaded first: ${fileId} is ${file.status}`;
 	}
@@ -40,7 +40,7 @@ export async function logoProblem(env: Env, accountId: string, fileId: string): 
 export async function logoDataUrl(env: Env, accountId: string, fileId: string): Promise<string | null> {
 	const found = await findAccountPrintFile(env.DB, accountId, fileId);
 	if (found === null) return null;
-	const file = await currentPrintFile(env, found);
+	const file = await printFileNow(env, found);
 	if (file.status !== "ready" || file.format === null || !LOGO_FORMAT_SET.has(file.format)) return null;
 	if ((file.size_bytes ?? 0) > LOGO_MAX_BYTES || file.r2_etag === null) return null;
 	const object = await env.PRINT_FILES.get(file.r2_key, { onlyIf: { etagMatches: file.r2_etag } });

@@ -4,10 +4,9 @@ import type { z } from "@hono/zod-openapi";
 import { accountNames } from "../accounts/store.ts";
 import { sizeText } from "../framing/words.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
-import { storedItemPrice } from "../orders/costs.ts";
 import type { QueueQuery } from "../orders/queue-query.ts";
+import { listProductionQueue } from "../orders/queue-store.ts";
 import type { ItemRow, OrderRow } from "../orders/rows.ts";
-import { listProductionQueue } from "../orders/store.ts";
 import { holdReasonLabel, hoursSince } from "./format.ts";
 import { type QueueRow, type QueueSearch, queueHref } from "./queue-page.tsx";
 
@@ -77,7 +76,7 @@ function queueRow(
 function largestPiece(items: readonly ItemRow[]): string | null {
 	let largest: { width_in: number; height_in: number } | null = null;
 	for (const item of items) {
-		const outside = storedItemPrice(item)?.dimensions.outside;
+		const outside = item.priced?.dimensions.outside;
 		if (outside === undefined) continue;
 		if (largest === null || outside.width_in * outside.height_in > largest.width_in * largest.height_in) {
 			largest = outside;

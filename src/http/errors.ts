@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import type { Problem } from "../problem.ts";
 
 /** HTTP status of each error type: the eight the API documents, and no others (clients switch on `type`). */
 export const ERROR_STATUS = {
@@ -34,6 +35,11 @@ export class ApiError extends Error {
 	get status(): ErrorStatus {
 		return ERROR_STATUS[this.type];
 	}
+}
+
+/** A problem the domain found in a request, as the API's 422 on its field. */
+export function unprocessable(problem: Problem): ApiError {
+	return new ApiError("validation_error", problem.message, problem.field);
 }
 
 /** The error envelope, shared by every error response and the OpenAPI document. */

@@ -1,5 +1,5 @@
 /**
- * What an order costs (product model, section 6): its shipping method, each item's dimensions and
+ * What an order costs: its shipping method, each item's dimensions and
  * price, and the order's costs, either from the price book in force or exactly as a quote gave them.
  * Pure: the facts, the quote and the clock are the caller's.
  */
@@ -7,6 +7,7 @@ import { FRAMING_FIELDS, type FramingSpec } from "../framing/spec.ts";
 import { shippingTablesOf } from "../pricing/book.ts";
 import { safeSum } from "../pricing/money.ts";
 import { type ShippingMethod, type ShippingOption, zoneOf } from "../pricing/shipping.ts";
+import { type Refusal, refusal } from "../problem.ts";
 import {
 	cartShippingOptions,
 	notOffered,
@@ -39,9 +40,6 @@ export type OrderPricing = {
 	items: (ItemPrice | null)[];
 };
 
-/** A refusal on a request field, and why. */
-export type PricingRefusal = { ok: false; field: string; message: string };
-
 /** The order's charges: its items, its shipping, their total, and what priced them. */
 function chargesOf(items: number, shipping: number, priceBookVersion: number, quoteId: string | null): OrderCosts {
 	return {
@@ -52,16 +50,6 @@ function chargesOf(items: number, shipping: number, priceBookVersion: number, qu
 		price_book_version: priceBookVersion,
 		quote_id: quoteId,
 	};
-}
-
-/** A stored item's price (`order_items.priced`), or null while it has none. */
-export function storedItemPrice(item: { priced: string | null }): ItemPrice | null {
-	return item.priced === null ? null : (JSON.parse(item.priced) as ItemPrice);
-}
-
-/** A stored order's charges (`orders.costs`), or null while it has none. */
-export function storedCosts(order: { costs: string | null }): OrderCosts | null {
-	return order.costs === null ? null : (JSON.parse(order.costs) as OrderCosts);
 }
 
 /** The method an order gets without asking: standard when offered, else the only way it can go (freight). */
@@ -91,18 +79,14 @@ export function priceOrder(
 	country: string,
 	requested: ShippingMethod | null,
 	facts: PieceFacts,
-): { ok: true; pricing: OrderPricing } | PricingRefusal {
+): { ok: true; pricing: OrderPricing } | Refusal {
 	const priced = pieces.map((piece) => pricePiece(piece, facts));
 	const complete = priced.flatMap((piece) => (piece.ok ? [piece] : []));
 	if (complete.length < priced.length) {
 		const offered = shippingTablesOf(facts.book).rates[zoneOf(country)];
 		if (requested !== null && offered[requested] === undefined) {
 			const methods = Object.keys(offered).join(", ");
-			return {
-				ok: false,
-				field: "shipping_method",
-				message: `${requested} is not offered to ${country} (offered: ${methods})`,
-			};
+			return refusal("shipping_method", `${requested} is not offered to ${country} (offered: ${methods})`);
 		}
 		return {
 			ok: true,
@@ -123,7 +107,7 @@ export function priceOrder(
 	const method = requested ?? defaultMethod;
 	const option = options.find((candidate) => candidate.method === method);
 	if (option === undefined) {
-		return { ok: false, field: "shipping_method", message: notOffered(method, country, options) };
+		return refusal("shipping_method", notOffered(method, country, options));
 	}
 	const itemsTotal = safeSum(
 		complete.map((piece) => piece.line_total),
@@ -156,8 +140,8 @@ export function chargeQuote(
 	country: string,
 	requested: ShippingMethod | null,
 	now: Date,
-): { ok: true; pricing: OrderPricing } | PricingRefusal {
-	const refuse = (message: string): PricingRefusal => ({ ok: false, field: "quote_id", message });
+): { ok: true; pricing: OrderPricing } | Refusal {
+	const refuse = (message: string): Refusal => refusal("quote_id", message);
 	if (Date.parse(quote.expires_at) <= now.getTime()) {
 		return refuse(`Quote ${quote.id} expired at ${quote.expires_at}; ask for a new quote.`);
 	}
@@ -186,11 +170,7 @@ export function chargeQuote(
 	const method = requested ?? quote.shipping_method ?? defaultMethod;
 	const option = quote.shipping_options.find((candidate) => candidate.method === method);
 	if (option === undefined) {
-		return {
-			ok: false,
-			field: "shipping_method",
-			message: `${notOffered(method, country, quote.shipping_options)} in quote ${quote.id}`,
-		};
+		return refusal("shipping_method", `${notOffered(method, country, quote.shipping_options)} in quote ${quote.id}`);
 	}
 	return {
 		ok: true,

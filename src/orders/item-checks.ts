@@ -44,7 +44,7 @@ export function catalogFactsOf(catalog: Catalog): CatalogFacts {
 /** What is known of an item's file when it is checked. */
 export type FileFacts =
 	| { kind: "ready"; widthPx: number; heightPx: number }
-	| { kind: "invalid"; reason: InvalidReason; message: string }
+	| { kind: "invalid"; reason: InvalidReason | null; message: string }
 	| { kind: "fetch_failed"; message: string }
 	| { kind: "missing"; message: string };
 
@@ -98,6 +98,45 @@ export function imageFit(
 	return { effectiveDpi: dpi, verdict, croppedPercent: cropped, warnings };
 }
 
+/** What an item's file gives at its size and fit, or why it does not print there (and the hold's reason). */
+export type FileAtSize =
+	| { ok: true; fit: ImageFit }
+	| {
+			ok: false;
+			reason: HoldReason;
+			message: string;
+			/** The image at the item's size, when its pixels are known but too few. */
+			fit: ImageFit | null;
+	  };
+
+/**
+ * The one judgement of a print file at an item's size and fit: the create and an item's fix refuse a
+ * file it turns down, and validation holds the order on it. `subject` names the file in the message.
+ */
+export function fileAtSize(
+	file: FileFacts,
+	item: { width_in: number; height_in: number; fit: FramingSpec["fit"] },
+	subject = "The file",
+): FileAtSize {
+	switch (file.kind) {
+		case "ready": {
+			const fit = imageFit(file.widthPx, file.heightPx, item);
+			if (fit.verdict !== "reject") return { ok: true, fit };
+			// Rounded down: a file just under the minimum must not read as having it.
+			const message = `${subject} is ${file.widthPx} × ${file.heightPx} px: ${Math.floor(fit.effectiveDpi)} DPI at ${item.width_in} × ${item.height_in} in, below the ${MINIMUM_DPI} DPI minimum.`;
+			return { ok: false, reason: "file_resolution_too_low", message, fit };
+		}
+		case "invalid": {
+			const reason = file.reason === "unsupported_format" ? "unsupported_file_format" : "file_unreadable";
+			return { ok: false, reason, message: file.message, fit: null };
+		}
+		case "fetch_failed":
+			return { ok: false, reason: "file_fetch_failed", message: file.message, fit: null };
+		case "missing":
+			return { ok: false, reason: "file_unreadable", message: file.message, fit: null };
+	}
+}
+
 function problem(item: { id: string }, reason: HoldReason, field: string, message: string): Problem {
 	return { reason, detail: { item_id: item.id, field, message } };
 }
@@ -106,50 +145,17 @@ function sizeOffered(inches: number, catalog: CatalogFacts): boolean {
 	return Number.isInteger(inches) && inches >= catalog.minIn && inches <= catalog.maxIn;
 }
 
-/** Checks one item's file and its catalog parts (contract, "Catalog mismatches and file checks"; product model, section 1). */
+/** Checks one item's file at its size, and its catalog parts. */
 export function checkItem(item: ItemToCheck, file: FileFacts, catalog: CatalogFacts): ItemFindings {
-	const problems: Problem[] = [];
-	let dpi: number | null = null;
-	let cropped: number | null = null;
-	let warnings: string[] = [];
-	switch (file.kind) {
-		case "ready": {
-			const fitted = imageFit(file.widthPx, file.heightPx, item);
-			dpi = fitted.effectiveDpi;
-			cropped = fitted.croppedPercent;
-			if (fitted.verdict === "reject") {
-				problems.push(
-					problem(
-						item,
-						"file_resolution_too_low",
-						item.fileField,
-						`The file is ${file.widthPx} × ${file.heightPx} px: ${Math.floor(dpi)} DPI at ${item.width_in} × ${item.height_in} in, below the ${MINIMUM_DPI} DPI minimum.`,
-					),
-				);
-			} else {
-				warnings = fitted.warnings;
-			}
-			break;
-		}
-		case "invalid":
-			problems.push(
-				problem(
-					item,
-					file.reason === "unsupported_format" ? "unsupported_file_format" : "file_unreadable",
-					item.fileField,
-					file.message,
-				),
-			);
-			break;
-		case "fetch_failed":
-			problems.push(problem(item, "file_fetch_failed", item.fileField, file.message));
-			break;
-		case "missing":
-			problems.push(problem(item, "file_unreadable", item.fileField, file.message));
-			break;
-	}
+	const judged = fileAtSize(file, item);
+	const problems: Problem[] = judged.ok ? [] : [problem(item, judged.reason, item.fileField, judged.message)];
 	problems.push(...buildProblems(item, catalog));
-	return { problems, effectiveDpi: dpi, warnings, croppedPercent: cropped };
+	return {
+		problems,
+		effectiveDpi: judged.fit?.effectiveDpi ?? null,
+		warnings: judged.ok ? judged.fit.warnings : [],
+		croppedPercent: judged.fit?.croppedPercent ?? null,
+	};
 }
 
 /** An item's size and framing specification, as the build check needs them. */

@@ -7,7 +7,7 @@ export function orderMachine(env: Env, orderId: string): DurableObjectStub<Order
 	return env.ORDER_MACHINE.get(env.ORDER_MACHINE.idFromName(orderId));
 }
 
-/** The order a move produced, or the contract's error: 409 naming the current status, or 404. */
+/** The order a move produced, or the API's error: 409 naming the current status, or 404. */
 export function orderFromOutcome(outcome: MoveOutcome): StoredOrder {
 	if (outcome.ok) return outcome.order;
 	if (outcome.kind === "not_found") throw new ApiError("not_found", outcome.message, "id");

@@ -7,9 +7,10 @@ import { ApiError, errorResponses } from "../http/errors.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
 import { HoldBody, moveAsOperator, ShipBody } from "./operator-moves.ts";
 import { QueuePageSchema, QueueQuery, toQueuePage } from "./queue-query.ts";
+import { listProductionQueue } from "./queue-store.ts";
 import { OrderIdParams, OrderSchema, toOrder } from "./response.ts";
 import type { Move } from "./state-machine.ts";
-import { findOwnedOrder, listProductionQueue } from "./store.ts";
+import { findOwnedOrder } from "./store.ts";
 
 const listQueue = protectedRoute("ops", {
 	method: "get",

@@ -1,56 +1,75 @@
-import type { KeyMode } from "../accounts/scopes.ts";
-import type { FramingSpec } from "../framing/spec.ts";
-import { ApiError } from "../http/errors.ts";
-import { currentPrintFile } from "../print-files/inspection.ts";
-import { MINIMUM_DPI } from "../print-files/resolution.ts";
-import { findOwnedPrintFile, type PrintFileRow } from "../print-files/store.ts";
-import { imageFit } from "./item-checks.ts";
-
 /**
- * The check of an uploaded file named by `print_file_id` when an order is created or an item
- * changed: the file must be the caller's, uploaded and a readable image of at least 150 DPI at the
- * item's size, else 422 on `field`. Returns the item's effective DPI and warnings, and the file as
- * it was checked (compared with R2 just now).
+ * An item's print file as the item checks see it. Two situations word what they find differently:
+ * a create or an item's fix names the file the partner just sent (a 422 on that field), while
+ * validation holds an order whose file went away or failed since.
  */
-export async function checkUploadedFile(
-	env: Env,
-	owner: { accountId: string; mode: KeyMode },
-	printFileId: string,
-	size: { width_in: number; height_in: number; fit: FramingSpec["fit"] },
-	field: string,
-): Promise<UploadCheck> {
-	const found = await findOwnedPrintFile(env.DB, owner, printFileId);
-	return checkedUpload(found === null ? null : await currentPrintFile(env, found), printFileId, size, field);
-}
+import type { Owner } from "../accounts/owner.ts";
+import type { FramingSpec } from "../framing/spec.ts";
+import { printFileNow } from "../print-files/inspection.ts";
+import { findOwnedPrintFile, type PrintFileRow } from "../print-files/store.ts";
+import { type Refusal, refusal } from "../problem.ts";
+import { type FileFacts, fileAtSize } from "./item-checks.ts";
 
 /** What an uploaded file's check found, and the file it checked. */
 export type UploadCheck = { effectiveDpi: number; warnings: string[]; croppedPercent: number; file: PrintFileRow };
+
+type SizeAndFit = { width_in: number; height_in: number; fit: FramingSpec["fit"] };
+
+/**
+ * The check of an uploaded file named by `print_file_id` when an item is changed: the file must be
+ * the caller's, uploaded and a readable image of at least 150 DPI at the item's size, else a refusal
+ * on `field`. The file is compared with R2 just now.
+ */
+export async function checkUploadedFile(
+	env: Env,
+	owner: Owner,
+	printFileId: string,
+	size: SizeAndFit,
+	field: string,
+): Promise<({ ok: true } & UploadCheck) | Refusal> {
+	const file = await printFileNow(env, { owner, id: printFileId, row: findOwnedPrintFile(env.DB, owner, printFileId) });
+	return checkedUpload(file, printFileId, size, field);
+}
 
 /** checkUploadedFile's verdict on the file as it stands now (`file`: null when the caller has none). */
 export function checkedUpload(
 	file: PrintFileRow | null,
 	printFileId: string,
-	size: { width_in: number; height_in: number; fit: FramingSpec["fit"] },
+	size: SizeAndFit,
 	field: string,
-): UploadCheck {
-	if (file === null) throw new ApiError("validation_error", `No print file ${printFileId} in this account.`, field);
+): ({ ok: true } & UploadCheck) | Refusal {
+	if (file === null) return refusal(field, `No print file ${printFileId} in this account.`);
+	const judged = fileAtSize(uploadFacts(file, printFileId), size, `Print file ${printFileId}`);
+	if (!judged.ok) return refusal(field, judged.message);
+	const { effectiveDpi, warnings, croppedPercent } = judged.fit;
+	return { ok: true, effectiveDpi, warnings, croppedPercent, file };
+}
+
+/** What the partner's file is, in the words of a refusal that names it. */
+function uploadFacts(file: PrintFileRow, printFileId: string): FileFacts {
 	if (file.status === "awaiting_upload" || file.status === "processing") {
-		throw new ApiError("validation_error", `Print file ${printFileId} has not been uploaded yet.`, field);
+		return { kind: "missing", message: `Print file ${printFileId} has not been uploaded yet.` };
 	}
 	if (file.status === "invalid" || file.width_px === null || file.height_px === null) {
-		throw new ApiError(
-			"validation_error",
-			`Print file ${printFileId} is not a usable image (${file.invalid_reason ?? "invalid"}): ${file.invalid_message ?? ""}`.trim(),
-			field,
-		);
+		const message =
+			`Print file ${printFileId} is not a usable image (${file.invalid_reason ?? "invalid"}): ${file.invalid_message ?? ""}`.trim();
+		return { kind: "invalid", reason: file.invalid_reason, message };
 	}
-	const fitted = imageFit(file.width_px, file.height_px, size);
-	if (fitted.verdict === "reject") {
-		throw new ApiError(
-			"validation_error",
-			`Print file ${printFileId} is ${file.width_px} × ${file.height_px} px: ${Math.floor(fitted.effectiveDpi)} DPI at ${size.width_in} × ${size.height_in} in, below the ${MINIMUM_DPI} DPI minimum for that size.`,
-			field,
-		);
+	return { kind: "ready", widthPx: file.width_px, heightPx: file.height_px };
+}
+
+/** What an inspected (or failed) print file tells validation's item check. */
+export function fileFacts(file: PrintFileRow | null): FileFacts {
+	if (file === null) return { kind: "missing", message: "The print file no longer exists." };
+	if (file.status === "ready" && file.width_px !== null && file.height_px !== null) {
+		return { kind: "ready", widthPx: file.width_px, heightPx: file.height_px };
 	}
-	return { effectiveDpi: fitted.effectiveDpi, warnings: fitted.warnings, croppedPercent: fitted.croppedPercent, file };
+	if (file.status === "invalid" && file.invalid_reason !== null) {
+		return {
+			kind: "invalid",
+			reason: file.invalid_reason,
+			message: file.invalid_message ?? "The file is not a usable image.",
+		};
+	}
+	return { kind: "missing", message: "The print file has not been uploaded." };
 }

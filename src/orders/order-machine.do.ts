@@ -1,12 +1,14 @@
 import { DurableObject } from "cloudflare:workers";
 import { configOf } from "../config.ts";
 import { randomBase62 } from "../ids.ts";
+import { log } from "../log.ts";
 import type { PrintFileRow } from "../print-files/store.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
+import { type MoveStep, StaleOrder, writeMove } from "./move-store.ts";
 import { type ItemRow, type OrderRow, type StoredOrder, stateOf, withState } from "./rows.ts";
 import { type Actor, applyMove, type Move, repeatsMove, type Tracking } from "./state-machine.ts";
-import { findOrder, type MoveStep, StaleOrder, writeMove } from "./store.ts";
+import { findOrder } from "./store.ts";
 import { type OrderCharges, validateOrder } from "./validate-order.ts";
 
 /** A new order as its create wrote it, and its uploaded print files as the create checked them. */
@@ -38,6 +40,16 @@ const ALARM_KEY = "alarm_intent";
 /** `version` null: whatever the order's state (a new or restarted order). */
 type AlarmIntent = { version: number | null; at: number };
 
+/**
+ * What asks an order to move on by itself: its create (with the order as the create wrote it, and
+ * the print files it checked), its alarm (set for a version of the order, or for whatever it is
+ * now), or the sandbox's advance.
+ */
+type Trigger =
+	| { kind: "created"; created: CreatedOrder }
+	| { kind: "alarm"; forVersion: number | null }
+	| { kind: "advance" };
+
 /** Time between the sandbox's automatic steps for test-mode orders. */
 function sandboxStepMs(env: Env): number {
 	return configOf(env).SANDBOX_STEP_SECONDS * 1000;
@@ -59,28 +71,21 @@ export class OrderMachine extends DurableObject<Env> {
 	#validatingVersion: number | null = null;
 
 	/**
-	 * The order as its create wrote it, with the print files it checked, kept for the first step so
-	 * that step need not read them back. It is only a head start: the step's write still checks the
-	 * version, and any other move drops it.
-	 */
-	#created: CreatedOrder | null = null;
-
-	/**
 	 * Starts an order's life (or restarts a stalled one). An order the create passes, whose files are
 	 * all uploads, is validated right here: the check takes moments. Should that fail, the alarm takes
 	 * over as for any other order, which is validated at once from the alarm (it retries on failure);
 	 * should the run die with its isolate, the cron's sweep restarts the order.
 	 */
 	async begin(orderId: string, created?: CreatedOrder): Promise<void> {
-		this.#created = created?.order.order.id === orderId ? created : null;
-		if (this.#created !== null && checksUploadsOnly(this.#created.order)) {
+		if (created !== undefined && created.order.order.id === orderId && checksUploadsOnly(created.order)) {
 			try {
-				await this.#step(orderId, { manual: false });
+				await this.#moveOn(orderId, { kind: "created", created });
 				return;
 			} catch (error) {
-				console.error(
-					JSON.stringify({ level: "warn", order_id: orderId, message: `validation failed, retried: ${String(error)}` }),
-				);
+				log.warn("order.validation_retried", {
+					order_id: orderId,
+					message: `validation failed, retried: ${String(error)}`,
+				});
 			}
 		}
 		const at = Date.now();
@@ -94,13 +99,12 @@ export class OrderMachine extends DurableObject<Env> {
 
 	/** Makes one move of the state machine for `actor`, with item changes written in the same batch. */
 	move(orderId: string, move: Move, actor: Actor, itemUpdates: ItemRow[] = []): Promise<MoveOutcome> {
-		this.#created = null;
 		return this.ctx.blockConcurrencyWhile(() => this.#move(orderId, move, actor, itemUpdates));
 	}
 
 	/** The sandbox's next step, now: validation, production, shipping or delivery of a test order. */
 	advance(orderId: string): Promise<MoveOutcome> {
-		return this.#step(orderId, { manual: true });
+		return this.#moveOn(orderId, { kind: "advance" });
 	}
 
 	override async alarm(): Promise<void> {
@@ -111,12 +115,17 @@ export class OrderMachine extends DurableObject<Env> {
 		const known = typeof intent === "object" ? intent : undefined;
 		// An alarm delivered late, after a newer one was set for later (a sandbox step after its delay), does nothing.
 		if (known !== undefined && known.at > Date.now()) return;
-		await this.#step(orderId, { manual: false, forVersion: known?.version ?? undefined });
+		await this.#moveOn(orderId, { kind: "alarm", forVersion: known?.version ?? null });
 	}
 
-	/** Moves the order on by itself where the table lets the system do so. */
-	async #step(orderId: string, options: { manual: boolean; forVersion?: number }): Promise<MoveOutcome> {
-		const created = this.#takeCreated(orderId);
+	/**
+	 * The one way an order moves on by itself, where the table lets the system do so: validation (the
+	 * only way into it), and the sandbox's production, shipping and delivery.
+	 */
+	async #moveOn(orderId: string, trigger: Trigger): Promise<MoveOutcome> {
+		// The create's own call starts from the order as it wrote it: the step need not read it back. It is
+		// only a head start, as the step's write still checks the version.
+		const created = trigger.kind === "created" ? trigger.created : null;
 		// Read, and start validating a received order, in one serialized section.
 		const current = await this.ctx.blockConcurrencyWhile(async () => {
 			const stored = created?.order ?? (await findOrder(this.env.DB, orderId));
@@ -129,8 +138,13 @@ export class OrderMachine extends DurableObject<Env> {
 		});
 		if (current === null) return { ok: false, kind: "not_found", status: null, message: `No order ${orderId}.` };
 		const { order } = current;
+		// An alarm set for a version the order has left does nothing, unless the order is validating (an
+		// alarm that started a validation is also its retry).
 		const stale =
-			options.forVersion !== undefined && order.version !== options.forVersion && order.status !== "validating";
+			trigger.kind === "alarm" &&
+			trigger.forVersion !== null &&
+			order.version !== trigger.forVersion &&
+			order.status !== "validating";
 		if (stale) return { ok: true, order: current };
 		switch (order.status) {
 			case "received":
@@ -149,15 +163,10 @@ export class OrderMachine extends DurableObject<Env> {
 			default:
 				break;
 		}
-		if (options.manual) return refusal(order, `The sandbox cannot advance an order that is ${order.status}.`);
+		if (trigger.kind === "advance") {
+			return refusal(order, `The sandbox cannot advance an order that is ${order.status}.`);
+		}
 		return { ok: true, order: current };
-	}
-
-	/** The order the create passed, once, when it is the one asked for. */
-	#takeCreated(orderId: string): CreatedOrder | null {
-		const created = this.#created;
-		this.#created = null;
-		return created?.order.order.id === orderId ? created : null;
 	}
 
 	/**

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { NAME_SEARCH_PARTNERS } from "../accounts/store.ts";
+import type { PartnerSearch } from "./queue-store.ts";
 import { OrderPageSchema, toOrderPage } from "./response.ts";
 import type { StoredOrder } from "./rows.ts";
 import { ORDER_STATUSES } from "./state-machine.ts";
-import type { PartnerSearch } from "./store.ts";
 
 /** The floor's queue filters, shared by `GET /v1/ops/orders` and the console's queue page. */
 export const QueueQuery = z.object({

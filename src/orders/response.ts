@@ -1,12 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import { type ShipTo, ShipToSchema } from "../addresses/schema.ts";
+import { ShipToSchema } from "../addresses/schema.ts";
 import { FITS, specOf } from "../framing/spec.ts";
 import { encodeCursor } from "../http/cursor.ts";
 import { dateTime } from "../http/date-time.ts";
 import { SHIPPING_METHODS } from "../pricing/shipping.ts";
 import { CentsSchema, DimensionsSchema, UnitPriceSchema } from "../quotes/schema.ts";
-import { storedCosts, storedItemPrice } from "./costs.ts";
-import { type ItemRow, type OrderRow, type StoredOrder, stateOf } from "./rows.ts";
+import { type ItemRow, type StoredOrder, shownDpi, stateOf } from "./rows.ts";
 import { HOLD_REASONS, ORDER_STATUSES } from "./state-machine.ts";
 
 /** The `{id}` path parameter of order routes. */
@@ -115,7 +114,7 @@ export const OrderSchema = z
 export type Order = z.infer<typeof OrderSchema>;
 
 function toItem(item: ItemRow): z.infer<typeof OrderItemSchema> {
-	const price = storedItemPrice(item);
+	const price = item.priced;
 	return {
 		id: item.id,
 		print_file_id: item.print_file_id,
@@ -124,9 +123,9 @@ function toItem(item: ItemRow): z.infer<typeof OrderItemSchema> {
 		height_in: item.height_in,
 		...specOf(item),
 		quantity: item.quantity,
-		effective_dpi: item.effective_dpi === null ? null : Math.round(item.effective_dpi * 10) / 10,
+		effective_dpi: shownDpi(item),
 		image_cropped_percent: item.cropped_percent,
-		warnings: JSON.parse(item.warnings) as string[],
+		warnings: item.warnings,
 		dimensions: price?.dimensions ?? null,
 		united_inches: price?.united_inches ?? null,
 		unit_price: price?.unit_price ?? null,
@@ -134,20 +133,20 @@ function toItem(item: ItemRow): z.infer<typeof OrderItemSchema> {
 	};
 }
 
-/** The API shape of a stored order (spec 2.3 plus the contract's fields). */
+/** The API shape of a stored order. */
 export function toOrder({ order, items }: StoredOrder): Order {
-	const state = stateOf(order as OrderRow);
+	const state = stateOf(order);
 	return {
 		id: order.id,
 		external_id: order.external_id,
 		status: order.status,
 		version: order.version,
 		mode: order.mode,
-		ship_to: JSON.parse(order.ship_to) as ShipTo,
+		ship_to: order.ship_to,
 		callback_url: order.callback_url,
 		gift_message: order.gift_message,
 		shipping_method: order.shipping_method,
-		costs: storedCosts(order),
+		costs: order.costs,
 		items: items.map(toItem),
 		tracking: state.tracking,
 		hold_reason: state.holdReason,

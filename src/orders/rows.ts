@@ -1,12 +1,17 @@
-/** An order's rows as D1 stores them, and the pure mapping between them and the state machine's view. */
+/**
+ * An order's rows as objects, their JSON columns parsed (the stores read and write the text), and the
+ * pure mapping between them and the state machine's view.
+ */
 import type { KeyMode } from "../accounts/scopes.ts";
 import type { ShipTo } from "../addresses/schema.ts";
 import type { FramingSpec } from "../framing/spec.ts";
 import { randomBase62 } from "../ids.ts";
 import type { ShippingMethod } from "../pricing/shipping.ts";
 import type { OrderEventSubject } from "../webhooks/events.ts";
+import type { ItemPrice, OrderCosts } from "./costs.ts";
 import type { HoldDetail, HoldReason, OrderState, OrderStatus, Tracking } from "./state-machine.ts";
 
+/** An orders row, its JSON columns parsed. */
 export type OrderRow = {
 	id: string;
 	account_id: string;
@@ -16,11 +21,11 @@ export type OrderRow = {
 	status: OrderStatus;
 	version: number;
 	write_token: string;
-	ship_to: string;
+	ship_to: ShipTo;
 	callback_url: string | null;
 	gift_message: string | null;
 	hold_reason: HoldReason | null;
-	hold_details: string;
+	hold_details: HoldDetail[];
 	tracking_carrier: string | null;
 	tracking_number: string | null;
 	tracking_url: string | null;
@@ -29,13 +34,14 @@ export type OrderRow = {
 	shipped_at: string | null;
 	delivered_at: string | null;
 	canceled_at: string | null;
-	/** Null only for orders placed before orders were priced (migration 0011). */
+	/** Null only for orders placed before orders were priced. */
 	shipping_method: ShippingMethod | null;
 	quote_id: string | null;
-	/** JSON OrderCosts; null while an item cannot be priced, and for orders placed before pricing. */
-	costs: string | null;
+	/** Null while an item cannot be priced, and for orders placed before pricing. */
+	costs: OrderCosts | null;
 };
 
+/** An order_items row, its JSON columns parsed. */
 export type ItemRow = {
 	id: string;
 	order_id: string;
@@ -48,9 +54,9 @@ export type ItemRow = {
 	effective_dpi: number | null;
 	/** The share of the image `fill` cuts off, once the file is known. */
 	cropped_percent: number | null;
-	warnings: string;
-	/** JSON ItemPrice (dimensions, united inches, unit price, line total); null while the item cannot be priced. */
-	priced: string | null;
+	warnings: string[];
+	/** Dimensions, united inches, unit price and line total; null while the item cannot be priced. */
+	priced: ItemPrice | null;
 } & FramingSpec;
 
 /** An order with its items, as read from D1. */
@@ -68,7 +74,7 @@ export function newOrderRow(fields: {
 	giftMessage?: string | null;
 	shippingMethod?: ShippingMethod | null;
 	quoteId?: string | null;
-	costs?: string | null;
+	costs?: OrderCosts | null;
 	now: Date;
 	status?: OrderStatus;
 }): OrderRow {
@@ -82,11 +88,11 @@ export function newOrderRow(fields: {
 		status: fields.status ?? "received",
 		version: 1,
 		write_token: randomBase62(16),
-		ship_to: JSON.stringify(fields.shipTo),
+		ship_to: fields.shipTo,
 		callback_url: fields.callbackUrl,
 		gift_message: fields.giftMessage ?? null,
 		hold_reason: null,
-		hold_details: "[]",
+		hold_details: [],
 		tracking_carrier: null,
 		tracking_number: null,
 		tracking_url: null,
@@ -101,6 +107,11 @@ export function newOrderRow(fields: {
 	};
 }
 
+/** An item's effective DPI as the views show it: to one decimal, null while its file is unknown. */
+export function shownDpi(item: { effective_dpi: number | null }): number | null {
+	return item.effective_dpi === null ? null : Math.round(item.effective_dpi * 10) / 10;
+}
+
 /** The state-machine view of a stored order. */
 export function stateOf(order: OrderRow): OrderState {
 	const tracking: Tracking | null =
@@ -110,7 +121,7 @@ export function stateOf(order: OrderRow): OrderState {
 	return {
 		status: order.status,
 		holdReason: order.hold_reason,
-		holdDetails: JSON.parse(order.hold_details) as HoldDetail[],
+		holdDetails: order.hold_details,
 		tracking,
 		shippedAt: order.shipped_at,
 		deliveredAt: order.delivered_at,
@@ -126,7 +137,7 @@ export function withState(order: OrderRow, state: OrderState, now: Date): OrderR
 		version: order.version + 1,
 		write_token: randomBase62(16),
 		hold_reason: state.holdReason,
-		hold_details: JSON.stringify(state.holdDetails),
+		hold_details: state.holdDetails,
 		tracking_carrier: state.tracking?.carrier ?? null,
 		tracking_number: state.tracking?.number ?? null,
 		tracking_url: state.tracking?.url ?? null,

@@ -15,7 +15,7 @@ export const DEFAULT_SHIPPING_METHOD = "standard";
 /** Most characters a gift message may have, counted as a reader would (code points, not UTF-16 units). */
 export const GIFT_MESSAGE_MAX_CHARACTERS = 300;
 
-/** `gift_message`: an extension of spec 2.1, printed on the packing slip. */
+/** `gift_message`: a message from the buyer, printed on the packing slip. */
 function giftMessage() {
 	return printedMessage(GIFT_MESSAGE_MAX_CHARACTERS)
 		.optional()

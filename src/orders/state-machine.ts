@@ -1,5 +1,5 @@
 /**
- * The order state machine of the contract, as pure data and functions: which moves exist, from
+ * The order state machine, as pure data and functions: which moves exist, from
  * which statuses, who may make them, and what each one sets. The order's Durable Object and the
  * routes only call `applyMove`; nothing else decides a status.
  */
@@ -17,7 +17,7 @@ export const ORDER_STATUSES = [
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-/** Codes of `hold_reason` (contract, "Catalog mismatches and file checks"). */
+/** Codes of `hold_reason`: why validation, or an operator, stopped the order. */
 export const HOLD_REASONS = [
 	"file_resolution_too_low",
 	"file_unreadable",
@@ -68,7 +68,7 @@ export type OrderState = {
 
 type Rule = { from: readonly OrderStatus[]; to: OrderStatus; actors: readonly Actor[]; event: OrderEventType | null };
 
-/** The contract's transition table, one row per move. */
+/** The transition table, one row per move. */
 export const TRANSITIONS: Readonly<Record<MoveKind, Rule>> = {
 	start_validation: { from: ["received"], to: "validating", actors: ["system"], event: null },
 	pass_validation: { from: ["validating"], to: "in_production", actors: ["system"], event: "order.in_production" },

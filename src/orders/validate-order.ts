@@ -1,12 +1,12 @@
-import type { ShipTo } from "../addresses/schema.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
 import { sentFraming, specOf } from "../framing/spec.ts";
 import { fetchPrintFile } from "../print-files/fetch.ts";
-import { currentPrintFileById } from "../print-files/inspection.ts";
-import type { PrintFileRow } from "../print-files/store.ts";
+import { printFileNow } from "../print-files/inspection.ts";
+import { findPrintFileById, type PrintFileRow } from "../print-files/store.ts";
 import { pieceFactsOf } from "../quotes/facts.ts";
 import { priceOrder } from "./costs.ts";
 import { type CatalogFacts, catalogFactsOf, checkItem, type FileFacts, orderVerdict } from "./item-checks.ts";
+import { fileFacts } from "./order-files.ts";
 import type { ItemRow, OrderRow, StoredOrder } from "./rows.ts";
 import type { HoldDetail, HoldReason } from "./state-machine.ts";
 
@@ -25,22 +25,6 @@ export type OrderCharges = Pick<OrderRow, "shipping_method" | "costs" | "quote_i
 export async function catalogFacts(db: D1Database): Promise<CatalogFacts> {
 	const { catalog } = await isolateCatalog.get(db);
 	return catalogFactsOf(catalog);
-}
-
-/** What an inspected (or failed) print file tells the item check. */
-export function fileFacts(file: PrintFileRow | null): FileFacts {
-	if (file === null) return { kind: "missing", message: "The print file no longer exists." };
-	if (file.status === "ready" && file.width_px !== null && file.height_px !== null) {
-		return { kind: "ready", widthPx: file.width_px, heightPx: file.height_px };
-	}
-	if (file.status === "invalid" && file.invalid_reason !== null) {
-		return {
-			kind: "invalid",
-			reason: file.invalid_reason,
-			message: file.invalid_message ?? "The file is not a usable image.",
-		};
-	}
-	return { kind: "missing", message: "The print file has not been uploaded." };
 }
 
 /**
@@ -80,7 +64,7 @@ export async function validateOrder(
 			print_file_id: file?.id ?? item.print_file_id,
 			effective_dpi: finding.effectiveDpi,
 			cropped_percent: finding.croppedPercent,
-			warnings: JSON.stringify(finding.warnings),
+			warnings: finding.warnings,
 		});
 	}
 	const pricing = await repriced(env.DB, order, checked);
@@ -107,43 +91,38 @@ async function repriced(
 		height_in: item.height_in,
 		quantity: item.quantity,
 	}));
-	const country = (JSON.parse(order.ship_to) as ShipTo).country;
+	const country = order.ship_to.country;
 	const asked = priceOrder(pieces, country, order.shipping_method, facts);
 	const outcome = asked.ok ? asked : priceOrder(pieces, country, null, facts);
 	if (!outcome.ok) return null;
 	const { pricing } = outcome;
 	return {
-		items: items.map((item, index) => {
-			const price = pricing.items[index] ?? null;
-			return { ...item, priced: price === null ? null : JSON.stringify(price) };
-		}),
+		items: items.map((item, index) => ({ ...item, priced: pricing.items[index] ?? null })),
 		charges: {
 			shipping_method: pricing.shippingMethod,
-			costs: pricing.costs === null ? null : JSON.stringify(pricing.costs),
+			costs: pricing.costs,
 			quote_id: null,
 		},
 	};
 }
 
+/** The item's print file as it is now, fetching it from its URL the first time, and what it tells the check. */
 async function resolveFile(
 	env: Env,
-	order: StoredOrder["order"],
+	order: OrderRow,
 	item: ItemRow,
 	now: Date,
 ): Promise<{ file: PrintFileRow | null; facts: FileFacts }> {
+	const owner = { accountId: order.account_id, mode: order.mode };
 	if (item.print_file_id !== null) {
 		// Compared with R2 on every use: bytes replaced since the check make the file invalid (file_changed).
-		const file = await currentPrintFileById(env, item.print_file_id);
+		const id = item.print_file_id;
+		const file = await printFileNow(env, { owner, id, row: findPrintFileById(env.DB, id) });
 		// An uploaded file keeps its id; a file fetched earlier for this item is reused.
 		if (item.print_file_url === null || file !== null) return { file, facts: fileFacts(file) };
 	}
 	if (item.print_file_url === null) return { file: null, facts: fileFacts(null) };
-	const fetched = await fetchPrintFile(
-		env,
-		{ accountId: order.account_id, mode: order.mode },
-		item.print_file_url,
-		now,
-	);
+	const fetched = await fetchPrintFile(env, owner, item.print_file_url, now);
 	if (!fetched.ok) return { file: null, facts: { kind: "fetch_failed", message: fetched.message } };
 	return { file: fetched.file, facts: fileFacts(fetched.file) };
 }

@@ -1,8 +1,8 @@
-import type { KeyMode } from "../accounts/scopes.ts";
+import type { Owner } from "../accounts/owner.ts";
 import { allowsLocalUrls } from "../config.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { newId } from "../ids.ts";
-import { currentPrintFile, MAX_PRINT_FILE_BYTES } from "./inspection.ts";
+import { MAX_PRINT_FILE_BYTES, printFileNow } from "./inspection.ts";
 import { readCapped } from "./read-capped.ts";
 import { findPrintFileById, insertPrintFile, type PrintFileRow, printFileKey } from "./store.ts";
 
@@ -20,7 +20,7 @@ export type FetchOutcome = { ok: true; sizeBytes: number } | { ok: false; messag
  */
 export async function fetchPrintFile(
 	env: Env,
-	owner: { accountId: string; mode: KeyMode },
+	owner: Owner,
 	url: string,
 	now: Date,
 ): Promise<{ ok: true; file: PrintFileRow | null } | { ok: false; message: string }> {
@@ -41,7 +41,7 @@ export async function fetchPrintFile(
 		expires_at: now.toISOString(),
 	});
 	const row = await findPrintFileById(env.DB, id);
-	return { ok: true, file: row === null ? null : await currentPrintFile(env, row) };
+	return { ok: true, file: row === null ? null : await printFileNow(env, row) };
 }
 
 function fileNameOf(url: string): string | null {

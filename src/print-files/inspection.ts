@@ -1,24 +1,72 @@
+import type { Owner } from "../accounts/owner.ts";
 import { inspectImage } from "./inspect.ts";
 import { r2Source } from "./r2-source.ts";
 import {
-	findPrintFileById,
 	type InspectionRecord,
 	markFileChanged,
 	type PrintFileRow,
 	pinLegacyFile,
+	printFileKey,
 	recordInspection,
 } from "./store.ts";
 
-/** Largest print file accepted (contract, "Print files"). */
+/** Largest print file accepted. */
 export const MAX_PRINT_FILE_BYTES = 512 * 1024 * 1024;
+
+/**
+ * A print file whose row is still being read (in a caller's D1 batch, say): whose it must be, its
+ * id, and the row the read will give (null when there is none).
+ */
+export type FileBeingRead = { owner: Owner; id: string; row: Promise<PrintFileRow | null> };
+
+/**
+ * A print file as it stands now, for any use of it (an order's create, an item's fix, validation,
+ * the floor, a quote, a logo): inspected on first use, and on every later use compared with its
+ * object in R2. Bytes replaced or removed since the inspection make the file `invalid`
+ * (`file_changed`): what was checked is what gets printed, or nothing is.
+ *
+ * Given a file whose row is still being read, R2 is asked for the object's head meanwhile, so the
+ * comparison costs no round trip of its own; the answer is null when there is no such file.
+ */
+export function printFileNow(env: Env, file: PrintFileRow, now?: Date): Promise<PrintFileRow>;
+export function printFileNow(env: Env, file: FileBeingRead, now?: Date): Promise<PrintFileRow | null>;
+export async function printFileNow(
+	env: Env,
+	file: PrintFileRow | FileBeingRead,
+	now: Date = new Date(),
+): Promise<PrintFileRow | null> {
+	if (!("row" in file)) return settled(env, file, null, now);
+	const [row, head] = await Promise.all([file.row, headAskedEarly(env, printFileKey(file.owner, file.id))]);
+	return row === null ? null : settled(env, row, head, now);
+}
+
+/** An object's head asked for before its file is known to exist; null when R2 gave no answer. */
+type EarlyHead = { key: string; object: R2Object | null };
+
+async function headAskedEarly(env: Env, key: string): Promise<EarlyHead | null> {
+	// Should R2 refuse the key or fail, this is no answer: the file, if found, is then compared with R2
+	// by its own key.
+	try {
+		return { key, object: await env.PRINT_FILES.head(key) };
+	} catch {
+		return null;
+	}
+}
+
+/** The file inspected if it never was, else compared with its object (`head` counts only for its own key). */
+async function settled(env: Env, file: PrintFileRow, head: EarlyHead | null, now: Date): Promise<PrintFileRow> {
+	if (file.inspected_at === null) return inspected(env, file, now);
+	if (file.status !== "ready") return file;
+	const object = head !== null && head.key === file.r2_key ? head.object : await env.PRINT_FILES.head(file.r2_key);
+	return comparedWith(env, file, object);
+}
 
 /**
  * Inspects a file the first time it is needed, if its bytes are in R2: header-only, with ranged
  * reads pinned to the object's etag, and the result stored in D1 with that etag so it happens once
  * and names the exact bytes it judged. A file not uploaded yet comes back as is.
  */
-export async function inspectIfUploaded(env: Env, file: PrintFileRow, now: Date = new Date()): Promise<PrintFileRow> {
-	if (file.inspected_at !== null) return file;
+async function inspected(env: Env, file: PrintFileRow, now: Date): Promise<PrintFileRow> {
 	// A second pass only when the object was replaced while it was being read: then judge the new one.
 	for (let pass = 1; ; pass++) {
 		const head = await env.PRINT_FILES.head(file.r2_key);
@@ -55,39 +103,11 @@ export async function inspectIfUploaded(env: Env, file: PrintFileRow, now: Date 
 	}
 }
 
-/**
- * A print file as it stands now, for any use of it (order creation, validation, the floor, a logo):
- * inspected on first use, and on every later use compared with the object in R2. Bytes replaced or
- * removed since the inspection make the file `invalid` (`file_changed`): what was checked is what
- * gets printed, or nothing is.
- */
-export async function currentPrintFile(env: Env, file: PrintFileRow, now: Date = new Date()): Promise<PrintFileRow> {
-	if (file.inspected_at === null) return inspectIfUploaded(env, file, now);
-	if (file.status !== "ready") return file;
-	return currentAgainst(env, file, await env.PRINT_FILES.head(file.r2_key));
-}
-
-/**
- * currentPrintFile with the R2 object's head already asked for (side by side with the file's D1 read):
- * `head` counts only when it is of the file's own key; without one, or with another, R2 is asked again.
- */
-export async function currentPrintFileGiven(
-	env: Env,
-	file: PrintFileRow,
-	head: { key: string; object: R2Object | null } | null,
-	now: Date = new Date(),
-): Promise<PrintFileRow> {
-	if (file.inspected_at === null || file.status !== "ready" || head === null || head.key !== file.r2_key) {
-		return currentPrintFile(env, file, now);
-	}
-	return currentAgainst(env, file, head.object);
-}
-
 /** The ready, inspected file compared with its object's head now. */
-async function currentAgainst(env: Env, file: PrintFileRow, head: R2Object | null): Promise<PrintFileRow> {
+async function comparedWith(env: Env, file: PrintFileRow, head: R2Object | null): Promise<PrintFileRow> {
 	const change = changeSinceInspection(file, head);
 	if (change === null) {
-		// Inspected before pins were kept (migration 0007): pinned to the object now, its size unchanged.
+		// Inspected before files were pinned to an etag: pinned to the object now, its size unchanged.
 		if (file.r2_etag === null && head !== null) {
 			await pinLegacyFile(env.DB, file.id, head.etag);
 			return { ...file, r2_etag: head.etag };
@@ -97,14 +117,8 @@ async function currentAgainst(env: Env, file: PrintFileRow, head: R2Object | nul
 	return (await markFileChanged(env.DB, file.id, file.r2_etag, change)) ?? file;
 }
 
-/** The print file with this id as it stands now (see currentPrintFile), or null when there is none. */
-export async function currentPrintFileById(env: Env, id: string): Promise<PrintFileRow | null> {
-	const found = await findPrintFileById(env.DB, id);
-	return found === null ? null : currentPrintFile(env, found);
-}
-
 /** Why the object in R2 is not the inspected one (a message for the partner), or null when it is. */
-export function changeSinceInspection(
+function changeSinceInspection(
 	file: Pick<PrintFileRow, "r2_etag" | "size_bytes">,
 	head: Pick<R2Object, "etag" | "size"> | null,
 ): string | null {

@@ -1,4 +1,4 @@
-/** Print resolution aimed for (spec section 8). */
+/** Print resolution aimed for: below it an item carries the low_resolution warning. */
 export const TARGET_DPI = 300;
 /** Lowest resolution accepted; below it a file is rejected for its size. */
 export const MINIMUM_DPI = 150;

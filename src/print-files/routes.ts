@@ -6,7 +6,7 @@ import type { PublicEnv } from "../http/app-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { newId } from "../ids.ts";
-import { currentPrintFile, MAX_PRINT_FILE_BYTES } from "./inspection.ts";
+import { MAX_PRINT_FILE_BYTES, printFileNow } from "./inspection.ts";
 import {
 	CreatePrintFileBody,
 	type PrintFile,
@@ -112,7 +112,7 @@ export const printFileRoutes = createApp<AuthedEnv>()
 		const { id } = c.req.valid("param");
 		const row = await findOwnedPrintFile(c.env.DB, c.var.principal, id);
 		if (row === null) throw new ApiError("not_found", `No print file ${id}.`, "id");
-		return c.json(toPrintFile(await currentPrintFile(c.env, row)), 200);
+		return c.json(toPrintFile(await printFileNow(c.env, row)), 200);
 	});
 
 const UploadQuery = z.object({

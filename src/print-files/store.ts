@@ -1,3 +1,4 @@
+import type { Owner } from "../accounts/owner.ts";
 import type { KeyMode } from "../accounts/scopes.ts";
 import { type BatchedRead, readOne, rowRead } from "../http/batched-read.ts";
 import type { ImageFormat, InvalidReason } from "./image-types.ts";
@@ -72,25 +73,17 @@ export function findPrintFileById(db: D1Database, id: string): Promise<PrintFile
 }
 
 /** Where in R2 the bytes of this account's and mode's file `id` go. */
-export function printFileKey(owner: { accountId: string; mode: KeyMode }, id: string): string {
+export function printFileKey(owner: Owner, id: string): string {
 	return `print-files/${owner.mode}/${owner.accountId}/${id}`;
 }
 
 /** A file of this account and mode, or null (another account's or mode's file is not found). */
-export function findOwnedPrintFile(
-	db: D1Database,
-	owner: { accountId: string; mode: KeyMode },
-	id: string,
-): Promise<PrintFileRow | null> {
+export function findOwnedPrintFile(db: D1Database, owner: Owner, id: string): Promise<PrintFileRow | null> {
 	return readOne(db, ownedPrintFileRead(db, owner, id));
 }
 
 /** findOwnedPrintFile as a read that can share a batch. */
-export function ownedPrintFileRead(
-	db: D1Database,
-	owner: { accountId: string; mode: KeyMode },
-	id: string,
-): BatchedRead<PrintFileRow | null> {
+export function ownedPrintFileRead(db: D1Database, owner: Owner, id: string): BatchedRead<PrintFileRow | null> {
 	return rowRead(
 		db
 			.prepare("SELECT * FROM print_files WHERE id = ?1 AND account_id = ?2 AND mode = ?3")

@@ -5,13 +5,13 @@ import { isolateCatalog } from "../catalog/cache.ts";
 import { catalogNames } from "../catalog/names.ts";
 import { type FramingSpec, specOf } from "../framing/spec.ts";
 import { dimensionsInWords, framingInWords, type PartNames, type SpecLine } from "../framing/words.ts";
-import { type OrderCosts, storedCosts, storedItemPrice } from "../orders/costs.ts";
+import type { OrderCosts } from "../orders/costs.ts";
 import { buildProblems, type CatalogFacts, catalogFactsOf } from "../orders/item-checks.ts";
 import { orderMachine } from "../orders/machine.ts";
-import type { ItemRow, OrderRow, StoredOrder } from "../orders/rows.ts";
+import { type ItemRow, type OrderRow, type StoredOrder, shownDpi } from "../orders/rows.ts";
 import type { HoldDetail } from "../orders/state-machine.ts";
 import { findOrder } from "../orders/store.ts";
-import { currentPrintFile } from "../print-files/inspection.ts";
+import { printFileNow } from "../print-files/inspection.ts";
 import { findAccountPrintFiles, type PrintFileRow } from "../print-files/store.ts";
 
 /** What the floor needs of an item's print file. */
@@ -87,7 +87,7 @@ export async function sheetFromStored(env: Env, found: StoredOrder): Promise<Ord
 async function currentFilesOf(env: Env, { order, items }: StoredOrder): Promise<Map<string, PrintFileRow>> {
 	const fileIds = items.flatMap((item) => (item.print_file_id === null ? [] : [item.print_file_id]));
 	const found = await findAccountPrintFiles(env.DB, order.account_id, fileIds);
-	const current = await Promise.all([...found.values()].map((file) => currentPrintFile(env, file)));
+	const current = await Promise.all([...found.values()].map((file) => printFileNow(env, file)));
 	return new Map(current.map((file) => [file.id, file]));
 }
 
@@ -126,11 +126,11 @@ async function sheetOf(env: Env, stored: StoredOrder, files: Map<string, PrintFi
 	return {
 		stored,
 		order,
-		shipTo: JSON.parse(order.ship_to) as ShipTo,
+		shipTo: order.ship_to,
 		account: account ?? { id: order.account_id, name: order.account_id },
 		brand,
 		returnAddress: brand === null ? null : returnAddressOf(brand),
-		costs: storedCosts(order),
+		costs: order.costs,
 		items: stored.items.map((item) => sheetItem(item, files, names, facts)),
 	};
 }
@@ -143,7 +143,7 @@ function sheetItem(
 ): SheetItem {
 	const named = (kind: "frame" | "mat", slug: string | null) =>
 		slug === null ? null : { slug, name: names(kind, slug) };
-	const price = storedItemPrice(item);
+	const price = item.priced;
 	return {
 		id: item.id,
 		position: item.position,
@@ -152,8 +152,8 @@ function sheetItem(
 		frame: named("frame", item.frame),
 		mat: named("mat", item.mat),
 		quantity: item.quantity,
-		effectiveDpi: item.effective_dpi === null ? null : Math.round(item.effective_dpi * 10) / 10,
-		warnings: JSON.parse(item.warnings) as string[],
+		effectiveDpi: shownDpi(item),
+		warnings: item.warnings,
 		file: item.print_file_id === null ? null : (files.get(item.print_file_id) ?? null),
 		printFileUrl: item.print_file_url,
 		spec: specOf(item),

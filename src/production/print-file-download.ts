@@ -5,7 +5,7 @@
  * refused, never handed to the printer.
  */
 
-import { findItemPrinting, type ItemNaming } from "../orders/store.ts";
+import { findItemPrinting, type ItemNaming } from "../orders/queue-store.ts";
 import type { ImageFormat } from "../print-files/image-types.ts";
 import { findPrintFileById, type PrintFileRow } from "../print-files/store.ts";
 

@@ -11,8 +11,8 @@ import { log } from "../log.ts";
 import { orderMachine } from "../orders/machine.ts";
 import { ShipBody } from "../orders/operator-moves.ts";
 import type { MoveOutcome } from "../orders/order-machine.do.ts";
+import { findShippingFacts, type ShippingFacts } from "../orders/queue-store.ts";
 import { sameTracking, type Tracking } from "../orders/state-machine.ts";
-import { findShippingFacts, type ShippingFacts } from "../orders/store.ts";
 import type { ImportRow } from "./shipments-csv.ts";
 
 /** What became of a row. */

@@ -3,8 +3,8 @@ import { z } from "@hono/zod-openapi";
 import { isolateCatalog } from "../catalog/cache.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { log } from "../log.ts";
+import { listProductionQueue } from "../orders/queue-store.ts";
 import { ORDER_STATUSES } from "../orders/state-machine.ts";
-import { listProductionQueue } from "../orders/store.ts";
 import { type OrderSheet, sheetFromStored } from "./order-sheet.ts";
 import { renderWorkTickets, ticketItems } from "./work-ticket.tsx";
 

@@ -4,7 +4,7 @@ import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { newId } from "../ids.ts";
-import { currentPrintFile } from "../print-files/inspection.ts";
+import { printFileNow } from "../print-files/inspection.ts";
 import { findOwnedPrintFile, type PrintFileRow } from "../print-files/store.ts";
 import { pieceFactsOf } from "./facts.ts";
 import { priceQuote } from "./price-quote.ts";
@@ -42,7 +42,7 @@ async function filesOf(env: Env, owner: AuthedEnv["Variables"]["principal"], inp
 		...new Set(input.items.flatMap((item) => (item.print_file_id === undefined ? [] : [item.print_file_id]))),
 	];
 	const found = await Promise.all(ids.map((id) => findOwnedPrintFile(env.DB, owner, id)));
-	const current = await Promise.all(found.flatMap((file) => (file === null ? [] : [currentPrintFile(env, file)])));
+	const current = await Promise.all(found.flatMap((file) => (file === null ? [] : [printFileNow(env, file)])));
 	return new Map<string, PrintFileRow>(current.map((file) => [file.id, file]));
 }
 

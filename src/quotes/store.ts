@@ -6,7 +6,7 @@
  * options without them. Read back, it is the quote exactly as answered.
  */
 import { z } from "@hono/zod-openapi";
-import type { KeyMode } from "../accounts/scopes.ts";
+import type { Owner } from "../accounts/owner.ts";
 import { type BatchedRead, readOne, rowRead } from "../http/batched-read.ts";
 import { PackageSchema, type Quote, QuoteSchema, ShippingOptionSchema } from "./schema.ts";
 
@@ -82,11 +82,7 @@ export function quoteOfStored(body: string): Quote {
 }
 
 /** Stores a quote as answered. */
-export async function insertQuote(
-	db: D1Database,
-	owner: { accountId: string; mode: KeyMode },
-	quote: Quote,
-): Promise<void> {
+export async function insertQuote(db: D1Database, owner: Owner, quote: Quote): Promise<void> {
 	await db
 		.prepare(
 			`INSERT INTO quotes (id, account_id, mode, price_book_version, created_at, expires_at, body)
@@ -105,20 +101,12 @@ export async function insertQuote(
 }
 
 /** A quote of this account and mode, or null (another account's or mode's quote is not found). */
-export function findOwnedQuote(
-	db: D1Database,
-	owner: { accountId: string; mode: KeyMode },
-	id: string,
-): Promise<Quote | null> {
+export function findOwnedQuote(db: D1Database, owner: Owner, id: string): Promise<Quote | null> {
 	return readOne(db, ownedQuoteRead(db, owner, id));
 }
 
 /** findOwnedQuote as a read that can share a batch. */
-export function ownedQuoteRead(
-	db: D1Database,
-	owner: { accountId: string; mode: KeyMode },
-	id: string,
-): BatchedRead<Quote | null> {
+export function ownedQuoteRead(db: D1Database, owner: Owner, id: string): BatchedRead<Quote | null> {
 	return rowRead(
 		db
 			.prepare("SELECT body FROM quotes WHERE id = ?1 AND account_id = ?2 AND mode = ?3")

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { listOrderMoves, type OrderMoveRow } from "../../src/orders/history.ts";
+import { StaleOrder, writeMove } from "../../src/orders/move-store.ts";
 import { stateOf, withState } from "../../src/orders/rows.ts";
-import { StaleOrder, writeMove } from "../../src/orders/store.ts";
 import { api, createKeyWithScopes, createPartner, ISO_UTC, send } from "../helpers.ts";
 import {
 	createOrder,

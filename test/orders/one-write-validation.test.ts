@@ -3,8 +3,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { listOrderMoves } from "../../src/orders/history.ts";
 import { orderMachine } from "../../src/orders/machine.ts";
+import { type MoveStep, StaleOrder, writeMove } from "../../src/orders/move-store.ts";
 import { type OrderRow, stateOf, withState } from "../../src/orders/rows.ts";
-import { insertOrder, type MoveStep, StaleOrder, writeMove } from "../../src/orders/store.ts";
+import { insertOrder } from "../../src/orders/store.ts";
 import { findPrintFileById } from "../../src/print-files/store.ts";
 import { createOrder, insertReceivedOrder, orderBody, partnerWithFile, rawOrder, readOrder } from "./order-helpers.ts";
 

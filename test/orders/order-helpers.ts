@@ -106,7 +106,7 @@ export function rawOrder(
 		quantity: 1,
 		effective_dpi: null,
 		cropped_percent: null,
-		warnings: "[]",
+		warnings: [],
 		priced: null,
 	};
 	return { order, items: [item] };

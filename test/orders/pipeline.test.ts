@@ -84,7 +84,7 @@ describe("validation of an order with an uploaded file", () => {
 			quantity: 1,
 			effective_dpi: 300,
 			cropped_percent: 0,
-			warnings: "[]",
+			warnings: [],
 			priced: null,
 		};
 		await insertOrder(env.DB, order, [item], now);

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { inspectIfUploaded, MAX_PRINT_FILE_BYTES } from "../../src/print-files/inspection.ts";
+import { MAX_PRINT_FILE_BYTES, printFileNow } from "../../src/print-files/inspection.ts";
 import { findPrintFileById, type PrintFileRow } from "../../src/print-files/store.ts";
 import { createPartner } from "../helpers.ts";
 import { putBytes, requestUpload, smallPng } from "./upload-helpers.ts";
@@ -23,23 +23,23 @@ function bucketWith(overrides: Partial<Pick<R2Bucket, "get" | "head">>): R2Bucke
 	});
 }
 
-describe("inspectIfUploaded", () => {
+describe("printFileNow, on a file not inspected yet", () => {
 	it("leaves a file that is not in R2 yet as it is", async () => {
 		const partner = await createPartner();
 		const ticket = await requestUpload(partner.keys.live.key);
 		const row = await findPrintFileById(env.DB, ticket.id);
 		if (row === null) throw new Error("file row missing");
-		const after = await inspectIfUploaded(env, row);
+		const after = await printFileNow(env, row);
 		expect(after).toEqual(row);
 	});
 
 	it("records nothing when R2 fails to serve the bytes, so the next read inspects again", async () => {
 		const row = await uploadedFile();
 		const failing = { ...env, PRINT_FILES: bucketWith({ get: () => Promise.reject(new Error("R2 is unavailable")) }) };
-		await expect(inspectIfUploaded(failing, row)).rejects.toThrow(/could not be read/);
+		await expect(printFileNow(failing, row)).rejects.toThrow(/could not be read/);
 		expect((await findPrintFileById(env.DB, row.id))?.inspected_at).toBeNull();
 
-		const retried = await inspectIfUploaded(env, row);
+		const retried = await printFileNow(env, row);
 		expect(retried).toMatchObject({ status: "ready", width_px: 30, height_px: 20 });
 	});
 
@@ -51,7 +51,7 @@ describe("inspectIfUploaded", () => {
 			PRINT_FILES: bucketWith({
 				head: async (key: string) => {
 					const real = await env.PRINT_FILES.head(key);
-					// Only the fields inspectIfUploaded reads; a 512 MiB object is more than this test should write.
+					// Only the fields printFileNow reads; a 512 MiB object is more than this test should write.
 					return real === null
 						? null
 						: ({
@@ -67,7 +67,7 @@ describe("inspectIfUploaded", () => {
 				},
 			}),
 		};
-		const after = await inspectIfUploaded(oversized, row);
+		const after = await printFileNow(oversized, row);
 		expect(after).toMatchObject({
 			status: "invalid",
 			invalid_reason: "file_too_large",

@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
 import type { KeyMode } from "../../src/accounts/scopes.ts";
 import { newId } from "../../src/ids.ts";
+import { writeMove } from "../../src/orders/move-store.ts";
 import { newOrderRow, stateOf, withState } from "../../src/orders/rows.ts";
-import { insertOrder, writeMove } from "../../src/orders/store.ts";
+import { insertOrder } from "../../src/orders/store.ts";
 import { externalId, SHIP_TO } from "../orders/order-helpers.ts";
 import type { ReceivedRequest } from "../outbound/partner-hosts.ts";
 import { waitFor } from "../polling.ts";

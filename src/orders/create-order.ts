@@ -1,0 +1,218 @@
+/**
+ * Creating an order: the outbound URLs' rules, each uploaded file checked at its item's size, the
+ * order priced, and the first create told apart from a repeat of it. The route only parses and answers.
+ */
+import type { Owner } from "../accounts/owner.ts";
+import { isolateCatalog } from "../catalog/cache.ts";
+import { allowsLocalUrls } from "../config.ts";
+import { completeFraming } from "../framing/spec.ts";
+import { allOf, known, readTogether } from "../http/batched-read.ts";
+import { ApiError, unprocessable } from "../http/errors.ts";
+import { outboundUrlProblem } from "../http/outbound-url.ts";
+import { newId, sha256Hex } from "../ids.ts";
+import { log } from "../log.ts";
+import { printFileNow } from "../print-files/inspection.ts";
+import { ownedPrintFileRead, type PrintFileRow } from "../print-files/store.ts";
+import { type Problem, type Refusal, refusal } from "../problem.ts";
+import { piecesFactsWith, pricingFactsRead } from "../quotes/facts.ts";
+import type { PieceFacts } from "../quotes/price-quote.ts";
+import type { Quote } from "../quotes/schema.ts";
+import { ownedQuoteRead } from "../quotes/store.ts";
+import { chargeQuote, type OrderPricing, type PieceToMatch, priceOrder } from "./costs.ts";
+import { orderMachine } from "./machine.ts";
+import { checkedUpload, type UploadCheck } from "./order-files.ts";
+import type { CreatedOrder } from "./order-machine.do.ts";
+import { type ItemRow, newOrderRow, type StoredOrder } from "./rows.ts";
+import { type CreateOrderInput, canonicalOrderRequest } from "./schema.ts";
+import { DuplicateExternalId, findOrderByExternalId, insertOrder } from "./store.ts";
+
+/**
+ * What a create came to: a new order, with the print files its create checked (its machine takes
+ * them as they are), or the order an earlier create with the same external_id and content made.
+ */
+export type OrderCreated =
+	| { order: StoredOrder; replayed: false; files: PrintFileRow[] }
+	| { order: StoredOrder; replayed: true };
+
+/**
+ * Creates `owner`'s order from `input`, or answers a repeat with the first order. Throws the API's
+ * errors: 422 for what is refused, 409 for an external_id already used with other content.
+ */
+export async function createOrder(env: Env, owner: Owner, input: CreateOrderInput): Promise<OrderCreated> {
+	const addressProblem = outboundUrlsProblem(env, input);
+	if (addressProblem !== null) throw unprocessable(addressProblem);
+	const requestHash = await sha256Hex(canonicalOrderRequest(input));
+	const made = await storeNewOrder(env, owner, input, requestHash);
+	if (made.ok) return { order: made.order, replayed: false, files: made.files };
+	// Refused, or the external_id is taken. A repeat is answered as the first order was, even if its
+	// file or quote would be refused today; the unique index, not an earlier read, decides which create
+	// was first.
+	const first = await findOrderByExternalId(env.DB, owner, input.external_id);
+	if (first === null) throw made.error;
+	if (first.order.request_hash !== requestHash) {
+		throw new ApiError(
+			"conflict",
+			`external_id "${first.order.external_id}" is already used by order ${first.order.id} with different content.`,
+			"external_id",
+		);
+	}
+	return { order: first, replayed: true };
+}
+
+/**
+ * Wakes a new order's machine, which validates it. Nobody waits for this: should it fail, the cron's
+ * sweep starts orders left in `received`, so the failure is only logged.
+ */
+export async function startOrder(env: Env, created: CreatedOrder, requestId: string): Promise<void> {
+	const orderId = created.order.order.id;
+	try {
+		await orderMachine(env, orderId).begin(orderId, created);
+	} catch (error) {
+		log.error("order.start_failed", { request_id: requestId, order_id: orderId, message: String(error) });
+	}
+}
+
+/** The order written, or why not: a refusal, or the external_id found taken by the unique index. */
+async function storeNewOrder(
+	env: Env,
+	owner: Owner,
+	input: CreateOrderInput,
+	requestHash: string,
+): Promise<{ ok: true; order: StoredOrder; files: PrintFileRow[] } | { ok: false; error: Error }> {
+	const now = new Date();
+	const orderId = newId("ord");
+	const prepared = await prepareItems(env, owner, input, orderId, now);
+	if (!prepared.ok) return { ok: false, error: unprocessable(prepared) };
+	const { items, pricing, files } = prepared;
+	const order = newOrderRow({
+		id: orderId,
+		accountId: owner.accountId,
+		mode: owner.mode,
+		externalId: input.external_id,
+		requestHash,
+		shipTo: input.ship_to,
+		callbackUrl: input.callback_url ?? null,
+		giftMessage: input.gift_message ?? null,
+		shippingMethod: pricing.shippingMethod,
+		quoteId: input.quote_id ?? null,
+		costs: pricing.costs,
+		now,
+	});
+	try {
+		await insertOrder(env.DB, order, items, now);
+	} catch (error) {
+		if (error instanceof DuplicateExternalId) return { ok: false, error };
+		throw error;
+	}
+	return { ok: true, order: { order, items }, files };
+}
+
+/**
+ * The first address of the request the service may not call, checked here rather than in the schema
+ * because what is allowed depends on the environment (loopback in development).
+ */
+function outboundUrlsProblem(env: Env, input: CreateOrderInput): Problem | null {
+	const options = { allowLocal: allowsLocalUrls(env) };
+	const addresses = [
+		{ field: "callback_url", url: input.callback_url },
+		...input.items.map((item, index) => ({ field: `items[${index}].print_file_url`, url: item.print_file_url })),
+	];
+	for (const { field, url } of addresses) {
+		const message = url === undefined ? null : outboundUrlProblem(url, options);
+		if (message !== null) return { field, message };
+	}
+	return null;
+}
+
+/**
+ * The new order's items and what it costs: each uploaded file checked at its item's size and fit
+ * (else a refusal on the item's file field), and the order priced by its quote or the book in force
+ * (else a refusal on `quote_id` or `shipping_method`). Every file row and the quote or the pricing
+ * facts are read in one D1 batch, and the files' objects in R2 are asked about side by side with it.
+ */
+async function prepareItems(
+	env: Env,
+	owner: Owner,
+	input: CreateOrderInput,
+	orderId: string,
+	now: Date,
+): Promise<{ ok: true; items: ItemRow[]; pricing: OrderPricing; files: PrintFileRow[] } | Refusal> {
+	// Each item with its complete specification, size and quantity: what is checked, priced and stored.
+	const entries = input.items.map((item) => ({
+		item,
+		piece: { ...completeFraming(item), width_in: item.width_in, height_in: item.height_in, quantity: item.quantity },
+	}));
+	const quoteId = input.quote_id;
+	const reading = readTogether(env.DB, {
+		files: allOf(
+			entries.map(({ item }) =>
+				item.print_file_id === undefined ? known(null) : ownedPrintFileRead(env.DB, owner, item.print_file_id),
+			),
+		),
+		facts: quoteId === undefined ? pricingFactsRead(env.DB, owner.accountId) : known(null),
+		quote: quoteId === undefined ? known(null) : ownedQuoteRead(env.DB, owner, quoteId),
+	});
+	const [snapshot, read, files] = await Promise.all([
+		quoteId === undefined ? isolateCatalog.get(env.DB) : null,
+		reading,
+		// Each file as it is now, its row from the batch above (R2 is asked about it meanwhile).
+		Promise.all(
+			entries.map(({ item }, index) => {
+				if (item.print_file_id === undefined) return null;
+				const row = reading.then((values) => values.files[index] ?? null);
+				return printFileNow(env, { owner, id: item.print_file_id, row });
+			}),
+		),
+	]);
+	const checks = entries.map(({ item, piece }, index) => {
+		if (item.print_file_id === undefined) return null;
+		return checkedUpload(files[index] ?? null, item.print_file_id, piece, `items[${index}].print_file_id`);
+	});
+	// A file's refusal comes before the price's, the first item's first.
+	const uploads: (UploadCheck | null)[] = [];
+	for (const check of checks) {
+		if (check !== null && !check.ok) return check;
+		uploads.push(check);
+	}
+	const facts = snapshot === null || read.facts === null ? null : piecesFactsWith(snapshot, read.facts);
+	const priced = pricingOf(
+		input,
+		entries.map(({ piece }) => piece),
+		{ facts, quote: read.quote },
+		now,
+	);
+	if (!priced.ok) return priced;
+	const { pricing } = priced;
+	const items = entries.map(({ item, piece }, index): ItemRow => {
+		const checked = uploads[index] ?? null;
+		return {
+			id: newId("itm"),
+			order_id: orderId,
+			position: index,
+			print_file_id: item.print_file_id ?? null,
+			print_file_url: item.print_file_url ?? null,
+			...piece,
+			effective_dpi: checked?.effectiveDpi ?? null,
+			cropped_percent: checked?.croppedPercent ?? null,
+			warnings: checked?.warnings ?? [],
+			priced: pricing.items[index] ?? null,
+		};
+	});
+	return { ok: true, items, pricing, files: uploads.flatMap((checked) => (checked === null ? [] : [checked.file])) };
+}
+
+/** The order's method and charges: exactly its quote's when it names one, else the book in force now. */
+function pricingOf(
+	input: CreateOrderInput,
+	pieces: PieceToMatch[],
+	read: { facts: PieceFacts | null; quote: Quote | null },
+	now: Date,
+): { ok: true; pricing: OrderPricing } | Refusal {
+	const requested = input.shipping_method ?? null;
+	if (input.quote_id !== undefined) {
+		if (read.quote === null) return refusal("quote_id", `No quote ${input.quote_id} in this account and mode.`);
+		return chargeQuote(read.quote, pieces, input.ship_to.country, requested, now);
+	}
+	if (read.facts === null) throw new Error("an order without a quote was priced without the book");
+	return priceOrder(input.items, input.ship_to.country, requested, read.facts);
+}

@@ -1,0 +1,100 @@
+/**
+ * A partner's fix of an item of an order on hold: a new file, size, frame or mat. The item as changed
+ * must be buildable and its uploaded file print at its size; the order is then validated again.
+ */
+import type { Owner } from "../accounts/owner.ts";
+import { allowsLocalUrls } from "../config.ts";
+import {
+	completeFraming,
+	FRAMING_FIELDS,
+	type FramingInput,
+	framingProblem,
+	sentFraming,
+	specOf,
+} from "../framing/spec.ts";
+import { ApiError, unprocessable } from "../http/errors.ts";
+import { outboundUrlProblem } from "../http/outbound-url.ts";
+import { type Refusal, refusal } from "../problem.ts";
+import { orderFromOutcome, orderMachine } from "./machine.ts";
+import { checkUploadedFile } from "./order-files.ts";
+import type { ItemRow, StoredOrder } from "./rows.ts";
+import type { PatchItemInput } from "./schema.ts";
+import { findOwnedOrder } from "./store.ts";
+
+/**
+ * Changes item `itemId` of `owner`'s order `orderId` as `patch` says and hands the order back to
+ * validation. Throws the API's errors: 404 for an unknown order or item, 409 unless the order is on
+ * hold, 422 for a change that is refused.
+ */
+export async function fixItem(
+	env: Env,
+	owner: Owner,
+	orderId: string,
+	itemId: string,
+	patch: PatchItemInput,
+): Promise<StoredOrder> {
+	const found = await findOwnedOrder(env.DB, owner, orderId);
+	if (found === null) throw new ApiError("not_found", `No order ${orderId}.`, "id");
+	const item = found.items.find((candidate) => candidate.id === itemId);
+	if (item === undefined) throw new ApiError("not_found", `Order ${orderId} has no item ${itemId}.`, "item_id");
+	if (found.order.status !== "on_hold") {
+		throw new ApiError(
+			"conflict",
+			`Items can only be changed while the order is on_hold; it is ${found.order.status}.`,
+		);
+	}
+	if (patch.print_file_url !== undefined) {
+		const message = outboundUrlProblem(patch.print_file_url, { allowLocal: allowsLocalUrls(env) });
+		if (message !== null) throw unprocessable({ field: "print_file_url", message });
+	}
+	const patched = patchedItem(item, patch);
+	if (!patched.ok) throw unprocessable(patched);
+	let changed = patched.item;
+	// An uploaded file is judged now, at the item's new size; a URL is fetched by validation.
+	if (changed.print_file_id !== null && changed.print_file_url === null) {
+		const checked = await checkUploadedFile(env, owner, changed.print_file_id, changed, "print_file_id");
+		if (!checked.ok) throw unprocessable(checked);
+		const { effectiveDpi, croppedPercent, warnings } = checked;
+		changed = { ...changed, effective_dpi: effectiveDpi, cropped_percent: croppedPercent, warnings };
+	}
+	const outcome = await orderMachine(env, orderId).move(orderId, { kind: "fix_items" }, "partner", [changed]);
+	return orderFromOutcome(outcome);
+}
+
+/**
+ * The item as a PATCH leaves it: the fields sent replace the stored ones, a framing field sent as
+ * null goes back to its default, and the result must be buildable (else a refusal on the field at fault).
+ * A change of size or of anything but `fit` drops the item's price, so validation prices the order
+ * again with the book in force; a new file alone changes no price.
+ */
+function patchedItem(item: ItemRow, patch: PatchItemInput): { ok: true; item: ItemRow } | Refusal {
+	const before = specOf(item);
+	const sent: FramingInput = sentFraming(before);
+	for (const key of FRAMING_FIELDS) {
+		const value = patch[key];
+		if (value === null) delete sent[key];
+		else if (value !== undefined) Object.assign(sent, { [key]: value });
+	}
+	const problem = framingProblem(sent);
+	if (problem !== null) return refusal(problem.field, problem.message);
+	const spec = completeFraming(sent);
+	const width = patch.width_in ?? item.width_in;
+	const height = patch.height_in ?? item.height_in;
+	const repriced =
+		width !== item.width_in ||
+		height !== item.height_in ||
+		FRAMING_FIELDS.some((key) => key !== "fit" && spec[key] !== before[key]);
+	const changed: ItemRow = {
+		...item,
+		...spec,
+		width_in: width,
+		height_in: height,
+		...(patch.print_file_id !== undefined ? { print_file_id: patch.print_file_id, print_file_url: null } : {}),
+		...(patch.print_file_url !== undefined ? { print_file_id: null, print_file_url: patch.print_file_url } : {}),
+		effective_dpi: null,
+		cropped_percent: null,
+		warnings: [],
+		priced: repriced ? null : item.priced,
+	};
+	return { ok: true, item: changed };
+}

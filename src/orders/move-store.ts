@@ -1,0 +1,160 @@
+/**
+ * What a move writes: the order row at its new version, its item changes, its history row, and its
+ * event with the webhook deliveries, all in one batch that applies only over the version it was read at.
+ */
+import type { OrderEventType } from "../webhooks/events.ts";
+import { eventStatements, type PendingDelivery, type RecordedEvent } from "../webhooks/store.ts";
+import { itemSpecColumns, jsonColumn } from "./columns.ts";
+import { insertMove, moveNote, type OrderMoveRow } from "./history.ts";
+import { eventSubject, type ItemRow, type OrderRow } from "./rows.ts";
+import type { Actor, Move } from "./state-machine.ts";
+
+/** Thrown when a move's write finds the order changed since it was read. */
+export class StaleOrder extends Error {
+	override readonly name = "StaleOrder";
+}
+
+/** One move of a write: the order row after it, its event, its item changes, and what it was. */
+export type MoveStep = {
+	after: OrderRow;
+	event: OrderEventType | null;
+	itemUpdates: ItemRow[];
+	made: { move: Move; actor: Actor };
+};
+
+/**
+ * Writes one move, or several in a row (validation started and decided at once): each step's order
+ * row, only if the version is still the one before it, and the step's history row, event and webhook
+ * delivery rows, only if that update happened, in one batch. Throws StaleOrder when the version had
+ * moved on (then nothing at all is written); returns the last event's id and the deliveries to start.
+ */
+export async function writeMove(
+	db: D1Database,
+	before: OrderRow,
+	steps: MoveStep[],
+	now: Date,
+): Promise<{ eventId: string | null; deliveries: PendingDelivery[] }> {
+	const statements: D1PreparedStatement[] = [];
+	const recordedAt: Array<{ recorded: RecordedEvent; at: number }> = [];
+	let previous = before;
+	for (const step of steps) {
+		// A later step moves on only from the row its earlier step wrote (its token), not from whatever
+		// write happened to reach the same version.
+		const guard = previous === before ? null : previous.write_token;
+		const { statements: stepStatements, recorded } = moveStatements(db, previous, guard, step, now);
+		statements.push(...stepStatements);
+		// The event's statements end the step's.
+		if (recorded !== null) recordedAt.push({ recorded, at: statements.length - recorded.statements.length });
+		previous = step.after;
+	}
+	const results = await db.batch(statements);
+	// A later step's update cannot miss once the first applied: the same batch set the version it expects.
+	if ((results[0]?.meta.changes ?? 0) === 0) throw new StaleOrder(before.id);
+	return {
+		eventId: recordedAt.at(-1)?.recorded.eventId ?? null,
+		deliveries: recordedAt.flatMap(({ recorded, at }) =>
+			recorded.pendingDeliveries(results.slice(at, at + recorded.statements.length)),
+		),
+	};
+}
+
+/**
+ * One step's statements: the guarded update, its item rows, its history row, and its event (last).
+ * The update applies only at `before`'s version and, when `previousToken` is given, only over the row
+ * that carries it.
+ */
+function moveStatements(
+	db: D1Database,
+	before: OrderRow,
+	previousToken: string | null,
+	{ after, event, itemUpdates, made }: MoveStep,
+	now: Date,
+): { statements: D1PreparedStatement[]; recorded: RecordedEvent | null } {
+	const update = db
+		.prepare(
+			`UPDATE orders SET status = ?3, version = ?4, hold_reason = ?5, hold_details = ?6, tracking_carrier = ?7,
+			   tracking_number = ?8, tracking_url = ?9, updated_at = ?10, shipped_at = ?11, delivered_at = ?12, canceled_at = ?13,
+			   write_token = ?14, shipping_method = ?15, quote_id = ?16, costs = ?17
+			 WHERE id = ?1 AND version = ?2 AND (?18 IS NULL OR write_token = ?18)`,
+		)
+		.bind(
+			after.id,
+			before.version,
+			after.status,
+			after.version,
+			after.hold_reason,
+			jsonColumn(after.hold_details),
+			after.tracking_carrier,
+			after.tracking_number,
+			after.tracking_url,
+			after.updated_at,
+			after.shipped_at,
+			after.delivered_at,
+			after.canceled_at,
+			after.write_token,
+			after.shipping_method,
+			after.quote_id,
+			jsonColumn(after.costs),
+			previousToken,
+		);
+	// The event and item rows go in only when the order row carries this step's token, i.e. the update
+	// above applied; a stale writer's batch changes nothing at all.
+	const statements: D1PreparedStatement[] = [update];
+	for (const item of itemUpdates) statements.push(guardedItemUpdate(db, item, after));
+	const history: OrderMoveRow = {
+		order_id: after.id,
+		version: after.version,
+		move: made.move.kind,
+		actor: made.actor,
+		from_status: before.status,
+		to_status: after.status,
+		note: moveNote(made.move),
+		created_at: now.toISOString(),
+	};
+	statements.push(insertMove(db, history, after.write_token));
+	if (event === null) return { statements, recorded: null };
+	// Written only when the order row carries this step's token, like the history row.
+	const recorded = eventStatements(
+		db,
+		{
+			type: event,
+			accountId: after.account_id,
+			mode: after.mode,
+			order: eventSubject(after),
+			delivery: { url: after.callback_url },
+			createdAt: now,
+		},
+		{
+			sql: "EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND write_token = ?2)",
+			params: [after.id, after.write_token],
+		},
+	);
+	statements.push(...recorded.statements);
+	return { statements, recorded };
+}
+
+function guardedItemUpdate(db: D1Database, item: ItemRow, after: OrderRow): D1PreparedStatement {
+	return db
+		.prepare(
+			`UPDATE order_items SET print_file_id = ?3, print_file_url = ?4, width_in = ?5, height_in = ?6, frame = ?7, mat = ?8,
+			   quantity = ?9, effective_dpi = ?10, warnings = ?11, mat_border_in = ?13, mat_bottom_border_in = ?14,
+			   inner_mat = ?15, inner_mat_reveal_in = ?16, glazing = ?17, paper = ?18, fit = ?19, priced = ?20,
+			   cropped_percent = ?21
+			 WHERE id = ?1 AND order_id = ?2 AND EXISTS (SELECT 1 FROM orders WHERE id = ?2 AND write_token = ?12)`,
+		)
+		.bind(
+			item.id,
+			item.order_id,
+			item.print_file_id,
+			item.print_file_url,
+			item.width_in,
+			item.height_in,
+			item.frame,
+			item.mat,
+			item.quantity,
+			item.effective_dpi,
+			jsonColumn(item.warnings),
+			after.write_token,
+			...itemSpecColumns(item),
+		);
+}
