@@ -23,7 +23,7 @@ import { quoteRoutes } from "./quotes/routes.ts";
 import { webhookEndpointRoutes } from "./webhooks/endpoint-routes.ts";
 import { webhookRoutes } from "./webhooks/routes.ts";
 
-/** The JSON body cap of the contract. */
+/** The largest JSON body the API takes, 1 MiB: far more than the largest order needs. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 const SHIPMENTS_IMPORT_PATHS = ["/v1/ops/shipments/import", "/ops/shipments/import"];
 

@@ -1209,7 +1209,7 @@ export interface components {
 			mode: "live" | "test";
 			ship_to: components["schemas"]["ShipTo"];
 			callback_url: string | null;
-			/** @description Extension of spec 2.1: printed on the packing slip. */
+			/** @description The buyer's message, printed on the packing slip. */
 			gift_message: string | null;
 			/**
 			 * @description How the order ships; null only for orders placed before orders were priced.
@@ -1413,7 +1413,7 @@ export interface components {
 			 */
 			callback_url?: string;
 			/**
-			 * @description Extension of spec 2.1: a message from the buyer, printed on the packing slip. At most 300 characters; line breaks are kept. Part of the idempotency comparison like every other field.
+			 * @description A message from the buyer, printed on the packing slip. At most 300 characters; line breaks are kept. Part of the idempotency comparison like every other field.
 			 * @example Happy birthday, Grace!
 			 */
 			gift_message?: string;

@@ -3,7 +3,7 @@ import { ApiError } from "./errors.ts";
 
 type Issue = z.core.$ZodIssue;
 
-/** A zod issue path as the contract writes it: `items[0].width_in`. */
+/** A zod issue path as the API's errors write it in `field`: `items[0].width_in`. */
 export function fieldPath(path: ReadonlyArray<PropertyKey>): string {
 	let out = "";
 	for (const segment of path) {

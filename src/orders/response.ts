@@ -91,7 +91,7 @@ export const OrderSchema = z
 		mode: z.enum(["live", "test"]),
 		ship_to: ShipToSchema,
 		callback_url: z.string().nullable(),
-		gift_message: z.string().nullable().openapi({ description: "Extension of spec 2.1: printed on the packing slip." }),
+		gift_message: z.string().nullable().openapi({ description: "The buyer's message, printed on the packing slip." }),
 		shipping_method: z.enum(SHIPPING_METHODS).nullable().openapi({
 			description: "How the order ships; null only for orders placed before orders were priced.",
 		}),

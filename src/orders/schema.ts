@@ -21,7 +21,7 @@ function giftMessage() {
 		.optional()
 		.openapi({
 			description:
-				"Extension of spec 2.1: a message from the buyer, printed on the packing slip. At most 300 characters; " +
+				"A message from the buyer, printed on the packing slip. At most 300 characters; " +
 				"line breaks are kept. Part of the idempotency comparison like every other field.",
 			example: "Happy birthday, Grace!",
 			minLength: 1,

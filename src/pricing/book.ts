@@ -1,5 +1,5 @@
 /**
- * The price book as published and stored (product model, sections 4 and 5): one zod schema serves
+ * The price book as published and stored: one zod schema serves
  * the admin's publishing, the stored JSON and `GET /v1/price-book`, and converts to the rates the
  * pure pricing and shipping modules take.
  */

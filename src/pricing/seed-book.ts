@@ -1,5 +1,5 @@
 /**
- * The first price book's numbers (product model, sections 4 and 5). Migration 0009 stores this book
+ * The first price book's numbers. Migration 0009 stores this book
  * as version 1, with each catalog frame's price per foot; a test holds the two equal. Rates in mills
  * (tenths of a cent) per square inch or per foot, prices in cents.
  */

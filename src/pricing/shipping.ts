@@ -1,5 +1,5 @@
 /**
- * Packages, weights and shipping options of an order (product model, section 5). Pure and exact:
+ * Packages, weights and shipping options of an order. Pure and exact:
  * sizes in sixteenths of an inch, weights as fractions of a pound over one common denominator, so
  * every threshold (130 and 165 in of length plus girth, dimensional weight at 139, whole billable
  * pounds) is decided without floating-point error.

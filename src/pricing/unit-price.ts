@@ -1,5 +1,5 @@
 /**
- * The unit price of one framed piece (product model, section 4), in whole US cents. Rates are
+ * The unit price of one framed piece, in whole US cents. Rates are
  * integers in mills (tenths of a cent); each component is computed exactly from the piece's sizes in
  * sixteenths of an inch, rounded half up to a cent once, and the components are summed. Pure.
  */

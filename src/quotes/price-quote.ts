@@ -1,5 +1,5 @@
 /**
- * Pricing a cart (product model, section 6): each item's complete framing specification,
+ * Pricing a cart: each item's complete framing specification,
  * dimensions and unit price from the price book, the packages and shipping options of the whole
  * cart, and the totals per method. Pure: the catalog, the book, the discount and the files are
  * read by the caller. A cart that cannot be priced comes back as the field at fault and why.

@@ -45,7 +45,7 @@ const SizeSchema = z.object({ width_in: z.number(), height_in: z.number() });
 /** US cents. */
 export const CentsSchema = z.number().int().openapi({ description: "US cents." });
 
-/** A piece's dimensions in inches (product model, section 3): absent parts are null. */
+/** A piece's dimensions in inches: absent parts are null. */
 export const DimensionsSchema = z
 	.object({
 		print: SizeSchema,
