@@ -2,6 +2,8 @@
  * The account's webhook endpoints: every statement on `webhook_endpoints`. An endpoint belongs to an
  * account in one mode and receives the event types it subscribes to, besides each order's callback URL.
  */
+
+import type { Owner } from "../accounts/owner.ts";
 import type { KeyMode } from "../accounts/scopes.ts";
 import { newId } from "../ids.ts";
 import { SENT_EVENT_TYPES, type SentEventType } from "./events.ts";
@@ -22,8 +24,8 @@ export type EndpointRow = {
 	created_at: string;
 };
 
-/** The owner of endpoints: an account in one mode. */
-export type EndpointOwner = { accountId: string; mode: KeyMode };
+/** The owner of endpoints: an account in one mode, as every partner resource is owned. */
+export type EndpointOwner = Owner;
 
 /** The event types of a stored endpoint, in the order the service lists them (unknown words dropped). */
 export function subscribedTypes(row: Pick<EndpointRow, "events">): SentEventType[] {

@@ -4,6 +4,8 @@
  * event commit together or not at all. The deliveries' own life (attempts, retries, the sweep) is
  * delivery-store.ts's.
  */
+
+import type { Owner } from "../accounts/owner.ts";
 import type { KeyMode } from "../accounts/scopes.ts";
 import type { Cursor } from "../http/cursor.ts";
 import { allConditions, condition, noConditions } from "../http/sql-conditions.ts";
@@ -165,8 +167,8 @@ function eventOf(row: StoredEventRow): EventRow {
 	};
 }
 
-/** The owner whose events are read: an account in one mode. */
-export type EventOwner = { accountId: string; mode: KeyMode };
+/** The owner whose events are read: an account in one mode, as every partner resource is owned. */
+export type EventOwner = Owner;
 
 /** One of the owner's events with its delivery, or null (another owner's event is not found). */
 export async function findOwnedEvent(db: D1Database, owner: EventOwner, id: string): Promise<EventRow | null> {
