@@ -16,12 +16,12 @@ import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { verifySignature } from "../src/webhooks/signature.ts";
 import { drawBrandLogo } from "./lib/brand-logo.ts";
-import { CREDENTIALS_FILE, readSavedCredentials } from "./lib/dev-credentials.ts";
+import { CREDENTIALS_FILE, devServerPort, readSavedCredentials } from "./lib/dev-credentials.ts";
 import { tiffWithIfdAtEnd } from "./lib/image-fixtures.ts";
 import { PROJECT_ROOT } from "./lib/wrangler.ts";
 
-// The server `npm start` runs: on PORT as it is, unless DEMO_ORIGIN names another.
-const ORIGIN = process.env.DEMO_ORIGIN ?? `http://localhost:${process.env.PORT ?? "8787"}`;
+// The server `npm start` runs: on the port it noted (or PORT), unless DEMO_ORIGIN names another.
+const ORIGIN = process.env.DEMO_ORIGIN ?? `http://localhost:${devServerPort()}`;
 const SHIP_TO = {
 	name: "Ada Lovelace",
 	address1: "12 Harbour Street",

@@ -1,15 +1,17 @@
 /**
  * `eval "$(npm run --silent env:dev)"`: shell variables for the curl walkthrough in docs/partner-walkthrough.md, from the credentials
- * `npm start` keeps in .wrangler/dev-credentials.json. API honours PORT as `npm start` does (8787 by default).
+ * `npm start` keeps in .wrangler/dev-credentials.json. API follows the port the running `npm start` noted
+ * (PORT, when set, wins); RECEIVER_URL follows RECEIVER_PORT as `npm run receiver` does (9000 by default).
  *
- *   API             http://localhost:$PORT/v1
+ *   API             http://localhost:<port>/v1
+ *   RECEIVER_URL    http://127.0.0.1:<receiver port>/webhooks, the walkthrough's callback_url
  *   KEY, TEST_KEY   the development partner's live and test keys
  *   OPS, ADMIN      the service team's ops and admin keys
  *   WEBHOOK_SECRET, TEST_WEBHOOK_SECRET   the partner's live and test webhook secrets
  *
  * Prints nothing on stdout (so the eval sets nothing) and exits 1 when npm start has not run yet.
  */
-import { CREDENTIALS_FILE, readSavedCredentials } from "./lib/dev-credentials.ts";
+import { CREDENTIALS_FILE, devServerPort, readSavedCredentials, receiverPort } from "./lib/dev-credentials.ts";
 
 /** A value as one single-quoted shell word. */
 function shellWord(value: string): string {
@@ -21,9 +23,9 @@ if (saved === null) {
 	console.error(`env:dev: no ${CREDENTIALS_FILE}; run npm start first`);
 	process.exit(1);
 }
-const port = process.env.PORT ?? "8787";
 const variables: Array<[string, string | undefined]> = [
-	["API", `http://localhost:${port}/v1`],
+	["API", `http://localhost:${devServerPort()}/v1`],
+	["RECEIVER_URL", `http://127.0.0.1:${receiverPort()}/webhooks`],
 	["KEY", saved.partner?.live_key],
 	["TEST_KEY", saved.partner?.test_key],
 	["OPS", saved.service_team?.ops_key],

@@ -1,9 +1,9 @@
 /**
  * `npm run sample-file -- [path]`: writes a real print file for an 8 × 10 in order: 2400 × 3000 px, 300 DPI at
  * that size. A path ending in `.png` gets a PNG, anything else an uncompressed baseline RGB TIFF (the default,
- * `print.tif`, 21.6 MB). Both open in any image viewer: a soft gradient, so it is plainly a sample.
+ * `.wrangler/print.tif`, 21.6 MB, inside a folder git ignores). Both open in any image viewer: a soft gradient, so it is plainly a sample.
  */
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import UPNG from "upng-js";
 import { tiffWithIfdAtEnd } from "./lib/image-fixtures.ts";
@@ -46,9 +46,11 @@ function png(): Uint8Array {
 	return new Uint8Array(UPNG.encode([rgba.buffer], WIDTH, HEIGHT, 0));
 }
 
-const target = process.argv[2] ?? "print.tif";
+// By default inside .wrangler/, which git ignores: a 21.6 MB sample never lands in a commit by accident.
+const target = process.argv[2] ?? ".wrangler/print.tif";
 const isPng = path.extname(target).toLowerCase() === ".png";
 const bytes = isPng ? png() : tiff();
+await mkdir(path.dirname(target), { recursive: true });
 await writeFile(target, bytes);
 console.log(
 	`wrote ${target}: ${bytes.byteLength.toLocaleString("en-US")} bytes, ${WIDTH} × ${HEIGHT} px ${isPng ? "PNG" : "uncompressed RGB TIFF"} (300 DPI at 8 × 10 in; content_type ${isPng ? "image/png" : "image/tiff"})`,

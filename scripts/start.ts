@@ -8,7 +8,13 @@ import path from "node:path";
 import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
 import { randomBase62 } from "../src/ids.ts";
 import { accountExists, createAccount, createAccountWithKeys } from "./lib/accounts.ts";
-import { CREDENTIALS_FILE, type DevCredentials, readSavedCredentials } from "./lib/dev-credentials.ts";
+import {
+	CREDENTIALS_FILE,
+	type DevCredentials,
+	readSavedCredentials,
+	receiverPort,
+	saveDevServerPort,
+} from "./lib/dev-credentials.ts";
 import { startDevServer } from "./lib/dev-server.ts";
 import { presignedUploadVars } from "./lib/local-uploads.ts";
 import { applyMigrations, type D1Target } from "./lib/wrangler.ts";
@@ -82,8 +88,8 @@ function banner(origin: string, credentials: DevCredentials, createdNow: boolean
 		`  ops key              ${credentials.service_team.ops_key}`,
 		`  admin key            ${credentials.service_team.admin_key}`,
 		`Operator console: ${origin}/ops   (sign in with the ops key)`,
-		`Shell variables for the curl walkthrough in docs/partner-walkthrough.md: eval "$(${PORT === 8787 ? "" : `PORT=${PORT} `}npm run --silent env:dev)"`,
-		"Webhook receiver that verifies and prints each delivery: npm run receiver   (http://127.0.0.1:9000/webhooks)",
+		'Shell variables for the curl walkthrough in docs/partner-walkthrough.md: eval "$(npm run --silent env:dev)"',
+		`Webhook receiver that verifies and prints each delivery: npm run receiver   (http://127.0.0.1:${receiverPort()}/webhooks; RECEIVER_PORT picks another port)`,
 		"Try it:",
 		`  curl -H "Authorization: Bearer ${credentials.partner.test_key}" ${base}/catalog`,
 		"",
@@ -110,6 +116,8 @@ const server = await startDevServer({
 	},
 	inheritOutput: true,
 });
+// The other terminals' scripts (env:dev, demo) follow this port without being told it.
+saveDevServerPort(PORT);
 console.log(banner(`http://localhost:${PORT}`, credentials, saved === null));
 
 let stopping = false;

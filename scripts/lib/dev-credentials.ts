@@ -3,7 +3,7 @@
  * .wrangler/dev-credentials.json (git-ignored): the raw keys exist nowhere else, since D1 keeps hashes.
  * `npm start` writes them; `npm run env:dev`, `npm run receiver` and `npm run demo` read them.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PROJECT_ROOT } from "./wrangler.ts";
 
@@ -30,4 +30,31 @@ export type DevCredentials = {
 export function readSavedCredentials(): Partial<DevCredentials> | null {
 	if (!existsSync(CREDENTIALS_FILE)) return null;
 	return JSON.parse(readFileSync(CREDENTIALS_FILE, "utf8")) as Partial<DevCredentials>;
+}
+
+/** Where `npm start` notes the port it serves on, so the other scripts follow it without being told. */
+export const DEV_SERVER_FILE = path.join(PROJECT_ROOT, ".wrangler", "dev-server.json");
+
+/** Notes the port `npm start` serves on. */
+export function saveDevServerPort(port: number): void {
+	writeFileSync(DEV_SERVER_FILE, `${JSON.stringify({ port })}\n`);
+}
+
+/**
+ * The port of the local API: PORT when it is set, else the one the last `npm start` noted, else 8787.
+ * A second terminal then points at the server actually running, whatever port it was started on.
+ */
+export function devServerPort(): string {
+	if (process.env.PORT !== undefined && process.env.PORT !== "") return process.env.PORT;
+	if (!existsSync(DEV_SERVER_FILE)) return "8787";
+	const noted: unknown = JSON.parse(readFileSync(DEV_SERVER_FILE, "utf8"));
+	const port = typeof noted === "object" && noted !== null ? Reflect.get(noted, "port") : undefined;
+	return typeof port === "number" && Number.isInteger(port) ? String(port) : "8787";
+}
+
+/** The receiver's port: RECEIVER_PORT, else 9000. */
+export function receiverPort(): string {
+	return process.env.RECEIVER_PORT !== undefined && process.env.RECEIVER_PORT !== ""
+		? process.env.RECEIVER_PORT
+		: "9000";
 }
