@@ -36,25 +36,30 @@ export function readSavedCredentials(): Partial<DevCredentials> | null {
 export const DEV_SERVER_FILE = path.join(PROJECT_ROOT, ".wrangler", "dev-server.json");
 
 /** Notes the port `npm start` serves on. */
-export function saveDevServerPort(port: number): void {
-	writeFileSync(DEV_SERVER_FILE, `${JSON.stringify({ port })}\n`);
+export function saveDevServerPort(port: number, file: string = DEV_SERVER_FILE): void {
+	writeFileSync(file, `${JSON.stringify({ port })}\n`);
 }
+
+type Settings = Record<string, string | undefined>;
 
 /**
  * The port of the local API: PORT when it is set, else the one the last `npm start` noted, else 8787.
  * A second terminal then points at the server actually running, whatever port it was started on.
  */
-export function devServerPort(): string {
-	if (process.env.PORT !== undefined && process.env.PORT !== "") return process.env.PORT;
-	if (!existsSync(DEV_SERVER_FILE)) return "8787";
-	const noted: unknown = JSON.parse(readFileSync(DEV_SERVER_FILE, "utf8"));
+export function devServerPort(settings: Settings = process.env, file: string = DEV_SERVER_FILE): string {
+	if (settings.PORT !== undefined && settings.PORT !== "") return settings.PORT;
+	if (!existsSync(file)) return "8787";
+	let noted: unknown;
+	try {
+		noted = JSON.parse(readFileSync(file, "utf8"));
+	} catch {
+		return "8787";
+	}
 	const port = typeof noted === "object" && noted !== null ? Reflect.get(noted, "port") : undefined;
 	return typeof port === "number" && Number.isInteger(port) ? String(port) : "8787";
 }
 
 /** The receiver's port: RECEIVER_PORT, else 9000. */
-export function receiverPort(): string {
-	return process.env.RECEIVER_PORT !== undefined && process.env.RECEIVER_PORT !== ""
-		? process.env.RECEIVER_PORT
-		: "9000";
+export function receiverPort(settings: Settings = process.env): string {
+	return settings.RECEIVER_PORT !== undefined && settings.RECEIVER_PORT !== "" ? settings.RECEIVER_PORT : "9000";
 }
