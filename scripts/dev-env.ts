@@ -1,7 +1,7 @@
 /**
  * `eval "$(npm run --silent env:dev)"`: shell variables for the curl walkthrough in docs/partner-walkthrough.md, from the credentials
  * `npm start` keeps in .wrangler/dev-credentials.json. API follows the port the running `npm start` noted
- * (PORT, when set, wins); RECEIVER_URL follows RECEIVER_PORT as `npm run receiver` does (9000 by default).
+ * (PORT, when set, wins); RECEIVER_URL follows the port the running `npm run receiver` noted (RECEIVER_PORT, when set, wins; else 9000).
  *
  *   API             http://localhost:<port>/v1
  *   RECEIVER_URL    http://127.0.0.1:<receiver port>/webhooks, the walkthrough's callback_url
@@ -12,11 +12,7 @@
  * Prints nothing on stdout (so the eval sets nothing) and exits 1 when npm start has not run yet.
  */
 import { CREDENTIALS_FILE, devServerPort, readSavedCredentials, receiverPort } from "./lib/dev-credentials.ts";
-
-/** A value as one single-quoted shell word. */
-function shellWord(value: string): string {
-	return `'${value.replaceAll("'", `'\\''`)}'`;
-}
+import { shellWord } from "./lib/shell.ts";
 
 const saved = readSavedCredentials();
 if (saved === null) {

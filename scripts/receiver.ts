@@ -4,18 +4,33 @@
  * with each webhook secret exactly as issued (`whsec_...`), and printed on one line: verified or REFUSED with the
  * reason, then event type, order id, status and version. Verified requests are answered 204, others 400.
  *
- * Port: RECEIVER_PORT (default 9000). Secrets: WEBHOOK_SECRET (several may be given, comma-separated, such as the
- * live and the test secret) and TEST_WEBHOOK_SECRET; when neither is set, the live and test secrets `npm start`
- * keeps in .wrangler/dev-credentials.json.
+ * Port: RECEIVER_PORT (default 9000), noted in .wrangler/receiver.json for `env:dev`. Secrets: WEBHOOK_SECRET
+ * (several may be given, comma-separated, such as the live and the test secret) and TEST_WEBHOOK_SECRET; when
+ * neither is set, the live and test secrets `npm start` keeps in .wrangler/dev-credentials.json.
+ *
+ * Every request is saved, verified or not, in RECEIVER_SAVE_DIR (default .wrangler/webhooks): its body exactly as
+ * received (`<time>-<webhook-id>.body`) and its signature headers as shell assignments (`.env`: SVC_SIGNATURE,
+ * WEBHOOK_ID, WEBHOOK_TIMESTAMP, WEBHOOK_SIGNATURE and BODY_FILE), the newest also as `last.body` and `last.env`,
+ * for verifying by hand with openssl (docs/webhooks.md).
  */
 
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
-import { CREDENTIALS_FILE, readSavedCredentials } from "./lib/dev-credentials.ts";
+import {
+	CREDENTIALS_FILE,
+	notePort,
+	RECEIVER_FILE,
+	readSavedCredentials,
+	receiverListenPort,
+} from "./lib/dev-credentials.ts";
+import { shellWord } from "./lib/shell.ts";
+import { PROJECT_ROOT } from "./lib/wrangler.ts";
 
 const HOST = "127.0.0.1";
-const PORT = Number(process.env.RECEIVER_PORT ?? 9000);
+const PORT = Number(receiverListenPort());
+const SAVE_DIR = path.resolve(process.env.RECEIVER_SAVE_DIR ?? path.join(PROJECT_ROOT, ".wrangler", "webhooks"));
 /** Larger bodies are refused unread; the service's events are a few hundred bytes. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -102,6 +117,33 @@ function summary(body: string): string {
 	}
 }
 
+/** A file name part from a header value a peer chose: letters, digits, `_` and `-` only. */
+function fileSafe(value: string): string {
+	return value.replaceAll(/[^A-Za-z0-9_-]/g, "").slice(0, 64) || "unsigned";
+}
+
+/** Saves the body exactly as received and its signature headers as shell assignments; returns the body's path. */
+function save(time: string, body: Buffer, headers: IncomingHttpHeaders): string {
+	mkdirSync(SAVE_DIR, { recursive: true });
+	const stem = path.join(SAVE_DIR, `${time.replaceAll(/[-:.]/g, "")}-${fileSafe(header(headers, "webhook-id"))}`);
+	const bodyFile = `${stem}.body`;
+	const assignments = [
+		["SVC_SIGNATURE", header(headers, "svc-signature")],
+		["WEBHOOK_ID", header(headers, "webhook-id")],
+		["WEBHOOK_TIMESTAMP", header(headers, "webhook-timestamp")],
+		["WEBHOOK_SIGNATURE", header(headers, "webhook-signature")],
+		["BODY_FILE", bodyFile],
+	].map(([name, value]) => `${name}=${shellWord(value ?? "")}`);
+	writeFileSync(bodyFile, body);
+	writeFileSync(
+		`${stem}.env`,
+		`# ${time}: the signature headers of ${path.basename(bodyFile)}\n${assignments.join("\n")}\n`,
+	);
+	copyFileSync(bodyFile, path.join(SAVE_DIR, "last.body"));
+	copyFileSync(`${stem}.env`, path.join(SAVE_DIR, "last.env"));
+	return path.relative(process.cwd(), bodyFile);
+}
+
 const { secrets, source } = loadSecrets();
 
 const server = createServer((request, response) => {
@@ -118,13 +160,17 @@ const server = createServer((request, response) => {
 			response.writeHead(400).end();
 			return;
 		}
-		const body = Buffer.concat(chunks).toString("utf8");
+		const bytes = Buffer.concat(chunks);
+		const saved = save(time, bytes, request.headers);
+		const body = bytes.toString("utf8");
 		const result = verify(secrets, body, request.headers);
 		if ("secret" in result) {
-			console.log(`${time} verified (${result.secret}) ${summary(body)}`);
+			console.log(`${time} verified (${result.secret}) ${summary(body)} saved ${saved}`);
 			response.writeHead(204).end();
 		} else {
-			console.log(`${time} REFUSED (${result.reason}) ${request.method} ${request.url} ${summary(body)}`);
+			console.log(
+				`${time} REFUSED (${result.reason}) ${request.method} ${request.url} ${summary(body)} saved ${saved}`,
+			);
 			response.writeHead(400, { "Content-Type": "text/plain" }).end(`${result.reason}\n`);
 		}
 	});
@@ -132,8 +178,9 @@ const server = createServer((request, response) => {
 
 server.on("error", (error) => fail(error.message));
 server.listen(PORT, HOST, () => {
+	notePort(PORT, RECEIVER_FILE);
 	console.log(
-		`Webhook receiver on http://${HOST}:${PORT}/webhooks (any path) verifying with ${secrets.length} secret(s) from ${source}: ${secrets.map((secret) => secret.label).join(", ")}. Ctrl-C stops it.`,
+		`Webhook receiver on http://${HOST}:${PORT}/webhooks (any path) verifying with ${secrets.length} secret(s) from ${source}: ${secrets.map((secret) => secret.label).join(", ")}. Saving each request in ${path.relative(process.cwd(), SAVE_DIR) || "."}. Ctrl-C stops it.`,
 	);
 });
 

@@ -10,10 +10,11 @@ import { randomBase62 } from "../src/ids.ts";
 import { accountExists, createAccount, createAccountWithKeys } from "./lib/accounts.ts";
 import {
 	CREDENTIALS_FILE,
+	DEV_SERVER_FILE,
 	type DevCredentials,
+	notePort,
 	readSavedCredentials,
-	receiverPort,
-	saveDevServerPort,
+	receiverListenPort,
 } from "./lib/dev-credentials.ts";
 import { startDevServer } from "./lib/dev-server.ts";
 import { presignedUploadVars } from "./lib/local-uploads.ts";
@@ -89,9 +90,14 @@ function banner(origin: string, credentials: DevCredentials, createdNow: boolean
 		`  admin key            ${credentials.service_team.admin_key}`,
 		`Operator console: ${origin}/ops   (sign in with the ops key)`,
 		'Shell variables for the curl walkthrough in docs/partner-walkthrough.md: eval "$(npm run --silent env:dev)"',
-		`Webhook receiver that verifies and prints each delivery: npm run receiver   (http://127.0.0.1:${receiverPort()}/webhooks; RECEIVER_PORT picks another port)`,
+		`Webhook receiver that verifies and prints each delivery: npm run receiver   (http://127.0.0.1:${receiverListenPort()}/webhooks; RECEIVER_PORT picks another port)`,
 		"Try it:",
 		`  curl -H "Authorization: Bearer ${credentials.partner.test_key}" ${base}/catalog`,
+		"Expected in wrangler's output above, and harmless (docs/development.md, start-up output):",
+		'  "local_dev.experimental_s3_credentials fields are experimental": that setting gives the local R2 bucket',
+		"    the S3 endpoint that upload URLs are presigned against, as R2's own endpoint is in production.",
+		'  "Scheduled Workers are not automatically triggered": the cron runs safety nets (stalled orders, overdue',
+		"    webhook deliveries); locally the queue delivers by itself, and the curl wrangler shows runs them once.",
 		"",
 	].join("\n");
 }
@@ -117,7 +123,7 @@ const server = await startDevServer({
 	inheritOutput: true,
 });
 // The other terminals' scripts (env:dev, demo) follow this port without being told it.
-saveDevServerPort(PORT);
+notePort(PORT, DEV_SERVER_FILE);
 console.log(banner(`http://localhost:${PORT}`, credentials, saved === null));
 
 let stopping = false;

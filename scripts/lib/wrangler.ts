@@ -19,7 +19,15 @@ export type D1Target = { remote: true } | { remote: false; persistTo?: string };
 
 /** Environment for wrangler child processes: no telemetry, no colour codes in parsed output. */
 export function wranglerEnv(): NodeJS.ProcessEnv {
-	return { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", FORCE_COLOR: "0" };
+	return {
+		...process.env,
+		WRANGLER_SEND_METRICS: "false",
+		NO_COLOR: "1",
+		FORCE_COLOR: "0",
+		// Local runs use miniflare's placeholder Request.cf instead of fetching one from workers.cloudflare.com
+		// (which fails offline with a stack trace). The service reads nothing from request.cf.
+		CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? "false",
+	};
 }
 
 /** Runs `wrangler <args>` in the project root and returns its stdout; throws with stderr on failure. */
