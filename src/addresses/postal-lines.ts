@@ -42,7 +42,8 @@ function scriptOf(address: ShipTo): ScriptType {
  * international mail needs). Every field's characters are kept as written; a field the country's
  * format has no place for is left out (a GB county, a German state), except the city: where the
  * format has none (Japan, where the city is part of the street lines), it becomes a street line,
- * above the street when the format writes from the country down to the recipient, below it otherwise.
+ * above the street when the format writes from the country down to the recipient, below it otherwise,
+ * unless the format writes the city's name itself (Singapore, Gibraltar).
  */
 export function postalLines(address: ShipTo): string[] {
 	const values = new Map<string, string>([
@@ -66,7 +67,10 @@ export function postalLines(address: ShipTo): string[] {
 	const streetLines = [address.address1, address.address2].filter(
 		(line): line is string => line !== undefined && line !== "",
 	);
-	if (!laidOut.some((line) => line.includes(CITY))) {
+	// A city-state's format spells the city itself ("SINGAPORE %Z"): the city is not printed twice.
+	const cityUpper = address.city.toLocaleUpperCase();
+	const formatNamesCity = laidOut.some((line) => line.toLocaleUpperCase().includes(cityUpper));
+	if (!laidOut.some((line) => line.includes(CITY)) && !formatNamesCity) {
 		const recipientLast = laidOut.findIndex((line) => line.includes(NAME)) > streetAt;
 		if (recipientLast) streetLines.unshift(address.city);
 		else streetLines.push(address.city);

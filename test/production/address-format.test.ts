@@ -156,6 +156,34 @@ describe("postalLines: each country's own format", () => {
 			"Japan",
 		]);
 	});
+
+	it("SG: the format's own SINGAPORE line carries the postcode, and the city is not printed twice", () => {
+		const address = {
+			name: "Tan Wei Ling",
+			address1: "1 Raffles Place",
+			city: "Singapore",
+			zip: "048616",
+			country: "SG",
+		};
+		expect(postalLines(address)).toEqual(["Tan Wei Ling", "1 Raffles Place", "SINGAPORE 048616", "Singapore"]);
+	});
+
+	it("a city the format has no place for, and does not name, is kept as a street line", () => {
+		const address = {
+			name: "Layla Haddad",
+			address1: "Villa 12, Street 5",
+			city: "Al Barsha",
+			state: "Dubai",
+			country: "AE",
+		};
+		expect(postalLines(address)).toEqual([
+			"Layla Haddad",
+			"Villa 12, Street 5",
+			"Al Barsha",
+			"Dubai",
+			"United Arab Emirates",
+		]);
+	});
 });
 
 describe("the German order on the floor", () => {
