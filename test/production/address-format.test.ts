@@ -4,7 +4,7 @@ import type { ShipTo } from "../../src/addresses/schema.ts";
 import { putProfile } from "../branding/branding-helpers.ts";
 import { consoleRequest, htmlOf, signedInOperator } from "../console/console-helpers.ts";
 import { api } from "../helpers.ts";
-import { createOrder, orderBody, partnerWithFile } from "../orders/order-helpers.ts";
+import { createOrder, orderBody, partnerWithFile, SHIP_TO } from "../orders/order-helpers.ts";
 
 /** A German ship-to with an umlaut and an ß, which must print as written. */
 const BERLIN: ShipTo = {
@@ -29,15 +29,7 @@ describe("postalLines: each country's own format", () => {
 	});
 
 	it("US: city, state code and ZIP on one line", () => {
-		const address = {
-			name: "Ada Lovelace",
-			address1: "12 Harbour Street",
-			city: "Portland",
-			state: "ME",
-			zip: "04101",
-			country: "US",
-		};
-		expect(postalLines(address)).toEqual(["Ada Lovelace", "12 Harbour Street", "Portland, ME 04101", "United States"]);
+		expect(postalLines(SHIP_TO)).toEqual(["Ada Lovelace", "12 Harbour Street", "Portland, ME 04101", "United States"]);
 	});
 
 	it("GB: the post town and the postcode each on their own line, the county left off", () => {
