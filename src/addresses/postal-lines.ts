@@ -92,6 +92,7 @@ function streetBlock(line: string, streetLines: readonly string[]): string[] {
 
 function fillIn(line: string, values: ReadonlyMap<string, string>): string {
 	let filled = line;
-	for (const [mark, value] of values) filled = filled.replaceAll(mark, value);
+	// A function, not a string: a replacement string would read "$&" or "$1" in an address as patterns.
+	for (const [mark, value] of values) filled = filled.replaceAll(mark, () => value);
 	return filled;
 }

@@ -149,6 +149,16 @@ describe("postalLines: each country's own format", () => {
 		]);
 	});
 
+	it("dollar signs in a field print as written, never as replacement patterns", () => {
+		const address = { ...SHIP_TO, name: "Cash $& Carry $1", city: "Port$$land" };
+		expect(postalLines(address)).toEqual([
+			"Cash $& Carry $1",
+			"12 Harbour Street",
+			"Port$$land, ME 04101",
+			"United States",
+		]);
+	});
+
 	it("SG: the format's own SINGAPORE line carries the postcode, and the city is not printed twice", () => {
 		const address = {
 			name: "Tan Wei Ling",
