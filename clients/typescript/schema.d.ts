@@ -1557,6 +1557,26 @@ export interface components {
 				/** @description The partner's return address from its brand profile; null when it has none (print the label without one). */
 				return_address: components["schemas"]["ShipTo"] | null;
 				ship_to: components["schemas"]["ShipTo"];
+				/**
+				 * @description The return address as the label prints it, one string a line, in its country's format; null without one.
+				 * @example [
+				 *       "Harbour Prints",
+				 *       "Torstraße 5",
+				 *       "10119 Berlin",
+				 *       "Germany"
+				 *     ]
+				 */
+				return_address_lines: string[] | null;
+				/**
+				 * @description The ship-to address as the label prints it, one string a line, in the destination country's format (Google's libaddressinput formats), the country's English name last.
+				 * @example [
+				 *       "Ada Lovelace",
+				 *       "12 Harbour Street",
+				 *       "Portland, ME 04101",
+				 *       "United States"
+				 *     ]
+				 */
+				ship_to_lines: string[];
 			};
 			brand_name: string | null;
 			packing_slip_url: string;

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
+import { postalLines } from "../addresses/postal-lines.ts";
 import { ShipToSchema } from "../addresses/schema.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
@@ -24,6 +25,19 @@ const OpsOrderViewSchema = z
 						"The partner's return address from its brand profile; null when it has none (print the label without one).",
 				}),
 				ship_to: ShipToSchema,
+				return_address_lines: z
+					.array(z.string())
+					.nullable()
+					.openapi({
+						description:
+							"The return address as the label prints it, one string a line, in its country's format; null without one.",
+						example: ["Harbour Prints", "Torstraße 5", "10119 Berlin", "Germany"],
+					}),
+				ship_to_lines: z.array(z.string()).openapi({
+					description:
+						"The ship-to address as the label prints it, one string a line, in the destination country's format (Google's libaddressinput formats), the country's English name last.",
+					example: ["Ada Lovelace", "12 Harbour Street", "Portland, ME 04101", "United States"],
+				}),
 			})
 			.openapi({ description: "What the shipping label carries: the partner's return address, never the service's." }),
 		brand_name: z.string().nullable(),
@@ -193,7 +207,12 @@ export const productionRoutes = createApp<AuthedEnv>()
 			{
 				order: toOrder(sheet.stored),
 				account: sheet.account,
-				shipping_label: { return_address: sheet.returnAddress, ship_to: sheet.shipTo },
+				shipping_label: {
+					return_address: sheet.returnAddress,
+					ship_to: sheet.shipTo,
+					return_address_lines: sheet.returnAddress === null ? null : postalLines(sheet.returnAddress),
+					ship_to_lines: postalLines(sheet.shipTo),
+				},
 				brand_name: sheet.brand?.brand_name ?? null,
 				packing_slip_url: `/v1/ops/orders/${id}/packing-slip`,
 			},

@@ -15,7 +15,12 @@ import {
 type OpsOrderView = {
 	order: Order;
 	account: { id: string; name: string };
-	shipping_label: { return_address: Record<string, string> | null; ship_to: Record<string, string> };
+	shipping_label: {
+		return_address: Record<string, string> | null;
+		ship_to: Record<string, string>;
+		return_address_lines: string[] | null;
+		ship_to_lines: string[];
+	};
 	brand_name: string | null;
 	packing_slip_url: string;
 };
@@ -47,7 +52,18 @@ describe("GET /v1/ops/orders/{id}", () => {
 		expect(view).toEqual({
 			order: settled,
 			account: { id: partner.account.id, name: "Harbour Gallery" },
-			shipping_label: { return_address: STORED_RETURN_ADDRESS, ship_to: SHIP_TO },
+			shipping_label: {
+				return_address: STORED_RETURN_ADDRESS,
+				ship_to: SHIP_TO,
+				return_address_lines: [
+					"Lumen Prints Returns",
+					"400 Gallery Row",
+					"Unit 7",
+					"Burlington, VT 05401",
+					"United States",
+				],
+				ship_to_lines: ["Ada Lovelace", "12 Harbour Street", "Portland, ME 04101", "United States"],
+			},
 			brand_name: "Harbour Prints",
 			packing_slip_url: `/v1/ops/orders/${created.id}/packing-slip`,
 		});
@@ -65,7 +81,12 @@ describe("GET /v1/ops/orders/{id}", () => {
 		const { key, file, opsKey } = await partnerWithFile(HARBOUR);
 		const created = await createOrder(key, orderBody(file));
 		const view = await opsView(opsKey, created.id);
-		expect(view.shipping_label).toEqual({ return_address: null, ship_to: SHIP_TO });
+		expect(view.shipping_label).toEqual({
+			return_address: null,
+			ship_to: SHIP_TO,
+			return_address_lines: null,
+			ship_to_lines: ["Ada Lovelace", "12 Harbour Street", "Portland, ME 04101", "United States"],
+		});
 		expect(view.brand_name).toBeNull();
 		expect(JSON.stringify(view)).not.toMatch(/framed[-\s]?print|fulfil+ment api/i);
 	});

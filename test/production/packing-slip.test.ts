@@ -275,7 +275,7 @@ describe("GET /v1/ops/orders/{id}/packing-slip: accounts", () => {
 		expect(secondHtml).toContain("<h1>Borealis Art</h1>");
 		expect(secondHtml).toContain(`data:image/jpeg;base64,${base64(secondLogo)}`);
 		expect(secondHtml).toContain("9 Northern Way");
-		expect(secondHtml).toContain("Leeds, LS1 4AP");
+		expect(secondHtml).toContain("Leeds<br/>LS1 4AP");
 		expect(secondHtml).toContain("United Kingdom");
 		expect(secondHtml).toContain("https://second.example/support");
 		for (const foreign of ["Aurora", "Gallery Row", "first.example", base64(firstLogo), "image/png"]) {
