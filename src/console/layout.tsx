@@ -76,6 +76,18 @@ td a.order-link { font-weight: 700; font-size: 1.05rem; white-space: nowrap; }
 [role="status"] { border: 2px solid #32d583; background: #ecfdf3; color: var(--ok); border-radius: .5rem;
   padding: .75rem 1rem; margin: 0 0 1.25rem; font-weight: 600; }
 .warning { color: #7a4b00; font-weight: 600; }
+.amount { white-space: nowrap; font-variant-numeric: tabular-nums; }
+.warn-banner { border: 3px solid #f0b429; background: #fff8e1; color: #5c3900; border-radius: .6rem;
+  padding: 1rem 1.25rem; margin: 0 0 1.25rem; }
+.warn-banner h2 { margin: 0 0 .5rem; color: #7a4b00; }
+.warn-banner ul { margin: 0; padding-left: 1.2rem; }
+.warn-banner li + li { margin-top: .4rem; }
+ul.row-warnings { list-style: none; margin: .4rem 0 0; padding: 0; }
+ul.row-warnings li { display: inline-block; margin: .15rem .3rem 0 0; padding: .1rem .55rem; border-radius: .35rem;
+  background: #fff1c2; border: 2px solid #f0b429; color: #7a4b00; font-weight: 700; font-size: .9rem; }
+.needs-partner { border-left: 4px solid var(--danger); padding-left: .75rem; font-weight: 600; }
+.item-name { white-space: nowrap; }
+.file-facts { font-size: .9rem; }
 ul.plain { margin: 0; padding-left: 1.1rem; }
 .actions { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: 1.25rem; }
 .actions form { background: var(--paper); border: 1px solid var(--line); border-radius: .6rem; padding: 1.1rem 1.25rem; margin: 0; }
@@ -110,6 +122,10 @@ select { width: 100%; font: inherit; padding: .55rem .6rem; border: 2px solid #a
   table.cards tr { display: block; border-bottom: 1px solid var(--line); padding: .5rem 0; }
   table.cards td { display: flex; justify-content: space-between; gap: 1rem; border: 0; padding: .25rem .9rem; }
   table.cards td::before { content: attr(data-label); color: var(--muted); font-size: .8rem; text-transform: uppercase; }
+  table.cards td.full { display: block; }
+  table.cards td.full::before { content: none; }
+  table.cards td > div { text-align: right; min-width: 0; overflow-wrap: anywhere; }
+  .item-name { white-space: normal; }
 }
 `;
 

@@ -16,6 +16,8 @@ export type QueueRow = {
 	itemCount: number;
 	/** The largest finished piece's outside size, in words; null until known. */
 	largest: string | null;
+	/** Each item's warnings in words, naming the item. */
+	warnings: string[];
 	createdAt: string;
 	/** Whole hours in the current status. */
 	ageHours: number;
@@ -155,9 +157,18 @@ function QueueTable({ rows, slaHours }: { rows: readonly QueueRow[]; slaHours: n
 					{rows.map((row) => (
 						<tr data-order-id={row.id}>
 							<td data-label="Order">
-								<a class="order-link" href={`/ops/orders/${row.id}`}>
-									{row.externalId}
-								</a>
+								<div>
+									<a class="order-link" href={`/ops/orders/${row.id}`}>
+										{row.externalId}
+									</a>
+									{row.warnings.length === 0 ? null : (
+										<ul class="row-warnings">
+											{row.warnings.map((warning) => (
+												<li>{warning}</li>
+											))}
+										</ul>
+									)}
+								</div>
 							</td>
 							<td data-label="Partner">{row.partnerName}</td>
 							<td data-label="Mode">{row.mode}</td>
