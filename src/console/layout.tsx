@@ -1,6 +1,7 @@
 import type { Child } from "hono/jsx";
 import { PageHead } from "../http/page-head.tsx";
 import type { OrderStatus } from "../orders/state-machine.ts";
+import { dollarsText } from "../pricing/money.ts";
 import { statusLabel } from "./format.ts";
 
 /** The console's own name; it never shows the service's product name. */
@@ -34,7 +35,7 @@ main { max-width: 78rem; margin: 0 auto; padding: 1.5rem; }
 h1 { font-size: 2rem; line-height: 1.2; margin: .25rem 0 1rem; }
 h2 { font-size: 1.25rem; margin: 0 0 .75rem; }
 .panel { background: var(--paper); border: 1px solid var(--line); border-radius: .6rem; padding: 1.1rem 1.25rem; margin-bottom: 1.25rem; }
-.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 1.25rem; margin-bottom: 1.25rem; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(18rem, 100%), 1fr)); gap: 1.25rem; margin-bottom: 1.25rem; }
 .grid .panel { margin-bottom: 0; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; margin: 0; }
 dl.facts dt { color: var(--muted); }
@@ -125,6 +126,9 @@ select { width: 100%; font: inherit; padding: .55rem .6rem; border: 2px solid #a
   table.cards td.full { display: block; }
   table.cards td.full::before { content: none; }
   table.cards td > div { text-align: right; min-width: 0; overflow-wrap: anywhere; }
+  table.cards td.full > div { text-align: left; }
+  .spec dl.facts { grid-template-columns: 1fr; gap: 0; }
+  .spec dl.facts dd { margin-bottom: .35rem; }
   .item-name { white-space: normal; }
 }
 `;
@@ -140,6 +144,11 @@ export function CsrfField({ token }: { token: string }) {
 /** What a cell or a fact shows when there is nothing to show. */
 export function Dash() {
 	return <span class="muted">—</span>;
+}
+
+/** An amount of dollars that never wraps mid-number (`$1,232.62`), its digits lined up in columns. */
+export function Amount({ cents }: { cents: number }) {
+	return <span class="amount">{dollarsText(cents)}</span>;
 }
 
 /** A status as a coloured badge, in words (`In production`). */

@@ -10,11 +10,10 @@ import {
 	releasable,
 	type Tracking,
 } from "../orders/state-machine.ts";
-import { dollarsText } from "../pricing/money.ts";
 import { AddressLines } from "../production/address.tsx";
 import type { OrderSheet, SheetItem } from "../production/order-sheet.ts";
 import { formatTime, holdReasonLabel } from "./format.ts";
-import { Dash } from "./layout.tsx";
+import { Amount, Dash } from "./layout.tsx";
 
 /** Whose order it is, in which mode, and when it came in. */
 export function PartnerPanel({ sheet }: { sheet: OrderSheet }) {
@@ -98,12 +97,19 @@ export function CostsPanel({ sheet }: { sheet: OrderSheet }) {
 				) : (
 					<>
 						<dt>Items</dt>
-						<dd class="amount">{dollarsText(costs.items)}</dd>
+						<dd>
+							<Amount cents={costs.items} />
+						</dd>
 						<dt>Shipping</dt>
-						<dd class="amount">{dollarsText(costs.shipping)}</dd>
+						<dd>
+							<Amount cents={costs.shipping} />
+						</dd>
 						<dt>Total</dt>
-						<dd class="amount">
-							<strong>{dollarsText(costs.total)}</strong> {costs.currency}
+						<dd>
+							<strong>
+								<Amount cents={costs.total} />
+							</strong>{" "}
+							{costs.currency}
 						</dd>
 						<dt>Price book</dt>
 						<dd>version {costs.price_book_version}</dd>

@@ -3,11 +3,10 @@
  * its framing, dimensions and price; and the banner of every item's warnings in words.
  */
 import type { SpecLine } from "../framing/words.ts";
-import { dollarsText } from "../pricing/money.ts";
 import { warningWords } from "../production/item-words.ts";
 import type { SheetItem } from "../production/order-sheet.ts";
 import { bytesText } from "./format.ts";
-import { Dash } from "./layout.tsx";
+import { Amount, Dash } from "./layout.tsx";
 
 /** An item's print file: its id (a download link once ready), format and size, and pixels; or the URL it will come from. */
 function FileCell({ item }: { item: SheetItem }) {
@@ -36,7 +35,18 @@ function FileCell({ item }: { item: SheetItem }) {
 						<code>{file.id}</code> <span class="warning">{file.status}</span>
 					</>
 				)}
-				<div class="muted file-facts">{facts.length === 0 ? <Dash /> : facts.join(" · ")}</div>
+				<div class="muted file-facts">
+					{facts.length === 0 ? (
+						<Dash />
+					) : (
+						facts.map((fact, index) => (
+							<>
+								{index === 0 ? null : " · "}
+								<span class="nowrap">{fact}</span>
+							</>
+						))
+					)}
+				</div>
 			</div>
 		</td>
 	);
@@ -137,13 +147,13 @@ export function WarningsBanner({ items }: { items: readonly SheetItem[] }) {
 }
 
 /** Lines of a description list. */
-function Lines({ lines, amounts = false }: { lines: readonly SpecLine[]; amounts?: boolean }) {
+function Lines({ lines }: { lines: readonly SpecLine[] }) {
 	return (
 		<dl class="facts">
 			{lines.map((line) => (
 				<>
 					<dt>{line.label}</dt>
-					<dd class={amounts ? "amount" : undefined}>{line.text}</dd>
+					<dd>{line.text}</dd>
 				</>
 			))}
 		</dl>
@@ -180,13 +190,16 @@ function ItemSpec({ item }: { item: SheetItem }) {
 				{item.price === null ? (
 					<p class="muted">Not priced.</p>
 				) : (
-					<Lines
-						amounts
-						lines={[
-							{ label: "Each", text: dollarsText(item.price.unit) },
-							{ label: "Line", text: dollarsText(item.price.line) },
-						]}
-					/>
+					<dl class="facts">
+						<dt>Each</dt>
+						<dd>
+							<Amount cents={item.price.unit} />
+						</dd>
+						<dt>Line</dt>
+						<dd>
+							<Amount cents={item.price.line} />
+						</dd>
+					</dl>
 				)}
 			</div>
 		</div>

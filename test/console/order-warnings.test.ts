@@ -94,13 +94,13 @@ describe("the order page's warnings", () => {
 		expect(html).not.toContain("Check before framing");
 	});
 
-	it("costs are marked as amounts that never wrap", async () => {
+	it("costs and prices are marked as amounts that never wrap", async () => {
 		const html = await htmlOf(await consoleRequest(`/ops/orders/${warned.id}`, { cookie: operator.cookie }), 200);
-		const costs = html.slice(
-			html.indexOf('id="costs-heading"'),
-			html.indexOf("</section>", html.indexOf('id="costs-heading"')),
-		);
-		expect(costs.match(/<dd class="amount">(<strong>)?\$[\d,]+\.\d\d/g)).toHaveLength(3);
+		const costsAt = html.indexOf('id="costs-heading"');
+		const costs = html.slice(costsAt, html.indexOf("</section>", costsAt));
+		expect(costs.match(/<span class="amount">\$[\d,]+\.\d\d<\/span>/g)).toHaveLength(3);
+		// Each item's price each and per line.
+		expect(html.match(/<span class="amount">\$[\d,]+\.\d\d<\/span>/g)).toHaveLength(3 + 2 * warned.items.length);
 		expect(html).toMatch(/\.amount \{ white-space: nowrap;/);
 	});
 });
