@@ -151,6 +151,18 @@ export function Amount({ cents }: { cents: number }) {
 	return <span class="amount">{dollarsText(cents)}</span>;
 }
 
+/** Warnings in words as yellow tags, for a table row; nothing when there are none. */
+export function WarningTags({ tags }: { tags: readonly string[] }) {
+	if (tags.length === 0) return null;
+	return (
+		<ul class="row-warnings">
+			{tags.map((tag) => (
+				<li>{tag}</li>
+			))}
+		</ul>
+	);
+}
+
 /** A status as a coloured badge, in words (`In production`). */
 export function StatusBadge({ status, testId }: { status: OrderStatus; testId?: string }) {
 	return (

@@ -6,7 +6,7 @@ import type { SpecLine } from "../framing/words.ts";
 import { warningWords } from "../production/item-words.ts";
 import type { SheetItem } from "../production/order-sheet.ts";
 import { bytesText } from "./format.ts";
-import { Amount, Dash } from "./layout.tsx";
+import { Amount, Dash, WarningTags } from "./layout.tsx";
 
 /** An item's print file: its id (a download link once ready), format and size, and pixels; or the URL it will come from. */
 function FileCell({ item }: { item: SheetItem }) {
@@ -52,18 +52,6 @@ function FileCell({ item }: { item: SheetItem }) {
 	);
 }
 
-/** An item's warnings by title, in its own row's first cell, so they never scroll out of sight. */
-function RowWarnings({ codes }: { codes: readonly string[] }) {
-	if (codes.length === 0) return null;
-	return (
-		<ul class="row-warnings">
-			{codes.map((code) => (
-				<li>{warningWords(code).title}</li>
-			))}
-		</ul>
-	);
-}
-
 /**
  * A row per item and, under each, a row of its framing, dimensions and price. Few columns, so the
  * table fits a desktop screen; under 40rem each item becomes a card.
@@ -95,7 +83,8 @@ function ItemsTable({ items }: { items: readonly SheetItem[] }) {
 									<div>
 										<code class="muted">{item.id}</code>
 									</div>
-									<RowWarnings codes={item.warnings} />
+									{/* In the row's first cell, so they never scroll out of sight. */}
+									<WarningTags tags={item.warnings.map((code) => warningWords(code).title)} />
 								</div>
 							</td>
 							<td data-label="Frame">{item.frame?.name ?? "Unframed"}</td>

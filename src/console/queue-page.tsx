@@ -2,7 +2,7 @@ import type { KeyMode } from "../accounts/scopes.ts";
 import { NAME_SEARCH_PARTNERS } from "../accounts/store.ts";
 import { ORDER_STATUSES, type OrderStatus } from "../orders/state-machine.ts";
 import { formatTime, statusLabel } from "./format.ts";
-import { Layout, StatusBadge } from "./layout.tsx";
+import { Layout, StatusBadge, WarningTags } from "./layout.tsx";
 
 /** One row of the queue table. */
 export type QueueRow = {
@@ -161,13 +161,7 @@ function QueueTable({ rows, slaHours }: { rows: readonly QueueRow[]; slaHours: n
 									<a class="order-link" href={`/ops/orders/${row.id}`}>
 										{row.externalId}
 									</a>
-									{row.warnings.length === 0 ? null : (
-										<ul class="row-warnings">
-											{row.warnings.map((warning) => (
-												<li>{warning}</li>
-											))}
-										</ul>
-									)}
+									<WarningTags tags={row.warnings} />
 								</div>
 							</td>
 							<td data-label="Partner">{row.partnerName}</td>
