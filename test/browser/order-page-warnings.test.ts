@@ -116,7 +116,11 @@ describe.each(WIDTHS)("the floor's pages at %i px wide", (width) => {
 		await expectInsideWidth(`tr[data-item-id="${warned.items[1]?.id}"] .row-warnings li`, width);
 		await expectInsideWidth(".item-name", width);
 		expect(await pageWidth()).toBeLessThanOrEqual(width);
-		await keepScreenshot(`order-warnings-${width}.png`, await page.screenshot({ type: "png", fullPage: true }));
+		// The docs show the top of the desktop page: the banner, the facts and the first two items.
+		if (width === 1440) {
+			const top = { x: 0, y: 0, width, height: 1500 };
+			await keepScreenshot("ops-order-warnings.png", await page.screenshot({ type: "png", fullPage: true, clip: top }));
+		}
 	});
 
 	it("every cost on the order page stays on one line", async () => {
@@ -151,7 +155,6 @@ describe.each(WIDTHS)("the floor's pages at %i px wide", (width) => {
 		expect(await warning.allTextContents()).toEqual([`${LOW.title} · Item 2 of 3 · 8 × 10 in`]);
 		await expectInsideWidth(`tr[data-order-id="${warned.id}"] .row-warnings li`, width);
 		expect(await pageWidth()).toBeLessThanOrEqual(width);
-		await keepScreenshot(`queue-warnings-${width}.png`, await page.screenshot({ type: "png", fullPage: true }));
 	});
 
 	it("an order held for a frame the catalog lacks offers no Release hold, and says the partner must change the frame", async () => {
@@ -164,7 +167,11 @@ describe.each(WIDTHS)("the floor's pages at %i px wide", (width) => {
 		await expectInsideWidth('[data-testid="hold-remedy"]', width);
 		expect(await page.getByRole("region", { name: "Hold" }).textContent()).toContain("Item 1 of 1 · 8 × 10 in");
 		expect(await pageWidth()).toBeLessThanOrEqual(width);
-		await keepScreenshot(`order-held-${width}.png`, await page.screenshot({ type: "png", fullPage: true }));
+		if (width === 390) {
+			// The docs show the hold panel on a phone, scrolled to the top of the screen.
+			await page.getByRole("region", { name: "Hold" }).evaluate((panel) => panel.scrollIntoView());
+			await keepScreenshot("ops-order-held-narrow.png", await page.screenshot({ type: "png" }));
+		}
 	});
 });
 
@@ -177,8 +184,6 @@ describe("the work ticket", () => {
 		expect(await ticket.getByRole("note").textContent()).toBe(`Check before framing:${LOW.title}. ${LOW.advice}`);
 		await expectInsideWidth(`section.ticket[data-item-id="${warned.items[1]?.id}"] .warn-box`, 1440);
 		expect(await page.locator(".warn-box").count()).toBe(1);
-		await ticket.scrollIntoViewIfNeeded();
-		await keepScreenshot("work-ticket-warning.png", await ticket.screenshot({ type: "png" }));
 		const pdf = await readPdf(await page.pdf({ format: "Letter", printBackground: true }));
 		expect(pdf.pageSizes).toHaveLength(3);
 		expect(pdf.text).toContain("Item 2 of 3 · 8 × 10 in");
