@@ -1,6 +1,7 @@
 import type { Child } from "hono/jsx";
 import { PageHead } from "../http/page-head.tsx";
 import type { OrderStatus } from "../orders/state-machine.ts";
+import { dollarsText } from "../pricing/money.ts";
 import { statusLabel } from "./format.ts";
 
 /** The console's own name; it never shows the service's product name. */
@@ -34,7 +35,7 @@ main { max-width: 78rem; margin: 0 auto; padding: 1.5rem; }
 h1 { font-size: 2rem; line-height: 1.2; margin: .25rem 0 1rem; }
 h2 { font-size: 1.25rem; margin: 0 0 .75rem; }
 .panel { background: var(--paper); border: 1px solid var(--line); border-radius: .6rem; padding: 1.1rem 1.25rem; margin-bottom: 1.25rem; }
-.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 1.25rem; margin-bottom: 1.25rem; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(18rem, 100%), 1fr)); gap: 1.25rem; margin-bottom: 1.25rem; }
 .grid .panel { margin-bottom: 0; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; margin: 0; }
 dl.facts dt { color: var(--muted); }
@@ -76,6 +77,18 @@ td a.order-link { font-weight: 700; font-size: 1.05rem; white-space: nowrap; }
 [role="status"] { border: 2px solid #32d583; background: #ecfdf3; color: var(--ok); border-radius: .5rem;
   padding: .75rem 1rem; margin: 0 0 1.25rem; font-weight: 600; }
 .warning { color: #7a4b00; font-weight: 600; }
+.amount { white-space: nowrap; font-variant-numeric: tabular-nums; }
+.warn-banner { border: 3px solid #f0b429; background: #fff8e1; color: #5c3900; border-radius: .6rem;
+  padding: 1rem 1.25rem; margin: 0 0 1.25rem; }
+.warn-banner h2 { margin: 0 0 .5rem; color: #7a4b00; }
+.warn-banner ul { margin: 0; padding-left: 1.2rem; }
+.warn-banner li + li { margin-top: .4rem; }
+ul.row-warnings { list-style: none; margin: .4rem 0 0; padding: 0; }
+ul.row-warnings li { display: inline-block; margin: .15rem .3rem 0 0; padding: .1rem .55rem; border-radius: .35rem;
+  background: #fff1c2; border: 2px solid #f0b429; color: #7a4b00; font-weight: 700; font-size: .9rem; }
+.needs-partner { border-left: 4px solid var(--danger); padding-left: .75rem; font-weight: 600; }
+.item-name { white-space: nowrap; }
+.file-facts { font-size: .9rem; }
 ul.plain { margin: 0; padding-left: 1.1rem; }
 .actions { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: 1.25rem; }
 .actions form { background: var(--paper); border: 1px solid var(--line); border-radius: .6rem; padding: 1.1rem 1.25rem; margin: 0; }
@@ -110,6 +123,13 @@ select { width: 100%; font: inherit; padding: .55rem .6rem; border: 2px solid #a
   table.cards tr { display: block; border-bottom: 1px solid var(--line); padding: .5rem 0; }
   table.cards td { display: flex; justify-content: space-between; gap: 1rem; border: 0; padding: .25rem .9rem; }
   table.cards td::before { content: attr(data-label); color: var(--muted); font-size: .8rem; text-transform: uppercase; }
+  table.cards td.full { display: block; }
+  table.cards td.full::before { content: none; }
+  table.cards td > div { text-align: right; min-width: 0; overflow-wrap: anywhere; }
+  table.cards td.full > div { text-align: left; }
+  .spec dl.facts { grid-template-columns: 1fr; gap: 0; }
+  .spec dl.facts dd { margin-bottom: .35rem; }
+  .item-name { white-space: normal; }
 }
 `;
 
@@ -124,6 +144,23 @@ export function CsrfField({ token }: { token: string }) {
 /** What a cell or a fact shows when there is nothing to show. */
 export function Dash() {
 	return <span class="muted">—</span>;
+}
+
+/** An amount of dollars that never wraps mid-number (`$1,232.62`), its digits lined up in columns. */
+export function Amount({ cents }: { cents: number }) {
+	return <span class="amount">{dollarsText(cents)}</span>;
+}
+
+/** Warnings in words as yellow tags, for a table row; nothing when there are none. */
+export function WarningTags({ tags }: { tags: readonly string[] }) {
+	if (tags.length === 0) return null;
+	return (
+		<ul class="row-warnings">
+			{tags.map((tag) => (
+				<li>{tag}</li>
+			))}
+		</ul>
+	);
 }
 
 /** A status as a coloured badge, in words (`In production`). */

@@ -1,5 +1,5 @@
 import { HoldBody, ShipBody } from "../orders/operator-moves.ts";
-import { type Move, type OrderStatus, TRANSITIONS } from "../orders/state-machine.ts";
+import { type HoldReason, type Move, type OrderStatus, releasable, TRANSITIONS } from "../orders/state-machine.ts";
 
 /** The moves an operator makes from the console, in the order their forms appear. */
 export const CONSOLE_MOVES = ["ship", "hold", "release", "deliver", "cancel"] as const;
@@ -10,10 +10,15 @@ export function isConsoleMove(candidate: string): candidate is ConsoleMove {
 	return (CONSOLE_MOVES as readonly string[]).includes(candidate);
 }
 
-/** The moves the transition table lets an operator make from `status`: the forms the order page shows. */
-export function movesAllowedFrom(status: OrderStatus): ConsoleMove[] {
+/**
+ * The moves the transition table lets an operator make from `status`: the forms the order page
+ * shows. A release is left out when the hold's reason is one only the partner can fix (the state
+ * machine refuses it too).
+ */
+export function movesAllowedFrom(status: OrderStatus, holdReason: HoldReason | null = null): ConsoleMove[] {
 	return CONSOLE_MOVES.filter((kind) => {
 		const rule = TRANSITIONS[kind];
+		if (kind === "release" && !releasable(holdReason)) return false;
 		return rule.from.includes(status) && rule.actors.includes("operator");
 	});
 }

@@ -3,12 +3,17 @@
  * shipping method, the gift message, the tracking once shipped, and the hold while on hold.
  */
 import type { OrderRow } from "../orders/rows.ts";
-import type { HoldDetail, Tracking } from "../orders/state-machine.ts";
-import { dollarsText } from "../pricing/money.ts";
+import {
+	HOLD_CLEARED_BY,
+	type HoldDetail,
+	type HoldReason,
+	releasable,
+	type Tracking,
+} from "../orders/state-machine.ts";
 import { AddressLines } from "../production/address.tsx";
-import type { OrderSheet } from "../production/order-sheet.ts";
+import type { OrderSheet, SheetItem } from "../production/order-sheet.ts";
 import { formatTime, holdReasonLabel } from "./format.ts";
-import { Dash } from "./layout.tsx";
+import { Amount, Dash } from "./layout.tsx";
 
 /** Whose order it is, in which mode, and when it came in. */
 export function PartnerPanel({ sheet }: { sheet: OrderSheet }) {
@@ -92,12 +97,19 @@ export function CostsPanel({ sheet }: { sheet: OrderSheet }) {
 				) : (
 					<>
 						<dt>Items</dt>
-						<dd>{dollarsText(costs.items)}</dd>
+						<dd>
+							<Amount cents={costs.items} />
+						</dd>
 						<dt>Shipping</dt>
-						<dd>{dollarsText(costs.shipping)}</dd>
+						<dd>
+							<Amount cents={costs.shipping} />
+						</dd>
 						<dt>Total</dt>
 						<dd>
-							<strong>{dollarsText(costs.total)}</strong> {costs.currency}
+							<strong>
+								<Amount cents={costs.total} />
+							</strong>{" "}
+							{costs.currency}
 						</dd>
 						<dt>Price book</dt>
 						<dd>version {costs.price_book_version}</dd>
@@ -159,8 +171,54 @@ export function TrackingPanel({ order, tracking }: { order: OrderRow; tracking: 
 	);
 }
 
-/** Why the order is on hold: the reason, and each problem by order or item; nothing when not on hold. */
-export function HoldPanel({ order, holdDetails }: { order: OrderRow; holdDetails: readonly HoldDetail[] }) {
+/** What clears the hold, in the floor's words: a release, or the partner's fix (and then no release is offered). */
+function HoldRemedy({ reason }: { reason: HoldReason | null }) {
+	if (reason === "operator_hold") {
+		return (
+			<p>Release it once the problem is sorted out: the order is validated again, then goes back into production.</p>
+		);
+	}
+	if (reason === null || releasable(reason)) {
+		return (
+			<p>
+				Release it to try again: the order is validated again and the partner's file fetched again. If the fetch fails
+				again, the partner must fix the file's link.
+			</p>
+		);
+	}
+	const cleared = HOLD_CLEARED_BY[reason];
+	const fix = cleared.by === "partner" ? cleared.fix : "";
+	return (
+		<p class="needs-partner" data-testid="hold-remedy">
+			The floor cannot fix this: a release would only hold it again. The partner must {fix}, by fixing the item through
+			the API. The order is then validated again by itself and comes back to the queue. Ask the partner, or cancel the
+			order.
+		</p>
+	);
+}
+
+/** A hold detail's item by its place and size (`Item 2 of 3 · 16 × 20 in`), its id beside it; or the whole order. */
+function HoldSubject({ itemId, items }: { itemId: string | null; items: readonly SheetItem[] }) {
+	if (itemId === null) return <>Order</>;
+	const item = items.find((each) => each.id === itemId);
+	if (item === undefined) return <code>{itemId}</code>;
+	return (
+		<>
+			<strong>{item.name}</strong> <code class="muted">{item.id}</code>
+		</>
+	);
+}
+
+/** Why the order is on hold: the reason, each problem by order or item, and what clears it; nothing when not on hold. */
+export function HoldPanel({
+	order,
+	holdDetails,
+	items,
+}: {
+	order: OrderRow;
+	holdDetails: readonly HoldDetail[];
+	items: readonly SheetItem[];
+}) {
 	if (order.status !== "on_hold") return null;
 	return (
 		<section class="panel" aria-labelledby="hold-heading">
@@ -172,10 +230,12 @@ export function HoldPanel({ order, holdDetails }: { order: OrderRow; holdDetails
 			<ul class="plain">
 				{holdDetails.map((detail) => (
 					<li>
-						{detail.item_id === null ? "Order" : `Item ${detail.item_id}`} · {detail.field}: {detail.message}
+						<HoldSubject itemId={detail.item_id} items={items} /> · {detail.field}: {detail.message}
 					</li>
 				))}
 			</ul>
+			<h3>What has to happen</h3>
+			<HoldRemedy reason={order.hold_reason} />
 		</section>
 	);
 }

@@ -1,30 +1,31 @@
-/** The order page's items: each item's size, parts, file and warnings, and under it its framing, dimensions and price. */
+/**
+ * The order page's items: each item by its place and size, its parts, file and warnings, and under it
+ * its framing, dimensions and price; and the banner of every item's warnings in words.
+ */
 import type { SpecLine } from "../framing/words.ts";
-import { dollarsText } from "../pricing/money.ts";
+import { warningWords } from "../production/item-words.ts";
 import type { SheetItem } from "../production/order-sheet.ts";
-import { printSize } from "../production/packing-slip.tsx";
 import { bytesText } from "./format.ts";
-import { Dash } from "./layout.tsx";
+import { Amount, Dash, WarningTags } from "./layout.tsx";
 
 /** An item's print file: its id (a download link once ready), format and size, and pixels; or the URL it will come from. */
-function FileCells({ item }: { item: SheetItem }) {
+function FileCell({ item }: { item: SheetItem }) {
 	const { file } = item;
 	if (file === null) {
 		return (
-			<>
-				<td>{item.printFileUrl === null ? <Dash /> : <span class="mono url">{item.printFileUrl}</span>}</td>
-				<td>
-					<Dash />
-				</td>
-				<td>
-					<Dash />
-				</td>
-			</>
+			<td data-label="Print file">
+				{item.printFileUrl === null ? <Dash /> : <span class="mono url">{item.printFileUrl}</span>}
+			</td>
 		);
 	}
+	const facts = [
+		file.format === null ? null : file.format.toUpperCase(),
+		file.size_bytes === null ? null : bytesText(file.size_bytes),
+		file.width_px === null || file.height_px === null ? null : `${file.width_px} × ${file.height_px} px`,
+	].filter((fact) => fact !== null);
 	return (
-		<>
-			<td>
+		<td data-label="Print file">
+			<div>
 				{file.status === "ready" ? (
 					<a href={`/ops/print-files/${file.id}/download?item_id=${item.id}`} download>
 						<code>{file.id}</code>
@@ -34,68 +35,70 @@ function FileCells({ item }: { item: SheetItem }) {
 						<code>{file.id}</code> <span class="warning">{file.status}</span>
 					</>
 				)}
-			</td>
-			<td class="nowrap">
-				{file.format === null ? <Dash /> : file.format.toUpperCase()}
-				{file.size_bytes === null ? null : <span class="muted"> · {bytesText(file.size_bytes)}</span>}
-			</td>
-			<td class="num nowrap">
-				{file.width_px === null || file.height_px === null ? <Dash /> : `${file.width_px} × ${file.height_px} px`}
-			</td>
-		</>
+				<div class="muted file-facts">
+					{facts.length === 0 ? (
+						<Dash />
+					) : (
+						facts.map((fact, index) => (
+							<>
+								{index === 0 ? null : " · "}
+								<span class="nowrap">{fact}</span>
+							</>
+						))
+					)}
+				</div>
+			</div>
+		</td>
 	);
 }
 
-/** A row per item and, under each, a row of its framing, dimensions and price. */
+/**
+ * A row per item and, under each, a row of its framing, dimensions and price. Few columns, so the
+ * table fits a desktop screen; under 40rem each item becomes a card.
+ */
 function ItemsTable({ items }: { items: readonly SheetItem[] }) {
 	return (
 		<div class="table-wrap">
-			<table>
+			<table class="cards items">
 				<thead>
 					<tr>
-						<th scope="col">#</th>
-						<th scope="col">Size</th>
+						<th scope="col">Item</th>
 						<th scope="col">Frame</th>
 						<th scope="col">Mat</th>
 						<th scope="col" class="num">
 							Qty
 						</th>
 						<th scope="col">Print file</th>
-						<th scope="col">Format</th>
-						<th scope="col" class="num">
-							Pixels
-						</th>
 						<th scope="col" class="num">
 							Effective DPI
 						</th>
-						<th scope="col">Warnings</th>
 					</tr>
 				</thead>
 				<tbody>
 					{items.flatMap((item) => [
 						<tr data-item-id={item.id}>
-							<td>{item.position + 1}</td>
-							<td class="nowrap">{printSize(item.widthIn, item.heightIn)}</td>
-							<td>{item.frame?.name ?? "Unframed"}</td>
-							<td>{item.mat?.name ?? "No mat"}</td>
-							<td class="num">{item.quantity}</td>
-							<FileCells item={item} />
-							<td class="num">{item.effectiveDpi === null ? <Dash /> : item.effectiveDpi}</td>
-							<td>
-								{item.warnings.length === 0 ? (
-									<Dash />
-								) : (
-									<ul class="plain warning">
-										{item.warnings.map((warning) => (
-											<li>{warning}</li>
-										))}
-									</ul>
-								)}
+							<td data-label="Item">
+								<div>
+									<strong class="item-name">{item.name}</strong>
+									<div>
+										<code class="muted">{item.id}</code>
+									</div>
+									{/* In the row's first cell, so they never scroll out of sight. */}
+									<WarningTags tags={item.warnings.map((code) => warningWords(code).title)} />
+								</div>
+							</td>
+							<td data-label="Frame">{item.frame?.name ?? "Unframed"}</td>
+							<td data-label="Mat">{item.mat?.name ?? "No mat"}</td>
+							<td data-label="Qty" class="num">
+								{item.quantity}
+							</td>
+							<FileCell item={item} />
+							<td data-label="Effective DPI" class="num">
+								{item.effectiveDpi === null ? <Dash /> : item.effectiveDpi}
 							</td>
 						</tr>,
 						<tr class="item-spec" data-spec-of={item.id}>
-							<td />
-							<td colspan={9}>
+							<td colspan={6} class="full">
 								<ItemSpec item={item} />
 							</td>
 						</tr>,
@@ -103,6 +106,32 @@ function ItemsTable({ items }: { items: readonly SheetItem[] }) {
 				</tbody>
 			</table>
 		</div>
+	);
+}
+
+/**
+ * Every warning of the order's items, in words, above everything else on the page: a warning must
+ * not wait in a table cell for someone to scroll to it.
+ */
+export function WarningsBanner({ items }: { items: readonly SheetItem[] }) {
+	const warned = items.filter((item) => item.warnings.length > 0);
+	if (warned.length === 0) return null;
+	return (
+		<section class="warn-banner" aria-labelledby="warnings-heading">
+			<h2 id="warnings-heading">Check before framing</h2>
+			<ul>
+				{warned.flatMap((item) =>
+					item.warnings.map((code) => {
+						const words = warningWords(code);
+						return (
+							<li data-warning-of={item.id}>
+								<strong>{item.name}</strong>: <strong>{words.title}.</strong> {words.advice}
+							</li>
+						);
+					}),
+				)}
+			</ul>
+		</section>
 	);
 }
 
@@ -150,12 +179,16 @@ function ItemSpec({ item }: { item: SheetItem }) {
 				{item.price === null ? (
 					<p class="muted">Not priced.</p>
 				) : (
-					<Lines
-						lines={[
-							{ label: "Each", text: dollarsText(item.price.unit) },
-							{ label: "Line", text: dollarsText(item.price.line) },
-						]}
-					/>
+					<dl class="facts">
+						<dt>Each</dt>
+						<dd>
+							<Amount cents={item.price.unit} />
+						</dd>
+						<dt>Line</dt>
+						<dd>
+							<Amount cents={item.price.line} />
+						</dd>
+					</dl>
 				)}
 			</div>
 		</div>

@@ -3,7 +3,7 @@
  * session's form token, and above them why the last one did not go through. A form that came
  * back with errors keeps what was typed and shows each field's problem.
  */
-import type { OrderStatus } from "../orders/state-machine.ts";
+import { type HoldReason, type OrderStatus, releasable } from "../orders/state-machine.ts";
 import { CsrfField } from "./layout.tsx";
 import { type ConsoleMove, type InvalidMoveForm, movesAllowedFrom } from "./move-forms.ts";
 
@@ -129,21 +129,28 @@ function MoveAlert({ refusal, invalid }: { refusal: string | null; invalid: Inva
 export function MovesPanel({
 	orderId,
 	status,
+	holdReason,
 	csrfToken,
 	refusal,
 	invalid,
 }: {
 	orderId: string;
 	status: OrderStatus;
+	holdReason: HoldReason | null;
 	csrfToken: string;
 	refusal: string | null;
 	invalid: InvalidMoveForm | null;
 }) {
-	const moves = movesAllowedFrom(status);
+	const moves = movesAllowedFrom(status, holdReason);
 	return (
 		<section aria-labelledby="actions-heading" class="panel">
 			<h2 id="actions-heading">Moves</h2>
 			<MoveAlert refusal={refusal} invalid={invalid} />
+			{status === "on_hold" && !releasable(holdReason) ? (
+				<p class="needs-partner" data-testid="no-release">
+					No release: the floor cannot fix this hold. See "What has to happen" above.
+				</p>
+			) : null}
 			{moves.length === 0 ? (
 				<p class="muted">No operator move is possible from {status}.</p>
 			) : (

@@ -19,7 +19,7 @@ import {
 	TrackingPanel,
 } from "./order-facts.tsx";
 import { HistoryPanel } from "./order-history.tsx";
-import { ItemsPanel } from "./order-items.tsx";
+import { ItemsPanel, WarningsBanner } from "./order-items.tsx";
 import { MovesPanel } from "./order-moves.tsx";
 
 // The page's tests read file sizes through this module.
@@ -51,6 +51,7 @@ export function OrderPage({ sheet, history, csrfToken, done, refusal, invalid }:
 				</span>
 			</div>
 			{done === null ? null : <div role="status">{DONE_MESSAGES[done]}</div>}
+			<WarningsBanner items={sheet.items} />
 			<div class="grid">
 				<PartnerPanel sheet={sheet} />
 				<ShipToPanel sheet={sheet} />
@@ -59,9 +60,16 @@ export function OrderPage({ sheet, history, csrfToken, done, refusal, invalid }:
 				<GiftPanel order={order} />
 			</div>
 			<TrackingPanel order={order} tracking={state.tracking} />
-			<HoldPanel order={order} holdDetails={state.holdDetails} />
+			<HoldPanel order={order} holdDetails={state.holdDetails} items={sheet.items} />
 			<ItemsPanel items={sheet.items} />
-			<MovesPanel orderId={order.id} status={order.status} csrfToken={csrfToken} refusal={refusal} invalid={invalid} />
+			<MovesPanel
+				orderId={order.id}
+				status={order.status}
+				holdReason={order.hold_reason}
+				csrfToken={csrfToken}
+				refusal={refusal}
+				invalid={invalid}
+			/>
 			<HistoryPanel history={history} />
 		</Layout>
 	);

@@ -2,7 +2,7 @@ import type { KeyMode } from "../accounts/scopes.ts";
 import { NAME_SEARCH_PARTNERS } from "../accounts/store.ts";
 import { ORDER_STATUSES, type OrderStatus } from "../orders/state-machine.ts";
 import { formatTime, statusLabel } from "./format.ts";
-import { Layout, StatusBadge } from "./layout.tsx";
+import { Layout, StatusBadge, WarningTags } from "./layout.tsx";
 
 /** One row of the queue table. */
 export type QueueRow = {
@@ -16,6 +16,8 @@ export type QueueRow = {
 	itemCount: number;
 	/** The largest finished piece's outside size, in words; null until known. */
 	largest: string | null;
+	/** Each item's warnings in words, naming the item. */
+	warnings: string[];
 	createdAt: string;
 	/** Whole hours in the current status. */
 	ageHours: number;
@@ -155,9 +157,12 @@ function QueueTable({ rows, slaHours }: { rows: readonly QueueRow[]; slaHours: n
 					{rows.map((row) => (
 						<tr data-order-id={row.id}>
 							<td data-label="Order">
-								<a class="order-link" href={`/ops/orders/${row.id}`}>
-									{row.externalId}
-								</a>
+								<div>
+									<a class="order-link" href={`/ops/orders/${row.id}`}>
+										{row.externalId}
+									</a>
+									<WarningTags tags={row.warnings} />
+								</div>
 							</td>
 							<td data-label="Partner">{row.partnerName}</td>
 							<td data-label="Mode">{row.mode}</td>

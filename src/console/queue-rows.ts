@@ -7,6 +7,7 @@ import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import type { QueueQuery } from "../orders/queue-query.ts";
 import { listProductionQueue } from "../orders/queue-store.ts";
 import type { ItemRow, OrderRow } from "../orders/rows.ts";
+import { itemName, warningWords } from "../production/item-words.ts";
 import { holdReasonLabel, hoursSince } from "./format.ts";
 import { type QueueRow, type QueueSearch, queueHref } from "./queue-page.tsx";
 
@@ -66,10 +67,21 @@ function queueRow(
 		holdReason: order.status === "on_hold" && order.hold_reason !== null ? holdReasonLabel(order.hold_reason) : null,
 		itemCount: items.length,
 		largest: largestPiece(items),
+		warnings: warningsInWords(items),
 		createdAt: order.created_at,
 		ageHours,
 		late: order.status === "in_production" && ageHours >= slaHours,
 	};
+}
+
+/** Each item's warnings, by title and the item's name: `Low resolution · Item 2 of 3 · 16 × 20 in`. */
+function warningsInWords(items: readonly ItemRow[]): string[] {
+	return items.flatMap((item) =>
+		item.warnings.map(
+			(code) =>
+				`${warningWords(code).title} · ${itemName({ position: item.position, widthIn: item.width_in, heightIn: item.height_in }, items.length)}`,
+		),
+	);
 }
 
 /** The largest finished piece of an order's items (by area), in words; null when none is priced yet. */

@@ -33,6 +33,30 @@ export const HOLD_REASONS = [
 ] as const;
 export type HoldReason = (typeof HOLD_REASONS)[number];
 
+/**
+ * What clears each hold. `release`: the floor's release does (validation runs again and fetches a
+ * partner's file again). `partner`: only the partner's fix of the item does, and `fix` says what it
+ * must change; a release would find the same problem and hold the order again.
+ */
+export const HOLD_CLEARED_BY: Readonly<Record<HoldReason, { by: "release" } | { by: "partner"; fix: string }>> = {
+	file_resolution_too_low: { by: "partner", fix: "send a print file with more pixels, or order a smaller size" },
+	file_unreadable: { by: "partner", fix: "upload the print file again: it is missing, unreadable or changed" },
+	file_fetch_failed: { by: "release" },
+	unsupported_file_format: { by: "partner", fix: "send the print file as a TIFF, PNG or JPEG" },
+	size_not_offered: { by: "partner", fix: "change the item to a size the catalog offers" },
+	frame_not_found: { by: "partner", fix: "change the item to a frame in the catalog" },
+	mat_not_found: { by: "partner", fix: "change the item to a mat in the catalog" },
+	glazing_not_found: { by: "partner", fix: "change the item to a glazing in the catalog" },
+	paper_not_found: { by: "partner", fix: "change the item to a paper in the catalog" },
+	frame_too_small_for_size: { by: "partner", fix: "choose a frame that carries the piece, or a smaller size or mat" },
+	operator_hold: { by: "release" },
+};
+
+/** Whether the floor's release clears a hold for `reason`. */
+export function releasable(reason: HoldReason | null): boolean {
+	return reason === null || HOLD_CLEARED_BY[reason].by === "release";
+}
+
 /** One entry of `hold_details`: which item, which field, and why. */
 export type HoldDetail = { item_id: string | null; field: string; message: string };
 
@@ -90,7 +114,7 @@ export const TRANSITIONS: Readonly<Record<MoveKind, Rule>> = {
 
 export type MoveResult =
 	| { ok: true; state: OrderState; event: OrderEventType | null }
-	| { ok: false; reason: "not_allowed_from_status" | "actor_not_allowed"; message: string };
+	| { ok: false; reason: "not_allowed_from_status" | "actor_not_allowed" | "needs_partner_fix"; message: string };
 
 /** The statuses a move can be made from. */
 export function movableFrom(kind: MoveKind): readonly OrderStatus[] {
@@ -114,6 +138,8 @@ export function applyMove(state: OrderState, move: Move, actor: Actor, now: Date
 			message: `Cannot ${describe(move.kind)} an order that is ${state.status}.`,
 		};
 	}
+	const needsPartner = move.kind === "release" ? partnerFixOf(state.holdReason) : null;
+	if (needsPartner !== null) return { ok: false, reason: "needs_partner_fix", message: needsPartner };
 	const at = now.toISOString();
 	// Leaving on_hold (or any move that does not set a hold) clears the hold.
 	const next: OrderState = { ...state, status: rule.to, holdReason: null, holdDetails: [] };
@@ -161,6 +187,14 @@ export function repeatsMove(state: OrderState, move: Move): boolean {
 	if (move.kind !== "ship") return false;
 	const shippedLike = state.status === "shipped" || state.status === "delivered";
 	return shippedLike && sameTracking(state.tracking, move.tracking);
+}
+
+/** Why a release cannot clear this hold, and what must happen instead; null when it can. */
+function partnerFixOf(reason: HoldReason | null): string | null {
+	if (reason === null) return null;
+	const cleared = HOLD_CLEARED_BY[reason];
+	if (cleared.by === "release") return null;
+	return `Cannot release a hold for ${reason}: validation would hold it again. The partner must ${cleared.fix} (PATCH /v1/orders/{id}/items/{item_id}); the order is then validated again by itself. It can also be canceled.`;
 }
 
 function describe(kind: MoveKind): string {

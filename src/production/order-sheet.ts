@@ -13,6 +13,7 @@ import type { HoldDetail } from "../orders/state-machine.ts";
 import { findOrder } from "../orders/store.ts";
 import { printFileNow } from "../print-files/inspection.ts";
 import { findAccountPrintFiles, type PrintFileRow } from "../print-files/store.ts";
+import { itemName } from "./item-words.ts";
 
 /** What the floor needs of an item's print file. */
 export type SheetFile = Pick<PrintFileRow, "id" | "status" | "format" | "width_px" | "height_px" | "size_bytes">;
@@ -20,6 +21,8 @@ export type SheetFile = Pick<PrintFileRow, "id" | "status" | "format" | "width_p
 /** An item with the catalog's names for its frame and mat, and its print file once known. */
 export type SheetItem = {
 	id: string;
+	/** How the floor names it: `Item 2 of 3 · 16 × 20 in`. */
+	name: string;
 	position: number;
 	widthIn: number;
 	heightIn: number;
@@ -131,12 +134,13 @@ async function sheetOf(env: Env, stored: StoredOrder, files: Map<string, PrintFi
 		brand,
 		returnAddress: brand === null ? null : returnAddressOf(brand),
 		costs: order.costs,
-		items: stored.items.map((item) => sheetItem(item, files, names, facts)),
+		items: stored.items.map((item) => sheetItem(item, stored.items.length, files, names, facts)),
 	};
 }
 
 function sheetItem(
 	item: ItemRow,
+	itemCount: number,
 	files: Map<string, PrintFileRow>,
 	names: PartNames,
 	catalog: CatalogFacts,
@@ -146,6 +150,7 @@ function sheetItem(
 	const price = item.priced;
 	return {
 		id: item.id,
+		name: itemName({ position: item.position, widthIn: item.width_in, heightIn: item.height_in }, itemCount),
 		position: item.position,
 		widthIn: item.width_in,
 		heightIn: item.height_in,

@@ -15,6 +15,7 @@ import { cutList } from "../framing/cut-list.ts";
 import { sizeText } from "../framing/words.ts";
 import { PageHead } from "../http/page-head.tsx";
 import { log } from "../log.ts";
+import { warningWords } from "./item-words.ts";
 import type { OrderSheet, SheetItem } from "./order-sheet.ts";
 import { CutTable } from "./ticket-cut-table.tsx";
 import { Drawing, Legend } from "./ticket-drawing.tsx";
@@ -53,6 +54,9 @@ th { font-size: 8pt; text-transform: uppercase; letter-spacing: .05em; color: #4
 h2 { font-size: 9pt; text-transform: uppercase; letter-spacing: .07em; margin: 4mm 0 1.5mm; color: #333; }
 ul { margin: 0; padding-left: 4mm; }
 .warn { color: #a40; font-weight: 600; }
+.warn-box { border: 2pt solid #a40; color: #a40; padding: 2mm 3mm; margin: 0 0 4mm; break-inside: avoid; }
+.warn-box p { margin: 0 0 1mm; font-weight: 700; text-transform: uppercase; letter-spacing: .05em; }
+.warn-box strong { font-weight: 700; }
 .empty { padding: 20mm 0; text-align: center; }
 nav { margin: 4mm auto; max-width: 186mm; }
 @media print { nav { display: none; } .ticket { padding: 0; } }
@@ -105,6 +109,26 @@ function CannotBuild({ item }: { item: SheetItem }) {
 	);
 }
 
+/** The item's warnings in words, boxed across the page under the header: on screen and on paper. */
+function TicketWarnings({ codes }: { codes: readonly string[] }) {
+	if (codes.length === 0) return null;
+	return (
+		<div class="warn-box" role="note">
+			<p>Check before framing:</p>
+			<ul>
+				{codes.map((code) => {
+					const words = warningWords(code);
+					return (
+						<li>
+							<strong>{words.title}.</strong> {words.advice}
+						</li>
+					);
+				})}
+			</ul>
+		</div>
+	);
+}
+
 function Ticket({ entry, look }: { entry: TicketItem; look: Look }) {
 	const { sheet, item } = entry;
 	const { order } = sheet;
@@ -122,8 +146,7 @@ function Ticket({ entry, look }: { entry: TicketItem; look: Look }) {
 						{order.mode === "test" ? <span class="test">TEST</span> : null}
 					</h1>
 					<p>
-						Item {item.position + 1} of {sheet.items.length} · {sheet.account.name} · order{" "}
-						{order.status.replaceAll("_", " ")}
+						<strong>{item.name}</strong> · {sheet.account.name} · order {order.status.replaceAll("_", " ")}
 					</p>
 					<p class="make">Make {item.quantity}</p>
 					{item.file === null ? null : (
@@ -136,10 +159,10 @@ function Ticket({ entry, look }: { entry: TicketItem; look: Look }) {
 							{item.effectiveDpi === null ? null : ` · ${item.effectiveDpi} DPI`}
 						</p>
 					)}
-					{item.warnings.length === 0 ? null : <p class="warn">Warnings: {item.warnings.join(", ")}</p>}
 				</div>
 				<Code orderId={order.id} itemId={item.id} />
 			</header>
+			<TicketWarnings codes={item.warnings} />
 			{cut === null || item.cannotBuild.length > 0 ? (
 				<CannotBuild item={item} />
 			) : (
@@ -164,8 +187,8 @@ function UndrawnTicket({ entry }: { entry: TicketItem }) {
 		<section class="ticket" data-item-id={entry.item.id}>
 			<h1>Work ticket · {entry.sheet.order.external_id}</h1>
 			<p class="warn">
-				This ticket could not be drawn (order {entry.sheet.order.id}, item {entry.item.id}). Do not make it from this
-				page: open the order in the console.
+				This ticket could not be drawn ({entry.item.name}, item {entry.item.id} of order {entry.sheet.order.id}). Do not
+				make it from this page: open the order in the console.
 			</p>
 		</section>
 	);

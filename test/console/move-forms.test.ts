@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatTime, statusLabel } from "../../src/console/format.ts";
 import { CONSOLE_MOVES, isConsoleMove, moveFromForm, movesAllowedFrom } from "../../src/console/move-forms.ts";
-import { ORDER_STATUSES, TRANSITIONS } from "../../src/orders/state-machine.ts";
+import { HOLD_CLEARED_BY, HOLD_REASONS, ORDER_STATUSES, TRANSITIONS } from "../../src/orders/state-machine.ts";
 
 describe("movesAllowedFrom", () => {
 	it("offers exactly the operator moves the transition table allows from each status", () => {
@@ -14,6 +14,15 @@ describe("movesAllowedFrom", () => {
 			delivered: [],
 			canceled: [],
 		});
+	});
+
+	it("offers a release only for a hold the release clears: the floor's own hold and a failed fetch", () => {
+		expect(movesAllowedFrom("on_hold", "operator_hold")).toEqual(["release", "cancel"]);
+		expect(movesAllowedFrom("on_hold", "file_fetch_failed")).toEqual(["release", "cancel"]);
+		for (const reason of HOLD_REASONS.filter((each) => HOLD_CLEARED_BY[each].by === "partner")) {
+			expect(movesAllowedFrom("on_hold", reason), reason).toEqual(["cancel"]);
+		}
+		expect(HOLD_REASONS.filter((each) => HOLD_CLEARED_BY[each].by === "partner")).toHaveLength(9);
 	});
 
 	it("never offers a move the table does not give the operator", () => {

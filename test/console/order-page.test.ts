@@ -79,25 +79,22 @@ describe("GET /ops/orders/:id", () => {
 		expect(shipTo).toContain("United States");
 	});
 
-	it("lists each item with its size, frame, mat, quantity, print file (a download link), format, byte size, pixel size and effective DPI", async () => {
+	it("lists each item by its place and size (its id beside), with frame, mat, quantity, print file (a download link), format, byte size, pixel size and effective DPI", async () => {
 		const html = await htmlOf(await consoleRequest(`/ops/orders/${orderId}`, { cookie: operator.cookie }), 200);
 		const items = sectionOf(html, "Items");
-		const row = /<tr data-item-id="itm_[^"]+">([\s\S]*?)<\/tr>/.exec(items)?.[1] ?? "";
+		const [, itemId = "", row = ""] = /<tr data-item-id="(itm_[^"]+)">([\s\S]*?)<\/tr>/.exec(items) ?? [];
 		const cells = [...row.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((match) => textOf(match[1] ?? ""));
 		expect(cells).toEqual([
-			"1",
-			"8 × 10 in",
+			`Item 1 of 1 · 8 × 10 in${itemId}`,
 			expect.any(String),
 			expect.any(String),
 			"2",
-			printFileId,
-			"PNG · 498 B",
-			"2400 × 3000 px",
+			`${printFileId}PNG · 498 B · 2400 × 3000 px`,
 			"300",
-			"—",
 		]);
-		expect(cells[2]).not.toBe("Unframed");
-		expect(cells[3]).not.toBe("No mat");
+		expect(row).toContain(`<a href="/ops/print-files/${printFileId}/download?item_id=${itemId}" download="">`);
+		expect(cells[1]).not.toBe("Unframed");
+		expect(cells[2]).not.toBe("No mat");
 	});
 
 	it("shows each item's framing in the framer's words, its dimensions in fractions and its price", async () => {
@@ -226,19 +223,42 @@ describe("GET /ops/orders/:id", () => {
 		expect(section).not.toContain("No return address");
 	});
 
-	it("an order held by validation shows the hold's reason and details, and offers release and cancel only", async () => {
+	it("an order held for a frame not in the catalog names the item by place and size, says the partner must change the frame, and offers cancel but no release", async () => {
 		const key = partner.keys.live.key;
 		const held = await createOrder(key, orderBody(printFileId, {}, { frame: "no-such-frame" }));
 		expect((await settleValidation(key, held.id)).status).toBe("on_hold");
 		const html = await htmlOf(await consoleRequest(`/ops/orders/${held.id}`, { cookie: operator.cookie }), 200);
 		expect(html).toContain('<span class="status status-on_hold" data-testid="order-status">On hold</span>');
 		const hold = textOf(sectionOf(html, "Hold"));
-		expect(hold).toContain("frame_not_found");
-		expect(hold).toContain("no-such-frame");
-		expect(html).toContain('<button type="submit">Release hold</button>');
+		expect(hold).toContain("Reason: Frame not in the catalog frame_not_found");
+		expect(hold).toContain(
+			`Item 1 of 1 · 8 × 10 in ${held.items[0]?.id} · frame: No frame "no-such-frame" in the catalog.`,
+		);
+		expect(hold).toContain(
+			"The floor cannot fix this: a release would only hold it again. The partner must change the item to a frame in the catalog, by fixing the item through the API.",
+		);
+		expect(html).not.toContain("Release hold");
+		expect(html).not.toContain(`action="/ops/orders/${held.id}/release"`);
+		expect(textOf(sectionOf(html, "Moves"))).toContain(
+			'No release: the floor cannot fix this hold. See "What has to happen" above.',
+		);
 		expect(html).toContain("Cancel order</button>");
 		expect(html).not.toContain("Mark shipped");
 		expect(html).not.toContain("Put on hold");
+	});
+
+	it("an order the floor held offers its release, and says releasing validates it again", async () => {
+		const held = await insertOrderIn({ accountId: partner.account.id, mode: "live" }, "in_production");
+		await postForm(
+			`/ops/orders/${held.id}/hold`,
+			{ _csrf: operator.csrf, message: "Wrong paper loaded." },
+			{ cookie: operator.cookie },
+		);
+		const html = await htmlOf(await consoleRequest(`/ops/orders/${held.id}`, { cookie: operator.cookie }), 200);
+		expect(textOf(sectionOf(html, "Hold"))).toContain("Order · order: Wrong paper loaded.");
+		expect(textOf(sectionOf(html, "Hold"))).toContain("Release it once the problem is sorted out");
+		expect(html).toContain('<button type="submit">Release hold</button>');
+		expect(html).not.toContain('data-testid="no-release"');
 	});
 
 	it("an item from a partner URL shows the URL in place of a print file", async () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import type { OrderStatus } from "../../src/orders/state-machine.ts";
 import { api, createKeyWithScopes, createPartner, expectError, ISO_UTC } from "../helpers.ts";
-import { partnerFileServer } from "../print-files/file-hosting.ts";
+import { FILE_HOST, partnerFileServer } from "../print-files/file-hosting.ts";
+import { sharpPng } from "../print-files/upload-helpers.ts";
 import {
 	createOrder,
 	eventsOf,
@@ -150,16 +151,32 @@ describe("operator moves", () => {
 		]);
 	});
 
-	it("release of an order whose problem persists puts it on hold again", async () => {
+	it("release of a hold for a failed fetch fetches the file again: once the partner's server has it, the order goes into production", async () => {
+		const opsKey = await createKeyWithScopes(["ops"]);
+		const key = (await createPartner()).keys.live.key;
+		const url = `${FILE_HOST}/operator/${crypto.randomUUID()}/print.png`;
+		const created = await createOrder(key, urlOrderBody(url, "OPS"));
+		const held = await settleValidation(key, created.id);
+		expect(held.hold_reason).toBe("file_fetch_failed");
+		expect((await fetch(url, { method: "PUT", body: sharpPng() })).status).toBe(201);
+		expect((await opsMoveOk(opsKey, held.id, "release")).status).toBe("validating");
+		const settled = await settleValidation(key, held.id);
+		expect(settled.status).toBe("in_production");
+		expect(settled.items[0]?.effective_dpi).toBe(300);
+	});
+
+	it("release of a hold only the partner can fix (frame_not_found) is a 409 saying what the partner must change, and changes nothing", async () => {
 		const opsKey = await createKeyWithScopes(["ops"]);
 		const key = (await createPartner()).keys.live.key;
 		const order = await validatedOrder(key, { frame: "no-such-frame" });
 		expect(order.hold_reason).toBe("frame_not_found");
-		expect((await opsMoveOk(opsKey, order.id, "release")).status).toBe("validating");
-		const again = await settleValidation(key, order.id);
-		expect(again.status).toBe("on_hold");
-		expect(again.hold_reason).toBe("frame_not_found");
-		expect((await eventsOf(order.id)).filter((event) => event.type === "order.on_hold")).toHaveLength(2);
+		const eventsBefore = await eventsOf(order.id);
+		const error = await expectError(await opsMove(opsKey, order.id, "release"), "conflict");
+		expect(error.message).toBe(
+			"Cannot release a hold for frame_not_found: validation would hold it again. The partner must change the item to a frame in the catalog (PATCH /v1/orders/{id}/items/{item_id}); the order is then validated again by itself. It can also be canceled. (current status: on_hold)",
+		);
+		expect(await readOrder(key, order.id)).toEqual(order);
+		expect(await eventsOf(order.id)).toEqual(eventsBefore);
 	});
 
 	it("ship records the tracking and shipped_at, and an order.shipped event with exactly the webhook's fields", async () => {
@@ -351,14 +368,15 @@ describe("an operator move raced with itself", () => {
 	it("release: one 200, and every other answer a 409 naming the status the release left", async () => {
 		const opsKey = await createKeyWithScopes(["ops"]);
 		const key = (await createPartner()).keys.live.key;
-		const order = await validatedOrder(key, { frame: "no-such-frame" });
+		const order = await validatedOrder(key);
+		await opsMoveOk(opsKey, order.id, "hold", { message: "Checking the glass." });
 		const answers = await Promise.all([1, 2, 3, 4].map(() => opsMove(opsKey, order.id, "release")));
 		expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
 		for (const answer of answers.filter((one) => one.status !== 200)) {
 			const error = await expectError(answer, "conflict");
-			// The revalidation the release started may already have put the order on hold again.
+			// The revalidation the release started may already have put the order back in production.
 			expect(error.message).toMatch(
-				/^Cannot release the hold on an order that is validating\. \(current status: validating\)$|on_hold/,
+				/^Cannot release the hold on an order that is (validating|in_production)\. \(current status: \1\)$/,
 			);
 		}
 	});

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
 	type Actor,
 	applyMove,
+	HOLD_CLEARED_BY,
+	HOLD_REASONS,
 	initialState,
 	type Move,
 	type MoveKind,
@@ -9,6 +11,7 @@ import {
 	ORDER_STATUSES,
 	type OrderState,
 	type OrderStatus,
+	releasable,
 	repeatsMove,
 	stateProblems,
 	TRANSITIONS,
@@ -24,9 +27,10 @@ const TRACKING = {
 	number: "1Z999AA10123456784",
 	url: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
 };
+/** A hold the floor's release clears: the partner's server did not answer the file's fetch. */
 const FILE_HOLD = {
-	holdReason: "file_resolution_too_low",
-	holdDetails: [{ item_id: "item_1", field: "print_file_url", message: "The file is 120 DPI at 16 × 20 in." }],
+	holdReason: "file_fetch_failed",
+	holdDetails: [{ item_id: "item_1", field: "print_file_url", message: "The file's server answered 503." }],
 } as const;
 
 /** A consistent order in each status, as the state machine would have left it. */
@@ -236,13 +240,39 @@ describe("order state machine", () => {
 		});
 	});
 
-	it.each([
-		["release", "operator"],
-		["fix_items", "partner"],
-	] as const)("%s by %s clears the hold and sends the order back to validating", (kind, actor) => {
-		const result = applyMove(stateIn("on_hold"), { kind }, actor, NOW);
+	it("fix_items by the partner clears the hold and sends the order back to validating", () => {
+		const result = applyMove(stateIn("on_hold"), { kind: "fix_items" }, "partner", NOW);
 		expect(result).toEqual({ ok: true, event: null, state: { ...initialState(), status: "validating" } });
 	});
+
+	it("release by the operator clears a hold for a failed file fetch and sends the order back to validating", () => {
+		const result = applyMove(stateIn("on_hold"), { kind: "release" }, "operator", NOW);
+		expect(result).toEqual({ ok: true, event: null, state: { ...initialState(), status: "validating" } });
+	});
+
+	const PARTNER_HOLDS = HOLD_REASONS.filter((reason) => reason !== "operator_hold" && reason !== "file_fetch_failed");
+
+	it("only an operator hold and a failed fetch are holds a release clears", () => {
+		expect(HOLD_REASONS.filter(releasable)).toEqual(["file_fetch_failed", "operator_hold"]);
+	});
+
+	it.each(PARTNER_HOLDS)(
+		"release of a %s hold is refused, naming the reason and what the partner must change",
+		(reason) => {
+			const before = { ...stateIn("on_hold"), holdReason: reason };
+			const snapshot = structuredClone(before);
+			const result = applyMove(before, { kind: "release" }, "operator", NOW);
+			const cleared = HOLD_CLEARED_BY[reason];
+			if (result.ok || cleared.by !== "partner") throw new Error(`release of ${reason} went through`);
+			expect(result.reason).toBe("needs_partner_fix");
+			expect(result.message).toBe(
+				`Cannot release a hold for ${reason}: validation would hold it again. The partner must ${cleared.fix} (PATCH /v1/orders/{id}/items/{item_id}); the order is then validated again by itself. It can also be canceled.`,
+			);
+			expect(before).toEqual(snapshot);
+			// The partner's own fix still clears it.
+			expect(applyMove(before, { kind: "fix_items" }, "partner", NOW).ok).toBe(true);
+		},
+	);
 
 	it("release also clears an operator hold", () => {
 		const held = applyMove(stateIn("in_production"), { kind: "hold", message: "Check colours." }, "operator", NOW);

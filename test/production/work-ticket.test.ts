@@ -5,6 +5,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { insertOrder } from "../../src/orders/store.ts";
+import { ITEM_WARNING_WORDS } from "../../src/production/item-words.ts";
 import { PAGE_SECURITY_HEADERS } from "../../src/production/slip-page.ts";
 import { consoleRequest, signedInOperator, textOf } from "../console/console-helpers.ts";
 import { MUSEUM_PIECE, MUSEUM_PIECE_CUTS } from "../framing/museum-piece.ts";
@@ -57,6 +58,31 @@ describe("GET /v1/ops/orders/{id}/work-ticket", () => {
 		expect(html).toContain('viewBox="');
 		expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(4);
 		expect(html).toContain(`${order.id}`);
+	});
+
+	it("names each item by place and size, and boxes its warnings in words under the header, never as codes", async () => {
+		const { key, ops } = await museumOrder();
+		const sharp = await readyFile(key, 2400, 3000);
+		// 1600 × 2000 px at 8 × 10 in is 200 DPI: low resolution.
+		const small = await readyFile(key, 1600, 2000);
+		const body = orderBody(sharp, { external_id: externalId("WARN") });
+		const first = body.items[0];
+		if (first === undefined) throw new Error("orderBody has no item");
+		body.items.push({ ...first, print_file_id: small });
+		const order = await settleValidation(key, (await createOrder(key, body)).id);
+		expect(order.items.map((item) => item.warnings)).toEqual([[], ["low_resolution"]]);
+		const html = await (await api(`/v1/ops/orders/${order.id}/work-ticket`, { key: ops })).text();
+		const [plain = "", warned = ""] = html.split('<section class="ticket"').slice(1);
+		expect(textOf(plain)).toContain("Item 1 of 2 · 8 × 10 in");
+		expect(plain).not.toContain("warn-box");
+		expect(textOf(warned)).toContain("Item 2 of 2 · 8 × 10 in");
+		const box = /<div class="warn-box" role="note">([\s\S]*?)<\/div>/.exec(warned)?.[1] ?? "";
+		const words = ITEM_WARNING_WORDS.low_resolution;
+		expect(textOf(box)).toBe(`Check before framing:${words.title}. ${words.advice}`);
+		expect(textOf(html)).not.toContain("low_resolution");
+		// The box is drawn with a border on paper and on screen alike: no print-only or screen-only rule hides it.
+		expect(html).toMatch(/\.warn-box \{ border: 2pt solid/);
+		expect(html).not.toMatch(/@media print \{[^}]*warn-box/);
 	});
 
 	it("never shows a price", async () => {

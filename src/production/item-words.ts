@@ -1,0 +1,41 @@
+/**
+ * How the floor names an item and says its warnings, on every page it works from (the console's
+ * queue and order page, the work ticket): by position and size, never by id, and in words, never
+ * codes. One place, so a page cannot word a warning its own way or leave one out.
+ */
+import { sizeText } from "../framing/words.ts";
+import { IMAGE_CROPPED, LOW_RESOLUTION } from "../orders/item-checks.ts";
+import { CROP_WARNING_PERCENT, MINIMUM_DPI, TARGET_DPI } from "../print-files/resolution.ts";
+
+/** A warning code the item checks give. */
+export type ItemWarningCode = typeof LOW_RESOLUTION | typeof IMAGE_CROPPED;
+
+/** A warning in words: a short title (the queue's row) and what it means for the print (order page, ticket). */
+export type WarningWords = { title: string; advice: string };
+
+/** Each warning code in the floor's words. */
+export const ITEM_WARNING_WORDS: Readonly<Record<ItemWarningCode, WarningWords>> = {
+	[LOW_RESOLUTION]: {
+		title: "Low resolution",
+		advice: `The file gives fewer than ${TARGET_DPI} pixels per inch at this size (${MINIMUM_DPI} is the least accepted), so the print may look soft. Check the print before framing it.`,
+	},
+	[IMAGE_CROPPED]: {
+		title: "Image cropped",
+		advice: `Filling the print cuts off more than ${CROP_WARNING_PERCENT}% of the image. Check that nothing that matters is cut off before framing it.`,
+	},
+};
+
+function isWarningCode(code: string): code is ItemWarningCode {
+	return Object.hasOwn(ITEM_WARNING_WORDS, code);
+}
+
+/** A warning code in words; a code this page does not know (kept from older data) is still shown, as itself. */
+export function warningWords(code: string): WarningWords {
+	if (isWarningCode(code)) return ITEM_WARNING_WORDS[code];
+	return { title: `Warning "${code}"`, advice: "Ask the service's team what this warning means before framing." };
+}
+
+/** `Item 2 of 3 · 16 × 20 in`: an item as the floor finds it, by its place in the order and its size. */
+export function itemName(item: { position: number; widthIn: number; heightIn: number }, itemCount: number): string {
+	return `Item ${item.position + 1} of ${itemCount} · ${sizeText({ width_in: item.widthIn, height_in: item.heightIn })}`;
+}
