@@ -33,8 +33,8 @@ export const HOLD_REASONS = [
 ] as const;
 export type HoldReason = (typeof HOLD_REASONS)[number];
 
-/** One entry of `hold_details`: which item, which field, and why. */
-export type HoldDetail = { item_id: string | null; field: string; message: string };
+/** One entry of `hold_details`: which item, which field, why (the hold reason of this entry) and in words. */
+export type HoldDetail = { item_id: string | null; field: string; code: HoldReason; message: string };
 
 /** Who asks for a move: the service itself, the partner (bearer key), or the production floor (ops key). */
 export type Actor = "system" | "partner" | "operator";
@@ -128,7 +128,7 @@ export function applyMove(state: OrderState, move: Move, actor: Actor, now: Date
 			break;
 		case "hold":
 			next.holdReason = "operator_hold";
-			next.holdDetails = [{ item_id: null, field: "order", message: move.message }];
+			next.holdDetails = [{ item_id: null, field: "order", code: "operator_hold", message: move.message }];
 			break;
 		case "ship":
 			next.tracking = move.tracking;

@@ -20,7 +20,15 @@ const base = {
 };
 
 const Tracking = z.object({ carrier: z.string(), number: z.string(), url: z.string() });
-const HoldDetail = z.object({ item_id: z.string().nullable(), field: z.string(), message: z.string() });
+const HoldDetail = z.object({
+	item_id: z.string().nullable(),
+	field: z.string(),
+	code: z.string().openapi({
+		description: "Why this entry holds the order: one of the `hold_reason` codes.",
+		example: "file_resolution_too_low",
+	}),
+	message: z.string(),
+});
 
 /** The webhook events the service sends, each with its body's schema. */
 export const WEBHOOK_EVENT_SCHEMAS = {

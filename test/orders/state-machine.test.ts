@@ -26,7 +26,14 @@ const TRACKING = {
 };
 const FILE_HOLD = {
 	holdReason: "file_resolution_too_low",
-	holdDetails: [{ item_id: "item_1", field: "print_file_url", message: "The file is 120 DPI at 16 × 20 in." }],
+	holdDetails: [
+		{
+			item_id: "item_1",
+			field: "print_file_url",
+			code: "file_resolution_too_low",
+			message: "The file is 120 DPI at 16 × 20 in.",
+		},
+	],
 } as const;
 
 /** A consistent order in each status, as the state machine would have left it. */
@@ -55,14 +62,23 @@ function sampleMove(kind: MoveKind): Move {
 			return {
 				kind,
 				holdReason: "frame_not_found",
-				holdDetails: [{ item_id: "item_2", field: "frame", message: 'No frame "teak" in the catalog.' }],
+				holdDetails: [
+					{ item_id: "item_2", field: "frame", code: "frame_not_found", message: 'No frame "teak" in the catalog.' },
+				],
 			};
 		case "hold":
 			return { kind, message: "Paper jam on press 3; reprinting tomorrow." };
 		case "file_changed":
 			return {
 				kind,
-				holdDetails: [{ item_id: "item_1", field: "print_file_id", message: "The file's bytes were replaced." }],
+				holdDetails: [
+					{
+						item_id: "item_1",
+						field: "print_file_id",
+						code: "file_unreadable",
+						message: "The file's bytes were replaced.",
+					},
+				],
 			};
 		case "ship":
 			return { kind, tracking: TRACKING };
@@ -90,7 +106,7 @@ function expectedAfter(before: OrderState, move: Move): OrderState {
 				...before,
 				status: "on_hold",
 				holdReason: "operator_hold",
-				holdDetails: [{ item_id: null, field: "order", message: move.message }],
+				holdDetails: [{ item_id: null, field: "order", code: "operator_hold", message: move.message }],
 			};
 		case "ship":
 			return { ...noHold, status: "shipped", tracking: move.tracking, shippedAt: AT };
@@ -213,7 +229,9 @@ describe("order state machine", () => {
 				...stateIn("validating"),
 				status: "on_hold",
 				holdReason: "frame_not_found",
-				holdDetails: [{ item_id: "item_2", field: "frame", message: 'No frame "teak" in the catalog.' }],
+				holdDetails: [
+					{ item_id: "item_2", field: "frame", code: "frame_not_found", message: 'No frame "teak" in the catalog.' },
+				],
 			},
 		});
 	});
