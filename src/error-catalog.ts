@@ -117,7 +117,6 @@ export const ERROR_CODES = {
 		type: "validation_error",
 		action: "Use an absolute public `https` URL without credentials (not an IP in a private range, not localhost).",
 	},
-	invalid_address: { type: "validation_error", action: "Correct the ship-to field that `field` names." },
 	unknown_print_file: {
 		type: "validation_error",
 		action: "Use the id of a print file of this account and mode, from `POST /v1/print-files`.",
