@@ -47,7 +47,7 @@ export const ErrorEnvelopeSchema = z
 			type: z.enum(ERROR_TYPES),
 			code: z.enum(CODES).optional().openapi({
 				description:
-					"Which rule refused the request, when a specific one applies: stable, and always sent with the same `type`. Switch on `type` first; see docs/errors.md in the repository for every code and what to do.",
+					"Which rule refused the request, when a specific one applies: stable, and always sent with the same `type`. Switch on `type` first, then refine on `code`; the error catalog (docs/errors.md) says what to do about each.",
 				example: "print_file_not_found",
 			}),
 			message: z.string(),
