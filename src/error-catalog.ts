@@ -1,6 +1,6 @@
 /**
  * Every error the API answers with: the error types (each with its HTTP status) and the stable
- * machine codes that refine them. Clients switch on `type`; `code`, when present, says which rule
+ * machine codes that refine them; and the codes of why an order is held. Clients switch on `type`; `code`, when present, says which rule
  * refused the request. A code is only ever used with its own type, and the source can only name
  * codes listed here. docs/errors.md documents each one (a test holds the two in step).
  * A leaf: it imports nothing.
@@ -19,6 +19,22 @@ export const ERROR_STATUS = {
 } as const;
 
 export type ErrorType = keyof typeof ERROR_STATUS;
+
+/** Codes of an order's `hold_reason` and of each `hold_details` entry: why validation, or an operator, stopped it. */
+export const HOLD_REASONS = [
+	"file_resolution_too_low",
+	"file_unreadable",
+	"file_fetch_failed",
+	"unsupported_file_format",
+	"size_not_offered",
+	"frame_not_found",
+	"mat_not_found",
+	"glazing_not_found",
+	"paper_not_found",
+	"frame_too_small_for_size",
+	"operator_hold",
+] as const;
+export type HoldReason = (typeof HOLD_REASONS)[number];
 
 /** One code: the type it is always sent with, and what the partner does about it. */
 type CodeEntry = { type: ErrorType; action: string };
@@ -133,6 +149,22 @@ export const ERROR_CODES = {
 	file_resolution_too_low: {
 		type: "validation_error",
 		action: "Send a file with more pixels, or order a smaller size: at least 150 DPI at the printed size.",
+	},
+	size_not_offered: {
+		type: "validation_error",
+		action: "Quote a size the catalog offers: whole inches within `GET /v1/catalog`'s `sizes`.",
+	},
+	frame_not_found: { type: "validation_error", action: "Quote a frame slug from `GET /v1/catalog`." },
+	mat_not_found: { type: "validation_error", action: "Quote a mat slug from `GET /v1/catalog`." },
+	glazing_not_found: { type: "validation_error", action: "Quote a glazing slug from `GET /v1/catalog`." },
+	paper_not_found: { type: "validation_error", action: "Quote a paper slug from `GET /v1/catalog`." },
+	frame_too_small_for_size: {
+		type: "validation_error",
+		action: "Quote a wider frame, narrower mat borders or a smaller size.",
+	},
+	piece_not_priced: {
+		type: "validation_error",
+		action: "The price book or catalog lacks what this piece needs: quote another part, or contact support.",
 	},
 	unknown_quote: { type: "validation_error", action: "Use a quote of this account and mode, or leave `quote_id` out." },
 	quote_not_applicable: {

@@ -834,15 +834,39 @@ export interface components {
 			event: "order.on_hold";
 			/** @enum {string} */
 			status: "on_hold";
-			hold_reason: string;
+			/** @enum {string} */
+			hold_reason:
+				| "file_resolution_too_low"
+				| "file_unreadable"
+				| "file_fetch_failed"
+				| "unsupported_file_format"
+				| "size_not_offered"
+				| "frame_not_found"
+				| "mat_not_found"
+				| "glazing_not_found"
+				| "paper_not_found"
+				| "frame_too_small_for_size"
+				| "operator_hold";
 			hold_details: {
 				item_id: string | null;
 				field: string;
 				/**
 				 * @description Why this entry holds the order: one of the `hold_reason` codes.
 				 * @example file_resolution_too_low
+				 * @enum {string}
 				 */
-				code: string;
+				code:
+					| "file_resolution_too_low"
+					| "file_unreadable"
+					| "file_fetch_failed"
+					| "unsupported_file_format"
+					| "size_not_offered"
+					| "frame_not_found"
+					| "mat_not_found"
+					| "glazing_not_found"
+					| "paper_not_found"
+					| "frame_too_small_for_size"
+					| "operator_hold";
 				message: string;
 			}[];
 		};
@@ -1038,6 +1062,13 @@ export interface components {
 					| "file_unreadable"
 					| "unsupported_file_format"
 					| "file_resolution_too_low"
+					| "size_not_offered"
+					| "frame_not_found"
+					| "mat_not_found"
+					| "glazing_not_found"
+					| "paper_not_found"
+					| "frame_too_small_for_size"
+					| "piece_not_priced"
 					| "unknown_quote"
 					| "quote_not_applicable"
 					| "shipping_method_not_offered"

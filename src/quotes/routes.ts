@@ -53,7 +53,7 @@ export const quoteRoutes = createApp<AuthedEnv>()
 		const owner = c.var.principal;
 		const [facts, files] = await Promise.all([pieceFactsOf(c.env.DB, owner.accountId), filesOf(c.env, owner, input)]);
 		const outcome = priceQuote(input, { ...facts, files });
-		if (!outcome.ok) throw new ApiError("invalid_field", `${outcome.field}: ${outcome.message}`, outcome.field);
+		if (!outcome.ok) throw new ApiError(outcome.code, `${outcome.field}: ${outcome.message}`, outcome.field);
 		const now = new Date();
 		const quote = {
 			id: newId("quo"),

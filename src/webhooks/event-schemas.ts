@@ -3,6 +3,7 @@
  * (OAS 3.1): what `webhookBody` in `events.ts` writes, field for field.
  */
 import { z } from "@hono/zod-openapi";
+import { HOLD_REASONS } from "../error-catalog.ts";
 import { dateTime } from "../http/date-time.ts";
 
 const base = {
@@ -23,7 +24,7 @@ const Tracking = z.object({ carrier: z.string(), number: z.string(), url: z.stri
 const HoldDetail = z.object({
 	item_id: z.string().nullable(),
 	field: z.string(),
-	code: z.string().openapi({
+	code: z.enum(HOLD_REASONS).openapi({
 		description: "Why this entry holds the order: one of the `hold_reason` codes.",
 		example: "file_resolution_too_low",
 	}),
@@ -40,7 +41,7 @@ export const WEBHOOK_EVENT_SCHEMAS = {
 			...base,
 			event: z.literal("order.on_hold"),
 			status: z.literal("on_hold"),
-			hold_reason: z.string(),
+			hold_reason: z.enum(HOLD_REASONS),
 			hold_details: z.array(HoldDetail),
 		})
 		.openapi("OrderOnHoldEvent"),
