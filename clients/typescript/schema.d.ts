@@ -851,7 +851,7 @@ export interface components {
 				item_id: string | null;
 				field: string;
 				/**
-				 * @description Why this entry holds the order: one of the `hold_reason` codes.
+				 * @description Why this entry holds the order: one of the `hold_reason` codes (the order's `hold_reason` is its first entry's).
 				 * @example file_resolution_too_low
 				 * @enum {string}
 				 */
@@ -1501,7 +1501,7 @@ export interface components {
 			item_id: string | null;
 			field: string;
 			/**
-			 * @description Why this entry holds the order: one of the hold_reason codes (the order's is its first entry's).
+			 * @description Why this entry holds the order: one of the `hold_reason` codes (the order's `hold_reason` is its first entry's).
 			 * @example file_resolution_too_low
 			 * @enum {string}
 			 */

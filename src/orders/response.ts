@@ -5,6 +5,7 @@ import { encodeCursor } from "../http/cursor.ts";
 import { dateTime } from "../http/date-time.ts";
 import { SHIPPING_METHODS } from "../pricing/shipping.ts";
 import { CentsSchema, DimensionsSchema, UnitPriceSchema } from "../quotes/schema.ts";
+import { HoldDetail } from "../webhooks/event-schemas.ts";
 import { ITEM_WARNINGS } from "./item-checks.ts";
 import { type ItemRow, type StoredOrder, shownDpi, stateOf } from "./rows.ts";
 import { HOLD_REASONS, ORDER_STATUSES } from "./state-machine.ts";
@@ -18,17 +19,7 @@ export const TrackingSchema = z
 	.object({ carrier: z.string(), number: z.string(), url: z.string() })
 	.openapi("Tracking");
 
-export const HoldDetailSchema = z
-	.object({
-		item_id: z.string().nullable(),
-		field: z.string(),
-		code: z.enum(HOLD_REASONS).openapi({
-			description: "Why this entry holds the order: one of the hold_reason codes (the order's is its first entry's).",
-			example: "file_resolution_too_low",
-		}),
-		message: z.string(),
-	})
-	.openapi("HoldDetail");
+export const HoldDetailSchema = HoldDetail.openapi("HoldDetail");
 
 export const OrderItemSchema = z
 	.object({

@@ -21,11 +21,13 @@ const base = {
 };
 
 const Tracking = z.object({ carrier: z.string(), number: z.string(), url: z.string() });
-const HoldDetail = z.object({
+/** One entry of `hold_details`, as webhooks and the order itself show it (the order names it `HoldDetail`). */
+export const HoldDetail = z.object({
 	item_id: z.string().nullable(),
 	field: z.string(),
 	code: z.enum(HOLD_REASONS).openapi({
-		description: "Why this entry holds the order: one of the `hold_reason` codes.",
+		description:
+			"Why this entry holds the order: one of the `hold_reason` codes (the order's `hold_reason` is its first entry's).",
 		example: "file_resolution_too_low",
 	}),
 	message: z.string(),
