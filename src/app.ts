@@ -40,7 +40,7 @@ app.use(
 		bodyLimit({
 			maxSize: MAX_JSON_BODY_BYTES,
 			onError: () => {
-				throw new ApiError("bad_request", "The request body is larger than 1 MiB.");
+				throw new ApiError("body_too_large", "The request body is larger than 1 MiB.");
 			},
 		}),
 	),
@@ -52,7 +52,7 @@ app.on(
 	bodyLimit({
 		maxSize: MAX_IMPORT_BYTES,
 		onError: () => {
-			throw new ApiError("bad_request", `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB: split it.`);
+			throw new ApiError("body_too_large", `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB: split it.`);
 		},
 	}),
 );

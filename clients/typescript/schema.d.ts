@@ -834,10 +834,39 @@ export interface components {
 			event: "order.on_hold";
 			/** @enum {string} */
 			status: "on_hold";
-			hold_reason: string;
+			/** @enum {string} */
+			hold_reason:
+				| "file_resolution_too_low"
+				| "file_unreadable"
+				| "file_fetch_failed"
+				| "unsupported_file_format"
+				| "size_not_offered"
+				| "frame_not_found"
+				| "mat_not_found"
+				| "glazing_not_found"
+				| "paper_not_found"
+				| "frame_too_small_for_size"
+				| "operator_hold";
 			hold_details: {
 				item_id: string | null;
 				field: string;
+				/**
+				 * @description Why this entry holds the order: one of the `hold_reason` codes (the order's `hold_reason` is its first entry's).
+				 * @example file_resolution_too_low
+				 * @enum {string}
+				 */
+				code:
+					| "file_resolution_too_low"
+					| "file_unreadable"
+					| "file_fetch_failed"
+					| "unsupported_file_format"
+					| "size_not_offered"
+					| "frame_not_found"
+					| "mat_not_found"
+					| "glazing_not_found"
+					| "paper_not_found"
+					| "frame_too_small_for_size"
+					| "operator_hold";
 				message: string;
 			}[];
 		};
@@ -976,6 +1005,80 @@ export interface components {
 					| "validation_error"
 					| "rate_limited"
 					| "server_error";
+				/**
+				 * @description Which rule refused the request, when a specific one applies: stable, and always sent with the same `type`. Switch on `type` first, then refine on `code`; the error catalog (docs/errors.md) says what to do about each.
+				 * @example print_file_not_found
+				 * @enum {string}
+				 */
+				code?:
+					| "malformed_json"
+					| "body_not_object"
+					| "field_required"
+					| "body_too_large"
+					| "unsupported_media_type"
+					| "body_not_utf8"
+					| "upload_length_required"
+					| "upload_too_large"
+					| "upload_size_mismatch"
+					| "upload_incomplete"
+					| "api_key_missing"
+					| "authorization_not_bearer"
+					| "api_key_malformed"
+					| "api_key_invalid"
+					| "api_key_revoked"
+					| "api_key_refused"
+					| "scope_missing"
+					| "upload_url_incomplete"
+					| "upload_url_signature_invalid"
+					| "upload_url_expired"
+					| "sandbox_needs_test_key"
+					| "route_not_found"
+					| "order_not_found"
+					| "order_item_not_found"
+					| "print_file_not_found"
+					| "quote_not_found"
+					| "event_not_found"
+					| "webhook_endpoint_not_found"
+					| "brand_profile_not_found"
+					| "account_not_found"
+					| "api_key_not_found"
+					| "price_book_not_found"
+					| "idempotency_key_reused"
+					| "order_not_editable"
+					| "order_move_refused"
+					| "print_file_already_uploaded"
+					| "print_file_not_printable"
+					| "event_never_sent"
+					| "event_has_no_destination"
+					| "webhook_endpoint_limit"
+					| "webhook_endpoint_exists"
+					| "price_book_changed"
+					| "invalid_field"
+					| "text_not_well_formed"
+					| "invalid_cursor"
+					| "url_not_allowed"
+					| "unknown_print_file"
+					| "print_file_not_uploaded"
+					| "file_unreadable"
+					| "unsupported_file_format"
+					| "file_resolution_too_low"
+					| "size_not_offered"
+					| "frame_not_found"
+					| "mat_not_found"
+					| "glazing_not_found"
+					| "paper_not_found"
+					| "frame_too_small_for_size"
+					| "piece_not_priced"
+					| "unknown_quote"
+					| "quote_not_applicable"
+					| "shipping_method_not_offered"
+					| "logo_unusable"
+					| "price_book_incomplete"
+					| "read_only_field"
+					| "shipments_csv_invalid"
+					| "rate_limit_exceeded"
+					| "order_rate_limit_exceeded"
+					| "database_unavailable";
 				message: string;
 				/** @example items[0].print_file_id */
 				field?: string;
@@ -1336,7 +1439,7 @@ export interface components {
 			 */
 			image_cropped_percent: number | null;
 			/** @description low_resolution: 150 to 299 DPI; image_cropped: fill cuts off more than 2% of the image. */
-			warnings: string[];
+			warnings: ("low_resolution" | "image_cropped")[];
 			dimensions: components["schemas"]["Dimensions"];
 			united_inches: number | null;
 			unit_price: components["schemas"]["UnitPrice"];
@@ -1397,6 +1500,23 @@ export interface components {
 		HoldDetail: {
 			item_id: string | null;
 			field: string;
+			/**
+			 * @description Why this entry holds the order: one of the `hold_reason` codes (the order's `hold_reason` is its first entry's).
+			 * @example file_resolution_too_low
+			 * @enum {string}
+			 */
+			code:
+				| "file_resolution_too_low"
+				| "file_unreadable"
+				| "file_fetch_failed"
+				| "unsupported_file_format"
+				| "size_not_offered"
+				| "frame_not_found"
+				| "mat_not_found"
+				| "glazing_not_found"
+				| "paper_not_found"
+				| "frame_too_small_for_size"
+				| "operator_hold";
 			message: string;
 		};
 		CreateOrderRequest: {

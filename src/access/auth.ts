@@ -20,27 +20,27 @@ export function authenticate(options: { orderCreate: boolean } = { orderCreate: 
 	return createMiddleware<AuthedEnv>(async (c, next) => {
 		const header = c.req.header("Authorization");
 		if (header === undefined || header.trim() === "") {
-			throw new ApiError("unauthorized", "Missing API key: send the header Authorization: Bearer <API key>.");
+			throw new ApiError("api_key_missing", "Missing API key: send the header Authorization: Bearer <API key>.");
 		}
 		const token = BEARER.exec(header.trim())?.[1];
 		if (token === undefined) {
 			throw new ApiError(
-				"unauthorized",
+				"authorization_not_bearer",
 				"The Authorization header must use the Bearer scheme: Authorization: Bearer <API key>.",
 			);
 		}
 		if (modeOfApiKey(token) === null) {
-			throw new ApiError("unauthorized", "The API key is malformed: keys look like fps_live_... or fps_test_....");
+			throw new ApiError("api_key_malformed", "The API key is malformed: keys look like fps_live_... or fps_test_....");
 		}
 		const authorization = await authorizeKey(c.env, await hashApiKey(token), options.orderCreate);
 		switch (authorization.kind) {
 			case "unknown":
-				throw new ApiError("unauthorized", "The API key is not valid.");
+				throw new ApiError("api_key_invalid", "The API key is not valid.");
 			case "revoked":
-				throw new ApiError("unauthorized", "The API key has been revoked.");
+				throw new ApiError("api_key_revoked", "The API key has been revoked.");
 			case "scope_refused":
 				// Issuing one is refused, but a row from before that rule would still reach live orders.
-				throw new ApiError("forbidden", `This API key is refused: ${authorization.problem}. Ask for a live key.`);
+				throw new ApiError("api_key_refused", `This API key is refused: ${authorization.problem}. Ask for a live key.`);
 		}
 		c.set("principal", authorization.principal);
 		applyDecisions(c, authorization.principal, authorization.request, authorization.order);
@@ -52,7 +52,7 @@ export function authenticate(options: { orderCreate: boolean } = { orderCreate: 
 export function requireScope(scope: Scope) {
 	return createMiddleware<AuthedEnv>(async (c, next) => {
 		if (!c.var.principal.scopes.includes(scope)) {
-			throw new ApiError("forbidden", `This API key does not have the "${scope}" scope needed for this operation.`);
+			throw new ApiError("scope_missing", `This API key does not have the "${scope}" scope needed for this operation.`);
 		}
 		await next();
 	});

@@ -65,7 +65,7 @@ const setLimits = protectedRoute("admin", {
 });
 
 function noSuchAccount(accountId: string): ApiError {
-	return new ApiError("not_found", `No account ${accountId}.`, "id");
+	return new ApiError("account_not_found", `No account ${accountId}.`, "id");
 }
 
 /** Admin routes (scope `admin`): accounts, keys and rate-limit overrides. */
@@ -90,7 +90,7 @@ export const adminRoutes = createApp<AuthedEnv>()
 		// The key's limiter holds its principal: it must read the revoked row on the key's very next request.
 		await forgetKeys(c.env, await keyHashesOf(c.env.DB, { keyId }));
 		const key = await findKeyById(c.env.DB, keyId);
-		if (key === null) throw new ApiError("not_found", `No key ${keyId}.`, "key_id");
+		if (key === null) throw new ApiError("api_key_not_found", `No key ${keyId}.`, "key_id");
 		return c.json(key, 200);
 	})
 	.openapi(setLimits, async (c) => {

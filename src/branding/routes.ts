@@ -40,7 +40,7 @@ const deleteBranding = protectedRoute("orders:write", {
 export const brandingRoutes = createApp<AuthedEnv>()
 	.openapi(getBranding, async (c) => {
 		const row = await findBrandProfile(c.env.DB, c.var.principal.accountId);
-		if (row === null) throw new ApiError("not_found", NO_PROFILE);
+		if (row === null) throw new ApiError("brand_profile_not_found", NO_PROFILE);
 		return c.json(toBrandProfile(row), 200);
 	})
 	.openapi(putBranding, async (c) => {
@@ -49,8 +49,7 @@ export const brandingRoutes = createApp<AuthedEnv>()
 		const logoId = input.logo_print_file_id ?? null;
 		if (logoId !== null) {
 			const problem = await logoProblem(c.env, accountId, logoId);
-			if (problem !== null)
-				throw new ApiError("validation_error", `logo_print_file_id ${problem}.`, "logo_print_file_id");
+			if (problem !== null) throw new ApiError("logo_unusable", `logo_print_file_id ${problem}.`, "logo_print_file_id");
 		}
 		const row = await putBrandProfile(
 			c.env.DB,
@@ -68,6 +67,7 @@ export const brandingRoutes = createApp<AuthedEnv>()
 		return c.json(toBrandProfile(row), 200);
 	})
 	.openapi(deleteBranding, async (c) => {
-		if (!(await deleteBrandProfile(c.env.DB, c.var.principal.accountId))) throw new ApiError("not_found", NO_PROFILE);
+		if (!(await deleteBrandProfile(c.env.DB, c.var.principal.accountId)))
+			throw new ApiError("brand_profile_not_found", NO_PROFILE);
 		return c.body(null, 204);
 	});

@@ -140,7 +140,7 @@ floorRoutes.get("/shipments/import", requireSession, (c) =>
 const importSizeLimit = bodyLimit({
 	maxSize: MAX_IMPORT_BYTES,
 	onError: () => {
-		throw new ApiError("bad_request", `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB: split it.`);
+		throw new ApiError("body_too_large", `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB: split it.`);
 	},
 });
 

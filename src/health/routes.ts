@@ -29,7 +29,7 @@ export const healthRoutes = createApp<PublicEnv>().openapi(getHealth, async (c) 
 			check: "database",
 			message: String(error),
 		});
-		throw new ApiError("server_error", "The database is not answering.");
+		throw new ApiError("database_unavailable", "The database is not answering.");
 	}
 	return c.json({ status: "ok" as const, database: "ok" as const, time: new Date().toISOString() }, 200);
 });

@@ -27,7 +27,7 @@ export function decodeCursor(text: string): Cursor {
 		// Fall through to the error below.
 	}
 	throw new ApiError(
-		"validation_error",
+		"invalid_cursor",
 		"cursor is not one this service issued; pass next_cursor exactly as returned.",
 		"cursor",
 	);

@@ -3,6 +3,9 @@ import { HTTPException } from "hono/http-exception";
 import { log } from "../log.ts";
 import { ApiError, errorEnvelope } from "./errors.ts";
 
+/** What Hono's JSON validator throws (as a 400) for a body that does not parse. */
+const HONO_MALFORMED_JSON = "Malformed JSON in request body";
+
 /** Maps anything thrown to an ApiError; only errors that are not ours or Hono's become a 500. */
 export function toApiError(error: unknown): ApiError {
 	if (error instanceof ApiError) return error;
@@ -13,12 +16,18 @@ export function toApiError(error: unknown): ApiError {
 			case 403:
 				return new ApiError("forbidden", error.message || "This operation is not allowed.");
 			case 404:
-				return new ApiError("not_found", "No resource matches this path.");
+				return new ApiError("route_not_found", "No resource matches this path.");
 			case 413:
-				return new ApiError("bad_request", "The request body is larger than 1 MiB.");
+				return new ApiError("body_too_large", "The request body is larger than 1 MiB.");
 			case 415:
-				return new ApiError("bad_request", "The request body must be JSON, sent with Content-Type: application/json.");
+				return new ApiError(
+					"unsupported_media_type",
+					"The request body must be JSON, sent with Content-Type: application/json.",
+				);
 			default:
+				if (error.status === 400 && error.message === HONO_MALFORMED_JSON) {
+					return new ApiError("malformed_json", error.message);
+				}
 				if (error.status >= 400 && error.status < 500) {
 					return new ApiError("bad_request", error.message || "The request is malformed.");
 				}
@@ -48,5 +57,5 @@ export function renderError(error: Error, c: Context): Response {
 
 /** The app's `notFound`: unknown paths and wrong methods are both 404 `not_found`. */
 export function renderNotFound(c: Context): Response {
-	return renderError(new ApiError("not_found", `No route matches ${c.req.method} ${c.req.path}.`), c);
+	return renderError(new ApiError("route_not_found", `No route matches ${c.req.method} ${c.req.path}.`), c);
 }

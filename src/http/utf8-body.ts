@@ -27,7 +27,7 @@ export const requireUtf8JsonBody = createMiddleware(async (c, next) => {
 		text = strictUtf8.decode(bytes);
 	} catch {
 		// A fatal TextDecoder throws only for malformed input.
-		throw new ApiError("bad_request", "The request body is not valid UTF-8: send JSON as UTF-8 text.");
+		throw new ApiError("body_not_utf8", "The request body is not valid UTF-8: send JSON as UTF-8 text.");
 	}
 	// Hono keeps promises in this cache (its type says values): `c.req.json()` awaits the entry.
 	Reflect.set(c.req.bodyCache, "text", Promise.resolve(text));

@@ -43,17 +43,17 @@ function describeIssue(issue: Issue): { field: string; message: string } {
 export function validationErrorFrom(error: z.ZodError, input: unknown): ApiError {
 	const missing = error.issues.find((issue) => MISSING_VALUE_CODES.has(issue.code) && !hasValueAt(input, issue.path));
 	if (missing !== undefined) {
-		if (missing.path.length === 0) return new ApiError("bad_request", "The request must carry a JSON object.");
+		if (missing.path.length === 0) return new ApiError("body_not_object", "The request must carry a JSON object.");
 		const field = fieldPath(missing.path);
-		return new ApiError("bad_request", `${field} is required.`, field);
+		return new ApiError("field_required", `${field} is required.`, field);
 	}
 	const first = error.issues[0];
-	if (first === undefined) return new ApiError("validation_error", "The request failed validation.");
+	if (first === undefined) return new ApiError("invalid_field", "The request failed validation.");
 	if (first.path.length === 0 && first.code === "invalid_type") {
-		return new ApiError("bad_request", "The request must carry a JSON object.");
+		return new ApiError("body_not_object", "The request must carry a JSON object.");
 	}
 	const { field, message } = describeIssue(first);
-	return new ApiError("validation_error", message, field === "" ? undefined : field);
+	return new ApiError("invalid_field", message, field === "" ? undefined : field);
 }
 
 /** The message for text that is not well-formed Unicode. */
@@ -92,5 +92,5 @@ export function throwOnInvalid(result: { success: true; data: unknown } | { succ
 	const malformed = malformedTextPath(result.data);
 	if (malformed === null) return;
 	const field = fieldPath(malformed);
-	throw new ApiError("validation_error", `${field}: ${NOT_WELL_FORMED}`, field === "" ? undefined : field);
+	throw new ApiError("text_not_well_formed", `${field}: ${NOT_WELL_FORMED}`, field === "" ? undefined : field);
 }

@@ -3,6 +3,7 @@
  * Only the orders' stores use this: everything else sees the typed rows of rows.ts.
  */
 import type { ItemRow, OrderRow } from "./rows.ts";
+import type { HoldDetail, HoldReason } from "./state-machine.ts";
 
 /** An orders row as read: ship_to, hold_details and costs as JSON text. */
 export type OrderColumns = Omit<OrderRow, "ship_to" | "hold_details" | "costs"> & {
@@ -19,9 +20,15 @@ export function orderOfColumns(row: OrderColumns): OrderRow {
 	return {
 		...row,
 		ship_to: JSON.parse(row.ship_to) as OrderRow["ship_to"],
-		hold_details: JSON.parse(row.hold_details) as OrderRow["hold_details"],
+		hold_details: holdDetailsOf(row.hold_details, row.hold_reason),
 		costs: row.costs === null ? null : (JSON.parse(row.costs) as OrderRow["costs"]),
 	};
+}
+
+/** A hold's details as stored; entries written before details carried their own code take the order's hold reason. */
+function holdDetailsOf(text: string, holdReason: HoldReason | null): HoldDetail[] {
+	const stored = JSON.parse(text) as Array<Omit<HoldDetail, "code"> & { code?: HoldReason }>;
+	return stored.map((detail) => ({ ...detail, code: detail.code ?? holdReason ?? "operator_hold" }));
 }
 
 /** The item a row holds, its JSON columns parsed. */

@@ -86,7 +86,11 @@ export function priceOrder(
 		const offered = shippingTablesOf(facts.book).rates[zoneOf(country)];
 		if (requested !== null && offered[requested] === undefined) {
 			const methods = Object.keys(offered).join(", ");
-			return refusal("shipping_method", `${requested} is not offered to ${country} (offered: ${methods})`);
+			return refusal(
+				"shipping_method_not_offered",
+				"shipping_method",
+				`${requested} is not offered to ${country} (offered: ${methods})`,
+			);
 		}
 		return {
 			ok: true,
@@ -107,7 +111,7 @@ export function priceOrder(
 	const method = requested ?? defaultMethod;
 	const option = options.find((candidate) => candidate.method === method);
 	if (option === undefined) {
-		return refusal("shipping_method", notOffered(method, country, options));
+		return refusal("shipping_method_not_offered", "shipping_method", notOffered(method, country, options));
 	}
 	const itemsTotal = safeSum(
 		complete.map((piece) => piece.line_total),
@@ -141,7 +145,7 @@ export function chargeQuote(
 	requested: ShippingMethod | null,
 	now: Date,
 ): { ok: true; pricing: OrderPricing } | Refusal {
-	const refuse = (message: string): Refusal => refusal("quote_id", message);
+	const refuse = (message: string): Refusal => refusal("quote_not_applicable", "quote_id", message);
 	if (Date.parse(quote.expires_at) <= now.getTime()) {
 		return refuse(`Quote ${quote.id} expired at ${quote.expires_at}; ask for a new quote.`);
 	}
@@ -170,7 +174,11 @@ export function chargeQuote(
 	const method = requested ?? quote.shipping_method ?? defaultMethod;
 	const option = quote.shipping_options.find((candidate) => candidate.method === method);
 	if (option === undefined) {
-		return refusal("shipping_method", `${notOffered(method, country, quote.shipping_options)} in quote ${quote.id}`);
+		return refusal(
+			"shipping_method_not_offered",
+			"shipping_method",
+			`${notOffered(method, country, quote.shipping_options)} in quote ${quote.id}`,
+		);
 	}
 	return {
 		ok: true,

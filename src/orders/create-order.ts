@@ -51,7 +51,7 @@ export async function createOrder(env: Env, owner: Owner, input: CreateOrderInpu
 	if (first === null) throw made.error;
 	if (first.order.request_hash !== requestHash) {
 		throw new ApiError(
-			"conflict",
+			"idempotency_key_reused",
 			`external_id "${first.order.external_id}" is already used by order ${first.order.id} with different content.`,
 			"external_id",
 		);
@@ -119,7 +119,7 @@ function outboundUrlsProblem(env: Env, input: CreateOrderInput): Problem | null 
 	];
 	for (const { field, url } of addresses) {
 		const message = url === undefined ? null : outboundUrlProblem(url, options);
-		if (message !== null) return { field, message };
+		if (message !== null) return { code: "url_not_allowed", field, message };
 	}
 	return null;
 }
@@ -210,7 +210,8 @@ function pricingOf(
 ): { ok: true; pricing: OrderPricing } | Refusal {
 	const requested = input.shipping_method ?? null;
 	if (input.quote_id !== undefined) {
-		if (read.quote === null) return refusal("quote_id", `No quote ${input.quote_id} in this account and mode.`);
+		if (read.quote === null)
+			return refusal("unknown_quote", "quote_id", `No quote ${input.quote_id} in this account and mode.`);
 		return chargeQuote(read.quote, pieces, input.ship_to.country, requested, now);
 	}
 	if (read.facts === null) throw new Error("an order without a quote was priced without the book");

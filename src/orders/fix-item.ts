@@ -34,18 +34,19 @@ export async function fixItem(
 	patch: PatchItemInput,
 ): Promise<StoredOrder> {
 	const found = await findOwnedOrder(env.DB, owner, orderId);
-	if (found === null) throw new ApiError("not_found", `No order ${orderId}.`, "id");
+	if (found === null) throw new ApiError("order_not_found", `No order ${orderId}.`, "id");
 	const item = found.items.find((candidate) => candidate.id === itemId);
-	if (item === undefined) throw new ApiError("not_found", `Order ${orderId} has no item ${itemId}.`, "item_id");
+	if (item === undefined)
+		throw new ApiError("order_item_not_found", `Order ${orderId} has no item ${itemId}.`, "item_id");
 	if (found.order.status !== "on_hold") {
 		throw new ApiError(
-			"conflict",
+			"order_not_editable",
 			`Items can only be changed while the order is on_hold; it is ${found.order.status}.`,
 		);
 	}
 	if (patch.print_file_url !== undefined) {
 		const message = outboundUrlProblem(patch.print_file_url, { allowLocal: allowsLocalUrls(env) });
-		if (message !== null) throw unprocessable({ field: "print_file_url", message });
+		if (message !== null) throw unprocessable({ code: "url_not_allowed", field: "print_file_url", message });
 	}
 	const patched = patchedItem(item, patch);
 	if (!patched.ok) throw unprocessable(patched);
@@ -76,7 +77,7 @@ function patchedItem(item: ItemRow, patch: PatchItemInput): { ok: true; item: It
 		else if (value !== undefined) Object.assign(sent, { [key]: value });
 	}
 	const problem = framingProblem(sent);
-	if (problem !== null) return refusal(problem.field, problem.message);
+	if (problem !== null) return refusal("invalid_field", problem.field, problem.message);
 	const spec = completeFraming(sent);
 	const width = patch.width_in ?? item.width_in;
 	const height = patch.height_in ?? item.height_in;

@@ -66,7 +66,7 @@ export type Problem = { reason: HoldReason; detail: HoldDetail };
 export type ItemFindings = {
 	problems: Problem[];
 	effectiveDpi: number | null;
-	warnings: string[];
+	warnings: ItemWarning[];
 	croppedPercent: number | null;
 };
 
@@ -74,13 +74,16 @@ export type ItemFindings = {
 export const LOW_RESOLUTION = "low_resolution";
 /** Item warning when `fill` cuts off more than 2% of either side of the image. */
 export const IMAGE_CROPPED = "image_cropped";
+/** Every code an item's `warnings` can hold: the item is accepted, but the partner should look. */
+export const ITEM_WARNINGS = [LOW_RESOLUTION, IMAGE_CROPPED] as const;
+export type ItemWarning = (typeof ITEM_WARNINGS)[number];
 
 /** What an image of `widthPx` × `heightPx` gives at the item's size and fit. */
 export type ImageFit = {
 	effectiveDpi: number;
 	verdict: ReturnType<typeof resolutionVerdict>;
 	croppedPercent: number;
-	warnings: string[];
+	warnings: ItemWarning[];
 };
 
 /** The resolution and crop of an image printed as `item` says (one rule for creation, PATCH and validation). */
@@ -92,7 +95,7 @@ export function imageFit(
 	const dpi = effectiveDpi(widthPx, heightPx, item.width_in, item.height_in, item.fit);
 	const verdict = resolutionVerdict(dpi);
 	const cropped = croppedPercent(widthPx, heightPx, item.width_in, item.height_in, item.fit);
-	const warnings: string[] = [];
+	const warnings: ItemWarning[] = [];
 	if (verdict === "warn") warnings.push(LOW_RESOLUTION);
 	if (cropped > CROP_WARNING_PERCENT) warnings.push(IMAGE_CROPPED);
 	return { effectiveDpi: dpi, verdict, croppedPercent: cropped, warnings };
@@ -138,7 +141,7 @@ export function fileAtSize(
 }
 
 function problem(item: { id: string }, reason: HoldReason, field: string, message: string): Problem {
-	return { reason, detail: { item_id: item.id, field, message } };
+	return { reason, detail: { item_id: item.id, field, code: reason, message } };
 }
 
 function sizeOffered(inches: number, catalog: CatalogFacts): boolean {

@@ -10,6 +10,6 @@ export function orderMachine(env: Env, orderId: string): DurableObjectStub<Order
 /** The order a move produced, or the API's error: 409 naming the current status, or 404. */
 export function orderFromOutcome(outcome: MoveOutcome): StoredOrder {
 	if (outcome.ok) return outcome.order;
-	if (outcome.kind === "not_found") throw new ApiError("not_found", outcome.message, "id");
-	throw new ApiError("conflict", `${outcome.message} (current status: ${outcome.status ?? "unknown"})`);
+	if (outcome.kind === "not_found") throw new ApiError("order_not_found", outcome.message, "id");
+	throw new ApiError("order_move_refused", `${outcome.message} (current status: ${outcome.status ?? "unknown"})`);
 }

@@ -30,6 +30,6 @@ export const ShipBody = z
  * console. 404 for an unknown order, 409 naming the current status when the move is not allowed.
  */
 export async function moveAsOperator(env: Env, orderId: string, move: Move): Promise<StoredOrder> {
-	if ((await findOrder(env.DB, orderId)) === null) throw new ApiError("not_found", `No order ${orderId}.`, "id");
+	if ((await findOrder(env.DB, orderId)) === null) throw new ApiError("order_not_found", `No order ${orderId}.`, "id");
 	return orderFromOutcome(await orderMachine(env, orderId).move(orderId, move, "operator"));
 }

@@ -107,9 +107,9 @@ export const sandboxRoutes = createApp<AuthedEnv>().openapi(advanceRoute, async 
 	const { id } = c.req.valid("param");
 	const principal = c.var.principal;
 	if (principal.mode !== "test") {
-		throw new ApiError("forbidden", "The sandbox only moves test-mode orders: use a fps_test_ key.");
+		throw new ApiError("sandbox_needs_test_key", "The sandbox only moves test-mode orders: use a fps_test_ key.");
 	}
 	const found = await findOwnedOrder(c.env.DB, principal, id);
-	if (found === null) throw new ApiError("not_found", `No order ${id}.`, "id");
+	if (found === null) throw new ApiError("order_not_found", `No order ${id}.`, "id");
 	return c.json(toOrder(orderFromOutcome(await orderMachine(c.env, id).advance(id))), 200);
 });

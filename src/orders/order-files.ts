@@ -4,14 +4,16 @@
  * validation holds an order whose file went away or failed since.
  */
 import type { Owner } from "../accounts/owner.ts";
+import { type ErrorCode, isErrorCode } from "../error-catalog.ts";
 import type { FramingSpec } from "../framing/spec.ts";
 import { printFileNow } from "../print-files/inspection.ts";
 import { findOwnedPrintFile, type PrintFileRow } from "../print-files/store.ts";
 import { type Refusal, refusal } from "../problem.ts";
-import { type FileFacts, fileAtSize } from "./item-checks.ts";
+import { type FileFacts, fileAtSize, type ItemWarning } from "./item-checks.ts";
+import type { HoldReason } from "./state-machine.ts";
 
 /** What an uploaded file's check found, and the file it checked. */
-export type UploadCheck = { effectiveDpi: number; warnings: string[]; croppedPercent: number; file: PrintFileRow };
+export type UploadCheck = { effectiveDpi: number; warnings: ItemWarning[]; croppedPercent: number; file: PrintFileRow };
 
 type SizeAndFit = { width_in: number; height_in: number; fit: FramingSpec["fit"] };
 
@@ -38,11 +40,21 @@ export function checkedUpload(
 	size: SizeAndFit,
 	field: string,
 ): ({ ok: true } & UploadCheck) | Refusal {
-	if (file === null) return refusal(field, `No print file ${printFileId} in this account.`);
-	const judged = fileAtSize(uploadFacts(file, printFileId), size, `Print file ${printFileId}`);
-	if (!judged.ok) return refusal(field, judged.message);
+	if (file === null) return refusal("unknown_print_file", field, `No print file ${printFileId} in this account.`);
+	const facts = uploadFacts(file, printFileId);
+	const judged = fileAtSize(facts, size, `Print file ${printFileId}`);
+	if (!judged.ok) return refusal(uploadRefusalCode(facts, judged.reason), field, judged.message);
 	const { effectiveDpi, warnings, croppedPercent } = judged.fit;
 	return { ok: true, effectiveDpi, warnings, croppedPercent, file };
+}
+
+/**
+ * The code of a refused upload: the hold reason the same file would give (too few pixels, not an
+ * image, not a supported format), or that it was never uploaded.
+ */
+function uploadRefusalCode(facts: FileFacts, reason: HoldReason): ErrorCode {
+	if (facts.kind === "missing") return "print_file_not_uploaded";
+	return isErrorCode(reason) ? reason : "file_unreadable";
 }
 
 /** What the partner's file is, in the words of a refusal that names it. */

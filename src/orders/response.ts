@@ -5,6 +5,8 @@ import { encodeCursor } from "../http/cursor.ts";
 import { dateTime } from "../http/date-time.ts";
 import { SHIPPING_METHODS } from "../pricing/shipping.ts";
 import { CentsSchema, DimensionsSchema, UnitPriceSchema } from "../quotes/schema.ts";
+import { HoldDetail } from "../webhooks/event-schemas.ts";
+import { ITEM_WARNINGS } from "./item-checks.ts";
 import { type ItemRow, type StoredOrder, shownDpi, stateOf } from "./rows.ts";
 import { HOLD_REASONS, ORDER_STATUSES } from "./state-machine.ts";
 
@@ -17,9 +19,7 @@ export const TrackingSchema = z
 	.object({ carrier: z.string(), number: z.string(), url: z.string() })
 	.openapi("Tracking");
 
-export const HoldDetailSchema = z
-	.object({ item_id: z.string().nullable(), field: z.string(), message: z.string() })
-	.openapi("HoldDetail");
+export const HoldDetailSchema = HoldDetail.openapi("HoldDetail");
 
 export const OrderItemSchema = z
 	.object({
@@ -50,7 +50,7 @@ export const OrderItemSchema = z
 				"How much of the image fill cuts off along its cropped side, in percent (0 with fit), once the file is known.",
 			example: 0,
 		}),
-		warnings: z.array(z.string()).openapi({
+		warnings: z.array(z.enum(ITEM_WARNINGS)).openapi({
 			description: "low_resolution: 150 to 299 DPI; image_cropped: fill cuts off more than 2% of the image.",
 		}),
 		dimensions: DimensionsSchema.nullable().openapi({

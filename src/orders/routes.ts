@@ -98,7 +98,7 @@ const cancelOrder = protectedRoute("orders:write", {
 });
 
 function notFound(id: string): ApiError {
-	return new ApiError("not_found", `No order ${id}.`, "id");
+	return new ApiError("order_not_found", `No order ${id}.`, "id");
 }
 
 /** Partner routes for orders: create, read, list, fix an item, cancel. */
@@ -119,7 +119,8 @@ export const orderRoutes = createApp<AuthedEnv>()
 	.openapi(getOrderByExternalId, async (c) => {
 		const { external_id: externalId } = c.req.valid("param");
 		const found = await findOrderByExternalId(c.env.DB, c.var.principal, externalId);
-		if (found === null) throw new ApiError("not_found", `No order with external_id "${externalId}".`, "external_id");
+		if (found === null)
+			throw new ApiError("order_not_found", `No order with external_id "${externalId}".`, "external_id");
 		return c.json(toOrder(found), 200);
 	})
 	.openapi(listOrdersRoute, async (c) => {

@@ -9,6 +9,7 @@ import { randomBase62 } from "../ids.ts";
 import type { ShippingMethod } from "../pricing/shipping.ts";
 import type { OrderEventSubject } from "../webhooks/events.ts";
 import type { ItemPrice, OrderCosts } from "./costs.ts";
+import type { ItemWarning } from "./item-checks.ts";
 import type { HoldDetail, HoldReason, OrderState, OrderStatus, Tracking } from "./state-machine.ts";
 
 /** An orders row, its JSON columns parsed. */
@@ -54,7 +55,7 @@ export type ItemRow = {
 	effective_dpi: number | null;
 	/** The share of the image `fill` cuts off, once the file is known. */
 	cropped_percent: number | null;
-	warnings: string[];
+	warnings: ItemWarning[];
 	/** Dimensions, united inches, unit price and line total; null while the item cannot be priced. */
 	priced: ItemPrice | null;
 } & FramingSpec;

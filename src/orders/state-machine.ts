@@ -4,6 +4,7 @@
  * routes only call `applyMove`; nothing else decides a status.
  */
 
+import { HOLD_REASONS, type HoldReason } from "../error-catalog.ts";
 import type { OrderEventType } from "../webhooks/events.ts";
 
 export const ORDER_STATUSES = [
@@ -17,21 +18,8 @@ export const ORDER_STATUSES = [
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-/** Codes of `hold_reason`: why validation, or an operator, stopped the order. */
-export const HOLD_REASONS = [
-	"file_resolution_too_low",
-	"file_unreadable",
-	"file_fetch_failed",
-	"unsupported_file_format",
-	"size_not_offered",
-	"frame_not_found",
-	"mat_not_found",
-	"glazing_not_found",
-	"paper_not_found",
-	"frame_too_small_for_size",
-	"operator_hold",
-] as const;
-export type HoldReason = (typeof HOLD_REASONS)[number];
+// The hold reasons are declared with the error codes, so the webhooks' schemas can name them too.
+export { HOLD_REASONS, type HoldReason };
 
 /**
  * What clears each hold. `release`: the floor's release does (validation runs again and fetches a
@@ -57,8 +45,8 @@ export function releasable(reason: HoldReason | null): boolean {
 	return reason === null || HOLD_CLEARED_BY[reason].by === "release";
 }
 
-/** One entry of `hold_details`: which item, which field, and why. */
-export type HoldDetail = { item_id: string | null; field: string; message: string };
+/** One entry of `hold_details`: which item, which field, why (the hold reason of this entry) and in words. */
+export type HoldDetail = { item_id: string | null; field: string; code: HoldReason; message: string };
 
 /** Who asks for a move: the service itself, the partner (bearer key), or the production floor (ops key). */
 export type Actor = "system" | "partner" | "operator";
@@ -154,7 +142,7 @@ export function applyMove(state: OrderState, move: Move, actor: Actor, now: Date
 			break;
 		case "hold":
 			next.holdReason = "operator_hold";
-			next.holdDetails = [{ item_id: null, field: "order", message: move.message }];
+			next.holdDetails = [{ item_id: null, field: "order", code: "operator_hold", message: move.message }];
 			break;
 		case "ship":
 			next.tracking = move.tracking;

@@ -65,7 +65,8 @@ async function checkCoversCatalog(db: D1Database, book: PriceBookInput): Promise
 	const { catalog } = await isolateCatalog.get(db);
 	const missing = (field: string, slugs: string[], rates: Record<string, number>) => {
 		const absent = slugs.find((slug) => rates[slug] === undefined);
-		if (absent !== undefined) throw new ApiError("validation_error", `${field} has no rate for "${absent}".`, field);
+		if (absent !== undefined)
+			throw new ApiError("price_book_incomplete", `${field} has no rate for "${absent}".`, field);
 	};
 	missing(
 		"frames.mills_per_foot",
@@ -97,14 +98,14 @@ async function versionReadFrom(db: D1Database, body: PriceBookBodyInput): Promis
 	const drop = "or leave version and published_at out to publish this body as it is";
 	if (version !== undefined && version !== current.version) {
 		throw new ApiError(
-			"conflict",
+			"price_book_changed",
 			`This book was read as version ${version}, but version ${current.version} (published ${current.published_at}) is in force now: read it again and make the change there, ${drop}.`,
 			"version",
 		);
 	}
 	if (publishedAt !== undefined && publishedAt !== current.published_at) {
 		throw new ApiError(
-			"validation_error",
+			"read_only_field",
 			`published_at is read-only: version ${current.version} was published ${current.published_at}; send that, ${drop}.`,
 			"published_at",
 		);
@@ -115,7 +116,7 @@ async function versionReadFrom(db: D1Database, body: PriceBookBodyInput): Promis
 /** The conflict when another book was published between the check and the write. */
 const publishedMeanwhile = () =>
 	new ApiError(
-		"conflict",
+		"price_book_changed",
 		"Another book was published while this one was being checked: read the book in force again and make the change there.",
 		"version",
 	);
@@ -125,7 +126,8 @@ export const pricingRoutes = createApp<AuthedEnv>()
 	.openapi(getPriceBook, async (c) => {
 		const { version } = c.req.valid("query");
 		const book = await findPriceBook(c.env.DB, version);
-		if (book === null) throw new ApiError("not_found", `No price book version ${version ?? ""}.`.trim(), "version");
+		if (book === null)
+			throw new ApiError("price_book_not_found", `No price book version ${version ?? ""}.`.trim(), "version");
 		return c.json(book, 200);
 	})
 	.openapi(publish, async (c) => {
@@ -140,7 +142,7 @@ export const pricingRoutes = createApp<AuthedEnv>()
 	.openapi(setDiscount, async (c) => {
 		const { id } = c.req.valid("param");
 		const { discount_percent: percent } = c.req.valid("json");
-		if (!(await accountExists(c.env.DB, id))) throw new ApiError("not_found", `No account ${id}.`, "id");
+		if (!(await accountExists(c.env.DB, id))) throw new ApiError("account_not_found", `No account ${id}.`, "id");
 		await setDiscountPercent(c.env.DB, id, percent, new Date());
 		return c.json({ account_id: id, discount_percent: percent }, 200);
 	});

@@ -111,7 +111,7 @@ export const printFileRoutes = createApp<AuthedEnv>()
 	.openapi(getPrintFile, async (c) => {
 		const { id } = c.req.valid("param");
 		const row = await findOwnedPrintFile(c.env.DB, c.var.principal, id);
-		if (row === null) throw new ApiError("not_found", `No print file ${id}.`, "id");
+		if (row === null) throw new ApiError("print_file_not_found", `No print file ${id}.`, "id");
 		return c.json(toPrintFile(await printFileNow(c.env, row)), 200);
 	});
 
@@ -150,22 +150,28 @@ export const uploadRoutes = createApp<PublicEnv>().openapi(putUpload, async (c) 
 	if (secret === undefined) throw new Error("UPLOAD_SIGNING_SECRET is not set");
 	const expiresUnix = Number(expires);
 	if (expires === undefined || sig === undefined || !Number.isSafeInteger(expiresUnix)) {
-		throw new ApiError("forbidden", "This upload URL is incomplete: it needs its expires and sig parameters.");
+		throw new ApiError(
+			"upload_url_incomplete",
+			"This upload URL is incomplete: it needs its expires and sig parameters.",
+		);
 	}
 	if (!(await verifyUpload(secret, id, expiresUnix, sig))) {
-		throw new ApiError("forbidden", "This upload URL's signature does not match: use the URL exactly as issued.");
+		throw new ApiError(
+			"upload_url_signature_invalid",
+			"This upload URL's signature does not match: use the URL exactly as issued.",
+		);
 	}
 	if (Date.now() >= expiresUnix * 1000) {
 		throw new ApiError(
-			"forbidden",
+			"upload_url_expired",
 			`This upload URL expired at ${new Date(expiresUnix * 1000).toISOString()}; request a new one with POST /v1/print-files.`,
 		);
 	}
 	const file = await findPrintFileById(c.env.DB, id);
-	if (file === null) throw new ApiError("not_found", `No print file ${id}.`);
+	if (file === null) throw new ApiError("print_file_not_found", `No print file ${id}.`);
 	if (file.status !== "awaiting_upload") {
 		throw new ApiError(
-			"conflict",
+			"print_file_already_uploaded",
 			`Print file ${id} has already been uploaded; request a new upload URL for another file.`,
 		);
 	}
@@ -174,19 +180,19 @@ export const uploadRoutes = createApp<PublicEnv>().openapi(putUpload, async (c) 
 	const length = lengthHeader === undefined ? Number.NaN : Number(lengthHeader);
 	if (!Number.isSafeInteger(length) || length < 0) {
 		throw new ApiError(
-			"bad_request",
+			"upload_length_required",
 			"The upload needs a Content-Length header giving the file's exact size in bytes.",
 		);
 	}
 	if (length > MAX_PRINT_FILE_BYTES) {
 		throw new ApiError(
-			"bad_request",
+			"upload_too_large",
 			`The file is ${length} bytes; the largest accepted is ${MAX_PRINT_FILE_BYTES} bytes (512 MiB).`,
 		);
 	}
 	if (file.declared_size_bytes !== null && length !== file.declared_size_bytes) {
 		throw new ApiError(
-			"bad_request",
+			"upload_size_mismatch",
 			`The upload is ${length} bytes but the print file was declared as ${file.declared_size_bytes} bytes.`,
 		);
 	}
@@ -194,7 +200,7 @@ export const uploadRoutes = createApp<PublicEnv>().openapi(putUpload, async (c) 
 	const stored = await storeBody(c.env.PRINT_FILES, file, c.req.raw.body, length);
 	if (stored === null) {
 		throw new ApiError(
-			"conflict",
+			"print_file_already_uploaded",
 			`Print file ${id} has already been uploaded; request a new upload URL for another file.`,
 		);
 	}
@@ -218,7 +224,7 @@ async function storeBody(
 		httpMetadata: { contentType: file.content_type },
 	};
 	if (body === null || length === 0) {
-		if (length !== 0) throw new ApiError("bad_request", "The upload has no body.");
+		if (length !== 0) throw new ApiError("upload_incomplete", "The upload has no body.");
 		return bucket.put(file.r2_key, new Uint8Array(0), options);
 	}
 	const sized = new FixedLengthStream(length);
@@ -235,7 +241,7 @@ async function storeBody(
 		// A FixedLengthStream fails the put when the body is shorter or longer than Content-Length.
 		await stop();
 		throw new ApiError(
-			"bad_request",
+			"upload_incomplete",
 			`The upload was cut short or ran past its Content-Length of ${length} bytes; send the whole file again.`,
 		);
 	}

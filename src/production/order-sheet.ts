@@ -105,7 +105,14 @@ async function holdIfFilesChanged(
 		const file = item.print_file_id === null ? undefined : files.get(item.print_file_id);
 		if (file?.invalid_reason !== "file_changed") return [];
 		const field = item.print_file_url === null ? "print_file_id" : "print_file_url";
-		return [{ item_id: item.id, field, message: `${file.invalid_message ?? "The file changed."} (${file.id})` }];
+		return [
+			{
+				item_id: item.id,
+				field,
+				code: "file_unreadable",
+				message: `${file.invalid_message ?? "The file changed."} (${file.id})`,
+			},
+		];
 	});
 	if (holdDetails.length === 0) return stored;
 	const outcome = await orderMachine(env, stored.order.id).move(

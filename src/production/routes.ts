@@ -185,16 +185,16 @@ const importShipmentsRoute = protectedRoute("ops", {
 async function csvText(request: Request): Promise<string> {
 	const type = (request.headers.get("Content-Type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 	if (!["text/csv", "application/csv", "text/plain"].includes(type)) {
-		throw new ApiError("bad_request", "Send the file as text/csv.");
+		throw new ApiError("unsupported_media_type", "Send the file as text/csv.");
 	}
 	const text = decodeImport(await request.arrayBuffer());
-	if (text === null) throw new ApiError("bad_request", NOT_UTF8);
+	if (text === null) throw new ApiError("body_not_utf8", NOT_UTF8);
 	return text;
 }
 
 async function sheetOr404(env: Env, id: string): Promise<OrderSheet> {
 	const sheet = await loadOrderSheet(env, id);
-	if (sheet === null) throw new ApiError("not_found", `No order ${id}.`, "id");
+	if (sheet === null) throw new ApiError("order_not_found", `No order ${id}.`, "id");
 	return sheet;
 }
 
@@ -223,7 +223,11 @@ export const productionRoutes = createApp<AuthedEnv>()
 		const { id } = c.req.valid("param");
 		const download = await downloadPrintFile(c.env, id, c.req.valid("query").item_id ?? null);
 		if (!download.ok) {
-			throw new ApiError(download.status === 404 ? "not_found" : "conflict", download.message, "id");
+			throw new ApiError(
+				download.status === 404 ? "print_file_not_found" : "print_file_not_printable",
+				download.message,
+				"id",
+			);
 		}
 		// Through the context, so the headers every answer carries (X-Request-Id, the rate limit's) come too.
 		return c.body(download.body, 200, download.headers);
@@ -242,7 +246,7 @@ export const productionRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(importShipmentsRoute, async (c) => {
 		const parsed = parseImport(await csvText(c.req.raw));
-		if (!parsed.ok) throw new ApiError("validation_error", parsed.message, "file");
+		if (!parsed.ok) throw new ApiError("shipments_csv_invalid", parsed.message, "file");
 		return c.json(await importShipments(c.env, parsed.rows), 200);
 	})
 	.openapi(getPackingSlip, async (c) => {

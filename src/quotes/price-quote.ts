@@ -5,6 +5,7 @@
  * read by the caller. A cart that cannot be priced comes back as the field at fault and why.
  */
 import type { Catalog } from "../catalog/schema.ts";
+import type { ErrorCode } from "../error-catalog.ts";
 import { innerSize, mouldingCut, pieceDimensions, toSixteenths } from "../framing/dimensions.ts";
 import { completeFraming, type FramingInput, type FramingSpec, pieceSpecOf } from "../framing/spec.ts";
 import { type PriceBook, pieceRatesOf, shippingTablesOf } from "../pricing/book.ts";
@@ -32,14 +33,13 @@ export type QuoteFacts = {
 };
 
 /** A quote without its id and times, or the field that stops it being priced. */
-export type QuoteOutcome =
-	| { ok: true; quote: Omit<Quote, "id" | "created_at" | "expires_at"> }
-	| { ok: false; field: string; message: string };
+export type QuoteOutcome = { ok: true; quote: Omit<Quote, "id" | "created_at" | "expires_at"> } | Refusal;
 
-type Refusal = { ok: false; field: string; message: string };
+/** What stops a quote: the code of the rule, the field at fault and why. */
+type Refusal = { ok: false; code: ErrorCode; field: string; message: string };
 
-function refuse(field: string, message: string): Refusal {
-	return { ok: false, field, message };
+function refuse(code: ErrorCode, field: string, message: string): Refusal {
+	return { ok: false, code, field, message };
 }
 
 /** A piece to price: its size, how many, and its framing fields as sent. */
@@ -59,7 +59,7 @@ export type PricedPiece = {
 };
 
 /** A piece that cannot be priced: the field at fault (relative to the item) and why. */
-type PieceRefusal = { ok: false; field: string; message: string };
+type PieceRefusal = Refusal;
 
 /**
  * Prices one piece: its size must be offered, its parts in the catalog, the piece within what its
@@ -73,30 +73,35 @@ export function pricePiece(item: PieceInput, facts: PieceFacts): ({ ok: true } &
 		["height_in", item.height_in],
 	] as const) {
 		if (!Number.isInteger(size) || size < catalog.sizes.min_in || size > catalog.sizes.max_in) {
-			return refuse(field, `must be a whole number of inches from ${catalog.sizes.min_in} to ${catalog.sizes.max_in}`);
+			return refuse(
+				"size_not_offered",
+				field,
+				`must be a whole number of inches from ${catalog.sizes.min_in} to ${catalog.sizes.max_in}`,
+			);
 		}
 	}
 	const spec = completeFraming(item);
 	const frame = spec.frame === null ? null : catalog.frames.find((candidate) => candidate.slug === spec.frame);
-	if (frame === undefined) return refuse("frame", `"${spec.frame}" is not a frame in the catalog`);
+	if (frame === undefined) return refuse("frame_not_found", "frame", `"${spec.frame}" is not a frame in the catalog`);
 	for (const [field, slug] of [
 		["mat", spec.mat],
 		["inner_mat", spec.inner_mat],
 	] as const) {
 		if (slug !== null && !catalog.mats.some((mat) => mat.slug === slug)) {
-			return refuse(field, `"${slug}" is not a mat in the catalog`);
+			return refuse("mat_not_found", field, `"${slug}" is not a mat in the catalog`);
 		}
 	}
 	if (!catalog.glazings.some((glazing) => glazing.slug === spec.glazing)) {
-		return refuse("glazing", `"${spec.glazing}" is not a glazing in the catalog`);
+		return refuse("glazing_not_found", "glazing", `"${spec.glazing}" is not a glazing in the catalog`);
 	}
 	if (!catalog.papers.some((paper) => paper.slug === spec.paper)) {
-		return refuse("paper", `"${spec.paper}" is not a paper in the catalog`);
+		return refuse("paper_not_found", "paper", `"${spec.paper}" is not a paper in the catalog`);
 	}
 	const piece = pieceSpecOf(item.width_in, item.height_in, spec, frame?.width_in ?? null);
 	const { united_inches: unitedInches, ...dimensions } = pieceDimensions(piece);
 	if (frame !== null && unitedInches > frame.max_united_inches) {
 		return refuse(
+			"frame_too_small_for_size",
 			"frame",
 			`${frame.slug} carries at most ${frame.max_united_inches} united inches; this piece is ${unitedInches}`,
 		);
@@ -109,7 +114,7 @@ export function pricePiece(item: PieceInput, facts: PieceFacts): ({ ok: true } &
 		matLayers,
 		discountPercent: facts.discountPercent,
 	});
-	if (rates === null) return refuse("", `price book ${book.version} has no rate for this piece`);
+	if (rates === null) return refuse("piece_not_priced", "", `price book ${book.version} has no rate for this piece`);
 	const price = unitPrice(piece, rates);
 	const print = { width: toSixteenths(item.width_in), height: toSixteenths(item.height_in) };
 	const cut = mouldingCut(piece);
@@ -118,7 +123,7 @@ export function pricePiece(item: PieceInput, facts: PieceFacts): ({ ok: true } &
 		parcel = { kind: "flat", print, quantity: item.quantity };
 	} else {
 		const weight = facts.mouldingWeights.get(frame.slug);
-		if (weight === undefined) return refuse("frame", `${frame.slug} has no weight in the catalog`);
+		if (weight === undefined) return refuse("piece_not_priced", "frame", `${frame.slug} has no weight in the catalog`);
 		parcel = {
 			kind: "framed",
 			outside: { width: toSixteenths(dimensions.outside.width_in), height: toSixteenths(dimensions.outside.height_in) },
@@ -158,14 +163,20 @@ export function priceQuote(input: CreateQuoteInput, facts: QuoteFacts): QuoteOut
 	for (const [index, item] of input.items.entries()) {
 		const priced = pricePiece(item, facts);
 		if (!priced.ok)
-			return refuse(priced.field === "" ? `items[${index}]` : `items[${index}].${priced.field}`, priced.message);
+			return refuse(
+				priced.code,
+				priced.field === "" ? `items[${index}]` : `items[${index}].${priced.field}`,
+				priced.message,
+			);
 		let effectiveDpi: number | null = null;
 		if (item.print_file_id !== undefined) {
 			const at = `items[${index}].print_file_id`;
 			const file = facts.files.get(item.print_file_id);
-			if (file === undefined) return refuse(at, `No print file ${item.print_file_id} in this account.`);
+			if (file === undefined)
+				return refuse("unknown_print_file", at, `No print file ${item.print_file_id} in this account.`);
 			if (file.status !== "ready") {
-				return refuse(at, `Print file ${item.print_file_id} is ${file.status}, not a ready image.`);
+				const code = file.status === "invalid" ? "file_unreadable" : "print_file_not_uploaded";
+				return refuse(code, at, `Print file ${item.print_file_id} is ${file.status}, not a ready image.`);
 			}
 			effectiveDpi =
 				file.width_px === null || file.height_px === null
@@ -189,7 +200,11 @@ export function priceQuote(input: CreateQuoteInput, facts: QuoteFacts): QuoteOut
 	}
 	const options = cartShippingOptions(parcels, input.ship_to.country, facts.book);
 	if (input.shipping_method !== undefined && !options.some((option) => option.method === input.shipping_method)) {
-		return refuse("shipping_method", notOffered(input.shipping_method, input.ship_to.country, options));
+		return refuse(
+			"shipping_method_not_offered",
+			"shipping_method",
+			notOffered(input.shipping_method, input.ship_to.country, options),
+		);
 	}
 	const itemsTotal = safeSum(
 		items.map((item) => item.line_total),

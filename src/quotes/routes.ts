@@ -53,7 +53,7 @@ export const quoteRoutes = createApp<AuthedEnv>()
 		const owner = c.var.principal;
 		const [facts, files] = await Promise.all([pieceFactsOf(c.env.DB, owner.accountId), filesOf(c.env, owner, input)]);
 		const outcome = priceQuote(input, { ...facts, files });
-		if (!outcome.ok) throw new ApiError("validation_error", `${outcome.field}: ${outcome.message}`, outcome.field);
+		if (!outcome.ok) throw new ApiError(outcome.code, `${outcome.field}: ${outcome.message}`, outcome.field);
 		const now = new Date();
 		const quote = {
 			id: newId("quo"),
@@ -67,6 +67,6 @@ export const quoteRoutes = createApp<AuthedEnv>()
 	.openapi(getQuote, async (c) => {
 		const { id } = c.req.valid("param");
 		const quote = await findOwnedQuote(c.env.DB, c.var.principal, id);
-		if (quote === null) throw new ApiError("not_found", `No quote ${id}.`, "id");
+		if (quote === null) throw new ApiError("quote_not_found", `No quote ${id}.`, "id");
 		return c.json(quote, 200);
 	});

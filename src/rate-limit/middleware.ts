@@ -45,7 +45,7 @@ export function applyDecisions(
 	c.header("X-RateLimit-Reset", String(request.resetAt));
 	if (!request.allowed) {
 		throw new ApiError(
-			"rate_limited",
+			"rate_limit_exceeded",
 			`Request limit of ${request.limit} per minute for this API key exceeded; retry after ${request.retryAfterSeconds} s.`,
 			undefined,
 			{ "Retry-After": String(request.retryAfterSeconds) },
@@ -54,7 +54,7 @@ export function applyDecisions(
 	if (order === null || order.allowed) return;
 	const { limits } = principal;
 	throw new ApiError(
-		"rate_limited",
+		"order_rate_limit_exceeded",
 		`Order creation limit exceeded (${limits.ordersPerSecond} per second, burst of ${limits.orderBurst}); retry after ${order.retryAfterSeconds} s.`,
 		undefined,
 		{ "Retry-After": String(order.retryAfterSeconds) },

@@ -73,7 +73,7 @@ function toEndpoint(row: EndpointRow): z.infer<typeof EndpointSchema> {
 }
 
 function notFound(id: string): ApiError {
-	return new ApiError("not_found", `No webhook endpoint ${id}.`, "id");
+	return new ApiError("webhook_endpoint_not_found", `No webhook endpoint ${id}.`, "id");
 }
 
 const createEndpoint = protectedRoute("orders:write", {
@@ -149,9 +149,9 @@ export const webhookEndpointRoutes = createApp<AuthedEnv>()
 		// Judged and stored in its normal form, so the unique index sees every spelling of a URL as one.
 		const url = normalisedUrl(input.url);
 		if (url === null)
-			throw new ApiError("validation_error", "The URL must be absolute, such as https://example.com/path.", "url");
+			throw new ApiError("url_not_allowed", "The URL must be absolute, such as https://example.com/path.", "url");
 		const problem = outboundUrlProblem(url, { allowLocal: allowsLocalUrls(c.env) });
-		if (problem !== null) throw new ApiError("validation_error", problem, "url");
+		if (problem !== null) throw new ApiError("url_not_allowed", problem, "url");
 		const added = await addEndpoint(
 			c.env.DB,
 			c.var.principal,
@@ -162,10 +162,14 @@ export const webhookEndpointRoutes = createApp<AuthedEnv>()
 			const { mode } = c.var.principal;
 			throw added.refusal === "limit"
 				? new ApiError(
-						"conflict",
+						"webhook_endpoint_limit",
 						`This account already has ${MAX_ENDPOINTS_PER_MODE} ${mode} webhook endpoints; delete one first.`,
 					)
-				: new ApiError("conflict", `This account already has a ${mode} webhook endpoint at this URL (${url}).`, "url");
+				: new ApiError(
+						"webhook_endpoint_exists",
+						`This account already has a ${mode} webhook endpoint at this URL (${url}).`,
+						"url",
+					);
 		}
 		return c.json(toEndpoint(added.endpoint), 201);
 	})

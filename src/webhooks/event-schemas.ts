@@ -3,6 +3,7 @@
  * (OAS 3.1): what `webhookBody` in `events.ts` writes, field for field.
  */
 import { z } from "@hono/zod-openapi";
+import { HOLD_REASONS } from "../error-catalog.ts";
 import { dateTime } from "../http/date-time.ts";
 
 const base = {
@@ -20,7 +21,17 @@ const base = {
 };
 
 const Tracking = z.object({ carrier: z.string(), number: z.string(), url: z.string() });
-const HoldDetail = z.object({ item_id: z.string().nullable(), field: z.string(), message: z.string() });
+/** One entry of `hold_details`, as webhooks and the order itself show it (the order names it `HoldDetail`). */
+export const HoldDetail = z.object({
+	item_id: z.string().nullable(),
+	field: z.string(),
+	code: z.enum(HOLD_REASONS).openapi({
+		description:
+			"Why this entry holds the order: one of the `hold_reason` codes (the order's `hold_reason` is its first entry's).",
+		example: "file_resolution_too_low",
+	}),
+	message: z.string(),
+});
 
 /** The webhook events the service sends, each with its body's schema. */
 export const WEBHOOK_EVENT_SCHEMAS = {
@@ -32,7 +43,7 @@ export const WEBHOOK_EVENT_SCHEMAS = {
 			...base,
 			event: z.literal("order.on_hold"),
 			status: z.literal("on_hold"),
-			hold_reason: z.string(),
+			hold_reason: z.enum(HOLD_REASONS),
 			hold_details: z.array(HoldDetail),
 		})
 		.openapi("OrderOnHoldEvent"),

@@ -161,15 +161,18 @@ export const webhookRoutes = createApp<AuthedEnv>()
 	.openapi(redeliver, async (c) => {
 		const { id } = c.req.valid("param");
 		const event = await findOwnedEvent(c.env.DB, c.var.principal, id);
-		if (event === null) throw new ApiError("not_found", `No event ${id}.`, "id");
-		if (event.d_status === null) throw new ApiError("conflict", `Event ${id} is recorded, never sent.`);
+		if (event === null) throw new ApiError("event_not_found", `No event ${id}.`, "id");
+		if (event.d_status === null) throw new ApiError("event_never_sent", `Event ${id} is recorded, never sent.`);
 		const deliveries = await resetForRedelivery(c.env.DB, id, new Date());
 		if (deliveries.length === 0) {
-			throw new ApiError("conflict", `Event ${id} has no callback_url or webhook endpoint to be sent to.`);
+			throw new ApiError(
+				"event_has_no_destination",
+				`Event ${id} has no callback_url or webhook endpoint to be sent to.`,
+			);
 		}
 		await deliverSoon(c.env, deliveries);
 		const updated = await findOwnedEvent(c.env.DB, c.var.principal, id);
-		if (updated === null) throw new ApiError("not_found", `No event ${id}.`, "id");
+		if (updated === null) throw new ApiError("event_not_found", `No event ${id}.`, "id");
 		return c.json(toEvent(updated), 200);
 	})
 	.openapi(rotateSecret, async (c) => {

@@ -282,23 +282,29 @@ describe("a partner's flow through the typed client, against wrangler dev", () =
 		});
 	});
 
-	it("refusals come back as the typed error envelope", async () => {
+	it("refusals come back as the typed error envelope, with their code", async () => {
 		const missing = await api.GET("/v1/orders/{id}", { params: { path: { id: "ord_doesnotexist" } } });
 		expect(missing.response.status).toBe(404);
 		expect(missing.data).toBeUndefined();
 		expect(missing.error?.error.type).toBe("not_found");
+		expect(missing.error?.error.code).toBe("order_not_found");
 		expect(missing.error?.error.request_id).toBe(missing.response.headers.get("X-Request-Id"));
 
 		const invalid = await api.POST("/v1/quotes", {
 			body: { ship_to: SHIP_TO, items: [{ ...ITEM, frame: "no-such-frame" }] },
 		});
 		expect(invalid.response.status).toBe(422);
-		expect(invalid.error?.error).toMatchObject({ type: "validation_error", field: "items[0].frame" });
+		expect(invalid.error?.error).toMatchObject({
+			type: "validation_error",
+			code: "frame_not_found",
+			field: "items[0].frame",
+		});
 
 		const stranger = createClient({ baseUrl: origin(), apiKey: "fps_live_0000000000000000000000000000000000" });
 		const refused = await stranger.GET("/v1/catalog");
 		expect(refused.response.status).toBe(401);
 		expect(refused.error?.error.type).toBe("unauthorized");
+		expect(refused.error?.error.code).toBe("api_key_invalid");
 	});
 });
 

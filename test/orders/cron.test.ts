@@ -128,7 +128,14 @@ describe("the development setting for local URLs", () => {
 		expect(result.verdict).toEqual({
 			kind: "fail",
 			holdReason: "file_fetch_failed",
-			holdDetails: [{ item_id: stored.items[0]?.id, field: "print_file_url", message: expect.any(String) }],
+			holdDetails: [
+				{
+					item_id: stored.items[0]?.id,
+					field: "print_file_url",
+					code: "file_fetch_failed",
+					message: expect.any(String),
+				},
+			],
 		});
 		if (result.verdict.kind !== "fail") return;
 		// http is the first thing refused; over https the loopback address is.

@@ -89,6 +89,7 @@ describe("checkItem and orderVerdict", () => {
 				detail: {
 					item_id: "item_1",
 					field: "print_file_id",
+					code: "file_resolution_too_low",
 					message: "The file is 1600 × 2000 px: 100 DPI at 16 × 20 in, below the 150 DPI minimum.",
 				},
 			},
@@ -145,7 +146,12 @@ describe("checkItem and orderVerdict", () => {
 			problems: [
 				{
 					reason: "unsupported_file_format",
-					detail: { item_id: "item_1", field: "print_file_id", message: "This is a GIF." },
+					detail: {
+						item_id: "item_1",
+						field: "print_file_id",
+						code: "unsupported_file_format",
+						message: "This is a GIF.",
+					},
 				},
 			],
 			effectiveDpi: null,
@@ -162,7 +168,12 @@ describe("checkItem and orderVerdict", () => {
 				problems: [
 					{
 						reason: "file_unreadable",
-						detail: { item_id: "item_1", field: "print_file_url", message: `Bad file: ${reason}.` },
+						detail: {
+							item_id: "item_1",
+							field: "print_file_url",
+							code: "file_unreadable",
+							message: `Bad file: ${reason}.`,
+						},
 					},
 				],
 				effectiveDpi: null,
@@ -178,7 +189,12 @@ describe("checkItem and orderVerdict", () => {
 			problems: [
 				{
 					reason: "file_fetch_failed",
-					detail: { item_id: "item_1", field: "print_file_url", message: "The server answered 404." },
+					detail: {
+						item_id: "item_1",
+						field: "print_file_url",
+						code: "file_fetch_failed",
+						message: "The server answered 404.",
+					},
 				},
 			],
 			effectiveDpi: null,
@@ -193,7 +209,12 @@ describe("checkItem and orderVerdict", () => {
 			problems: [
 				{
 					reason: "file_unreadable",
-					detail: { item_id: "item_1", field: "print_file_id", message: "The upload is gone." },
+					detail: {
+						item_id: "item_1",
+						field: "print_file_id",
+						code: "file_unreadable",
+						message: "The upload is gone.",
+					},
 				},
 			],
 			effectiveDpi: null,
@@ -214,6 +235,7 @@ describe("checkItem and orderVerdict", () => {
 				detail: {
 					item_id: "item_1",
 					field: "width_in",
+					code: "size_not_offered",
 					message: "3 in is not offered: sizes are whole inches from 4 to 60.",
 				},
 			},
@@ -235,6 +257,7 @@ describe("checkItem and orderVerdict", () => {
 				detail: {
 					item_id: "item_1",
 					field: "width_in",
+					code: "size_not_offered",
 					message: "8.5 in is not offered: sizes are whole inches from 4 to 60.",
 				},
 			},
@@ -254,7 +277,12 @@ describe("checkItem and orderVerdict", () => {
 		expect(findings.problems).toEqual([
 			{
 				reason: "frame_not_found",
-				detail: { item_id: "item_1", field: "frame", message: 'No frame "teak" in the catalog.' },
+				detail: {
+					item_id: "item_1",
+					field: "frame",
+					code: "frame_not_found",
+					message: 'No frame "teak" in the catalog.',
+				},
 			},
 		]);
 	});
@@ -264,7 +292,12 @@ describe("checkItem and orderVerdict", () => {
 		expect(findings.problems).toEqual([
 			{
 				reason: "mat_not_found",
-				detail: { item_id: "item_1", field: "mat", message: 'No mat "gold-3in" in the catalog.' },
+				detail: {
+					item_id: "item_1",
+					field: "mat",
+					code: "mat_not_found",
+					message: 'No mat "gold-3in" in the catalog.',
+				},
 			},
 		]);
 	});
@@ -321,10 +354,11 @@ describe("checkItem and orderVerdict", () => {
 				{
 					item_id: "item_2",
 					field: "print_file_id",
+					code: "file_resolution_too_low",
 					message: "The file is 1600 × 2000 px: 100 DPI at 16 × 20 in, below the 150 DPI minimum.",
 				},
-				{ item_id: "item_2", field: "mat", message: 'No mat "gold" in the catalog.' },
-				{ item_id: "item_3", field: "frame", message: 'No frame "teak" in the catalog.' },
+				{ item_id: "item_2", field: "mat", code: "mat_not_found", message: 'No mat "gold" in the catalog.' },
+				{ item_id: "item_3", field: "frame", code: "frame_not_found", message: 'No frame "teak" in the catalog.' },
 			],
 		});
 	});
@@ -362,7 +396,12 @@ describe("checkItem and orderVerdict", () => {
 			expect(findings.problems).toEqual([
 				{
 					reason: "glazing_not_found",
-					detail: { item_id: "item_1", field: "glazing", message: 'No glazing "diamond" in the catalog.' },
+					detail: {
+						item_id: "item_1",
+						field: "glazing",
+						code: "glazing_not_found",
+						message: 'No glazing "diamond" in the catalog.',
+					},
 				},
 			]);
 		});

@@ -122,7 +122,7 @@ describe("operator moves", () => {
 		expect(held.status).toBe("on_hold");
 		expect(held.hold_reason).toBe("operator_hold");
 		expect(held.hold_details).toEqual([
-			{ item_id: null, field: "order", message: "The frame moulding is back-ordered." },
+			{ item_id: null, field: "order", code: "operator_hold", message: "The frame moulding is back-ordered." },
 		]);
 		expect(await readOrder(key, order.id)).toEqual(held);
 		const onHold = (await eventsOf(order.id)).find((event) => event.type === "order.on_hold");

@@ -38,7 +38,7 @@ async function expectSingleHold(order: Order, reason: HoldReason, field: string)
 	const itemId = order.items[0]?.id;
 	expect(order.status).toBe("on_hold");
 	expect(order.hold_reason).toBe(reason);
-	expect(order.hold_details).toEqual([{ item_id: itemId, field, message: expect.any(String) }]);
+	expect(order.hold_details).toEqual([{ item_id: itemId, field, code: reason, message: expect.any(String) }]);
 	const message = order.hold_details[0]?.message ?? "";
 	expect(message.length).toBeGreaterThan(0);
 	const events = await eventsOf(order.id);
@@ -294,10 +294,10 @@ describe("holds found by validation", () => {
 		expect(order.status).toBe("on_hold");
 		expect(order.hold_reason).toBe("frame_not_found");
 		expect(order.hold_details).toEqual([
-			{ item_id: first?.id, field: "frame", message: expect.any(String) },
-			{ item_id: first?.id, field: "mat", message: expect.any(String) },
-			{ item_id: second?.id, field: "print_file_url", message: expect.any(String) },
-			{ item_id: second?.id, field: "width_in", message: expect.any(String) },
+			{ item_id: first?.id, field: "frame", code: "frame_not_found", message: expect.any(String) },
+			{ item_id: first?.id, field: "mat", code: "mat_not_found", message: expect.any(String) },
+			{ item_id: second?.id, field: "print_file_url", code: "file_resolution_too_low", message: expect.any(String) },
+			{ item_id: second?.id, field: "width_in", code: "size_not_offered", message: expect.any(String) },
 		]);
 		const onHold = (await eventsOf(order.id)).find((event) => event.type === "order.on_hold");
 		expect(onHold?.body).toMatchObject({ hold_reason: "frame_not_found", hold_details: order.hold_details });

@@ -170,7 +170,12 @@ describe("POST /v1/orders: holds for what the catalog lacks, and the price once 
 		expect(held.status).toBe("on_hold");
 		expect(held.hold_reason).toBe("glazing_not_found");
 		expect(held.hold_details).toEqual([
-			{ item_id: held.items[0]?.id, field: "glazing", message: 'No glazing "diamond-glass" in the catalog.' },
+			{
+				item_id: held.items[0]?.id,
+				field: "glazing",
+				code: "glazing_not_found",
+				message: 'No glazing "diamond-glass" in the catalog.',
+			},
 		]);
 		const patched = await send("PATCH", `/v1/orders/${held.id}/items/${held.items[0]?.id}`, key, {
 			glazing: "museum-acrylic",

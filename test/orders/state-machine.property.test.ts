@@ -21,6 +21,7 @@ const START = Date.parse("2027-01-01T00:00:00.000Z");
 const holdDetail: fc.Arbitrary<HoldDetail> = fc.record({
 	item_id: fc.option(fc.string({ minLength: 1, maxLength: 12 }), { nil: null }),
 	field: fc.constantFrom("print_file_id", "print_file_url", "width_in", "height_in", "frame", "mat"),
+	code: fc.constantFrom(...HOLD_REASONS),
 	message: fc.string({ minLength: 1, maxLength: 40 }),
 });
 

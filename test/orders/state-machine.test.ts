@@ -30,7 +30,9 @@ const TRACKING = {
 /** A hold the floor's release clears: the partner's server did not answer the file's fetch. */
 const FILE_HOLD = {
 	holdReason: "file_fetch_failed",
-	holdDetails: [{ item_id: "item_1", field: "print_file_url", message: "The file's server answered 503." }],
+	holdDetails: [
+		{ item_id: "item_1", field: "print_file_url", code: "file_fetch_failed", message: "The file's server answered 503." },
+	],
 } as const;
 
 /** A consistent order in each status, as the state machine would have left it. */
@@ -59,14 +61,23 @@ function sampleMove(kind: MoveKind): Move {
 			return {
 				kind,
 				holdReason: "frame_not_found",
-				holdDetails: [{ item_id: "item_2", field: "frame", message: 'No frame "teak" in the catalog.' }],
+				holdDetails: [
+					{ item_id: "item_2", field: "frame", code: "frame_not_found", message: 'No frame "teak" in the catalog.' },
+				],
 			};
 		case "hold":
 			return { kind, message: "Paper jam on press 3; reprinting tomorrow." };
 		case "file_changed":
 			return {
 				kind,
-				holdDetails: [{ item_id: "item_1", field: "print_file_id", message: "The file's bytes were replaced." }],
+				holdDetails: [
+					{
+						item_id: "item_1",
+						field: "print_file_id",
+						code: "file_unreadable",
+						message: "The file's bytes were replaced.",
+					},
+				],
 			};
 		case "ship":
 			return { kind, tracking: TRACKING };
@@ -94,7 +105,7 @@ function expectedAfter(before: OrderState, move: Move): OrderState {
 				...before,
 				status: "on_hold",
 				holdReason: "operator_hold",
-				holdDetails: [{ item_id: null, field: "order", message: move.message }],
+				holdDetails: [{ item_id: null, field: "order", code: "operator_hold", message: move.message }],
 			};
 		case "ship":
 			return { ...noHold, status: "shipped", tracking: move.tracking, shippedAt: AT };
@@ -217,7 +228,9 @@ describe("order state machine", () => {
 				...stateIn("validating"),
 				status: "on_hold",
 				holdReason: "frame_not_found",
-				holdDetails: [{ item_id: "item_2", field: "frame", message: 'No frame "teak" in the catalog.' }],
+				holdDetails: [
+					{ item_id: "item_2", field: "frame", code: "frame_not_found", message: 'No frame "teak" in the catalog.' },
+				],
 			},
 		});
 	});

@@ -113,22 +113,28 @@ describe("POST /v1/quotes", () => {
 	});
 
 	it.each([
-		[{ ...MUSEUM_PIECE, frame: "teak-flat-100" }, "items[0].frame"],
-		[{ ...MUSEUM_PIECE, mat: "tartan" }, "items[0].mat"],
-		[{ ...MUSEUM_PIECE, glazing: "glass" }, "items[0].glazing"],
-		[{ ...MUSEUM_PIECE, paper: "papyrus" }, "items[0].paper"],
-		[{ ...MUSEUM_PIECE, width_in: 41 }, "items[0].width_in"],
-		[{ ...MUSEUM_PIECE, height_in: 12.5 }, "items[0].height_in"],
-		[{ width_in: 8, height_in: 10, mat: "bright-white" }, "items[0].mat"],
-		[{ width_in: 8, height_in: 10, print_file_id: "pf_nothere" }, "items[0].print_file_id"],
+		[{ ...MUSEUM_PIECE, frame: "teak-flat-100" }, "items[0].frame", "frame_not_found"],
+		[{ ...MUSEUM_PIECE, mat: "tartan" }, "items[0].mat", "mat_not_found"],
+		[{ ...MUSEUM_PIECE, glazing: "glass" }, "items[0].glazing", "glazing_not_found"],
+		[{ ...MUSEUM_PIECE, paper: "papyrus" }, "items[0].paper", "paper_not_found"],
+		[{ ...MUSEUM_PIECE, width_in: 41 }, "items[0].width_in", "size_not_offered"],
+		[{ ...MUSEUM_PIECE, height_in: 12.5 }, "items[0].height_in", "size_not_offered"],
+		[{ width_in: 8, height_in: 10, mat: "bright-white" }, "items[0].mat", "invalid_field"],
+		[{ width_in: 8, height_in: 10, print_file_id: "pf_nothere" }, "items[0].print_file_id", "unknown_print_file"],
 		// 40 × 40 in with 6 in borders: 104 united inches, beyond the 3/4 in moulding's 80.
 		[
 			{ width_in: 40, height_in: 40, frame: "walnut-flat-075", mat: "bright-white", mat_border_in: 6 },
 			"items[0].frame",
+			"frame_too_small_for_size",
 		],
-	])("refuses %j with a 422 on %s", async (item, field) => {
+	])("refuses %j with a 422 on %s, code %s", async (item, field, code) => {
 		const key = (await createPartner()).keys.live.key;
-		await expectError(await postQuote(key, { ship_to: SHIP_TO, items: [item] }), "validation_error", field);
+		const error = await expectError(
+			await postQuote(key, { ship_to: SHIP_TO, items: [item] }),
+			"validation_error",
+			field,
+		);
+		expect(error.code).toBe(code);
 	});
 
 	it("refuses a shipping method not offered to the destination", async () => {

@@ -1,0 +1,209 @@
+/**
+ * Every error the API answers with: the error types (each with its HTTP status) and the stable
+ * machine codes that refine them; and the codes of why an order is held. Clients switch on `type`; `code`, when present, says which rule
+ * refused the request. A code is only ever used with its own type, and the source can only name
+ * codes listed here. docs/errors.md documents each one (a test holds the two in step).
+ * A leaf: it imports nothing.
+ */
+
+/** HTTP status of each error type: the eight the API documents, and no others. */
+export const ERROR_STATUS = {
+	bad_request: 400,
+	unauthorized: 401,
+	forbidden: 403,
+	not_found: 404,
+	conflict: 409,
+	validation_error: 422,
+	rate_limited: 429,
+	server_error: 500,
+} as const;
+
+export type ErrorType = keyof typeof ERROR_STATUS;
+
+/** Codes of an order's `hold_reason` and of each `hold_details` entry: why validation, or an operator, stopped it. */
+export const HOLD_REASONS = [
+	"file_resolution_too_low",
+	"file_unreadable",
+	"file_fetch_failed",
+	"unsupported_file_format",
+	"size_not_offered",
+	"frame_not_found",
+	"mat_not_found",
+	"glazing_not_found",
+	"paper_not_found",
+	"frame_too_small_for_size",
+	"operator_hold",
+] as const;
+export type HoldReason = (typeof HOLD_REASONS)[number];
+
+/** One code: the type it is always sent with, and what the partner does about it. */
+type CodeEntry = { type: ErrorType; action: string };
+
+/** The machine codes, each with its type and what the partner does about it. */
+export const ERROR_CODES = {
+	malformed_json: { type: "bad_request", action: "Send a well-formed JSON body." },
+	body_not_object: { type: "bad_request", action: "Send a JSON object, not an array, string or number." },
+	field_required: { type: "bad_request", action: "Add the field that `field` names." },
+	body_too_large: { type: "bad_request", action: "Send a smaller body: 1 MiB for JSON, 4 MiB for a shipments CSV." },
+	unsupported_media_type: {
+		type: "bad_request",
+		action: "Send JSON with `Content-Type: application/json` (a shipments import: `text/csv`).",
+	},
+	body_not_utf8: { type: "bad_request", action: "Encode the body as UTF-8." },
+	upload_length_required: { type: "bad_request", action: "Send the file's exact size in `Content-Length`." },
+	upload_too_large: { type: "bad_request", action: "Print files are at most 512 MiB: send a smaller file." },
+	upload_size_mismatch: {
+		type: "bad_request",
+		action: "Upload the file whose size you declared, or ask for a new upload URL with the right `size_bytes`.",
+	},
+	upload_incomplete: { type: "bad_request", action: "Send the whole file again to the same upload URL." },
+	api_key_missing: { type: "unauthorized", action: "Send `Authorization: Bearer <API key>`." },
+	authorization_not_bearer: {
+		type: "unauthorized",
+		action: "Use the Bearer scheme: `Authorization: Bearer <API key>`.",
+	},
+	api_key_malformed: { type: "unauthorized", action: "Send the whole key, as issued: `fps_live_…` or `fps_test_…`." },
+	api_key_invalid: { type: "unauthorized", action: "Check the key; ask the service team for a new one if it is lost." },
+	api_key_revoked: { type: "unauthorized", action: "Use another key of the account; this one will never work again." },
+	api_key_refused: {
+		type: "forbidden",
+		action: "Use a live key: this test key carries a scope test keys may not hold.",
+	},
+	scope_missing: { type: "forbidden", action: "Use a key with the scope the message names, or ask for one." },
+	upload_url_incomplete: { type: "forbidden", action: "Use the upload URL exactly as issued, with its query string." },
+	upload_url_signature_invalid: { type: "forbidden", action: "Use the upload URL exactly as issued, unchanged." },
+	upload_url_expired: { type: "forbidden", action: "Ask for a new upload URL with `POST /v1/print-files`." },
+	sandbox_needs_test_key: { type: "forbidden", action: "Advance test-mode orders only, with a `fps_test_` key." },
+	route_not_found: { type: "not_found", action: "Check the method and the path against the reference." },
+	order_not_found: {
+		type: "not_found",
+		action: "Check the id, and that the key is of the same mode (live or test) as the order.",
+	},
+	order_item_not_found: { type: "not_found", action: "Use an item id from the order's `items`." },
+	print_file_not_found: {
+		type: "not_found",
+		action: "Check the id, and that the key is of the same mode (live or test) as the file.",
+	},
+	quote_not_found: { type: "not_found", action: "Check the id, and the key's mode; quotes belong to one mode." },
+	event_not_found: { type: "not_found", action: "Check the id with `GET /v1/events`." },
+	webhook_endpoint_not_found: { type: "not_found", action: "Check the id with `GET /v1/webhook-endpoints`." },
+	brand_profile_not_found: { type: "not_found", action: "Create the profile with `PUT /v1/branding` first." },
+	account_not_found: { type: "not_found", action: "Check the account id (admin routes)." },
+	api_key_not_found: { type: "not_found", action: "Check the key id (admin routes)." },
+	price_book_not_found: { type: "not_found", action: "Ask for a version that exists, or leave `version` out." },
+	idempotency_key_reused: {
+		type: "conflict",
+		action:
+			"This `external_id` is taken by an order with other content: read that order (its id is in the message), or use a new `external_id` for a new order.",
+	},
+	order_not_editable: {
+		type: "conflict",
+		action: "Items change only while the order is `on_hold`; read the order to see its status.",
+	},
+	order_move_refused: {
+		type: "conflict",
+		action: "The order's status does not allow this move (the message names it); read the order and act on its status.",
+	},
+	print_file_already_uploaded: {
+		type: "conflict",
+		action: "A file is uploaded once: create a new print file for other bytes.",
+	},
+	print_file_not_printable: {
+		type: "conflict",
+		action: "The floor's download only: the bytes are not the ones checked; ask the partner for the file again.",
+	},
+	event_never_sent: { type: "conflict", action: "Nothing to redeliver: the event was recorded, not sent." },
+	event_has_no_destination: {
+		type: "conflict",
+		action: "Register a webhook endpoint (or set the order's `callback_url`) before redelivering.",
+	},
+	webhook_endpoint_limit: { type: "conflict", action: "Delete an endpoint of this mode before adding another." },
+	webhook_endpoint_exists: { type: "conflict", action: "This URL is registered already: use that endpoint." },
+	price_book_changed: {
+		type: "conflict",
+		action: "Another price book was published meanwhile: read the book in force again and make the change there.",
+	},
+	invalid_field: { type: "validation_error", action: "Correct the field that `field` names, as the message says." },
+	text_not_well_formed: {
+		type: "validation_error",
+		action: "Send the text whole: it holds half of an emoji or symbol (a lone surrogate).",
+	},
+	invalid_cursor: { type: "validation_error", action: "Pass `next_cursor` exactly as the previous page returned it." },
+	url_not_allowed: {
+		type: "validation_error",
+		action: "Use an absolute public `https` URL without credentials (not an IP in a private range, not localhost).",
+	},
+	unknown_print_file: {
+		type: "validation_error",
+		action: "Use the id of a print file of this account and mode, from `POST /v1/print-files`.",
+	},
+	print_file_not_uploaded: {
+		type: "validation_error",
+		action: "Upload the file to its `upload_url`, then send again.",
+	},
+	file_unreadable: {
+		type: "validation_error",
+		action: "The file is not a usable image (its `invalid_reason` says why): upload it again, whole.",
+	},
+	unsupported_file_format: { type: "validation_error", action: "Send a TIFF, PNG or JPEG file." },
+	file_resolution_too_low: {
+		type: "validation_error",
+		action: "Send a file with more pixels, or order a smaller size: at least 150 DPI at the printed size.",
+	},
+	size_not_offered: {
+		type: "validation_error",
+		action: "Quote a size the catalog offers: whole inches within `GET /v1/catalog`'s `sizes`.",
+	},
+	frame_not_found: { type: "validation_error", action: "Quote a frame slug from `GET /v1/catalog`." },
+	mat_not_found: { type: "validation_error", action: "Quote a mat slug from `GET /v1/catalog`." },
+	glazing_not_found: { type: "validation_error", action: "Quote a glazing slug from `GET /v1/catalog`." },
+	paper_not_found: { type: "validation_error", action: "Quote a paper slug from `GET /v1/catalog`." },
+	frame_too_small_for_size: {
+		type: "validation_error",
+		action: "Quote a wider frame, narrower mat borders or a smaller size.",
+	},
+	piece_not_priced: {
+		type: "validation_error",
+		action: "The price book or catalog lacks what this piece needs: quote another part, or contact support.",
+	},
+	unknown_quote: { type: "validation_error", action: "Use a quote of this account and mode, or leave `quote_id` out." },
+	quote_not_applicable: {
+		type: "validation_error",
+		action:
+			"The quote expired or was for other items or another country: ask for a new quote, or leave `quote_id` out.",
+	},
+	shipping_method_not_offered: {
+		type: "validation_error",
+		action: "Choose one of the methods the message lists for the destination.",
+	},
+	logo_unusable: {
+		type: "validation_error",
+		action:
+			"Name an uploaded PNG or JPEG print file of this account, small enough for a logo (the message says the limit).",
+	},
+	price_book_incomplete: { type: "validation_error", action: "Give a rate for every catalog item the message names." },
+	read_only_field: {
+		type: "validation_error",
+		action: "Send the field as it was read, or leave it out.",
+	},
+	shipments_csv_invalid: { type: "validation_error", action: "Correct the CSV line the message names." },
+	rate_limit_exceeded: { type: "rate_limited", action: "Wait the seconds in `Retry-After`, then retry." },
+	order_rate_limit_exceeded: {
+		type: "rate_limited",
+		action: "Send order creations more slowly: wait the seconds in `Retry-After`, then retry.",
+	},
+	database_unavailable: { type: "server_error", action: "Retry later; `GET /v1/health` says when it is back." },
+} as const satisfies Record<string, CodeEntry>;
+
+/** A stable machine code of an error, one of ERROR_CODES. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Whether `value` is one of the declared error codes. */
+export function isErrorCode(value: string): value is ErrorCode {
+	return Object.hasOwn(ERROR_CODES, value);
+}
+
+/** The codes sent with `type`. */
+export function codesOf(type: ErrorType): ErrorCode[] {
+	return (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => ERROR_CODES[code].type === type);
+}
