@@ -100,6 +100,11 @@ export const ERROR_CODES = {
 		type: "conflict",
 		action: "Items change only while the order is `on_hold`; read the order to see its status.",
 	},
+	hold_needs_partner_fix: {
+		type: "conflict",
+		action:
+			"Ops keys: this hold is cleared only by the partner's fix of the item (the message says what to change), not by a release; ask the partner, or cancel the order.",
+	},
 	order_move_refused: {
 		type: "conflict",
 		action: "The order's status does not allow this move (the message names it); read the order and act on its status.",

@@ -11,5 +11,6 @@ export function orderMachine(env: Env, orderId: string): DurableObjectStub<Order
 export function orderFromOutcome(outcome: MoveOutcome): StoredOrder {
 	if (outcome.ok) return outcome.order;
 	if (outcome.kind === "not_found") throw new ApiError("order_not_found", outcome.message, "id");
-	throw new ApiError("order_move_refused", `${outcome.message} (current status: ${outcome.status ?? "unknown"})`);
+	const message = `${outcome.message} (current status: ${outcome.status ?? "unknown"})`;
+	throw new ApiError(outcome.partnerMustFix ? "hold_needs_partner_fix" : "order_move_refused", message);
 }

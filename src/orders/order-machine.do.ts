@@ -31,6 +31,8 @@ export type MoveRefused = {
 	status: string;
 	message: string;
 	repeat: boolean;
+	/** A release refused because only the partner's fix of an item clears the hold. */
+	partnerMustFix: boolean;
 	tracking: Tracking | null;
 };
 
@@ -242,6 +244,7 @@ export class OrderMachine extends DurableObject<Env> {
 				return {
 					...refusal(stored.order, result.message),
 					repeat: repeatsMove(state, move),
+					partnerMustFix: result.reason === "needs_partner_fix",
 					tracking: state.tracking,
 				};
 			}
@@ -286,6 +289,7 @@ function refusal(order: OrderRow, message: string): MoveRefused {
 		status: order.status,
 		message,
 		repeat: false,
+		partnerMustFix: false,
 		tracking: stateOf(order).tracking,
 	};
 }

@@ -165,13 +165,14 @@ describe("operator moves", () => {
 		expect(settled.items[0]?.effective_dpi).toBe(300);
 	});
 
-	it("release of a hold only the partner can fix (frame_not_found) is a 409 saying what the partner must change, and changes nothing", async () => {
+	it("release of a hold only the partner can fix (frame_not_found) is a 409 hold_needs_partner_fix saying what the partner must change, and changes nothing", async () => {
 		const opsKey = await createKeyWithScopes(["ops"]);
 		const key = (await createPartner()).keys.live.key;
 		const order = await validatedOrder(key, { frame: "no-such-frame" });
 		expect(order.hold_reason).toBe("frame_not_found");
 		const eventsBefore = await eventsOf(order.id);
 		const error = await expectError(await opsMove(opsKey, order.id, "release"), "conflict");
+		expect(error.code).toBe("hold_needs_partner_fix");
 		expect(error.message).toBe(
 			"Cannot release a hold for frame_not_found: validation would hold it again. The partner must change the item to a frame in the catalog (PATCH /v1/orders/{id}/items/{item_id}); the order is then validated again by itself. It can also be canceled. (current status: on_hold)",
 		);
