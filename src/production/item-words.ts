@@ -4,11 +4,11 @@
  * codes. One place, so a page cannot word a warning its own way or leave one out.
  */
 import { sizeText } from "../framing/words.ts";
-import { IMAGE_CROPPED, LOW_RESOLUTION } from "../orders/item-checks.ts";
+import { IMAGE_CROPPED, type ItemWarning, LOW_RESOLUTION } from "../orders/item-checks.ts";
 import { CROP_WARNING_PERCENT, MINIMUM_DPI, TARGET_DPI } from "../print-files/resolution.ts";
 
 /** A warning code the item checks give. */
-export type ItemWarningCode = typeof LOW_RESOLUTION | typeof IMAGE_CROPPED;
+export type ItemWarningCode = ItemWarning;
 
 /** A warning in words: a short title (the queue's row) and what it means for the print (order page, ticket). */
 export type WarningWords = { title: string; advice: string };
