@@ -25,7 +25,7 @@ import { webhookRoutes } from "./webhooks/routes.ts";
 
 /** The largest JSON body the API takes, 1 MiB: far more than the largest order needs. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
-const SHIPMENTS_IMPORT_PATHS = ["/v1/ops/shipments/import", "/ops/shipments/import"];
+const SHIPMENTS_IMPORT_PATHS = ["/v1/ops/shipments/import", "/ops/shipments/import", "/ops/shipments/import/confirm"];
 
 /** The whole HTTP API: plumbing first, then each capability's routes under /v1. */
 export const app = createApp<PublicEnv>();
@@ -34,7 +34,8 @@ app.use(
 	"*",
 	stampRequestId,
 	noSniff,
-	// File bytes go to the signed upload route, which has its own 512 MiB cap; a shipments CSV has 4 MiB.
+	// File bytes go to the signed upload route, which has its own 512 MiB cap; a shipments CSV has 4 MiB
+	// (and its confirm carries it in base64, a third more).
 	except(
 		["/v1/uploads/*", ...SHIPMENTS_IMPORT_PATHS],
 		bodyLimit({

@@ -76,6 +76,10 @@ td a.order-link { font-weight: 700; font-size: 1.05rem; white-space: nowrap; }
 [role="status"] { border: 2px solid #32d583; background: #ecfdf3; color: var(--ok); border-radius: .5rem;
   padding: .75rem 1rem; margin: 0 0 1.25rem; font-weight: 600; }
 .warning { color: #7a4b00; font-weight: 600; }
+[role="status"].summary-partial { border-color: #f0b429; background: #fffaeb; color: #7a4b00; }
+[role="status"].summary-failed { border-color: var(--danger); background: #fef3f2; color: #7a271a; }
+.summary p { margin: 0; } .summary ul { margin-top: .5rem; font-weight: 400; } .counts { font-weight: 700; }
+form.confirm { margin-top: 1rem; display: flex; flex-wrap: wrap; align-items: center; gap: .75rem 1.25rem; }
 ul.plain { margin: 0; padding-left: 1.1rem; }
 .actions { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: 1.25rem; }
 .actions form { background: var(--paper); border: 1px solid var(--line); border-radius: .6rem; padding: 1.1rem 1.25rem; margin: 0; }
