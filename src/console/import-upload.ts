@@ -26,18 +26,25 @@ export type ReadUpload = { ok: true; rows: ImportRow[]; carried: CarriedFile } |
 /** Most characters of the confirm form's `content`: the base64 of the largest file the upload takes. */
 export const MAX_CARRIED_CHARACTERS = Math.ceil(MAX_IMPORT_BYTES / 3) * 4;
 
-async function readText(bytes: Uint8Array): Promise<ReadUpload> {
+/** The file's text and how to carry it, or why its bytes are refused. */
+async function carriedText(
+	bytes: Uint8Array,
+): Promise<{ ok: true; text: string; carried: CarriedFile } | { ok: false; message: string }> {
 	const text = decodeImport(bytes);
 	if (text === null) return { ok: false, message: NOT_UTF8 };
+	return { ok: true, text, carried: { content: base64Of(bytes), digest: await sha256Hex(text) } };
+}
+
+function rowsOf(text: string, carried: CarriedFile): ReadUpload {
 	const parsed: ParsedImport = parseImport(text);
-	if (!parsed.ok) return parsed;
-	return { ok: true, rows: parsed.rows, carried: { content: base64Of(bytes), digest: await sha256Hex(text) } };
+	return parsed.ok ? { ok: true, rows: parsed.rows, carried } : parsed;
 }
 
 /** The rows of the uploaded file, or what to tell the operator: no file, not UTF-8, or not a CSV the import reads. */
 export async function uploadedRows(file: unknown): Promise<ReadUpload> {
 	if (!(file instanceof File)) return { ok: false, message: "Choose a CSV file to upload." };
-	return readText(new Uint8Array(await file.arrayBuffer()));
+	const read = await carriedText(new Uint8Array(await file.arrayBuffer()));
+	return read.ok ? rowsOf(read.text, read.carried) : read;
 }
 
 const NOT_PREVIEWED = "This confirm does not carry the file that was previewed: upload the file again.";
@@ -49,8 +56,7 @@ export async function confirmedRows(form: Readonly<Record<string, unknown>>): Pr
 		return { ok: false, message: NOT_PREVIEWED };
 	}
 	const bytes = bytesOfBase64(content);
-	if (bytes === null) return { ok: false, message: NOT_PREVIEWED };
-	const read = await readText(bytes);
-	if (read.ok && read.carried.digest !== digest) return { ok: false, message: NOT_PREVIEWED };
-	return read;
+	const read = bytes === null ? null : await carriedText(bytes);
+	if (read === null || !read.ok || read.carried.digest !== digest) return { ok: false, message: NOT_PREVIEWED };
+	return rowsOf(read.text, read.carried);
 }
