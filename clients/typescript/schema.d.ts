@@ -424,7 +424,7 @@ export interface paths {
 		put?: never;
 		/**
 		 * Ship orders in bulk from a label tool's CSV: one move and one order.shipped event per row
-		 * @description The header row names the columns, in any order and case: order_id or external_id (live orders), carrier, tracking_number, tracking_url (the names label tools use are understood too: Order Number, Tracking Number, Tracking URL…). At most 5,000 rows and 4 MiB. Each row ships its order or is refused with the reason; a row whose order already shipped with the same tracking changes nothing, so importing a file twice ships nothing twice.
+		 * @description Fields are separated by commas, semicolons or tabs, whichever the header row uses. The header row names the columns, in any order and case: order_id or external_id (live orders), carrier, tracking_number, tracking_url (the names label tools use are understood too: Order Number, Tracking Number, Tracking URL…). tracking_url may be left out, or a row's left empty, for UPS, USPS, FedEx and DHL: the carrier's tracking page is built from the number; a row of another carrier without one is refused. At most 5,000 rows and 4 MiB. Each row ships its order or is refused with the reason; a row whose order already shipped with the same tracking changes nothing, so importing a file twice ships nothing twice.
 		 */
 		post: operations["postOpsShipmentsImport"];
 		delete?: never;
@@ -1544,7 +1544,8 @@ export interface components {
 		ShipRequest: {
 			carrier: string;
 			number: string;
-			url: string;
+			/** @description The carrier's tracking page (http or https). May be left out for UPS, USPS, FedEx, DHL: it is then built from the number (for UPS, https://www.ups.com/track?tracknum=<number>). Any other carrier needs it. */
+			url?: string;
 		};
 		OpsOrderView: {
 			order: components["schemas"]["Order"];
