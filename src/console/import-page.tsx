@@ -26,15 +26,17 @@ const ACTION_WORDS: Readonly<Record<PreviewRow["action"], string>> = {
 	refused: "Refused",
 };
 
-/** What a previewed row would do, in full: the tracking it would ship with, or the one reason it would not. */
+/**
+ * What a previewed row would do, in full: the tracking it would ship with, or the one reason it would
+ * not. One block, so a narrow screen's card shows it beside its label as one piece.
+ */
 function PreviewDetail({ row }: { row: PreviewRow }) {
-	if (row.action !== "ship" || row.tracking === null) return <>{row.message}</>;
+	if (row.action !== "ship" || row.tracking === null) return <div>{row.message}</div>;
 	return (
-		<>
+		<div class="detail">
 			{row.tracking.carrier} <span class="mono">{row.tracking.number}</span>
-			<br />
-			<span class="url muted">{row.tracking.url}</span>
-		</>
+			<div class="url muted">{row.tracking.url}</div>
+		</div>
 	);
 }
 

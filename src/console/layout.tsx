@@ -80,6 +80,7 @@ td a.order-link { font-weight: 700; font-size: 1.05rem; white-space: nowrap; }
 [role="status"].summary-failed { border-color: var(--danger); background: #fef3f2; color: #7a271a; }
 .summary p { margin: 0; } .summary ul { margin-top: .5rem; font-weight: 400; } .counts { font-weight: 700; }
 form.confirm { margin-top: 1rem; display: flex; flex-wrap: wrap; align-items: center; gap: .75rem 1.25rem; }
+.detail { min-width: 0; }
 ul.plain { margin: 0; padding-left: 1.1rem; }
 .actions { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: 1.25rem; }
 .actions form { background: var(--paper); border: 1px solid var(--line); border-radius: .6rem; padding: 1.1rem 1.25rem; margin: 0; }
