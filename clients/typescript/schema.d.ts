@@ -433,6 +433,26 @@ export interface paths {
 		patch?: never;
 		trace?: never;
 	};
+	"/v1/ops/shipments/import/preview": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/**
+		 * Dry run of a shipments CSV: what each row would do, with nothing changed
+		 * @description Takes the same file as POST /v1/ops/shipments/import and reads the orders it names, changing nothing: each row's action (ship with this tracking, already shipped, or refused with the reason) and the counts. The import itself reads the orders again, so a row whose order moves in between is judged as the order is then.
+		 */
+		post: operations["postOpsShipmentsImportPreview"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
 	"/v1/ops/orders/{id}/packing-slip": {
 		parameters: {
 			query?: never;
@@ -1573,6 +1593,29 @@ export interface components {
 				message: string;
 			}[];
 			shipped: number;
+			already_shipped: number;
+			refused: number;
+		};
+		ShipmentsImportPreview: {
+			rows: {
+				/** @description The row's line in the file; the header is line 1. */
+				line: number;
+				order_id: string | null;
+				external_id: string | null;
+				/**
+				 * @description What importing the file now would do with the row: ship its order, nothing (already shipped with this tracking), or refuse it (message says why).
+				 * @enum {string}
+				 */
+				action: "ship" | "already_shipped" | "refused";
+				/** @description The tracking the row would ship with, its URL built when left out; null when refused before it was read. */
+				tracking: {
+					carrier: string;
+					number: string;
+					url: string;
+				} | null;
+				message: string;
+			}[];
+			ship: number;
 			already_shipped: number;
 			refused: number;
 		};
@@ -4788,6 +4831,103 @@ export interface operations {
 				};
 				content: {
 					"application/json": components["schemas"]["ShipmentsImportReport"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	postOpsShipmentsImportPreview: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"text/csv": string;
+			};
+		};
+		responses: {
+			/** @description Every row's action, and the counts. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["ShipmentsImportPreview"];
 				};
 			};
 			/** @description Error `bad_request` */

@@ -152,6 +152,43 @@ describe("POST /v1/ops/shipments/import", () => {
 		expect((await readOrder(key, second?.id ?? "")).status).toBe("in_production");
 	});
 
+	it("POST /v1/ops/shipments/import/preview answers what each row would do, and changes nothing", async () => {
+		const { key, ready, held, ops } = await floor();
+		const [first, second] = ready;
+		const csv = [
+			"order_id;carrier;tracking_number",
+			`${first?.id};UPS;1Z770`,
+			`${first?.id};UPS;1Z770`,
+			`${first?.id};UPS;1Z771`,
+			`${held.id};UPS;1Z772`,
+			`${second?.id};Harbour Couriers;HC-2`,
+		].join("\n");
+		const previewCsv = (body: string) =>
+			api("/v1/ops/shipments/import/preview", {
+				key: ops,
+				method: "POST",
+				headers: { "Content-Type": "text/csv" },
+				body,
+			});
+		const response = await previewCsv(csv);
+		expect(response.status).toBe(200);
+		const preview = (await response.json()) as { rows: { action: string; message: string }[] };
+		expect(preview).toMatchObject({ ship: 1, already_shipped: 1, refused: 3 });
+		expect(preview.rows.map((row) => [row.action, row.message])).toEqual([
+			["ship", "Ship with UPS 1Z770."],
+			["already_shipped", "Line 2 ships it with this tracking."],
+			["refused", "Line 2 ships this order with UPS 1Z770; this row's tracking differs."],
+			["refused", "Cannot ship an order that is on_hold."],
+			[
+				"refused",
+				'tracking_url: is needed for carrier "Harbour Couriers": only UPS, USPS, FedEx, DHL tracking URLs follow from the number.',
+			],
+		]);
+		expect((await readOrder(key, first?.id ?? "")).status).toBe("in_production");
+		expect(await eventTypes(first?.id ?? "")).not.toContain("order.shipped");
+		await expectError(await previewCsv("order,carrier\n"), "validation_error", "file");
+	});
+
 	it("two rows for one order: the first ships it, the second (the same tracking) is already shipped", async () => {
 		const { ready, ops } = await floor();
 		const row = trackingRow(ready[0]?.id ?? "", "1Z200");
