@@ -1,3 +1,4 @@
+import type { Child } from "hono/jsx";
 import { KNOWN_CARRIER_NAMES } from "../orders/carrier-tracking.ts";
 import type { ImportPreview, ImportReport, PreviewRow, RowResult } from "../production/shipments-import.ts";
 import type { CarriedFile } from "./import-upload.ts";
@@ -20,6 +21,20 @@ function OrderCell({ row }: { row: { order_id: string | null; external_id: strin
 	return <a href={`/ops/orders/${row.order_id}`}>{row.external_id ?? row.order_id}</a>;
 }
 
+/** A row's first two cells: its line in the file and its order. */
+function LineAndOrder({ row }: { row: { line: number; order_id: string | null; external_id: string | null } }) {
+	return (
+		<>
+			<td data-label="Line" class="num">
+				{row.line}
+			</td>
+			<td data-label="Order">
+				<OrderCell row={row} />
+			</td>
+		</>
+	);
+}
+
 const ACTION_WORDS: Readonly<Record<PreviewRow["action"], string>> = {
 	ship: "Ship",
 	already_shipped: "Nothing: already shipped",
@@ -40,6 +55,27 @@ function PreviewDetail({ row }: { row: PreviewRow }) {
 	);
 }
 
+/** A table of the file's rows: line, order, then what was (or would be) done and its detail. */
+function RowsTable({ what, detail, children }: { what: string; detail: string; children: Child }) {
+	return (
+		<div class="table-wrap">
+			<table class="cards">
+				<thead>
+					<tr>
+						<th scope="col" class="num">
+							Line
+						</th>
+						<th scope="col">Order</th>
+						<th scope="col">{what}</th>
+						<th scope="col">{detail}</th>
+					</tr>
+				</thead>
+				<tbody>{children}</tbody>
+			</table>
+		</div>
+	);
+}
+
 function plural(count: number, one: string, many: string): string {
 	return `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
 }
@@ -56,38 +92,19 @@ function Preview({ csrfToken, previewed }: { csrfToken: string; previewed: Previ
 				{preview.already_shipped.toLocaleString("en-US")} already shipped, {preview.refused.toLocaleString("en-US")}{" "}
 				refused.
 			</p>
-			<div class="table-wrap">
-				<table class="cards">
-					<thead>
-						<tr>
-							<th scope="col" class="num">
-								Line
-							</th>
-							<th scope="col">Order</th>
-							<th scope="col">Would do</th>
-							<th scope="col">Tracking or reason</th>
-						</tr>
-					</thead>
-					<tbody>
-						{preview.rows.map((row) => (
-							<tr data-line={row.line} data-action={row.action}>
-								<td data-label="Line" class="num">
-									{row.line}
-								</td>
-								<td data-label="Order">
-									<OrderCell row={row} />
-								</td>
-								<td data-label="Would do" class={row.action === "refused" ? "warning" : undefined}>
-									{ACTION_WORDS[row.action]}
-								</td>
-								<td data-label="Tracking or reason">
-									<PreviewDetail row={row} />
-								</td>
-							</tr>
-						))}
-					</tbody>
-				</table>
-			</div>
+			<RowsTable what="Would do" detail="Tracking or reason">
+				{preview.rows.map((row) => (
+					<tr data-line={row.line} data-action={row.action}>
+						<LineAndOrder row={row} />
+						<td data-label="Would do" class={row.action === "refused" ? "warning" : undefined}>
+							{ACTION_WORDS[row.action]}
+						</td>
+						<td data-label="Tracking or reason">
+							<PreviewDetail row={row} />
+						</td>
+					</tr>
+				))}
+			</RowsTable>
 			{preview.ship === 0 ? (
 				<p>
 					Nothing in this file would ship. <a href="/ops/shipments/import">Upload another file</a>
@@ -149,34 +166,15 @@ function Report({ report }: { report: ImportReport }) {
 				)}
 			</div>
 			{done.length === 0 ? null : (
-				<div class="table-wrap">
-					<table class="cards">
-						<thead>
-							<tr>
-								<th scope="col" class="num">
-									Line
-								</th>
-								<th scope="col">Order</th>
-								<th scope="col">Result</th>
-								<th scope="col">Tracking</th>
-							</tr>
-						</thead>
-						<tbody>
-							{done.map((row) => (
-								<tr data-line={row.line} data-outcome={row.outcome}>
-									<td data-label="Line" class="num">
-										{row.line}
-									</td>
-									<td data-label="Order">
-										<OrderCell row={row} />
-									</td>
-									<td data-label="Result">{RESULT_WORDS[row.outcome]}</td>
-									<td data-label="Tracking">{row.message}</td>
-								</tr>
-							))}
-						</tbody>
-					</table>
-				</div>
+				<RowsTable what="Result" detail="Tracking">
+					{done.map((row) => (
+						<tr data-line={row.line} data-outcome={row.outcome}>
+							<LineAndOrder row={row} />
+							<td data-label="Result">{RESULT_WORDS[row.outcome]}</td>
+							<td data-label="Tracking">{row.message}</td>
+						</tr>
+					))}
+				</RowsTable>
 			)}
 			<p>
 				<a href="/ops/shipments/import">Import another file</a>

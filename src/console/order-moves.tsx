@@ -72,7 +72,7 @@ function MoveForm({
 					<Field
 						move="ship"
 						name="url"
-						label={`Tracking URL (may be left empty for ${KNOWN_CARRIER_NAMES})`}
+						label={`Tracking URL (optional for ${KNOWN_CARRIER_NAMES})`}
 						type="url"
 						invalid={invalid}
 					/>

@@ -124,10 +124,15 @@ const listWorkTickets = protectedRoute("ops", {
 	},
 });
 
-const RowResultSchema = z.object({
+/** Which row of the file, and the order it names (as found, or as the row named it). */
+const RowPlace = z.object({
 	line: z.number().int().openapi({ description: "The row's line in the file; the header is line 1." }),
 	order_id: z.string().nullable(),
 	external_id: z.string().nullable(),
+});
+
+const RowResultSchema = z.object({
+	...RowPlace.shape,
 	outcome: z.enum(["shipped", "already_shipped", "refused"]),
 	message: z.string(),
 });
@@ -171,9 +176,7 @@ const importShipmentsRoute = protectedRoute("ops", {
 });
 
 const PreviewRowSchema = z.object({
-	line: z.number().int().openapi({ description: "The row's line in the file; the header is line 1." }),
-	order_id: z.string().nullable(),
-	external_id: z.string().nullable(),
+	...RowPlace.shape,
 	action: z.enum(["ship", "already_shipped", "refused"]).openapi({
 		description:
 			"What importing the file now would do with the row: ship its order, nothing (already shipped with this tracking), or refuse it (message says why).",

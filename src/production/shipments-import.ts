@@ -12,7 +12,7 @@ import { orderMachine } from "../orders/machine.ts";
 import { ShipBody, shipTracking } from "../orders/operator-moves.ts";
 import type { MoveOutcome } from "../orders/order-machine.do.ts";
 import { findShippingFacts, type ShippingFacts } from "../orders/queue-store.ts";
-import { applyMove, type OrderState, sameTracking, type Tracking } from "../orders/state-machine.ts";
+import { applyMove, initialState, sameTracking, type Tracking } from "../orders/state-machine.ts";
 import type { ImportRow } from "./shipments-csv.ts";
 
 /** What became of a row. */
@@ -180,15 +180,8 @@ function shipRefusal(
 		const shippedWith = shippedTracking(order);
 		return sameTracking(shippedWith, tracking) ? alreadyShipped(tracking) : differs(order.status, shippedWith);
 	}
-	const state: OrderState = {
-		status: order.status,
-		holdReason: null,
-		holdDetails: [],
-		tracking: null,
-		shippedAt: null,
-		deliveredAt: null,
-		canceledAt: null,
-	};
+	// Only the status decides whether a ship may be made: the rest of the state is left as a new order's.
+	const state = { ...initialState(), status: order.status };
 	const move = applyMove(state, { kind: "ship", tracking }, "operator", new Date());
 	return move.ok ? null : { outcome: "refused", message: move.message };
 }

@@ -320,12 +320,18 @@ function postConfirm(
 	operator: Operator,
 	fields: { content: string; digest: string },
 	csrf: string | null = operator.csrf,
+	headers: Record<string, string> = {},
 ) {
 	const form = new FormData();
 	if (csrf !== null) form.set("_csrf", csrf);
 	form.set("content", fields.content);
 	form.set("digest", fields.digest);
-	return consoleRequest("/ops/shipments/import/confirm", { cookie: operator.cookie, method: "POST", body: form });
+	return consoleRequest("/ops/shipments/import/confirm", {
+		cookie: operator.cookie,
+		method: "POST",
+		body: form,
+		headers,
+	});
 }
 
 /** Each previewed row's line and action, in page order. */
@@ -465,7 +471,7 @@ describe("the console's Ship in bulk: preview, then confirm", () => {
 });
 
 describe("the console's Ship in bulk: refusals", () => {
-	it("an upload or a confirm without the form token is a 403, and nothing ships", async () => {
+	it("an upload or a confirm without the form token, with another session's, or from another site is a 403, and nothing ships", async () => {
 		const operator = await signedInOperator();
 		const { key, ready } = await floor();
 		const csv = [HEADER, trackingRow(ready[0]?.id ?? "", "1Z400")].join("\n");
@@ -480,6 +486,13 @@ describe("the console's Ship in bulk: refusals", () => {
 		const fields = confirmFieldsOf(await previewPage(operator, csv));
 		expect((await postConfirm(operator, fields, null)).status).toBe(403);
 		expect((await postConfirm(operator, fields, "not-the-token")).status).toBe(403);
+		const other = await signedInOperator();
+		expect((await postConfirm(operator, fields, other.csrf)).status).toBe(403);
+		const fromElsewhere = await postConfirm(operator, fields, operator.csrf, {
+			Origin: "https://elsewhere.example",
+			"Sec-Fetch-Site": "cross-site",
+		});
+		expect(fromElsewhere.status).toBe(403);
 		expect((await readOrder(key, ready[0]?.id ?? "")).status).toBe("in_production");
 	});
 
