@@ -1,6 +1,7 @@
 /** Shipping in bulk: `POST /v1/ops/shipments/import` (text/csv) and the console's upload. */
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
+import { MAX_IMPORT_BYTES } from "../../src/production/shipments-csv.ts";
 import {
 	alertOf,
 	consoleRequest,
@@ -513,6 +514,38 @@ describe("the console's Ship in bulk: refusals", () => {
 		}
 		for (const order of ready.slice(0, 2)) expect((await readOrder(key, order.id)).status).toBe("in_production");
 	});
+
+	it("a file of 5,000 rows, the most taken, previews every row on one page and its confirm carries the whole file", async () => {
+		const operator = await signedInOperator();
+		const { ready } = await floor();
+		const rows = Array.from({ length: 4_999 }, (_, index) => `ord_none${index};UPS;1Z${index};`);
+		const csv = [
+			"order_id;carrier;tracking_number;tracking_url",
+			trackingRow(ready[0]?.id ?? "", "1Z800").replaceAll(",", ";"),
+			...rows,
+		].join("\n");
+		const html = await previewPage(operator, csv);
+		expect(previewActionsOf(html)).toHaveLength(5_000);
+		expect(textOf(html)).toContain("5,000 rows: 1 would ship, 0 already shipped, 4,999 refused.");
+		const fields = confirmFieldsOf(html);
+		expect(new TextDecoder().decode(Uint8Array.from(atob(fields.content), (c) => c.charCodeAt(0)))).toBe(csv);
+	}, 60_000);
+
+	it("a file just under the 4 MiB bound previews and confirms; a larger one is refused as a page", async () => {
+		const operator = await signedInOperator();
+		const { key, ready } = await floor();
+		const row = `${trackingRow(ready[0]?.id ?? "", "1Z810")},`;
+		const header = `${HEADER},note\n`;
+		const padding = "x".repeat(MAX_IMPORT_BYTES - 2_048 - header.length - row.length);
+		const csv = `${header}${row}${padding}\n`;
+		const preview = await previewPage(operator, csv);
+		expect(previewActionsOf(preview)).toEqual([[2, "ship"]]);
+		const html = await htmlOf(await postConfirm(operator, confirmFieldsOf(preview)), 200);
+		expect(summaryOf(html).tone).toBe("ok");
+		expect((await readOrder(key, ready[0]?.id ?? "")).status).toBe("shipped");
+		const tooBig = await previewPage(operator, `${csv}${"y".repeat(4_096)}\n`, 400);
+		expect(alertOf(tooBig)).toBe("The file is larger than 4 MiB: split it.");
+	}, 60_000);
 
 	it("a row's text is shown as text: markup in the file is escaped on the preview", async () => {
 		const operator = await signedInOperator();
