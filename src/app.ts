@@ -25,7 +25,8 @@ import { webhookRoutes } from "./webhooks/routes.ts";
 
 /** The largest JSON body the API takes, 1 MiB: far more than the largest order needs. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
-const SHIPMENTS_IMPORT_PATHS = ["/v1/ops/shipments/import", "/ops/shipments/import"];
+const API_IMPORT_PATHS = ["/v1/ops/shipments/import", "/v1/ops/shipments/import/preview"];
+const SHIPMENTS_IMPORT_PATHS = [...API_IMPORT_PATHS, "/ops/shipments/import", "/ops/shipments/import/confirm"];
 
 /** The whole HTTP API: plumbing first, then each capability's routes under /v1. */
 export const app = createApp<PublicEnv>();
@@ -34,7 +35,8 @@ app.use(
 	"*",
 	stampRequestId,
 	noSniff,
-	// File bytes go to the signed upload route, which has its own 512 MiB cap; a shipments CSV has 4 MiB.
+	// File bytes go to the signed upload route, which has its own 512 MiB cap; a shipments CSV has 4 MiB
+	// (and its confirm carries it in base64, a third more).
 	except(
 		["/v1/uploads/*", ...SHIPMENTS_IMPORT_PATHS],
 		bodyLimit({
@@ -48,7 +50,7 @@ app.use(
 // The console's import has the same limit in its own routes, so that refusal is a page, not JSON.
 app.on(
 	"POST",
-	"/v1/ops/shipments/import",
+	API_IMPORT_PATHS,
 	bodyLimit({
 		maxSize: MAX_IMPORT_BYTES,
 		onError: () => {

@@ -12,3 +12,13 @@ export function base64Of(bytes: Uint8Array): string {
 export function base64UrlOf(bytes: Uint8Array): string {
 	return base64Of(bytes).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
+
+/** The bytes of standard base64 text, or null when it is not base64. */
+export function bytesOfBase64(text: string): Uint8Array | null {
+	if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) return null;
+	try {
+		return Uint8Array.from(atob(text), (character) => character.charCodeAt(0));
+	} catch {
+		return null;
+	}
+}

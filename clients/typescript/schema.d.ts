@@ -424,9 +424,29 @@ export interface paths {
 		put?: never;
 		/**
 		 * Ship orders in bulk from a label tool's CSV: one move and one order.shipped event per row
-		 * @description The header row names the columns, in any order and case: order_id or external_id (live orders), carrier, tracking_number, tracking_url (the names label tools use are understood too: Order Number, Tracking Number, Tracking URL…). At most 5,000 rows and 4 MiB. Each row ships its order or is refused with the reason; a row whose order already shipped with the same tracking changes nothing, so importing a file twice ships nothing twice.
+		 * @description Fields are separated by commas, semicolons or tabs, whichever the header row uses. The header row names the columns, in any order and case: order_id or external_id (live orders), carrier, tracking_number, tracking_url (the names label tools use are understood too: Order Number, Tracking Number, Tracking URL…). tracking_url may be left out, or a row's left empty, for UPS, USPS, FedEx and DHL: the carrier's tracking page is built from the number; a row of another carrier without one is refused. At most 5,000 rows and 4 MiB. Each row ships its order or is refused with the reason; a row whose order already shipped with the same tracking changes nothing, so importing a file twice ships nothing twice.
 		 */
 		post: operations["postOpsShipmentsImport"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/ops/shipments/import/preview": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/**
+		 * Dry run of a shipments CSV: what each row would do, with nothing changed
+		 * @description Takes the same file as POST /v1/ops/shipments/import and reads the orders it names, changing nothing: each row's action (ship with this tracking, already shipped, or refused with the reason) and the counts. The import itself reads the orders again, so a row whose order moves in between is judged as the order is then.
+		 */
+		post: operations["postOpsShipmentsImportPreview"];
 		delete?: never;
 		options?: never;
 		head?: never;
@@ -1045,6 +1065,7 @@ export interface components {
 					| "price_book_not_found"
 					| "idempotency_key_reused"
 					| "order_not_editable"
+					| "hold_needs_partner_fix"
 					| "order_move_refused"
 					| "print_file_already_uploaded"
 					| "print_file_not_printable"
@@ -1664,7 +1685,8 @@ export interface components {
 		ShipRequest: {
 			carrier: string;
 			number: string;
-			url: string;
+			/** @description The carrier's tracking page (http or https). May be left out for UPS, USPS, FedEx, DHL: it is then built from the number (for UPS, https://www.ups.com/track?tracknum=<number>). Any other carrier needs it. */
+			url?: string;
 		};
 		OpsOrderView: {
 			order: components["schemas"]["Order"];
@@ -1712,6 +1734,29 @@ export interface components {
 				message: string;
 			}[];
 			shipped: number;
+			already_shipped: number;
+			refused: number;
+		};
+		ShipmentsImportPreview: {
+			rows: {
+				/** @description The row's line in the file; the header is line 1. */
+				line: number;
+				order_id: string | null;
+				external_id: string | null;
+				/**
+				 * @description What importing the file now would do with the row: ship its order, nothing (already shipped with this tracking), or refuse it (message says why).
+				 * @enum {string}
+				 */
+				action: "ship" | "already_shipped" | "refused";
+				/** @description The tracking the row would ship with, its URL built when left out; null when refused before it was read. */
+				tracking: {
+					carrier: string;
+					number: string;
+					url: string;
+				} | null;
+				message: string;
+			}[];
+			ship: number;
 			already_shipped: number;
 			refused: number;
 		};
@@ -4927,6 +4972,103 @@ export interface operations {
 				};
 				content: {
 					"application/json": components["schemas"]["ShipmentsImportReport"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	postOpsShipmentsImportPreview: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"text/csv": string;
+			};
+		};
+		responses: {
+			/** @description Every row's action, and the counts. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["ShipmentsImportPreview"];
 				};
 			};
 			/** @description Error `bad_request` */

@@ -18,12 +18,12 @@ import { loadOrderSheet } from "../production/order-sheet.ts";
 import { isPaperSize } from "../production/packing-slip.tsx";
 import { downloadPrintFile } from "../production/print-file-download.ts";
 import { MAX_IMPORT_BYTES } from "../production/shipments-csv.ts";
-import { importShipments } from "../production/shipments-import.ts";
+import { importShipments, previewShipments } from "../production/shipments-import.ts";
 import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "../production/slip-page.ts";
 import { WorkTicketsQuery, workTicketBatch, workTicketOf } from "../production/ticket-batches.ts";
 import type { ConsoleEnv, OperatorEnv } from "./console-env.ts";
 import { ImportPage } from "./import-page.tsx";
-import { uploadedRows } from "./import-upload.ts";
+import { confirmedRows, MAX_CARRIED_CHARACTERS, uploadedRows } from "./import-upload.ts";
 import { type ConsoleMove, type InvalidMoveForm, isConsoleMove, moveFromForm } from "./move-forms.ts";
 import { OrderPage } from "./order-page.tsx";
 import { QueuePage } from "./queue-page.tsx";
@@ -133,24 +133,50 @@ floorRoutes.get("/work-tickets", requireSession, async (c) => {
 });
 
 floorRoutes.get("/shipments/import", requireSession, (c) =>
-	page(c, <ImportPage csrfToken={c.var.operator.csrfToken} report={null} error={null} />),
+	page(c, <ImportPage csrfToken={c.var.operator.csrfToken} previewed={null} report={null} error={null} />),
 );
 
 /** The import's own size limit (the API's 1 MiB does not apply here), refused as a page rather than JSON. */
-const importSizeLimit = bodyLimit({
-	maxSize: MAX_IMPORT_BYTES,
-	onError: () => {
-		throw new ApiError("body_too_large", `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB: split it.`);
-	},
-});
+function importSizeLimit(maxSize: number) {
+	return bodyLimit({
+		maxSize,
+		onError: () => {
+			throw new ApiError("body_too_large", `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB: split it.`);
+		},
+	});
+}
 
-floorRoutes.post("/shipments/import", requireSession, importSizeLimit, requireCsrf, async (c) => {
+/** A confirm carries the file as base64 (a third larger), with its digest and the form token. */
+const CONFIRM_FORM_BYTES = MAX_CARRIED_CHARACTERS + 16 * 1024;
+
+// The upload is a dry run: it shows what each row would do and changes nothing.
+floorRoutes.post("/shipments/import", requireSession, importSizeLimit(MAX_IMPORT_BYTES), requireCsrf, async (c) => {
 	const csrfToken = c.var.operator.csrfToken;
 	const upload = await uploadedRows((await readForm(c)).file);
-	if (!upload.ok) return page(c, <ImportPage csrfToken={csrfToken} report={null} error={upload.message} />, 422);
-	const report = await importShipments(c.env, upload.rows);
-	return page(c, <ImportPage csrfToken={csrfToken} report={report} error={null} />);
+	if (!upload.ok) {
+		return page(c, <ImportPage csrfToken={csrfToken} previewed={null} report={null} error={upload.message} />, 422);
+	}
+	const previewed = { preview: await previewShipments(c.env, upload.rows), carried: upload.carried };
+	return page(c, <ImportPage csrfToken={csrfToken} previewed={previewed} report={null} error={null} />);
 });
+
+// The confirm imports the very file previewed, judged against the orders as they are now.
+floorRoutes.post(
+	"/shipments/import/confirm",
+	requireSession,
+	importSizeLimit(CONFIRM_FORM_BYTES),
+	requireCsrf,
+	async (c) => {
+		const csrfToken = c.var.operator.csrfToken;
+		const confirmed = await confirmedRows(await readForm(c));
+		if (!confirmed.ok) {
+			const error = confirmed.message;
+			return page(c, <ImportPage csrfToken={csrfToken} previewed={null} report={null} error={error} />, 422);
+		}
+		const report = await importShipments(c.env, confirmed.rows);
+		return page(c, <ImportPage csrfToken={csrfToken} previewed={null} report={report} error={null} />);
+	},
+);
 
 floorRoutes.get("/print-files/:id/download", requireSession, async (c) => {
 	const download = await downloadPrintFile(c.env, c.req.param("id"), c.req.query("item_id") ?? null);

@@ -89,6 +89,11 @@ ul.row-warnings li { display: inline-block; margin: .15rem .3rem 0 0; padding: .
 .needs-partner { border-left: 4px solid var(--danger); padding-left: .75rem; font-weight: 600; }
 .item-name { white-space: nowrap; }
 .file-facts { font-size: .9rem; }
+[role="status"].summary-partial { border-color: #f0b429; background: #fffaeb; color: #7a4b00; }
+[role="status"].summary-failed { border-color: var(--danger); background: #fef3f2; color: #7a271a; }
+.summary p { margin: 0; } .summary ul { margin-top: .5rem; font-weight: 400; } .counts { font-weight: 700; }
+form.confirm { margin-top: 1rem; display: flex; flex-wrap: wrap; align-items: center; gap: .75rem 1.25rem; }
+.detail { min-width: 0; }
 ul.plain { margin: 0; padding-left: 1.1rem; }
 .actions { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: 1.25rem; }
 .actions form { background: var(--paper); border: 1px solid var(--line); border-radius: .6rem; padding: 1.1rem 1.25rem; margin: 0; }

@@ -1,4 +1,4 @@
-import { HoldBody, ShipBody } from "../orders/operator-moves.ts";
+import { HoldBody, ShipBody, shipTracking } from "../orders/operator-moves.ts";
 import { type HoldReason, type Move, type OrderStatus, releasable, TRANSITIONS } from "../orders/state-machine.ts";
 
 /** The moves an operator makes from the console, in the order their forms appear. */
@@ -72,8 +72,12 @@ export function moveFromForm(kind: ConsoleMove, form: Readonly<Record<string, un
 				number: textField(form, "number"),
 				url: textField(form, "url"),
 			};
-			const parsed = ShipBody.safeParse(values);
-			return parsed.success ? { ok: true, move: { kind, tracking: parsed.data } } : invalid(values, parsed.error);
+			// An empty URL is left out: the carrier's template then builds it, or the schema asks for it.
+			const { url, ...rest } = values;
+			const parsed = ShipBody.safeParse(url === "" ? rest : values);
+			return parsed.success
+				? { ok: true, move: { kind, tracking: shipTracking(parsed.data) } }
+				: invalid(values, parsed.error);
 		}
 		case "hold": {
 			const values = { message: textField(form, "message") };

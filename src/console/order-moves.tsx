@@ -3,6 +3,7 @@
  * session's form token, and above them why the last one did not go through. A form that came
  * back with errors keeps what was typed and shows each field's problem.
  */
+import { KNOWN_CARRIER_NAMES } from "../orders/carrier-tracking.ts";
 import { type HoldReason, type OrderStatus, releasable } from "../orders/state-machine.ts";
 import { CsrfField } from "./layout.tsx";
 import { type ConsoleMove, type InvalidMoveForm, movesAllowedFrom } from "./move-forms.ts";
@@ -68,7 +69,13 @@ function MoveForm({
 					<CsrfField token={csrfToken} />
 					<Field move="ship" name="carrier" label="Carrier" invalid={invalid} />
 					<Field move="ship" name="number" label="Tracking number" invalid={invalid} />
-					<Field move="ship" name="url" label="Tracking URL" type="url" invalid={invalid} />
+					<Field
+						move="ship"
+						name="url"
+						label={`Tracking URL (optional for ${KNOWN_CARRIER_NAMES})`}
+						type="url"
+						invalid={invalid}
+					/>
 					<button type="submit">Mark shipped</button>
 				</form>
 			);

@@ -5,7 +5,7 @@ import { createApp } from "../http/create-app.ts";
 import { decodeCursor } from "../http/cursor.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
-import { HoldBody, moveAsOperator, ShipBody } from "./operator-moves.ts";
+import { HoldBody, moveAsOperator, ShipBody, shipTracking } from "./operator-moves.ts";
 import { QueuePageSchema, QueueQuery, toQueuePage } from "./queue-query.ts";
 import { listProductionQueue } from "./queue-store.ts";
 import { OrderIdParams, OrderSchema, toOrder } from "./response.ts";
@@ -83,7 +83,7 @@ export const opsRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(shipRoute, async (c) => {
 		const { id } = c.req.valid("param");
-		return c.json(await movedOrder(c.env, id, { kind: "ship", tracking: c.req.valid("json") }), 200);
+		return c.json(await movedOrder(c.env, id, { kind: "ship", tracking: shipTracking(c.req.valid("json")) }), 200);
 	})
 	.openapi(releaseRoute, async (c) =>
 		c.json(await movedOrder(c.env, c.req.valid("param").id, { kind: "release" }), 200),

@@ -9,8 +9,8 @@ import { OrderIdParams, OrderSchema, toOrder } from "../orders/response.ts";
 import { loadOrderSheet, type OrderSheet } from "./order-sheet.ts";
 import { PAPER_SIZES } from "./packing-slip.tsx";
 import { downloadPrintFile } from "./print-file-download.ts";
-import { decodeImport, NOT_UTF8, parseImport } from "./shipments-csv.ts";
-import { importShipments } from "./shipments-import.ts";
+import { decodeImport, type ImportRow, NOT_UTF8, parseImport } from "./shipments-csv.ts";
+import { importShipments, previewShipments } from "./shipments-import.ts";
 import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "./slip-page.ts";
 import { WorkTicketsQuery, workTicketBatch, workTicketOf } from "./ticket-batches.ts";
 
@@ -138,10 +138,15 @@ const listWorkTickets = protectedRoute("ops", {
 	},
 });
 
-const RowResultSchema = z.object({
+/** Which row of the file, and the order it names (as found, or as the row named it). */
+const RowPlace = z.object({
 	line: z.number().int().openapi({ description: "The row's line in the file; the header is line 1." }),
 	order_id: z.string().nullable(),
 	external_id: z.string().nullable(),
+});
+
+const RowResultSchema = z.object({
+	...RowPlace.shape,
 	outcome: z.enum(["shipped", "already_shipped", "refused"]),
 	message: z.string(),
 });
@@ -155,28 +160,67 @@ const ImportReportSchema = z
 	})
 	.openapi("ShipmentsImportReport");
 
+/** A shipments CSV, as the import and its dry run take it. */
+const importRequest = {
+	body: {
+		required: true,
+		content: {
+			"text/csv": {
+				schema: z.string().openapi({
+					example:
+						"order_id,carrier,tracking_number,tracking_url\nord_3kq9,UPS,1Z999AA10123456784,https://www.ups.com/track?tracknum=1Z999AA10123456784",
+				}),
+			},
+		},
+	},
+};
+
 const importShipmentsRoute = protectedRoute("ops", {
 	method: "post",
 	path: "/ops/shipments/import",
 	tags: ["Operations"],
 	summary: "Ship orders in bulk from a label tool's CSV: one move and one order.shipped event per row",
 	description:
-		"The header row names the columns, in any order and case: order_id or external_id (live orders), carrier, tracking_number, tracking_url (the names label tools use are understood too: Order Number, Tracking Number, Tracking URL…). At most 5,000 rows and 4 MiB. Each row ships its order or is refused with the reason; a row whose order already shipped with the same tracking changes nothing, so importing a file twice ships nothing twice.",
-	request: {
-		body: {
-			required: true,
-			content: {
-				"text/csv": {
-					schema: z.string().openapi({
-						example:
-							"order_id,carrier,tracking_number,tracking_url\nord_3kq9,UPS,1Z999AA10123456784,https://www.ups.com/track?tracknum=1Z999AA10123456784",
-					}),
-				},
-			},
-		},
-	},
+		"Fields are separated by commas, semicolons or tabs, whichever the header row uses. The header row names the columns, in any order and case: order_id or external_id (live orders), carrier, tracking_number, tracking_url (the names label tools use are understood too: Order Number, Tracking Number, Tracking URL…). tracking_url may be left out, or a row's left empty, for UPS, USPS, FedEx and DHL: the carrier's tracking page is built from the number; a row of another carrier without one is refused. At most 5,000 rows and 4 MiB. Each row ships its order or is refused with the reason; a row whose order already shipped with the same tracking changes nothing, so importing a file twice ships nothing twice.",
+	request: importRequest,
 	responses: {
 		200: jsonResponse(ImportReportSchema, "Every row's outcome, and the counts."),
+		...errorResponses(400, 422),
+	},
+});
+
+const PreviewRowSchema = z.object({
+	...RowPlace.shape,
+	action: z.enum(["ship", "already_shipped", "refused"]).openapi({
+		description:
+			"What importing the file now would do with the row: ship its order, nothing (already shipped with this tracking), or refuse it (message says why).",
+	}),
+	tracking: z.object({ carrier: z.string(), number: z.string(), url: z.string() }).nullable().openapi({
+		description:
+			"The tracking the row would ship with, its URL built when left out; null when refused before it was read.",
+	}),
+	message: z.string(),
+});
+
+const ImportPreviewSchema = z
+	.object({
+		rows: z.array(PreviewRowSchema),
+		ship: z.number().int(),
+		already_shipped: z.number().int(),
+		refused: z.number().int(),
+	})
+	.openapi("ShipmentsImportPreview");
+
+const previewShipmentsRoute = protectedRoute("ops", {
+	method: "post",
+	path: "/ops/shipments/import/preview",
+	tags: ["Operations"],
+	summary: "Dry run of a shipments CSV: what each row would do, with nothing changed",
+	description:
+		"Takes the same file as POST /v1/ops/shipments/import and reads the orders it names, changing nothing: each row's action (ship with this tracking, already shipped, or refused with the reason) and the counts. The import itself reads the orders again, so a row whose order moves in between is judged as the order is then.",
+	request: importRequest,
+	responses: {
+		200: jsonResponse(ImportPreviewSchema, "Every row's action, and the counts."),
 		...errorResponses(400, 422),
 	},
 });
@@ -190,6 +234,13 @@ async function csvText(request: Request): Promise<string> {
 	const text = decodeImport(await request.arrayBuffer());
 	if (text === null) throw new ApiError("body_not_utf8", NOT_UTF8);
 	return text;
+}
+
+/** The rows of an import request's CSV, or a 422 on `file` saying why the file cannot be read. */
+async function csvRows(request: Request): Promise<ImportRow[]> {
+	const parsed = parseImport(await csvText(request));
+	if (!parsed.ok) throw new ApiError("shipments_csv_invalid", parsed.message, "file");
+	return parsed.rows;
 }
 
 async function sheetOr404(env: Env, id: string): Promise<OrderSheet> {
@@ -244,11 +295,8 @@ export const productionRoutes = createApp<AuthedEnv>()
 			...(nextCursor === null ? {} : { "X-Next-Cursor": nextCursor }),
 		});
 	})
-	.openapi(importShipmentsRoute, async (c) => {
-		const parsed = parseImport(await csvText(c.req.raw));
-		if (!parsed.ok) throw new ApiError("shipments_csv_invalid", parsed.message, "file");
-		return c.json(await importShipments(c.env, parsed.rows), 200);
-	})
+	.openapi(importShipmentsRoute, async (c) => c.json(await importShipments(c.env, await csvRows(c.req.raw)), 200))
+	.openapi(previewShipmentsRoute, async (c) => c.json(await previewShipments(c.env, await csvRows(c.req.raw)), 200))
 	.openapi(getPackingSlip, async (c) => {
 		const sheet = await sheetOr404(c.env, c.req.valid("param").id);
 		const html = await renderPackingSlip(c.env, sheet, c.req.valid("query").paper ?? null);

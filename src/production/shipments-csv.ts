@@ -1,7 +1,9 @@
 /**
- * A CSV of tracking numbers as label tools export it (RFC 4180: quoted fields, doubled quotes,
- * CRLF or LF, a UTF-8 byte order mark): the header row names the columns, in any order and case,
- * by the names the common tools use. Pure; the import decides what each row does.
+ * A CSV of tracking numbers as label tools and spreadsheets export it (RFC 4180: quoted fields,
+ * doubled quotes, CRLF or LF, a UTF-8 byte order mark), separated by commas, semicolons (what
+ * spreadsheets save in much of Europe) or tabs: the header row decides which, and names the
+ * columns, in any order and case, by the names the common tools use. Pure; the import decides
+ * what each row does.
  */
 
 /** Most data rows a file may have. */
@@ -27,12 +29,39 @@ export type ImportRow = { line: number; values: Partial<Record<ImportColumn, str
 /** The file as read: its rows, or why none can be used. */
 export type ParsedImport = { ok: true; rows: ImportRow[] } | { ok: false; message: string };
 
+/** The columns a file needs, as the refusal of a header that lacks one says. */
+const EXPECTED_COLUMNS =
+	"order_id or external_id, carrier and tracking_number, and tracking_url unless the carrier's page follows from the number";
+
 function normalise(name: string): string {
 	return name.trim().toLowerCase().replaceAll("_", " ").replace(/\s+/g, " ");
 }
 
+/** The separators a file may use, by what the operator calls them. */
+const SEPARATORS = { ",": "comma", ";": "semicolon", "\t": "tab" } as const;
+
+/** A field separator the import reads. */
+export type Separator = keyof typeof SEPARATORS;
+
+/**
+ * The separator of a file: the one of comma, semicolon and tab found most often in its header row,
+ * outside quotes (a quoted "Order; number" says nothing). A header with none of them is one column,
+ * read as comma-separated.
+ */
+export function detectSeparator(text: string): Separator {
+	const counts: Record<Separator, number> = { ",": 0, ";": 0, "\t": 0 };
+	let quoted = false;
+	for (const character of text) {
+		if (character === '"') quoted = !quoted;
+		else if (!quoted && (character === "\n" || character === "\r")) break;
+		else if (!quoted && (character === "," || character === ";" || character === "\t")) counts[character] += 1;
+	}
+	const [best] = (Object.keys(counts) as Separator[]).sort((a, b) => counts[b] - counts[a]);
+	return best !== undefined && counts[best] > 0 ? best : ",";
+}
+
 /** Splits CSV text into records of fields, with each record's first line; null with a message for a broken quote. */
-function records(text: string): { fields: string[]; line: number }[] | { error: string } {
+function records(text: string, separator: Separator): { fields: string[]; line: number }[] | { error: string } {
 	const out: { fields: string[]; line: number }[] = [];
 	let fields: string[] = [];
 	let field = "";
@@ -65,7 +94,7 @@ function records(text: string): { fields: string[]; line: number }[] | { error: 
 			continue;
 		}
 		if (character === '"' && field === "") quoted = true;
-		else if (character === ",") {
+		else if (character === separator) {
 			fields.push(field);
 			field = "";
 		} else if (character === "\n" || character === "\r") {
@@ -85,7 +114,7 @@ function records(text: string): { fields: string[]; line: number }[] | { error: 
 export const NOT_UTF8 = "The file is not UTF-8 text: export it as CSV UTF-8.";
 
 /** The file's bytes as text, or null when they are not UTF-8 (nothing is guessed or replaced). */
-export function decodeImport(bytes: ArrayBuffer): string | null {
+export function decodeImport(bytes: ArrayBuffer | Uint8Array): string | null {
 	try {
 		return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
 	} catch {
@@ -96,7 +125,8 @@ export function decodeImport(bytes: ArrayBuffer): string | null {
 /** Reads an import file: the header's columns, then each row's values (a row with another field count is kept, with its problem). */
 export function parseImport(text: string): ParsedImport {
 	const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
-	const split = records(body);
+	const separator = detectSeparator(body);
+	const split = records(body, separator);
 	if ("error" in split) return { ok: false, message: split.error };
 	const [header, ...data] = split;
 	if (header === undefined)
@@ -106,16 +136,15 @@ export function parseImport(text: string): ParsedImport {
 		const found = header.fields.findIndex((name) => names.includes(normalise(name)));
 		if (found >= 0) positions[column] = found;
 	}
-	const wanted: string[] = [];
-	if (positions.order_id === undefined && positions.external_id === undefined) wanted.push("order_id or external_id");
-	for (const column of ["carrier", "number", "url"] as const) {
-		if (positions[column] === undefined)
-			wanted.push(column === "number" ? "tracking_number" : column === "url" ? "tracking_url" : column);
-	}
-	if (wanted.length > 0) {
+	const missing: string[] = [];
+	if (positions.order_id === undefined && positions.external_id === undefined) missing.push("order_id or external_id");
+	if (positions.carrier === undefined) missing.push("carrier");
+	if (positions.number === undefined) missing.push("tracking_number");
+	if (missing.length > 0) {
+		const found = header.fields.map((name) => `"${name.trim()}"`).join(", ");
 		return {
 			ok: false,
-			message: `The header row must name the columns ${wanted.join(", ")} (it has: ${header.fields.join(", ") || "nothing"}).`,
+			message: `The header row is missing ${missing.join(" and ")}. Read as ${SEPARATORS[separator]}-separated, it has the columns ${found}; the import needs ${EXPECTED_COLUMNS}.`,
 		};
 	}
 	if (data.length === 0) return { ok: false, message: "The file has a header row but no shipments." };

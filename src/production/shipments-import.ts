@@ -9,10 +9,10 @@
 
 import { log } from "../log.ts";
 import { orderMachine } from "../orders/machine.ts";
-import { ShipBody } from "../orders/operator-moves.ts";
+import { ShipBody, shipTracking } from "../orders/operator-moves.ts";
 import type { MoveOutcome } from "../orders/order-machine.do.ts";
 import { findShippingFacts, type ShippingFacts } from "../orders/queue-store.ts";
-import { sameTracking, type Tracking } from "../orders/state-machine.ts";
+import { applyMove, initialState, sameTracking, type Tracking } from "../orders/state-machine.ts";
 import type { ImportRow } from "./shipments-csv.ts";
 
 /** What became of a row. */
@@ -29,6 +29,19 @@ export type RowResult = {
 
 /** The import's results, row by row, and how many of each. */
 export type ImportReport = { rows: RowResult[]; shipped: number; already_shipped: number; refused: number };
+
+/** What a row would do if the file were imported now: ship its order with this tracking, nothing, or nothing and why. */
+export type PreviewRow = {
+	line: number;
+	order_id: string | null;
+	external_id: string | null;
+	action: "ship" | "already_shipped" | "refused";
+	tracking: Tracking | null;
+	message: string;
+};
+
+/** The dry run of a file: each row's action, and how many would ship, are done already, or are refused. */
+export type ImportPreview = { rows: PreviewRow[]; ship: number; already_shipped: number; refused: number };
 
 /** Orders shipped side by side; each order's rows run one after another. */
 const CONCURRENCY = 6;
@@ -60,8 +73,20 @@ function targetOf(row: ImportRow, byId: Map<string, ShippingFacts>, byExternal: 
 	return { ok: true, order: only };
 }
 
-/** Ships the rows' orders (see the module's note) and reports each row. */
-export async function importShipments(env: Env, rows: readonly ImportRow[]): Promise<ImportReport> {
+/** The file's column a ship body's field came from, for messages that name what the operator sees. */
+const COLUMN_OF_FIELD: Readonly<Record<string, string>> = {
+	carrier: "carrier",
+	number: "tracking_number",
+	url: "tracking_url",
+};
+
+/** A row read against the orders as they are now: its order and tracking, or why it is refused. */
+type ReadRow =
+	| { row: ImportRow; ok: true; order: ShippingFacts; tracking: Tracking }
+	| { row: ImportRow; ok: false; order: ShippingFacts | null; message: string };
+
+/** Finds each row's order (one read for the whole file) and checks its tracking, changing nothing. */
+async function readRows(env: Env, rows: readonly ImportRow[]): Promise<ReadRow[]> {
 	const ids = rows.flatMap((row) => (row.values.order_id === undefined ? [] : [row.values.order_id]));
 	const externals = rows.flatMap((row) =>
 		row.values.order_id === undefined && row.values.external_id !== undefined ? [row.values.external_id] : [],
@@ -74,40 +99,107 @@ export async function importShipments(env: Env, rows: readonly ImportRow[]): Pro
 	const byExternal = new Map<string, ShippingFacts[]>();
 	for (const order of byExternalRows)
 		byExternal.set(order.external_id, [...(byExternal.get(order.external_id) ?? []), order]);
+	return rows.map((row): ReadRow => {
+		if (row.problem !== null) return { row, ok: false, order: null, message: row.problem };
+		const target = targetOf(row, byId, byExternal);
+		if (!target.ok) return { row, ok: false, order: null, message: target.message };
+		const { carrier, number, url } = row.values;
+		const body = ShipBody.safeParse({ carrier: carrier ?? "", number: number ?? "", url });
+		if (!body.success) {
+			const issue = body.error.issues[0];
+			const column = COLUMN_OF_FIELD[String(issue?.path[0])] ?? "tracking";
+			return { row, ok: false, order: target.order, message: `${column}: ${issue?.message ?? "not valid"}.` };
+		}
+		return { row, ok: true, order: target.order, tracking: shipTracking(body.data) };
+	});
+}
 
-	const results: RowResult[] = rows.map((row) => ({
-		line: row.line,
-		order_id: row.values.order_id ?? null,
-		external_id: row.values.external_id ?? null,
-		outcome: "refused",
-		message: row.problem ?? "",
-	}));
+function resultOf(read: ReadRow, outcome: RowOutcome, message: string): RowResult {
+	return {
+		line: read.row.line,
+		order_id: read.order?.id ?? read.row.values.order_id ?? null,
+		external_id: read.order?.external_id ?? read.row.values.external_id ?? null,
+		outcome,
+		message,
+	};
+}
+
+/** The tracking an order row shipped with, or null when it has none. */
+function shippedTracking(order: ShippingFacts): Tracking | null {
+	return order.tracking_carrier === null || order.tracking_number === null || order.tracking_url === null
+		? null
+		: { carrier: order.tracking_carrier, number: order.tracking_number, url: order.tracking_url };
+}
+
+/**
+ * The dry run: what each row would do if the file were imported now, changing nothing. Rows run in
+ * file order against the orders as the earlier rows would leave them, so a second row for an order
+ * the file already ships is told apart, as the import does.
+ */
+export async function previewShipments(env: Env, rows: readonly ImportRow[]): Promise<ImportPreview> {
+	const read = await readRows(env, rows);
+	const shippedInFile = new Map<string, { line: number; tracking: Tracking }>();
+	const preview = read.map((entry): PreviewRow => {
+		const base = resultOf(entry, "refused", "");
+		const row = { line: base.line, order_id: base.order_id, external_id: base.external_id };
+		if (!entry.ok) return { ...row, action: "refused", tracking: null, message: entry.message };
+		const { order, tracking } = entry;
+		const earlier = shippedInFile.get(order.id);
+		if (earlier !== undefined) {
+			return sameTracking(earlier.tracking, tracking)
+				? { ...row, action: "already_shipped", tracking, message: `Line ${earlier.line} ships it with this tracking.` }
+				: {
+						...row,
+						action: "refused",
+						tracking,
+						message: `Line ${earlier.line} ships this order with ${earlier.tracking.carrier} ${earlier.tracking.number}; this row's tracking differs.`,
+					};
+		}
+		const refusal = shipRefusal(order, tracking);
+		if (refusal !== null) return { ...row, action: refusal.outcome, tracking, message: refusal.message };
+		shippedInFile.set(order.id, { line: row.line, tracking });
+		return { ...row, action: "ship", tracking, message: `Ship with ${tracking.carrier} ${tracking.number}.` };
+	});
+	return {
+		rows: preview,
+		ship: preview.filter((row) => row.action === "ship").length,
+		already_shipped: preview.filter((row) => row.action === "already_shipped").length,
+		refused: preview.filter((row) => row.action === "refused").length,
+	};
+}
+
+/**
+ * Why a ship of `order` with `tracking` would not be made, judged from what was read of the order:
+ * already shipped (with this tracking or another), or a status the ship move is not made from.
+ */
+function shipRefusal(
+	order: ShippingFacts,
+	tracking: Tracking,
+): { outcome: "already_shipped" | "refused"; message: string } | null {
+	if (order.status === "shipped" || order.status === "delivered") {
+		const shippedWith = shippedTracking(order);
+		return sameTracking(shippedWith, tracking) ? alreadyShipped(tracking) : differs(order.status, shippedWith);
+	}
+	// Only the status decides whether a ship may be made: the rest of the state is left as a new order's.
+	const state = { ...initialState(), status: order.status };
+	const move = applyMove(state, { kind: "ship", tracking }, "operator", new Date());
+	return move.ok ? null : { outcome: "refused", message: move.message };
+}
+
+/**
+ * Ships the rows' orders (see the module's note) and reports each row. The orders are read again
+ * here, so an import confirmed after its preview acts on the orders as they are by then.
+ */
+export async function importShipments(env: Env, rows: readonly ImportRow[]): Promise<ImportReport> {
+	const read = await readRows(env, rows);
+	const results = read.map((entry) => resultOf(entry, "refused", entry.ok ? "" : entry.message));
 	// Each order's rows, in file order: they run one after another; orders run side by side.
 	const work = new Map<string, { order: ShippingFacts; rows: { index: number; tracking: Tracking }[] }>();
-	rows.forEach((row, index) => {
-		const result = results[index];
-		if (result === undefined || row.problem !== null) return;
-		const target = targetOf(row, byId, byExternal);
-		if (!target.ok) {
-			result.message = target.message;
-			return;
-		}
-		result.order_id = target.order.id;
-		result.external_id = target.order.external_id;
-		const tracking = ShipBody.safeParse({
-			carrier: row.values.carrier,
-			number: row.values.number,
-			url: row.values.url,
-		});
-		if (!tracking.success) {
-			const issue = tracking.error.issues[0];
-			const column = { carrier: "carrier", number: "tracking_number", url: "tracking_url" }[String(issue?.path[0])];
-			result.message = `${column ?? "tracking"}: ${issue?.message ?? "not valid"}`;
-			return;
-		}
-		const queued = work.get(target.order.id) ?? { order: target.order, rows: [] };
-		queued.rows.push({ index, tracking: tracking.data });
-		work.set(target.order.id, queued);
+	read.forEach((entry, index) => {
+		if (!entry.ok) return;
+		const queued = work.get(entry.order.id) ?? { order: entry.order, rows: [] };
+		queued.rows.push({ index, tracking: entry.tracking });
+		work.set(entry.order.id, queued);
 	});
 	const queues = [...work.values()];
 	const worker = async () => {
@@ -147,10 +239,7 @@ async function shipOne(
 ): Promise<{ outcome: RowOutcome; message: string }> {
 	// A shipped order's tracking never changes, so what the import read of one stands: no move is asked for.
 	if (order.status === "shipped" || order.status === "delivered") {
-		const shippedWith =
-			order.tracking_carrier === null || order.tracking_number === null || order.tracking_url === null
-				? null
-				: { carrier: order.tracking_carrier, number: order.tracking_number, url: order.tracking_url };
+		const shippedWith = shippedTracking(order);
 		return sameTracking(shippedWith, tracking) ? alreadyShipped(tracking) : differs(order.status, shippedWith);
 	}
 	let outcome: MoveOutcome;
@@ -173,14 +262,14 @@ async function shipOne(
 	return { outcome: "refused", message: outcome.message };
 }
 
-function alreadyShipped(tracking: Tracking): { outcome: RowOutcome; message: string } {
+function alreadyShipped(tracking: Tracking): { outcome: "already_shipped"; message: string } {
 	return {
 		outcome: "already_shipped",
 		message: `Already shipped with ${tracking.carrier} ${tracking.number}: nothing changed.`,
 	};
 }
 
-function differs(status: string, shippedWith: Tracking | null): { outcome: RowOutcome; message: string } {
+function differs(status: string, shippedWith: Tracking | null): { outcome: "refused"; message: string } {
 	return {
 		outcome: "refused",
 		message: `Already ${status} with ${shippedWith?.carrier ?? "?"} ${shippedWith?.number ?? "?"}; this row's tracking differs.`,

@@ -2,8 +2,8 @@
  * The production floor in Debian's Chromium against a real `wrangler dev` (issue 14): work tickets
  * printed to a Letter PDF and read back (a page per item, every cut size of the museum piece); then,
  * in the console, an order found by the partner's number, its print file downloaded byte for byte,
- * and a label tool's CSV imported twice: three orders ship, one is refused, and the second import
- * changes nothing.
+ * and a label tool's CSV imported twice: three orders ship, one is refused, and the second preview
+ * has nothing to ship.
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -152,17 +152,21 @@ describe("the console on the floor, in Chromium", () => {
 				(reference, index) => `${reference},UPS,1Z99900${index},https://www.ups.com/track?tracknum=1Z99900${index}`,
 			),
 		].join("\r\n");
-		const upload = async () => {
+		const preview = async () => {
 			await page.goto(`${origin()}/ops/shipments/import`);
 			await page.setInputFiles("#file", { name: "labels.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
-			await page.getByRole("button", { name: "Ship these orders" }).click();
+			await page.getByRole("button", { name: "Preview" }).click();
 			await page.waitForLoadState();
-			return page.getByRole("status").textContent();
+			return page.locator(".counts").textContent();
 		};
-		expect(await upload()).toBe("3 shipped, 0 already shipped, 1 refused.");
-		expect(await page.locator('tr[data-outcome="refused"]').textContent()).toContain("HMS-3004");
+		expect(await preview()).toBe("4 rows: 3 would ship, 0 already shipped, 1 refused.");
+		await page.getByRole("button", { name: "Confirm: ship 3 orders" }).click();
+		await page.waitForLoadState();
+		expect(await page.getByRole("status").locator("p").textContent()).toBe("3 of 4 rows applied, 1 refused.");
+		expect(await page.getByRole("status").locator("li").textContent()).toContain("HMS-3004");
 		await keepScreenshot("ops-import.png", await page.screenshot({ type: "png", fullPage: true }));
-		expect(await upload()).toBe("0 shipped, 3 already shipped, 1 refused.");
+		expect(await preview()).toBe("4 rows: 0 would ship, 3 already shipped, 1 refused.");
+		expect(await page.getByRole("button", { name: /Confirm/ }).count()).toBe(0);
 		for (const order of orders) {
 			const now = await callApi<{ order: Order }>(origin(), opsKey, "GET", `/v1/ops/orders/${order.id}`);
 			expect(now.order.status).toBe("shipped");

@@ -56,6 +56,24 @@ describe("moveFromForm", () => {
 		});
 	});
 
+	it("reads a ship form with the URL left empty into a ship with the carrier's tracking page", () => {
+		expect(moveFromForm("ship", { carrier: "USPS", number: "9400 1", url: "" })).toEqual({
+			ok: true,
+			move: {
+				kind: "ship",
+				tracking: {
+					carrier: "USPS",
+					number: "9400 1",
+					url: "https://tools.usps.com/go/TrackConfirmAction?tLabels=9400%201",
+				},
+			},
+		});
+		const unknown = moveFromForm("ship", { carrier: "Harbour Couriers", number: "HC-1", url: "" });
+		expect(unknown.ok === false && unknown.fieldErrors).toEqual({
+			url: 'Tracking URL is needed for carrier "Harbour Couriers": only UPS, USPS, FedEx, DHL tracking URLs follow from the number.',
+		});
+	});
+
 	it("names each bad ship field by its label and keeps what was typed", () => {
 		const result = moveFromForm("ship", { carrier: "", number: "1Z9", url: "ftp://ups.example" });
 		expect(result).toEqual({

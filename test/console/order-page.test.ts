@@ -174,7 +174,7 @@ describe("GET /ops/orders/:id", () => {
 			'<label for="ship-number">Tracking number</label><input id="ship-number" name="number" type="text" value=""/>',
 		);
 		expect(html).toContain(
-			'<label for="ship-url">Tracking URL</label><input id="ship-url" name="url" type="url" value=""/>',
+			'<label for="ship-url">Tracking URL (optional for UPS, USPS, FedEx, DHL)</label><input id="ship-url" name="url" type="url" value=""/>',
 		);
 		expect(html).toContain('<button type="submit">Mark shipped</button>');
 		expect(html).toContain(

@@ -5,6 +5,7 @@
  */
 import fc from "fast-check";
 import { beforeAll, describe, it } from "vitest";
+import { sha256Hex } from "../../src/ids.ts";
 import type { Order } from "../../src/orders/response.ts";
 import { consoleRequest, type Operator, signedInOperator } from "../console/console-helpers.ts";
 import { api, createKeyWithScopes } from "../helpers.ts";
@@ -111,14 +112,15 @@ describe("the floor's API routes under fuzzing", () => {
 		);
 	});
 
-	it("POST /v1/ops/shipments/import: never 5xx, every 4xx the envelope", async () => {
+	it("POST /v1/ops/shipments/import and its preview: never 5xx, every 4xx the envelope", async () => {
 		await fc.assert(
 			fc.asyncProperty(
 				csvBodies,
 				fc.constantFrom("text/csv", "text/csv; charset=utf-8", "application/json", "text/plain", ""),
-				async (body, type) => {
+				fc.constantFrom("/v1/ops/shipments/import", "/v1/ops/shipments/import/preview"),
+				async (body, type, path) => {
 					await checkResponse(
-						await api("/v1/ops/shipments/import", {
+						await api(path, {
 							key: ops,
 							method: "POST",
 							body,
@@ -132,8 +134,20 @@ describe("the floor's API routes under fuzzing", () => {
 	});
 });
 
+/**
+ * A confirm form carrying `csv` as the preview does: with its true digest, so the confirm imports
+ * it, or (every other length) with a digest that does not match.
+ */
+async function confirmForm(csv: string): Promise<FormData> {
+	const form = new FormData();
+	form.set("_csrf", operator.csrf);
+	form.set("content", btoa(String.fromCharCode(...new TextEncoder().encode(csv))));
+	form.set("digest", csv.length % 2 === 0 ? await sha256Hex(csv) : "0".repeat(64));
+	return form;
+}
+
 describe("the floor's console pages under fuzzing", () => {
-	it("work tickets, downloads, the queue's search and the import: never 5xx", async () => {
+	it("work tickets, downloads, the queue's search, the import and its confirm: never 5xx", async () => {
 		await fc.assert(
 			fc.asyncProperty(
 				segment(() => order.id),
@@ -149,6 +163,11 @@ describe("the floor's console pages under fuzzing", () => {
 						await consoleRequest(`/ops/orders?${query}`, { cookie: operator.cookie }),
 						await consoleRequest(`/ops/print-files/${id}/download?${query}`, { cookie: operator.cookie }),
 						await consoleRequest("/ops/shipments/import", { cookie: operator.cookie, method: "POST", body: form }),
+						await consoleRequest("/ops/shipments/import/confirm", {
+							cookie: operator.cookie,
+							method: "POST",
+							body: await confirmForm(csv),
+						}),
 					];
 					for (const response of responses) {
 						const text = await response.text();
@@ -158,5 +177,5 @@ describe("the floor's console pages under fuzzing", () => {
 			),
 			{ seed: SEED, numRuns: NUM_RUNS },
 		);
-	});
+	}, 60_000);
 });

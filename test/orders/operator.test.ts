@@ -280,6 +280,25 @@ describe("operator moves", () => {
 		expect((await readOrder(key, order.id)).status).toBe("in_production");
 	});
 
+	it("ship without a url records the carrier's tracking page for UPS; an unknown carrier without one is a 422 on url", async () => {
+		const opsKey = await createKeyWithScopes(["ops"]);
+		const key = (await createPartner()).keys.live.key;
+		const order = await validatedOrder(key);
+		const error = await expectError(
+			await opsMove(opsKey, order.id, "ship", { carrier: "Harbour Couriers", number: "HC-1" }),
+			"validation_error",
+			"url",
+		);
+		expect(error.message).toContain("only UPS, USPS, FedEx, DHL tracking URLs follow from the number");
+		expect((await readOrder(key, order.id)).status).toBe("in_production");
+		const shipped = await opsMoveOk(opsKey, order.id, "ship", { carrier: "UPS", number: "1Z999AA10123456784" });
+		expect(shipped.tracking).toEqual({
+			carrier: "UPS",
+			number: "1Z999AA10123456784",
+			url: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
+		});
+	});
+
 	it("half an emoji in the carrier, the number or a hold message is a 422 on that field, and nothing moves", async () => {
 		const opsKey = await createKeyWithScopes(["ops"]);
 		const key = (await createPartner()).keys.live.key;

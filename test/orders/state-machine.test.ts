@@ -31,7 +31,12 @@ const TRACKING = {
 const FILE_HOLD = {
 	holdReason: "file_fetch_failed",
 	holdDetails: [
-		{ item_id: "item_1", field: "print_file_url", code: "file_fetch_failed", message: "The file's server answered 503." },
+		{
+			item_id: "item_1",
+			field: "print_file_url",
+			code: "file_fetch_failed",
+			message: "The file's server answered 503.",
+		},
 	],
 } as const;
 

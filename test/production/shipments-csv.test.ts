@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_IMPORT_ROWS, parseImport } from "../../src/production/shipments-csv.ts";
+import { detectSeparator, MAX_IMPORT_ROWS, parseImport } from "../../src/production/shipments-csv.ts";
 
 describe("parseImport", () => {
 	it("reads the columns by their header names, in any order and case, as label tools name them", () => {
@@ -44,12 +44,17 @@ describe("parseImport", () => {
 		expect(parsed.ok && parsed.rows[0]?.problem).toBe("This row has 3 fields; the header has 4.");
 	});
 
-	it("refuses the whole file without the columns it needs, naming them", () => {
+	it("refuses the whole file without the columns it needs, naming the columns it found and the ones it expected", () => {
 		expect(parseImport("order,carrier\nord_1,UPS\n")).toEqual({
 			ok: false,
 			message:
-				"The header row must name the columns order_id or external_id, tracking_number, tracking_url (it has: order, carrier).",
+				'The header row is missing order_id or external_id and tracking_number. Read as comma-separated, it has the columns "order", "carrier"; the import needs order_id or external_id, carrier and tracking_number, and tracking_url unless the carrier\'s page follows from the number.',
 		});
+	});
+
+	it("takes a file without a tracking_url column, the URL then left to the carrier's template", () => {
+		const parsed = parseImport("order_id,carrier,tracking_number\nord_1,UPS,1Z1\n");
+		expect(parsed.ok && parsed.rows[0]?.values).toEqual({ order_id: "ord_1", carrier: "UPS", number: "1Z1" });
 	});
 
 	it("refuses an empty file, a header alone, a quote never closed, and more rows than the bound", () => {
@@ -66,6 +71,44 @@ describe("parseImport", () => {
 		expect(parseImport(many)).toEqual({
 			ok: false,
 			message: "The file has 5001 rows; at most 5000 are taken at once.",
+		});
+	});
+});
+
+describe("detectSeparator", () => {
+	it("reads a semicolon-separated file, as spreadsheets save CSV in much of Europe", () => {
+		const parsed = parseImport(
+			"Order Number;Carrier;Tracking Number;Tracking URL\r\nPO-1;DHL;JD014600;https://t.example/a,b\r\n",
+		);
+		expect(parsed).toEqual({
+			ok: true,
+			rows: [
+				{
+					line: 2,
+					values: { external_id: "PO-1", carrier: "DHL", number: "JD014600", url: "https://t.example/a,b" },
+					problem: null,
+				},
+			],
+		});
+	});
+
+	it("reads a tab-separated file", () => {
+		const parsed = parseImport("order_id\tcarrier\ttracking_number\nord_1\tFedEx\t7946\n");
+		expect(parsed.ok && parsed.rows[0]?.values).toEqual({ order_id: "ord_1", carrier: "FedEx", number: "7946" });
+	});
+
+	it("decides from the header line alone, ignoring separators inside quoted names and in later rows", () => {
+		expect(detectSeparator('"order_id";"carrier, name";"tracking_number"\nord_1,a,b,c,d,e;f\n')).toBe(";");
+		expect(detectSeparator('"order;id","carrier","tracking;number"\n')).toBe(",");
+		expect(detectSeparator('order_id\t"carrier;a;b"\ttracking_number\n')).toBe("\t");
+		expect(detectSeparator("order_id\n;;;;\n")).toBe(",");
+	});
+
+	it("a semicolon file whose header still lacks a column names what it read, split on semicolons", () => {
+		expect(parseImport("Bestellnummer;Carrier;Sendungsnummer\nPO-1;DHL;1\n")).toEqual({
+			ok: false,
+			message:
+				'The header row is missing order_id or external_id and tracking_number. Read as semicolon-separated, it has the columns "Bestellnummer", "Carrier", "Sendungsnummer"; the import needs order_id or external_id, carrier and tracking_number, and tracking_url unless the carrier\'s page follows from the number.',
 		});
 	});
 });

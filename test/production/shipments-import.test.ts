@@ -1,12 +1,21 @@
 /** Shipping in bulk: `POST /v1/ops/shipments/import` (text/csv) and the console's upload. */
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
-import { alertOf, consoleRequest, htmlOf, signedInOperator } from "../console/console-helpers.ts";
+import { MAX_IMPORT_BYTES } from "../../src/production/shipments-csv.ts";
+import {
+	alertOf,
+	consoleRequest,
+	htmlOf,
+	type Operator,
+	signedInOperator,
+	textOf,
+} from "../console/console-helpers.ts";
 import { api, createKeyWithScopes, createPartner, expectError } from "../helpers.ts";
 import {
 	createOrder,
 	eventTypes,
 	opsMove,
+	opsMoveOk,
 	orderBody,
 	partnerWithFile,
 	readOrder,
@@ -116,6 +125,71 @@ describe("POST /v1/ops/shipments/import", () => {
 		});
 	});
 
+	it("a semicolon-separated file without tracking_url ships with the carriers' pages; an unknown carrier's row is refused", async () => {
+		const { key, ready, ops } = await floor();
+		const [first, second, third] = ready;
+		const report = await importCsv(
+			ops,
+			[
+				"Order ID;Carrier;Tracking Number",
+				`${first?.id};FedEx;794698765432`,
+				`${second?.id};"Harbour; Couriers";HC-1`,
+				`${third?.id};ups;1Z760`,
+			].join("\r\n"),
+		);
+		expect(report.rows.map((row) => [row.line, row.outcome, row.message])).toEqual([
+			[2, "shipped", "Shipped with FedEx 794698765432."],
+			[
+				3,
+				"refused",
+				'tracking_url: is needed for carrier "Harbour; Couriers": only UPS, USPS, FedEx, DHL tracking URLs follow from the number.',
+			],
+			[4, "shipped", "Shipped with ups 1Z760."],
+		]);
+		expect((await readOrder(key, first?.id ?? "")).tracking?.url).toBe(
+			"https://www.fedex.com/fedextrack/?trknbr=794698765432",
+		);
+		expect((await readOrder(key, third?.id ?? "")).tracking?.url).toBe("https://www.ups.com/track?tracknum=1Z760");
+		expect((await readOrder(key, second?.id ?? "")).status).toBe("in_production");
+	});
+
+	it("POST /v1/ops/shipments/import/preview answers what each row would do, and changes nothing", async () => {
+		const { key, ready, held, ops } = await floor();
+		const [first, second] = ready;
+		const csv = [
+			"order_id;carrier;tracking_number",
+			`${first?.id};UPS;1Z770`,
+			`${first?.id};UPS;1Z770`,
+			`${first?.id};UPS;1Z771`,
+			`${held.id};UPS;1Z772`,
+			`${second?.id};Harbour Couriers;HC-2`,
+		].join("\n");
+		const previewCsv = (body: string) =>
+			api("/v1/ops/shipments/import/preview", {
+				key: ops,
+				method: "POST",
+				headers: { "Content-Type": "text/csv" },
+				body,
+			});
+		const response = await previewCsv(csv);
+		expect(response.status).toBe(200);
+		const preview = (await response.json()) as { rows: { action: string; message: string }[] };
+		expect(preview).toMatchObject({ ship: 1, already_shipped: 1, refused: 3 });
+		expect(preview.rows.map((row) => [row.action, row.message])).toEqual([
+			["ship", "Ship with UPS 1Z770."],
+			["already_shipped", "Line 2 ships it with this tracking."],
+			["refused", "Line 2 ships this order with UPS 1Z770; this row's tracking differs."],
+			["refused", "Cannot ship an order that is on_hold."],
+			[
+				"refused",
+				'tracking_url: is needed for carrier "Harbour Couriers": only UPS, USPS, FedEx, DHL tracking URLs follow from the number.',
+			],
+		]);
+		expect((await readOrder(key, first?.id ?? "")).status).toBe("in_production");
+		expect(await eventTypes(first?.id ?? "")).not.toContain("order.shipped");
+		await expectError(await previewCsv("order,carrier\n"), "validation_error", "file");
+	});
+
 	it("two rows for one order: the first ships it, the second (the same tracking) is already shipped", async () => {
 		const { ready, ops } = await floor();
 		const row = trackingRow(ready[0]?.id ?? "", "1Z200");
@@ -223,47 +297,271 @@ describe("POST /v1/ops/shipments/import", () => {
 	});
 });
 
-describe("the console's Ship in bulk", () => {
-	it("uploads a CSV with the form token and shows each row's result", async () => {
-		const operator = await signedInOperator();
-		const { ready, held } = await floor();
-		const csv = [
-			"order_id,carrier,tracking_number,tracking_url",
-			trackingRow(ready[0]?.id ?? "", "1Z400"),
-			trackingRow(held.id, "1Z401"),
-		].join("\n");
-		const form = new FormData();
-		form.set("_csrf", operator.csrf);
-		form.set("file", new File([csv], "labels.csv", { type: "text/csv" }));
-		const response = await consoleRequest("/ops/shipments/import", {
-			cookie: operator.cookie,
-			method: "POST",
-			body: form,
-		});
-		const html = await htmlOf(response, 200);
-		expect(html).toContain("1 shipped, 0 already shipped, 1 refused.");
-		expect(html).toMatch(/<tr data-line="2" data-outcome="shipped">/);
-		expect(html).toMatch(/<tr data-line="3" data-outcome="refused">/);
+/** The console's upload: the preview page it answers with. */
+async function previewPage(operator: Operator, csv: string, status = 200): Promise<string> {
+	const form = new FormData();
+	form.set("_csrf", operator.csrf);
+	form.set("file", new File([csv], "labels.csv", { type: "text/csv" }));
+	return htmlOf(
+		await consoleRequest("/ops/shipments/import", { cookie: operator.cookie, method: "POST", body: form }),
+		status,
+	);
+}
 
+/** The hidden fields of the preview's confirm form. */
+function confirmFieldsOf(html: string): { content: string; digest: string } {
+	const content = /name="content" value="([^"]*)"/.exec(html)?.[1];
+	const digest = /name="digest" value="([^"]*)"/.exec(html)?.[1];
+	if (content === undefined || digest === undefined) throw new Error("no confirm form on the page");
+	return { content, digest };
+}
+
+/** Posts a confirm form as the browser does (multipart, with the form token unless told otherwise). */
+function postConfirm(
+	operator: Operator,
+	fields: { content: string; digest: string },
+	csrf: string | null = operator.csrf,
+	headers: Record<string, string> = {},
+) {
+	const form = new FormData();
+	if (csrf !== null) form.set("_csrf", csrf);
+	form.set("content", fields.content);
+	form.set("digest", fields.digest);
+	return consoleRequest("/ops/shipments/import/confirm", {
+		cookie: operator.cookie,
+		method: "POST",
+		body: form,
+		headers,
+	});
+}
+
+/** Each previewed row's line and action, in page order. */
+function previewActionsOf(html: string): [number, string][] {
+	return [...html.matchAll(/<tr data-line="(\d+)" data-action="(\w+)">/g)].map((match) => [
+		Number(match[1]),
+		match[2] ?? "",
+	]);
+}
+
+/** The result's summary: its tone (ok, partial, failed) and its text. */
+function summaryOf(html: string): { tone: string; text: string } {
+	const match = /<div role="status" class="[^"]*" data-tone="(\w+)">([\s\S]*?)<\/div>/.exec(html);
+	if (match === null) throw new Error("no summary on the page");
+	return { tone: match[1] ?? "", text: textOf(match[2] ?? "") };
+}
+
+function occurrences(text: string, part: string): number {
+	return text.split(part).length - 1;
+}
+
+const HEADER = "order_id,carrier,tracking_number,tracking_url";
+
+describe("the console's Ship in bulk: preview, then confirm", () => {
+	it("an upload is a preview of every row that changes nothing: no order ships, no event is sent", async () => {
+		const operator = await signedInOperator();
+		const { key, ready, held } = await floor();
+		const [first, second] = ready;
+		const html = await previewPage(
+			operator,
+			[
+				HEADER,
+				trackingRow(first?.id ?? "", "1Z700"),
+				trackingRow(held.id, "1Z701"),
+				`${second?.id},Harbour Couriers,HC-1,`,
+				`${second?.id},DHL,JD0146,`,
+			].join("\n"),
+		);
+		expect(previewActionsOf(html)).toEqual([
+			[2, "ship"],
+			[3, "refused"],
+			[4, "refused"],
+			[5, "ship"],
+		]);
+		expect(textOf(html)).toContain("4 rows: 2 would ship, 0 already shipped, 2 refused.");
+		expect(html).toContain("Cannot ship an order that is on_hold.");
+		expect(textOf(html)).toContain(
+			'tracking_url: is needed for carrier "Harbour Couriers": only UPS, USPS, FedEx, DHL tracking URLs follow from the number.',
+		);
+		expect(html).toContain(
+			"https://www.dhl.com/global-en/home/tracking/tracking-express.html?submit=1&amp;tracking-id=JD0146",
+		);
+		expect(html).toContain("Confirm: ship 2 orders");
+		for (const order of [...ready, held]) {
+			expect((await readOrder(key, order.id)).status).toBe(order.status);
+			expect(await eventTypes(order.id)).not.toContain("order.shipped");
+		}
+	});
+
+	it("confirm ships exactly what was previewed, and the summary is green only when every row was applied", async () => {
+		const operator = await signedInOperator();
+		const { key, ready } = await floor();
+		const [first, second] = ready;
+		const csv = [HEADER, trackingRow(first?.id ?? "", "1Z710"), `${second?.id},USPS,9400710,`].join("\n");
+		const html = await htmlOf(await postConfirm(operator, confirmFieldsOf(await previewPage(operator, csv))), 200);
+		expect(summaryOf(html)).toEqual({ tone: "ok", text: "All 2 rows applied: 2 shipped now, 0 already shipped." });
+		expect((await readOrder(key, first?.id ?? "")).tracking?.number).toBe("1Z710");
+		expect((await readOrder(key, second?.id ?? "")).tracking).toEqual({
+			carrier: "USPS",
+			number: "9400710",
+			url: "https://tools.usps.com/go/TrackConfirmAction?tLabels=9400710",
+		});
+		expect((await readOrder(key, ready[2]?.id ?? "")).status).toBe("in_production");
+	});
+
+	it("a confirm replayed ships nothing twice: its rows are reported as already shipped, and the summary stays green", async () => {
+		const operator = await signedInOperator();
+		const { ready } = await floor();
+		const csv = [HEADER, ...ready.map((order, index) => trackingRow(order.id, `1Z72${index}`))].join("\n");
+		const fields = confirmFieldsOf(await previewPage(operator, csv));
+		const [once, twice] = [await postConfirm(operator, fields), await postConfirm(operator, fields)];
+		expect(summaryOf(await htmlOf(once, 200)).text).toBe("All 3 rows applied: 3 shipped now, 0 already shipped.");
+		const replay = await htmlOf(twice, 200);
+		expect(summaryOf(replay)).toEqual({ tone: "ok", text: "All 3 rows applied: 0 shipped now, 3 already shipped." });
+		expect(replay).toContain("Already shipped with UPS 1Z720: nothing changed.");
+		for (const order of ready) {
+			expect((await eventTypes(order.id)).filter((type) => type === "order.shipped")).toHaveLength(1);
+		}
+	});
+
+	it("a row whose order moved between preview and confirm is refused at confirm, and the summary is amber", async () => {
+		const operator = await signedInOperator();
+		const { key, ready, ops } = await floor();
+		const [first, second] = ready;
+		const csv = [HEADER, trackingRow(first?.id ?? "", "1Z730"), trackingRow(second?.id ?? "", "1Z731")].join("\n");
+		const preview = await previewPage(operator, csv);
+		expect(previewActionsOf(preview)).toEqual([
+			[2, "ship"],
+			[3, "ship"],
+		]);
+		await opsMoveOk(ops, second?.id ?? "", "hold", { message: "Glass cracked on the bench" });
+		const html = await htmlOf(await postConfirm(operator, confirmFieldsOf(preview)), 200);
+		const summary = summaryOf(html);
+		expect(summary.tone).toBe("partial");
+		expect(summary.text).toContain("1 of 2 rows applied, 1 refused.");
+		expect(summary.text).toContain(`Line 3 (${second?.external_id}): Cannot ship an order that is on_hold.`);
+		expect((await readOrder(key, first?.id ?? "")).status).toBe("shipped");
+		expect((await readOrder(key, second?.id ?? "")).status).toBe("on_hold");
+	});
+
+	it("the summary says N of M rows applied, K refused, lists each refusal once, and is red when none was applied", async () => {
+		const operator = await signedInOperator();
+		const { ready, held, ops } = await floor();
+		const reason = "Cannot ship an order that is on_hold.";
+		const some = await previewPage(
+			operator,
+			[HEADER, trackingRow(ready[0]?.id ?? "", "1Z740"), trackingRow(held.id, "1Z741"), "ord_nothing,UPS,1Z742,"].join(
+				"\n",
+			),
+		);
+		const html = await htmlOf(await postConfirm(operator, confirmFieldsOf(some)), 200);
+		const summary = summaryOf(html);
+		expect(summary.tone).toBe("partial");
+		expect(summary.text).toContain("1 of 3 rows applied, 2 refused.");
+		expect(occurrences(textOf(html), reason)).toBe(1);
+		expect(occurrences(textOf(html), "No order ord_nothing.")).toBe(1);
+		expect(html).not.toMatch(/data-outcome="refused"/);
+
+		// A file whose one row's order is canceled between preview and confirm: nothing applied, a red summary.
+		const lone = await previewPage(operator, [HEADER, trackingRow(ready[1]?.id ?? "", "1Z750")].join("\n"));
+		await opsMoveOk(ops, ready[1]?.id ?? "", "cancel");
+		expect(summaryOf(await htmlOf(await postConfirm(operator, confirmFieldsOf(lone)), 200))).toEqual({
+			tone: "failed",
+			text: `0 of 1 row applied, 1 refused.Line 2 (${ready[1]?.external_id}): Cannot ship an order that is canceled.`,
+		});
+	});
+});
+
+describe("the console's Ship in bulk: refusals", () => {
+	it("an upload or a confirm without the form token, with another session's, or from another site is a 403, and nothing ships", async () => {
+		const operator = await signedInOperator();
+		const { key, ready } = await floor();
+		const csv = [HEADER, trackingRow(ready[0]?.id ?? "", "1Z400")].join("\n");
 		const withoutToken = new FormData();
 		withoutToken.set("file", new File([csv], "labels.csv", { type: "text/csv" }));
-		const refused = await consoleRequest("/ops/shipments/import", {
+		const upload = await consoleRequest("/ops/shipments/import", {
 			cookie: operator.cookie,
 			method: "POST",
 			body: withoutToken,
 		});
-		expect(refused.status).toBe(403);
+		expect(upload.status).toBe(403);
+		const fields = confirmFieldsOf(await previewPage(operator, csv));
+		expect((await postConfirm(operator, fields, null)).status).toBe(403);
+		expect((await postConfirm(operator, fields, "not-the-token")).status).toBe(403);
+		const other = await signedInOperator();
+		expect((await postConfirm(operator, fields, other.csrf)).status).toBe(403);
+		const fromElsewhere = await postConfirm(operator, fields, operator.csrf, {
+			Origin: "https://elsewhere.example",
+			"Sec-Fetch-Site": "cross-site",
+		});
+		expect(fromElsewhere.status).toBe(403);
+		expect((await readOrder(key, ready[0]?.id ?? "")).status).toBe("in_production");
 	});
 
-	it("a file without the needed columns is a 422 page saying which", async () => {
+	it("a confirm whose file is not the one previewed is a 422 page, and nothing ships", async () => {
 		const operator = await signedInOperator();
-		const form = new FormData();
-		form.set("_csrf", operator.csrf);
-		form.set("file", new File(["order,carrier\n"], "labels.csv", { type: "text/csv" }));
-		const html = await htmlOf(
-			await consoleRequest("/ops/shipments/import", { cookie: operator.cookie, method: "POST", body: form }),
-			422,
+		const { key, ready } = await floor();
+		const previewed = [HEADER, trackingRow(ready[0]?.id ?? "", "1Z410")].join("\n");
+		const swapped = [HEADER, trackingRow(ready[1]?.id ?? "", "1Z411")].join("\n");
+		const { digest } = confirmFieldsOf(await previewPage(operator, previewed));
+		const content = btoa(swapped);
+		for (const fields of [
+			{ content, digest },
+			{ content: "%%%not base64", digest },
+			{ content: "", digest: "" },
+		]) {
+			const html = await htmlOf(await postConfirm(operator, fields), 422);
+			expect(alertOf(html)).toBe("This confirm does not carry the file that was previewed: upload the file again.");
+		}
+		for (const order of ready.slice(0, 2)) expect((await readOrder(key, order.id)).status).toBe("in_production");
+	});
+
+	it("a file of 5,000 rows, the most taken, previews every row on one page and its confirm carries the whole file", async () => {
+		const operator = await signedInOperator();
+		const { ready } = await floor();
+		const rows = Array.from({ length: 4_999 }, (_, index) => `ord_none${index};UPS;1Z${index};`);
+		const csv = [
+			"order_id;carrier;tracking_number;tracking_url",
+			trackingRow(ready[0]?.id ?? "", "1Z800").replaceAll(",", ";"),
+			...rows,
+		].join("\n");
+		const html = await previewPage(operator, csv);
+		expect(previewActionsOf(html)).toHaveLength(5_000);
+		expect(textOf(html)).toContain("5,000 rows: 1 would ship, 0 already shipped, 4,999 refused.");
+		const fields = confirmFieldsOf(html);
+		expect(new TextDecoder().decode(Uint8Array.from(atob(fields.content), (c) => c.charCodeAt(0)))).toBe(csv);
+	}, 60_000);
+
+	it("a file just under the 4 MiB bound previews and confirms; a larger one is refused as a page", async () => {
+		const operator = await signedInOperator();
+		const { key, ready } = await floor();
+		const row = `${trackingRow(ready[0]?.id ?? "", "1Z810")},`;
+		const header = `${HEADER},note\n`;
+		const padding = "x".repeat(MAX_IMPORT_BYTES - 2_048 - header.length - row.length);
+		const csv = `${header}${row}${padding}\n`;
+		const preview = await previewPage(operator, csv);
+		expect(previewActionsOf(preview)).toEqual([[2, "ship"]]);
+		const html = await htmlOf(await postConfirm(operator, confirmFieldsOf(preview)), 200);
+		expect(summaryOf(html).tone).toBe("ok");
+		expect((await readOrder(key, ready[0]?.id ?? "")).status).toBe("shipped");
+		const tooBig = await previewPage(operator, `${csv}${"y".repeat(4_096)}\n`, 400);
+		expect(alertOf(tooBig)).toBe("The file is larger than 4 MiB: split it.");
+	}, 60_000);
+
+	it("a row's text is shown as text: markup in the file is escaped on the preview", async () => {
+		const operator = await signedInOperator();
+		const html = await previewPage(
+			operator,
+			`external_id,carrier,tracking_number\n"<script>alert(1)</script>",<b>UPS</b>,<img src=x onerror=alert(2)>\n`,
 		);
-		expect(alertOf(html)).toContain("must name the columns");
+		expect(html).not.toMatch(/<script>alert|<b>UPS|<img src=x/);
+		expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+	});
+
+	it("a file without the needed columns is a 422 page naming the columns found and expected", async () => {
+		const operator = await signedInOperator();
+		const html = await previewPage(operator, "Order;Carrier\n", 422);
+		expect(alertOf(html)).toBe(
+			'The header row is missing order_id or external_id and tracking_number. Read as semicolon-separated, it has the columns "Order", "Carrier"; the import needs order_id or external_id, carrier and tracking_number, and tracking_url unless the carrier\'s page follows from the number.',
+		);
 	});
 });
