@@ -1595,7 +1595,7 @@ export interface components {
 			 * @example 2026-11-22T10:00:00.000Z
 			 */
 			created_at: string;
-			/** @description The webhook body, as signed and sent. */
+			/** @description The webhook body, as signed and sent (each event's body is under Webhooks). */
 			body: {
 				[key: string]: unknown;
 			};

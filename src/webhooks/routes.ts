@@ -39,7 +39,11 @@ const EventSchema = z
 		type: z.enum(ORDER_EVENT_TYPES),
 		order_id: z.string(),
 		created_at: dateTime(),
-		body: z.record(z.string(), z.unknown()).openapi({ description: "The webhook body, as signed and sent." }),
+		// `additionalProperties: true`, not zod's `{}`: an empty schema has no type, and Scalar's reader refuses it.
+		body: z.record(z.string(), z.unknown()).openapi({
+			description: "The webhook body, as signed and sent (each event's body is under Webhooks).",
+			additionalProperties: true,
+		}),
 		delivery: DeliverySchema.nullable().openapi({
 			description: "The delivery to the order's callback_url; null for events that are not sent (order.received).",
 		}),
