@@ -834,10 +834,14 @@ export interface components {
 			event: "order.on_hold";
 			/** @enum {string} */
 			status: "on_hold";
+			/** @example file_resolution_too_low */
 			hold_reason: string;
 			hold_details: {
+				/** @example itm_5Tg8 */
 				item_id: string | null;
+				/** @example print_file_id */
 				field: string;
+				/** @example The file prints at 96 DPI at 16 × 20 in; at least 150 DPI is needed. */
 				message: string;
 			}[];
 		};
@@ -866,8 +870,11 @@ export interface components {
 			/** @enum {string} */
 			status: "shipped";
 			tracking: {
+				/** @example UPS */
 				carrier: string;
+				/** @example 1Z999AA10123456784 */
 				number: string;
+				/** @example https://www.ups.com/track?tracknum=1Z999AA10123456784 */
 				url: string;
 			};
 			/**
@@ -962,6 +969,10 @@ export interface components {
 			status: "ok";
 			/** @enum {string} */
 			database: "ok";
+			/**
+			 * @description The service's clock.
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
 			time: string;
 		};
 		Error: {
@@ -1008,7 +1019,9 @@ export interface components {
 				max_united_inches: number;
 			}[];
 			mats: {
+				/** @example museum-rag-white-4ply */
 				slug: string;
+				/** @example Museum rag, white, 4-ply */
 				name: string;
 				color: components["schemas"]["CatalogColor"];
 				/**
@@ -1047,7 +1060,9 @@ export interface components {
 		};
 		NewAccount: {
 			account: {
+				/** @example acct_4fQ9v2 */
 				id: string;
+				/** @example Harbour Museum Store */
 				name: string;
 				/**
 				 * Format: date-time
@@ -1059,19 +1074,30 @@ export interface components {
 				live: components["schemas"]["IssuedKey"];
 				test: components["schemas"]["IssuedKey"];
 			};
-			/** @description Signs the account's live webhooks (the same as `webhook_secrets.live`). Shown only in this response. */
+			/**
+			 * @description Signs the account's live webhooks (the same as `webhook_secrets.live`). Shown only in this response.
+			 * @example whsec_Zp4LqT8vX2nR6cW1yK9mB3sD7fH5gJ0a
+			 */
 			webhook_secret: string;
 			/** @description The secrets that sign live and test webhooks: separate, so a test key never rotates the live one. Shown only in this response. */
 			webhook_secrets: {
+				/** @example whsec_Zp4LqT8vX2nR6cW1yK9mB3sD7fH5gJ0a */
 				live: string;
+				/** @example whsec_Qe7NvY2kU5tA9rM4xC8bL1pS6wG3hJ0d */
 				test: string;
 			};
 		};
 		IssuedKey: {
+			/** @example key_8hT2x0 */
 			id: string;
+			/** @example acct_4fQ9v2 */
 			account_id: string;
-			/** @description The secret key. Shown only in this response. */
+			/**
+			 * @description The secret key. Shown only in this response.
+			 * @example fps_live_7Rk2mQ9xW4vB8nL3pT6yH1cJ5dF0sG2a
+			 */
 			key: string;
+			/** @example fps_live_7Rk2 */
 			display_prefix: string;
 			/** @enum {string} */
 			mode: "live" | "test";
@@ -1083,17 +1109,29 @@ export interface components {
 			created_at: string;
 		};
 		CreateAccountRequest: {
+			/** @example Harbour Museum Store */
 			name: string;
 		};
 		CreateKeyRequest: {
 			/** @enum {string} */
 			mode: "live" | "test";
-			/** @description Defaults to the partner scopes: orders:read, orders:write, files:write, events:read. Keys with ops or admin are live-only. */
+			/**
+			 * @description Defaults to the partner scopes: orders:read, orders:write, files:write, events:read. Keys with ops or admin are live-only.
+			 * @example [
+			 *       "orders:read",
+			 *       "orders:write",
+			 *       "files:write",
+			 *       "events:read"
+			 *     ]
+			 */
 			scopes?: ("orders:read" | "orders:write" | "files:write" | "events:read" | "ops" | "admin")[];
 		};
 		KeySummary: {
+			/** @example key_8hT2x0 */
 			id: string;
+			/** @example acct_4fQ9v2 */
 			account_id: string;
+			/** @example fps_live_7Rk2 */
 			display_prefix: string;
 			/** @enum {string} */
 			mode: "live" | "test";
@@ -1110,6 +1148,7 @@ export interface components {
 			revoked_at: string | null;
 		};
 		Limits: {
+			/** @example acct_4fQ9v2 */
 			account_id: string;
 			requests_per_minute: number;
 			orders_per_second: number;
@@ -1117,19 +1156,31 @@ export interface components {
 		};
 		/** @description A number sets an override, null restores the default, an absent field is left as is. */
 		LimitsRequest: {
+			/** @example 600 */
 			requests_per_minute?: number | null;
+			/** @example 5 */
 			orders_per_second?: number | null;
+			/** @example null */
 			order_burst?: number | null;
 		};
 		PrintFileUpload: {
+			/** @example pf_7cQm2x */
 			id: string;
 			/** @enum {string} */
 			status: "awaiting_upload";
-			/** @description Send the file here with HTTP PUT before `expires_at`. */
+			/**
+			 * @description Send the file here with HTTP PUT before `expires_at`.
+			 * @example https://api.example.com/v1/uploads/pf_7cQm2x?expires=1795345200&signature=6f1c0e5a9b
+			 */
 			upload_url: string;
 			/** @enum {string} */
 			upload_method: "PUT";
-			/** @description Headers the PUT must carry. */
+			/**
+			 * @description Headers the PUT must carry.
+			 * @example {
+			 *       "Content-Type": "image/tiff"
+			 *     }
+			 */
 			upload_headers: {
 				[key: string]: string;
 			};
@@ -1140,21 +1191,31 @@ export interface components {
 			expires_at: string;
 		};
 		CreatePrintFileRequest: {
+			/** @example harbour-at-dusk.tif */
 			filename?: string;
 			/**
 			 * @description TIFF is preferred for framed art.
+			 * @example image/tiff
 			 * @enum {string}
 			 */
 			content_type: "image/tiff" | "image/png" | "image/jpeg";
-			/** @description The file's exact size. When given, an upload of another size is refused. */
+			/**
+			 * @description The file's exact size. When given, an upload of another size is refused.
+			 * @example 21600512
+			 */
 			size_bytes?: number;
 		};
 		PrintFile: {
+			/** @example pf_7cQm2x */
 			id: string;
 			/** @enum {string} */
 			status: "awaiting_upload" | "processing" | "ready" | "invalid";
+			/** @example harbour-at-dusk.tif */
 			filename: string | null;
-			/** @description As declared at creation. */
+			/**
+			 * @description As declared at creation.
+			 * @example image/tiff
+			 */
 			content_type: string;
 			/**
 			 * @description As read from the file itself.
@@ -1180,6 +1241,7 @@ export interface components {
 				| "file_too_large"
 				| "file_changed"
 				| null;
+			/** @example The file is 1200 × 1500 px: 75 DPI at 16 × 20 in, below the 150 DPI minimum. */
 			invalid_message: string | null;
 			/**
 			 * Format: date-time
@@ -1199,7 +1261,9 @@ export interface components {
 			uploaded_at: string | null;
 		};
 		Order: {
+			/** @example ord_3kq9 */
 			id: string;
+			/** @example PO-1001 */
 			external_id: string;
 			/** @enum {string} */
 			status: "received" | "validating" | "in_production" | "on_hold" | "shipped" | "delivered" | "canceled";
@@ -1208,8 +1272,12 @@ export interface components {
 			/** @enum {string} */
 			mode: "live" | "test";
 			ship_to: components["schemas"]["ShipTo"];
+			/** @example https://example.com/hooks */
 			callback_url: string | null;
-			/** @description The buyer's message, printed on the packing slip. */
+			/**
+			 * @description The buyer's message, printed on the packing slip.
+			 * @example Happy birthday, Grace!
+			 */
 			gift_message: string | null;
 			/**
 			 * @description How the order ships; null only for orders placed before orders were priced.
@@ -1265,6 +1333,7 @@ export interface components {
 			name: string;
 			/** @example 350 Fifth Avenue */
 			address1: string;
+			/** @example Suite 2100 */
 			address2?: string;
 			/** @example New York */
 			city: string;
@@ -1285,6 +1354,7 @@ export interface components {
 			country: string;
 			/** @example +1 212-555-0100 */
 			phone?: string;
+			/** @example ada@example.com */
 			email?: string;
 		};
 		/** @description What the order costs the partner; null while an item cannot be priced (the order is on hold), and for orders placed before pricing. */
@@ -1299,22 +1369,33 @@ export interface components {
 			total: number;
 			/** @description The price book that priced the order (its quote's, with a quote). */
 			price_book_version: number;
-			/** @description The quote the order is charged by, if any. */
+			/**
+			 * @description The quote the order is charged by, if any.
+			 * @example quo_4Zq8
+			 */
 			quote_id: string | null;
 		} | null;
 		OrderItem: {
+			/** @example itm_5Tg8 */
 			id: string;
+			/** @example pf_7cQm2x */
 			print_file_id: string | null;
+			/** @example null */
 			print_file_url: string | null;
 			width_in: number;
 			height_in: number;
+			/** @example walnut-flat-125 */
 			frame: string | null;
+			/** @example museum-rag-white-4ply */
 			mat: string | null;
 			/** @description The mat's side and top border; null without a mat. */
 			mat_border_in: number | null;
 			/** @description The mat's bottom border; null without a mat. */
 			mat_bottom_border_in: number | null;
-			/** @description A double mat's inner mat. */
+			/**
+			 * @description A double mat's inner mat.
+			 * @example black-core-black
+			 */
 			inner_mat: string | null;
 			/** @description How much of the inner mat shows. */
 			inner_mat_reveal_in: number | null;
@@ -1335,7 +1416,12 @@ export interface components {
 			 * @example 0
 			 */
 			image_cropped_percent: number | null;
-			/** @description low_resolution: 150 to 299 DPI; image_cropped: fill cuts off more than 2% of the image. */
+			/**
+			 * @description low_resolution: 150 to 299 DPI; image_cropped: fill cuts off more than 2% of the image.
+			 * @example [
+			 *       "low_resolution"
+			 *     ]
+			 */
 			warnings: string[];
 			dimensions: components["schemas"]["Dimensions"];
 			united_inches: number | null;
@@ -1390,13 +1476,19 @@ export interface components {
 			total: number;
 		} | null;
 		Tracking: {
+			/** @example UPS */
 			carrier: string;
+			/** @example 1Z999AA10123456784 */
 			number: string;
+			/** @example https://www.ups.com/track?tracknum=1Z999AA10123456784 */
 			url: string;
 		} | null;
 		HoldDetail: {
+			/** @example itm_5Tg8 */
 			item_id: string | null;
+			/** @example print_file_id */
 			field: string;
+			/** @example The file prints at 96 DPI at 16 × 20 in; at least 150 DPI is needed. */
 			message: string;
 		};
 		CreateOrderRequest: {
@@ -1429,10 +1521,33 @@ export interface components {
 			 */
 			quote_id?: string;
 		};
+		/**
+		 * @example {
+		 *       "print_file_id": "pf_7cQm2x",
+		 *       "width_in": 16,
+		 *       "height_in": 20,
+		 *       "frame": "walnut-flat-125",
+		 *       "mat": "museum-rag-white-4ply",
+		 *       "mat_border_in": 2.5,
+		 *       "mat_bottom_border_in": 3,
+		 *       "inner_mat": "black-core-black",
+		 *       "inner_mat_reveal_in": 0.25,
+		 *       "glazing": "museum-acrylic",
+		 *       "paper": "cotton-rag",
+		 *       "fit": "fill",
+		 *       "quantity": 1
+		 *     }
+		 */
 		OrderItemInput: {
-			/** @description A print file uploaded beforehand. Exactly one of the two file fields. */
+			/**
+			 * @description A print file uploaded beforehand. Exactly one of the two file fields.
+			 * @example pf_7cQm2x
+			 */
 			print_file_id?: string;
-			/** @description An https URL the service fetches the file from. Exactly one of the two file fields. */
+			/**
+			 * @description An https URL the service fetches the file from. Exactly one of the two file fields.
+			 * @example https://lumen.example/prints/harbour-at-dusk.tif
+			 */
 			print_file_url?: string;
 			/**
 			 * @description Inches. Sizes outside the catalog's range put the order on hold.
@@ -1495,10 +1610,18 @@ export interface components {
 		};
 		OrderPage: {
 			data: components["schemas"]["Order"][];
+			/** @example WyIyMDI2LTExLTIyVDEwOjAwOjAwLjAwMFoiLCJvcmRfM2txOSJd */
 			next_cursor: string | null;
 		};
+		/**
+		 * @example {
+		 *       "print_file_id": "pf_9Wd4Lm"
+		 *     }
+		 */
 		PatchItemRequest: {
+			/** @example pf_9Wd4Lm */
 			print_file_id?: string;
+			/** @example https://lumen.example/prints/harbour-at-dusk-300dpi.tif */
 			print_file_url?: string;
 			/**
 			 * @description Inches. Sizes outside the catalog's range put the order on hold.
@@ -1523,6 +1646,7 @@ export interface components {
 		};
 		QueuePage: {
 			data: components["schemas"]["Order"][];
+			/** @example WyIyMDI2LTExLTIyVDEwOjAwOjAwLjAwMFoiLCJvcmRfM2txOSJd */
 			next_cursor: string | null;
 			/** @description What the search by partner name covered; null without a search (q absent or blank). */
 			partner_search: {
@@ -1539,17 +1663,23 @@ export interface components {
 			} | null;
 		};
 		OperatorHoldRequest: {
+			/** @example The print file shows banding in the sky; please upload a new export. */
 			message: string;
 		};
 		ShipRequest: {
+			/** @example UPS */
 			carrier: string;
+			/** @example 1Z999AA10123456784 */
 			number: string;
+			/** @example https://www.ups.com/track?tracknum=1Z999AA10123456784 */
 			url: string;
 		};
 		OpsOrderView: {
 			order: components["schemas"]["Order"];
 			account: {
+				/** @example acct_4fQ9v2 */
 				id: string;
+				/** @example Harbour Museum Store */
 				name: string;
 			};
 			/** @description What the shipping label carries: the partner's return address, never the service's. */
@@ -1558,17 +1688,22 @@ export interface components {
 				return_address: components["schemas"]["ShipTo"] | null;
 				ship_to: components["schemas"]["ShipTo"];
 			};
+			/** @example Lumen Prints */
 			brand_name: string | null;
+			/** @example /v1/ops/orders/ord_3kq9/packing-slip */
 			packing_slip_url: string;
 		};
 		ShipmentsImportReport: {
 			rows: {
 				/** @description The row's line in the file; the header is line 1. */
 				line: number;
+				/** @example ord_3kq9 */
 				order_id: string | null;
+				/** @example PO-1001 */
 				external_id: string | null;
 				/** @enum {string} */
 				outcome: "shipped" | "already_shipped" | "refused";
+				/** @example Shipped with UPS 1Z999AA10123456784. */
 				message: string;
 			}[];
 			shipped: number;
@@ -1577,9 +1712,11 @@ export interface components {
 		};
 		EventPage: {
 			data: components["schemas"]["Event"][];
+			/** @example WyIyMDI2LTExLTIyVDEwOjAwOjAwLjAwMFoiLCJvcmRfM2txOSJd */
 			next_cursor: string | null;
 		};
 		Event: {
+			/** @example evt_9Lq3 */
 			id: string;
 			/** @enum {string} */
 			type:
@@ -1589,6 +1726,7 @@ export interface components {
 				| "order.shipped"
 				| "order.delivered"
 				| "order.canceled";
+			/** @example ord_3kq9 */
 			order_id: string;
 			/**
 			 * Format: date-time
@@ -1619,7 +1757,10 @@ export interface components {
 			 */
 			last_attempt_at: string | null;
 			last_status_code: number | null;
-			/** @description A short excerpt; receivers' bodies are not stored. */
+			/**
+			 * @description A short excerpt; receivers' bodies are not stored.
+			 * @example HTTP 503: upstream busy
+			 */
 			last_error: string | null;
 			/**
 			 * Format: date-time
@@ -1631,6 +1772,7 @@ export interface components {
 			 * @example 2026-11-22T10:00:00.000Z
 			 */
 			delivered_at: string | null;
+			/** @example https://example.com/hooks */
 			url: string | null;
 		} | null;
 		EndpointDelivery: {
@@ -1648,7 +1790,10 @@ export interface components {
 			 */
 			last_attempt_at: string | null;
 			last_status_code: number | null;
-			/** @description A short excerpt; receivers' bodies are not stored. */
+			/**
+			 * @description A short excerpt; receivers' bodies are not stored.
+			 * @example HTTP 503: upstream busy
+			 */
 			last_error: string | null;
 			/**
 			 * Format: date-time
@@ -1665,10 +1810,14 @@ export interface components {
 			 * @example whe_3Lk9
 			 */
 			endpoint_id: string;
-			/** @description The endpoint's URL when the event happened. */
+			/**
+			 * @description The endpoint's URL when the event happened.
+			 * @example https://example.com/hooks
+			 */
 			url: string;
 		};
 		RotatedSecret: {
+			/** @example whsec_Xr5KpW9mT2vN7cQ4yL8bH1sF6dJ3gA0e */
 			webhook_secret: string;
 			/**
 			 * @description The mode whose webhooks the secret signs: the key's.
@@ -1742,17 +1891,37 @@ export interface components {
 			delivered: boolean;
 			/** @description Its answer's status; null without one. */
 			status_code: number | null;
-			/** @description Why it is not delivered; null when it is. */
+			/**
+			 * @description Why it is not delivered; null when it is.
+			 * @example null
+			 */
 			error: string | null;
 		};
 		BrandProfile: {
+			/** @example Lumen Prints */
 			brand_name: string;
+			/**
+			 * @example {
+			 *       "name": "Lumen Prints",
+			 *       "address1": "88 Commercial Street",
+			 *       "city": "Portland",
+			 *       "state": "ME",
+			 *       "zip": "04101",
+			 *       "country": "US",
+			 *       "phone": "+1 207-555-0142",
+			 *       "email": "returns@lumen.example"
+			 *     }
+			 */
 			return_address: {
 				[key: string]: string;
 			} | null;
+			/** @example help@lumen.example */
 			support_email: string | null;
+			/** @example https://lumen.example/help */
 			support_url: string | null;
+			/** @example Thank you for supporting independent artists. */
 			packing_slip_message: string | null;
+			/** @example pf_2x8d */
 			logo_print_file_id: string | null;
 			/**
 			 * Format: date-time
@@ -1771,12 +1940,25 @@ export interface components {
 			 * @example Lumen Prints
 			 */
 			brand_name: string;
-			/** @description The shipping label's return address and the slip's sender: the shape and rules of ship_to. */
+			/**
+			 * @description The shipping label's return address and the slip's sender: the shape and rules of ship_to.
+			 * @example {
+			 *       "name": "Lumen Prints",
+			 *       "address1": "88 Commercial Street",
+			 *       "city": "Portland",
+			 *       "state": "ME",
+			 *       "zip": "04101",
+			 *       "country": "US",
+			 *       "phone": "+1 207-555-0142",
+			 *       "email": "returns@lumen.example"
+			 *     }
+			 */
 			return_address?: {
 				/** @example Ada Lovelace */
 				name: string;
 				/** @example 350 Fifth Avenue */
 				address1: string;
+				/** @example Suite 2100 */
 				address2?: string;
 				/** @example New York */
 				city: string;
@@ -1797,6 +1979,7 @@ export interface components {
 				country: string;
 				/** @example +1 212-555-0100 */
 				phone?: string;
+				/** @example ada@example.com */
 				email?: string;
 			} | null;
 			/** @example help@lumen.example */
@@ -2191,6 +2374,7 @@ export interface components {
 			published_at?: string;
 		};
 		AccountDiscount: {
+			/** @example acct_4fQ9v2 */
 			account_id: string;
 			discount_percent: number;
 		};
@@ -2223,16 +2407,22 @@ export interface components {
 				width_in: number;
 				height_in: number;
 				quantity: number;
+				/** @example walnut-flat-125 */
 				frame: string | null;
+				/** @example museum-rag-white-4ply */
 				mat: string | null;
 				mat_border_in: number | null;
 				mat_bottom_border_in: number | null;
+				/** @example black-core-black */
 				inner_mat: string | null;
 				inner_mat_reveal_in: number | null;
+				/** @example museum-acrylic */
 				glazing: string;
+				/** @example cotton-rag */
 				paper: string;
 				/** @enum {string} */
 				fit: "fill" | "fit";
+				/** @example pf_7cQm2x */
 				print_file_id: string | null;
 				effective_dpi: number | null;
 				/** @enum {string|null} */
@@ -2280,12 +2470,16 @@ export interface components {
 			items: components["schemas"]["QuoteItemInput"][];
 			/**
 			 * @description The method the partner means to order with; the quote still lists every option. An order against this quote that names no shipping_method ships with this one.
+			 * @example standard
 			 * @enum {string}
 			 */
 			shipping_method?: "budget" | "standard" | "express" | "freight";
 		};
 		QuoteItemInput: {
-			/** @description An uploaded file: the quote adds its effective DPI and verdict at this size. */
+			/**
+			 * @description An uploaded file: the quote adds its effective DPI and verdict at this size.
+			 * @example pf_7cQm2x
+			 */
 			print_file_id?: string;
 			/**
 			 * @description Inches: a whole number within the catalog's sizes.
@@ -6050,8 +6244,186 @@ export interface operations {
 			path?: never;
 			cookie?: never;
 		};
+		/** @description The example is the first book the service published, shortened to two frames: a book rates every catalog frame, paper and glazing. */
 		requestBody: {
 			content: {
+				/**
+				 * @example {
+				 *       "currency": "USD",
+				 *       "print": {
+				 *         "minimum_cents": 400,
+				 *         "paper_mills_per_sq_in": {
+				 *           "archival-matte": 20,
+				 *           "photo-lustre": 18,
+				 *           "cotton-rag": 35
+				 *         }
+				 *       },
+				 *       "mats": {
+				 *         "tiers": [
+				 *           {
+				 *             "max_united_inches": 40,
+				 *             "cents_per_layer": 600
+				 *           },
+				 *           {
+				 *             "max_united_inches": 60,
+				 *             "cents_per_layer": 900
+				 *           },
+				 *           {
+				 *             "max_united_inches": 80,
+				 *             "cents_per_layer": 1400
+				 *           },
+				 *           {
+				 *             "max_united_inches": null,
+				 *             "cents_per_layer": 2000
+				 *           }
+				 *         ]
+				 *       },
+				 *       "glazing": {
+				 *         "mills_per_sq_in": {
+				 *           "acrylic": 12,
+				 *           "uv-acrylic": 22,
+				 *           "museum-acrylic": 60,
+				 *           "none": 0
+				 *         }
+				 *       },
+				 *       "backing": {
+				 *         "mills_per_sq_in": 4
+				 *       },
+				 *       "assembly": {
+				 *         "cents_per_framed_piece": 800
+				 *       },
+				 *       "shipping": {
+				 *         "zones": {
+				 *           "US": {
+				 *             "budget": {
+				 *               "package_cents": 700,
+				 *               "per_lb_cents": 65,
+				 *               "transit_days": {
+				 *                 "min": 5,
+				 *                 "max": 8
+				 *               }
+				 *             },
+				 *             "standard": {
+				 *               "package_cents": 900,
+				 *               "per_lb_cents": 85,
+				 *               "transit_days": {
+				 *                 "min": 3,
+				 *                 "max": 5
+				 *               }
+				 *             },
+				 *             "express": {
+				 *               "package_cents": 2400,
+				 *               "per_lb_cents": 190,
+				 *               "transit_days": {
+				 *                 "min": 1,
+				 *                 "max": 2
+				 *               }
+				 *             },
+				 *             "freight": {
+				 *               "package_cents": 15000,
+				 *               "per_lb_cents": 150,
+				 *               "transit_days": {
+				 *                 "min": 7,
+				 *                 "max": 14
+				 *               }
+				 *             }
+				 *           },
+				 *           "north_america": {
+				 *             "standard": {
+				 *               "package_cents": 2200,
+				 *               "per_lb_cents": 210,
+				 *               "transit_days": {
+				 *                 "min": 6,
+				 *                 "max": 10
+				 *               }
+				 *             },
+				 *             "express": {
+				 *               "package_cents": 4800,
+				 *               "per_lb_cents": 420,
+				 *               "transit_days": {
+				 *                 "min": 2,
+				 *                 "max": 4
+				 *               }
+				 *             },
+				 *             "freight": {
+				 *               "package_cents": 30000,
+				 *               "per_lb_cents": 300,
+				 *               "transit_days": {
+				 *                 "min": 10,
+				 *                 "max": 20
+				 *               }
+				 *             }
+				 *           },
+				 *           "europe": {
+				 *             "standard": {
+				 *               "package_cents": 3500,
+				 *               "per_lb_cents": 380,
+				 *               "transit_days": {
+				 *                 "min": 7,
+				 *                 "max": 12
+				 *               }
+				 *             },
+				 *             "express": {
+				 *               "package_cents": 7000,
+				 *               "per_lb_cents": 760,
+				 *               "transit_days": {
+				 *                 "min": 3,
+				 *                 "max": 5
+				 *               }
+				 *             },
+				 *             "freight": {
+				 *               "package_cents": 45000,
+				 *               "per_lb_cents": 450,
+				 *               "transit_days": {
+				 *                 "min": 14,
+				 *                 "max": 28
+				 *               }
+				 *             }
+				 *           },
+				 *           "world": {
+				 *             "standard": {
+				 *               "package_cents": 4500,
+				 *               "per_lb_cents": 500,
+				 *               "transit_days": {
+				 *                 "min": 10,
+				 *                 "max": 20
+				 *               }
+				 *             },
+				 *             "express": {
+				 *               "package_cents": 9000,
+				 *               "per_lb_cents": 1000,
+				 *               "transit_days": {
+				 *                 "min": 4,
+				 *                 "max": 7
+				 *               }
+				 *             },
+				 *             "freight": {
+				 *               "package_cents": 45000,
+				 *               "per_lb_cents": 450,
+				 *               "transit_days": {
+				 *                 "min": 14,
+				 *                 "max": 28
+				 *               }
+				 *             }
+				 *           }
+				 *         },
+				 *         "oversize_cents": 5000,
+				 *         "oversize_above_in": 130,
+				 *         "freight_above_in": 165,
+				 *         "dimensional_divisor": 139,
+				 *         "production_days": {
+				 *           "framed": 3,
+				 *           "unframed": 1
+				 *         }
+				 *       },
+				 *       "frames": {
+				 *         "mills_per_foot": {
+				 *           "walnut-flat-075": 6800,
+				 *           "walnut-flat-125": 8200
+				 *         }
+				 *       }
+				 *     }
+				 */
 				"application/json": components["schemas"]["PriceBookBody"];
 			};
 		};

@@ -35,8 +35,8 @@ export const CatalogSchema = z
 		),
 		mats: z.array(
 			z.object({
-				slug: z.string(),
-				name: z.string(),
+				slug: z.string().openapi({ example: "museum-rag-white-4ply" }),
+				name: z.string().openapi({ example: "Museum rag, white, 4-ply" }),
 				color: ColorSchema,
 				core: z.enum(["white", "cream", "black"]).openapi({ description: "The colour of the bevel's core." }),
 			}),

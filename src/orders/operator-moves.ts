@@ -12,16 +12,20 @@ import { findOrder } from "./store.ts";
 /** `{message}` of an operator hold: shown to the partner in hold_details and the order.on_hold webhook. */
 export const HoldBody = z
 	.strictObject({
-		message: singleLineText(1000),
+		message: singleLineText(1000).openapi({
+			example: "The print file shows banding in the sky; please upload a new export.",
+		}),
 	})
 	.openapi("OperatorHoldRequest");
 
 /** The shipping label's tracking: carrier, number and the carrier's tracking page. */
 export const ShipBody = z
 	.strictObject({
-		carrier: singleLineText(100),
-		number: singleLineText(100),
-		url: webUrl("must be an http or https URL"),
+		carrier: singleLineText(100).openapi({ example: "UPS" }),
+		number: singleLineText(100).openapi({ example: "1Z999AA10123456784" }),
+		url: webUrl("must be an http or https URL").openapi({
+			example: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
+		}),
 	})
 	.openapi("ShipRequest");
 

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ShipToSchema } from "../addresses/schema.ts";
 import { FITS, specOf } from "../framing/spec.ts";
-import { encodeCursor } from "../http/cursor.ts";
+import { CURSOR_EXAMPLE, encodeCursor } from "../http/cursor.ts";
 import { dateTime } from "../http/date-time.ts";
 import { SHIPPING_METHODS } from "../pricing/shipping.ts";
 import { CentsSchema, DimensionsSchema, UnitPriceSchema } from "../quotes/schema.ts";
@@ -14,28 +14,36 @@ export const OrderIdParams = z.object({
 });
 
 export const TrackingSchema = z
-	.object({ carrier: z.string(), number: z.string(), url: z.string() })
+	.object({
+		carrier: z.string().openapi({ example: "UPS" }),
+		number: z.string().openapi({ example: "1Z999AA10123456784" }),
+		url: z.string().openapi({ example: "https://www.ups.com/track?tracknum=1Z999AA10123456784" }),
+	})
 	.openapi("Tracking");
 
 export const HoldDetailSchema = z
-	.object({ item_id: z.string().nullable(), field: z.string(), message: z.string() })
+	.object({
+		item_id: z.string().nullable().openapi({ example: "itm_5Tg8" }),
+		field: z.string().openapi({ example: "print_file_id" }),
+		message: z.string().openapi({ example: "The file prints at 96 DPI at 16 × 20 in; at least 150 DPI is needed." }),
+	})
 	.openapi("HoldDetail");
 
 export const OrderItemSchema = z
 	.object({
-		id: z.string(),
-		print_file_id: z.string().nullable(),
-		print_file_url: z.string().nullable(),
+		id: z.string().openapi({ example: "itm_5Tg8" }),
+		print_file_id: z.string().nullable().openapi({ example: "pf_7cQm2x" }),
+		print_file_url: z.string().nullable().openapi({ example: null }),
 		width_in: z.number(),
 		height_in: z.number(),
-		frame: z.string().nullable(),
-		mat: z.string().nullable(),
+		frame: z.string().nullable().openapi({ example: "walnut-flat-125" }),
+		mat: z.string().nullable().openapi({ example: "museum-rag-white-4ply" }),
 		mat_border_in: z.number().nullable().openapi({ description: "The mat's side and top border; null without a mat." }),
 		mat_bottom_border_in: z
 			.number()
 			.nullable()
 			.openapi({ description: "The mat's bottom border; null without a mat." }),
-		inner_mat: z.string().nullable().openapi({ description: "A double mat's inner mat." }),
+		inner_mat: z.string().nullable().openapi({ description: "A double mat's inner mat.", example: "black-core-black" }),
 		inner_mat_reveal_in: z.number().nullable().openapi({ description: "How much of the inner mat shows." }),
 		glazing: z.string().openapi({ description: "The glazing; none for an unframed print.", example: "acrylic" }),
 		paper: z.string().openapi({ example: "archival-matte" }),
@@ -52,6 +60,7 @@ export const OrderItemSchema = z
 		}),
 		warnings: z.array(z.string()).openapi({
 			description: "low_resolution: 150 to 299 DPI; image_cropped: fill cuts off more than 2% of the image.",
+			example: ["low_resolution"],
 		}),
 		dimensions: DimensionsSchema.nullable().openapi({
 			description: "The piece's dimensions; null until the item can be built (an unknown part or size holds it).",
@@ -75,14 +84,17 @@ export const OrderCostsSchema = z
 			.number()
 			.int()
 			.openapi({ description: "The price book that priced the order (its quote's, with a quote)." }),
-		quote_id: z.string().nullable().openapi({ description: "The quote the order is charged by, if any." }),
+		quote_id: z
+			.string()
+			.nullable()
+			.openapi({ description: "The quote the order is charged by, if any.", example: "quo_4Zq8" }),
 	})
 	.openapi("OrderCosts");
 
 export const OrderSchema = z
 	.object({
-		id: z.string(),
-		external_id: z.string(),
+		id: z.string().openapi({ example: "ord_3kq9" }),
+		external_id: z.string().openapi({ example: "PO-1001" }),
 		status: z.enum(ORDER_STATUSES),
 		version: z.number().int().openapi({
 			description:
@@ -90,8 +102,11 @@ export const OrderSchema = z
 		}),
 		mode: z.enum(["live", "test"]),
 		ship_to: ShipToSchema,
-		callback_url: z.string().nullable(),
-		gift_message: z.string().nullable().openapi({ description: "The buyer's message, printed on the packing slip." }),
+		callback_url: z.string().nullable().openapi({ example: "https://example.com/hooks" }),
+		gift_message: z.string().nullable().openapi({
+			description: "The buyer's message, printed on the packing slip.",
+			example: "Happy birthday, Grace!",
+		}),
 		shipping_method: z.enum(SHIPPING_METHODS).nullable().openapi({
 			description: "How the order ships; null only for orders placed before orders were priced.",
 		}),
@@ -161,7 +176,7 @@ export function toOrder({ order, items }: StoredOrder): Order {
 
 /** A page of orders as listed: the orders and the cursor of the next page, if there is one. */
 export const OrderPageSchema = z
-	.object({ data: z.array(OrderSchema), next_cursor: z.string().nullable() })
+	.object({ data: z.array(OrderSchema), next_cursor: z.string().nullable().openapi({ example: CURSOR_EXAMPLE }) })
 	.openapi("OrderPage");
 
 /** The API shape of a page of orders. */

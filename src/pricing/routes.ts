@@ -7,6 +7,7 @@ import { isolateCatalog } from "../catalog/cache.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { PriceBookBody, type PriceBookBodyInput, type PriceBookInput, PriceBookSchema } from "./book.ts";
+import { SEED_BOOK } from "./seed-book.ts";
 import { findPriceBook, publishPriceBook, setDiscountPercent } from "./store.ts";
 
 const VersionQuery = z.object({
@@ -25,8 +26,14 @@ const DiscountBody = z
 	.strictObject({ discount_percent: z.number().int().min(0).max(50).openapi({ example: 10 }) })
 	.openapi("DiscountBody");
 const DiscountSchema = z
-	.object({ account_id: z.string(), discount_percent: z.number().int() })
+	.object({ account_id: z.string().openapi({ example: "acct_4fQ9v2" }), discount_percent: z.number().int() })
 	.openapi("AccountDiscount");
+
+/** The seed book as the document shows it, with two of the catalog's frames. */
+const PRICE_BOOK_EXAMPLE = {
+	...SEED_BOOK,
+	frames: { mills_per_foot: { "walnut-flat-075": 6800, "walnut-flat-125": 8200 } },
+} satisfies PriceBookInput;
 
 const getPriceBook = protectedRoute(null, {
 	method: "get",
@@ -44,7 +51,14 @@ const publish = protectedRoute("admin", {
 	summary: "Publish a new version of the price book (the whole book); earlier versions are kept unchanged",
 	description:
 		"A book read with GET may be sent back whole, edited: its `version` and `published_at` are read-only and must be the book in force's (a book published since it was read is a 409), or be left out.",
-	request: { body: { required: true, content: { "application/json": { schema: PriceBookBody } } } },
+	request: {
+		body: {
+			required: true,
+			content: { "application/json": { schema: PriceBookBody, example: PRICE_BOOK_EXAMPLE } },
+			description:
+				"The example is the first book the service published, shortened to two frames: a book rates every catalog frame, paper and glazing.",
+		},
+	},
 	responses: { 201: jsonResponse(PriceBookSchema, "The published book."), ...errorResponses(400, 409, 422) },
 });
 

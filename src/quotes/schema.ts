@@ -13,12 +13,10 @@ const inches = z
 /** An item to quote: an order's item, with the file optional. */
 export const QuoteItemInputSchema = z
 	.strictObject({
-		print_file_id: z
-			.string()
-			.min(1)
-			.max(64)
-			.optional()
-			.openapi({ description: "An uploaded file: the quote adds its effective DPI and verdict at this size." }),
+		print_file_id: z.string().min(1).max(64).optional().openapi({
+			description: "An uploaded file: the quote adds its effective DPI and verdict at this size.",
+			example: "pf_7cQm2x",
+		}),
 		width_in: inches,
 		height_in: inches,
 		quantity: z.number().int("must be a whole number").min(1).max(100).default(1),
@@ -35,6 +33,7 @@ export const CreateQuoteBody = z
 		shipping_method: z.enum(SHIPPING_METHODS).optional().openapi({
 			description:
 				"The method the partner means to order with; the quote still lists every option. An order against this quote that names no shipping_method ships with this one.",
+			example: "standard",
 		}),
 	})
 	.openapi("CreateQuoteRequest");
@@ -81,16 +80,16 @@ const QuoteItemSchema = z.object({
 	width_in: z.number(),
 	height_in: z.number(),
 	quantity: z.number().int(),
-	frame: z.string().nullable(),
-	mat: z.string().nullable(),
+	frame: z.string().nullable().openapi({ example: "walnut-flat-125" }),
+	mat: z.string().nullable().openapi({ example: "museum-rag-white-4ply" }),
 	mat_border_in: z.number().nullable(),
 	mat_bottom_border_in: z.number().nullable(),
-	inner_mat: z.string().nullable(),
+	inner_mat: z.string().nullable().openapi({ example: "black-core-black" }),
 	inner_mat_reveal_in: z.number().nullable(),
-	glazing: z.string(),
-	paper: z.string(),
+	glazing: z.string().openapi({ example: "museum-acrylic" }),
+	paper: z.string().openapi({ example: "cotton-rag" }),
 	fit: z.enum(["fill", "fit"]),
-	print_file_id: z.string().nullable(),
+	print_file_id: z.string().nullable().openapi({ example: "pf_7cQm2x" }),
 	effective_dpi: z.number().nullable(),
 	resolution: z.enum(["ok", "warn", "reject"]).nullable(),
 	dimensions: DimensionsSchema,

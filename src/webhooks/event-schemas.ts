@@ -19,8 +19,16 @@ const base = {
 	}),
 };
 
-const Tracking = z.object({ carrier: z.string(), number: z.string(), url: z.string() });
-const HoldDetail = z.object({ item_id: z.string().nullable(), field: z.string(), message: z.string() });
+const Tracking = z.object({
+	carrier: z.string().openapi({ example: "UPS" }),
+	number: z.string().openapi({ example: "1Z999AA10123456784" }),
+	url: z.string().openapi({ example: "https://www.ups.com/track?tracknum=1Z999AA10123456784" }),
+});
+const HoldDetail = z.object({
+	item_id: z.string().nullable().openapi({ example: "itm_5Tg8" }),
+	field: z.string().openapi({ example: "print_file_id" }),
+	message: z.string().openapi({ example: "The file prints at 96 DPI at 16 × 20 in; at least 150 DPI is needed." }),
+});
 
 /** The webhook events the service sends, each with its body's schema. */
 export const WEBHOOK_EVENT_SCHEMAS = {
@@ -32,7 +40,7 @@ export const WEBHOOK_EVENT_SCHEMAS = {
 			...base,
 			event: z.literal("order.on_hold"),
 			status: z.literal("on_hold"),
-			hold_reason: z.string(),
+			hold_reason: z.string().openapi({ example: "file_resolution_too_low" }),
 			hold_details: z.array(HoldDetail),
 		})
 		.openapi("OrderOnHoldEvent"),
