@@ -7,6 +7,7 @@ import { BEARER_SCHEME } from "../access/protected-route.ts";
 import { DEFAULT_LIMITS } from "../accounts/store.ts";
 import { base64Of } from "../base64.ts";
 import { PingEventSchema, WEBHOOK_EVENT_SCHEMAS, WebhookHeaders } from "../webhooks/event-schemas.ts";
+import postmanCollectionFile from "./postman-collection.json";
 import scalarBundle from "./vendor/scalar-standalone.txt";
 import scalarVersion from "./vendor/scalar-version.txt";
 
@@ -253,7 +254,10 @@ function registerWebhooks<E extends HonoEnv>(app: OpenAPIHono<E>): void {
 	}
 }
 
-/** Serves the OpenAPI 3.1 document generated from the routes, and an interactive reference page. Both public. */
+/**
+ * Serves the OpenAPI 3.1 document generated from the routes, the Postman collection made from it, and
+ * an interactive reference page. All public.
+ */
 export function serveApiDocs<E extends HonoEnv>(app: OpenAPIHono<E>): void {
 	registerWebhooks(app);
 	app.openAPIRegistry.registerComponent("securitySchemes", BEARER_SCHEME, {
@@ -276,6 +280,15 @@ export function serveApiDocs<E extends HonoEnv>(app: OpenAPIHono<E>): void {
 				}),
 			),
 		),
+	);
+	// The collection `npm run postman:generate` made from this document, its base_url set to this origin.
+	app.get(POSTMAN_PATH, (c) =>
+		c.json({
+			...postmanCollectionFile,
+			variable: postmanCollectionFile.variable.map((variable) =>
+				variable.key === "base_url" ? { ...variable, value: new URL(c.req.url).origin } : variable,
+			),
+		}),
 	);
 	app.get(
 		"/v1/docs",

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { exampleOf } from "../../scripts/lib/openapi-examples.ts";
 import { app } from "../../src/app.ts";
 import { FRAMING_FIELDS } from "../../src/framing/spec.ts";
-import { OPENAPI_PATH } from "../../src/openapi/document.ts";
+import { OPENAPI_PATH, POSTMAN_PATH } from "../../src/openapi/document.ts";
 import { api, createPartner } from "../helpers.ts";
 import { readyFile, settleValidation } from "../orders/order-helpers.ts";
 
@@ -21,7 +21,7 @@ type OpenApiDocument = {
 
 /** Routes without a bearer key: health, and the signed upload URL (its signature is the authority). */
 const PUBLIC_ROUTES = new Set(["GET /v1/health", "PUT /v1/uploads/{id}"]);
-const DOCUMENTATION_ROUTES = new Set([OPENAPI_PATH, "/v1/docs"]);
+const DOCUMENTATION_ROUTES = new Set([OPENAPI_PATH, POSTMAN_PATH, "/v1/docs"]);
 
 /**
  * Every method and path of the API the app serves (Hono's route list; `ALL` entries are middleware), in
