@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import packageManifest from "../../package.json";
 import { exampleOf } from "../../scripts/lib/openapi-examples.ts";
 import { app } from "../../src/app.ts";
 import { FRAMING_FIELDS } from "../../src/framing/spec.ts";
@@ -55,6 +56,12 @@ describe("GET /v1/openapi.json", () => {
 		const document = await fetchDocument();
 		expect(document.openapi).toBe("3.1.0");
 		expect(document.info.title).toBeTruthy();
+	});
+
+	it("info.version is package.json's version", async () => {
+		const document = await fetchDocument();
+		expect(packageManifest.version).toMatch(/^\d+\.\d+\.\d+/);
+		expect(document.info.version).toBe(packageManifest.version);
 	});
 
 	it("declares the bearer security scheme and the Error schema", async () => {
