@@ -1042,6 +1042,13 @@ export interface components {
 				/** @description One line for a buyer. */
 				description: string;
 			}[];
+			/**
+			 * @example {
+			 *       "min_in": 4,
+			 *       "max_in": 40,
+			 *       "custom": true
+			 *     }
+			 */
 			sizes: {
 				min_in: number;
 				max_in: number;
@@ -1150,8 +1157,11 @@ export interface components {
 		Limits: {
 			/** @example acct_4fQ9v2 */
 			account_id: string;
+			/** @example 120 */
 			requests_per_minute: number;
+			/** @example 1 */
 			orders_per_second: number;
+			/** @example 30 */
 			order_burst: number;
 		};
 		/** @description A number sets an override, null restores the default, an absent field is left as is. */
@@ -1201,7 +1211,7 @@ export interface components {
 			content_type: "image/tiff" | "image/png" | "image/jpeg";
 			/**
 			 * @description The file's exact size. When given, an upload of another size is refused.
-			 * @example 21600512
+			 * @example 86402048
 			 */
 			size_bytes?: number;
 		};
@@ -1222,8 +1232,11 @@ export interface components {
 			 * @enum {string|null}
 			 */
 			format: "tiff" | "png" | "jpeg" | null;
+			/** @example 4800 */
 			width_px: number | null;
+			/** @example 6000 */
 			height_px: number | null;
+			/** @example 86402048 */
 			size_bytes: number | null;
 			/**
 			 * @description Why an `invalid` file was refused; `invalid_message` says it in a sentence.
@@ -1267,7 +1280,10 @@ export interface components {
 			external_id: string;
 			/** @enum {string} */
 			status: "received" | "validating" | "in_production" | "on_hold" | "shipped" | "delivered" | "canceled";
-			/** @description Grows by one with every move. Each webhook body carries the version its move left, so a receiver can drop an event older than the state it has. */
+			/**
+			 * @description Grows by one with every move. Each webhook body carries the version its move left, so a receiver can drop an event older than the state it has.
+			 * @example 1
+			 */
 			version: number;
 			/** @enum {string} */
 			mode: "live" | "test";
@@ -1361,13 +1377,25 @@ export interface components {
 		OrderCosts: {
 			/** @enum {string} */
 			currency: "USD";
-			/** @description The sum of the items' line totals. */
+			/**
+			 * @description The sum of the items' line totals.
+			 * @example 14889
+			 */
 			items: number;
-			/** @description The shipping method's cost for every package. */
+			/**
+			 * @description The shipping method's cost for every package.
+			 * @example 3110
+			 */
 			shipping: number;
-			/** @description US cents. */
+			/**
+			 * @description US cents.
+			 * @example 17999
+			 */
 			total: number;
-			/** @description The price book that priced the order (its quote's, with a quote). */
+			/**
+			 * @description The price book that priced the order (its quote's, with a quote).
+			 * @example 1
+			 */
 			price_book_version: number;
 			/**
 			 * @description The quote the order is charged by, if any.
@@ -1382,34 +1410,49 @@ export interface components {
 			print_file_id: string | null;
 			/** @example null */
 			print_file_url: string | null;
+			/** @example 16 */
 			width_in: number;
+			/** @example 20 */
 			height_in: number;
 			/** @example walnut-flat-125 */
 			frame: string | null;
 			/** @example museum-rag-white-4ply */
 			mat: string | null;
-			/** @description The mat's side and top border; null without a mat. */
+			/**
+			 * @description The mat's side and top border; null without a mat.
+			 * @example 2.5
+			 */
 			mat_border_in: number | null;
-			/** @description The mat's bottom border; null without a mat. */
+			/**
+			 * @description The mat's bottom border; null without a mat.
+			 * @example 3
+			 */
 			mat_bottom_border_in: number | null;
 			/**
 			 * @description A double mat's inner mat.
 			 * @example black-core-black
 			 */
 			inner_mat: string | null;
-			/** @description How much of the inner mat shows. */
+			/**
+			 * @description How much of the inner mat shows.
+			 * @example 0.25
+			 */
 			inner_mat_reveal_in: number | null;
 			/**
 			 * @description The glazing; none for an unframed print.
-			 * @example acrylic
+			 * @example museum-acrylic
 			 */
 			glazing: string;
-			/** @example archival-matte */
+			/** @example cotton-rag */
 			paper: string;
 			/** @enum {string} */
 			fit: "fill" | "fit";
+			/** @example 1 */
 			quantity: number;
-			/** @description Pixels per inch at this size once the file is known: the smaller of the two scale factors with fill, the larger with fit. */
+			/**
+			 * @description Pixels per inch at this size once the file is known: the smaller of the two scale factors with fill, the larger with fit.
+			 * @example 300
+			 */
 			effective_dpi: number | null;
 			/**
 			 * @description How much of the image fill cuts off along its cropped side, in percent (0 with fit), once the file is known.
@@ -1424,12 +1467,44 @@ export interface components {
 			 */
 			warnings: string[];
 			dimensions: components["schemas"]["Dimensions"];
+			/** @example 46.5 */
 			united_inches: number | null;
 			unit_price: components["schemas"]["UnitPrice"];
-			/** @description unit_price.total × quantity. */
+			/**
+			 * @description unit_price.total × quantity.
+			 * @example 14889
+			 */
 			line_total: number | null;
 		};
-		/** @description The piece's dimensions; null until the item can be built (an unknown part or size holds it). */
+		/**
+		 * @description The piece's dimensions; null until the item can be built (an unknown part or size holds it).
+		 * @example {
+		 *       "print": {
+		 *         "width_in": 16,
+		 *         "height_in": 20
+		 *       },
+		 *       "mat_opening": {
+		 *         "width_in": 15.75,
+		 *         "height_in": 19.75
+		 *       },
+		 *       "top_mat_opening": {
+		 *         "width_in": 16.25,
+		 *         "height_in": 20.25
+		 *       },
+		 *       "mat_outer": {
+		 *         "width_in": 21,
+		 *         "height_in": 25.5
+		 *       },
+		 *       "glazing": {
+		 *         "width_in": 21,
+		 *         "height_in": 25.5
+		 *       },
+		 *       "outside": {
+		 *         "width_in": 23.5,
+		 *         "height_in": 28
+		 *       }
+		 *     }
+		 */
 		Dimensions: {
 			print: {
 				width_in: number;
@@ -1456,7 +1531,19 @@ export interface components {
 				height_in: number;
 			};
 		} | null;
-		/** @description One unit's price by component; null until the item can be priced, and for orders placed before pricing. */
+		/**
+		 * @description One unit's price by component; null until the item can be priced, and for orders placed before pricing.
+		 * @example {
+		 *       "print": 1120,
+		 *       "frame": 7742,
+		 *       "mat": 1800,
+		 *       "glazing": 3213,
+		 *       "backing": 214,
+		 *       "assembly": 800,
+		 *       "discount": 0,
+		 *       "total": 14889
+		 *     }
+		 */
 		UnitPrice: {
 			/** @description US cents. */
 			print: number;
@@ -1695,7 +1782,10 @@ export interface components {
 		};
 		ShipmentsImportReport: {
 			rows: {
-				/** @description The row's line in the file; the header is line 1. */
+				/**
+				 * @description The row's line in the file; the header is line 1.
+				 * @example 2
+				 */
 				line: number;
 				/** @example ord_3kq9 */
 				order_id: string | null;
@@ -1706,8 +1796,11 @@ export interface components {
 				/** @example Shipped with UPS 1Z999AA10123456784. */
 				message: string;
 			}[];
+			/** @example 1 */
 			shipped: number;
+			/** @example 0 */
 			already_shipped: number;
+			/** @example 0 */
 			refused: number;
 		};
 		EventPage: {
@@ -1718,7 +1811,10 @@ export interface components {
 		Event: {
 			/** @example evt_9Lq3 */
 			id: string;
-			/** @enum {string} */
+			/**
+			 * @example order.shipped
+			 * @enum {string}
+			 */
 			type:
 				| "order.received"
 				| "order.in_production"
@@ -1733,7 +1829,24 @@ export interface components {
 			 * @example 2026-11-22T10:00:00.000Z
 			 */
 			created_at: string;
-			/** @description The webhook body, as signed and sent (each event's body is under Webhooks). */
+			/**
+			 * @description The webhook body, as signed and sent (each event's body is under Webhooks).
+			 * @example {
+			 *       "id": "evt_9Lq3",
+			 *       "event": "order.shipped",
+			 *       "created_at": "2026-11-22T10:00:00.000Z",
+			 *       "order_id": "ord_3kq9",
+			 *       "external_id": "PO-1001",
+			 *       "status": "shipped",
+			 *       "version": 4,
+			 *       "tracking": {
+			 *         "carrier": "UPS",
+			 *         "number": "1Z999AA10123456784",
+			 *         "url": "https://www.ups.com/track?tracknum=1Z999AA10123456784"
+			 *       },
+			 *       "shipped_at": "2026-11-22T10:00:00.000Z"
+			 *     }
+			 */
 			body: {
 				[key: string]: unknown;
 			};
@@ -1750,12 +1863,14 @@ export interface components {
 			id: string;
 			/** @enum {string} */
 			status: "pending" | "delivered" | "failed" | "no_endpoint";
+			/** @example 1 */
 			attempts: number;
 			/**
 			 * Format: date-time
 			 * @example 2026-11-22T10:00:00.000Z
 			 */
 			last_attempt_at: string | null;
+			/** @example 200 */
 			last_status_code: number | null;
 			/**
 			 * @description A short excerpt; receivers' bodies are not stored.
@@ -1783,12 +1898,14 @@ export interface components {
 			id: string;
 			/** @enum {string} */
 			status: "pending" | "delivered" | "failed" | "no_endpoint";
+			/** @example 1 */
 			attempts: number;
 			/**
 			 * Format: date-time
 			 * @example 2026-11-22T10:00:00.000Z
 			 */
 			last_attempt_at: string | null;
+			/** @example 200 */
 			last_status_code: number | null;
 			/**
 			 * @description A short excerpt; receivers' bodies are not stored.
@@ -1887,9 +2004,15 @@ export interface components {
 			 * @example ping_8Rt2
 			 */
 			id: string;
-			/** @description Whether the endpoint answered with a 2xx. */
+			/**
+			 * @description Whether the endpoint answered with a 2xx.
+			 * @example true
+			 */
 			delivered: boolean;
-			/** @description Its answer's status; null without one. */
+			/**
+			 * @description Its answer's status; null without one.
+			 * @example 200
+			 */
 			status_code: number | null;
 			/**
 			 * @description Why it is not delivered; null when it is.
@@ -2376,6 +2499,7 @@ export interface components {
 		AccountDiscount: {
 			/** @example acct_4fQ9v2 */
 			account_id: string;
+			/** @example 10 */
 			discount_percent: number;
 		};
 		DiscountBody: {
@@ -2398,23 +2522,30 @@ export interface components {
 			expires_at: string;
 			/** @enum {string} */
 			currency: "USD";
+			/** @example 1 */
 			price_book_version: number;
 			/** @description Where the quote ships to. An order against the quote must go to the same country. Null only for quotes made before quotes kept it (they cannot be ordered against). */
 			ship_to: components["schemas"]["ShipTo"] | null;
 			/** @enum {string|null} */
 			shipping_method: "budget" | "standard" | "express" | "freight" | null;
 			items: {
+				/** @example 16 */
 				width_in: number;
+				/** @example 20 */
 				height_in: number;
+				/** @example 1 */
 				quantity: number;
 				/** @example walnut-flat-125 */
 				frame: string | null;
 				/** @example museum-rag-white-4ply */
 				mat: string | null;
+				/** @example 2.5 */
 				mat_border_in: number | null;
+				/** @example 3 */
 				mat_bottom_border_in: number | null;
 				/** @example black-core-black */
 				inner_mat: string | null;
+				/** @example 0.25 */
 				inner_mat_reveal_in: number | null;
 				/** @example museum-acrylic */
 				glazing: string;
@@ -2424,13 +2555,18 @@ export interface components {
 				fit: "fill" | "fit";
 				/** @example pf_7cQm2x */
 				print_file_id: string | null;
+				/** @example 300 */
 				effective_dpi: number | null;
 				/** @enum {string|null} */
 				resolution: "ok" | "warn" | "reject" | null;
 				dimensions: components["schemas"]["Dimensions"] & unknown;
+				/** @example 46.5 */
 				united_inches: number;
 				unit_price: components["schemas"]["UnitPrice"] & unknown;
-				/** @description US cents. */
+				/**
+				 * @description US cents.
+				 * @example 14889
+				 */
 				line_total: number;
 			}[];
 			shipping_options: {
@@ -2445,13 +2581,45 @@ export interface components {
 					oversize: boolean;
 					length_plus_girth_in: number;
 				}[];
-				/** @description US cents. */
+				/**
+				 * @description US cents.
+				 * @example 3110
+				 */
 				cost: number;
+				/**
+				 * @example {
+				 *       "min": 6,
+				 *       "max": 8
+				 *     }
+				 */
 				delivery_days: {
 					min: number;
 					max: number;
 				};
 			}[];
+			/**
+			 * @example {
+			 *       "items": 14889,
+			 *       "by_method": {
+			 *         "budget": {
+			 *           "shipping": 2390,
+			 *           "total": 17279
+			 *         },
+			 *         "standard": {
+			 *           "shipping": 3110,
+			 *           "total": 17999
+			 *         },
+			 *         "express": {
+			 *           "shipping": 7340,
+			 *           "total": 22229
+			 *         },
+			 *         "freight": {
+			 *           "shipping": 18900,
+			 *           "total": 33789
+			 *         }
+			 *       }
+			 *     }
+			 */
 			totals: {
 				/** @description US cents. */
 				items: number;

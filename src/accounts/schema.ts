@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { dateTime } from "../http/date-time.ts";
 import { KEY_MODES, keyScopeProblem, PARTNER_SCOPES, SCOPES } from "./scopes.ts";
+import { DEFAULT_LIMITS } from "./store.ts";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse control characters.
 const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
@@ -101,8 +102,8 @@ export const NewAccountSchema = z
 export const LimitsSchema = z
 	.object({
 		account_id: z.string().openapi({ example: "acct_4fQ9v2" }),
-		requests_per_minute: z.number(),
-		orders_per_second: z.number(),
-		order_burst: z.number(),
+		requests_per_minute: z.number().openapi({ example: DEFAULT_LIMITS.requestsPerMinute }),
+		orders_per_second: z.number().openapi({ example: DEFAULT_LIMITS.ordersPerSecond }),
+		order_burst: z.number().openapi({ example: DEFAULT_LIMITS.orderBurst }),
 	})
 	.openapi("Limits");

@@ -34,24 +34,31 @@ export const OrderItemSchema = z
 		id: z.string().openapi({ example: "itm_5Tg8" }),
 		print_file_id: z.string().nullable().openapi({ example: "pf_7cQm2x" }),
 		print_file_url: z.string().nullable().openapi({ example: null }),
-		width_in: z.number(),
-		height_in: z.number(),
+		width_in: z.number().openapi({ example: 16 }),
+		height_in: z.number().openapi({ example: 20 }),
 		frame: z.string().nullable().openapi({ example: "walnut-flat-125" }),
 		mat: z.string().nullable().openapi({ example: "museum-rag-white-4ply" }),
-		mat_border_in: z.number().nullable().openapi({ description: "The mat's side and top border; null without a mat." }),
+		mat_border_in: z
+			.number()
+			.nullable()
+			.openapi({ description: "The mat's side and top border; null without a mat.", example: 2.5 }),
 		mat_bottom_border_in: z
 			.number()
 			.nullable()
-			.openapi({ description: "The mat's bottom border; null without a mat." }),
+			.openapi({ description: "The mat's bottom border; null without a mat.", example: 3 }),
 		inner_mat: z.string().nullable().openapi({ description: "A double mat's inner mat.", example: "black-core-black" }),
-		inner_mat_reveal_in: z.number().nullable().openapi({ description: "How much of the inner mat shows." }),
-		glazing: z.string().openapi({ description: "The glazing; none for an unframed print.", example: "acrylic" }),
-		paper: z.string().openapi({ example: "archival-matte" }),
+		inner_mat_reveal_in: z
+			.number()
+			.nullable()
+			.openapi({ description: "How much of the inner mat shows.", example: 0.25 }),
+		glazing: z.string().openapi({ description: "The glazing; none for an unframed print.", example: "museum-acrylic" }),
+		paper: z.string().openapi({ example: "cotton-rag" }),
 		fit: z.enum(FITS),
-		quantity: z.number().int(),
+		quantity: z.number().int().openapi({ example: 1 }),
 		effective_dpi: z.number().nullable().openapi({
 			description:
 				"Pixels per inch at this size once the file is known: the smaller of the two scale factors with fill, the larger with fit.",
+			example: 300,
 		}),
 		image_cropped_percent: z.number().nullable().openapi({
 			description:
@@ -65,25 +72,25 @@ export const OrderItemSchema = z
 		dimensions: DimensionsSchema.nullable().openapi({
 			description: "The piece's dimensions; null until the item can be built (an unknown part or size holds it).",
 		}),
-		united_inches: z.number().nullable(),
+		united_inches: z.number().nullable().openapi({ example: 46.5 }),
 		unit_price: UnitPriceSchema.nullable().openapi({
 			description:
 				"One unit's price by component; null until the item can be priced, and for orders placed before pricing.",
 		}),
-		line_total: CentsSchema.nullable().openapi({ description: "unit_price.total × quantity." }),
+		line_total: CentsSchema.nullable().openapi({ description: "unit_price.total × quantity.", example: 14889 }),
 	})
 	.openapi("OrderItem");
 
 export const OrderCostsSchema = z
 	.object({
 		currency: z.literal("USD"),
-		items: CentsSchema.openapi({ description: "The sum of the items' line totals." }),
-		shipping: CentsSchema.openapi({ description: "The shipping method's cost for every package." }),
-		total: CentsSchema,
+		items: CentsSchema.openapi({ description: "The sum of the items' line totals.", example: 14889 }),
+		shipping: CentsSchema.openapi({ description: "The shipping method's cost for every package.", example: 3110 }),
+		total: CentsSchema.openapi({ example: 17999 }),
 		price_book_version: z
 			.number()
 			.int()
-			.openapi({ description: "The price book that priced the order (its quote's, with a quote)." }),
+			.openapi({ description: "The price book that priced the order (its quote's, with a quote).", example: 1 }),
 		quote_id: z
 			.string()
 			.nullable()
@@ -99,6 +106,7 @@ export const OrderSchema = z
 		version: z.number().int().openapi({
 			description:
 				"Grows by one with every move. Each webhook body carries the version its move left, so a receiver can drop an event older than the state it has.",
+			example: 1,
 		}),
 		mode: z.enum(["live", "test"]),
 		ship_to: ShipToSchema,

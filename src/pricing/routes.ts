@@ -26,7 +26,10 @@ const DiscountBody = z
 	.strictObject({ discount_percent: z.number().int().min(0).max(50).openapi({ example: 10 }) })
 	.openapi("DiscountBody");
 const DiscountSchema = z
-	.object({ account_id: z.string().openapi({ example: "acct_4fQ9v2" }), discount_percent: z.number().int() })
+	.object({
+		account_id: z.string().openapi({ example: "acct_4fQ9v2" }),
+		discount_percent: z.number().int().openapi({ example: 10 }),
+	})
 	.openapi("AccountDiscount");
 
 /** The seed book as the document shows it, with two of the catalog's frames. */

@@ -33,7 +33,7 @@ export const CreatePrintFileBody = z
 			.optional()
 			.openapi({
 				description: "The file's exact size. When given, an upload of another size is refused.",
-				example: 21_600_512,
+				example: 86_402_048,
 			}),
 	})
 	.openapi("CreatePrintFileRequest");
@@ -65,9 +65,9 @@ export const PrintFileSchema = z
 		filename: z.string().nullable().openapi({ example: "harbour-at-dusk.tif" }),
 		content_type: z.string().openapi({ description: "As declared at creation.", example: "image/tiff" }),
 		format: z.enum(IMAGE_FORMATS).nullable().openapi({ description: "As read from the file itself." }),
-		width_px: z.number().int().nullable(),
-		height_px: z.number().int().nullable(),
-		size_bytes: z.number().int().nullable(),
+		width_px: z.number().int().nullable().openapi({ example: 4800 }),
+		height_px: z.number().int().nullable().openapi({ example: 6000 }),
+		size_bytes: z.number().int().nullable().openapi({ example: 86_402_048 }),
 		invalid_reason: z
 			.enum(INVALID_REASONS)
 			.nullable()

@@ -128,7 +128,7 @@ const listWorkTickets = protectedRoute("ops", {
 });
 
 const RowResultSchema = z.object({
-	line: z.number().int().openapi({ description: "The row's line in the file; the header is line 1." }),
+	line: z.number().int().openapi({ description: "The row's line in the file; the header is line 1.", example: 2 }),
 	order_id: z.string().nullable().openapi({ example: "ord_3kq9" }),
 	external_id: z.string().nullable().openapi({ example: "PO-1001" }),
 	outcome: z.enum(["shipped", "already_shipped", "refused"]),
@@ -138,9 +138,9 @@ const RowResultSchema = z.object({
 const ImportReportSchema = z
 	.object({
 		rows: z.array(RowResultSchema),
-		shipped: z.number().int(),
-		already_shipped: z.number().int(),
-		refused: z.number().int(),
+		shipped: z.number().int().openapi({ example: 1 }),
+		already_shipped: z.number().int().openapi({ example: 0 }),
+		refused: z.number().int().openapi({ example: 0 }),
 	})
 	.openapi("ShipmentsImportReport");
 

@@ -131,8 +131,12 @@ const pingEndpoint = protectedRoute("orders:write", {
 			z
 				.object({
 					id: z.string().openapi({ description: "The ping's id, also its `webhook-id`.", example: "ping_8Rt2" }),
-					delivered: z.boolean().openapi({ description: "Whether the endpoint answered with a 2xx." }),
-					status_code: z.number().int().nullable().openapi({ description: "Its answer's status; null without one." }),
+					delivered: z.boolean().openapi({ description: "Whether the endpoint answered with a 2xx.", example: true }),
+					status_code: z
+						.number()
+						.int()
+						.nullable()
+						.openapi({ description: "Its answer's status; null without one.", example: 200 }),
 					error: z
 						.string()
 						.nullable()

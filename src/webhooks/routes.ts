@@ -15,9 +15,9 @@ import { deliverSoon } from "./webhook-sender.do.ts";
 const deliveryFields = {
 	id: z.string().openapi({ description: "The delivery's id (`dlv_…`).", example: "dlv_7Hq2" }),
 	status: z.enum(DELIVERY_STATUSES),
-	attempts: z.number().int(),
+	attempts: z.number().int().openapi({ example: 1 }),
 	last_attempt_at: dateTime().nullable(),
-	last_status_code: z.number().int().nullable(),
+	last_status_code: z.number().int().nullable().openapi({ example: 200 }),
 	last_error: z
 		.string()
 		.nullable()
@@ -43,13 +43,28 @@ const DeliverySchema = z
 const EventSchema = z
 	.object({
 		id: z.string().openapi({ example: "evt_9Lq3" }),
-		type: z.enum(ORDER_EVENT_TYPES),
+		type: z.enum(ORDER_EVENT_TYPES).openapi({ example: "order.shipped" }),
 		order_id: z.string().openapi({ example: "ord_3kq9" }),
 		created_at: dateTime(),
 		// `additionalProperties: true`, not zod's `{}`: an empty schema has no type, and Scalar's reader refuses it.
 		body: z.record(z.string(), z.unknown()).openapi({
 			description: "The webhook body, as signed and sent (each event's body is under Webhooks).",
 			additionalProperties: true,
+			example: {
+				id: "evt_9Lq3",
+				event: "order.shipped",
+				created_at: "2026-11-22T10:00:00.000Z",
+				order_id: "ord_3kq9",
+				external_id: "PO-1001",
+				status: "shipped",
+				version: 4,
+				tracking: {
+					carrier: "UPS",
+					number: "1Z999AA10123456784",
+					url: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
+				},
+				shipped_at: "2026-11-22T10:00:00.000Z",
+			},
 		}),
 		delivery: DeliverySchema.nullable().openapi({
 			description: "The delivery to the order's callback_url; null for events that are not sent (order.received).",
