@@ -37,6 +37,8 @@ const PRICE_BOOK_EXAMPLE = {
 	...SEED_BOOK,
 	frames: { mills_per_foot: { "walnut-flat-075": 6800, "walnut-flat-125": 8200 } },
 } satisfies PriceBookInput;
+/** That book as the service answers it once published. */
+const PUBLISHED_BOOK_EXAMPLE = { ...PRICE_BOOK_EXAMPLE, version: 1, published_at: "2026-11-22T10:00:00.000Z" };
 
 const getPriceBook = protectedRoute(null, {
 	method: "get",
@@ -44,7 +46,13 @@ const getPriceBook = protectedRoute(null, {
 	tags: ["Pricing"],
 	summary: "The price book in force (or an earlier version): every rate, the mat tiers and the shipping tables",
 	request: { query: VersionQuery },
-	responses: { 200: jsonResponse(PriceBookSchema, "The price book."), ...errorResponses(404, 422) },
+	responses: {
+		200: {
+			description: "The price book.",
+			content: { "application/json": { schema: PriceBookSchema, example: PUBLISHED_BOOK_EXAMPLE } },
+		},
+		...errorResponses(404, 422),
+	},
 });
 
 const publish = protectedRoute("admin", {
@@ -62,7 +70,13 @@ const publish = protectedRoute("admin", {
 				"The example is the first book the service published, shortened to two frames: a book rates every catalog frame, paper and glazing.",
 		},
 	},
-	responses: { 201: jsonResponse(PriceBookSchema, "The published book."), ...errorResponses(400, 409, 422) },
+	responses: {
+		201: {
+			description: "The published book.",
+			content: { "application/json": { schema: PriceBookSchema, example: { ...PUBLISHED_BOOK_EXAMPLE, version: 2 } } },
+		},
+		...errorResponses(400, 409, 422),
+	},
 });
 
 const setDiscount = protectedRoute("admin", {

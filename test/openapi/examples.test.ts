@@ -169,14 +169,18 @@ describe("the OpenAPI document's examples", () => {
 		for (const { at, media } of itemBodies) expect(valueProblems(exampleOfBody(media, schemas), at)).toEqual([]);
 	});
 
-	it("every example the document writes validates against the schema it is written on", async () => {
+	it("every example the document writes validates against the schema it is written on or beside", async () => {
 		const document = await fetchDocument();
 		const written: Array<{ at: string; schema: object; example: unknown }> = [];
 		visitObjects(document, "#", (node, at) => {
-			if ("example" in node && SCHEMA_KEYWORDS.some((keyword) => keyword in node)) {
-				written.push({ at, schema: node, example: node.example });
+			if (!("example" in node)) return;
+			if (SCHEMA_KEYWORDS.some((keyword) => keyword in node)) written.push({ at, schema: node, example: node.example });
+			// A body's or a parameter's own example, beside its schema.
+			else if (typeof node.schema === "object" && node.schema !== null) {
+				written.push({ at, schema: node.schema, example: node.example });
 			}
 		});
+		expect(written.filter(({ at }) => at.endsWith("/content/application/json")).length).toBeGreaterThan(0);
 		expect(written.length).toBeGreaterThan(150);
 		const failures = written.flatMap(({ at, schema, example }) =>
 			validationErrors(schema, example, document).map((error) => `${at}: ${error}`),
