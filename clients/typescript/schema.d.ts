@@ -6334,6 +6334,185 @@ export interface operations {
 					[name: string]: unknown;
 				};
 				content: {
+					/**
+					 * @example {
+					 *       "currency": "USD",
+					 *       "print": {
+					 *         "minimum_cents": 400,
+					 *         "paper_mills_per_sq_in": {
+					 *           "archival-matte": 20,
+					 *           "photo-lustre": 18,
+					 *           "cotton-rag": 35
+					 *         }
+					 *       },
+					 *       "mats": {
+					 *         "tiers": [
+					 *           {
+					 *             "max_united_inches": 40,
+					 *             "cents_per_layer": 600
+					 *           },
+					 *           {
+					 *             "max_united_inches": 60,
+					 *             "cents_per_layer": 900
+					 *           },
+					 *           {
+					 *             "max_united_inches": 80,
+					 *             "cents_per_layer": 1400
+					 *           },
+					 *           {
+					 *             "max_united_inches": null,
+					 *             "cents_per_layer": 2000
+					 *           }
+					 *         ]
+					 *       },
+					 *       "glazing": {
+					 *         "mills_per_sq_in": {
+					 *           "acrylic": 12,
+					 *           "uv-acrylic": 22,
+					 *           "museum-acrylic": 60,
+					 *           "none": 0
+					 *         }
+					 *       },
+					 *       "backing": {
+					 *         "mills_per_sq_in": 4
+					 *       },
+					 *       "assembly": {
+					 *         "cents_per_framed_piece": 800
+					 *       },
+					 *       "shipping": {
+					 *         "zones": {
+					 *           "US": {
+					 *             "budget": {
+					 *               "package_cents": 700,
+					 *               "per_lb_cents": 65,
+					 *               "transit_days": {
+					 *                 "min": 5,
+					 *                 "max": 8
+					 *               }
+					 *             },
+					 *             "standard": {
+					 *               "package_cents": 900,
+					 *               "per_lb_cents": 85,
+					 *               "transit_days": {
+					 *                 "min": 3,
+					 *                 "max": 5
+					 *               }
+					 *             },
+					 *             "express": {
+					 *               "package_cents": 2400,
+					 *               "per_lb_cents": 190,
+					 *               "transit_days": {
+					 *                 "min": 1,
+					 *                 "max": 2
+					 *               }
+					 *             },
+					 *             "freight": {
+					 *               "package_cents": 15000,
+					 *               "per_lb_cents": 150,
+					 *               "transit_days": {
+					 *                 "min": 7,
+					 *                 "max": 14
+					 *               }
+					 *             }
+					 *           },
+					 *           "north_america": {
+					 *             "standard": {
+					 *               "package_cents": 2200,
+					 *               "per_lb_cents": 210,
+					 *               "transit_days": {
+					 *                 "min": 6,
+					 *                 "max": 10
+					 *               }
+					 *             },
+					 *             "express": {
+					 *               "package_cents": 4800,
+					 *               "per_lb_cents": 420,
+					 *               "transit_days": {
+					 *                 "min": 2,
+					 *                 "max": 4
+					 *               }
+					 *             },
+					 *             "freight": {
+					 *               "package_cents": 30000,
+					 *               "per_lb_cents": 300,
+					 *               "transit_days": {
+					 *                 "min": 10,
+					 *                 "max": 20
+					 *               }
+					 *             }
+					 *           },
+					 *           "europe": {
+					 *             "standard": {
+					 *               "package_cents": 3500,
+					 *               "per_lb_cents": 380,
+					 *               "transit_days": {
+					 *                 "min": 7,
+					 *                 "max": 12
+					 *               }
+					 *             },
+					 *             "express": {
+					 *               "package_cents": 7000,
+					 *               "per_lb_cents": 760,
+					 *               "transit_days": {
+					 *                 "min": 3,
+					 *                 "max": 5
+					 *               }
+					 *             },
+					 *             "freight": {
+					 *               "package_cents": 45000,
+					 *               "per_lb_cents": 450,
+					 *               "transit_days": {
+					 *                 "min": 14,
+					 *                 "max": 28
+					 *               }
+					 *             }
+					 *           },
+					 *           "world": {
+					 *             "standard": {
+					 *               "package_cents": 4500,
+					 *               "per_lb_cents": 500,
+					 *               "transit_days": {
+					 *                 "min": 10,
+					 *                 "max": 20
+					 *               }
+					 *             },
+					 *             "express": {
+					 *               "package_cents": 9000,
+					 *               "per_lb_cents": 1000,
+					 *               "transit_days": {
+					 *                 "min": 4,
+					 *                 "max": 7
+					 *               }
+					 *             },
+					 *             "freight": {
+					 *               "package_cents": 45000,
+					 *               "per_lb_cents": 450,
+					 *               "transit_days": {
+					 *                 "min": 14,
+					 *                 "max": 28
+					 *               }
+					 *             }
+					 *           }
+					 *         },
+					 *         "oversize_cents": 5000,
+					 *         "oversize_above_in": 130,
+					 *         "freight_above_in": 165,
+					 *         "dimensional_divisor": 139,
+					 *         "production_days": {
+					 *           "framed": 3,
+					 *           "unframed": 1
+					 *         }
+					 *       },
+					 *       "frames": {
+					 *         "mills_per_foot": {
+					 *           "walnut-flat-075": 6800,
+					 *           "walnut-flat-125": 8200
+					 *         }
+					 *       },
+					 *       "version": 1,
+					 *       "published_at": "2026-11-22T10:00:00.000Z"
+					 *     }
+					 */
 					"application/json": components["schemas"]["PriceBook"];
 				};
 			};
@@ -6606,6 +6785,185 @@ export interface operations {
 					[name: string]: unknown;
 				};
 				content: {
+					/**
+					 * @example {
+					 *       "currency": "USD",
+					 *       "print": {
+					 *         "minimum_cents": 400,
+					 *         "paper_mills_per_sq_in": {
+					 *           "archival-matte": 20,
+					 *           "photo-lustre": 18,
+					 *           "cotton-rag": 35
+					 *         }
+					 *       },
+					 *       "mats": {
+					 *         "tiers": [
+					 *           {
+					 *             "max_united_inches": 40,
+					 *             "cents_per_layer": 600
+					 *           },
+					 *           {
+					 *             "max_united_inches": 60,
+					 *             "cents_per_layer": 900
+					 *           },
+					 *           {
+					 *             "max_united_inches": 80,
+					 *             "cents_per_layer": 1400
+					 *           },
+					 *           {
+					 *             "max_united_inches": null,
+					 *             "cents_per_layer": 2000
+					 *           }
+					 *         ]
+					 *       },
+					 *       "glazing": {
+					 *         "mills_per_sq_in": {
+					 *           "acrylic": 12,
+					 *           "uv-acrylic": 22,
+					 *           "museum-acrylic": 60,
+					 *           "none": 0
+					 *         }
+					 *       },
+					 *       "backing": {
+					 *         "mills_per_sq_in": 4
+					 *       },
+					 *       "assembly": {
+					 *         "cents_per_framed_piece": 800
+					 *       },
+					 *       "shipping": {
+					 *         "zones": {
+					 *           "US": {
+					 *             "budget": {
+					 *               "package_cents": 700,
+					 *               "per_lb_cents": 65,
+					 *               "transit_days": {
+					 *                 "min": 5,
+					 *                 "max": 8
+					 *               }
+					 *             },
+					 *             "standard": {
+					 *               "package_cents": 900,
+					 *               "per_lb_cents": 85,
+					 *               "transit_days": {
+					 *                 "min": 3,
+					 *                 "max": 5
+					 *               }
+					 *             },
+					 *             "express": {
+					 *               "package_cents": 2400,
+					 *               "per_lb_cents": 190,
+					 *               "transit_days": {
+					 *                 "min": 1,
+					 *                 "max": 2
+					 *               }
+					 *             },
+					 *             "freight": {
+					 *               "package_cents": 15000,
+					 *               "per_lb_cents": 150,
+					 *               "transit_days": {
+					 *                 "min": 7,
+					 *                 "max": 14
+					 *               }
+					 *             }
+					 *           },
+					 *           "north_america": {
+					 *             "standard": {
+					 *               "package_cents": 2200,
+					 *               "per_lb_cents": 210,
+					 *               "transit_days": {
+					 *                 "min": 6,
+					 *                 "max": 10
+					 *               }
+					 *             },
+					 *             "express": {
+					 *               "package_cents": 4800,
+					 *               "per_lb_cents": 420,
+					 *               "transit_days": {
+					 *                 "min": 2,
+					 *                 "max": 4
+					 *               }
+					 *             },
+					 *             "freight": {
+					 *               "package_cents": 30000,
+					 *               "per_lb_cents": 300,
+					 *               "transit_days": {
+					 *                 "min": 10,
+					 *                 "max": 20
+					 *               }
+					 *             }
+					 *           },
+					 *           "europe": {
+					 *             "standard": {
+					 *               "package_cents": 3500,
+					 *               "per_lb_cents": 380,
+					 *               "transit_days": {
+					 *                 "min": 7,
+					 *                 "max": 12
+					 *               }
+					 *             },
+					 *             "express": {
+					 *               "package_cents": 7000,
+					 *               "per_lb_cents": 760,
+					 *               "transit_days": {
+					 *                 "min": 3,
+					 *                 "max": 5
+					 *               }
+					 *             },
+					 *             "freight": {
+					 *               "package_cents": 45000,
+					 *               "per_lb_cents": 450,
+					 *               "transit_days": {
+					 *                 "min": 14,
+					 *                 "max": 28
+					 *               }
+					 *             }
+					 *           },
+					 *           "world": {
+					 *             "standard": {
+					 *               "package_cents": 4500,
+					 *               "per_lb_cents": 500,
+					 *               "transit_days": {
+					 *                 "min": 10,
+					 *                 "max": 20
+					 *               }
+					 *             },
+					 *             "express": {
+					 *               "package_cents": 9000,
+					 *               "per_lb_cents": 1000,
+					 *               "transit_days": {
+					 *                 "min": 4,
+					 *                 "max": 7
+					 *               }
+					 *             },
+					 *             "freight": {
+					 *               "package_cents": 45000,
+					 *               "per_lb_cents": 450,
+					 *               "transit_days": {
+					 *                 "min": 14,
+					 *                 "max": 28
+					 *               }
+					 *             }
+					 *           }
+					 *         },
+					 *         "oversize_cents": 5000,
+					 *         "oversize_above_in": 130,
+					 *         "freight_above_in": 165,
+					 *         "dimensional_divisor": 139,
+					 *         "production_days": {
+					 *           "framed": 3,
+					 *           "unframed": 1
+					 *         }
+					 *       },
+					 *       "frames": {
+					 *         "mills_per_foot": {
+					 *           "walnut-flat-075": 6800,
+					 *           "walnut-flat-125": 8200
+					 *         }
+					 *       },
+					 *       "version": 2,
+					 *       "published_at": "2026-11-22T10:00:00.000Z"
+					 *     }
+					 */
 					"application/json": components["schemas"]["PriceBook"];
 				};
 			};
