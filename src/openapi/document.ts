@@ -16,8 +16,8 @@ export const OPENAPI_PATH = "/v1/openapi.json";
 export const POSTMAN_PATH = "/v1/postman.json";
 
 /**
- * The reference's opening (`info.description`): what a partner needs before the first call, in the
- * order Stripe's reference gives it. Each paragraph is what the code does; docs/api.md has the detail.
+ * The reference's opening (`info.description`): what a partner needs before the first call, a short
+ * paragraph each. Every one says what the code does (the limits are its defaults); docs/api.md has the detail.
  */
 const INTRODUCTION = `White-label fulfillment of custom-framed prints: send an order the buyer has already paid for, and the service checks each print file, frames, ships and reports back.
 
