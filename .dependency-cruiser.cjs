@@ -20,7 +20,7 @@
 const MAY_USE = {
 	console: ["production", "orders", "accounts", "print-files", "catalog", "branding", "access", "pricing", "framing"],
 	// The document also describes the webhooks the service sends: their bodies are the webhooks folder's.
-	openapi: ["access", "webhooks"],
+	openapi: ["access", "accounts", "webhooks"],
 	production: ["orders", "branding", "print-files", "catalog", "accounts", "addresses", "access", "pricing", "framing"],
 	admin: ["accounts", "webhooks", "access", "rate-limit"],
 	quotes: ["pricing", "framing", "catalog", "print-files", "addresses", "access", "accounts"],

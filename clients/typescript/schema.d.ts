@@ -854,7 +854,10 @@ export interface components {
 			event: "order.on_hold";
 			/** @enum {string} */
 			status: "on_hold";
-			/** @enum {string} */
+			/**
+			 * @example file_resolution_too_low
+			 * @enum {string}
+			 */
 			hold_reason:
 				| "file_resolution_too_low"
 				| "file_unreadable"
@@ -868,7 +871,9 @@ export interface components {
 				| "frame_too_small_for_size"
 				| "operator_hold";
 			hold_details: {
+				/** @example itm_5Tg8 */
 				item_id: string | null;
+				/** @example print_file_id */
 				field: string;
 				/**
 				 * @description Why this entry holds the order: one of the `hold_reason` codes (the order's `hold_reason` is its first entry's).
@@ -887,6 +892,7 @@ export interface components {
 					| "paper_not_found"
 					| "frame_too_small_for_size"
 					| "operator_hold";
+				/** @example The file prints at 96 DPI at 16 × 20 in; at least 150 DPI is needed. */
 				message: string;
 			}[];
 		};
@@ -915,8 +921,11 @@ export interface components {
 			/** @enum {string} */
 			status: "shipped";
 			tracking: {
+				/** @example UPS */
 				carrier: string;
+				/** @example 1Z999AA10123456784 */
 				number: string;
+				/** @example https://www.ups.com/track?tracknum=1Z999AA10123456784 */
 				url: string;
 			};
 			/**
@@ -1011,6 +1020,10 @@ export interface components {
 			status: "ok";
 			/** @enum {string} */
 			database: "ok";
+			/**
+			 * @description The service's clock.
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
 			time: string;
 		};
 		Error: {
@@ -1132,7 +1145,9 @@ export interface components {
 				max_united_inches: number;
 			}[];
 			mats: {
+				/** @example museum-rag-white-4ply */
 				slug: string;
+				/** @example Museum rag, white, 4-ply */
 				name: string;
 				color: components["schemas"]["CatalogColor"];
 				/**
@@ -1153,6 +1168,13 @@ export interface components {
 				/** @description One line for a buyer. */
 				description: string;
 			}[];
+			/**
+			 * @example {
+			 *       "min_in": 4,
+			 *       "max_in": 40,
+			 *       "custom": true
+			 *     }
+			 */
 			sizes: {
 				min_in: number;
 				max_in: number;
@@ -1171,7 +1193,9 @@ export interface components {
 		};
 		NewAccount: {
 			account: {
+				/** @example acct_4fQ9v2 */
 				id: string;
+				/** @example Harbour Museum Store */
 				name: string;
 				/**
 				 * Format: date-time
@@ -1183,19 +1207,30 @@ export interface components {
 				live: components["schemas"]["IssuedKey"];
 				test: components["schemas"]["IssuedKey"];
 			};
-			/** @description Signs the account's live webhooks (the same as `webhook_secrets.live`). Shown only in this response. */
+			/**
+			 * @description Signs the account's live webhooks (the same as `webhook_secrets.live`). Shown only in this response.
+			 * @example whsec_Zp4LqT8vX2nR6cW1yK9mB3sD7fH5gJ0a
+			 */
 			webhook_secret: string;
 			/** @description The secrets that sign live and test webhooks: separate, so a test key never rotates the live one. Shown only in this response. */
 			webhook_secrets: {
+				/** @example whsec_Zp4LqT8vX2nR6cW1yK9mB3sD7fH5gJ0a */
 				live: string;
+				/** @example whsec_Qe7NvY2kU5tA9rM4xC8bL1pS6wG3hJ0d */
 				test: string;
 			};
 		};
 		IssuedKey: {
+			/** @example key_8hT2x0 */
 			id: string;
+			/** @example acct_4fQ9v2 */
 			account_id: string;
-			/** @description The secret key. Shown only in this response. */
+			/**
+			 * @description The secret key. Shown only in this response.
+			 * @example fps_live_7Rk2mQ9xW4vB8nL3pT6yH1cJ5dF0sG2a
+			 */
 			key: string;
+			/** @example fps_live_7Rk2 */
 			display_prefix: string;
 			/** @enum {string} */
 			mode: "live" | "test";
@@ -1207,17 +1242,29 @@ export interface components {
 			created_at: string;
 		};
 		CreateAccountRequest: {
+			/** @example Harbour Museum Store */
 			name: string;
 		};
 		CreateKeyRequest: {
 			/** @enum {string} */
 			mode: "live" | "test";
-			/** @description Defaults to the partner scopes: orders:read, orders:write, files:write, events:read. Keys with ops or admin are live-only. */
+			/**
+			 * @description Defaults to the partner scopes: orders:read, orders:write, files:write, events:read. Keys with ops or admin are live-only.
+			 * @example [
+			 *       "orders:read",
+			 *       "orders:write",
+			 *       "files:write",
+			 *       "events:read"
+			 *     ]
+			 */
 			scopes?: ("orders:read" | "orders:write" | "files:write" | "events:read" | "ops" | "admin")[];
 		};
 		KeySummary: {
+			/** @example key_8hT2x0 */
 			id: string;
+			/** @example acct_4fQ9v2 */
 			account_id: string;
+			/** @example fps_live_7Rk2 */
 			display_prefix: string;
 			/** @enum {string} */
 			mode: "live" | "test";
@@ -1234,26 +1281,42 @@ export interface components {
 			revoked_at: string | null;
 		};
 		Limits: {
+			/** @example acct_4fQ9v2 */
 			account_id: string;
+			/** @example 120 */
 			requests_per_minute: number;
+			/** @example 1 */
 			orders_per_second: number;
+			/** @example 30 */
 			order_burst: number;
 		};
 		/** @description A number sets an override, null restores the default, an absent field is left as is. */
 		LimitsRequest: {
+			/** @example 600 */
 			requests_per_minute?: number | null;
+			/** @example 5 */
 			orders_per_second?: number | null;
+			/** @example null */
 			order_burst?: number | null;
 		};
 		PrintFileUpload: {
+			/** @example pf_7cQm2x */
 			id: string;
 			/** @enum {string} */
 			status: "awaiting_upload";
-			/** @description Send the file here with HTTP PUT before `expires_at`. */
+			/**
+			 * @description Send the file here with HTTP PUT before `expires_at`.
+			 * @example https://api.example.com/v1/uploads/pf_7cQm2x?expires=1795345200&signature=6f1c0e5a9b
+			 */
 			upload_url: string;
 			/** @enum {string} */
 			upload_method: "PUT";
-			/** @description Headers the PUT must carry. */
+			/**
+			 * @description Headers the PUT must carry.
+			 * @example {
+			 *       "Content-Type": "image/tiff"
+			 *     }
+			 */
 			upload_headers: {
 				[key: string]: string;
 			};
@@ -1264,29 +1327,42 @@ export interface components {
 			expires_at: string;
 		};
 		CreatePrintFileRequest: {
+			/** @example harbour-at-dusk.tif */
 			filename?: string;
 			/**
 			 * @description TIFF is preferred for framed art.
+			 * @example image/tiff
 			 * @enum {string}
 			 */
 			content_type: "image/tiff" | "image/png" | "image/jpeg";
-			/** @description The file's exact size. When given, an upload of another size is refused. */
+			/**
+			 * @description The file's exact size. When given, an upload of another size is refused.
+			 * @example 86402048
+			 */
 			size_bytes?: number;
 		};
 		PrintFile: {
+			/** @example pf_7cQm2x */
 			id: string;
 			/** @enum {string} */
 			status: "awaiting_upload" | "processing" | "ready" | "invalid";
+			/** @example harbour-at-dusk.tif */
 			filename: string | null;
-			/** @description As declared at creation. */
+			/**
+			 * @description As declared at creation.
+			 * @example image/tiff
+			 */
 			content_type: string;
 			/**
 			 * @description As read from the file itself.
 			 * @enum {string|null}
 			 */
 			format: "tiff" | "png" | "jpeg" | null;
+			/** @example 4800 */
 			width_px: number | null;
+			/** @example 6000 */
 			height_px: number | null;
+			/** @example 86402048 */
 			size_bytes: number | null;
 			/**
 			 * @description Why an `invalid` file was refused; `invalid_message` says it in a sentence.
@@ -1304,6 +1380,7 @@ export interface components {
 				| "file_too_large"
 				| "file_changed"
 				| null;
+			/** @example The file is 1200 × 1500 px: 75 DPI at 16 × 20 in, below the 150 DPI minimum. */
 			invalid_message: string | null;
 			/**
 			 * Format: date-time
@@ -1323,17 +1400,26 @@ export interface components {
 			uploaded_at: string | null;
 		};
 		Order: {
+			/** @example ord_3kq9 */
 			id: string;
+			/** @example PO-1001 */
 			external_id: string;
 			/** @enum {string} */
 			status: "received" | "validating" | "in_production" | "on_hold" | "shipped" | "delivered" | "canceled";
-			/** @description Grows by one with every move. Each webhook body carries the version its move left, so a receiver can drop an event older than the state it has. */
+			/**
+			 * @description Grows by one with every move. Each webhook body carries the version its move left, so a receiver can drop an event older than the state it has.
+			 * @example 1
+			 */
 			version: number;
 			/** @enum {string} */
 			mode: "live" | "test";
 			ship_to: components["schemas"]["ShipTo"];
+			/** @example https://example.com/hooks */
 			callback_url: string | null;
-			/** @description The buyer's message, printed on the packing slip. */
+			/**
+			 * @description The buyer's message, printed on the packing slip.
+			 * @example Happy birthday, Grace!
+			 */
 			gift_message: string | null;
 			/**
 			 * @description How the order ships; null only for orders placed before orders were priced.
@@ -1389,6 +1475,7 @@ export interface components {
 			name: string;
 			/** @example 350 Fifth Avenue */
 			address1: string;
+			/** @example Suite 2100 */
 			address2?: string;
 			/** @example New York */
 			city: string;
@@ -1409,65 +1496,141 @@ export interface components {
 			country: string;
 			/** @example +1 212-555-0100 */
 			phone?: string;
+			/** @example ada@example.com */
 			email?: string;
 		};
 		/** @description What the order costs the partner; null while an item cannot be priced (the order is on hold), and for orders placed before pricing. */
 		OrderCosts: {
 			/** @enum {string} */
 			currency: "USD";
-			/** @description The sum of the items' line totals. */
+			/**
+			 * @description The sum of the items' line totals.
+			 * @example 14889
+			 */
 			items: number;
-			/** @description The shipping method's cost for every package. */
+			/**
+			 * @description The shipping method's cost for every package.
+			 * @example 3110
+			 */
 			shipping: number;
-			/** @description US cents. */
+			/**
+			 * @description US cents.
+			 * @example 17999
+			 */
 			total: number;
-			/** @description The price book that priced the order (its quote's, with a quote). */
+			/**
+			 * @description The price book that priced the order (its quote's, with a quote).
+			 * @example 1
+			 */
 			price_book_version: number;
-			/** @description The quote the order is charged by, if any. */
+			/**
+			 * @description The quote the order is charged by, if any.
+			 * @example quo_4Zq8
+			 */
 			quote_id: string | null;
 		} | null;
 		OrderItem: {
+			/** @example itm_5Tg8 */
 			id: string;
+			/** @example pf_7cQm2x */
 			print_file_id: string | null;
+			/** @example null */
 			print_file_url: string | null;
+			/** @example 16 */
 			width_in: number;
+			/** @example 20 */
 			height_in: number;
+			/** @example walnut-flat-125 */
 			frame: string | null;
+			/** @example museum-rag-white-4ply */
 			mat: string | null;
-			/** @description The mat's side and top border; null without a mat. */
+			/**
+			 * @description The mat's side and top border; null without a mat.
+			 * @example 2.5
+			 */
 			mat_border_in: number | null;
-			/** @description The mat's bottom border; null without a mat. */
+			/**
+			 * @description The mat's bottom border; null without a mat.
+			 * @example 3
+			 */
 			mat_bottom_border_in: number | null;
-			/** @description A double mat's inner mat. */
+			/**
+			 * @description A double mat's inner mat.
+			 * @example black-core-black
+			 */
 			inner_mat: string | null;
-			/** @description How much of the inner mat shows. */
+			/**
+			 * @description How much of the inner mat shows.
+			 * @example 0.25
+			 */
 			inner_mat_reveal_in: number | null;
 			/**
 			 * @description The glazing; none for an unframed print.
-			 * @example acrylic
+			 * @example museum-acrylic
 			 */
 			glazing: string;
-			/** @example archival-matte */
+			/** @example cotton-rag */
 			paper: string;
 			/** @enum {string} */
 			fit: "fill" | "fit";
+			/** @example 1 */
 			quantity: number;
-			/** @description Pixels per inch at this size once the file is known: the smaller of the two scale factors with fill, the larger with fit. */
+			/**
+			 * @description Pixels per inch at this size once the file is known: the smaller of the two scale factors with fill, the larger with fit.
+			 * @example 300
+			 */
 			effective_dpi: number | null;
 			/**
 			 * @description How much of the image fill cuts off along its cropped side, in percent (0 with fit), once the file is known.
 			 * @example 0
 			 */
 			image_cropped_percent: number | null;
-			/** @description low_resolution: 150 to 299 DPI; image_cropped: fill cuts off more than 2% of the image. */
+			/**
+			 * @description low_resolution: 150 to 299 DPI; image_cropped: fill cuts off more than 2% of the image.
+			 * @example [
+			 *       "low_resolution"
+			 *     ]
+			 */
 			warnings: ("low_resolution" | "image_cropped")[];
 			dimensions: components["schemas"]["Dimensions"];
+			/** @example 46.5 */
 			united_inches: number | null;
 			unit_price: components["schemas"]["UnitPrice"];
-			/** @description unit_price.total × quantity. */
+			/**
+			 * @description unit_price.total × quantity.
+			 * @example 14889
+			 */
 			line_total: number | null;
 		};
-		/** @description The piece's dimensions; null until the item can be built (an unknown part or size holds it). */
+		/**
+		 * @description The piece's dimensions; null until the item can be built (an unknown part or size holds it).
+		 * @example {
+		 *       "print": {
+		 *         "width_in": 16,
+		 *         "height_in": 20
+		 *       },
+		 *       "mat_opening": {
+		 *         "width_in": 15.75,
+		 *         "height_in": 19.75
+		 *       },
+		 *       "top_mat_opening": {
+		 *         "width_in": 16.25,
+		 *         "height_in": 20.25
+		 *       },
+		 *       "mat_outer": {
+		 *         "width_in": 21,
+		 *         "height_in": 25.5
+		 *       },
+		 *       "glazing": {
+		 *         "width_in": 21,
+		 *         "height_in": 25.5
+		 *       },
+		 *       "outside": {
+		 *         "width_in": 23.5,
+		 *         "height_in": 28
+		 *       }
+		 *     }
+		 */
 		Dimensions: {
 			print: {
 				width_in: number;
@@ -1494,7 +1657,19 @@ export interface components {
 				height_in: number;
 			};
 		} | null;
-		/** @description One unit's price by component; null until the item can be priced, and for orders placed before pricing. */
+		/**
+		 * @description One unit's price by component; null until the item can be priced, and for orders placed before pricing.
+		 * @example {
+		 *       "print": 1120,
+		 *       "frame": 7742,
+		 *       "mat": 1800,
+		 *       "glazing": 3213,
+		 *       "backing": 214,
+		 *       "assembly": 800,
+		 *       "discount": 0,
+		 *       "total": 14889
+		 *     }
+		 */
 		UnitPrice: {
 			/** @description US cents. */
 			print: number;
@@ -1514,12 +1689,17 @@ export interface components {
 			total: number;
 		} | null;
 		Tracking: {
+			/** @example UPS */
 			carrier: string;
+			/** @example 1Z999AA10123456784 */
 			number: string;
+			/** @example https://www.ups.com/track?tracknum=1Z999AA10123456784 */
 			url: string;
 		} | null;
 		HoldDetail: {
+			/** @example itm_5Tg8 */
 			item_id: string | null;
+			/** @example print_file_id */
 			field: string;
 			/**
 			 * @description Why this entry holds the order: one of the `hold_reason` codes (the order's `hold_reason` is its first entry's).
@@ -1538,6 +1718,7 @@ export interface components {
 				| "paper_not_found"
 				| "frame_too_small_for_size"
 				| "operator_hold";
+			/** @example The file prints at 96 DPI at 16 × 20 in; at least 150 DPI is needed. */
 			message: string;
 		};
 		CreateOrderRequest: {
@@ -1570,10 +1751,33 @@ export interface components {
 			 */
 			quote_id?: string;
 		};
+		/**
+		 * @example {
+		 *       "print_file_id": "pf_7cQm2x",
+		 *       "width_in": 16,
+		 *       "height_in": 20,
+		 *       "frame": "walnut-flat-125",
+		 *       "mat": "museum-rag-white-4ply",
+		 *       "mat_border_in": 2.5,
+		 *       "mat_bottom_border_in": 3,
+		 *       "inner_mat": "black-core-black",
+		 *       "inner_mat_reveal_in": 0.25,
+		 *       "glazing": "museum-acrylic",
+		 *       "paper": "cotton-rag",
+		 *       "fit": "fill",
+		 *       "quantity": 1
+		 *     }
+		 */
 		OrderItemInput: {
-			/** @description A print file uploaded beforehand. Exactly one of the two file fields. */
+			/**
+			 * @description A print file uploaded beforehand. Exactly one of the two file fields.
+			 * @example pf_7cQm2x
+			 */
 			print_file_id?: string;
-			/** @description An https URL the service fetches the file from. Exactly one of the two file fields. */
+			/**
+			 * @description An https URL the service fetches the file from. Exactly one of the two file fields.
+			 * @example https://lumen.example/prints/harbour-at-dusk.tif
+			 */
 			print_file_url?: string;
 			/**
 			 * @description Inches. Sizes outside the catalog's range put the order on hold.
@@ -1636,10 +1840,18 @@ export interface components {
 		};
 		OrderPage: {
 			data: components["schemas"]["Order"][];
+			/** @example WyIyMDI2LTExLTIyVDEwOjAwOjAwLjAwMFoiLCJvcmRfM2txOSJd */
 			next_cursor: string | null;
 		};
+		/**
+		 * @example {
+		 *       "print_file_id": "pf_9Wd4Lm"
+		 *     }
+		 */
 		PatchItemRequest: {
+			/** @example pf_9Wd4Lm */
 			print_file_id?: string;
+			/** @example https://lumen.example/prints/harbour-at-dusk-300dpi.tif */
 			print_file_url?: string;
 			/**
 			 * @description Inches. Sizes outside the catalog's range put the order on hold.
@@ -1664,6 +1876,7 @@ export interface components {
 		};
 		QueuePage: {
 			data: components["schemas"]["Order"][];
+			/** @example WyIyMDI2LTExLTIyVDEwOjAwOjAwLjAwMFoiLCJvcmRfM2txOSJd */
 			next_cursor: string | null;
 			/** @description What the search by partner name covered; null without a search (q absent or blank). */
 			partner_search: {
@@ -1680,18 +1893,26 @@ export interface components {
 			} | null;
 		};
 		OperatorHoldRequest: {
+			/** @example The print file shows banding in the sky; please upload a new export. */
 			message: string;
 		};
 		ShipRequest: {
+			/** @example UPS */
 			carrier: string;
+			/** @example 1Z999AA10123456784 */
 			number: string;
-			/** @description The carrier's tracking page (http or https). May be left out for UPS, USPS, FedEx, DHL: it is then built from the number (for UPS, https://www.ups.com/track?tracknum=<number>). Any other carrier needs it. */
+			/**
+			 * @description The carrier's tracking page (http or https). May be left out for UPS, USPS, FedEx, DHL: it is then built from the number (for UPS, https://www.ups.com/track?tracknum=<number>). Any other carrier needs it.
+			 * @example https://www.ups.com/track?tracknum=1Z999AA10123456784
+			 */
 			url?: string;
 		};
 		OpsOrderView: {
 			order: components["schemas"]["Order"];
 			account: {
+				/** @example acct_4fQ9v2 */
 				id: string;
+				/** @example Harbour Museum Store */
 				name: string;
 			};
 			/** @description What the shipping label carries: the partner's return address, never the service's. */
@@ -1720,28 +1941,44 @@ export interface components {
 				 */
 				ship_to_lines: string[];
 			};
+			/** @example Lumen Prints */
 			brand_name: string | null;
+			/** @example /v1/ops/orders/ord_3kq9/packing-slip */
 			packing_slip_url: string;
 		};
 		ShipmentsImportReport: {
 			rows: {
-				/** @description The row's line in the file; the header is line 1. */
+				/**
+				 * @description The row's line in the file; the header is line 1.
+				 * @example 2
+				 */
 				line: number;
+				/** @example ord_3kq9 */
 				order_id: string | null;
+				/** @example PO-1001 */
 				external_id: string | null;
 				/** @enum {string} */
 				outcome: "shipped" | "already_shipped" | "refused";
+				/** @example Shipped with UPS 1Z999AA10123456784. */
 				message: string;
 			}[];
+			/** @example 1 */
 			shipped: number;
+			/** @example 0 */
 			already_shipped: number;
+			/** @example 0 */
 			refused: number;
 		};
 		ShipmentsImportPreview: {
 			rows: {
-				/** @description The row's line in the file; the header is line 1. */
+				/**
+				 * @description The row's line in the file; the header is line 1.
+				 * @example 2
+				 */
 				line: number;
+				/** @example ord_3kq9 */
 				order_id: string | null;
+				/** @example PO-1001 */
 				external_id: string | null;
 				/**
 				 * @description What importing the file now would do with the row: ship its order, nothing (already shipped with this tracking), or refuse it (message says why).
@@ -1762,11 +1999,16 @@ export interface components {
 		};
 		EventPage: {
 			data: components["schemas"]["Event"][];
+			/** @example WyIyMDI2LTExLTIyVDEwOjAwOjAwLjAwMFoiLCJvcmRfM2txOSJd */
 			next_cursor: string | null;
 		};
 		Event: {
+			/** @example evt_9Lq3 */
 			id: string;
-			/** @enum {string} */
+			/**
+			 * @example order.shipped
+			 * @enum {string}
+			 */
 			type:
 				| "order.received"
 				| "order.in_production"
@@ -1774,13 +2016,31 @@ export interface components {
 				| "order.shipped"
 				| "order.delivered"
 				| "order.canceled";
+			/** @example ord_3kq9 */
 			order_id: string;
 			/**
 			 * Format: date-time
 			 * @example 2026-11-22T10:00:00.000Z
 			 */
 			created_at: string;
-			/** @description The webhook body, as signed and sent. */
+			/**
+			 * @description The webhook body, as signed and sent (each event's body is under Webhooks).
+			 * @example {
+			 *       "id": "evt_9Lq3",
+			 *       "event": "order.shipped",
+			 *       "created_at": "2026-11-22T10:00:00.000Z",
+			 *       "order_id": "ord_3kq9",
+			 *       "external_id": "PO-1001",
+			 *       "status": "shipped",
+			 *       "version": 4,
+			 *       "tracking": {
+			 *         "carrier": "UPS",
+			 *         "number": "1Z999AA10123456784",
+			 *         "url": "https://www.ups.com/track?tracknum=1Z999AA10123456784"
+			 *       },
+			 *       "shipped_at": "2026-11-22T10:00:00.000Z"
+			 *     }
+			 */
 			body: {
 				[key: string]: unknown;
 			};
@@ -1797,14 +2057,19 @@ export interface components {
 			id: string;
 			/** @enum {string} */
 			status: "pending" | "delivered" | "failed" | "no_endpoint";
+			/** @example 1 */
 			attempts: number;
 			/**
 			 * Format: date-time
 			 * @example 2026-11-22T10:00:00.000Z
 			 */
 			last_attempt_at: string | null;
+			/** @example 200 */
 			last_status_code: number | null;
-			/** @description A short excerpt; receivers' bodies are not stored. */
+			/**
+			 * @description A short excerpt; receivers' bodies are not stored.
+			 * @example HTTP 503: upstream busy
+			 */
 			last_error: string | null;
 			/**
 			 * Format: date-time
@@ -1816,6 +2081,7 @@ export interface components {
 			 * @example 2026-11-22T10:00:00.000Z
 			 */
 			delivered_at: string | null;
+			/** @example https://example.com/hooks */
 			url: string | null;
 		} | null;
 		EndpointDelivery: {
@@ -1826,14 +2092,19 @@ export interface components {
 			id: string;
 			/** @enum {string} */
 			status: "pending" | "delivered" | "failed" | "no_endpoint";
+			/** @example 1 */
 			attempts: number;
 			/**
 			 * Format: date-time
 			 * @example 2026-11-22T10:00:00.000Z
 			 */
 			last_attempt_at: string | null;
+			/** @example 200 */
 			last_status_code: number | null;
-			/** @description A short excerpt; receivers' bodies are not stored. */
+			/**
+			 * @description A short excerpt; receivers' bodies are not stored.
+			 * @example HTTP 503: upstream busy
+			 */
 			last_error: string | null;
 			/**
 			 * Format: date-time
@@ -1850,10 +2121,14 @@ export interface components {
 			 * @example whe_3Lk9
 			 */
 			endpoint_id: string;
-			/** @description The endpoint's URL when the event happened. */
+			/**
+			 * @description The endpoint's URL when the event happened.
+			 * @example https://example.com/hooks
+			 */
 			url: string;
 		};
 		RotatedSecret: {
+			/** @example whsec_Xr5KpW9mT2vN7cQ4yL8bH1sF6dJ3gA0e */
 			webhook_secret: string;
 			/**
 			 * @description The mode whose webhooks the secret signs: the key's.
@@ -1923,21 +2198,47 @@ export interface components {
 			 * @example ping_8Rt2
 			 */
 			id: string;
-			/** @description Whether the endpoint answered with a 2xx. */
+			/**
+			 * @description Whether the endpoint answered with a 2xx.
+			 * @example true
+			 */
 			delivered: boolean;
-			/** @description Its answer's status; null without one. */
+			/**
+			 * @description Its answer's status; null without one.
+			 * @example 200
+			 */
 			status_code: number | null;
-			/** @description Why it is not delivered; null when it is. */
+			/**
+			 * @description Why it is not delivered; null when it is.
+			 * @example null
+			 */
 			error: string | null;
 		};
 		BrandProfile: {
+			/** @example Lumen Prints */
 			brand_name: string;
+			/**
+			 * @example {
+			 *       "name": "Lumen Prints",
+			 *       "address1": "88 Commercial Street",
+			 *       "city": "Portland",
+			 *       "state": "ME",
+			 *       "zip": "04101",
+			 *       "country": "US",
+			 *       "phone": "+1 207-555-0142",
+			 *       "email": "returns@lumen.example"
+			 *     }
+			 */
 			return_address: {
 				[key: string]: string;
 			} | null;
+			/** @example help@lumen.example */
 			support_email: string | null;
+			/** @example https://lumen.example/help */
 			support_url: string | null;
+			/** @example Thank you for supporting independent artists. */
 			packing_slip_message: string | null;
+			/** @example pf_2x8d */
 			logo_print_file_id: string | null;
 			/**
 			 * Format: date-time
@@ -1956,12 +2257,25 @@ export interface components {
 			 * @example Lumen Prints
 			 */
 			brand_name: string;
-			/** @description The shipping label's return address and the slip's sender: the shape and rules of ship_to. */
+			/**
+			 * @description The shipping label's return address and the slip's sender: the shape and rules of ship_to.
+			 * @example {
+			 *       "name": "Lumen Prints",
+			 *       "address1": "88 Commercial Street",
+			 *       "city": "Portland",
+			 *       "state": "ME",
+			 *       "zip": "04101",
+			 *       "country": "US",
+			 *       "phone": "+1 207-555-0142",
+			 *       "email": "returns@lumen.example"
+			 *     }
+			 */
 			return_address?: {
 				/** @example Ada Lovelace */
 				name: string;
 				/** @example 350 Fifth Avenue */
 				address1: string;
+				/** @example Suite 2100 */
 				address2?: string;
 				/** @example New York */
 				city: string;
@@ -1982,6 +2296,7 @@ export interface components {
 				country: string;
 				/** @example +1 212-555-0100 */
 				phone?: string;
+				/** @example ada@example.com */
 				email?: string;
 			} | null;
 			/** @example help@lumen.example */
@@ -2376,7 +2691,9 @@ export interface components {
 			published_at?: string;
 		};
 		AccountDiscount: {
+			/** @example acct_4fQ9v2 */
 			account_id: string;
+			/** @example 10 */
 			discount_percent: number;
 		};
 		DiscountBody: {
@@ -2399,33 +2716,51 @@ export interface components {
 			expires_at: string;
 			/** @enum {string} */
 			currency: "USD";
+			/** @example 1 */
 			price_book_version: number;
 			/** @description Where the quote ships to. An order against the quote must go to the same country. Null only for quotes made before quotes kept it (they cannot be ordered against). */
 			ship_to: components["schemas"]["ShipTo"] | null;
 			/** @enum {string|null} */
 			shipping_method: "budget" | "standard" | "express" | "freight" | null;
 			items: {
+				/** @example 16 */
 				width_in: number;
+				/** @example 20 */
 				height_in: number;
+				/** @example 1 */
 				quantity: number;
+				/** @example walnut-flat-125 */
 				frame: string | null;
+				/** @example museum-rag-white-4ply */
 				mat: string | null;
+				/** @example 2.5 */
 				mat_border_in: number | null;
+				/** @example 3 */
 				mat_bottom_border_in: number | null;
+				/** @example black-core-black */
 				inner_mat: string | null;
+				/** @example 0.25 */
 				inner_mat_reveal_in: number | null;
+				/** @example museum-acrylic */
 				glazing: string;
+				/** @example cotton-rag */
 				paper: string;
 				/** @enum {string} */
 				fit: "fill" | "fit";
+				/** @example pf_7cQm2x */
 				print_file_id: string | null;
+				/** @example 300 */
 				effective_dpi: number | null;
 				/** @enum {string|null} */
 				resolution: "ok" | "warn" | "reject" | null;
 				dimensions: components["schemas"]["Dimensions"] & unknown;
+				/** @example 46.5 */
 				united_inches: number;
 				unit_price: components["schemas"]["UnitPrice"] & unknown;
-				/** @description US cents. */
+				/**
+				 * @description US cents.
+				 * @example 14889
+				 */
 				line_total: number;
 			}[];
 			shipping_options: {
@@ -2440,13 +2775,45 @@ export interface components {
 					oversize: boolean;
 					length_plus_girth_in: number;
 				}[];
-				/** @description US cents. */
+				/**
+				 * @description US cents.
+				 * @example 3110
+				 */
 				cost: number;
+				/**
+				 * @example {
+				 *       "min": 6,
+				 *       "max": 8
+				 *     }
+				 */
 				delivery_days: {
 					min: number;
 					max: number;
 				};
 			}[];
+			/**
+			 * @example {
+			 *       "items": 14889,
+			 *       "by_method": {
+			 *         "budget": {
+			 *           "shipping": 2390,
+			 *           "total": 17279
+			 *         },
+			 *         "standard": {
+			 *           "shipping": 3110,
+			 *           "total": 17999
+			 *         },
+			 *         "express": {
+			 *           "shipping": 7340,
+			 *           "total": 22229
+			 *         },
+			 *         "freight": {
+			 *           "shipping": 18900,
+			 *           "total": 33789
+			 *         }
+			 *       }
+			 *     }
+			 */
 			totals: {
 				/** @description US cents. */
 				items: number;
@@ -2465,12 +2832,16 @@ export interface components {
 			items: components["schemas"]["QuoteItemInput"][];
 			/**
 			 * @description The method the partner means to order with; the quote still lists every option. An order against this quote that names no shipping_method ships with this one.
+			 * @example standard
 			 * @enum {string}
 			 */
 			shipping_method?: "budget" | "standard" | "express" | "freight";
 		};
 		QuoteItemInput: {
-			/** @description An uploaded file: the quote adds its effective DPI and verdict at this size. */
+			/**
+			 * @description An uploaded file: the quote adds its effective DPI and verdict at this size.
+			 * @example pf_7cQm2x
+			 */
 			print_file_id?: string;
 			/**
 			 * @description Inches: a whole number within the catalog's sizes.
@@ -6254,6 +6625,185 @@ export interface operations {
 					[name: string]: unknown;
 				};
 				content: {
+					/**
+					 * @example {
+					 *       "currency": "USD",
+					 *       "print": {
+					 *         "minimum_cents": 400,
+					 *         "paper_mills_per_sq_in": {
+					 *           "archival-matte": 20,
+					 *           "photo-lustre": 18,
+					 *           "cotton-rag": 35
+					 *         }
+					 *       },
+					 *       "mats": {
+					 *         "tiers": [
+					 *           {
+					 *             "max_united_inches": 40,
+					 *             "cents_per_layer": 600
+					 *           },
+					 *           {
+					 *             "max_united_inches": 60,
+					 *             "cents_per_layer": 900
+					 *           },
+					 *           {
+					 *             "max_united_inches": 80,
+					 *             "cents_per_layer": 1400
+					 *           },
+					 *           {
+					 *             "max_united_inches": null,
+					 *             "cents_per_layer": 2000
+					 *           }
+					 *         ]
+					 *       },
+					 *       "glazing": {
+					 *         "mills_per_sq_in": {
+					 *           "acrylic": 12,
+					 *           "uv-acrylic": 22,
+					 *           "museum-acrylic": 60,
+					 *           "none": 0
+					 *         }
+					 *       },
+					 *       "backing": {
+					 *         "mills_per_sq_in": 4
+					 *       },
+					 *       "assembly": {
+					 *         "cents_per_framed_piece": 800
+					 *       },
+					 *       "shipping": {
+					 *         "zones": {
+					 *           "US": {
+					 *             "budget": {
+					 *               "package_cents": 700,
+					 *               "per_lb_cents": 65,
+					 *               "transit_days": {
+					 *                 "min": 5,
+					 *                 "max": 8
+					 *               }
+					 *             },
+					 *             "standard": {
+					 *               "package_cents": 900,
+					 *               "per_lb_cents": 85,
+					 *               "transit_days": {
+					 *                 "min": 3,
+					 *                 "max": 5
+					 *               }
+					 *             },
+					 *             "express": {
+					 *               "package_cents": 2400,
+					 *               "per_lb_cents": 190,
+					 *               "transit_days": {
+					 *                 "min": 1,
+					 *                 "max": 2
+					 *               }
+					 *             },
+					 *             "freight": {
+					 *               "package_cents": 15000,
+					 *               "per_lb_cents": 150,
+					 *               "transit_days": {
+					 *                 "min": 7,
+					 *                 "max": 14
+					 *               }
+					 *             }
+					 *           },
+					 *           "north_america": {
+					 *             "standard": {
+					 *               "package_cents": 2200,
+					 *               "per_lb_cents": 210,
+					 *               "transit_days": {
+					 *                 "min": 6,
+					 *                 "max": 10
+					 *               }
+					 *             },
+					 *             "express": {
+					 *               "package_cents": 4800,
+					 *               "per_lb_cents": 420,
+					 *               "transit_days": {
+					 *                 "min": 2,
+					 *                 "max": 4
+					 *               }
+					 *             },
+					 *             "freight": {
+					 *               "package_cents": 30000,
+					 *               "per_lb_cents": 300,
+					 *               "transit_days": {
+					 *                 "min": 10,
+					 *                 "max": 20
+					 *               }
+					 *             }
+					 *           },
+					 *           "europe": {
+					 *             "standard": {
+					 *               "package_cents": 3500,
+					 *               "per_lb_cents": 380,
+					 *               "transit_days": {
+					 *                 "min": 7,
+					 *                 "max": 12
+					 *               }
+					 *             },
+					 *             "express": {
+					 *               "package_cents": 7000,
+					 *               "per_lb_cents": 760,
+					 *               "transit_days": {
+					 *                 "min": 3,
+					 *                 "max": 5
+					 *               }
+					 *             },
+					 *             "freight": {
+					 *               "package_cents": 45000,
+					 *               "per_lb_cents": 450,
+					 *               "transit_days": {
+					 *                 "min": 14,
+					 *                 "max": 28
+					 *               }
+					 *             }
+					 *           },
+					 *           "world": {
+					 *             "standard": {
+					 *               "package_cents": 4500,
+					 *               "per_lb_cents": 500,
+					 *               "transit_days": {
+					 *                 "min": 10,
+					 *                 "max": 20
+					 *               }
+					 *             },
+					 *             "express": {
+					 *               "package_cents": 9000,
+					 *               "per_lb_cents": 1000,
+					 *               "transit_days": {
+					 *                 "min": 4,
+					 *                 "max": 7
+					 *               }
+					 *             },
+					 *             "freight": {
+					 *               "package_cents": 45000,
+					 *               "per_lb_cents": 450,
+					 *               "transit_days": {
+					 *                 "min": 14,
+					 *                 "max": 28
+					 *               }
+					 *             }
+					 *           }
+					 *         },
+					 *         "oversize_cents": 5000,
+					 *         "oversize_above_in": 130,
+					 *         "freight_above_in": 165,
+					 *         "dimensional_divisor": 139,
+					 *         "production_days": {
+					 *           "framed": 3,
+					 *           "unframed": 1
+					 *         }
+					 *       },
+					 *       "frames": {
+					 *         "mills_per_foot": {
+					 *           "walnut-flat-075": 6800,
+					 *           "walnut-flat-125": 8200
+					 *         }
+					 *       },
+					 *       "version": 1,
+					 *       "published_at": "2026-11-22T10:00:00.000Z"
+					 *     }
+					 */
 					"application/json": components["schemas"]["PriceBook"];
 				};
 			};
@@ -6332,8 +6882,186 @@ export interface operations {
 			path?: never;
 			cookie?: never;
 		};
+		/** @description The example is the first book the service published, shortened to two frames: a book rates every catalog frame, paper and glazing. */
 		requestBody: {
 			content: {
+				/**
+				 * @example {
+				 *       "currency": "USD",
+				 *       "print": {
+				 *         "minimum_cents": 400,
+				 *         "paper_mills_per_sq_in": {
+				 *           "archival-matte": 20,
+				 *           "photo-lustre": 18,
+				 *           "cotton-rag": 35
+				 *         }
+				 *       },
+				 *       "mats": {
+				 *         "tiers": [
+				 *           {
+				 *             "max_united_inches": 40,
+				 *             "cents_per_layer": 600
+				 *           },
+				 *           {
+				 *             "max_united_inches": 60,
+				 *             "cents_per_layer": 900
+				 *           },
+				 *           {
+				 *             "max_united_inches": 80,
+				 *             "cents_per_layer": 1400
+				 *           },
+				 *           {
+				 *             "max_united_inches": null,
+				 *             "cents_per_layer": 2000
+				 *           }
+				 *         ]
+				 *       },
+				 *       "glazing": {
+				 *         "mills_per_sq_in": {
+				 *           "acrylic": 12,
+				 *           "uv-acrylic": 22,
+				 *           "museum-acrylic": 60,
+				 *           "none": 0
+				 *         }
+				 *       },
+				 *       "backing": {
+				 *         "mills_per_sq_in": 4
+				 *       },
+				 *       "assembly": {
+				 *         "cents_per_framed_piece": 800
+				 *       },
+				 *       "shipping": {
+				 *         "zones": {
+				 *           "US": {
+				 *             "budget": {
+				 *               "package_cents": 700,
+				 *               "per_lb_cents": 65,
+				 *               "transit_days": {
+				 *                 "min": 5,
+				 *                 "max": 8
+				 *               }
+				 *             },
+				 *             "standard": {
+				 *               "package_cents": 900,
+				 *               "per_lb_cents": 85,
+				 *               "transit_days": {
+				 *                 "min": 3,
+				 *                 "max": 5
+				 *               }
+				 *             },
+				 *             "express": {
+				 *               "package_cents": 2400,
+				 *               "per_lb_cents": 190,
+				 *               "transit_days": {
+				 *                 "min": 1,
+				 *                 "max": 2
+				 *               }
+				 *             },
+				 *             "freight": {
+				 *               "package_cents": 15000,
+				 *               "per_lb_cents": 150,
+				 *               "transit_days": {
+				 *                 "min": 7,
+				 *                 "max": 14
+				 *               }
+				 *             }
+				 *           },
+				 *           "north_america": {
+				 *             "standard": {
+				 *               "package_cents": 2200,
+				 *               "per_lb_cents": 210,
+				 *               "transit_days": {
+				 *                 "min": 6,
+				 *                 "max": 10
+				 *               }
+				 *             },
+				 *             "express": {
+				 *               "package_cents": 4800,
+				 *               "per_lb_cents": 420,
+				 *               "transit_days": {
+				 *                 "min": 2,
+				 *                 "max": 4
+				 *               }
+				 *             },
+				 *             "freight": {
+				 *               "package_cents": 30000,
+				 *               "per_lb_cents": 300,
+				 *               "transit_days": {
+				 *                 "min": 10,
+				 *                 "max": 20
+				 *               }
+				 *             }
+				 *           },
+				 *           "europe": {
+				 *             "standard": {
+				 *               "package_cents": 3500,
+				 *               "per_lb_cents": 380,
+				 *               "transit_days": {
+				 *                 "min": 7,
+				 *                 "max": 12
+				 *               }
+				 *             },
+				 *             "express": {
+				 *               "package_cents": 7000,
+				 *               "per_lb_cents": 760,
+				 *               "transit_days": {
+				 *                 "min": 3,
+				 *                 "max": 5
+				 *               }
+				 *             },
+				 *             "freight": {
+				 *               "package_cents": 45000,
+				 *               "per_lb_cents": 450,
+				 *               "transit_days": {
+				 *                 "min": 14,
+				 *                 "max": 28
+				 *               }
+				 *             }
+				 *           },
+				 *           "world": {
+				 *             "standard": {
+				 *               "package_cents": 4500,
+				 *               "per_lb_cents": 500,
+				 *               "transit_days": {
+				 *                 "min": 10,
+				 *                 "max": 20
+				 *               }
+				 *             },
+				 *             "express": {
+				 *               "package_cents": 9000,
+				 *               "per_lb_cents": 1000,
+				 *               "transit_days": {
+				 *                 "min": 4,
+				 *                 "max": 7
+				 *               }
+				 *             },
+				 *             "freight": {
+				 *               "package_cents": 45000,
+				 *               "per_lb_cents": 450,
+				 *               "transit_days": {
+				 *                 "min": 14,
+				 *                 "max": 28
+				 *               }
+				 *             }
+				 *           }
+				 *         },
+				 *         "oversize_cents": 5000,
+				 *         "oversize_above_in": 130,
+				 *         "freight_above_in": 165,
+				 *         "dimensional_divisor": 139,
+				 *         "production_days": {
+				 *           "framed": 3,
+				 *           "unframed": 1
+				 *         }
+				 *       },
+				 *       "frames": {
+				 *         "mills_per_foot": {
+				 *           "walnut-flat-075": 6800,
+				 *           "walnut-flat-125": 8200
+				 *         }
+				 *       }
+				 *     }
+				 */
 				"application/json": components["schemas"]["PriceBookBody"];
 			};
 		};
@@ -6348,6 +7076,185 @@ export interface operations {
 					[name: string]: unknown;
 				};
 				content: {
+					/**
+					 * @example {
+					 *       "currency": "USD",
+					 *       "print": {
+					 *         "minimum_cents": 400,
+					 *         "paper_mills_per_sq_in": {
+					 *           "archival-matte": 20,
+					 *           "photo-lustre": 18,
+					 *           "cotton-rag": 35
+					 *         }
+					 *       },
+					 *       "mats": {
+					 *         "tiers": [
+					 *           {
+					 *             "max_united_inches": 40,
+					 *             "cents_per_layer": 600
+					 *           },
+					 *           {
+					 *             "max_united_inches": 60,
+					 *             "cents_per_layer": 900
+					 *           },
+					 *           {
+					 *             "max_united_inches": 80,
+					 *             "cents_per_layer": 1400
+					 *           },
+					 *           {
+					 *             "max_united_inches": null,
+					 *             "cents_per_layer": 2000
+					 *           }
+					 *         ]
+					 *       },
+					 *       "glazing": {
+					 *         "mills_per_sq_in": {
+					 *           "acrylic": 12,
+					 *           "uv-acrylic": 22,
+					 *           "museum-acrylic": 60,
+					 *           "none": 0
+					 *         }
+					 *       },
+					 *       "backing": {
+					 *         "mills_per_sq_in": 4
+					 *       },
+					 *       "assembly": {
+					 *         "cents_per_framed_piece": 800
+					 *       },
+					 *       "shipping": {
+					 *         "zones": {
+					 *           "US": {
+					 *             "budget": {
+					 *               "package_cents": 700,
+					 *               "per_lb_cents": 65,
+					 *               "transit_days": {
+					 *                 "min": 5,
+					 *                 "max": 8
+					 *               }
+					 *             },
+					 *             "standard": {
+					 *               "package_cents": 900,
+					 *               "per_lb_cents": 85,
+					 *               "transit_days": {
+					 *                 "min": 3,
+					 *                 "max": 5
+					 *               }
+					 *             },
+					 *             "express": {
+					 *               "package_cents": 2400,
+					 *               "per_lb_cents": 190,
+					 *               "transit_days": {
+					 *                 "min": 1,
+					 *                 "max": 2
+					 *               }
+					 *             },
+					 *             "freight": {
+					 *               "package_cents": 15000,
+					 *               "per_lb_cents": 150,
+					 *               "transit_days": {
+					 *                 "min": 7,
+					 *                 "max": 14
+					 *               }
+					 *             }
+					 *           },
+					 *           "north_america": {
+					 *             "standard": {
+					 *               "package_cents": 2200,
+					 *               "per_lb_cents": 210,
+					 *               "transit_days": {
+					 *                 "min": 6,
+					 *                 "max": 10
+					 *               }
+					 *             },
+					 *             "express": {
+					 *               "package_cents": 4800,
+					 *               "per_lb_cents": 420,
+					 *               "transit_days": {
+					 *                 "min": 2,
+					 *                 "max": 4
+					 *               }
+					 *             },
+					 *             "freight": {
+					 *               "package_cents": 30000,
+					 *               "per_lb_cents": 300,
+					 *               "transit_days": {
+					 *                 "min": 10,
+					 *                 "max": 20
+					 *               }
+					 *             }
+					 *           },
+					 *           "europe": {
+					 *             "standard": {
+					 *               "package_cents": 3500,
+					 *               "per_lb_cents": 380,
+					 *               "transit_days": {
+					 *                 "min": 7,
+					 *                 "max": 12
+					 *               }
+					 *             },
+					 *             "express": {
+					 *               "package_cents": 7000,
+					 *               "per_lb_cents": 760,
+					 *               "transit_days": {
+					 *                 "min": 3,
+					 *                 "max": 5
+					 *               }
+					 *             },
+					 *             "freight": {
+					 *               "package_cents": 45000,
+					 *               "per_lb_cents": 450,
+					 *               "transit_days": {
+					 *                 "min": 14,
+					 *                 "max": 28
+					 *               }
+					 *             }
+					 *           },
+					 *           "world": {
+					 *             "standard": {
+					 *               "package_cents": 4500,
+					 *               "per_lb_cents": 500,
+					 *               "transit_days": {
+					 *                 "min": 10,
+					 *                 "max": 20
+					 *               }
+					 *             },
+					 *             "express": {
+					 *               "package_cents": 9000,
+					 *               "per_lb_cents": 1000,
+					 *               "transit_days": {
+					 *                 "min": 4,
+					 *                 "max": 7
+					 *               }
+					 *             },
+					 *             "freight": {
+					 *               "package_cents": 45000,
+					 *               "per_lb_cents": 450,
+					 *               "transit_days": {
+					 *                 "min": 14,
+					 *                 "max": 28
+					 *               }
+					 *             }
+					 *           }
+					 *         },
+					 *         "oversize_cents": 5000,
+					 *         "oversize_above_in": 130,
+					 *         "freight_above_in": 165,
+					 *         "dimensional_divisor": 139,
+					 *         "production_days": {
+					 *           "framed": 3,
+					 *           "unframed": 1
+					 *         }
+					 *       },
+					 *       "frames": {
+					 *         "mills_per_foot": {
+					 *           "walnut-flat-075": 6800,
+					 *           "walnut-flat-125": 8200
+					 *         }
+					 *       },
+					 *       "version": 2,
+					 *       "published_at": "2026-11-22T10:00:00.000Z"
+					 *     }
+					 */
 					"application/json": components["schemas"]["PriceBook"];
 				};
 			};

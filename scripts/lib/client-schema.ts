@@ -27,7 +27,7 @@ export const OPENAPI_TS_OPTIONS = { defaultNonNullable: false } satisfies OpenAP
 const GENERATED = "Do not edit: run `npm run client:generate`.";
 
 /** Runs Biome's formatter over `source` as if it were the file at `file` (its settings apply). */
-function formatWithBiome(source: string, file: string): Promise<string> {
+export function formatWithBiome(source: string, file: string): Promise<string> {
 	const biome = path.join(PROJECT_ROOT, "node_modules", ".bin", "biome");
 	return new Promise((resolve, reject) => {
 		const child = spawn(biome, ["format", `--stdin-file-path=${file}`], {

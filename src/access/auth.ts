@@ -6,6 +6,7 @@ import { ApiError } from "../http/errors.ts";
 import { applyDecisions, authorizeKey } from "../rate-limit/middleware.ts";
 
 const BEARER = /^Bearer +(\S+)$/i;
+const BEARER_WITHOUT_KEY = /^Bearer$/i;
 
 /**
  * Bearer-key authentication and the per-key limits, in one round trip to the key's limiter (which
@@ -18,11 +19,21 @@ const BEARER = /^Bearer +(\S+)$/i;
  */
 export function authenticate(options: { orderCreate: boolean } = { orderCreate: false }) {
 	return createMiddleware<AuthedEnv>(async (c, next) => {
-		const header = c.req.header("Authorization");
-		if (header === undefined || header.trim() === "") {
-			throw new ApiError("api_key_missing", "Missing API key: send the header Authorization: Bearer <API key>.");
+		const header = c.req.header("Authorization")?.trim();
+		if (header === undefined || header === "") {
+			throw new ApiError(
+				"api_key_missing",
+				"No API key: the Authorization header is missing or empty; send Authorization: Bearer <API key>.",
+			);
 		}
-		const token = BEARER.exec(header.trim())?.[1];
+		// HTTP drops the trailing space of "Bearer ", so an empty key arrives as the bare scheme.
+		if (BEARER_WITHOUT_KEY.test(header)) {
+			throw new ApiError(
+				"api_key_missing",
+				"The Authorization header has no API key after 'Bearer ': send Authorization: Bearer <API key>.",
+			);
+		}
+		const token = BEARER.exec(header)?.[1];
 		if (token === undefined) {
 			throw new ApiError(
 				"authorization_not_bearer",

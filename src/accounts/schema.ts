@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { dateTime } from "../http/date-time.ts";
 import { KEY_MODES, keyScopeProblem, PARTNER_SCOPES, SCOPES } from "./scopes.ts";
+import { DEFAULT_LIMITS } from "./store.ts";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse control characters.
 const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
@@ -14,7 +15,13 @@ export const KeyIdParams = z.object({
 
 export const CreateAccountBody = z
 	.strictObject({
-		name: z.string().trim().min(1).max(200).regex(NO_CONTROL_CHARACTERS, "must not contain control characters"),
+		name: z
+			.string()
+			.trim()
+			.min(1)
+			.max(200)
+			.regex(NO_CONTROL_CHARACTERS, "must not contain control characters")
+			.openapi({ example: "Harbour Museum Store" }),
 	})
 	.openapi("CreateAccountRequest");
 
@@ -29,6 +36,7 @@ export const CreateKeyBody = z
 				description:
 					"Defaults to the partner scopes: orders:read, orders:write, files:write, events:read. " +
 					"Keys with ops or admin are live-only.",
+				example: ["orders:read", "orders:write", "files:write", "events:read"],
 			}),
 	})
 	.superRefine((body, ctx) => {
@@ -39,9 +47,9 @@ export const CreateKeyBody = z
 
 export const LimitsBody = z
 	.strictObject({
-		requests_per_minute: z.number().int().min(1).max(1_000_000).nullable().optional(),
-		orders_per_second: z.number().positive().max(10_000).nullable().optional(),
-		order_burst: z.number().int().min(1).max(1_000_000).nullable().optional(),
+		requests_per_minute: z.number().int().min(1).max(1_000_000).nullable().optional().openapi({ example: 600 }),
+		orders_per_second: z.number().positive().max(10_000).nullable().optional().openapi({ example: 5 }),
+		order_burst: z.number().int().min(1).max(1_000_000).nullable().optional().openapi({ example: null }),
 	})
 	.openapi("LimitsRequest", {
 		description: "A number sets an override, null restores the default, an absent field is left as is.",
@@ -49,10 +57,13 @@ export const LimitsBody = z
 
 export const IssuedKeySchema = z
 	.object({
-		id: z.string(),
-		account_id: z.string(),
-		key: z.string().openapi({ description: "The secret key. Shown only in this response." }),
-		display_prefix: z.string(),
+		id: z.string().openapi({ example: "key_8hT2x0" }),
+		account_id: z.string().openapi({ example: "acct_4fQ9v2" }),
+		key: z.string().openapi({
+			description: "The secret key. Shown only in this response.",
+			example: "fps_live_7Rk2mQ9xW4vB8nL3pT6yH1cJ5dF0sG2a",
+		}),
+		display_prefix: z.string().openapi({ example: "fps_live_7Rk2" }),
 		mode: z.enum(KEY_MODES),
 		scopes: z.array(z.enum(SCOPES)),
 		created_at: dateTime(),
@@ -65,24 +76,34 @@ export const KeySummarySchema = IssuedKeySchema.omit({ key: true })
 
 export const NewAccountSchema = z
 	.object({
-		account: z.object({ id: z.string(), name: z.string(), created_at: dateTime() }),
+		account: z.object({
+			id: z.string().openapi({ example: "acct_4fQ9v2" }),
+			name: z.string().openapi({ example: "Harbour Museum Store" }),
+			created_at: dateTime(),
+		}),
 		keys: z.object({ live: IssuedKeySchema, test: IssuedKeySchema }),
 		webhook_secret: z.string().openapi({
 			description:
 				"Signs the account's live webhooks (the same as `webhook_secrets.live`). Shown only in this response.",
+			example: "whsec_Zp4LqT8vX2nR6cW1yK9mB3sD7fH5gJ0a",
 		}),
-		webhook_secrets: z.object({ live: z.string(), test: z.string() }).openapi({
-			description:
-				"The secrets that sign live and test webhooks: separate, so a test key never rotates the live one. Shown only in this response.",
-		}),
+		webhook_secrets: z
+			.object({
+				live: z.string().openapi({ example: "whsec_Zp4LqT8vX2nR6cW1yK9mB3sD7fH5gJ0a" }),
+				test: z.string().openapi({ example: "whsec_Qe7NvY2kU5tA9rM4xC8bL1pS6wG3hJ0d" }),
+			})
+			.openapi({
+				description:
+					"The secrets that sign live and test webhooks: separate, so a test key never rotates the live one. Shown only in this response.",
+			}),
 	})
 	.openapi("NewAccount");
 
 export const LimitsSchema = z
 	.object({
-		account_id: z.string(),
-		requests_per_minute: z.number(),
-		orders_per_second: z.number(),
-		order_burst: z.number(),
+		account_id: z.string().openapi({ example: "acct_4fQ9v2" }),
+		requests_per_minute: z.number().openapi({ example: DEFAULT_LIMITS.requestsPerMinute }),
+		orders_per_second: z.number().openapi({ example: DEFAULT_LIMITS.ordersPerSecond }),
+		order_burst: z.number().openapi({ example: DEFAULT_LIMITS.orderBurst }),
 	})
 	.openapi("Limits");

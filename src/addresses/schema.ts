@@ -22,7 +22,7 @@ export const ShipToSchema = z
 	.strictObject({
 		name: singleLineText(100).openapi({ example: "Ada Lovelace" }),
 		address1: singleLineText(200).openapi({ example: "350 Fifth Avenue" }),
-		address2: singleLineText(200).optional(),
+		address2: singleLineText(200).optional().openapi({ example: "Suite 2100" }),
 		city: singleLineText(100).openapi({ example: "New York" }),
 		state: singleLineText(100).optional().openapi({
 			description: "Required for US, CA and AU, as a subdivision code there (e.g. NY, ON, NSW).",
@@ -50,7 +50,8 @@ export const ShipToSchema = z
 			.trim()
 			.max(254, "must be at most 254 characters")
 			.regex(z.regexes.email, "must be an email address")
-			.optional(),
+			.optional()
+			.openapi({ example: "ada@example.com" }),
 	})
 	.superRefine((shipTo, ctx) => {
 		// With an unknown country the country's own issue is the one to report: nothing else can be judged.

@@ -34,11 +34,24 @@ const PACKING_SLIP_MESSAGE_MAX_CHARACTERS = 1000;
  * `PUT /v1/branding`: the whole profile, replacing the previous one. Only `brand_name` is required;
  * an optional field left out or null is cleared.
  */
+/** The partner's own return address, as the document's examples show it. */
+const RETURN_ADDRESS_EXAMPLE = {
+	name: "Lumen Prints",
+	address1: "88 Commercial Street",
+	city: "Portland",
+	state: "ME",
+	zip: "04101",
+	country: "US",
+	phone: "+1 207-555-0142",
+	email: "returns@lumen.example",
+};
+
 export const BrandProfileBody = z
 	.strictObject({
 		brand_name: brandName.openapi({ description: "Printed at the top of the packing slip.", example: "Lumen Prints" }),
 		return_address: ShipToSchema.nullish().openapi({
 			description: "The shipping label's return address and the slip's sender: the shape and rules of ship_to.",
+			example: RETURN_ADDRESS_EXAMPLE,
 		}),
 		support_email: z
 			.string()
@@ -75,12 +88,12 @@ export type BrandProfileInput = z.infer<typeof BrandProfileBody>;
 
 export const BrandProfileSchema = z
 	.object({
-		brand_name: z.string(),
-		return_address: z.record(z.string(), z.string()).nullable(),
-		support_email: z.string().nullable(),
-		support_url: z.string().nullable(),
-		packing_slip_message: z.string().nullable(),
-		logo_print_file_id: z.string().nullable(),
+		brand_name: z.string().openapi({ example: "Lumen Prints" }),
+		return_address: z.record(z.string(), z.string()).nullable().openapi({ example: RETURN_ADDRESS_EXAMPLE }),
+		support_email: z.string().nullable().openapi({ example: "help@lumen.example" }),
+		support_url: z.string().nullable().openapi({ example: "https://lumen.example/help" }),
+		packing_slip_message: z.string().nullable().openapi({ example: "Thank you for supporting independent artists." }),
+		logo_print_file_id: z.string().nullable().openapi({ example: "pf_2x8d" }),
 		created_at: dateTime(),
 		updated_at: dateTime(),
 	})

@@ -35,8 +35,8 @@ export const CatalogSchema = z
 		),
 		mats: z.array(
 			z.object({
-				slug: z.string(),
-				name: z.string(),
+				slug: z.string().openapi({ example: "museum-rag-white-4ply" }),
+				name: z.string().openapi({ example: "Museum rag, white, 4-ply" }),
 				color: ColorSchema,
 				core: z.enum(["white", "cream", "black"]).openapi({ description: "The colour of the bevel's core." }),
 			}),
@@ -55,11 +55,13 @@ export const CatalogSchema = z
 				example: { slug: "cotton-rag", name: "Cotton rag", description: "A 310 gsm 100% cotton museum paper." },
 			}),
 		),
-		sizes: z.object({
-			min_in: z.number(),
-			max_in: z.number(),
-			custom: z.boolean().openapi({ description: "True: any whole-inch size in range is accepted." }),
-		}),
+		sizes: z
+			.object({
+				min_in: z.number(),
+				max_in: z.number(),
+				custom: z.boolean().openapi({ description: "True: any whole-inch size in range is accepted." }),
+			})
+			.openapi({ example: { min_in: 4, max_in: 40, custom: true } }),
 	})
 	.openapi("Catalog");
 

@@ -5,7 +5,11 @@ import { ApiError, errorResponses } from "../http/errors.ts";
 import { log } from "../log.ts";
 
 const HealthSchema = z
-	.object({ status: z.literal("ok"), database: z.literal("ok"), time: z.string() })
+	.object({
+		status: z.literal("ok"),
+		database: z.literal("ok"),
+		time: z.string().openapi({ description: "The service's clock.", example: "2026-11-22T10:00:00.000Z" }),
+	})
 	.openapi("Health");
 
 const getHealth = createRoute({

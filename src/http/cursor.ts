@@ -32,3 +32,6 @@ export function decodeCursor(text: string): Cursor {
 		"cursor",
 	);
 }
+
+/** A cursor as the service issues it, for the OpenAPI document's examples of `next_cursor`. */
+export const CURSOR_EXAMPLE = encodeCursor({ createdAt: "2026-11-22T10:00:00.000Z", id: "ord_3kq9" });

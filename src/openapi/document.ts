@@ -2,13 +2,40 @@ import type { OpenAPIHono, z } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import type { Env as HonoEnv } from "hono";
 import { createMiddleware } from "hono/factory";
+import packageManifest from "../../package.json";
 import { BEARER_SCHEME } from "../access/protected-route.ts";
+import { DEFAULT_LIMITS } from "../accounts/store.ts";
 import { base64Of } from "../base64.ts";
 import { PingEventSchema, WEBHOOK_EVENT_SCHEMAS, WebhookHeaders } from "../webhooks/event-schemas.ts";
+import postmanCollectionFile from "./postman-collection.json";
 import scalarBundle from "./vendor/scalar-standalone.txt";
 import scalarVersion from "./vendor/scalar-version.txt";
 
 export const OPENAPI_PATH = "/v1/openapi.json";
+/** Where the Postman collection generated from the document is served. */
+export const POSTMAN_PATH = "/v1/postman.json";
+
+/**
+ * The reference's opening (`info.description`): what a partner needs before the first call, a short
+ * paragraph each. Every one says what the code does (the limits are its defaults); docs/api.md has the detail.
+ */
+const INTRODUCTION = `White-label fulfillment of custom-framed prints: send an order the buyer has already paid for, and the service checks each print file, frames, ships and reports back.
+
+**Authentication.** Every route but health, the signed upload URL and this reference (with its document and collection) needs an API key in the header \`Authorization: Bearer <API key>\`. Keys are issued by the service's team; each belongs to one account and sees only that account's data. Keep them on your server, never in a browser or an app. In this reference, paste a key under Authentication and "Test request" sends it.
+
+**Modes.** A live key starts \`fps_live_\`, a test key \`fps_test_\`. The two modes see separate data: print files, quotes, orders, events and webhook endpoints made with a test key are invisible to the live key, and the other way round. Test orders are validated like live ones, then ship and deliver by themselves (or at once with \`POST /v1/sandbox/orders/{id}/advance\`), sending the same webhooks signed with the test secret.
+
+**Errors.** 2xx is success, 4xx a request you can fix, 5xx the service's failure. Every error has one JSON shape, \`{"error": {"type", "message", "field"?, "request_id"}}\`, with one of eight types, each always with the same status: \`bad_request\` 400, \`unauthorized\` 401, \`forbidden\` 403, \`not_found\` 404, \`conflict\` 409, \`validation_error\` 422, \`rate_limited\` 429, \`server_error\` 500. \`field\` names the field at fault (\`items[0].width_in\`), and \`request_id\` equals the response's \`X-Request-Id\`: quote it when you ask for help. An error may also carry a stable \`code\` to branch on: the error catalog (\`docs/errors.md\` in the service's documentation) lists each code with its cause and fix.
+
+**Idempotency.** \`POST /v1/orders\` is idempotent on your \`external_id\`, per account and mode: the first request is a 201 with the order; a repeat with the same content is a 200 with the same order and \`Idempotent-Replayed: true\`; different content under the same \`external_id\` is a 409 \`conflict\`. After a timeout or a network error, send the same request again.
+
+**Pagination.** The lists of orders and of events answer \`{"data": [...], "next_cursor": ...}\`, newest first. Pass \`limit\` (1 to 100, 20 by default) and, for the next page, \`cursor\` set to the last \`next_cursor\`; it is \`null\` on the last page. Paging by cursor never skips or repeats an entry, even while new ones arrive.
+
+**Rate limits.** ${DEFAULT_LIMITS.requestsPerMinute} requests in any rolling minute per key, and order creation ${DEFAULT_LIMITS.ordersPerSecond} a second with bursts of ${DEFAULT_LIMITS.orderBurst}, unless your account has other limits. Every counted answer carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; past a limit the answer is a 429 \`rate_limited\` with \`Retry-After\` in seconds.
+
+**Webhooks.** Each move of an order (\`order.in_production\`, \`order.on_hold\`, \`order.shipped\`, \`order.delivered\`, \`order.canceled\`) is POSTed to the order's \`callback_url\` and to the webhook endpoints subscribed to it. Every webhook is signed: \`SVC-Signature: t=<unix seconds>,v1=<hex>\` is the HMAC-SHA256 of the raw body keyed with your mode's webhook secret, and the Standard Webhooks headers (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`) carry the same proof for its libraries. Verify before trusting a body, answer any 2xx within 10 seconds, and deduplicate on the event \`id\`: anything else is retried for 24 hours. The Webhooks section below has each body.
+
+**Tools.** This document as OpenAPI 3.1: [${OPENAPI_PATH}](${OPENAPI_PATH}). A Postman collection of every operation, with these examples as bodies: [${POSTMAN_PATH}](${POSTMAN_PATH}) (set its \`api_key\` and \`base_url\` variables).`;
 
 /**
  * The reference page's script: @scalar/api-reference's browser bundle as installed (pinned by the
@@ -227,7 +254,10 @@ function registerWebhooks<E extends HonoEnv>(app: OpenAPIHono<E>): void {
 	}
 }
 
-/** Serves the OpenAPI 3.1 document generated from the routes, and an interactive reference page. Both public. */
+/**
+ * Serves the OpenAPI 3.1 document generated from the routes, the Postman collection made from it, and
+ * an interactive reference page. All public.
+ */
 export function serveApiDocs<E extends HonoEnv>(app: OpenAPIHono<E>): void {
 	registerWebhooks(app);
 	app.openAPIRegistry.registerComponent("securitySchemes", BEARER_SCHEME, {
@@ -242,25 +272,41 @@ export function serveApiDocs<E extends HonoEnv>(app: OpenAPIHono<E>): void {
 					openapi: "3.1.0",
 					info: {
 						title: "Framed-Print Fulfillment API",
-						version: "1.0.0",
+						version: packageManifest.version,
 						license: { name: "MIT", url: "https://opensource.org/license/mit" },
-						description:
-							"White-label fulfillment of custom-framed prints. Errors share one envelope: `{error: {type, message, field?, request_id}}`.",
+						description: INTRODUCTION,
 					},
 					servers: [{ url: new URL(c.req.url).origin }],
 				}),
 			),
 		),
 	);
+	// The collection `npm run postman:generate` made from this document, its base_url set to this origin.
+	app.get(POSTMAN_PATH, (c) =>
+		c.json({
+			...postmanCollectionFile,
+			variable: postmanCollectionFile.variable.map((variable) =>
+				variable.key === "base_url" ? { ...variable, value: new URL(c.req.url).origin } : variable,
+			),
+		}),
+	);
 	app.get(
 		"/v1/docs",
 		guardDocsPage,
-		// No default fonts: they come from a third origin (fonts.scalar.com); the page uses system fonts.
 		Scalar({
 			url: OPENAPI_PATH,
 			pageTitle: "Framed-Print Fulfillment API",
+			// No default fonts: they come from a third origin (fonts.scalar.com); the page uses system fonts.
 			withDefaultFonts: false,
 			cdn: SCALAR_SCRIPT_PATH,
+			// Every operation but two needs the key: "Test request" starts on the bearer scheme, its token empty.
+			authentication: { preferredSecurityScheme: BEARER_SCHEME, securitySchemes: { [BEARER_SCHEME]: { token: "" } } },
+			// Scalar's own services (Ask AI, Deploy, Share, the hosted API client) need scalar.com, which the
+			// page may not reach and a partner has no use for.
+			agent: { disabled: true },
+			showDeveloperTools: "never",
+			hideClientButton: true,
+			telemetry: false,
 		}),
 	);
 	app.get(SCALAR_SCRIPT_PATH, (c) =>

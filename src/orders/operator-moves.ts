@@ -13,7 +13,9 @@ import { findOrder } from "./store.ts";
 /** `{message}` of an operator hold: shown to the partner in hold_details and the order.on_hold webhook. */
 export const HoldBody = z
 	.strictObject({
-		message: singleLineText(1000),
+		message: singleLineText(1000).openapi({
+			example: "The print file shows banding in the sky; please upload a new export.",
+		}),
 	})
 	.openapi("OperatorHoldRequest");
 
@@ -23,11 +25,12 @@ export const HoldBody = z
  */
 export const ShipBody = z
 	.strictObject({
-		carrier: singleLineText(100),
-		number: singleLineText(100),
+		carrier: singleLineText(100).openapi({ example: "UPS" }),
+		number: singleLineText(100).openapi({ example: "1Z999AA10123456784" }),
 		url: webUrl("must be an http or https URL")
 			.optional()
 			.openapi({
+				example: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
 				description: `The carrier's tracking page (http or https). May be left out for ${KNOWN_CARRIER_NAMES}: it is then built from the number (for UPS, https://www.ups.com/track?tracknum=<number>). Any other carrier needs it.`,
 			}),
 	})

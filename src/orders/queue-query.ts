@@ -18,7 +18,7 @@ export const QueueQuery = z.object({
 				`at most ${NAME_SEARCH_PARTNERS} partners, the first by name: partner_search in the answer says when more match.`,
 			example: "PO-1001",
 		}),
-	account_id: z.string().max(64).optional().openapi({ description: "One partner's orders.", example: "acc_7Hq2" }),
+	account_id: z.string().max(64).optional().openapi({ description: "One partner's orders.", example: "acct_4fQ9v2" }),
 	status: z.enum(ORDER_STATUSES).optional(),
 	mode: z
 		.enum(["live", "test"])

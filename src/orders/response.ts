@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ShipToSchema } from "../addresses/schema.ts";
 import { FITS, specOf } from "../framing/spec.ts";
-import { encodeCursor } from "../http/cursor.ts";
+import { CURSOR_EXAMPLE, encodeCursor } from "../http/cursor.ts";
 import { dateTime } from "../http/date-time.ts";
 import { SHIPPING_METHODS } from "../pricing/shipping.ts";
 import { CentsSchema, DimensionsSchema, UnitPriceSchema } from "../quotes/schema.ts";
@@ -16,34 +16,45 @@ export const OrderIdParams = z.object({
 });
 
 export const TrackingSchema = z
-	.object({ carrier: z.string(), number: z.string(), url: z.string() })
+	.object({
+		carrier: z.string().openapi({ example: "UPS" }),
+		number: z.string().openapi({ example: "1Z999AA10123456784" }),
+		url: z.string().openapi({ example: "https://www.ups.com/track?tracknum=1Z999AA10123456784" }),
+	})
 	.openapi("Tracking");
 
 export const HoldDetailSchema = HoldDetail.openapi("HoldDetail");
 
 export const OrderItemSchema = z
 	.object({
-		id: z.string(),
-		print_file_id: z.string().nullable(),
-		print_file_url: z.string().nullable(),
-		width_in: z.number(),
-		height_in: z.number(),
-		frame: z.string().nullable(),
-		mat: z.string().nullable(),
-		mat_border_in: z.number().nullable().openapi({ description: "The mat's side and top border; null without a mat." }),
+		id: z.string().openapi({ example: "itm_5Tg8" }),
+		print_file_id: z.string().nullable().openapi({ example: "pf_7cQm2x" }),
+		print_file_url: z.string().nullable().openapi({ example: null }),
+		width_in: z.number().openapi({ example: 16 }),
+		height_in: z.number().openapi({ example: 20 }),
+		frame: z.string().nullable().openapi({ example: "walnut-flat-125" }),
+		mat: z.string().nullable().openapi({ example: "museum-rag-white-4ply" }),
+		mat_border_in: z
+			.number()
+			.nullable()
+			.openapi({ description: "The mat's side and top border; null without a mat.", example: 2.5 }),
 		mat_bottom_border_in: z
 			.number()
 			.nullable()
-			.openapi({ description: "The mat's bottom border; null without a mat." }),
-		inner_mat: z.string().nullable().openapi({ description: "A double mat's inner mat." }),
-		inner_mat_reveal_in: z.number().nullable().openapi({ description: "How much of the inner mat shows." }),
-		glazing: z.string().openapi({ description: "The glazing; none for an unframed print.", example: "acrylic" }),
-		paper: z.string().openapi({ example: "archival-matte" }),
+			.openapi({ description: "The mat's bottom border; null without a mat.", example: 3 }),
+		inner_mat: z.string().nullable().openapi({ description: "A double mat's inner mat.", example: "black-core-black" }),
+		inner_mat_reveal_in: z
+			.number()
+			.nullable()
+			.openapi({ description: "How much of the inner mat shows.", example: 0.25 }),
+		glazing: z.string().openapi({ description: "The glazing; none for an unframed print.", example: "museum-acrylic" }),
+		paper: z.string().openapi({ example: "cotton-rag" }),
 		fit: z.enum(FITS),
-		quantity: z.number().int(),
+		quantity: z.number().int().openapi({ example: 1 }),
 		effective_dpi: z.number().nullable().openapi({
 			description:
 				"Pixels per inch at this size once the file is known: the smaller of the two scale factors with fill, the larger with fit.",
+			example: 300,
 		}),
 		image_cropped_percent: z.number().nullable().openapi({
 			description:
@@ -52,46 +63,54 @@ export const OrderItemSchema = z
 		}),
 		warnings: z.array(z.enum(ITEM_WARNINGS)).openapi({
 			description: "low_resolution: 150 to 299 DPI; image_cropped: fill cuts off more than 2% of the image.",
+			example: ["low_resolution"],
 		}),
 		dimensions: DimensionsSchema.nullable().openapi({
 			description: "The piece's dimensions; null until the item can be built (an unknown part or size holds it).",
 		}),
-		united_inches: z.number().nullable(),
+		united_inches: z.number().nullable().openapi({ example: 46.5 }),
 		unit_price: UnitPriceSchema.nullable().openapi({
 			description:
 				"One unit's price by component; null until the item can be priced, and for orders placed before pricing.",
 		}),
-		line_total: CentsSchema.nullable().openapi({ description: "unit_price.total × quantity." }),
+		line_total: CentsSchema.nullable().openapi({ description: "unit_price.total × quantity.", example: 14889 }),
 	})
 	.openapi("OrderItem");
 
 export const OrderCostsSchema = z
 	.object({
 		currency: z.literal("USD"),
-		items: CentsSchema.openapi({ description: "The sum of the items' line totals." }),
-		shipping: CentsSchema.openapi({ description: "The shipping method's cost for every package." }),
-		total: CentsSchema,
+		items: CentsSchema.openapi({ description: "The sum of the items' line totals.", example: 14889 }),
+		shipping: CentsSchema.openapi({ description: "The shipping method's cost for every package.", example: 3110 }),
+		total: CentsSchema.openapi({ example: 17999 }),
 		price_book_version: z
 			.number()
 			.int()
-			.openapi({ description: "The price book that priced the order (its quote's, with a quote)." }),
-		quote_id: z.string().nullable().openapi({ description: "The quote the order is charged by, if any." }),
+			.openapi({ description: "The price book that priced the order (its quote's, with a quote).", example: 1 }),
+		quote_id: z
+			.string()
+			.nullable()
+			.openapi({ description: "The quote the order is charged by, if any.", example: "quo_4Zq8" }),
 	})
 	.openapi("OrderCosts");
 
 export const OrderSchema = z
 	.object({
-		id: z.string(),
-		external_id: z.string(),
+		id: z.string().openapi({ example: "ord_3kq9" }),
+		external_id: z.string().openapi({ example: "PO-1001" }),
 		status: z.enum(ORDER_STATUSES),
 		version: z.number().int().openapi({
 			description:
 				"Grows by one with every move. Each webhook body carries the version its move left, so a receiver can drop an event older than the state it has.",
+			example: 1,
 		}),
 		mode: z.enum(["live", "test"]),
 		ship_to: ShipToSchema,
-		callback_url: z.string().nullable(),
-		gift_message: z.string().nullable().openapi({ description: "The buyer's message, printed on the packing slip." }),
+		callback_url: z.string().nullable().openapi({ example: "https://example.com/hooks" }),
+		gift_message: z.string().nullable().openapi({
+			description: "The buyer's message, printed on the packing slip.",
+			example: "Happy birthday, Grace!",
+		}),
 		shipping_method: z.enum(SHIPPING_METHODS).nullable().openapi({
 			description: "How the order ships; null only for orders placed before orders were priced.",
 		}),
@@ -161,7 +180,7 @@ export function toOrder({ order, items }: StoredOrder): Order {
 
 /** A page of orders as listed: the orders and the cursor of the next page, if there is one. */
 export const OrderPageSchema = z
-	.object({ data: z.array(OrderSchema), next_cursor: z.string().nullable() })
+	.object({ data: z.array(OrderSchema), next_cursor: z.string().nullable().openapi({ example: CURSOR_EXAMPLE }) })
 	.openapi("OrderPage");
 
 /** The API shape of a page of orders. */

@@ -35,17 +35,33 @@ const inches = z
 	.max(1000, "must be at most 1000 inches")
 	.openapi({ description: "Inches. Sizes outside the catalog's range put the order on hold.", example: 16 });
 
+/** An order item as the document shows it: one uploaded file, 16 × 20 in, with every framing field's example. */
+const ORDER_ITEM_EXAMPLE = {
+	print_file_id: "pf_7cQm2x",
+	width_in: 16,
+	height_in: 20,
+	frame: "walnut-flat-125",
+	mat: "museum-rag-white-4ply",
+	mat_border_in: 2.5,
+	mat_bottom_border_in: 3,
+	inner_mat: "black-core-black",
+	inner_mat_reveal_in: 0.25,
+	glazing: "museum-acrylic",
+	paper: "cotton-rag",
+	fit: "fill",
+	quantity: 1,
+};
+
 export const OrderItemInputSchema = z
 	.strictObject({
-		print_file_id: z
-			.string()
-			.min(1)
-			.max(64, "must be at most 64 characters")
-			.optional()
-			.openapi({ description: "A print file uploaded beforehand. Exactly one of the two file fields." }),
-		print_file_url: absoluteUrl()
-			.optional()
-			.openapi({ description: "An https URL the service fetches the file from. Exactly one of the two file fields." }),
+		print_file_id: z.string().min(1).max(64, "must be at most 64 characters").optional().openapi({
+			description: "A print file uploaded beforehand. Exactly one of the two file fields.",
+			example: "pf_7cQm2x",
+		}),
+		print_file_url: absoluteUrl().optional().openapi({
+			description: "An https URL the service fetches the file from. Exactly one of the two file fields.",
+			example: "https://lumen.example/prints/harbour-at-dusk.tif",
+		}),
 		width_in: inches,
 		height_in: inches,
 		...FramingFields,
@@ -66,7 +82,8 @@ export const OrderItemInputSchema = z
 		}
 		refineFraming(item, ctx);
 	})
-	.openapi("OrderItemInput");
+	// One file field, as the service takes it: the two fields' examples side by side would be refused.
+	.openapi("OrderItemInput", { example: ORDER_ITEM_EXAMPLE });
 
 export const CreateOrderBody = z
 	.strictObject({
@@ -111,8 +128,15 @@ export type CreateOrderInput = z.infer<typeof CreateOrderBody>;
  */
 export const PatchItemBody = z
 	.strictObject({
-		print_file_id: z.string().min(1).max(64, "must be at most 64 characters").optional(),
-		print_file_url: absoluteUrl().optional(),
+		print_file_id: z
+			.string()
+			.min(1)
+			.max(64, "must be at most 64 characters")
+			.optional()
+			.openapi({ example: "pf_9Wd4Lm" }),
+		print_file_url: absoluteUrl()
+			.optional()
+			.openapi({ example: "https://lumen.example/prints/harbour-at-dusk-300dpi.tif" }),
 		width_in: inches.optional(),
 		height_in: inches.optional(),
 		frame: FramingFields.frame.unwrap().nullable().optional(),
@@ -125,6 +149,8 @@ export const PatchItemBody = z
 		paper: FramingFields.paper.unwrap().nullable().optional(),
 		fit: FramingFields.fit.unwrap().nullable().optional(),
 	})
+	// A typical fix of a hold: a sharper file in place of the one refused, framing left as it was.
+	.openapi({ example: { print_file_id: "pf_9Wd4Lm" } })
 	.superRefine((patch, ctx) => {
 		if (patch.print_file_id !== undefined && patch.print_file_url !== undefined) {
 			ctx.addIssue({ code: "custom", path: [], message: "must have print_file_id or print_file_url, not both" });

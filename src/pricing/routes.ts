@@ -7,6 +7,7 @@ import { isolateCatalog } from "../catalog/cache.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { PriceBookBody, type PriceBookBodyInput, type PriceBookInput, PriceBookSchema } from "./book.ts";
+import { SEED_BOOK } from "./seed-book.ts";
 import { findPriceBook, publishPriceBook, setDiscountPercent } from "./store.ts";
 
 const VersionQuery = z.object({
@@ -25,8 +26,19 @@ const DiscountBody = z
 	.strictObject({ discount_percent: z.number().int().min(0).max(50).openapi({ example: 10 }) })
 	.openapi("DiscountBody");
 const DiscountSchema = z
-	.object({ account_id: z.string(), discount_percent: z.number().int() })
+	.object({
+		account_id: z.string().openapi({ example: "acct_4fQ9v2" }),
+		discount_percent: z.number().int().openapi({ example: 10 }),
+	})
 	.openapi("AccountDiscount");
+
+/** The seed book as the document shows it, with two of the catalog's frames. */
+const PRICE_BOOK_EXAMPLE = {
+	...SEED_BOOK,
+	frames: { mills_per_foot: { "walnut-flat-075": 6800, "walnut-flat-125": 8200 } },
+} satisfies PriceBookInput;
+/** That book as the service answers it once published. */
+const PUBLISHED_BOOK_EXAMPLE = { ...PRICE_BOOK_EXAMPLE, version: 1, published_at: "2026-11-22T10:00:00.000Z" };
 
 const getPriceBook = protectedRoute(null, {
 	method: "get",
@@ -34,7 +46,13 @@ const getPriceBook = protectedRoute(null, {
 	tags: ["Pricing"],
 	summary: "The price book in force (or an earlier version): every rate, the mat tiers and the shipping tables",
 	request: { query: VersionQuery },
-	responses: { 200: jsonResponse(PriceBookSchema, "The price book."), ...errorResponses(404, 422) },
+	responses: {
+		200: {
+			description: "The price book.",
+			content: { "application/json": { schema: PriceBookSchema, example: PUBLISHED_BOOK_EXAMPLE } },
+		},
+		...errorResponses(404, 422),
+	},
 });
 
 const publish = protectedRoute("admin", {
@@ -44,8 +62,21 @@ const publish = protectedRoute("admin", {
 	summary: "Publish a new version of the price book (the whole book); earlier versions are kept unchanged",
 	description:
 		"A book read with GET may be sent back whole, edited: its `version` and `published_at` are read-only and must be the book in force's (a book published since it was read is a 409), or be left out.",
-	request: { body: { required: true, content: { "application/json": { schema: PriceBookBody } } } },
-	responses: { 201: jsonResponse(PriceBookSchema, "The published book."), ...errorResponses(400, 409, 422) },
+	request: {
+		body: {
+			required: true,
+			content: { "application/json": { schema: PriceBookBody, example: PRICE_BOOK_EXAMPLE } },
+			description:
+				"The example is the first book the service published, shortened to two frames: a book rates every catalog frame, paper and glazing.",
+		},
+	},
+	responses: {
+		201: {
+			description: "The published book.",
+			content: { "application/json": { schema: PriceBookSchema, example: { ...PUBLISHED_BOOK_EXAMPLE, version: 2 } } },
+		},
+		...errorResponses(400, 409, 422),
+	},
 });
 
 const setDiscount = protectedRoute("admin", {

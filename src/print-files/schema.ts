@@ -20,15 +20,21 @@ export const CreatePrintFileBody = z
 			.regex(PLAIN_FILENAME, "must be a plain file name, without slashes or control characters")
 			// A name shown to people: "invoice<U+202E>gnp.exe" must not pass for "invoiceexe.png".
 			.regex(NO_BIDI_CONTROLS, BIDI_CONTROLS_REFUSED)
-			.optional(),
-		content_type: z.enum(PRINT_FILE_CONTENT_TYPES).openapi({ description: "TIFF is preferred for framed art." }),
+			.optional()
+			.openapi({ example: "harbour-at-dusk.tif" }),
+		content_type: z
+			.enum(PRINT_FILE_CONTENT_TYPES)
+			.openapi({ description: "TIFF is preferred for framed art.", example: "image/tiff" }),
 		size_bytes: z
 			.number()
 			.int()
 			.min(1)
 			.max(MAX_PRINT_FILE_BYTES, "must be at most 536870912 (512 MiB)")
 			.optional()
-			.openapi({ description: "The file's exact size. When given, an upload of another size is refused." }),
+			.openapi({
+				description: "The file's exact size. When given, an upload of another size is refused.",
+				example: 86_402_048,
+			}),
 	})
 	.openapi("CreatePrintFileRequest");
 
@@ -38,30 +44,37 @@ export const PrintFileIdParams = z.object({
 
 export const UploadTargetSchema = z
 	.object({
-		id: z.string(),
+		id: z.string().openapi({ example: "pf_7cQm2x" }),
 		status: z.literal("awaiting_upload"),
-		upload_url: z.string().openapi({ description: "Send the file here with HTTP PUT before `expires_at`." }),
+		upload_url: z.string().openapi({
+			description: "Send the file here with HTTP PUT before `expires_at`.",
+			example: "https://api.example.com/v1/uploads/pf_7cQm2x?expires=1795345200&signature=6f1c0e5a9b",
+		}),
 		upload_method: z.literal("PUT"),
-		upload_headers: z.record(z.string(), z.string()).openapi({ description: "Headers the PUT must carry." }),
+		upload_headers: z
+			.record(z.string(), z.string())
+			.openapi({ description: "Headers the PUT must carry.", example: { "Content-Type": "image/tiff" } }),
 		expires_at: dateTime(),
 	})
 	.openapi("PrintFileUpload");
 
 export const PrintFileSchema = z
 	.object({
-		id: z.string(),
+		id: z.string().openapi({ example: "pf_7cQm2x" }),
 		status: z.enum(PRINT_FILE_STATUSES),
-		filename: z.string().nullable(),
-		content_type: z.string().openapi({ description: "As declared at creation." }),
+		filename: z.string().nullable().openapi({ example: "harbour-at-dusk.tif" }),
+		content_type: z.string().openapi({ description: "As declared at creation.", example: "image/tiff" }),
 		format: z.enum(IMAGE_FORMATS).nullable().openapi({ description: "As read from the file itself." }),
-		width_px: z.number().int().nullable(),
-		height_px: z.number().int().nullable(),
-		size_bytes: z.number().int().nullable(),
+		width_px: z.number().int().nullable().openapi({ example: 4800 }),
+		height_px: z.number().int().nullable().openapi({ example: 6000 }),
+		size_bytes: z.number().int().nullable().openapi({ example: 86_402_048 }),
 		invalid_reason: z
 			.enum(INVALID_REASONS)
 			.nullable()
 			.openapi({ description: "Why an `invalid` file was refused; `invalid_message` says it in a sentence." }),
-		invalid_message: z.string().nullable(),
+		invalid_message: z.string().nullable().openapi({
+			example: "The file is 1200 × 1500 px: 75 DPI at 16 × 20 in, below the 150 DPI minimum.",
+		}),
 		created_at: dateTime(),
 		expires_at: dateTime().openapi({ description: "When the upload URL stops working." }),
 		uploaded_at: dateTime().nullable(),

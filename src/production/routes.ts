@@ -17,7 +17,10 @@ import { WorkTicketsQuery, workTicketBatch, workTicketOf } from "./ticket-batche
 const OpsOrderViewSchema = z
 	.object({
 		order: OrderSchema,
-		account: z.object({ id: z.string(), name: z.string() }),
+		account: z.object({
+			id: z.string().openapi({ example: "acct_4fQ9v2" }),
+			name: z.string().openapi({ example: "Harbour Museum Store" }),
+		}),
 		shipping_label: z
 			.object({
 				return_address: z.union([ShipToSchema, z.null()]).openapi({
@@ -40,8 +43,8 @@ const OpsOrderViewSchema = z
 				}),
 			})
 			.openapi({ description: "What the shipping label carries: the partner's return address, never the service's." }),
-		brand_name: z.string().nullable(),
-		packing_slip_url: z.string(),
+		brand_name: z.string().nullable().openapi({ example: "Lumen Prints" }),
+		packing_slip_url: z.string().openapi({ example: "/v1/ops/orders/ord_3kq9/packing-slip" }),
 	})
 	.openapi("OpsOrderView");
 
@@ -140,23 +143,23 @@ const listWorkTickets = protectedRoute("ops", {
 
 /** Which row of the file, and the order it names (as found, or as the row named it). */
 const RowPlace = z.object({
-	line: z.number().int().openapi({ description: "The row's line in the file; the header is line 1." }),
-	order_id: z.string().nullable(),
-	external_id: z.string().nullable(),
+	line: z.number().int().openapi({ description: "The row's line in the file; the header is line 1.", example: 2 }),
+	order_id: z.string().nullable().openapi({ example: "ord_3kq9" }),
+	external_id: z.string().nullable().openapi({ example: "PO-1001" }),
 });
 
 const RowResultSchema = z.object({
 	...RowPlace.shape,
 	outcome: z.enum(["shipped", "already_shipped", "refused"]),
-	message: z.string(),
+	message: z.string().openapi({ example: "Shipped with UPS 1Z999AA10123456784." }),
 });
 
 const ImportReportSchema = z
 	.object({
 		rows: z.array(RowResultSchema),
-		shipped: z.number().int(),
-		already_shipped: z.number().int(),
-		refused: z.number().int(),
+		shipped: z.number().int().openapi({ example: 1 }),
+		already_shipped: z.number().int().openapi({ example: 0 }),
+		refused: z.number().int().openapi({ example: 0 }),
 	})
 	.openapi("ShipmentsImportReport");
 

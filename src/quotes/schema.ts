@@ -13,12 +13,10 @@ const inches = z
 /** An item to quote: an order's item, with the file optional. */
 export const QuoteItemInputSchema = z
 	.strictObject({
-		print_file_id: z
-			.string()
-			.min(1)
-			.max(64)
-			.optional()
-			.openapi({ description: "An uploaded file: the quote adds its effective DPI and verdict at this size." }),
+		print_file_id: z.string().min(1).max(64).optional().openapi({
+			description: "An uploaded file: the quote adds its effective DPI and verdict at this size.",
+			example: "pf_7cQm2x",
+		}),
 		width_in: inches,
 		height_in: inches,
 		quantity: z.number().int("must be a whole number").min(1).max(100).default(1),
@@ -35,6 +33,7 @@ export const CreateQuoteBody = z
 		shipping_method: z.enum(SHIPPING_METHODS).optional().openapi({
 			description:
 				"The method the partner means to order with; the quote still lists every option. An order against this quote that names no shipping_method ships with this one.",
+			example: "standard",
 		}),
 	})
 	.openapi("CreateQuoteRequest");
@@ -56,6 +55,15 @@ export const DimensionsSchema = z
 		outside: SizeSchema,
 	})
 	.openapi("Dimensions", {
+		// The example item's, as a quote answers it: 16 × 20 in under a 2.5 in mat (3 in at the bottom) and a double mat.
+		example: {
+			print: { width_in: 16, height_in: 20 },
+			mat_opening: { width_in: 15.75, height_in: 19.75 },
+			top_mat_opening: { width_in: 16.25, height_in: 20.25 },
+			mat_outer: { width_in: 21, height_in: 25.5 },
+			glazing: { width_in: 21, height_in: 25.5 },
+			outside: { width_in: 23.5, height_in: 28 },
+		},
 		description:
 			"The print, the mat openings (the inner one and, for a double mat, the top one), the mat's outer size (the glazing's and the backing's too), and the outside of the finished piece.",
 	});
@@ -73,49 +81,71 @@ export const UnitPriceSchema = z
 		total: CentsSchema,
 	})
 	.openapi("UnitPrice", {
+		example: {
+			print: 1120,
+			frame: 7742,
+			mat: 1800,
+			glazing: 3213,
+			backing: 214,
+			assembly: 800,
+			discount: 0,
+			total: 14889,
+		},
 		description:
 			"US cents for one unit: print, frame, mat, glazing, backing, assembly, the account discount (subtracted) and the total.",
 	});
 
 const QuoteItemSchema = z.object({
-	width_in: z.number(),
-	height_in: z.number(),
-	quantity: z.number().int(),
-	frame: z.string().nullable(),
-	mat: z.string().nullable(),
-	mat_border_in: z.number().nullable(),
-	mat_bottom_border_in: z.number().nullable(),
-	inner_mat: z.string().nullable(),
-	inner_mat_reveal_in: z.number().nullable(),
-	glazing: z.string(),
-	paper: z.string(),
+	width_in: z.number().openapi({ example: 16 }),
+	height_in: z.number().openapi({ example: 20 }),
+	quantity: z.number().int().openapi({ example: 1 }),
+	frame: z.string().nullable().openapi({ example: "walnut-flat-125" }),
+	mat: z.string().nullable().openapi({ example: "museum-rag-white-4ply" }),
+	mat_border_in: z.number().nullable().openapi({ example: 2.5 }),
+	mat_bottom_border_in: z.number().nullable().openapi({ example: 3 }),
+	inner_mat: z.string().nullable().openapi({ example: "black-core-black" }),
+	inner_mat_reveal_in: z.number().nullable().openapi({ example: 0.25 }),
+	glazing: z.string().openapi({ example: "museum-acrylic" }),
+	paper: z.string().openapi({ example: "cotton-rag" }),
 	fit: z.enum(["fill", "fit"]),
-	print_file_id: z.string().nullable(),
-	effective_dpi: z.number().nullable(),
+	print_file_id: z.string().nullable().openapi({ example: "pf_7cQm2x" }),
+	effective_dpi: z.number().nullable().openapi({ example: 300 }),
 	resolution: z.enum(["ok", "warn", "reject"]).nullable(),
 	dimensions: DimensionsSchema,
-	united_inches: z.number(),
+	united_inches: z.number().openapi({ example: 46.5 }),
 	unit_price: UnitPriceSchema,
-	line_total: CentsSchema,
+	line_total: CentsSchema.openapi({ example: 14889 }),
 });
 
 /** One package of a shipping option. */
-export const PackageSchema = z.object({
-	length_in: z.number(),
-	width_in: z.number(),
-	depth_in: z.number(),
-	weight_lb: z.number(),
-	billable_weight_lb: z.number().int(),
-	oversize: z.boolean(),
-	length_plus_girth_in: z.number(),
-});
+export const PackageSchema = z
+	.object({
+		length_in: z.number(),
+		width_in: z.number(),
+		depth_in: z.number(),
+		weight_lb: z.number(),
+		billable_weight_lb: z.number().int(),
+		oversize: z.boolean(),
+		length_plus_girth_in: z.number(),
+	})
+	.openapi({
+		example: {
+			length_in: 32,
+			width_in: 27.5,
+			depth_in: 4,
+			weight_lb: 10.27,
+			billable_weight_lb: 26,
+			oversize: false,
+			length_plus_girth_in: 95,
+		},
+	});
 
 /** A shipping option: its method, its packages (one per framed unit, one for the prints), cost and delivery. */
 export const ShippingOptionSchema = z.object({
 	method: z.enum(SHIPPING_METHODS),
 	packages: z.array(PackageSchema),
-	cost: CentsSchema,
-	delivery_days: z.object({ min: z.number().int(), max: z.number().int() }),
+	cost: CentsSchema.openapi({ example: 3110 }),
+	delivery_days: z.object({ min: z.number().int(), max: z.number().int() }).openapi({ example: { min: 6, max: 8 } }),
 });
 
 /** A quote: every item's price and dimensions, the shipping options, and the totals per method. */
@@ -125,7 +155,7 @@ export const QuoteSchema = z
 		created_at: dateTime(),
 		expires_at: dateTime().openapi({ description: "48 hours after creation." }),
 		currency: z.literal("USD"),
-		price_book_version: z.number().int(),
+		price_book_version: z.number().int().openapi({ example: 1 }),
 		ship_to: z.union([ShipToSchema, z.null()]).openapi({
 			description:
 				"Where the quote ships to. An order against the quote must go to the same country. Null only for quotes made before quotes kept it (they cannot be ordered against).",
@@ -133,10 +163,22 @@ export const QuoteSchema = z
 		shipping_method: z.enum(SHIPPING_METHODS).nullable(),
 		items: z.array(QuoteItemSchema),
 		shipping_options: z.array(ShippingOptionSchema),
-		totals: z.object({
-			items: CentsSchema,
-			by_method: z.record(z.string(), z.object({ shipping: CentsSchema, total: CentsSchema })),
-		}),
+		totals: z
+			.object({
+				items: CentsSchema,
+				by_method: z.record(z.string(), z.object({ shipping: CentsSchema, total: CentsSchema })),
+			})
+			.openapi({
+				example: {
+					items: 14889,
+					by_method: {
+						budget: { shipping: 2390, total: 17279 },
+						standard: { shipping: 3110, total: 17999 },
+						express: { shipping: 7340, total: 22229 },
+						freight: { shipping: 18900, total: 33789 },
+					},
+				},
+			}),
 	})
 	.openapi("Quote");
 /** A quote as answered and stored. */

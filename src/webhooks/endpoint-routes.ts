@@ -131,9 +131,16 @@ const pingEndpoint = protectedRoute("orders:write", {
 			z
 				.object({
 					id: z.string().openapi({ description: "The ping's id, also its `webhook-id`.", example: "ping_8Rt2" }),
-					delivered: z.boolean().openapi({ description: "Whether the endpoint answered with a 2xx." }),
-					status_code: z.number().int().nullable().openapi({ description: "Its answer's status; null without one." }),
-					error: z.string().nullable().openapi({ description: "Why it is not delivered; null when it is." }),
+					delivered: z.boolean().openapi({ description: "Whether the endpoint answered with a 2xx.", example: true }),
+					status_code: z
+						.number()
+						.int()
+						.nullable()
+						.openapi({ description: "Its answer's status; null without one.", example: 200 }),
+					error: z
+						.string()
+						.nullable()
+						.openapi({ description: "Why it is not delivered; null when it is.", example: null }),
 				})
 				.openapi("WebhookPingResult"),
 			"What the endpoint answered (a refusal is still a 200: the test ran).",

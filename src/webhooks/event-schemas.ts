@@ -20,17 +20,21 @@ const base = {
 	}),
 };
 
-const Tracking = z.object({ carrier: z.string(), number: z.string(), url: z.string() });
+const Tracking = z.object({
+	carrier: z.string().openapi({ example: "UPS" }),
+	number: z.string().openapi({ example: "1Z999AA10123456784" }),
+	url: z.string().openapi({ example: "https://www.ups.com/track?tracknum=1Z999AA10123456784" }),
+});
 /** One entry of `hold_details`, as webhooks and the order itself show it (the order names it `HoldDetail`). */
 export const HoldDetail = z.object({
-	item_id: z.string().nullable(),
-	field: z.string(),
+	item_id: z.string().nullable().openapi({ example: "itm_5Tg8" }),
+	field: z.string().openapi({ example: "print_file_id" }),
 	code: z.enum(HOLD_REASONS).openapi({
 		description:
 			"Why this entry holds the order: one of the `hold_reason` codes (the order's `hold_reason` is its first entry's).",
 		example: "file_resolution_too_low",
 	}),
-	message: z.string(),
+	message: z.string().openapi({ example: "The file prints at 96 DPI at 16 × 20 in; at least 150 DPI is needed." }),
 });
 
 /** The webhook events the service sends, each with its body's schema. */
@@ -43,7 +47,7 @@ export const WEBHOOK_EVENT_SCHEMAS = {
 			...base,
 			event: z.literal("order.on_hold"),
 			status: z.literal("on_hold"),
-			hold_reason: z.enum(HOLD_REASONS),
+			hold_reason: z.enum(HOLD_REASONS).openapi({ example: "file_resolution_too_low" }),
 			hold_details: z.array(HoldDetail),
 		})
 		.openapi("OrderOnHoldEvent"),

@@ -3,7 +3,7 @@ import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { generateWebhookSecret } from "../accounts/keys.ts";
 import { createApp } from "../http/create-app.ts";
-import { decodeCursor, encodeCursor } from "../http/cursor.ts";
+import { CURSOR_EXAMPLE, decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { dateTime } from "../http/date-time.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { resetForRedelivery } from "./delivery-store.ts";
@@ -15,10 +15,13 @@ import { deliverSoon } from "./webhook-sender.do.ts";
 const deliveryFields = {
 	id: z.string().openapi({ description: "The delivery's id (`dlv_…`).", example: "dlv_7Hq2" }),
 	status: z.enum(DELIVERY_STATUSES),
-	attempts: z.number().int(),
+	attempts: z.number().int().openapi({ example: 1 }),
 	last_attempt_at: dateTime().nullable(),
-	last_status_code: z.number().int().nullable(),
-	last_error: z.string().nullable().openapi({ description: "A short excerpt; receivers' bodies are not stored." }),
+	last_status_code: z.number().int().nullable().openapi({ example: 200 }),
+	last_error: z
+		.string()
+		.nullable()
+		.openapi({ description: "A short excerpt; receivers' bodies are not stored.", example: "HTTP 503: upstream busy" }),
 	next_attempt_at: dateTime().nullable(),
 	delivered_at: dateTime().nullable(),
 };
@@ -27,19 +30,42 @@ const EndpointDeliverySchema = z
 	.object({
 		...deliveryFields,
 		endpoint_id: z.string().openapi({ description: "The webhook endpoint it goes to.", example: "whe_3Lk9" }),
-		url: z.string().openapi({ description: "The endpoint's URL when the event happened." }),
+		url: z
+			.string()
+			.openapi({ description: "The endpoint's URL when the event happened.", example: "https://example.com/hooks" }),
 	})
 	.openapi("EndpointDelivery");
 
-const DeliverySchema = z.object({ ...deliveryFields, url: z.string().nullable() }).openapi("Delivery");
+const DeliverySchema = z
+	.object({ ...deliveryFields, url: z.string().nullable().openapi({ example: "https://example.com/hooks" }) })
+	.openapi("Delivery");
 
 const EventSchema = z
 	.object({
-		id: z.string(),
-		type: z.enum(ORDER_EVENT_TYPES),
-		order_id: z.string(),
+		id: z.string().openapi({ example: "evt_9Lq3" }),
+		type: z.enum(ORDER_EVENT_TYPES).openapi({ example: "order.shipped" }),
+		order_id: z.string().openapi({ example: "ord_3kq9" }),
 		created_at: dateTime(),
-		body: z.record(z.string(), z.unknown()).openapi({ description: "The webhook body, as signed and sent." }),
+		// `additionalProperties: true`, not zod's `{}`: an empty schema has no type, and Scalar's reader refuses it.
+		body: z.record(z.string(), z.unknown()).openapi({
+			description: "The webhook body, as signed and sent (each event's body is under Webhooks).",
+			additionalProperties: true,
+			example: {
+				id: "evt_9Lq3",
+				event: "order.shipped",
+				created_at: "2026-11-22T10:00:00.000Z",
+				order_id: "ord_3kq9",
+				external_id: "PO-1001",
+				status: "shipped",
+				version: 4,
+				tracking: {
+					carrier: "UPS",
+					number: "1Z999AA10123456784",
+					url: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
+				},
+				shipped_at: "2026-11-22T10:00:00.000Z",
+			},
+		}),
 		delivery: DeliverySchema.nullable().openapi({
 			description: "The delivery to the order's callback_url; null for events that are not sent (order.received).",
 		}),
@@ -51,7 +77,7 @@ const EventSchema = z
 	.openapi("Event");
 
 const EventPageSchema = z
-	.object({ data: z.array(EventSchema), next_cursor: z.string().nullable() })
+	.object({ data: z.array(EventSchema), next_cursor: z.string().nullable().openapi({ example: CURSOR_EXAMPLE }) })
 	.openapi("EventPage");
 
 const EventQuery = z.object({
@@ -121,7 +147,7 @@ const rotateSecret = protectedRoute("orders:write", {
 		201: jsonResponse(
 			z
 				.object({
-					webhook_secret: z.string(),
+					webhook_secret: z.string().openapi({ example: "whsec_Xr5KpW9mT2vN7cQ4yL8bH1sF6dJ3gA0e" }),
 					mode: z
 						.enum(["live", "test"])
 						.openapi({ description: "The mode whose webhooks the secret signs: the key's." }),

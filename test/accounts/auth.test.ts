@@ -16,8 +16,31 @@ describe("bearer authentication (GET /v1/catalog)", () => {
 		expect(error.message).toContain("Bearer");
 	});
 
-	it("an empty Authorization header is a 401", async () => {
-		await expectError(await api("/v1/catalog", { headers: { Authorization: "" } }), "unauthorized");
+	it.each([undefined, "", "   "])("an Authorization header missing or empty (%j) is a 401 saying so", async (value) => {
+		const headers: Record<string, string> = value === undefined ? {} : { Authorization: value };
+		const error = await expectError(await api("/v1/catalog", { headers }), "unauthorized");
+		expect(error.message).toMatch(/^No API key: the Authorization header is missing or empty/);
+	});
+
+	it.each(["Bearer ", "Bearer", "bearer   "])(
+		"'%s' with no key after the scheme is a 401 api_key_missing saying the key is missing, not that the scheme is wrong",
+		async (authorization) => {
+			const error = await expectError(
+				await api("/v1/catalog", { headers: { Authorization: authorization } }),
+				"unauthorized",
+			);
+			expect(error.message).toContain("no API key after 'Bearer '");
+			expect(error.message).not.toContain("scheme");
+			expect(error.code).toBe("api_key_missing");
+		},
+	);
+
+	it("another scheme is a 401 saying the header must use Bearer", async () => {
+		const error = await expectError(
+			await api("/v1/catalog", { headers: { Authorization: "Token fps_live_x" } }),
+			"unauthorized",
+		);
+		expect(error.message).toContain("must use the Bearer scheme");
 	});
 
 	it("a non-Bearer scheme is a 401, even with a valid key", async () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import packageManifest from "../../package.json";
+import { exampleOf } from "../../scripts/lib/openapi-examples.ts";
 import { app } from "../../src/app.ts";
 import { FRAMING_FIELDS } from "../../src/framing/spec.ts";
-import { OPENAPI_PATH } from "../../src/openapi/document.ts";
+import { OPENAPI_PATH, POSTMAN_PATH } from "../../src/openapi/document.ts";
 import { api, createPartner } from "../helpers.ts";
 import { readyFile, settleValidation } from "../orders/order-helpers.ts";
 
@@ -20,7 +22,7 @@ type OpenApiDocument = {
 
 /** Routes without a bearer key: health, and the signed upload URL (its signature is the authority). */
 const PUBLIC_ROUTES = new Set(["GET /v1/health", "PUT /v1/uploads/{id}"]);
-const DOCUMENTATION_ROUTES = new Set([OPENAPI_PATH, "/v1/docs"]);
+const DOCUMENTATION_ROUTES = new Set([OPENAPI_PATH, POSTMAN_PATH, "/v1/docs"]);
 
 /**
  * Every method and path of the API the app serves (Hono's route list; `ALL` entries are middleware), in
@@ -54,6 +56,12 @@ describe("GET /v1/openapi.json", () => {
 		const document = await fetchDocument();
 		expect(document.openapi).toBe("3.1.0");
 		expect(document.info.title).toBeTruthy();
+	});
+
+	it("info.version is package.json's version", async () => {
+		const document = await fetchDocument();
+		expect(packageManifest.version).toMatch(/^\d+\.\d+\.\d+/);
+		expect(document.info.version).toBe(packageManifest.version);
 	});
 
 	it("declares the bearer security scheme and the Error schema", async () => {
@@ -303,31 +311,10 @@ describe("GET /v1/openapi.json", () => {
 	});
 });
 
-/** A value built from a schema's examples: its own, else each property's (objects) or its items' (arrays). */
-function exampleFrom(schema: unknown, schemas: Record<string, unknown>): unknown {
-	if (typeof schema !== "object" || schema === null) return undefined;
-	const node = schema as {
-		$ref?: string;
-		example?: unknown;
-		properties?: Record<string, unknown>;
-		items?: unknown;
-		allOf?: unknown[];
-	};
-	if (node.$ref !== undefined) return exampleFrom(schemas[node.$ref.replace("#/components/schemas/", "")], schemas);
-	if ("example" in node) return node.example;
-	if (node.allOf?.length === 1) return exampleFrom(node.allOf[0], schemas);
-	if (node.properties !== undefined) {
-		const entries = Object.entries(node.properties).map(([name, property]) => [name, exampleFrom(property, schemas)]);
-		return Object.fromEntries(entries.filter(([, value]) => value !== undefined));
-	}
-	if (node.items !== undefined) return [exampleFrom(node.items, schemas)];
-	return undefined;
-}
-
 describe("the documented example order", () => {
 	it("built from the document's examples, with a real print file and without the example's quote id, reaches in_production", async () => {
 		const document = await fetchDocument();
-		const body = exampleFrom(document.components.schemas.CreateOrderRequest, document.components.schemas) as {
+		const body = exampleOf(document.components.schemas.CreateOrderRequest, document.components.schemas) as {
 			quote_id?: string;
 			callback_url?: string;
 			items: Array<Record<string, unknown>>;
