@@ -1985,16 +1985,15 @@ export interface components {
 				 * @enum {string}
 				 */
 				action: "ship" | "already_shipped" | "refused";
-				/** @description The tracking the row would ship with, its URL built when left out; null when refused before it was read. */
-				tracking: {
-					carrier: string;
-					number: string;
-					url: string;
-				} | null;
+				tracking: components["schemas"]["Tracking"] & unknown;
+				/** @example Ship with UPS 1Z999AA10123456784. */
 				message: string;
 			}[];
+			/** @example 1 */
 			ship: number;
+			/** @example 0 */
 			already_shipped: number;
+			/** @example 0 */
 			refused: number;
 		};
 		EventPage: {

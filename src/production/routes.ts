@@ -5,7 +5,7 @@ import { postalLines } from "../addresses/postal-lines.ts";
 import { ShipToSchema } from "../addresses/schema.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
-import { OrderIdParams, OrderSchema, toOrder } from "../orders/response.ts";
+import { OrderIdParams, OrderSchema, TrackingSchema, toOrder } from "../orders/response.ts";
 import { loadOrderSheet, type OrderSheet } from "./order-sheet.ts";
 import { PAPER_SIZES } from "./packing-slip.tsx";
 import { downloadPrintFile } from "./print-file-download.ts";
@@ -198,19 +198,19 @@ const PreviewRowSchema = z.object({
 		description:
 			"What importing the file now would do with the row: ship its order, nothing (already shipped with this tracking), or refuse it (message says why).",
 	}),
-	tracking: z.object({ carrier: z.string(), number: z.string(), url: z.string() }).nullable().openapi({
+	tracking: TrackingSchema.nullable().openapi({
 		description:
 			"The tracking the row would ship with, its URL built when left out; null when refused before it was read.",
 	}),
-	message: z.string(),
+	message: z.string().openapi({ example: "Ship with UPS 1Z999AA10123456784." }),
 });
 
 const ImportPreviewSchema = z
 	.object({
 		rows: z.array(PreviewRowSchema),
-		ship: z.number().int(),
-		already_shipped: z.number().int(),
-		refused: z.number().int(),
+		ship: z.number().int().openapi({ example: 1 }),
+		already_shipped: z.number().int().openapi({ example: 0 }),
+		refused: z.number().int().openapi({ example: 0 }),
 	})
 	.openapi("ShipmentsImportPreview");
 
