@@ -23,16 +23,26 @@ import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "../production/slip-pag
 import { WorkTicketsQuery, workTicketBatch, workTicketOf } from "../production/ticket-batches.ts";
 import type { ConsoleEnv, OperatorEnv } from "./console-env.ts";
 import { ImportPage } from "./import-page.tsx";
-import { confirmedRows, MAX_CARRIED_CHARACTERS, uploadedRows } from "./import-upload.ts";
+import { confirmedRows, type ImportMarks, MAX_CARRIED_CHARACTERS, uploadedRows } from "./import-upload.ts";
 import { type ConsoleMove, type InvalidMoveForm, isConsoleMove, moveFromForm } from "./move-forms.ts";
 import { OrderPage } from "./order-page.tsx";
 import { QueuePage } from "./queue-page.tsx";
 import { queueRows } from "./queue-rows.ts";
 import { askedQueue } from "./queue-search.ts";
 import { errorPage, page, readForm } from "./responses.tsx";
-import { requireCsrf, requireSession } from "./session-gate.ts";
+import { importMarkMatches, importMarkOf } from "./session.ts";
+import { requireCsrf, requireSession, sessionSecret } from "./session-gate.ts";
 
 export const floorRoutes = new Hono<ConsoleEnv>();
+
+/** The preview's marks for a session: under the console's secret, which a signed-in session implies. */
+function importMarks(env: Env, sessionId: string): ImportMarks {
+	const secret = sessionSecret(env) ?? "";
+	return {
+		markOf: (digest) => importMarkOf(secret, sessionId, digest),
+		matches: async (digest, mark) => secret !== "" && (await importMarkMatches(secret, sessionId, digest, mark)),
+	};
+}
 
 floorRoutes.get("/orders", requireSession, async (c) => {
 	const asked = askedQueue(c.req.query());
@@ -152,7 +162,7 @@ const CONFIRM_FORM_BYTES = MAX_CARRIED_CHARACTERS + 16 * 1024;
 // The upload is a dry run: it shows what each row would do and changes nothing.
 floorRoutes.post("/shipments/import", requireSession, importSizeLimit(MAX_IMPORT_BYTES), requireCsrf, async (c) => {
 	const csrfToken = c.var.operator.csrfToken;
-	const upload = await uploadedRows((await readForm(c)).file);
+	const upload = await uploadedRows((await readForm(c)).file, importMarks(c.env, c.var.operator.id));
 	if (!upload.ok) {
 		return page(c, <ImportPage csrfToken={csrfToken} previewed={null} report={null} error={upload.message} />, 422);
 	}
@@ -168,7 +178,7 @@ floorRoutes.post(
 	requireCsrf,
 	async (c) => {
 		const csrfToken = c.var.operator.csrfToken;
-		const confirmed = await confirmedRows(await readForm(c));
+		const confirmed = await confirmedRows(await readForm(c), importMarks(c.env, c.var.operator.id));
 		if (!confirmed.ok) {
 			const error = confirmed.message;
 			return page(c, <ImportPage csrfToken={csrfToken} previewed={null} report={null} error={error} />, 422);

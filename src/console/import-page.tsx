@@ -113,7 +113,7 @@ function Preview({ csrfToken, previewed }: { csrfToken: string; previewed: Previ
 				<form method="post" action="/ops/shipments/import/confirm" enctype="multipart/form-data" class="confirm">
 					<CsrfField token={csrfToken} />
 					<input type="hidden" name="content" value={carried.content} />
-					<input type="hidden" name="digest" value={carried.digest} />
+					<input type="hidden" name="mark" value={carried.mark} />
 					<button type="submit">Confirm: ship {plural(preview.ship, "order", "orders")}</button>{" "}
 					<a href="/ops/shipments/import">Cancel</a>
 				</form>

@@ -81,6 +81,26 @@ export function csrfTokenOf(secret: string, sessionId: string): Promise<string> 
 	return macOf(secret, `csrf:${sessionId}`);
 }
 
+/**
+ * The mark a shipments preview puts on the file it showed (by the SHA-256 of its text): only a confirm
+ * of that very text, in the same session, carries a mark that matches. Keyed with the server's secret,
+ * so no page, script or operator can make one for another file.
+ */
+export function importMarkOf(secret: string, sessionId: string, textDigest: string): Promise<string> {
+	// "import:" keeps these MACs apart from the form tokens' ("csrf:") and the cookies' (session id first).
+	return macOf(secret, `import:${sessionId}:${textDigest}`);
+}
+
+/** Whether a submitted mark is the one this session's preview gave the text with this digest (constant-time). */
+export function importMarkMatches(
+	secret: string,
+	sessionId: string,
+	textDigest: string,
+	mark: string,
+): Promise<boolean> {
+	return macMatches(secret, `import:${sessionId}:${textDigest}`, mark);
+}
+
 /** Whether a submitted `_csrf` is this session's token (constant-time). */
 export function csrfTokenMatches(secret: string, sessionId: string, submitted: string): Promise<boolean> {
 	return macMatches(secret, `csrf:${sessionId}`, submitted);

@@ -5,7 +5,6 @@
  */
 import fc from "fast-check";
 import { beforeAll, describe, it } from "vitest";
-import { sha256Hex } from "../../src/ids.ts";
 import type { Order } from "../../src/orders/response.ts";
 import { consoleRequest, type Operator, signedInOperator } from "../console/console-helpers.ts";
 import { api, createKeyWithScopes } from "../helpers.ts";
@@ -135,14 +134,16 @@ describe("the floor's API routes under fuzzing", () => {
 });
 
 /**
- * A confirm form carrying `csv` as the preview does: with its true digest, so the confirm imports
- * it, or (every other length) with a digest that does not match.
+ * A confirm form carrying `csv` as the preview does: with the mark its preview page gave it, so the
+ * confirm imports it, or (every other length, or when the preview offered no confirm) with a mark
+ * that does not match.
  */
-async function confirmForm(csv: string): Promise<FormData> {
+function confirmForm(csv: string, previewPage: string): FormData {
 	const form = new FormData();
 	form.set("_csrf", operator.csrf);
 	form.set("content", btoa(String.fromCharCode(...new TextEncoder().encode(csv))));
-	form.set("digest", csv.length % 2 === 0 ? await sha256Hex(csv) : "0".repeat(64));
+	const mark = /name="mark" value="([^"]*)"/.exec(previewPage)?.[1];
+	form.set("mark", csv.length % 2 === 0 && mark !== undefined ? mark : "0".repeat(43));
 	return form;
 }
 
@@ -157,16 +158,22 @@ describe("the floor's console pages under fuzzing", () => {
 					const form = new FormData();
 					form.set("_csrf", operator.csrf);
 					form.set("file", new File([csv], "labels.csv", { type: "text/csv" }));
+					const preview = await consoleRequest("/ops/shipments/import", {
+						cookie: operator.cookie,
+						method: "POST",
+						body: form,
+					});
+					const previewPage = await preview.text();
+					if (preview.status >= 500) throw new Error(`5xx: ${preview.url} ${previewPage.slice(0, 300)}`);
 					const responses = [
 						await consoleRequest(`/ops/orders/${id}/work-ticket`, { cookie: operator.cookie }),
 						await consoleRequest(`/ops/work-tickets?${query}`, { cookie: operator.cookie }),
 						await consoleRequest(`/ops/orders?${query}`, { cookie: operator.cookie }),
 						await consoleRequest(`/ops/print-files/${id}/download?${query}`, { cookie: operator.cookie }),
-						await consoleRequest("/ops/shipments/import", { cookie: operator.cookie, method: "POST", body: form }),
 						await consoleRequest("/ops/shipments/import/confirm", {
 							cookie: operator.cookie,
 							method: "POST",
-							body: await confirmForm(csv),
+							body: confirmForm(csv, previewPage),
 						}),
 					];
 					for (const response of responses) {

@@ -1,5 +1,6 @@
 /** Shipping in bulk: `POST /v1/ops/shipments/import` (text/csv) and the console's upload. */
 import { describe, expect, it } from "vitest";
+import { sha256Hex } from "../../src/ids.ts";
 import type { Order } from "../../src/orders/response.ts";
 import { MAX_IMPORT_BYTES } from "../../src/production/shipments-csv.ts";
 import {
@@ -309,24 +310,24 @@ async function previewPage(operator: Operator, csv: string, status = 200): Promi
 }
 
 /** The hidden fields of the preview's confirm form. */
-function confirmFieldsOf(html: string): { content: string; digest: string } {
+function confirmFieldsOf(html: string): { content: string; mark: string } {
 	const content = /name="content" value="([^"]*)"/.exec(html)?.[1];
-	const digest = /name="digest" value="([^"]*)"/.exec(html)?.[1];
-	if (content === undefined || digest === undefined) throw new Error("no confirm form on the page");
-	return { content, digest };
+	const mark = /name="mark" value="([^"]*)"/.exec(html)?.[1];
+	if (content === undefined || mark === undefined) throw new Error("no confirm form on the page");
+	return { content, mark };
 }
 
 /** Posts a confirm form as the browser does (multipart, with the form token unless told otherwise). */
 function postConfirm(
 	operator: Operator,
-	fields: { content: string; digest: string },
+	fields: { content: string; mark: string },
 	csrf: string | null = operator.csrf,
 	headers: Record<string, string> = {},
 ) {
 	const form = new FormData();
 	if (csrf !== null) form.set("_csrf", csrf);
 	form.set("content", fields.content);
-	form.set("digest", fields.digest);
+	form.set("mark", fields.mark);
 	return consoleRequest("/ops/shipments/import/confirm", {
 		cookie: operator.cookie,
 		method: "POST",
@@ -497,17 +498,23 @@ describe("the console's Ship in bulk: refusals", () => {
 		expect((await readOrder(key, ready[0]?.id ?? "")).status).toBe("in_production");
 	});
 
-	it("a confirm whose file is not the one previewed is a 422 page, and nothing ships", async () => {
+	it("a confirm whose file is not the one this session previewed is a 422 page, and nothing ships", async () => {
 		const operator = await signedInOperator();
+		const other = await signedInOperator();
 		const { key, ready } = await floor();
 		const previewed = [HEADER, trackingRow(ready[0]?.id ?? "", "1Z410")].join("\n");
 		const swapped = [HEADER, trackingRow(ready[1]?.id ?? "", "1Z411")].join("\n");
-		const { digest } = confirmFieldsOf(await previewPage(operator, previewed));
+		const { mark } = confirmFieldsOf(await previewPage(operator, previewed));
 		const content = btoa(swapped);
+		const otherSessions = confirmFieldsOf(await previewPage(other, previewed));
 		for (const fields of [
-			{ content, digest },
-			{ content: "%%%not base64", digest },
-			{ content: "", digest: "" },
+			{ content, mark },
+			// A mark is not the file's hash: a page or script cannot make one for another file.
+			{ content, mark: await sha256Hex(swapped) },
+			{ content: "%%%not base64", mark },
+			{ content: "", mark: "" },
+			// Another session's preview of the very same file.
+			otherSessions,
 		]) {
 			const html = await htmlOf(await postConfirm(operator, fields), 422);
 			expect(alertOf(html)).toBe("This confirm does not carry the file that was previewed: upload the file again.");
