@@ -6,12 +6,23 @@ import type { CutList } from "../framing/cut-list.ts";
 import { inchesText, sizeText } from "../framing/words.ts";
 import type { Look } from "./ticket-look.ts";
 
+/** A measure that never breaks across lines ("7 3/4 × 9 3/4 in" split after the 7 reads as 7 in). */
+function Measure({ text }: { text: string }) {
+	return <span class="measure">{text}</span>;
+}
+
 /** A mat's borders as the framer marks them (the sides always equal the top). */
-function borders(mat: CutList["mats"][number]): string {
+function Borders({ mat }: { mat: CutList["mats"][number] }) {
 	const { top_in: top, bottom_in: bottom } = mat.borders;
-	return top === bottom
-		? `${inchesText(top)} in all round`
-		: `${inchesText(top)} in top and sides, ${inchesText(bottom)} in bottom`;
+	return top === bottom ? (
+		<>
+			<Measure text={`${inchesText(top)} in`} /> all round
+		</>
+	) : (
+		<>
+			<Measure text={`${inchesText(top)} in`} /> top and sides, <Measure text={`${inchesText(bottom)} in`} /> bottom
+		</>
+	);
 }
 
 /** Every part to cut or fetch for one piece, a row each. */
@@ -22,7 +33,7 @@ export function CutTable({ cut, look }: { cut: CutList; look: Look }) {
 				<tr>
 					<th scope="row">Print</th>
 					<td>
-						{sizeText(cut.print)} on {look.name("paper", cut.paper)};{" "}
+						<Measure text={sizeText(cut.print)} /> on {look.name("paper", cut.paper)};{" "}
 						{cut.fit === "fill" ? "fill (crop to the print area)" : "fit (whole image, white border)"}
 					</td>
 				</tr>
@@ -30,29 +41,33 @@ export function CutTable({ cut, look }: { cut: CutList; look: Look }) {
 					<tr>
 						<th scope="row">{mat.layer === "top" ? "Mat" : "Inner mat"}</th>
 						<td>
-							{look.name("mat", mat.slug)}: cut {sizeText(mat.outer)}, opening {sizeText(mat.opening)}, borders{" "}
-							{borders(mat)}
+							{look.name("mat", mat.slug)}: cut <Measure text={sizeText(mat.outer)} />, opening{" "}
+							<Measure text={sizeText(mat.opening)} />, borders <Borders mat={mat} />
 						</td>
 					</tr>
 				))}
 				{cut.reveal_in === null ? null : (
 					<tr>
 						<th scope="row">Reveal</th>
-						<td>{inchesText(cut.reveal_in)} in of the inner mat shows</td>
+						<td>
+							<Measure text={`${inchesText(cut.reveal_in)} in`} /> of the inner mat shows
+						</td>
 					</tr>
 				)}
 				{cut.glazing === null ? null : (
 					<tr>
 						<th scope="row">Glazing</th>
 						<td>
-							{look.name("glazing", cut.glazing.slug)}: cut {sizeText(cut.glazing.size)}
+							{look.name("glazing", cut.glazing.slug)}: cut <Measure text={sizeText(cut.glazing.size)} />
 						</td>
 					</tr>
 				)}
 				{cut.backing === null ? null : (
 					<tr>
 						<th scope="row">Backing</th>
-						<td>Acid-free foam board: cut {sizeText(cut.backing)}</td>
+						<td>
+							Acid-free foam board: cut <Measure text={sizeText(cut.backing)} />
+						</td>
 					</tr>
 				)}
 				{cut.frame === null ? (
@@ -64,13 +79,14 @@ export function CutTable({ cut, look }: { cut: CutList; look: Look }) {
 					<tr>
 						<th scope="row">Moulding</th>
 						<td>
-							{look.name("frame", cut.frame.slug)} ({inchesText(cut.frame.width_in)} in face), {cut.frame.footage_ft} ft
-							with waste. Four rails, both ends mitred at 45°:
+							<Measure text={look.name("frame", cut.frame.slug)} /> (
+							<Measure text={`${inchesText(cut.frame.width_in)} in`} /> face), {cut.frame.footage_ft} ft with waste.
+							Four rails, both ends mitred at 45°:
 							<ul>
 								{cut.frame.rails.map((rail) => (
 									<li>
-										{rail.side}: long point {inchesText(rail.long_point_in)} in (short point{" "}
-										{inchesText(rail.short_point_in)} in)
+										{rail.side}: long point <Measure text={`${inchesText(rail.long_point_in)} in`} /> (short point{" "}
+										<Measure text={`${inchesText(rail.short_point_in)} in`} />)
 									</li>
 								))}
 							</ul>
@@ -80,7 +96,7 @@ export function CutTable({ cut, look }: { cut: CutList; look: Look }) {
 				<tr>
 					<th scope="row">Outside</th>
 					<td>
-						{sizeText(cut.outside)}; {cut.united_inches} united inches
+						<Measure text={sizeText(cut.outside)} />; {cut.united_inches} united inches
 					</td>
 				</tr>
 				<tr>

@@ -54,6 +54,7 @@ th { font-size: 8pt; text-transform: uppercase; letter-spacing: .05em; color: #4
 h2 { font-size: 9pt; text-transform: uppercase; letter-spacing: .07em; margin: 4mm 0 1.5mm; color: #333; }
 ul { margin: 0; padding-left: 4mm; }
 .warn { color: #a40; font-weight: 600; }
+.measure { white-space: nowrap; }
 .warn-box { border: 2pt solid #a40; color: #a40; padding: 2mm 3mm; margin: 0 0 4mm; break-inside: avoid; }
 .warn-box p { margin: 0 0 1mm; font-weight: 700; text-transform: uppercase; letter-spacing: .05em; }
 .warn-box strong { font-weight: 700; }

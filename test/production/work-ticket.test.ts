@@ -85,6 +85,21 @@ describe("GET /v1/ops/orders/{id}/work-ticket", () => {
 		expect(html).not.toMatch(/@media print \{[^}]*warn-box/);
 	});
 
+	it("keeps every measure of the cut list on one line: no size breaks between its whole inches and its fraction", async () => {
+		const { order, ops } = await museumOrder();
+		const html = await (await api(`/v1/ops/orders/${order.id}/work-ticket`, { key: ops })).text();
+		expect(html).toMatch(/\.measure \{ white-space: nowrap; \}/);
+		const cutTables = [...html.matchAll(/<h2>Cut list<\/h2>\s*<table>([\s\S]*?)<\/table>/g)].map(
+			(match) => match[1] ?? "",
+		);
+		expect(cutTables).toHaveLength(order.items.length);
+		for (const table of cutTables) {
+			// What is left once each measure's span is taken out holds no number followed by a fraction or "in".
+			const outsideMeasures = table.replaceAll(/<span class="measure">[^<]*<\/span>/g, "");
+			expect(outsideMeasures.match(/[^>]{0,40}(\d+\/\d+|\d\s+in\b|×)[^<]{0,40}/g) ?? []).toEqual([]);
+		}
+	});
+
 	it("never shows a price", async () => {
 		const { order, ops } = await museumOrder();
 		const text = textOf(await (await api(`/v1/ops/orders/${order.id}/work-ticket`, { key: ops })).text());
