@@ -4,6 +4,7 @@
  */
 import type { OrderRow } from "../orders/rows.ts";
 import {
+	decidingHoldReason,
 	HOLD_CLEARED_BY,
 	type HoldDetail,
 	type HoldReason,
@@ -235,7 +236,7 @@ export function HoldPanel({
 				))}
 			</ul>
 			<h3>What has to happen</h3>
-			<HoldRemedy reason={order.hold_reason} />
+			<HoldRemedy reason={decidingHoldReason(order.hold_reason, holdDetails)} />
 		</section>
 	);
 }

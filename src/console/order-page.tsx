@@ -6,6 +6,7 @@
 
 import type { OrderMoveRow } from "../orders/history.ts";
 import { stateOf } from "../orders/rows.ts";
+import { decidingHoldReason } from "../orders/state-machine.ts";
 import type { OrderSheet } from "../production/order-sheet.ts";
 import { Layout, StatusBadge } from "./layout.tsx";
 import { type ConsoleMove, DONE_MESSAGES, type InvalidMoveForm } from "./move-forms.ts";
@@ -65,7 +66,7 @@ export function OrderPage({ sheet, history, csrfToken, done, refusal, invalid }:
 			<MovesPanel
 				orderId={order.id}
 				status={order.status}
-				holdReason={order.hold_reason}
+				holdReason={decidingHoldReason(order.hold_reason, state.holdDetails)}
 				csrfToken={csrfToken}
 				refusal={refusal}
 				invalid={invalid}

@@ -45,6 +45,20 @@ export function releasable(reason: HoldReason | null): boolean {
 	return reason === null || HOLD_CLEARED_BY[reason].by === "release";
 }
 
+/**
+ * The reason that decides what clears a hold: the first one, of `hold_reason` and then each detail's
+ * own, that only the partner's fix clears; else `hold_reason`. An order held for a failed fetch that
+ * also names a frame not in the catalog needs the partner: a release would fetch again, then hold it
+ * for the frame.
+ */
+export function decidingHoldReason(
+	holdReason: HoldReason | null,
+	holdDetails: readonly Pick<HoldDetail, "code">[],
+): HoldReason | null {
+	const reasons = [holdReason, ...holdDetails.map((detail) => detail.code)];
+	return reasons.find((reason) => reason !== null && !releasable(reason)) ?? holdReason;
+}
+
 /** One entry of `hold_details`: which item, which field, why (the hold reason of this entry) and in words. */
 export type HoldDetail = { item_id: string | null; field: string; code: HoldReason; message: string };
 
@@ -126,7 +140,8 @@ export function applyMove(state: OrderState, move: Move, actor: Actor, now: Date
 			message: `Cannot ${describe(move.kind)} an order that is ${state.status}.`,
 		};
 	}
-	const needsPartner = move.kind === "release" ? partnerFixOf(state.holdReason) : null;
+	const needsPartner =
+		move.kind === "release" ? partnerFixOf(decidingHoldReason(state.holdReason, state.holdDetails)) : null;
 	if (needsPartner !== null) return { ok: false, reason: "needs_partner_fix", message: needsPartner };
 	const at = now.toISOString();
 	// Leaving on_hold (or any move that does not set a hold) clears the hold.

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
 	type Actor,
 	applyMove,
+	decidingHoldReason,
 	HOLD_CLEARED_BY,
 	HOLD_REASONS,
 	initialState,
@@ -291,6 +292,37 @@ describe("order state machine", () => {
 			expect(applyMove(before, { kind: "fix_items" }, "partner", NOW).ok).toBe(true);
 		},
 	);
+
+	it("release of a failed-fetch hold that also names a frame not in the catalog is refused for the frame", () => {
+		const before = {
+			...stateIn("on_hold"),
+			holdReason: "file_fetch_failed" as const,
+			holdDetails: [
+				{
+					item_id: "item_1",
+					field: "print_file_url",
+					code: "file_fetch_failed" as const,
+					message: "The file's server answered 503.",
+				},
+				{
+					item_id: "item_2",
+					field: "frame",
+					code: "frame_not_found" as const,
+					message: 'No frame "oak-99" in the catalog.',
+				},
+			],
+		};
+		expect(decidingHoldReason(before.holdReason, before.holdDetails)).toBe("frame_not_found");
+		const result = applyMove(before, { kind: "release" }, "operator", NOW);
+		if (result.ok) throw new Error("the release went through");
+		expect(result.reason).toBe("needs_partner_fix");
+		expect(result.message).toContain("Cannot release a hold for frame_not_found");
+		// Without the frame problem the same hold is the floor's to release.
+		expect(decidingHoldReason(before.holdReason, before.holdDetails.slice(0, 1))).toBe("file_fetch_failed");
+		expect(
+			applyMove({ ...before, holdDetails: before.holdDetails.slice(0, 1) }, { kind: "release" }, "operator", NOW).ok,
+		).toBe(true);
+	});
 
 	it("release also clears an operator hold", () => {
 		const held = applyMove(stateIn("in_production"), { kind: "hold", message: "Check colours." }, "operator", NOW);
