@@ -237,7 +237,18 @@ describe("GET /v1/openapi.json", () => {
 		).toEqual(["svc-signature", "webhook-id", "webhook-signature", "webhook-timestamp"]);
 		const schema = document.components.schemas.OrderShippedEvent as ObjectSchema;
 		expect(Object.keys(schema.properties).sort()).toEqual(
-			["created_at", "event", "external_id", "id", "order_id", "shipped_at", "status", "tracking", "version"].sort(),
+			[
+				"created_at",
+				"event",
+				"external_id",
+				"id",
+				"metadata",
+				"order_id",
+				"shipped_at",
+				"status",
+				"tracking",
+				"version",
+			].sort(),
 		);
 	});
 
