@@ -99,16 +99,18 @@ function checkedEntries(
 /** The OpenAPI description of metadata, for the create and for a change. */
 function documented<T extends z.ZodType>(schema: T, description: string, nullable: boolean): T {
 	const value = nullable
-		? { type: ["string", "null"], maxLength: METADATA_VALUE_MAX_CHARACTERS }
-		: { type: "string", maxLength: METADATA_VALUE_MAX_CHARACTERS };
+		? { type: ["string" as const, "null" as const], maxLength: METADATA_VALUE_MAX_CHARACTERS }
+		: { type: "string" as const, maxLength: METADATA_VALUE_MAX_CHARACTERS };
+	// propertyNames is JSON Schema (OpenAPI 3.1) that the typings, written for OpenAPI 3.0, do not list.
+	const keys = { propertyNames: { pattern: `^[A-Za-z0-9_.-]{1,${METADATA_KEY_MAX_CHARACTERS}}$` } };
 	return schema.openapi({
 		type: "object",
 		description,
 		maxProperties: METADATA_MAX_KEYS,
-		propertyNames: { pattern: `^[A-Za-z0-9_.-]{1,${METADATA_KEY_MAX_CHARACTERS}}$` },
+		...keys,
 		additionalProperties: value,
 		example: METADATA_EXAMPLE,
-	} as Record<string, unknown>);
+	});
 }
 
 /**

@@ -228,6 +228,21 @@ describe("POST /v1/orders: metadata and idempotency", () => {
 		expect(((await replay.json()) as Order).id).toBe(first.id);
 	});
 
+	it("concurrent creates with the same metadata, keys in any order, make one order", async () => {
+		const { key, file, partner } = await partnerWithFile();
+		const body = orderBody(file, { metadata: { a: "1", b: "2", c: "3" } });
+		const orders = [
+			{ a: "1", b: "2", c: "3" },
+			{ c: "3", b: "2", a: "1" },
+			{ b: "2", a: "1", c: "3" },
+		];
+		const responses = await Promise.all(orders.map((metadata) => postOrder(key, { ...body, metadata })));
+		expect(responses.map((response) => response.status).sort()).toEqual([200, 200, 201]);
+		const ids = await Promise.all(responses.map(async (response) => ((await response.json()) as Order).id));
+		expect(new Set(ids).size).toBe(1);
+		expect(await countOrders(partner.account.id, body.external_id)).toBe(1);
+	});
+
 	it("a repeat that changes a __proto__ key's value is a 409, not a replay", async () => {
 		const { key, file } = await partnerWithFile();
 		const base = JSON.stringify(orderBody(file));
