@@ -192,6 +192,23 @@ export const ERROR_CODES = {
 		action: "Send the field as it was read, or leave it out.",
 	},
 	shipments_csv_invalid: { type: "validation_error", action: "Correct the CSV line the message names." },
+	metadata_not_object: {
+		type: "validation_error",
+		action: "Send `metadata` as a JSON object of keys to strings, or leave it out.",
+	},
+	metadata_too_many_keys: {
+		type: "validation_error",
+		action: "Keep at most 20 keys in `metadata`: join related values, or keep the rest in your own records.",
+	},
+	metadata_key_invalid: {
+		type: "validation_error",
+		action: "Use keys of 1 to 40 characters of A-Z, a-z, 0-9, `_`, `.` and `-` (the key is in `field`).",
+	},
+	metadata_value_invalid: {
+		type: "validation_error",
+		action:
+			"Send each value as a string of at most 500 characters without control characters; encode numbers and lists as text.",
+	},
 	rate_limit_exceeded: { type: "rate_limited", action: "Wait the seconds in `Retry-After`, then retry." },
 	order_rate_limit_exceeded: {
 		type: "rate_limited",

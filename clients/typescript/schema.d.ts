@@ -825,10 +825,22 @@ export interface components {
 			 * @example 4
 			 */
 			version: number;
+			metadata: components["schemas"]["Metadata"];
 			/** @enum {string} */
 			event: "order.in_production";
 			/** @enum {string} */
 			status: "in_production";
+		};
+		/**
+		 * @description The partner's own keys and values, as last set (`{}` for none); never printed and never interpreted by the service.
+		 * @example {
+		 *       "shop_order_ref": "SO-48213",
+		 *       "customer_id": "cus_8842",
+		 *       "channel": "etsy"
+		 *     }
+		 */
+		Metadata: {
+			[key: string]: string;
 		};
 		OrderOnHoldEvent: {
 			/**
@@ -850,6 +862,7 @@ export interface components {
 			 * @example 4
 			 */
 			version: number;
+			metadata: components["schemas"]["Metadata"];
 			/** @enum {string} */
 			event: "order.on_hold";
 			/** @enum {string} */
@@ -916,6 +929,7 @@ export interface components {
 			 * @example 4
 			 */
 			version: number;
+			metadata: components["schemas"]["Metadata"];
 			/** @enum {string} */
 			event: "order.shipped";
 			/** @enum {string} */
@@ -954,6 +968,7 @@ export interface components {
 			 * @example 4
 			 */
 			version: number;
+			metadata: components["schemas"]["Metadata"];
 			/** @enum {string} */
 			event: "order.delivered";
 			/** @enum {string} */
@@ -984,6 +999,7 @@ export interface components {
 			 * @example 4
 			 */
 			version: number;
+			metadata: components["schemas"]["Metadata"];
 			/** @enum {string} */
 			event: "order.canceled";
 			/** @enum {string} */
@@ -1110,6 +1126,10 @@ export interface components {
 					| "price_book_incomplete"
 					| "read_only_field"
 					| "shipments_csv_invalid"
+					| "metadata_not_object"
+					| "metadata_too_many_keys"
+					| "metadata_key_invalid"
+					| "metadata_value_invalid"
 					| "rate_limit_exceeded"
 					| "order_rate_limit_exceeded"
 					| "database_unavailable";
@@ -1469,6 +1489,7 @@ export interface components {
 			 * @example 2026-11-22T10:00:00.000Z
 			 */
 			canceled_at: string | null;
+			metadata: components["schemas"]["Metadata"];
 		};
 		ShipTo: {
 			/** @example Ada Lovelace */
@@ -1750,6 +1771,17 @@ export interface components {
 			 * @example quo_4Zq8
 			 */
 			quote_id?: string;
+			/**
+			 * @description The partner's own keys and values, returned on the order and in every event body, never printed and never interpreted. At most 20 keys of 1 to 40 characters of A-Z, a-z, 0-9, _, . and -; each value a string of at most 500 characters without control characters. Part of the idempotency comparison; `{}` is the same as leaving it out.
+			 * @example {
+			 *       "shop_order_ref": "SO-48213",
+			 *       "customer_id": "cus_8842",
+			 *       "channel": "etsy"
+			 *     }
+			 */
+			metadata?: {
+				[key: string]: string;
+			};
 		};
 		/**
 		 * @example {

@@ -1,4 +1,5 @@
 import type { z } from "@hono/zod-openapi";
+import { type ErrorCode, isErrorCode } from "../error-catalog.ts";
 import { ApiError } from "./errors.ts";
 
 type Issue = z.core.$ZodIssue;
@@ -25,6 +26,12 @@ function hasValueAt(input: unknown, path: ReadonlyArray<PropertyKey>): boolean {
 
 /** Codes zod 4 reports for an absent value: `invalid_type`, and `invalid_value` (enum, literal) or `invalid_union`. */
 const MISSING_VALUE_CODES: ReadonlySet<string> = new Set(["invalid_type", "invalid_value", "invalid_union"]);
+
+/** The catalog code a schema's own check put on its issue (`params.errorCode`), if any. */
+function codeOf(issue: Issue): ErrorCode | undefined {
+	const code: unknown = issue.code === "custom" ? issue.params?.errorCode : undefined;
+	return typeof code === "string" && isErrorCode(code) ? code : undefined;
+}
 
 function describeIssue(issue: Issue): { field: string; message: string } {
 	if (issue.code === "unrecognized_keys") {
@@ -53,7 +60,7 @@ export function validationErrorFrom(error: z.ZodError, input: unknown): ApiError
 		return new ApiError("body_not_object", "The request must carry a JSON object.");
 	}
 	const { field, message } = describeIssue(first);
-	return new ApiError("invalid_field", message, field === "" ? undefined : field);
+	return new ApiError(codeOf(first) ?? "invalid_field", message, field === "" ? undefined : field);
 }
 
 /** The message for text that is not well-formed Unicode. */

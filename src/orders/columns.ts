@@ -5,11 +5,12 @@
 import type { ItemRow, OrderRow } from "./rows.ts";
 import type { HoldDetail, HoldReason } from "./state-machine.ts";
 
-/** An orders row as read: ship_to, hold_details and costs as JSON text. */
-export type OrderColumns = Omit<OrderRow, "ship_to" | "hold_details" | "costs"> & {
+/** An orders row as read: ship_to, hold_details, costs and metadata as JSON text. */
+export type OrderColumns = Omit<OrderRow, "ship_to" | "hold_details" | "costs" | "metadata"> & {
 	ship_to: string;
 	hold_details: string;
 	costs: string | null;
+	metadata: string;
 };
 
 /** An order_items row as read: warnings and priced as JSON text. */
@@ -22,6 +23,7 @@ export function orderOfColumns(row: OrderColumns): OrderRow {
 		ship_to: JSON.parse(row.ship_to) as OrderRow["ship_to"],
 		hold_details: holdDetailsOf(row.hold_details, row.hold_reason),
 		costs: row.costs === null ? null : (JSON.parse(row.costs) as OrderRow["costs"]),
+		metadata: JSON.parse(row.metadata) as OrderRow["metadata"],
 	};
 }
 

@@ -96,6 +96,7 @@ async function storeNewOrder(
 		shippingMethod: pricing.shippingMethod,
 		quoteId: input.quote_id ?? null,
 		costs: pricing.costs,
+		metadata: input.metadata ?? {},
 		now,
 	});
 	try {

@@ -5,7 +5,7 @@ import { CURSOR_EXAMPLE, encodeCursor } from "../http/cursor.ts";
 import { dateTime } from "../http/date-time.ts";
 import { SHIPPING_METHODS } from "../pricing/shipping.ts";
 import { CentsSchema, DimensionsSchema, UnitPriceSchema } from "../quotes/schema.ts";
-import { HoldDetail } from "../webhooks/event-schemas.ts";
+import { HoldDetail, MetadataSchema } from "../webhooks/event-schemas.ts";
 import { ITEM_WARNINGS } from "./item-checks.ts";
 import { type ItemRow, type StoredOrder, shownDpi, stateOf } from "./rows.ts";
 import { HOLD_REASONS, ORDER_STATUSES } from "./state-machine.ts";
@@ -127,6 +127,7 @@ export const OrderSchema = z
 		shipped_at: dateTime().nullable(),
 		delivered_at: dateTime().nullable(),
 		canceled_at: dateTime().nullable(),
+		metadata: MetadataSchema,
 	})
 	.openapi("Order");
 
@@ -175,6 +176,7 @@ export function toOrder({ order, items }: StoredOrder): Order {
 		shipped_at: order.shipped_at,
 		delivered_at: order.delivered_at,
 		canceled_at: order.canceled_at,
+		metadata: order.metadata,
 	};
 }
 

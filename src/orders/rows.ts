@@ -10,6 +10,7 @@ import type { ShippingMethod } from "../pricing/shipping.ts";
 import type { OrderEventSubject } from "../webhooks/events.ts";
 import type { ItemPrice, OrderCosts } from "./costs.ts";
 import type { ItemWarning } from "./item-checks.ts";
+import type { Metadata } from "./metadata.ts";
 import type { HoldDetail, HoldReason, OrderState, OrderStatus, Tracking } from "./state-machine.ts";
 
 /** An orders row, its JSON columns parsed. */
@@ -40,6 +41,8 @@ export type OrderRow = {
 	quote_id: string | null;
 	/** Null while an item cannot be priced, and for orders placed before pricing. */
 	costs: OrderCosts | null;
+	/** The partner's keys and values; `{}` when it sent none. */
+	metadata: Metadata;
 };
 
 /** An order_items row, its JSON columns parsed. */
@@ -76,6 +79,7 @@ export function newOrderRow(fields: {
 	shippingMethod?: ShippingMethod | null;
 	quoteId?: string | null;
 	costs?: OrderCosts | null;
+	metadata?: Metadata;
 	now: Date;
 	status?: OrderStatus;
 }): OrderRow {
@@ -105,6 +109,7 @@ export function newOrderRow(fields: {
 		shipping_method: fields.shippingMethod ?? null,
 		quote_id: fields.quoteId ?? null,
 		costs: fields.costs ?? null,
+		metadata: fields.metadata ?? {},
 	};
 }
 
@@ -163,5 +168,6 @@ export function eventSubject(order: OrderRow): OrderEventSubject {
 		hold_details: state.holdDetails,
 		delivered_at: order.delivered_at,
 		canceled_at: order.canceled_at,
+		metadata: order.metadata,
 	};
 }

@@ -9,6 +9,7 @@ import {
 	NO_CONTROL_CHARACTERS,
 	printedMessage,
 } from "../text-rules.ts";
+import { MetadataSchema } from "./metadata.ts";
 
 /** The method an order that names none asks for (freight is forced where nothing else takes it). */
 export const DEFAULT_SHIPPING_METHOD = "standard";
@@ -116,6 +117,7 @@ export const CreateOrderBody = z
 				"A quote of this account and mode, not expired, for the same items and country: the order is charged exactly the quote, even under a newer price book.",
 			example: "quo_4Zq8",
 		}),
+		metadata: MetadataSchema.optional(),
 	})
 	.openapi("CreateOrderRequest");
 
@@ -167,20 +169,23 @@ export type PatchItemInput = z.infer<typeof PatchItemBody>;
 function withSortedKeys(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(withSortedKeys);
 	if (typeof value !== "object" || value === null) return value;
-	const sorted: Record<string, unknown> = {};
-	for (const key of Object.keys(value).sort()) {
-		const entry: unknown = Reflect.get(value, key);
-		if (entry !== undefined) sorted[key] = withSortedKeys(entry);
-	}
-	return sorted;
+	// Built from entries, not by assignment: a metadata key `__proto__` must stay a key like any other.
+	return Object.fromEntries(
+		Object.keys(value)
+			.sort()
+			.flatMap((key) => {
+				const entry: unknown = Reflect.get(value, key);
+				return entry === undefined ? [] : [[key, withSortedKeys(entry)]];
+			}),
+	);
 }
 
 /**
  * The canonical JSON of a parsed create request, compared on an idempotent repeat: parsing has applied
  * defaults and normalised values, so key order and an explicit `quantity: 1` make no difference. Each
  * item's framing is reduced to the fields that differ from their defaults, and `shipping_method` is left
- * out when it is `standard`, the default: an order that spells out the defaults is the same order, and
- * one sent before these fields existed hashes as it did then.
+ * out when it is `standard`, the default, as is an empty `metadata`: an order that spells out the
+ * defaults is the same order, and one sent before these fields existed hashes as it did then.
  */
 export function canonicalOrderRequest(input: CreateOrderInput): string {
 	const items = input.items.map((item) => ({
@@ -197,5 +202,7 @@ export function canonicalOrderRequest(input: CreateOrderInput): string {
 		...sentFraming(completeFraming(item)),
 	}));
 	const shippingMethod = input.shipping_method === DEFAULT_SHIPPING_METHOD ? undefined : input.shipping_method;
-	return JSON.stringify(withSortedKeys({ ...input, items, shipping_method: shippingMethod }));
+	// No metadata and `{}` are the same order, and hash as orders did before metadata existed.
+	const metadata = Object.keys(input.metadata ?? {}).length === 0 ? undefined : input.metadata;
+	return JSON.stringify(withSortedKeys({ ...input, items, shipping_method: shippingMethod, metadata }));
 }

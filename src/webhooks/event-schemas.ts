@@ -6,6 +6,19 @@ import { z } from "@hono/zod-openapi";
 import { HOLD_REASONS } from "../error-catalog.ts";
 import { dateTime } from "../http/date-time.ts";
 
+/** Metadata as the document shows it: what a shop typically keeps with an order. */
+export const METADATA_EXAMPLE = { shop_order_ref: "SO-48213", customer_id: "cus_8842", channel: "etsy" };
+
+/**
+ * An order's metadata as the order and every event body show it: the partner's keys and string values,
+ * exactly as last set; `{}` when there are none. Event bodies of other families (a shipment's) carry it too.
+ */
+export const MetadataSchema = z.record(z.string(), z.string()).openapi("Metadata", {
+	description:
+		"The partner's own keys and values, as last set (`{}` for none); never printed and never interpreted by the service.",
+	example: METADATA_EXAMPLE,
+});
+
 const base = {
 	id: z
 		.string()
@@ -18,6 +31,7 @@ const base = {
 			"The order's version after the move; it only grows, so an event older than one already seen can be dropped.",
 		example: 4,
 	}),
+	metadata: MetadataSchema,
 };
 
 const Tracking = z.object({

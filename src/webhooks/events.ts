@@ -31,6 +31,20 @@ export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "no_endpoint
 /** One of DELIVERY_STATUSES. */
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
+/** An order's metadata as an event body carries it: the partner's keys and string values, `{}` for none. */
+export type EventMetadata = Readonly<Record<string, string>>;
+
+/**
+ * `body` with its order's `metadata` last: every event about an order (order.* and shipment.*) carries
+ * the metadata the order has when the event is recorded.
+ */
+export function withOrderMetadata<Body extends object>(
+	body: Body,
+	metadata: EventMetadata,
+): Body & { metadata: EventMetadata } {
+	return { ...body, metadata };
+}
+
 /** What an event says of its order: the order as the move left it. */
 export type OrderEventSubject = {
 	id: string;
@@ -44,6 +58,7 @@ export type OrderEventSubject = {
 	hold_details: unknown[];
 	delivered_at: string | null;
 	canceled_at: string | null;
+	metadata: EventMetadata;
 };
 
 /** The webhook body of an event: a base, plus what the event is about. */
@@ -62,16 +77,21 @@ export function webhookBody(
 		status: order.status,
 		version: order.version,
 	};
+	return JSON.stringify(withOrderMetadata(eventFields(type, order, base), order.metadata));
+}
+
+/** `base` with what the event of `type` is about. */
+function eventFields(type: OrderEventType, order: OrderEventSubject, base: object): object {
 	switch (type) {
 		case "order.shipped":
-			return JSON.stringify({ ...base, tracking: order.tracking, shipped_at: order.shipped_at });
+			return { ...base, tracking: order.tracking, shipped_at: order.shipped_at };
 		case "order.on_hold":
-			return JSON.stringify({ ...base, hold_reason: order.hold_reason, hold_details: order.hold_details });
+			return { ...base, hold_reason: order.hold_reason, hold_details: order.hold_details };
 		case "order.delivered":
-			return JSON.stringify({ ...base, delivered_at: order.delivered_at });
+			return { ...base, delivered_at: order.delivered_at };
 		case "order.canceled":
-			return JSON.stringify({ ...base, canceled_at: order.canceled_at });
+			return { ...base, canceled_at: order.canceled_at };
 		default:
-			return JSON.stringify(base);
+			return base;
 	}
 }

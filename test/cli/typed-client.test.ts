@@ -320,6 +320,7 @@ describe("verifyWebhook", () => {
 		version: 4,
 		tracking: { carrier: "UPS", number: "1Z999", url: "https://ups.example/1Z999" },
 		shipped_at: "2026-11-21T10:00:00.000Z",
+		metadata: { shop_order_ref: "SO-48213" },
 	};
 	const body = JSON.stringify(shipped);
 	const now = () => Math.floor(Date.now() / 1000);

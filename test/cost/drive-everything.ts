@@ -55,9 +55,15 @@ export async function driveEverything(): Promise<void> {
 	);
 	await json(await api(`/v1/quotes/${quote.id}`, { key }), 200);
 
-	// Orders: created (plain, against the quote, with a callback), repeated, read, listed.
+	// Orders: created (plain, against the quote, with a callback and metadata), repeated, read, listed.
 	const hook = hookUrl("ok");
-	const body = { external_id: externalId("PLAN"), ship_to: SHIP_TO, items: [item], callback_url: hook };
+	const body = {
+		external_id: externalId("PLAN"),
+		ship_to: SHIP_TO,
+		items: [item],
+		callback_url: hook,
+		metadata: { shop_order_ref: "SO-PLAN" },
+	};
 	const order = await json<OrderAnswer>(await send("POST", "/v1/orders", key, body), 201);
 	await json(await send("POST", "/v1/orders", key, body), 200);
 	await send("POST", "/v1/orders", key, { ...body, gift_message: "A different order" });

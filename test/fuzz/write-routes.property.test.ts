@@ -215,7 +215,9 @@ const ROUTES: RouteCase[] = [
 		method: "POST",
 		path: () => fc.constant("/v1/orders"),
 		key: (s) => s.live,
-		valid: (s) => orderBody(s.fileId, { callback_url: HOOKS }) as Json,
+		// With metadata, so that one-field changes reach its keys and values too.
+		valid: (s) =>
+			orderBody(s.fileId, { callback_url: HOOKS, metadata: { shop_order_ref: "SO-1", channel: "etsy" } }) as Json,
 	},
 	{
 		name: "PATCH /v1/orders/{id}/items/{item_id}",

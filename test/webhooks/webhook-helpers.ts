@@ -11,6 +11,20 @@ import { waitFor } from "../polling.ts";
 /** The partner's webhook receiver in the tests (test/outbound/partner-hosts.ts). */
 export const HOOKS = "https://hooks.partner.example";
 
+/** Every field of an order.shipped body, as sent and as the document describes it. */
+export const ORDER_SHIPPED_FIELDS = [
+	"id",
+	"event",
+	"created_at",
+	"order_id",
+	"external_id",
+	"status",
+	"version",
+	"tracking",
+	"shipped_at",
+	"metadata",
+] as const;
+
 /** A unique receiver URL of `kind` (e.g. "ok", "fail-then-ok/3", "status/302"). */
 export function hookUrl(kind: string): string {
 	return `${HOOKS}/${kind}/${crypto.randomUUID()}`;
