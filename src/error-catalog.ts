@@ -115,7 +115,8 @@ export const ERROR_CODES = {
 	},
 	shipment_move_refused: {
 		type: "conflict",
-		action: "Only a shipment in transit is delivered or returned (the message says what it is); read the order's `shipments`.",
+		action:
+			"Only a shipment in transit is delivered or returned (the message says what it is); read the order's `shipments`.",
 	},
 	print_file_already_uploaded: {
 		type: "conflict",

@@ -150,7 +150,11 @@ function moveStatements(
 		recorded.push(shipmentEvent);
 	}
 	if (event === null) return { statements, recorded };
-	const orderEvent = eventStatements(db, { ...newEvent, type: event, delivery: { url: after.callback_url } }, condition);
+	const orderEvent = eventStatements(
+		db,
+		{ ...newEvent, type: event, delivery: { url: after.callback_url } },
+		condition,
+	);
 	statements.push(...orderEvent.statements);
 	recorded.push(orderEvent);
 	return { statements, recorded };

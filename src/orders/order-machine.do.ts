@@ -1,25 +1,17 @@
 import { DurableObject } from "cloudflare:workers";
 import { configOf } from "../config.ts";
-import { randomBase62 } from "../ids.ts";
+import { newId, randomBase62 } from "../ids.ts";
 import { log } from "../log.ts";
 import type { PrintFileRow } from "../print-files/store.ts";
+import type { Refusal } from "../problem.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
-import { newId } from "../ids.ts";
-import type { Refusal } from "../problem.ts";
 import type { ShipmentMove } from "./history.ts";
 import { type MoveStep, type ShipmentChange, StaleOrder, writeMove } from "./move-store.ts";
 import { type ItemRow, type OrderRow, type StoredOrder, stateOf, withState } from "./rows.ts";
 import { packagesOfUnits } from "./shipment-packages.ts";
 import { deliveryCompletes, type ShipmentItem, type ShipmentRow, unitsToShip } from "./shipments.ts";
-import {
-	type Actor,
-	applyMove,
-	type Move,
-	repeatsMove,
-	sameTracking,
-	type Tracking,
-} from "./state-machine.ts";
+import { type Actor, applyMove, type Move, repeatsMove, sameTracking, type Tracking } from "./state-machine.ts";
 import { findOrder } from "./store.ts";
 import { type OrderCharges, validateOrder } from "./validate-order.ts";
 

@@ -34,7 +34,10 @@ export function shipmentsOfOrdersRead(db: D1Database, orderIds: readonly string[
 }
 
 /** Groups read shipment rows by their order. */
-export function shipmentsByOrder(orderIds: readonly string[], rows: ReadonlyArray<unknown>): Map<string, ShipmentRow[]> {
+export function shipmentsByOrder(
+	orderIds: readonly string[],
+	rows: ReadonlyArray<unknown>,
+): Map<string, ShipmentRow[]> {
 	const byOrder = new Map<string, ShipmentRow[]>(orderIds.map((id) => [id, []]));
 	for (const row of rows as ShipmentColumns[]) byOrder.get(row.order_id)?.push(shipmentOfColumns(row));
 	return byOrder;

@@ -4,9 +4,8 @@
  * nothing else decides which units a shipment carries.
  */
 import { type Refusal, refusal } from "../problem.ts";
-import type { Tracking } from "./state-machine.ts";
-
 import { SHIPMENT_STATUSES } from "../webhooks/events.ts";
+import type { Tracking } from "./state-machine.ts";
 
 export { SHIPMENT_STATUSES };
 export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
@@ -75,7 +74,8 @@ export function unitsToShip(
 			const quantity = remaining.get(item.id) ?? 0;
 			return quantity > 0 ? [{ item_id: item.id, quantity }] : [];
 		});
-		if (units.length === 0) return refusal("units_already_shipped", "items", "every unit of this order has shipped already");
+		if (units.length === 0)
+			return refusal("units_already_shipped", "items", "every unit of this order has shipped already");
 		return { ok: true, units, completes: true };
 	}
 	const taken = new Map<string, number>();

@@ -177,7 +177,11 @@ export async function findOrderByExternalId(
 		.first<OrderColumns>();
 	if (row === null) return null;
 	const parts = await partsOf(db, [row.id]);
-	return { order: orderOfColumns(row), items: parts.items.get(row.id) ?? [], shipments: parts.shipments.get(row.id) ?? [] };
+	return {
+		order: orderOfColumns(row),
+		items: parts.items.get(row.id) ?? [],
+		shipments: parts.shipments.get(row.id) ?? [],
+	};
 }
 
 /** What a partner's listing is narrowed to, and where its page starts. */

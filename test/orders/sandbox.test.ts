@@ -88,7 +88,9 @@ describe("a test-mode order", () => {
 		expect(await eventTypes(created.id)).toEqual([
 			"order.received",
 			"order.in_production",
+			"shipment.created",
 			"order.shipped",
+			"shipment.delivered",
 			"order.delivered",
 		]);
 		expect(await eventBody(created.id, "order.shipped")).toMatchObject({
@@ -137,7 +139,9 @@ describe("POST /v1/sandbox/orders/{id}/advance", () => {
 		expect(await eventTypes(orderId)).toEqual([
 			"order.received",
 			"order.in_production",
+			"shipment.created",
 			"order.shipped",
+			"shipment.delivered",
 			"order.delivered",
 		]);
 		// The item's file was fetched once: validation ran once, not also from an alarm alongside the advance.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
-import { api, createKeyWithScopes, expectError, send } from "../helpers.ts";
+import { api, expectError, send } from "../helpers.ts";
 import {
 	createOrder,
 	eventsOf,
@@ -24,9 +24,9 @@ const SECOND = { carrier: "FedEx", number: "794644790132" };
  */
 async function threeUnitOrder(): Promise<{ order: Order; key: string; opsKey: string }> {
 	const { key, file, opsKey } = await partnerWithFile({ opsKey: true });
-	const body = orderBody(file, {}, { quantity: 2 });
-	body.items.push({ print_file_id: file, width_in: 8, height_in: 10, frame: undefined, mat: undefined, quantity: 1 });
-	const created = await createOrder(key, body);
+	const framed = orderBody(file, {}, { quantity: 2 });
+	const unframed = { print_file_id: file, width_in: 8, height_in: 10, quantity: 1 };
+	const created = await createOrder(key, { ...framed, items: [...framed.items, unframed] });
 	const order = await settleValidation(key, created.id);
 	expect(order.status).toBe("in_production");
 	return { order, key, opsKey };
@@ -105,7 +105,10 @@ describe("POST /v1/ops/orders/{id}/shipments", () => {
 
 	it("the shipment of the last units ships the order with the first shipment's tracking: shipment.created, then order.shipped as before", async () => {
 		const { order, key, opsKey } = await threeUnitOrder();
-		const first = await shipUnitsOk(opsKey, order.id, { ...TRACKING, items: [{ item_id: printItem(order), quantity: 1 }] });
+		const first = await shipUnitsOk(opsKey, order.id, {
+			...TRACKING,
+			items: [{ item_id: printItem(order), quantity: 1 }],
+		});
 		// One flat box for the unframed print.
 		expect(first.packages).toHaveLength(1);
 		expect(first.packages[0]?.depth_in).toBe(2);
@@ -138,7 +141,10 @@ describe("POST /v1/ops/orders/{id}/shipments", () => {
 
 	it("naming more units than remain is a 422 on items[i].quantity, and nothing ships", async () => {
 		const { order, key, opsKey } = await threeUnitOrder();
-		const over = await shipUnits(opsKey, order.id, { ...TRACKING, items: [{ item_id: framedItem(order), quantity: 3 }] });
+		const over = await shipUnits(opsKey, order.id, {
+			...TRACKING,
+			items: [{ item_id: framedItem(order), quantity: 3 }],
+		});
 		expect((await expectError(over, "validation_error", "items[0].quantity")).code).toBe("units_already_shipped");
 		// The same item twice counts once for both entries.
 		const twice = await shipUnits(opsKey, order.id, {
@@ -150,7 +156,10 @@ describe("POST /v1/ops/orders/{id}/shipments", () => {
 		});
 		await expectError(twice, "validation_error", "items[1].quantity");
 		await shipUnitsOk(opsKey, order.id, { ...TRACKING, items: [{ item_id: framedItem(order), quantity: 1 }] });
-		const again = await shipUnits(opsKey, order.id, { ...SECOND, items: [{ item_id: framedItem(order), quantity: 2 }] });
+		const again = await shipUnits(opsKey, order.id, {
+			...SECOND,
+			items: [{ item_id: framedItem(order), quantity: 2 }],
+		});
 		await expectError(again, "validation_error", "items[0].quantity");
 		const unknown = await shipUnits(opsKey, order.id, { ...TRACKING, items: [{ item_id: "itm_nope", quantity: 1 }] });
 		await expectError(unknown, "validation_error", "items[0].item_id");
@@ -176,9 +185,9 @@ describe("POST /v1/ops/orders/{id}/shipments", () => {
 		const shipped = await readOrder(key, order.id);
 		expect(shipped.status).toBe("shipped");
 		expect(shipped.shipments).toHaveLength(3);
-		expect(shipped.shipments.every((shipment) => shipment.items.length === 1 && shipment.items[0]?.quantity === 1)).toBe(
-			true,
-		);
+		expect(
+			shipped.shipments.every((shipment) => shipment.items.length === 1 && shipment.items[0]?.quantity === 1),
+		).toBe(true);
 		expect(shipped.fulfillment).toEqual({ units: 3, shipped_units: 3, delivered_units: 0 });
 		const types = await eventTypesAfter(order.id, before);
 		expect(types.filter((type) => type === "shipment.created")).toHaveLength(3);
@@ -220,12 +229,19 @@ describe("POST /v1/ops/orders/{id}/shipments", () => {
 describe("POST /v1/ops/shipments/{id}/deliver and /return", () => {
 	it("one shipment delivered keeps the order shipped; the last one in transit delivers the order; a second deliver is a 409", async () => {
 		const { order, key, opsKey } = await threeUnitOrder();
-		const first = await shipUnitsOk(opsKey, order.id, { ...TRACKING, items: [{ item_id: printItem(order), quantity: 1 }] });
+		const first = await shipUnitsOk(opsKey, order.id, {
+			...TRACKING,
+			items: [{ item_id: printItem(order), quantity: 1 }],
+		});
 		const second = await shipUnitsOk(opsKey, order.id, SECOND);
 		const before = (await eventsOf(order.id)).length;
 		const delivered = await shipmentMove(opsKey, first.id, "deliver");
 		expect(delivered.status).toBe(200);
-		expect(await delivered.json()).toMatchObject({ id: first.id, status: "delivered", delivered_at: expect.any(String) });
+		expect(await delivered.json()).toMatchObject({
+			id: first.id,
+			status: "delivered",
+			delivered_at: expect.any(String),
+		});
 		const midway = await readOrder(key, order.id);
 		expect(midway.status).toBe("shipped");
 		expect(midway.fulfillment).toEqual({ units: 3, shipped_units: 3, delivered_units: 1 });
@@ -245,7 +261,10 @@ describe("POST /v1/ops/shipments/{id}/deliver and /return", () => {
 
 	it("a shipment delivered before the rest ships leaves the order in production", async () => {
 		const { order, key, opsKey } = await threeUnitOrder();
-		const first = await shipUnitsOk(opsKey, order.id, { ...TRACKING, items: [{ item_id: printItem(order), quantity: 1 }] });
+		const first = await shipUnitsOk(opsKey, order.id, {
+			...TRACKING,
+			items: [{ item_id: printItem(order), quantity: 1 }],
+		});
 		expect((await shipmentMove(opsKey, first.id, "deliver")).status).toBe(200);
 		expect((await readOrder(key, order.id)).status).toBe("in_production");
 	});
@@ -281,7 +300,10 @@ describe("POST /v1/ops/shipments/{id}/deliver and /return", () => {
 describe("the order's ship and deliver moves through shipments", () => {
 	it("ship after a partial shipment is one shipment of the rest; the order keeps the first shipment's tracking", async () => {
 		const { order, opsKey } = await threeUnitOrder();
-		const first = await shipUnitsOk(opsKey, order.id, { ...SECOND, items: [{ item_id: framedItem(order), quantity: 1 }] });
+		const first = await shipUnitsOk(opsKey, order.id, {
+			...SECOND,
+			items: [{ item_id: framedItem(order), quantity: 1 }],
+		});
 		const shipped = await opsMoveOk(opsKey, order.id, "ship", TRACKING);
 		expect(shipped.status).toBe("shipped");
 		expect(shipped.tracking).toEqual(first.tracking);
