@@ -88,11 +88,21 @@ describe("POST /v1/ops/orders/{id}/shipments", () => {
 			delivered_at: null,
 			returned_at: null,
 		});
-		expect(shipment.packages).toHaveLength(2);
-		for (const box of shipment.packages) {
-			expect(box.depth_in).toBe(4);
-			expect(Number.isInteger(box.billable_weight_lb) && box.billable_weight_lb > 0).toBe(true);
-		}
+		// The boxes a quote of the same two framed units counts, as the quote shows them.
+		const quote = await send("POST", "/v1/quotes", key, {
+			ship_to: order.ship_to,
+			items: [{ width_in: 8, height_in: 10, frame: "walnut-flat-075", mat: "bright-white", quantity: 2 }],
+		});
+		expect(quote.status).toBe(201);
+		const quoted = (await quote.json()) as { shipping_options: Array<{ packages: Array<Record<string, unknown>> }> };
+		const boxes = (quoted.shipping_options[0]?.packages ?? []).map((box) => ({
+			length_in: box.length_in,
+			width_in: box.width_in,
+			depth_in: box.depth_in,
+			billable_weight_lb: box.billable_weight_lb,
+		}));
+		expect(boxes).toHaveLength(2);
+		expect(shipment.packages).toEqual(boxes);
 		const after = await readOrder(key, order.id);
 		expect(after.status).toBe("in_production");
 		expect(after.tracking).toBeNull();
