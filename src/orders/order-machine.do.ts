@@ -9,8 +9,15 @@ import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
 import type { ShipmentMove } from "./history.ts";
 import { type MoveStep, type ShipmentChange, StaleOrder, writeMove } from "./move-store.ts";
 import { type ItemRow, type OrderRow, type StoredOrder, stateOf, withState } from "./rows.ts";
-import { packagesOfUnits } from "./shipment-packages.ts";
-import { deliveryCompletes, type ShipmentItem, type ShipmentRow, unitsToShip } from "./shipments.ts";
+import { type Packager, packagerFor } from "./shipment-packages.ts";
+import {
+	deliveryCompletes,
+	fulfillmentOf,
+	oneShipmentPerBox,
+	type ShipmentItem,
+	type ShipmentRow,
+	unitsToShip,
+} from "./shipments.ts";
 import { type Actor, applyMove, type Move, repeatsMove, sameTracking, type Tracking } from "./state-machine.ts";
 import { findOrder } from "./store.ts";
 import { type OrderCharges, validateOrder } from "./validate-order.ts";
@@ -266,7 +273,11 @@ export class OrderMachine extends DurableObject<Env> {
 			// The order's tracking is its first shipment's: a ship after partial shipments keeps it.
 			const first = stored.shipments[0];
 			const move: Move = asked.kind === "ship" && first !== undefined ? { ...asked, tracking: first.tracking } : asked;
-			const result = applyMove(state, move, actor, now);
+			// Units that left cannot be canceled: an order with a shipment goes on until its last units ship.
+			const result =
+				asked.kind === "cancel" && stored.shipments.length > 0
+					? ({ ok: false, reason: "not_allowed_from_status", message: unitsShippedMessage(stored) } as const)
+					: applyMove(state, move, actor, now);
 			if (!result.ok) {
 				const shippedBefore =
 					asked.kind === "ship" && stored.shipments.some((shipment) => sameTracking(shipment.tracking, asked.tracking));
@@ -279,7 +290,7 @@ export class OrderMachine extends DurableObject<Env> {
 			}
 			const last = index === moves.length - 1;
 			after = { ...withState(after, result.state, now), ...(last ? (options.charges ?? {}) : {}) };
-			const shipmentChanges = await this.#shipmentsOfMove(stored, asked, now);
+			const shipmentChanges = await this.#shipmentsOfMove(stored, asked, actor, now);
 			steps.push({
 				after,
 				event: result.event,
@@ -312,12 +323,18 @@ export class OrderMachine extends DurableObject<Env> {
 	 * What a ship or a deliver does to the shipments: a ship is one shipment of every unit that remains;
 	 * a deliver delivers every shipment still in transit.
 	 */
-	async #shipmentsOfMove(stored: StoredOrder, move: Move, now: Date): Promise<ShipmentChange[]> {
+	async #shipmentsOfMove(stored: StoredOrder, move: Move, actor: Actor, now: Date): Promise<ShipmentChange[]> {
 		if (move.kind === "ship") {
 			const units = unitsToShip(stored.items, stored.shipments, undefined);
 			if (!units.ok) return [];
-			const shipment = await this.#newShipment(stored, move.tracking, units.units, now);
-			return [{ shipment, event: "shipment.created" }];
+			// The sandbox ships a test order's boxes as separate shipments, the first with the move's tracking.
+			const sandbox = stored.order.mode === "test" && actor === "system";
+			const groups = sandbox ? oneShipmentPerBox(stored.items, units.units) : [units.units];
+			const boxes = await packagerFor(this.env.DB, stored.order, stored.items);
+			return groups.map((group, index) => ({
+				shipment: newShipment(stored, index === 0 ? move.tracking : sandboxTracking(), group, boxes, now, index),
+				event: "shipment.created",
+			}));
 		}
 		if (move.kind === "deliver") {
 			const at = now.toISOString();
@@ -329,22 +346,6 @@ export class OrderMachine extends DurableObject<Env> {
 				}));
 		}
 		return [];
-	}
-
-	/** A new shipment of `units`, after the order's others, with its packages. */
-	async #newShipment(stored: StoredOrder, tracking: Tracking, units: ShipmentItem[], now: Date): Promise<ShipmentRow> {
-		return {
-			id: newId("shp"),
-			order_id: stored.order.id,
-			position: (stored.shipments.at(-1)?.position ?? 0) + 1,
-			items: units,
-			tracking,
-			packages: await packagesOfUnits(this.env.DB, stored.order, stored.items, units),
-			status: "in_transit",
-			shipped_at: now.toISOString(),
-			delivered_at: null,
-			returned_at: null,
-		};
 	}
 
 	/**
@@ -363,7 +364,8 @@ export class OrderMachine extends DurableObject<Env> {
 			}
 			const units = unitsToShip(stored.items, stored.shipments, request.items);
 			if (!units.ok) return { ...units, kind: "invalid" };
-			const shipment = await this.#newShipment(stored, request.tracking, units.units, now);
+			const boxes = await packagerFor(this.env.DB, stored.order, stored.items);
+			const shipment = newShipment(stored, request.tracking, units.units, boxes, now);
 			const change: ShipmentChange = { shipment, event: "shipment.created" };
 			if (units.completes) {
 				const tracking = stored.shipments[0]?.tracking ?? request.tracking;
@@ -450,6 +452,29 @@ export class OrderMachine extends DurableObject<Env> {
 	}
 }
 
+/** A new shipment of `units`, after the order's others (and `after` more made in the same move), boxed. */
+function newShipment(
+	stored: StoredOrder,
+	tracking: Tracking,
+	units: ShipmentItem[],
+	boxes: Packager,
+	now: Date,
+	after = 0,
+): ShipmentRow {
+	return {
+		id: newId("shp"),
+		order_id: stored.order.id,
+		position: (stored.shipments.at(-1)?.position ?? 0) + 1 + after,
+		items: units,
+		tracking,
+		packages: boxes(units),
+		status: "in_transit",
+		shipped_at: now.toISOString(),
+		delivered_at: null,
+		returned_at: null,
+	};
+}
+
 /** The order's shipments after `changes`: changed ones in their place, new ones after the rest. */
 function withChanges(shipments: readonly ShipmentRow[], changes: readonly ShipmentChange[]): ShipmentRow[] {
 	const changed = new Map(changes.map((change) => [change.shipment.id, change.shipment]));
@@ -458,6 +483,12 @@ function withChanges(shipments: readonly ShipmentRow[], changes: readonly Shipme
 		...shipments.map((row) => changed.get(row.id) ?? row),
 		...[...changed.values()].filter((row) => !known.has(row.id)),
 	];
+}
+
+/** Why an order with shipments cannot be canceled, with its counts. */
+function unitsShippedMessage({ items, shipments }: StoredOrder): string {
+	const { units, shipped_units: shipped } = fulfillmentOf(items, shipments);
+	return `Cannot cancel an order whose units have started to ship (${shipped} of ${units} shipped).`;
 }
 
 /** A refusal of a move on `order` as read, not a repeat. */

@@ -112,3 +112,24 @@ export function deliveryCompletes(
 	const allShipped = [...unitsRemaining(items, shipments).values()].every((left) => left <= 0);
 	return allShipped && shipments.every((shipment) => shipment.id === shipmentId || shipment.status === "delivered");
 }
+
+/**
+ * The sandbox's boxes as separate shipments: each framed unit alone, the unframed prints together, so
+ * a test order shows the case of many labels that live orders meet.
+ */
+export function oneShipmentPerBox(
+	items: ReadonlyArray<{ id: string; frame: string | null }>,
+	units: ReadonlyArray<ShipmentItem>,
+): ShipmentItem[][] {
+	const framed = new Set(items.filter((item) => item.frame !== null).map((item) => item.id));
+	const groups: ShipmentItem[][] = [];
+	const prints: ShipmentItem[] = [];
+	for (const unit of units) {
+		if (!framed.has(unit.item_id)) {
+			prints.push(unit);
+			continue;
+		}
+		for (let count = 0; count < unit.quantity; count++) groups.push([{ item_id: unit.item_id, quantity: 1 }]);
+	}
+	return prints.length > 0 ? [...groups, prints] : groups;
+}

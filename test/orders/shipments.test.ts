@@ -236,6 +236,27 @@ describe("POST /v1/ops/orders/{id}/shipments", () => {
 	});
 });
 
+describe("an order with units shipped", () => {
+	it("cannot be canceled, by the partner or the floor: a 409 that counts the units shipped", async () => {
+		const { order, key, opsKey } = await threeUnitOrder();
+		await shipUnitsOk(opsKey, order.id, { ...TRACKING, items: [{ item_id: printItem(order), quantity: 1 }] });
+		const byPartner = await api(`/v1/orders/${order.id}/cancel`, { method: "POST", key });
+		expect((await expectError(byPartner, "conflict")).message).toContain("1 of 3 shipped");
+		await expectError(await opsMove(opsKey, order.id, "cancel"), "conflict");
+		expect((await readOrder(key, order.id)).status).toBe("in_production");
+	});
+
+	it("on hold, its shipped item cannot be changed by the partner; another item can", async () => {
+		const { order, key, opsKey } = await threeUnitOrder();
+		await shipUnitsOk(opsKey, order.id, { ...TRACKING, items: [{ item_id: printItem(order), quantity: 1 }] });
+		await opsMoveOk(opsKey, order.id, "hold", { message: "Checking the glass." });
+		const shippedItem = await send("PATCH", `/v1/orders/${order.id}/items/${printItem(order)}`, key, { width_in: 10 });
+		expect((await expectError(shippedItem, "conflict")).code).toBe("order_not_editable");
+		const other = await send("PATCH", `/v1/orders/${order.id}/items/${framedItem(order)}`, key, { mat: null });
+		expect(other.status).toBe(200);
+	});
+});
+
 describe("POST /v1/ops/shipments/{id}/deliver and /return", () => {
 	it("one shipment delivered keeps the order shipped; the last one in transit delivers the order; a second deliver is a 409", async () => {
 		const { order, key, opsKey } = await threeUnitOrder();
