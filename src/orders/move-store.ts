@@ -53,11 +53,7 @@ export async function writeMove(
 		const guard = previous === before ? null : previous.write_token;
 		const start = statements.length;
 		const { statements: stepStatements, recorded } = moveStatements(db, previous, guard, step, now);
-		// Each event's statements are found by their place among the step's.
-		for (const event of recorded) {
-			const at = stepStatements.indexOf(event.statements[0] as D1PreparedStatement);
-			recordedAt.push({ recorded: event, at: start + at });
-		}
+		for (const event of recorded) recordedAt.push({ recorded: event.recorded, at: start + event.at });
 		statements.push(...stepStatements);
 		previous = step.after;
 	}
@@ -83,7 +79,7 @@ function moveStatements(
 	previousToken: string | null,
 	{ after, event, itemUpdates, shipmentChanges = [], made }: MoveStep,
 	now: Date,
-): { statements: D1PreparedStatement[]; recorded: RecordedEvent[] } {
+): { statements: D1PreparedStatement[]; recorded: Array<{ recorded: RecordedEvent; at: number }> } {
 	const update = db
 		.prepare(
 			`UPDATE orders SET status = ?3, version = ?4, hold_reason = ?5, hold_details = ?6, tracking_carrier = ?7,
@@ -132,7 +128,12 @@ function moveStatements(
 		params: [after.id, after.write_token],
 	};
 	const subject = eventSubject(after);
-	const recorded: RecordedEvent[] = [];
+	// Each event with the place of its first statement among the step's.
+	const recorded: Array<{ recorded: RecordedEvent; at: number }> = [];
+	const record = (event: RecordedEvent) => {
+		recorded.push({ recorded: event, at: statements.length });
+		statements.push(...event.statements);
+	};
 	const newEvent = { accountId: after.account_id, mode: after.mode, order: subject, createdAt: now };
 	for (const change of shipmentChanges) {
 		statements.push(shipmentWrite(db, change.shipment, after.write_token));
@@ -146,17 +147,10 @@ function moveStatements(
 			},
 			condition,
 		);
-		statements.push(...shipmentEvent.statements);
-		recorded.push(shipmentEvent);
+		record(shipmentEvent);
 	}
 	if (event === null) return { statements, recorded };
-	const orderEvent = eventStatements(
-		db,
-		{ ...newEvent, type: event, delivery: { url: after.callback_url } },
-		condition,
-	);
-	statements.push(...orderEvent.statements);
-	recorded.push(orderEvent);
+	record(eventStatements(db, { ...newEvent, type: event, delivery: { url: after.callback_url } }, condition));
 	return { statements, recorded };
 }
 
