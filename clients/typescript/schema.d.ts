@@ -2355,7 +2355,7 @@ export interface components {
 			/** @example 1Z999AA10123456784 */
 			number: string;
 			/**
-			 * @description The carrier's tracking page. May be left out for UPS, USPS, FedEx, DHL, as with the ship move.
+			 * @description The carrier's tracking page (http or https). May be left out for UPS, USPS, FedEx, DHL: it is then built from the number (for UPS, https://www.ups.com/track?tracknum=<number>). Any other carrier needs it.
 			 * @example https://www.ups.com/track?tracknum=1Z999AA10123456784
 			 */
 			url?: string;

@@ -8,7 +8,7 @@ import { itemSpecColumns, jsonColumn } from "./columns.ts";
 import { insertMove, moveNote, type OrderMoveRow, type RecordedMove } from "./history.ts";
 import { eventSubject, type ItemRow, type OrderRow } from "./rows.ts";
 import { shipmentWrite } from "./shipment-store.ts";
-import type { ShipmentRow } from "./shipments.ts";
+import { type ShipmentRow, shipmentView } from "./shipments.ts";
 import type { Actor } from "./state-machine.ts";
 
 /** Thrown when a move's write finds the order changed since it was read. */
@@ -142,7 +142,7 @@ function moveStatements(
 			{
 				...newEvent,
 				type: change.event,
-				shipment: shipmentSubject(change.shipment),
+				shipment: shipmentView(change.shipment),
 				delivery: { url: after.callback_url },
 			},
 			condition,
@@ -152,22 +152,6 @@ function moveStatements(
 	if (event === null) return { statements, recorded };
 	record(eventStatements(db, { ...newEvent, type: event, delivery: { url: after.callback_url } }, condition));
 	return { statements, recorded };
-}
-
-/** A shipment as its events carry it. */
-function shipmentSubject(shipment: ShipmentRow) {
-	return {
-		id: shipment.id,
-		order_id: shipment.order_id,
-		items: shipment.items,
-		carrier: shipment.tracking.carrier,
-		tracking: shipment.tracking,
-		packages: shipment.packages,
-		status: shipment.status,
-		shipped_at: shipment.shipped_at,
-		delivered_at: shipment.delivered_at,
-		returned_at: shipment.returned_at,
-	};
 }
 
 function guardedItemUpdate(db: D1Database, item: ItemRow, after: OrderRow): D1PreparedStatement {

@@ -22,38 +22,34 @@ export const HoldBody = z
 	})
 	.openapi("OperatorHoldRequest");
 
+/** The shipping label's fields: carrier, number and the carrier's tracking page. */
+const LABEL_FIELDS = {
+	carrier: singleLineText(100).openapi({ example: "UPS" }),
+	number: singleLineText(100).openapi({ example: "1Z999AA10123456784" }),
+	url: webUrl("must be an http or https URL")
+		.optional()
+		.openapi({
+			example: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
+			description: `The carrier's tracking page (http or https). May be left out for ${KNOWN_CARRIER_NAMES}: it is then built from the number (for UPS, https://www.ups.com/track?tracknum=<number>). Any other carrier needs it.`,
+		}),
+};
+
+/** A label without a page is refused on `url` unless the page follows from the carrier and number. */
+function refineTracking(body: { carrier: string; number: string; url?: string | undefined }, context: z.RefinementCtx) {
+	const resolved = resolveTracking(body);
+	if (!resolved.ok) context.addIssue({ code: "custom", path: ["url"], message: resolved.message });
+}
+
 /**
  * The shipping label's tracking: carrier, number and the carrier's tracking page. The page may be
  * left out for a carrier whose page follows from the number (`resolveTracking` builds it).
  */
-export const ShipBody = z
-	.strictObject({
-		carrier: singleLineText(100).openapi({ example: "UPS" }),
-		number: singleLineText(100).openapi({ example: "1Z999AA10123456784" }),
-		url: webUrl("must be an http or https URL")
-			.optional()
-			.openapi({
-				example: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
-				description: `The carrier's tracking page (http or https). May be left out for ${KNOWN_CARRIER_NAMES}: it is then built from the number (for UPS, https://www.ups.com/track?tracknum=<number>). Any other carrier needs it.`,
-			}),
-	})
-	.superRefine((body, context) => {
-		const resolved = resolveTracking(body);
-		if (!resolved.ok) context.addIssue({ code: "custom", path: ["url"], message: resolved.message });
-	})
-	.openapi("ShipRequest");
+export const ShipBody = z.strictObject(LABEL_FIELDS).superRefine(refineTracking).openapi("ShipRequest");
 
 /** `{carrier, number, url?, items?}` of a shipment of some units: the ship body, and which units it carries. */
 export const ShipmentBody = z
 	.strictObject({
-		carrier: singleLineText(100).openapi({ example: "UPS" }),
-		number: singleLineText(100).openapi({ example: "1Z999AA10123456784" }),
-		url: webUrl("must be an http or https URL")
-			.optional()
-			.openapi({
-				example: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
-				description: `The carrier's tracking page. May be left out for ${KNOWN_CARRIER_NAMES}, as with the ship move.`,
-			}),
+		...LABEL_FIELDS,
 		items: z
 			.array(
 				z.strictObject({
@@ -70,10 +66,7 @@ export const ShipmentBody = z
 				example: [{ item_id: "itm_5Tg8", quantity: 1 }],
 			}),
 	})
-	.superRefine((body, context) => {
-		const resolved = resolveTracking(body);
-		if (!resolved.ok) context.addIssue({ code: "custom", path: ["url"], message: resolved.message });
-	})
+	.superRefine(refineTracking)
 	.openapi("CreateShipmentRequest");
 
 /** The tracking a valid ship body records: its URL, or the one built from the carrier and number. */

@@ -8,7 +8,7 @@ import { CentsSchema, DimensionsSchema, UnitPriceSchema } from "../quotes/schema
 import { HoldDetail, ShipmentBody } from "../webhooks/event-schemas.ts";
 import { ITEM_WARNINGS } from "./item-checks.ts";
 import { type ItemRow, type StoredOrder, shownDpi, stateOf } from "./rows.ts";
-import { fulfillmentOf, type ShipmentRow } from "./shipments.ts";
+import { fulfillmentOf, type ShipmentRow, shipmentView } from "./shipments.ts";
 import { HOLD_REASONS, ORDER_STATUSES } from "./state-machine.ts";
 
 /** The `{id}` path parameter of order routes. */
@@ -40,20 +40,7 @@ export const FulfillmentSchema = z
 	.openapi("Fulfillment");
 
 /** The API shape of a shipment. */
-export function toShipment(shipment: ShipmentRow): z.infer<typeof ShipmentSchema> {
-	return {
-		id: shipment.id,
-		order_id: shipment.order_id,
-		items: shipment.items,
-		carrier: shipment.tracking.carrier,
-		tracking: shipment.tracking,
-		packages: shipment.packages,
-		status: shipment.status,
-		shipped_at: shipment.shipped_at,
-		delivered_at: shipment.delivered_at,
-		returned_at: shipment.returned_at,
-	};
-}
+export const toShipment: (shipment: ShipmentRow) => z.infer<typeof ShipmentSchema> = shipmentView;
 
 export const OrderItemSchema = z
 	.object({

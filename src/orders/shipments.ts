@@ -133,3 +133,19 @@ export function oneShipmentPerBox(
 	}
 	return prints.length > 0 ? [...groups, prints] : groups;
 }
+
+/** A shipment as the order's `shipments` and the shipment events show it. */
+export function shipmentView(shipment: ShipmentRow) {
+	return {
+		id: shipment.id,
+		order_id: shipment.order_id,
+		items: shipment.items,
+		carrier: shipment.tracking.carrier,
+		tracking: shipment.tracking,
+		packages: shipment.packages,
+		status: shipment.status,
+		shipped_at: shipment.shipped_at,
+		delivered_at: shipment.delivered_at,
+		returned_at: shipment.returned_at,
+	};
+}
