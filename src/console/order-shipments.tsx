@@ -42,7 +42,7 @@ export function ShipmentsPanel({
 				{counts.shipped_units} of {counts.units} units shipped, {counts.delivered_units} delivered.
 			</p>
 			<div class="table-wrap">
-				<table>
+				<table class="cards">
 					<thead>
 						<tr>
 							<th scope="col">Label</th>
@@ -55,24 +55,30 @@ export function ShipmentsPanel({
 					</thead>
 					<tbody>
 						{shipments.map((shipment) => (
-							<tr>
-								<td>
-									{shipment.tracking.carrier}{" "}
-									<a class="mono" href={shipment.tracking.url} rel="noreferrer">
-										{shipment.tracking.number}
-									</a>
+							<tr data-shipment-id={shipment.id}>
+								<td data-label="Label">
+									<div>
+										{shipment.tracking.carrier}{" "}
+										<a class="mono" href={shipment.tracking.url} rel="noreferrer">
+											{shipment.tracking.number}
+										</a>
+									</div>
 								</td>
-								<td>
-									{unitsInWords(shipment, items).map((line) => (
-										<div>{line}</div>
-									))}
+								<td data-label="Units">
+									<div>
+										{unitsInWords(shipment, items).map((line) => (
+											<div>{line}</div>
+										))}
+									</div>
 								</td>
-								<td class="num">{shipment.packages.length}</td>
-								<td>{SHIPMENT_STATUS_WORDS[shipment.status]}</td>
-								<td>
+								<td data-label="Boxes" class="num">
+									{shipment.packages.length}
+								</td>
+								<td data-label="Status">{SHIPMENT_STATUS_WORDS[shipment.status]}</td>
+								<td data-label="Shipped">
 									<time datetime={shipment.shipped_at}>{formatTime(shipment.shipped_at, true)}</time>
 								</td>
-								<td>{endedAt(shipment)}</td>
+								<td data-label="Delivered or returned">{endedAt(shipment)}</td>
 							</tr>
 						))}
 					</tbody>
