@@ -7,7 +7,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChromiumSession } from "../../scripts/lib/chromium.ts";
-import { closeAll, type LocalService, opsBrowserPage, startLocalService } from "./support/local-service.ts";
+import { closeAll, type LocalService, signedInFloorPage, startLocalService } from "./support/local-service.ts";
 import {
 	callApi,
 	createOrder,
@@ -76,11 +76,7 @@ beforeAll(async () => {
 			items: [{ item_id: itemId, quantity }],
 		});
 	}
-	({ chromium, page } = await opsBrowserPage(service, opsKey, { width: 1440, height: 900 }));
-	await page.goto(`${service.origin}/ops/sign-in`);
-	await page.getByLabel("API key").fill(opsKey);
-	await page.getByRole("button", { name: "Sign in" }).click();
-	await page.waitForURL(`${service.origin}/ops/orders`);
+	({ chromium, page } = await signedInFloorPage(service, opsKey, { width: 1440, height: 900 }));
 });
 
 afterAll(() => closeAll(chromium, service));
