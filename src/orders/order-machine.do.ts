@@ -419,7 +419,9 @@ export class OrderMachine extends DurableObject<Env> {
 			after = withState(stored.order, result.state, now);
 			event = result.event;
 		} else {
-			after = withState(stored.order, state, now);
+			// The status stays, and so does the time it was entered: the floor's hours in production (and
+			// whether the order is late) count on from there.
+			after = { ...withState(stored.order, state, now), updated_at: stored.order.updated_at };
 		}
 		let deliveries: PendingDelivery[];
 		try {

@@ -108,6 +108,8 @@ describe("POST /v1/ops/orders/{id}/shipments", () => {
 		expect(after.tracking).toBeNull();
 		expect(after.shipped_at).toBeNull();
 		expect(after.version).toBe(order.version + 1);
+		// Still in production since it entered production: the floor's clock on the order runs on.
+		expect(after.updated_at).toBe(order.updated_at);
 		expect(after.shipments).toEqual([shipment]);
 		expect(after.fulfillment).toEqual({ units: 3, shipped_units: 2, delivered_units: 0 });
 		expect(await eventTypesAfter(order.id, before)).toEqual(["shipment.created"]);
