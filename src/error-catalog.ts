@@ -79,6 +79,10 @@ export const ERROR_CODES = {
 		type: "not_found",
 		action: "Check the id, and that the key is of the same mode (live or test) as the order.",
 	},
+	shipment_not_found: {
+		type: "not_found",
+		action: "Check the shipment id against the order's `shipments` (ops routes).",
+	},
 	order_item_not_found: { type: "not_found", action: "Use an item id from the order's `items`." },
 	print_file_not_found: {
 		type: "not_found",
@@ -108,6 +112,11 @@ export const ERROR_CODES = {
 	order_move_refused: {
 		type: "conflict",
 		action: "The order's status does not allow this move (the message names it); read the order and act on its status.",
+	},
+	shipment_move_refused: {
+		type: "conflict",
+		action:
+			"Only a shipment in transit is delivered or returned (the message says what it is); read the order's `shipments`.",
 	},
 	print_file_already_uploaded: {
 		type: "conflict",
@@ -190,6 +199,10 @@ export const ERROR_CODES = {
 	read_only_field: {
 		type: "validation_error",
 		action: "Send the field as it was read, or leave it out.",
+	},
+	units_already_shipped: {
+		type: "validation_error",
+		action: "Ship only units that remain: read the order's `shipments` and `fulfillment`, and name fewer.",
 	},
 	shipments_csv_invalid: { type: "validation_error", action: "Correct the CSV line the message names." },
 	metadata_not_object: {

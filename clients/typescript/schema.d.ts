@@ -294,6 +294,57 @@ export interface paths {
 		patch?: never;
 		trace?: never;
 	};
+	"/v1/ops/orders/{id}/shipments": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/** Record a shipment of some of the order's units (all that remain without items); the last units ship the order */
+		post: operations["postOpsOrdersByIdShipments"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/ops/shipments/{id}/deliver": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/** Record one shipment delivered; the order is delivered with its last shipment in transit */
+		post: operations["postOpsShipmentsByIdDeliver"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/ops/shipments/{id}/return": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/** Record one shipment returned to the sender */
+		post: operations["postOpsShipmentsByIdReturn"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
 	"/v1/ops/orders/{id}/release": {
 		parameters: {
 			query?: never;
@@ -785,6 +836,57 @@ export interface webhooks {
 		patch?: never;
 		trace?: never;
 	};
+	"shipment.created": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/** shipment.created: sent to the order's callback_url and to each webhook endpoint subscribed to it */
+		post: operations["shipmentCreated"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"shipment.delivered": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/** shipment.delivered: sent to the order's callback_url and to each webhook endpoint subscribed to it */
+		post: operations["shipmentDelivered"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"shipment.returned": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/** shipment.returned: sent to the order's callback_url and to each webhook endpoint subscribed to it */
+		post: operations["shipmentReturned"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
 	ping: {
 		parameters: {
 			query?: never;
@@ -1010,6 +1112,267 @@ export interface components {
 			 */
 			canceled_at: string;
 		};
+		ShipmentCreatedEvent: {
+			/**
+			 * @description The event's id (`evt_…`), also `webhook-id`: deduplicate on it.
+			 * @example evt_9Lq3
+			 */
+			id: string;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			created_at: string;
+			/** @example ord_3kq9 */
+			order_id: string;
+			/** @example PO-1001 */
+			external_id: string;
+			/**
+			 * @description The order's version after the move; it only grows, so an event older than one already seen can be dropped.
+			 * @example 4
+			 */
+			version: number;
+			metadata: components["schemas"]["Metadata"];
+			/** @enum {string} */
+			event: "shipment.created";
+			/**
+			 * @description The order's status after the move.
+			 * @example shipped
+			 */
+			status: string;
+			shipment: {
+				/** @example shp_8Hd2kQ */
+				id: string;
+				/** @example ord_3kq9 */
+				order_id: string;
+				/** @description The units this shipment carries, by item. */
+				items: {
+					/** @example itm_5Tg8 */
+					item_id: string;
+					/** @example 1 */
+					quantity: number;
+				}[];
+				/** @example UPS */
+				carrier: string;
+				tracking: {
+					/** @example UPS */
+					carrier: string;
+					/** @example 1Z999AA10123456784 */
+					number: string;
+					/** @example https://www.ups.com/track?tracknum=1Z999AA10123456784 */
+					url: string;
+				};
+				/** @description The boxes: one per framed unit, and one flat box for the unframed prints it carries. Empty for an order placed before orders were priced. */
+				packages: {
+					/** @example 27.5 */
+					length_in: number;
+					/** @example 24 */
+					width_in: number;
+					/** @example 4 */
+					depth_in: number;
+					/**
+					 * @description Whole pounds: the larger of the box's weight and its dimensional weight, rounded up.
+					 * @example 19
+					 */
+					billable_weight_lb: number;
+				}[];
+				/**
+				 * @description in_transit until delivered, or returned to the sender.
+				 * @example in_transit
+				 * @enum {string}
+				 */
+				status: "in_transit" | "delivered" | "returned";
+				/**
+				 * Format: date-time
+				 * @example 2026-11-22T10:00:00.000Z
+				 */
+				shipped_at: string;
+				/**
+				 * Format: date-time
+				 * @example 2026-11-22T10:00:00.000Z
+				 */
+				delivered_at: string | null;
+				/**
+				 * Format: date-time
+				 * @example 2026-11-22T10:00:00.000Z
+				 */
+				returned_at: string | null;
+			};
+		};
+		ShipmentDeliveredEvent: {
+			/**
+			 * @description The event's id (`evt_…`), also `webhook-id`: deduplicate on it.
+			 * @example evt_9Lq3
+			 */
+			id: string;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			created_at: string;
+			/** @example ord_3kq9 */
+			order_id: string;
+			/** @example PO-1001 */
+			external_id: string;
+			/**
+			 * @description The order's version after the move; it only grows, so an event older than one already seen can be dropped.
+			 * @example 4
+			 */
+			version: number;
+			metadata: components["schemas"]["Metadata"];
+			/** @enum {string} */
+			event: "shipment.delivered";
+			/**
+			 * @description The order's status after the move.
+			 * @example shipped
+			 */
+			status: string;
+			shipment: {
+				/** @example shp_8Hd2kQ */
+				id: string;
+				/** @example ord_3kq9 */
+				order_id: string;
+				/** @description The units this shipment carries, by item. */
+				items: {
+					/** @example itm_5Tg8 */
+					item_id: string;
+					/** @example 1 */
+					quantity: number;
+				}[];
+				/** @example UPS */
+				carrier: string;
+				tracking: {
+					/** @example UPS */
+					carrier: string;
+					/** @example 1Z999AA10123456784 */
+					number: string;
+					/** @example https://www.ups.com/track?tracknum=1Z999AA10123456784 */
+					url: string;
+				};
+				/** @description The boxes: one per framed unit, and one flat box for the unframed prints it carries. Empty for an order placed before orders were priced. */
+				packages: {
+					/** @example 27.5 */
+					length_in: number;
+					/** @example 24 */
+					width_in: number;
+					/** @example 4 */
+					depth_in: number;
+					/**
+					 * @description Whole pounds: the larger of the box's weight and its dimensional weight, rounded up.
+					 * @example 19
+					 */
+					billable_weight_lb: number;
+				}[];
+				/**
+				 * @description in_transit until delivered, or returned to the sender.
+				 * @example in_transit
+				 * @enum {string}
+				 */
+				status: "in_transit" | "delivered" | "returned";
+				/**
+				 * Format: date-time
+				 * @example 2026-11-22T10:00:00.000Z
+				 */
+				shipped_at: string;
+				/**
+				 * Format: date-time
+				 * @example 2026-11-22T10:00:00.000Z
+				 */
+				delivered_at: string | null;
+				/**
+				 * Format: date-time
+				 * @example 2026-11-22T10:00:00.000Z
+				 */
+				returned_at: string | null;
+			};
+		};
+		ShipmentReturnedEvent: {
+			/**
+			 * @description The event's id (`evt_…`), also `webhook-id`: deduplicate on it.
+			 * @example evt_9Lq3
+			 */
+			id: string;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			created_at: string;
+			/** @example ord_3kq9 */
+			order_id: string;
+			/** @example PO-1001 */
+			external_id: string;
+			/**
+			 * @description The order's version after the move; it only grows, so an event older than one already seen can be dropped.
+			 * @example 4
+			 */
+			version: number;
+			metadata: components["schemas"]["Metadata"];
+			/** @enum {string} */
+			event: "shipment.returned";
+			/**
+			 * @description The order's status after the move.
+			 * @example shipped
+			 */
+			status: string;
+			shipment: {
+				/** @example shp_8Hd2kQ */
+				id: string;
+				/** @example ord_3kq9 */
+				order_id: string;
+				/** @description The units this shipment carries, by item. */
+				items: {
+					/** @example itm_5Tg8 */
+					item_id: string;
+					/** @example 1 */
+					quantity: number;
+				}[];
+				/** @example UPS */
+				carrier: string;
+				tracking: {
+					/** @example UPS */
+					carrier: string;
+					/** @example 1Z999AA10123456784 */
+					number: string;
+					/** @example https://www.ups.com/track?tracknum=1Z999AA10123456784 */
+					url: string;
+				};
+				/** @description The boxes: one per framed unit, and one flat box for the unframed prints it carries. Empty for an order placed before orders were priced. */
+				packages: {
+					/** @example 27.5 */
+					length_in: number;
+					/** @example 24 */
+					width_in: number;
+					/** @example 4 */
+					depth_in: number;
+					/**
+					 * @description Whole pounds: the larger of the box's weight and its dimensional weight, rounded up.
+					 * @example 19
+					 */
+					billable_weight_lb: number;
+				}[];
+				/**
+				 * @description in_transit until delivered, or returned to the sender.
+				 * @example in_transit
+				 * @enum {string}
+				 */
+				status: "in_transit" | "delivered" | "returned";
+				/**
+				 * Format: date-time
+				 * @example 2026-11-22T10:00:00.000Z
+				 */
+				shipped_at: string;
+				/**
+				 * Format: date-time
+				 * @example 2026-11-22T10:00:00.000Z
+				 */
+				delivered_at: string | null;
+				/**
+				 * Format: date-time
+				 * @example 2026-11-22T10:00:00.000Z
+				 */
+				returned_at: string | null;
+			};
+		};
 		PingEvent: {
 			/**
 			 * @description The ping's id (`ping_…`), also `webhook-id`.
@@ -1083,6 +1446,7 @@ export interface components {
 					| "sandbox_needs_test_key"
 					| "route_not_found"
 					| "order_not_found"
+					| "shipment_not_found"
 					| "order_item_not_found"
 					| "print_file_not_found"
 					| "quote_not_found"
@@ -1096,6 +1460,7 @@ export interface components {
 					| "order_not_editable"
 					| "hold_needs_partner_fix"
 					| "order_move_refused"
+					| "shipment_move_refused"
 					| "print_file_already_uploaded"
 					| "print_file_not_printable"
 					| "event_never_sent"
@@ -1125,6 +1490,7 @@ export interface components {
 					| "logo_unusable"
 					| "price_book_incomplete"
 					| "read_only_field"
+					| "units_already_shipped"
 					| "shipments_csv_invalid"
 					| "metadata_not_object"
 					| "metadata_too_many_keys"
@@ -1449,6 +1815,9 @@ export interface components {
 			costs: components["schemas"]["OrderCosts"];
 			items: components["schemas"]["OrderItem"][];
 			tracking: components["schemas"]["Tracking"];
+			/** @description The order's shipments, oldest first. */
+			shipments: components["schemas"]["Shipment"][];
+			fulfillment: components["schemas"]["Fulfillment"];
 			/** @enum {string|null} */
 			hold_reason:
 				| "file_resolution_too_low"
@@ -1709,6 +2078,7 @@ export interface components {
 			/** @description US cents. */
 			total: number;
 		} | null;
+		/** @description The first shipment's tracking, once the order is shipped; every label is in `shipments`. */
 		Tracking: {
 			/** @example UPS */
 			carrier: string;
@@ -1717,6 +2087,81 @@ export interface components {
 			/** @example https://www.ups.com/track?tracknum=1Z999AA10123456784 */
 			url: string;
 		} | null;
+		Shipment: {
+			/** @example shp_8Hd2kQ */
+			id: string;
+			/** @example ord_3kq9 */
+			order_id: string;
+			/** @description The units this shipment carries, by item. */
+			items: {
+				/** @example itm_5Tg8 */
+				item_id: string;
+				/** @example 1 */
+				quantity: number;
+			}[];
+			/** @example UPS */
+			carrier: string;
+			tracking: {
+				/** @example UPS */
+				carrier: string;
+				/** @example 1Z999AA10123456784 */
+				number: string;
+				/** @example https://www.ups.com/track?tracknum=1Z999AA10123456784 */
+				url: string;
+			};
+			/** @description The boxes: one per framed unit, and one flat box for the unframed prints it carries. Empty for an order placed before orders were priced. */
+			packages: {
+				/** @example 27.5 */
+				length_in: number;
+				/** @example 24 */
+				width_in: number;
+				/** @example 4 */
+				depth_in: number;
+				/**
+				 * @description Whole pounds: the larger of the box's weight and its dimensional weight, rounded up.
+				 * @example 19
+				 */
+				billable_weight_lb: number;
+			}[];
+			/**
+			 * @description in_transit until delivered, or returned to the sender.
+			 * @example in_transit
+			 * @enum {string}
+			 */
+			status: "in_transit" | "delivered" | "returned";
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			shipped_at: string;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			delivered_at: string | null;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			returned_at: string | null;
+		};
+		Fulfillment: {
+			/**
+			 * @description Every unit of the order: the items' quantities.
+			 * @example 3
+			 */
+			units: number;
+			/**
+			 * @description Units that left in a shipment, whatever became of it since.
+			 * @example 2
+			 */
+			shipped_units: number;
+			/**
+			 * @description Units whose shipment was delivered.
+			 * @example 1
+			 */
+			delivered_units: number;
+		};
 		HoldDetail: {
 			/** @example itm_5Tg8 */
 			item_id: string | null;
@@ -1939,6 +2384,32 @@ export interface components {
 			 */
 			url?: string;
 		};
+		CreateShipmentRequest: {
+			/** @example UPS */
+			carrier: string;
+			/** @example 1Z999AA10123456784 */
+			number: string;
+			/**
+			 * @description The carrier's tracking page (http or https). May be left out for UPS, USPS, FedEx, DHL: it is then built from the number (for UPS, https://www.ups.com/track?tracknum=<number>). Any other carrier needs it.
+			 * @example https://www.ups.com/track?tracknum=1Z999AA10123456784
+			 */
+			url?: string;
+			/**
+			 * @description The units this label carries, by item. Left out: every unit not yet shipped. A unit ships once: naming more than remain is a 422 on `items[i].quantity`.
+			 * @example [
+			 *       {
+			 *         "item_id": "itm_5Tg8",
+			 *         "quantity": 1
+			 *       }
+			 *     ]
+			 */
+			items?: {
+				/** @example itm_5Tg8 */
+				item_id: string;
+				/** @example 1 */
+				quantity: number;
+			}[];
+		};
 		OpsOrderView: {
 			order: components["schemas"]["Order"];
 			account: {
@@ -2046,7 +2517,10 @@ export interface components {
 				| "order.on_hold"
 				| "order.shipped"
 				| "order.delivered"
-				| "order.canceled";
+				| "order.canceled"
+				| "shipment.created"
+				| "shipment.delivered"
+				| "shipment.returned";
 			/** @example ord_3kq9 */
 			order_id: string;
 			/**
@@ -2186,7 +2660,16 @@ export interface components {
 			 *       "order.delivered"
 			 *     ]
 			 */
-			events: ("order.in_production" | "order.on_hold" | "order.shipped" | "order.delivered" | "order.canceled")[];
+			events: (
+				| "order.in_production"
+				| "order.on_hold"
+				| "order.shipped"
+				| "order.delivered"
+				| "order.canceled"
+				| "shipment.created"
+				| "shipment.delivered"
+				| "shipment.returned"
+			)[];
 			/** @example Shop fulfilment service */
 			description: string | null;
 			/**
@@ -2213,7 +2696,16 @@ export interface components {
 			 *       "order.delivered"
 			 *     ]
 			 */
-			events?: ("order.in_production" | "order.on_hold" | "order.shipped" | "order.delivered" | "order.canceled")[];
+			events?: (
+				| "order.in_production"
+				| "order.on_hold"
+				| "order.shipped"
+				| "order.delivered"
+				| "order.canceled"
+				| "shipment.created"
+				| "shipment.delivered"
+				| "shipment.returned"
+			)[];
 			/**
 			 * @description A note for the partner's own people.
 			 * @example Shop fulfilment service
@@ -4631,6 +5123,315 @@ export interface operations {
 			};
 		};
 	};
+	postOpsOrdersByIdShipments: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["CreateShipmentRequest"];
+			};
+		};
+		responses: {
+			/** @description The new shipment. */
+			201: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Shipment"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	postOpsShipmentsByIdDeliver: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description The shipment after the move. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Shipment"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	postOpsShipmentsByIdReturn: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description The shipment after the move. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Shipment"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
 	postOpsOrdersByIdRelease: {
 		parameters: {
 			query?: never;
@@ -5741,7 +6542,10 @@ export interface operations {
 					| "order.on_hold"
 					| "order.shipped"
 					| "order.delivered"
-					| "order.canceled";
+					| "order.canceled"
+					| "shipment.created"
+					| "shipment.delivered"
+					| "shipment.returned";
 				delivery_status?: "pending" | "delivered" | "failed" | "no_endpoint";
 				limit?: number;
 				cursor?: string;
@@ -7832,6 +8636,120 @@ export interface operations {
 		requestBody: {
 			content: {
 				"application/json": components["schemas"]["OrderCanceledEvent"];
+			};
+		};
+		responses: {
+			/** @description Any 2xx acknowledges the event (the body is not read). */
+			200: {
+				headers: {
+					[name: string]: unknown;
+				};
+				content?: never;
+			};
+			/** @description Any other status (or none within 10 s) is retried on the schedule for 24 hours; 429 and 503 may carry Retry-After. A ping is not retried. */
+			400: {
+				headers: {
+					[name: string]: unknown;
+				};
+				content?: never;
+			};
+		};
+	};
+	shipmentCreated: {
+		parameters: {
+			query?: never;
+			header: {
+				/** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of the raw body>`, one `v1=` per secret during a rotation. */
+				"svc-signature": string;
+				/** @description Standard Webhooks: the event's id. */
+				"webhook-id": string;
+				/** @description Standard Webhooks: unix seconds of this attempt. */
+				"webhook-timestamp": string;
+				/** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed by the base64 after `whsec_`. */
+				"webhook-signature": string;
+			};
+			path?: never;
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["ShipmentCreatedEvent"];
+			};
+		};
+		responses: {
+			/** @description Any 2xx acknowledges the event (the body is not read). */
+			200: {
+				headers: {
+					[name: string]: unknown;
+				};
+				content?: never;
+			};
+			/** @description Any other status (or none within 10 s) is retried on the schedule for 24 hours; 429 and 503 may carry Retry-After. A ping is not retried. */
+			400: {
+				headers: {
+					[name: string]: unknown;
+				};
+				content?: never;
+			};
+		};
+	};
+	shipmentDelivered: {
+		parameters: {
+			query?: never;
+			header: {
+				/** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of the raw body>`, one `v1=` per secret during a rotation. */
+				"svc-signature": string;
+				/** @description Standard Webhooks: the event's id. */
+				"webhook-id": string;
+				/** @description Standard Webhooks: unix seconds of this attempt. */
+				"webhook-timestamp": string;
+				/** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed by the base64 after `whsec_`. */
+				"webhook-signature": string;
+			};
+			path?: never;
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["ShipmentDeliveredEvent"];
+			};
+		};
+		responses: {
+			/** @description Any 2xx acknowledges the event (the body is not read). */
+			200: {
+				headers: {
+					[name: string]: unknown;
+				};
+				content?: never;
+			};
+			/** @description Any other status (or none within 10 s) is retried on the schedule for 24 hours; 429 and 503 may carry Retry-After. A ping is not retried. */
+			400: {
+				headers: {
+					[name: string]: unknown;
+				};
+				content?: never;
+			};
+		};
+	};
+	shipmentReturned: {
+		parameters: {
+			query?: never;
+			header: {
+				/** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of the raw body>`, one `v1=` per secret during a rotation. */
+				"svc-signature": string;
+				/** @description Standard Webhooks: the event's id. */
+				"webhook-id": string;
+				/** @description Standard Webhooks: unix seconds of this attempt. */
+				"webhook-timestamp": string;
+				/** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed by the base64 after `whsec_`. */
+				"webhook-signature": string;
+			};
+			path?: never;
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["ShipmentReturnedEvent"];
 			};
 		};
 		responses: {

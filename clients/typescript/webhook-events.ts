@@ -10,5 +10,8 @@ export const WEBHOOK_EVENT_TYPES = [
 	"order.shipped",
 	"order.delivered",
 	"order.canceled",
+	"shipment.created",
+	"shipment.delivered",
+	"shipment.returned",
 	"ping",
 ] as const satisfies readonly (keyof webhooks)[];

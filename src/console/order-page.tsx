@@ -22,6 +22,7 @@ import {
 import { HistoryPanel } from "./order-history.tsx";
 import { ItemsPanel, WarningsBanner } from "./order-items.tsx";
 import { MovesPanel } from "./order-moves.tsx";
+import { ShipmentsPanel } from "./order-shipments.tsx";
 
 // The page's tests read file sizes through this module.
 export { bytesText } from "./format.ts";
@@ -61,6 +62,7 @@ export function OrderPage({ sheet, history, csrfToken, done, refusal, invalid }:
 				<GiftPanel order={order} />
 			</div>
 			<TrackingPanel order={order} tracking={state.tracking} />
+			<ShipmentsPanel shipments={sheet.stored.shipments} items={sheet.items} />
 			<HoldPanel order={order} holdDetails={state.holdDetails} items={sheet.items} />
 			<ItemsPanel items={sheet.items} />
 			<MovesPanel

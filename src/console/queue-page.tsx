@@ -14,6 +14,8 @@ export type QueueRow = {
 	/** The hold reason in words, when on hold. */
 	holdReason: string | null;
 	itemCount: number;
+	/** `2 of 3 shipped` while an order in production has shipped some of its units; else null. */
+	shippedPart: string | null;
 	/** The largest finished piece's outside size, in words; null until known. */
 	largest: string | null;
 	/** Each item's warnings in words, naming the item. */
@@ -169,6 +171,7 @@ function QueueTable({ rows, slaHours }: { rows: readonly QueueRow[]; slaHours: n
 							<td data-label="Status">
 								<StatusBadge status={row.status} />
 								{row.holdReason === null ? null : <div class="warning">{row.holdReason}</div>}
+								{row.shippedPart === null ? null : <div class="muted">{row.shippedPart}</div>}
 							</td>
 							<td data-label="Items" class="num">
 								{row.itemCount}

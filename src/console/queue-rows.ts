@@ -7,6 +7,7 @@ import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import type { QueueQuery } from "../orders/queue-query.ts";
 import { listProductionQueue } from "../orders/queue-store.ts";
 import type { ItemRow, OrderRow } from "../orders/rows.ts";
+import { fulfillmentOf, type ShipmentRow } from "../orders/shipments.ts";
 import { itemName, warningWords } from "../production/item-words.ts";
 import { holdReasonLabel, hoursSince } from "./format.ts";
 import { type QueueRow, type QueueSearch, queueHref } from "./queue-page.tsx";
@@ -40,8 +41,8 @@ export async function queueRows(
 		orders.map(({ order }) => order.account_id),
 	);
 	const now = new Date();
-	const rows = orders.map(({ order, items }) =>
-		queueRow(order, items, names.get(order.account_id) ?? order.account_id, now, slaHours),
+	const rows = orders.map(({ order, items, shipments }) =>
+		queueRow(order, items, shipments, names.get(order.account_id) ?? order.account_id, now, slaHours),
 	);
 	const last = orders.at(-1)?.order;
 	const nextPageHref =
@@ -53,6 +54,7 @@ export async function queueRows(
 function queueRow(
 	order: OrderRow,
 	items: readonly ItemRow[],
+	shipments: readonly ShipmentRow[],
 	partnerName: string,
 	now: Date,
 	slaHours: number,
@@ -66,12 +68,20 @@ function queueRow(
 		status: order.status,
 		holdReason: order.status === "on_hold" && order.hold_reason !== null ? holdReasonLabel(order.hold_reason) : null,
 		itemCount: items.length,
+		shippedPart: shippedPart(order, items, shipments),
 		largest: largestPiece(items),
 		warnings: warningsInWords(items),
 		createdAt: order.created_at,
 		ageHours,
 		late: order.status === "in_production" && ageHours >= slaHours,
 	};
+}
+
+/** `2 of 3 shipped` for an order in production whose units have started to ship. */
+function shippedPart(order: OrderRow, items: readonly ItemRow[], shipments: readonly ShipmentRow[]): string | null {
+	if (order.status !== "in_production" || shipments.length === 0) return null;
+	const { units, shipped_units: shipped } = fulfillmentOf(items, shipments);
+	return `${shipped} of ${units} shipped`;
 }
 
 /** Each item's warnings, by title and the item's name: `Low resolution · Item 2 of 3 · 16 × 20 in`. */

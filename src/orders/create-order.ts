@@ -105,7 +105,7 @@ async function storeNewOrder(
 		if (error instanceof DuplicateExternalId) return { ok: false, error };
 		throw error;
 	}
-	return { ok: true, order: { order, items }, files };
+	return { ok: true, order: { order, items, shipments: [] }, files };
 }
 
 /**

@@ -44,6 +44,9 @@ export async function fixItem(
 			`Items can only be changed while the order is on_hold; it is ${found.order.status}.`,
 		);
 	}
+	if (found.shipments.some((shipment) => shipment.items.some((unit) => unit.item_id === itemId))) {
+		throw new ApiError("order_not_editable", `Item ${itemId} has units shipped already: it cannot change.`);
+	}
 	if (patch.print_file_url !== undefined) {
 		const message = outboundUrlProblem(patch.print_file_url, { allowLocal: allowsLocalUrls(env) });
 		if (message !== null) throw unprocessable({ code: "url_not_allowed", field: "print_file_url", message });

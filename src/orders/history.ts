@@ -1,11 +1,24 @@
 /** An order's history of moves (order_moves): one row per move, written in the move's own batch. */
-import type { Actor, Move, OrderStatus } from "./state-machine.ts";
+import type { Actor, Move, OrderStatus, Tracking } from "./state-machine.ts";
+
+/**
+ * A shipment's move that leaves the order's status as it is: a shipment of some of the units, a
+ * shipment delivered while others are not yet, a shipment returned. The state machine never sees
+ * them; the history records them beside its moves.
+ */
+export type ShipmentMove =
+	| { kind: "ship_partial"; tracking: Tracking }
+	| { kind: "deliver_shipment"; shipmentId: string }
+	| { kind: "return_shipment"; shipmentId: string };
+
+/** Any move the history records. */
+export type RecordedMove = Move | ShipmentMove;
 
 /** A row of an order's history of moves (the console's order page). */
 export type OrderMoveRow = {
 	order_id: string;
 	version: number;
-	move: Move["kind"] | "create";
+	move: RecordedMove["kind"] | "create";
 	actor: Actor;
 	from_status: OrderStatus | null;
 	to_status: OrderStatus;
@@ -14,7 +27,7 @@ export type OrderMoveRow = {
 };
 
 /** What an operator reading the history wants to know of a move beyond its statuses. */
-export function moveNote(move: Move): string | null {
+export function moveNote(move: RecordedMove): string | null {
 	switch (move.kind) {
 		case "hold":
 			return move.message;
@@ -23,7 +36,11 @@ export function moveNote(move: Move): string | null {
 		case "file_changed":
 			return "file_changed";
 		case "ship":
+		case "ship_partial":
 			return `${move.tracking.carrier} ${move.tracking.number}`;
+		case "deliver_shipment":
+		case "return_shipment":
+			return move.shipmentId;
 		default:
 			return null;
 	}

@@ -10,7 +10,12 @@ export function orderMachine(env: Env, orderId: string): DurableObjectStub<Order
 /** The order a move produced, or the API's error: 409 naming the current status, or 404. */
 export function orderFromOutcome(outcome: MoveOutcome): StoredOrder {
 	if (outcome.ok) return outcome.order;
-	if (outcome.kind === "not_found") throw new ApiError("order_not_found", outcome.message, "id");
+	throw refusalError(outcome);
+}
+
+/** The API's error for a refused move: 404 for an unknown order, else 409 naming the current status. */
+export function refusalError(outcome: Exclude<MoveOutcome, { ok: true }>): ApiError {
+	if (outcome.kind === "not_found") return new ApiError("order_not_found", outcome.message, "id");
 	const message = `${outcome.message} (current status: ${outcome.status ?? "unknown"})`;
-	throw new ApiError(outcome.partnerMustFix ? "hold_needs_partner_fix" : "order_move_refused", message);
+	return new ApiError(outcome.partnerMustFix ? "hold_needs_partner_fix" : "order_move_refused", message);
 }

@@ -2,24 +2,34 @@
  * What a move writes: the order row at its new version, its item changes, its history row, and its
  * event with the webhook deliveries, all in one batch that applies only over the version it was read at.
  */
-import type { OrderEventType } from "../webhooks/events.ts";
+import type { OrderEventType, ShipmentEventType } from "../webhooks/events.ts";
 import { eventStatements, type PendingDelivery, type RecordedEvent } from "../webhooks/store.ts";
 import { itemSpecColumns, jsonColumn } from "./columns.ts";
-import { insertMove, moveNote, type OrderMoveRow } from "./history.ts";
+import { insertMove, moveNote, type OrderMoveRow, type RecordedMove } from "./history.ts";
 import { eventSubject, type ItemRow, type OrderRow } from "./rows.ts";
-import type { Actor, Move } from "./state-machine.ts";
+import { shipmentWrite } from "./shipment-store.ts";
+import { type ShipmentRow, shipmentView } from "./shipments.ts";
+import type { Actor } from "./state-machine.ts";
 
 /** Thrown when a move's write finds the order changed since it was read. */
 export class StaleOrder extends Error {
 	override readonly name = "StaleOrder";
 }
 
-/** One move of a write: the order row after it, its event, its item changes, and what it was. */
+/** A shipment a move creates or changes, as it is after the move, and the event that tells of it. */
+export type ShipmentChange = { shipment: ShipmentRow; event: ShipmentEventType };
+
+/**
+ * One move of a write: the order row after it, its event, its item changes, its shipments' changes
+ * (their events come before the order's: a completing shipment's shipment.created, then order.shipped),
+ * and what it was.
+ */
 export type MoveStep = {
 	after: OrderRow;
 	event: OrderEventType | null;
 	itemUpdates: ItemRow[];
-	made: { move: Move; actor: Actor };
+	shipmentChanges?: ShipmentChange[];
+	made: { move: RecordedMove; actor: Actor };
 };
 
 /**
@@ -41,10 +51,10 @@ export async function writeMove(
 		// A later step moves on only from the row its earlier step wrote (its token), not from whatever
 		// write happened to reach the same version.
 		const guard = previous === before ? null : previous.write_token;
+		const start = statements.length;
 		const { statements: stepStatements, recorded } = moveStatements(db, previous, guard, step, now);
+		for (const event of recorded) recordedAt.push({ recorded: event.recorded, at: start + event.at });
 		statements.push(...stepStatements);
-		// The event's statements end the step's.
-		if (recorded !== null) recordedAt.push({ recorded, at: statements.length - recorded.statements.length });
 		previous = step.after;
 	}
 	const results = await db.batch(statements);
@@ -67,9 +77,9 @@ function moveStatements(
 	db: D1Database,
 	before: OrderRow,
 	previousToken: string | null,
-	{ after, event, itemUpdates, made }: MoveStep,
+	{ after, event, itemUpdates, shipmentChanges = [], made }: MoveStep,
 	now: Date,
-): { statements: D1PreparedStatement[]; recorded: RecordedEvent | null } {
+): { statements: D1PreparedStatement[]; recorded: Array<{ recorded: RecordedEvent; at: number }> } {
 	const update = db
 		.prepare(
 			`UPDATE orders SET status = ?3, version = ?4, hold_reason = ?5, hold_details = ?6, tracking_carrier = ?7,
@@ -112,24 +122,35 @@ function moveStatements(
 		created_at: now.toISOString(),
 	};
 	statements.push(insertMove(db, history, after.write_token));
-	if (event === null) return { statements, recorded: null };
 	// Written only when the order row carries this step's token, like the history row.
-	const recorded = eventStatements(
-		db,
-		{
-			type: event,
-			accountId: after.account_id,
-			mode: after.mode,
-			order: eventSubject(after),
-			delivery: { url: after.callback_url },
-			createdAt: now,
-		},
-		{
-			sql: "EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND write_token = ?2)",
-			params: [after.id, after.write_token],
-		},
-	);
-	statements.push(...recorded.statements);
+	const condition = {
+		sql: "EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND write_token = ?2)",
+		params: [after.id, after.write_token],
+	};
+	const subject = eventSubject(after);
+	// Each event with the place of its first statement among the step's.
+	const recorded: Array<{ recorded: RecordedEvent; at: number }> = [];
+	const record = (event: RecordedEvent) => {
+		recorded.push({ recorded: event, at: statements.length });
+		statements.push(...event.statements);
+	};
+	const newEvent = { accountId: after.account_id, mode: after.mode, order: subject, createdAt: now };
+	for (const change of shipmentChanges) {
+		statements.push(shipmentWrite(db, change.shipment, after.write_token));
+		const shipmentEvent = eventStatements(
+			db,
+			{
+				...newEvent,
+				type: change.event,
+				shipment: shipmentView(change.shipment),
+				delivery: { url: after.callback_url },
+			},
+			condition,
+		);
+		record(shipmentEvent);
+	}
+	if (event === null) return { statements, recorded };
+	record(eventStatements(db, { ...newEvent, type: event, delivery: { url: after.callback_url } }, condition));
 	return { statements, recorded };
 }
 

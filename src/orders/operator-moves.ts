@@ -2,8 +2,11 @@ import { z } from "@hono/zod-openapi";
 import { ApiError } from "../http/errors.ts";
 import { singleLineText, webUrl } from "../text-rules.ts";
 import { KNOWN_CARRIER_NAMES, resolveTracking } from "./carrier-tracking.ts";
-import { orderFromOutcome, orderMachine } from "./machine.ts";
+import { orderFromOutcome, orderMachine, refusalError } from "./machine.ts";
+import type { ShipmentOutcome, ShipmentRequest } from "./order-machine.do.ts";
 import type { StoredOrder } from "./rows.ts";
+import { orderIdOfShipment } from "./shipment-store.ts";
+import type { ShipmentRow } from "./shipments.ts";
 import type { Move, Tracking } from "./state-machine.ts";
 import { findOrder } from "./store.ts";
 
@@ -19,29 +22,55 @@ export const HoldBody = z
 	})
 	.openapi("OperatorHoldRequest");
 
+/** The shipping label's fields: carrier, number and the carrier's tracking page. */
+const LABEL_FIELDS = {
+	carrier: singleLineText(100).openapi({ example: "UPS" }),
+	number: singleLineText(100).openapi({ example: "1Z999AA10123456784" }),
+	url: webUrl("must be an http or https URL")
+		.optional()
+		.openapi({
+			example: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
+			description: `The carrier's tracking page (http or https). May be left out for ${KNOWN_CARRIER_NAMES}: it is then built from the number (for UPS, https://www.ups.com/track?tracknum=<number>). Any other carrier needs it.`,
+		}),
+};
+
+/** A label without a page is refused on `url` unless the page follows from the carrier and number. */
+function refineTracking(body: { carrier: string; number: string; url?: string | undefined }, context: z.RefinementCtx) {
+	const resolved = resolveTracking(body);
+	if (!resolved.ok) context.addIssue({ code: "custom", path: ["url"], message: resolved.message });
+}
+
 /**
  * The shipping label's tracking: carrier, number and the carrier's tracking page. The page may be
  * left out for a carrier whose page follows from the number (`resolveTracking` builds it).
  */
-export const ShipBody = z
+export const ShipBody = z.strictObject(LABEL_FIELDS).superRefine(refineTracking).openapi("ShipRequest");
+
+/** `{carrier, number, url?, items?}` of a shipment of some units: the ship body, and which units it carries. */
+export const ShipmentBody = z
 	.strictObject({
-		carrier: singleLineText(100).openapi({ example: "UPS" }),
-		number: singleLineText(100).openapi({ example: "1Z999AA10123456784" }),
-		url: webUrl("must be an http or https URL")
+		...LABEL_FIELDS,
+		items: z
+			.array(
+				z.strictObject({
+					item_id: z.string().min(1).max(100).openapi({ example: "itm_5Tg8" }),
+					quantity: z.number().int().min(1).max(1000).openapi({ example: 1 }),
+				}),
+			)
+			.min(1)
+			.max(100)
 			.optional()
 			.openapi({
-				example: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
-				description: `The carrier's tracking page (http or https). May be left out for ${KNOWN_CARRIER_NAMES}: it is then built from the number (for UPS, https://www.ups.com/track?tracknum=<number>). Any other carrier needs it.`,
+				description:
+					"The units this label carries, by item. Left out: every unit not yet shipped. A unit ships once: naming more than remain is a 422 on `items[i].quantity`.",
+				example: [{ item_id: "itm_5Tg8", quantity: 1 }],
 			}),
 	})
-	.superRefine((body, context) => {
-		const resolved = resolveTracking(body);
-		if (!resolved.ok) context.addIssue({ code: "custom", path: ["url"], message: resolved.message });
-	})
-	.openapi("ShipRequest");
+	.superRefine(refineTracking)
+	.openapi("CreateShipmentRequest");
 
 /** The tracking a valid ship body records: its URL, or the one built from the carrier and number. */
-export function shipTracking(body: z.infer<typeof ShipBody>): Tracking {
+export function shipTracking(body: { carrier: string; number: string; url?: string | undefined }): Tracking {
 	const resolved = resolveTracking(body);
 	// ShipBody refused a body without a URL that cannot be built, so this is never reached from a parsed body.
 	if (!resolved.ok) throw new ApiError("validation_error", `url ${resolved.message}.`, "url");
@@ -55,4 +84,45 @@ export function shipTracking(body: z.infer<typeof ShipBody>): Tracking {
 export async function moveAsOperator(env: Env, orderId: string, move: Move): Promise<StoredOrder> {
 	if ((await findOrder(env.DB, orderId)) === null) throw new ApiError("order_not_found", `No order ${orderId}.`, "id");
 	return orderFromOutcome(await orderMachine(env, orderId).move(orderId, move, "operator"));
+}
+
+/**
+ * A new shipment of an order's units through its Durable Object: 404 for an unknown order, 409 when
+ * the order is not in production, 422 on the `items` entry that names units that do not remain.
+ */
+export async function shipUnitsAsOperator(
+	env: Env,
+	orderId: string,
+	body: z.infer<typeof ShipmentBody>,
+): Promise<ShipmentRow> {
+	if ((await findOrder(env.DB, orderId)) === null) throw new ApiError("order_not_found", `No order ${orderId}.`, "id");
+	const request: ShipmentRequest = { kind: "create", tracking: shipTracking(body), items: body.items };
+	return shipmentFromOutcome(await orderMachine(env, orderId).shipment(orderId, request, "operator"));
+}
+
+/** A shipment delivered or returned, by its id alone (ops keys see every account's): 404 for an unknown one. */
+export async function moveShipmentAsOperator(
+	env: Env,
+	shipmentId: string,
+	kind: "deliver" | "return",
+): Promise<ShipmentRow> {
+	const orderId = await orderIdOfShipment(env.DB, shipmentId);
+	if (orderId === null) throw new ApiError("shipment_not_found", `No shipment ${shipmentId}.`, "id");
+	const outcome = await orderMachine(env, orderId).shipment(orderId, { kind, shipmentId }, "operator");
+	return shipmentFromOutcome(outcome);
+}
+
+/** The shipment a shipment's move produced, or the API's error for why not. */
+function shipmentFromOutcome(outcome: ShipmentOutcome): ShipmentRow {
+	if (outcome.ok) return outcome.shipment;
+	switch (outcome.kind) {
+		case "invalid":
+			throw new ApiError(outcome.code ?? "invalid_field", `${outcome.field} ${outcome.message}.`, outcome.field);
+		case "shipment_not_found":
+			throw new ApiError("shipment_not_found", outcome.message, "id");
+		case "shipment_refused":
+			throw new ApiError("shipment_move_refused", outcome.message);
+		default:
+			throw refusalError(outcome);
+	}
 }

@@ -1,14 +1,22 @@
-import type { z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { decodeCursor } from "../http/cursor.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
-import { HoldBody, moveAsOperator, ShipBody, shipTracking } from "./operator-moves.ts";
+import {
+	HoldBody,
+	moveAsOperator,
+	moveShipmentAsOperator,
+	ShipBody,
+	ShipmentBody,
+	shipTracking,
+	shipUnitsAsOperator,
+} from "./operator-moves.ts";
 import { QueuePageSchema, QueueQuery, toQueuePage } from "./queue-query.ts";
 import { listProductionQueue } from "./queue-store.ts";
-import { OrderIdParams, OrderSchema, toOrder } from "./response.ts";
+import { OrderIdParams, OrderSchema, ShipmentSchema, toOrder, toShipment } from "./response.ts";
 import type { Move } from "./state-machine.ts";
 import { findOwnedOrder } from "./store.ts";
 
@@ -54,6 +62,41 @@ const shipRoute = protectedRoute("ops", {
 	responses: { 200: jsonResponse(OrderSchema, "The order, shipped."), ...errorResponses(400, 404, 409, 422) },
 });
 
+const createShipmentRoute = protectedRoute("ops", {
+	method: "post",
+	path: "/ops/orders/{id}/shipments",
+	tags: ["Operations"],
+	summary:
+		"Record a shipment of some of the order's units (all that remain without items); the last units ship the order",
+	request: {
+		params: OrderIdParams,
+		body: { required: true, content: { "application/json": { schema: ShipmentBody } } },
+	},
+	responses: { 201: jsonResponse(ShipmentSchema, "The new shipment."), ...errorResponses(400, 404, 409, 422) },
+});
+
+/** The `{id}` path parameter of shipment routes. */
+const ShipmentIdParams = z.object({
+	id: z.string().openapi({ param: { name: "id", in: "path" }, example: "shp_8Hd2kQ" }),
+});
+
+function shipmentMoveRoute(action: "deliver" | "return", summary: string) {
+	return protectedRoute("ops", {
+		method: "post",
+		path: `/ops/shipments/{id}/${action}`,
+		tags: ["Operations"],
+		summary,
+		request: { params: ShipmentIdParams },
+		responses: { 200: jsonResponse(ShipmentSchema, "The shipment after the move."), ...errorResponses(404, 409) },
+	});
+}
+
+const deliverShipmentRoute = shipmentMoveRoute(
+	"deliver",
+	"Record one shipment delivered; the order is delivered with its last shipment in transit",
+);
+const returnShipmentRoute = shipmentMoveRoute("return", "Record one shipment returned to the sender");
+
 const releaseRoute = moveRoute("release", "Release a hold: the order is validated again");
 const deliverRoute = moveRoute("deliver", "Record delivery");
 const cancelRoute = moveRoute("cancel", "Cancel an order before it ships");
@@ -85,6 +128,16 @@ export const opsRoutes = createApp<AuthedEnv>()
 		const { id } = c.req.valid("param");
 		return c.json(await movedOrder(c.env, id, { kind: "ship", tracking: shipTracking(c.req.valid("json")) }), 200);
 	})
+	.openapi(createShipmentRoute, async (c) => {
+		const { id } = c.req.valid("param");
+		return c.json(toShipment(await shipUnitsAsOperator(c.env, id, c.req.valid("json"))), 201);
+	})
+	.openapi(deliverShipmentRoute, async (c) =>
+		c.json(toShipment(await moveShipmentAsOperator(c.env, c.req.valid("param").id, "deliver")), 200),
+	)
+	.openapi(returnShipmentRoute, async (c) =>
+		c.json(toShipment(await moveShipmentAsOperator(c.env, c.req.valid("param").id, "return")), 200),
+	)
 	.openapi(releaseRoute, async (c) =>
 		c.json(await movedOrder(c.env, c.req.valid("param").id, { kind: "release" }), 200),
 	)

@@ -5,9 +5,10 @@ import { CURSOR_EXAMPLE, encodeCursor } from "../http/cursor.ts";
 import { dateTime } from "../http/date-time.ts";
 import { SHIPPING_METHODS } from "../pricing/shipping.ts";
 import { CentsSchema, DimensionsSchema, UnitPriceSchema } from "../quotes/schema.ts";
-import { HoldDetail, MetadataSchema } from "../webhooks/event-schemas.ts";
+import { HoldDetail, MetadataSchema, ShipmentBody } from "../webhooks/event-schemas.ts";
 import { ITEM_WARNINGS } from "./item-checks.ts";
 import { type ItemRow, type StoredOrder, shownDpi, stateOf } from "./rows.ts";
+import { fulfillmentOf, type ShipmentRow, shipmentView } from "./shipments.ts";
 import { HOLD_REASONS, ORDER_STATUSES } from "./state-machine.ts";
 
 /** The `{id}` path parameter of order routes. */
@@ -24,6 +25,22 @@ export const TrackingSchema = z
 	.openapi("Tracking");
 
 export const HoldDetailSchema = HoldDetail.openapi("HoldDetail");
+
+export const ShipmentSchema = ShipmentBody.openapi("Shipment");
+
+export const FulfillmentSchema = z
+	.object({
+		units: z.number().int().openapi({ description: "Every unit of the order: the items' quantities.", example: 3 }),
+		shipped_units: z
+			.number()
+			.int()
+			.openapi({ description: "Units that left in a shipment, whatever became of it since.", example: 2 }),
+		delivered_units: z.number().int().openapi({ description: "Units whose shipment was delivered.", example: 1 }),
+	})
+	.openapi("Fulfillment");
+
+/** The API shape of a shipment. */
+export const toShipment: (shipment: ShipmentRow) => z.infer<typeof ShipmentSchema> = shipmentView;
 
 export const OrderItemSchema = z
 	.object({
@@ -119,7 +136,11 @@ export const OrderSchema = z
 				"What the order costs the partner; null while an item cannot be priced (the order is on hold), and for orders placed before pricing.",
 		}),
 		items: z.array(OrderItemSchema),
-		tracking: TrackingSchema.nullable(),
+		tracking: TrackingSchema.nullable().openapi({
+			description: "The first shipment's tracking, once the order is shipped; every label is in `shipments`.",
+		}),
+		shipments: z.array(ShipmentSchema).openapi({ description: "The order's shipments, oldest first." }),
+		fulfillment: FulfillmentSchema,
 		hold_reason: z.enum(HOLD_REASONS).nullable(),
 		hold_details: z.array(HoldDetailSchema),
 		created_at: dateTime(),
@@ -154,7 +175,7 @@ function toItem(item: ItemRow): z.infer<typeof OrderItemSchema> {
 }
 
 /** The API shape of a stored order. */
-export function toOrder({ order, items }: StoredOrder): Order {
+export function toOrder({ order, items, shipments }: StoredOrder): Order {
 	const state = stateOf(order);
 	return {
 		id: order.id,
@@ -169,6 +190,8 @@ export function toOrder({ order, items }: StoredOrder): Order {
 		costs: order.costs,
 		items: items.map(toItem),
 		tracking: state.tracking,
+		shipments: shipments.map(toShipment),
+		fulfillment: fulfillmentOf(items, shipments),
 		hold_reason: state.holdReason,
 		hold_details: state.holdDetails,
 		created_at: order.created_at,

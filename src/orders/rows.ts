@@ -11,6 +11,7 @@ import type { OrderEventSubject } from "../webhooks/events.ts";
 import type { ItemPrice, OrderCosts } from "./costs.ts";
 import type { ItemWarning } from "./item-checks.ts";
 import type { Metadata } from "./metadata.ts";
+import type { ShipmentRow } from "./shipments.ts";
 import type { HoldDetail, HoldReason, OrderState, OrderStatus, Tracking } from "./state-machine.ts";
 
 /** An orders row, its JSON columns parsed. */
@@ -63,8 +64,8 @@ export type ItemRow = {
 	priced: ItemPrice | null;
 } & FramingSpec;
 
-/** An order with its items, as read from D1. */
-export type StoredOrder = { order: OrderRow; items: ItemRow[] };
+/** An order with its items and its shipments (oldest first), as read from D1. */
+export type StoredOrder = { order: OrderRow; items: ItemRow[]; shipments: ShipmentRow[] };
 
 /** A new order's row: `received` at version 1 unless a status is given (tests start orders elsewhere). */
 export function newOrderRow(fields: {

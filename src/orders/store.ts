@@ -18,6 +18,8 @@ import {
 } from "./columns.ts";
 import { insertMove } from "./history.ts";
 import { eventSubject, type ItemRow, type OrderRow, type StoredOrder } from "./rows.ts";
+import { shipmentsByOrder, shipmentsOfOrdersRead } from "./shipment-store.ts";
+import type { ShipmentRow } from "./shipments.ts";
 import type { OrderStatus } from "./state-machine.ts";
 
 /** Thrown when the unique (account, mode, external_id) index refuses a second order. */
@@ -125,28 +127,38 @@ function insertItem(db: D1Database, item: ItemRow): D1PreparedStatement {
 		);
 }
 
-/** The items of each of `orderIds`, in their order. */
-async function itemsOf(db: D1Database, orderIds: string[]): Promise<Map<string, ItemRow[]>> {
-	const byOrder = new Map<string, ItemRow[]>(orderIds.map((id) => [id, []]));
-	if (orderIds.length === 0) return byOrder;
+/** The items and the shipments of each of `orderIds`, in their order, in one round trip. */
+async function partsOf(
+	db: D1Database,
+	orderIds: string[],
+): Promise<{ items: Map<string, ItemRow[]>; shipments: Map<string, ShipmentRow[]> }> {
+	const items = new Map<string, ItemRow[]>(orderIds.map((id) => [id, []]));
+	if (orderIds.length === 0) return { items, shipments: new Map() };
 	const placeholders = orderIds.map((_, index) => `?${index + 1}`).join(", ");
-	const { results } = await db
-		.prepare(`SELECT * FROM order_items WHERE order_id IN (${placeholders}) ORDER BY order_id, position`)
-		.bind(...orderIds)
-		.all<ItemColumns>();
-	for (const item of results) byOrder.get(item.order_id)?.push(itemOfColumns(item));
-	return byOrder;
+	const [itemRows, shipmentRows] = await db.batch([
+		db
+			.prepare(`SELECT * FROM order_items WHERE order_id IN (${placeholders}) ORDER BY order_id, position`)
+			.bind(...orderIds),
+		shipmentsOfOrdersRead(db, orderIds),
+	]);
+	for (const item of (itemRows?.results ?? []) as ItemColumns[]) items.get(item.order_id)?.push(itemOfColumns(item));
+	return { items, shipments: shipmentsByOrder(orderIds, shipmentRows?.results ?? []) };
 }
 
-/** An order and its items by id alone (the order's Durable Object and operators). */
+/** An order, its items and its shipments by id alone (the order's Durable Object and operators). */
 export async function findOrder(db: D1Database, id: string): Promise<StoredOrder | null> {
-	const [orders, items] = await db.batch([
+	const [orders, items, shipments] = await db.batch([
 		db.prepare("SELECT * FROM orders WHERE id = ?1").bind(id),
 		db.prepare("SELECT * FROM order_items WHERE order_id = ?1 ORDER BY position").bind(id),
+		shipmentsOfOrdersRead(db, [id]),
 	]);
 	const order = orders?.results[0] as OrderColumns | undefined;
 	if (order === undefined) return null;
-	return { order: orderOfColumns(order), items: ((items?.results ?? []) as ItemColumns[]).map(itemOfColumns) };
+	return {
+		order: orderOfColumns(order),
+		items: ((items?.results ?? []) as ItemColumns[]).map(itemOfColumns),
+		shipments: shipmentsByOrder([id], shipments?.results ?? []).get(id) ?? [],
+	};
 }
 
 /** An order of this account and mode, or null: another account's or mode's order is not found. */
@@ -167,7 +179,12 @@ export async function findOrderByExternalId(
 		.bind(owner.accountId, owner.mode, externalId)
 		.first<OrderColumns>();
 	if (row === null) return null;
-	return { order: orderOfColumns(row), items: (await itemsOf(db, [row.id])).get(row.id) ?? [] };
+	const parts = await partsOf(db, [row.id]);
+	return {
+		order: orderOfColumns(row),
+		items: parts.items.get(row.id) ?? [],
+		shipments: parts.shipments.get(row.id) ?? [],
+	};
 }
 
 /** What a partner's listing is narrowed to, and where its page starts. */
@@ -212,12 +229,16 @@ export async function pageWithItems(
 	limit: number,
 ): Promise<{ page: StoredOrder[]; more: boolean }> {
 	const pageRows = rows.slice(0, limit);
-	const items = await itemsOf(
+	const { items, shipments } = await partsOf(
 		db,
 		pageRows.map((row) => row.id),
 	);
 	return {
-		page: pageRows.map((row) => ({ order: orderOfColumns(row), items: items.get(row.id) ?? [] })),
+		page: pageRows.map((row) => ({
+			order: orderOfColumns(row),
+			items: items.get(row.id) ?? [],
+			shipments: shipments.get(row.id) ?? [],
+		})),
 		more: rows.length > limit,
 	};
 }

@@ -157,6 +157,22 @@ export function packagesOf(items: readonly (FramedParcelItem | FlatParcelItem)[]
 	return boxes;
 }
 
+/**
+ * The boxes a shipment of these units travels in, as the shipment shows them: the model's packages
+ * (`packagesOf`), each with its sides in inches and its billable pounds at `divisor`.
+ */
+export function shipmentPackages(
+	items: readonly (FramedParcelItem | FlatParcelItem)[],
+	divisor: number,
+): Array<{ length_in: number; width_in: number; depth_in: number; billable_weight_lb: number }> {
+	return packagesOf(items).map((box) => ({
+		length_in: box.length / SIXTEENTHS,
+		width_in: box.width / SIXTEENTHS,
+		depth_in: box.depth / SIXTEENTHS,
+		billable_weight_lb: billablePounds(box, divisor),
+	}));
+}
+
 /** Length plus girth of a box, in sixteenths: its longest side plus twice the other two. */
 function lengthPlusGirth(box: Box): number {
 	return box.length + 2 * (box.width + box.depth);

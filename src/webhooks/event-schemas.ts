@@ -5,6 +5,7 @@
 import { z } from "@hono/zod-openapi";
 import { HOLD_REASONS } from "../error-catalog.ts";
 import { dateTime } from "../http/date-time.ts";
+import { SHIPMENT_STATUSES } from "./events.ts";
 
 /** Metadata as the document shows it: what a shop typically keeps with an order. */
 export const METADATA_EXAMPLE = { shop_order_ref: "SO-48213", customer_id: "cus_8842", channel: "etsy" };
@@ -51,6 +52,55 @@ export const HoldDetail = z.object({
 	message: z.string().openapi({ example: "The file prints at 96 DPI at 16 × 20 in; at least 150 DPI is needed." }),
 });
 
+/** A shipment, as the order's `shipments` and the shipment events show it (the order names it `Shipment`). */
+export const ShipmentBody = z.object({
+	id: z.string().openapi({ example: "shp_8Hd2kQ" }),
+	order_id: z.string().openapi({ example: "ord_3kq9" }),
+	items: z
+		.array(
+			z.object({
+				item_id: z.string().openapi({ example: "itm_5Tg8" }),
+				quantity: z.number().int().openapi({ example: 1 }),
+			}),
+		)
+		.openapi({ description: "The units this shipment carries, by item." }),
+	carrier: z.string().openapi({ example: "UPS" }),
+	tracking: Tracking,
+	packages: z
+		.array(
+			z.object({
+				length_in: z.number().openapi({ example: 27.5 }),
+				width_in: z.number().openapi({ example: 24 }),
+				depth_in: z.number().openapi({ example: 4 }),
+				billable_weight_lb: z.number().int().openapi({
+					description: "Whole pounds: the larger of the box's weight and its dimensional weight, rounded up.",
+					example: 19,
+				}),
+			}),
+		)
+		.openapi({
+			description:
+				"The boxes: one per framed unit, and one flat box for the unframed prints it carries. Empty for an order placed before orders were priced.",
+		}),
+	status: z.enum(SHIPMENT_STATUSES).openapi({
+		description: "in_transit until delivered, or returned to the sender.",
+		example: "in_transit",
+	}),
+	shipped_at: dateTime(),
+	delivered_at: dateTime().nullable(),
+	returned_at: dateTime().nullable(),
+});
+
+/** A shipment event's body: the order's base fields and the shipment after the move. */
+function shipmentEvent<T extends string>(event: T) {
+	return z.object({
+		...base,
+		event: z.literal(event),
+		status: z.string().openapi({ description: "The order's status after the move.", example: "shipped" }),
+		shipment: ShipmentBody,
+	});
+}
+
 /** The webhook events the service sends, each with its body's schema. */
 export const WEBHOOK_EVENT_SCHEMAS = {
 	"order.in_production": z
@@ -80,6 +130,9 @@ export const WEBHOOK_EVENT_SCHEMAS = {
 	"order.canceled": z
 		.object({ ...base, event: z.literal("order.canceled"), status: z.literal("canceled"), canceled_at: dateTime() })
 		.openapi("OrderCanceledEvent"),
+	"shipment.created": shipmentEvent("shipment.created").openapi("ShipmentCreatedEvent"),
+	"shipment.delivered": shipmentEvent("shipment.delivered").openapi("ShipmentDeliveredEvent"),
+	"shipment.returned": shipmentEvent("shipment.returned").openapi("ShipmentReturnedEvent"),
 } as const;
 
 /** The body of the signed `ping` that `POST /v1/webhook-endpoints/{id}/test` sends (never retried, never logged). */

@@ -11,7 +11,13 @@ import type { Cursor } from "../http/cursor.ts";
 import { allConditions, condition, noConditions } from "../http/sql-conditions.ts";
 import { newId } from "../ids.ts";
 import type { PendingDelivery } from "./delivery-store.ts";
-import { type DeliveryStatus, type OrderEventSubject, type OrderEventType, webhookBody } from "./events.ts";
+import {
+	type DeliveryStatus,
+	type EventType,
+	type OrderEventSubject,
+	type ShipmentEventSubject,
+	webhookBody,
+} from "./events.ts";
 
 /**
  * A condition the event's rows are written under, as SQL numbered from ?1 with its values: the
@@ -21,10 +27,12 @@ export type WriteCondition = { sql: string; params: ReadonlyArray<string> };
 
 /** An event to record: its type, the order it is about, and whether it is sent (to which URL). */
 export type NewEvent = {
-	type: OrderEventType;
+	type: EventType;
 	accountId: string;
 	mode: KeyMode;
 	order: OrderEventSubject;
+	/** The shipment a shipment.* event is about. */
+	shipment?: ShipmentEventSubject;
 	/**
 	 * null: recorded and listed, never sent (order.received). Otherwise sent to the order's callback URL
 	 * (none: a `no_endpoint` record) and to every endpoint of the account's mode that subscribes to the type.
@@ -52,7 +60,7 @@ const DELIVERY_INSERT = `INSERT INTO deliveries (id, event_id, endpoint_id, acco
 export function eventStatements(db: D1Database, event: NewEvent, condition: WriteCondition | null): RecordedEvent {
 	const eventId = newId("evt");
 	const at = event.createdAt.toISOString();
-	const body = webhookBody(event.type, event.order, eventId, at);
+	const body = webhookBody(event.type, event.order, eventId, at, event.shipment ?? null);
 	const renumbered = (offset: number) =>
 		condition === null ? null : condition.sql.replace(/\?(\d+)/g, (_m, n: string) => `?${Number(n) + offset}`);
 	const guard = (offset: number) => {
@@ -115,7 +123,7 @@ export function eventStatements(db: D1Database, event: NewEvent, condition: Writ
 /** An event with its delivery state, as the event log lists it. */
 export type EventRow = {
 	id: string;
-	type: OrderEventType;
+	type: EventType;
 	order_id: string;
 	created_at: string;
 	/** The webhook body, as signed and sent, parsed. */
@@ -193,7 +201,7 @@ export async function listEventPage(
 	owner: EventOwner,
 	filter: {
 		orderId?: string;
-		type?: OrderEventType;
+		type?: EventType;
 		deliveryStatus?: DeliveryStatus;
 		cursor?: Cursor;
 		limit: number;

@@ -15,6 +15,19 @@ export const ORDER_EVENT_TYPES = [
 /** One of ORDER_EVENT_TYPES. */
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 
+/** The events a shipment's move records, beside its order's. */
+export const SHIPMENT_EVENT_TYPES = ["shipment.created", "shipment.delivered", "shipment.returned"] as const;
+/** One of SHIPMENT_EVENT_TYPES. */
+export type ShipmentEventType = (typeof SHIPMENT_EVENT_TYPES)[number];
+
+/** Where a shipment stands: in transit until delivered, or returned to the sender. */
+export const SHIPMENT_STATUSES = ["in_transit", "delivered", "returned"] as const;
+
+/** Every event type the event log lists. */
+export const EVENT_TYPES = [...ORDER_EVENT_TYPES, ...SHIPMENT_EVENT_TYPES] as const;
+/** One of EVENT_TYPES. */
+export type EventType = (typeof EVENT_TYPES)[number];
+
 /** The events that are sent as webhooks (order.received is recorded and listed, never sent). */
 export const SENT_EVENT_TYPES = [
 	"order.in_production",
@@ -22,7 +35,10 @@ export const SENT_EVENT_TYPES = [
 	"order.shipped",
 	"order.delivered",
 	"order.canceled",
-] as const satisfies ReadonlyArray<OrderEventType>;
+	"shipment.created",
+	"shipment.delivered",
+	"shipment.returned",
+] as const satisfies ReadonlyArray<EventType>;
 /** One of SENT_EVENT_TYPES. */
 export type SentEventType = (typeof SENT_EVENT_TYPES)[number];
 
@@ -61,14 +77,26 @@ export type OrderEventSubject = {
 	metadata: EventMetadata;
 };
 
-/** The webhook body of an event: a base, plus what the event is about. */
-export function webhookBody(
-	type: OrderEventType,
-	order: OrderEventSubject,
-	eventId: string,
-	createdAt: string,
-): string {
-	const base = {
+/** A shipment as its events carry it: the shipment object of the order's `shipments`. */
+export type ShipmentEventSubject = {
+	id: string;
+	order_id: string;
+	items: Array<{ item_id: string; quantity: number }>;
+	carrier: string;
+	tracking: { carrier: string; number: string; url: string };
+	packages: Array<{ length_in: number; width_in: number; depth_in: number; billable_weight_lb: number }>;
+	status: string;
+	shipped_at: string;
+	delivered_at: string | null;
+	returned_at: string | null;
+};
+
+/**
+ * What every body starts with, whatever the event: its id, type and time, and the order it is about
+ * as the move left it. A field every event carries goes here.
+ */
+function baseBody(type: EventType, order: OrderEventSubject, eventId: string, createdAt: string) {
+	return {
 		id: eventId,
 		event: type,
 		created_at: createdAt,
@@ -77,11 +105,26 @@ export function webhookBody(
 		status: order.status,
 		version: order.version,
 	};
-	return JSON.stringify(withOrderMetadata(eventFields(type, order, base), order.metadata));
 }
 
-/** `base` with what the event of `type` is about. */
-function eventFields(type: OrderEventType, order: OrderEventSubject, base: object): object {
+/**
+ * The webhook body of an event: the base, plus what the event is about (a shipment event's
+ * shipment), ending with the order's metadata as the move left it.
+ */
+export function webhookBody(
+	type: EventType,
+	order: OrderEventSubject,
+	eventId: string,
+	createdAt: string,
+	shipment: ShipmentEventSubject | null = null,
+): string {
+	const base = baseBody(type, order, eventId, createdAt);
+	const fields = shipment !== null ? { ...base, shipment } : orderEventFields(type, order, base);
+	return JSON.stringify(withOrderMetadata(fields, order.metadata));
+}
+
+/** `base` with what the order event of `type` is about. */
+function orderEventFields(type: EventType, order: OrderEventSubject, base: object): object {
 	switch (type) {
 		case "order.shipped":
 			return { ...base, tracking: order.tracking, shipped_at: order.shipped_at };

@@ -8,7 +8,7 @@ import { dateTime } from "../http/date-time.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { resetForRedelivery } from "./delivery-store.ts";
 import { type EventRow, findOwnedEvent, listEventPage } from "./event-store.ts";
-import { DELIVERY_STATUSES, ORDER_EVENT_TYPES } from "./events.ts";
+import { DELIVERY_STATUSES, EVENT_TYPES } from "./events.ts";
 import { rotateWebhookSecret } from "./secret-store.ts";
 import { deliverSoon } from "./webhook-sender.do.ts";
 
@@ -43,7 +43,7 @@ const DeliverySchema = z
 const EventSchema = z
 	.object({
 		id: z.string().openapi({ example: "evt_9Lq3" }),
-		type: z.enum(ORDER_EVENT_TYPES).openapi({ example: "order.shipped" }),
+		type: z.enum(EVENT_TYPES).openapi({ example: "order.shipped" }),
 		order_id: z.string().openapi({ example: "ord_3kq9" }),
 		created_at: dateTime(),
 		// `additionalProperties: true`, not zod's `{}`: an empty schema has no type, and Scalar's reader refuses it.
@@ -82,7 +82,7 @@ const EventPageSchema = z
 
 const EventQuery = z.object({
 	order_id: z.string().optional(),
-	type: z.enum(ORDER_EVENT_TYPES).optional(),
+	type: z.enum(EVENT_TYPES).optional(),
 	delivery_status: z.enum(DELIVERY_STATUSES).optional(),
 	limit: z.coerce.number().int().min(1).max(100).default(20),
 	cursor: z.string().max(512).optional(),

@@ -23,6 +23,7 @@ const OWNER: Record<string, string> = {
 	order_items: "orders",
 	order_moves: "orders",
 	order_counts: "orders",
+	shipments: "orders",
 	events: "webhooks",
 	deliveries: "webhooks",
 	// The deliveries table as migration 0013 rebuilt it, under its name until the rename.

@@ -57,10 +57,11 @@ export async function driveEverything(): Promise<void> {
 
 	// Orders: created (plain, against the quote, with a callback and metadata), repeated, read, listed.
 	const hook = hookUrl("ok");
+	// Two units, so the floor can ship them in two shipments.
 	const body = {
 		external_id: externalId("PLAN"),
 		ship_to: SHIP_TO,
-		items: [item],
+		items: [{ ...item, quantity: 2 }],
 		callback_url: hook,
 		metadata: { shop_order_ref: "SO-PLAN" },
 	};
@@ -176,7 +177,18 @@ export async function driveEverything(): Promise<void> {
 	await json(await send("POST", `/v1/ops/orders/${order.id}/hold`, opsKey, { message: "Checking the frame" }), 200);
 	await json(await api(`/v1/ops/orders/${order.id}/release`, { ...ops, method: "POST" }), 200);
 	await waitFor(async () => (await statusOf(order.id)) === "in_production", "the released order in production");
-	await json(await send("POST", `/v1/ops/orders/${order.id}/ship`, opsKey, TRACKING), 200);
+	// Shipments: one unit, delivered while the other waits; the ship move sends the rest, which comes back.
+	const units = [{ item_id: order.items[0]?.id ?? "", quantity: 1 }];
+	const partial = await json<{ id: string }>(
+		await send("POST", `/v1/ops/orders/${order.id}/shipments`, opsKey, { ...TRACKING, items: units }),
+		201,
+	);
+	await json(await api(`/v1/ops/shipments/${partial.id}/deliver`, { ...ops, method: "POST" }), 200);
+	const shipped = await json<{ shipments: Array<{ id: string }> }>(
+		await send("POST", `/v1/ops/orders/${order.id}/ship`, opsKey, TRACKING),
+		200,
+	);
+	await json(await api(`/v1/ops/shipments/${shipped.shipments[1]?.id ?? ""}/return`, { ...ops, method: "POST" }), 200);
 	await json(await api(`/v1/ops/orders/${order.id}/deliver`, { ...ops, method: "POST" }), 200);
 	await waitFor(async () => (await statusOf(held.id)) === "in_production", "the fixed order in production");
 	const csv = `order_id,carrier,tracking_number,tracking_url\n${held.id},UPS,${TRACKING.number},${TRACKING.url}\n`;

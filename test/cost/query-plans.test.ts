@@ -20,7 +20,16 @@ import { partnerWithFile } from "../orders/order-helpers.ts";
 import { driveEverything, json } from "./drive-everything.ts";
 
 /** Tables whose rows grow with the orders. */
-const GROWING = new Set(["orders", "order_items", "events", "deliveries", "print_files", "order_moves", "quotes"]);
+const GROWING = new Set([
+	"orders",
+	"order_items",
+	"events",
+	"deliveries",
+	"print_files",
+	"order_moves",
+	"quotes",
+	"shipments",
+]);
 
 const SQL_WORDS = new Set([
 	"where",
@@ -121,6 +130,9 @@ describe("query plans", () => {
 			if (scans.length > 0) failures.push(`${scans.join("; ")}\n  in: ${statement.sql.replace(/\s+/g, " ")}`);
 		}
 		expect(failures).toEqual([]);
+		// The shipments' reads and writes were among them: the order's read, the lookup by id, the write.
+		const onShipments = [...recorded.values()].filter((statement) => /\bshipments\b/i.test(statement.sql));
+		expect(onShipments.length).toBeGreaterThanOrEqual(3);
 		// The counts the console shows, kept by triggers, still equal a count of the orders after all that.
 		const { results: counted } = await env.DB.prepare(
 			"SELECT mode, status, COUNT(*) AS count FROM orders GROUP BY mode, status",

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { api, send } from "../helpers.ts";
-import { orderBody, partnerWithFile, readyFile } from "../orders/order-helpers.ts";
+import { orderBody, partnerWithFile, readyFile, settleValidation } from "../orders/order-helpers.ts";
 
 type Cost = { d1: number; do: number; r2: number; queue: number; calls: Record<string, number> };
 
@@ -94,5 +94,29 @@ describe("round trips on the request's path", () => {
 		// Its file's row is its own read, side by side; then the quote's insert.
 		expect(cost.calls).toMatchObject({ d1: 3, do: 1 });
 		expect(cost.do).toBe(1);
+	});
+});
+
+describe("round trips of the floor's shipments", () => {
+	it("a shipment is three sequential hops: the limiter, the order's existence check, the order's machine (three D1 calls inside)", async () => {
+		const { key, file, opsKey } = await partnerWithFile({ opsKey: true });
+		const created = (await (await send("POST", "/v1/orders", key, orderBody(file, {}, { quantity: 3 }))).json()) as {
+			id: string;
+			items: Array<{ id: string }>;
+		};
+		await settleValidation(key, created.id);
+		const units = [{ item_id: created.items[0]?.id ?? "", quantity: 1 }];
+		const ship = (number: string) =>
+			send("POST", `/v1/ops/orders/${created.id}/shipments`, opsKey, { carrier: "UPS", number, items: units });
+		// The first loads the catalog into the isolate, as any pricing does once.
+		expect((await ship("1Z999AA10123456784")).status).toBe(201);
+		const response = await ship("1Z999AA10123456785");
+		expect(response.status).toBe(201);
+		const cost = costOf(response);
+		expect(cost).toMatchObject({ do: 2, r2: 0, queue: 0 });
+		// The worker's check of the order, then in the machine: the order's read (items and shipments in
+		// one batch), the pricing facts for the packages (book and discount in one batch), the write.
+		expect(cost.d1).toBe(4);
+		expect(response.headers.get("X-Cost")).toContain("inner_d1=3");
 	});
 });

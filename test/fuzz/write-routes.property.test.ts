@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
-import { api, createKeyWithScopes, createPartner } from "../helpers.ts";
+import { api, createKeyWithScopes, createPartner, send } from "../helpers.ts";
 import { createOrder, orderBody, readyFile, settleValidation } from "../orders/order-helpers.ts";
 import { encodePng } from "../print-files/fixtures/png.ts";
 import { requestUpload, type UploadTicket } from "../print-files/upload-helpers.ts";
@@ -138,6 +138,10 @@ type Setup = {
 	cancelTarget: Order;
 	holdTarget: Order;
 	shipTarget: Order;
+	/** In production with a hundred units, so most shipments of one unit go through. */
+	shipmentTarget: Order;
+	/** A shipment of shipmentTarget, in transit until a run delivers or returns it. */
+	shipmentId: string;
 	sandboxOrder: Order;
 	eventIds: string[];
 	upload: UploadTicket;
@@ -171,6 +175,19 @@ beforeAll(async () => {
 	const shipTarget = await settleValidation(live, (await createOrder(live, orderBody(fileId))).id);
 	expect(holdTarget.status).toBe("in_production");
 	expect(shipTarget.status).toBe("in_production");
+	const shipmentTarget = await settleValidation(
+		live,
+		(await createOrder(live, orderBody(fileId, {}, { quantity: 100 }))).id,
+	);
+	expect(shipmentTarget.status).toBe("in_production");
+	const oneUnit = {
+		carrier: "UPS",
+		number: "1Z999AA10123456784",
+		items: [{ item_id: shipmentTarget.items[0]?.id, quantity: 1 }],
+	};
+	const firstShipment = await send("POST", `/v1/ops/orders/${shipmentTarget.id}/shipments`, ops, oneUnit);
+	expect(firstShipment.status).toBe(201);
+	const shipmentId = ((await firstShipment.json()) as { id: string }).id;
 	const sandboxOrder = await createOrder(test, orderBody(testFileId));
 
 	const eventIds = (
@@ -193,6 +210,8 @@ beforeAll(async () => {
 		cancelTarget,
 		holdTarget,
 		shipTarget,
+		shipmentTarget,
+		shipmentId,
 		sandboxOrder,
 		eventIds,
 		upload,
@@ -282,6 +301,31 @@ const ROUTES: RouteCase[] = [
 		path: (s) => idSegment(s.shipTarget.id).map((id) => `/v1/ops/orders/${id}/ship`),
 		key: (s) => s.ops,
 		valid: () => ({ carrier: "UPS", number: "1Z999AA10123456784", url: "https://track.example/1Z999AA10123456784" }),
+	},
+	{
+		name: "POST /v1/ops/orders/{id}/shipments",
+		method: "POST",
+		path: (s) => idSegment(s.shipmentTarget.id).map((id) => `/v1/ops/orders/${id}/shipments`),
+		key: (s) => s.ops,
+		valid: (s) => ({
+			carrier: "UPS",
+			number: "1Z999AA10123456784",
+			items: [{ item_id: s.shipmentTarget.items[0]?.id ?? "", quantity: 1 }],
+		}),
+	},
+	{
+		name: "POST /v1/ops/shipments/{id}/deliver",
+		method: "POST",
+		path: (s) => idSegment(s.shipmentId).map((id) => `/v1/ops/shipments/${id}/deliver`),
+		key: (s) => s.ops,
+		valid: () => ({}),
+	},
+	{
+		name: "POST /v1/ops/shipments/{id}/return",
+		method: "POST",
+		path: (s) => idSegment(s.shipmentId).map((id) => `/v1/ops/shipments/${id}/return`),
+		key: (s) => s.ops,
+		valid: () => ({}),
 	},
 	{
 		name: "POST /v1/sandbox/orders/{id}/advance",

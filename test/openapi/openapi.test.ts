@@ -220,7 +220,17 @@ describe("GET /v1/openapi.json", () => {
 			>;
 		};
 		expect(Object.keys(document.webhooks).sort()).toEqual(
-			["order.canceled", "order.delivered", "order.in_production", "order.on_hold", "order.shipped", "ping"].sort(),
+			[
+				"order.canceled",
+				"order.delivered",
+				"order.in_production",
+				"order.on_hold",
+				"order.shipped",
+				"ping",
+				"shipment.created",
+				"shipment.delivered",
+				"shipment.returned",
+			].sort(),
 		);
 		expect(document.webhooks.ping?.post.requestBody.content["application/json"]?.schema.$ref).toBe(
 			"#/components/schemas/PingEvent",

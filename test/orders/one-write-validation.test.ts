@@ -166,7 +166,7 @@ describe("validation written in one batch", () => {
 			});
 			fields.env = { ...real, DB: flaky };
 			try {
-				await instance.begin(order.id, { order: { order, items }, files: [checked] });
+				await instance.begin(order.id, { order: { order, items, shipments: [] }, files: [checked] });
 			} finally {
 				fields.env = real;
 			}

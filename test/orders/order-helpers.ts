@@ -109,7 +109,7 @@ export function rawOrder(
 		warnings: [],
 		priced: null,
 	};
-	return { order, items: [item] };
+	return { order, items: [item], shipments: [] };
 }
 
 /**

@@ -13,6 +13,7 @@ import {
 	readOrder,
 	runOrderAlarm,
 	settleValidation,
+	urlItem,
 	urlOrderBody,
 } from "./order-helpers.ts";
 
@@ -88,7 +89,9 @@ describe("a test-mode order", () => {
 		expect(await eventTypes(created.id)).toEqual([
 			"order.received",
 			"order.in_production",
+			"shipment.created",
 			"order.shipped",
+			"shipment.delivered",
 			"order.delivered",
 		]);
 		expect(await eventBody(created.id, "order.shipped")).toMatchObject({
@@ -137,7 +140,9 @@ describe("POST /v1/sandbox/orders/{id}/advance", () => {
 		expect(await eventTypes(orderId)).toEqual([
 			"order.received",
 			"order.in_production",
+			"shipment.created",
 			"order.shipped",
+			"shipment.delivered",
 			"order.delivered",
 		]);
 		// The item's file was fetched once: validation ran once, not also from an alarm alongside the advance.
@@ -157,6 +162,40 @@ describe("POST /v1/sandbox/orders/{id}/advance", () => {
 		await runOrderAlarm(created.id);
 		expect((await readOrder(key, created.id)).status).toBe("delivered");
 		expect((await eventTypes(created.id)).filter((type) => type === "order.delivered")).toHaveLength(1);
+	});
+
+	it("ships a test order as one shipment per framed unit and one for the unframed prints, then delivers them all", async () => {
+		const key = (await createPartner()).keys.test.key;
+		const url = await sharpFileUrl();
+		const created = await createOrder(key, {
+			...urlOrderBody(url, "SBX", { frame: "walnut-flat-075", quantity: 2 }),
+			items: [urlItem(url, { frame: "walnut-flat-075", quantity: 2 }), urlItem(url, { quantity: 3 })],
+		});
+		expect((await awaitVerdict(key, created.id)).status).toBe("in_production");
+		const [framed, prints] = created.items.map((item) => item.id);
+		const shipped = await advanceOk(key, created.id);
+		expect(shipped.status).toBe("shipped");
+		expect(shipped.shipments.map((shipment) => shipment.items)).toEqual([
+			[{ item_id: framed, quantity: 1 }],
+			[{ item_id: framed, quantity: 1 }],
+			[{ item_id: prints, quantity: 3 }],
+		]);
+		expect(shipped.shipments.map((shipment) => shipment.packages.length)).toEqual([1, 1, 1]);
+		expect(new Set(shipped.shipments.map((shipment) => shipment.tracking.number)).size).toBe(3);
+		expect(shipped.tracking).toEqual(shipped.shipments[0]?.tracking);
+		const delivered = await advanceOk(key, created.id);
+		expect(delivered.shipments.every((shipment) => shipment.status === "delivered")).toBe(true);
+		expect(delivered.fulfillment).toEqual({ units: 5, shipped_units: 5, delivered_units: 5 });
+		expect((await eventTypes(created.id)).slice(2)).toEqual([
+			"shipment.created",
+			"shipment.created",
+			"shipment.created",
+			"order.shipped",
+			"shipment.delivered",
+			"shipment.delivered",
+			"shipment.delivered",
+			"order.delivered",
+		]);
 	});
 
 	it("is a 409 naming on_hold for an order on hold", async () => {

@@ -77,6 +77,20 @@ export async function opsBrowserPage(
 	return { chromium, page };
 }
 
+/** `opsBrowserPage`, signed in to the console with the ops key and on the queue. */
+export async function signedInFloorPage(
+	service: LocalService,
+	opsKey: string,
+	viewport: { width: number; height: number },
+): Promise<{ chromium: ChromiumSession; page: Page }> {
+	const opened = await opsBrowserPage(service, opsKey, viewport);
+	await opened.page.goto(`${service.origin}/ops/sign-in`);
+	await opened.page.getByLabel("API key").fill(opsKey);
+	await opened.page.getByRole("button", { name: "Sign in" }).click();
+	await opened.page.waitForURL(`${service.origin}/ops/orders`);
+	return opened;
+}
+
 /** Closes the browser, then stops the service, whatever the first does. */
 export async function closeAll(
 	chromium: ChromiumSession | undefined,

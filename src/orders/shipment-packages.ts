@@ -1,0 +1,37 @@
+/** The packages of a shipment: the product model's boxes for the units it carries. */
+import { sentFraming, specOf } from "../framing/spec.ts";
+import { shippingTablesOf } from "../pricing/book.ts";
+import { type FlatParcelItem, type FramedParcelItem, shipmentPackages } from "../pricing/shipping.ts";
+import { pieceFactsOf } from "../quotes/facts.ts";
+import { pricePiece } from "../quotes/price-quote.ts";
+import type { ItemRow, OrderRow } from "./rows.ts";
+import type { ShipmentItem, ShipmentPackage } from "./shipments.ts";
+
+/** Boxes the units of one shipment: see `packagerFor`. */
+export type Packager = (units: readonly ShipmentItem[]) => ShipmentPackage[];
+
+/**
+ * What boxes `items`' units: one box per framed unit, one flat box for the unframed prints, weighed
+ * with the catalog's mouldings and billed at the price book's dimensional divisor. It reads the
+ * pricing facts once, however many shipments it then boxes. An order placed before orders were priced
+ * (no shipping method) ships with no packages listed, as does a piece the catalog no longer prices.
+ */
+export async function packagerFor(db: D1Database, order: OrderRow, items: readonly ItemRow[]): Promise<Packager> {
+	if (order.shipping_method === null) return () => [];
+	const facts = await pieceFactsOf(db, order.account_id);
+	const divisor = shippingTablesOf(facts.book).dimensionalDivisor;
+	return (units) => {
+		const parcels: Array<FramedParcelItem | FlatParcelItem> = [];
+		for (const unit of units) {
+			const item = items.find((candidate) => candidate.id === unit.item_id);
+			if (item === undefined) continue;
+			const piece = pricePiece(
+				{ ...sentFraming(specOf(item)), width_in: item.width_in, height_in: item.height_in, quantity: unit.quantity },
+				facts,
+			);
+			if (!piece.ok) return [];
+			parcels.push(piece.parcel);
+		}
+		return shipmentPackages(parcels, divisor);
+	};
+}

@@ -1,0 +1,151 @@
+/**
+ * An order's shipments as pure data: which units remain to ship, what a new shipment carries, and what
+ * a shipment's move does to the order's status. The order's Durable Object applies what these decide;
+ * nothing else decides which units a shipment carries.
+ */
+import { type Refusal, refusal } from "../problem.ts";
+import { SHIPMENT_STATUSES } from "../webhooks/events.ts";
+import type { Tracking } from "./state-machine.ts";
+
+export { SHIPMENT_STATUSES };
+export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
+
+/** Units of one item in a shipment. */
+export type ShipmentItem = { item_id: string; quantity: number };
+
+/** One package of a shipment, as the product model boxes it. */
+export type ShipmentPackage = { length_in: number; width_in: number; depth_in: number; billable_weight_lb: number };
+
+/** A shipments row, its JSON columns parsed. */
+export type ShipmentRow = {
+	id: string;
+	order_id: string;
+	/** 1 for the order's first shipment, then 2, 3…: the order they were made in. */
+	position: number;
+	items: ShipmentItem[];
+	tracking: Tracking;
+	packages: ShipmentPackage[];
+	status: ShipmentStatus;
+	shipped_at: string;
+	delivered_at: string | null;
+	returned_at: string | null;
+};
+
+/** How many units of each item are still to ship: the item's quantity less what shipments carry. */
+export function unitsRemaining(
+	items: ReadonlyArray<{ id: string; quantity: number }>,
+	shipments: ReadonlyArray<ShipmentRow>,
+): Map<string, number> {
+	const remaining = new Map(items.map((item) => [item.id, item.quantity]));
+	for (const shipment of shipments) {
+		for (const unit of shipment.items) {
+			remaining.set(unit.item_id, (remaining.get(unit.item_id) ?? 0) - unit.quantity);
+		}
+	}
+	return remaining;
+}
+
+/** The order's unit counts: all of them, those shipped (whatever became of them since) and those delivered. */
+export function fulfillmentOf(
+	items: ReadonlyArray<{ quantity: number }>,
+	shipments: ReadonlyArray<ShipmentRow>,
+): { units: number; shipped_units: number; delivered_units: number } {
+	const count = (rows: ReadonlyArray<ShipmentRow>) =>
+		rows.reduce((sum, shipment) => sum + shipment.items.reduce((units, unit) => units + unit.quantity, 0), 0);
+	return {
+		units: items.reduce((sum, item) => sum + item.quantity, 0),
+		shipped_units: count(shipments),
+		delivered_units: count(shipments.filter((shipment) => shipment.status === "delivered")),
+	};
+}
+
+/**
+ * The units a new shipment carries: those named (each no more than remain of its item), or every unit
+ * still to ship when `requested` is undefined. A problem names the entry at fault (`items[i].…`).
+ */
+export function unitsToShip(
+	items: ReadonlyArray<{ id: string; quantity: number }>,
+	shipments: ReadonlyArray<ShipmentRow>,
+	requested: ReadonlyArray<ShipmentItem> | undefined,
+): { ok: true; units: ShipmentItem[]; completes: boolean } | Refusal {
+	const remaining = unitsRemaining(items, shipments);
+	if (requested === undefined) {
+		const units = items.flatMap((item) => {
+			const quantity = remaining.get(item.id) ?? 0;
+			return quantity > 0 ? [{ item_id: item.id, quantity }] : [];
+		});
+		if (units.length === 0)
+			return refusal("units_already_shipped", "items", "every unit of this order has shipped already");
+		return { ok: true, units, completes: true };
+	}
+	const taken = new Map<string, number>();
+	for (const [index, unit] of requested.entries()) {
+		const left = remaining.get(unit.item_id);
+		if (left === undefined) {
+			return refusal("invalid_field", `items[${index}].item_id`, `${unit.item_id} is not an item of this order`);
+		}
+		const already = taken.get(unit.item_id) ?? 0;
+		if (already + unit.quantity > left) {
+			const word = left - already === 1 ? "unit" : "units";
+			return refusal(
+				"units_already_shipped",
+				`items[${index}].quantity`,
+				`${unit.item_id} has ${Math.max(0, left - already)} ${word} left to ship; ${unit.quantity} asked`,
+			);
+		}
+		taken.set(unit.item_id, already + unit.quantity);
+	}
+	const units = items.flatMap((item) => {
+		const quantity = taken.get(item.id) ?? 0;
+		return quantity > 0 ? [{ item_id: item.id, quantity }] : [];
+	});
+	const completes = items.every((item) => (remaining.get(item.id) ?? 0) === (taken.get(item.id) ?? 0));
+	return { ok: true, units, completes };
+}
+
+/** Whether delivering `shipmentId` leaves none of the order's other shipments in transit and every unit shipped. */
+export function deliveryCompletes(
+	items: ReadonlyArray<{ id: string; quantity: number }>,
+	shipments: ReadonlyArray<ShipmentRow>,
+	shipmentId: string,
+): boolean {
+	const allShipped = [...unitsRemaining(items, shipments).values()].every((left) => left <= 0);
+	return allShipped && shipments.every((shipment) => shipment.id === shipmentId || shipment.status === "delivered");
+}
+
+/**
+ * The sandbox's boxes as separate shipments: each framed unit alone, the unframed prints together, so
+ * a test order shows the case of many labels that live orders meet.
+ */
+export function oneShipmentPerBox(
+	items: ReadonlyArray<{ id: string; frame: string | null }>,
+	units: ReadonlyArray<ShipmentItem>,
+): ShipmentItem[][] {
+	const framed = new Set(items.filter((item) => item.frame !== null).map((item) => item.id));
+	const groups: ShipmentItem[][] = [];
+	const prints: ShipmentItem[] = [];
+	for (const unit of units) {
+		if (!framed.has(unit.item_id)) {
+			prints.push(unit);
+			continue;
+		}
+		for (let count = 0; count < unit.quantity; count++) groups.push([{ item_id: unit.item_id, quantity: 1 }]);
+	}
+	return prints.length > 0 ? [...groups, prints] : groups;
+}
+
+/** A shipment as the order's `shipments` and the shipment events show it. */
+export function shipmentView(shipment: ShipmentRow) {
+	return {
+		id: shipment.id,
+		order_id: shipment.order_id,
+		items: shipment.items,
+		carrier: shipment.tracking.carrier,
+		tracking: shipment.tracking,
+		packages: shipment.packages,
+		status: shipment.status,
+		shipped_at: shipment.shipped_at,
+		delivered_at: shipment.delivered_at,
+		returned_at: shipment.returned_at,
+	};
+}
