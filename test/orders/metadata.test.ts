@@ -256,7 +256,7 @@ describe("POST /v1/orders: metadata and idempotency", () => {
 });
 
 describe("metadata in event bodies", () => {
-	it("every event of an order, received to delivered, carries its metadata, in the log and in GET /v1/events", async () => {
+	it("every event of an order, received to delivered, its shipment's included, carries its metadata, in the log and in GET /v1/events", async () => {
 		const { key, file, opsKey } = await partnerWithFile({ opsKey: true });
 		const created = await createOrder(key, orderBody(file, { metadata: SHOP_METADATA }));
 		expect((await settleValidation(key, created.id)).status).toBe("in_production");
@@ -266,7 +266,9 @@ describe("metadata in event bodies", () => {
 		expect(events.map((event) => event.type)).toEqual([
 			"order.received",
 			"order.in_production",
+			"shipment.created",
 			"order.shipped",
+			"shipment.delivered",
 			"order.delivered",
 		]);
 		for (const event of events) expect(event.body.metadata).toEqual(SHOP_METADATA);

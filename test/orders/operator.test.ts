@@ -201,6 +201,7 @@ describe("operator moves", () => {
 			version: shipped.version,
 			tracking: TRACKING,
 			shipped_at: shipped.shipped_at,
+			metadata: {},
 		});
 		// The version only grows: the ship move left the order one past where it was in production.
 		expect(shipped.version).toBe(order.version + 1);

@@ -143,10 +143,22 @@ describe("POST /v1/ops/orders/{id}/shipments", () => {
 			external_id: order.external_id,
 			version: shipped.version,
 			shipment: last,
+			metadata: {},
 		});
-		// order.shipped keeps exactly the fields it always had.
+		// order.shipped keeps exactly the fields it always had, and the order's metadata that every body ends with.
 		expect(Object.keys(events[1]?.body ?? {}).sort()).toEqual(
-			["created_at", "event", "external_id", "id", "order_id", "shipped_at", "status", "tracking", "version"].sort(),
+			[
+				"created_at",
+				"event",
+				"external_id",
+				"id",
+				"metadata",
+				"order_id",
+				"shipped_at",
+				"status",
+				"tracking",
+				"version",
+			].sort(),
 		);
 		expect(events[1]?.body).toMatchObject({ tracking: TRACKING, shipped_at: shipped.shipped_at });
 	});
