@@ -243,6 +243,23 @@ export interface paths {
 		patch?: never;
 		trace?: never;
 	};
+	"/v1/addresses/check": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/** Check a ship-to address: what creating an order would refuse, and what a carrier's label would trip on */
+		post: operations["postAddressesCheck"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
 	"/v1/ops/orders": {
 		parameters: {
 			query?: never;
@@ -1485,7 +1502,7 @@ export interface components {
 			 */
 			state?: string;
 			/**
-			 * @description Required where the country uses postcodes. US, CA and GB formats are checked.
+			 * @description Required where the country uses postcodes. A US, CA or GB postcode in the wrong format is refused; elsewhere it is a warning (`POST /v1/addresses/check`, `ship_to_warnings`).
 			 * @example 10118
 			 */
 			zip?: string;
@@ -1873,6 +1890,68 @@ export interface components {
 			paper?: string | null;
 			/** @enum {string|null} */
 			fit?: "fill" | "fit" | null;
+		};
+		/** @description `normalized` is the address trimmed, runs of spaces made one, a US or Canadian state and postcode upper-cased (a Canadian postcode with its space); null when there are problems. */
+		AddressCheck: {
+			/**
+			 * @description True when an order would take this ship_to: no problems (warnings allowed).
+			 * @example true
+			 */
+			deliverable: boolean;
+			/**
+			 * @description What order creation would refuse, one entry per field.
+			 * @example []
+			 */
+			problems: components["schemas"]["AddressProblem"][];
+			/**
+			 * @description What a carrier's label would trip on; empty when there are problems.
+			 * @example [
+			 *       {
+			 *         "field": "ship_to.zip",
+			 *         "code": "postcode_state_mismatch",
+			 *         "message": "ZIP code 90210 is not one of NY's: check the ZIP code and the state."
+			 *       }
+			 *     ]
+			 */
+			warnings: components["schemas"]["ShipToWarning"][];
+			normalized: components["schemas"]["ShipTo"] | null;
+		};
+		AddressProblem: {
+			/** @example ship_to.zip */
+			field: string;
+			/**
+			 * @description The error code creation would refuse the field with (field_required, invalid_field, ...).
+			 * @example invalid_field
+			 */
+			code: string;
+			/** @example ship_to.zip: must be a US ZIP code: 12345 or 12345-6789 */
+			message: string;
+		};
+		/** @description What a carrier's label would trip on. address_line_too_long: over 35 characters; po_box_not_served: a PO box with express or freight; postcode_state_mismatch: a US ZIP code of another state; postcode_format_unrecognized: not the country's postcode format (refused outright for US, CA and GB); phone_missing: no phone outside the US. Never holds or refuses an order. */
+		ShipToWarning: {
+			/** @example ship_to.address1 */
+			field: string;
+			/**
+			 * @example address_line_too_long
+			 * @enum {string}
+			 */
+			code:
+				| "address_line_too_long"
+				| "po_box_not_served"
+				| "postcode_state_mismatch"
+				| "postcode_format_unrecognized"
+				| "phone_missing";
+			/** @example ship_to.address1 is 41 characters: carrier labels print 35, so the rest may be cut off. Move part of it to the other address line. */
+			message: string;
+		};
+		AddressCheckBody: {
+			ship_to: components["schemas"]["ShipTo"];
+			/**
+			 * @description The method the order would ship by, for the warnings that depend on it (a PO box with express or freight). Omitted: none of those warnings.
+			 * @example express
+			 * @enum {string}
+			 */
+			shipping_method?: "budget" | "standard" | "express" | "freight";
 		};
 		QueuePage: {
 			data: components["schemas"]["Order"][];
@@ -2284,7 +2363,7 @@ export interface components {
 				 */
 				state?: string;
 				/**
-				 * @description Required where the country uses postcodes. US, CA and GB formats are checked.
+				 * @description Required where the country uses postcodes. A US, CA or GB postcode in the wrong format is refused; elsewhere it is a warning (`POST /v1/addresses/check`, `ship_to_warnings`).
 				 * @example 10118
 				 */
 				zip?: string;
@@ -4235,6 +4314,103 @@ export interface operations {
 			};
 			/** @description Error `conflict` */
 			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	postAddressesCheck: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["AddressCheckBody"];
+			};
+		};
+		responses: {
+			/** @description The verdict: problems (what a create would refuse), warnings and the address in normal form. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["AddressCheck"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import { api, createKeyWithScopes, createPartner } from "../helpers.ts";
-import { createOrder, orderBody, readyFile, settleValidation } from "../orders/order-helpers.ts";
+import { createOrder, orderBody, readyFile, SHIP_TO, settleValidation } from "../orders/order-helpers.ts";
 import { encodePng } from "../print-files/fixtures/png.ts";
 import { requestUpload, type UploadTicket } from "../print-files/upload-helpers.ts";
 import { checkResponse } from "./fuzz-checks.ts";
@@ -216,6 +216,13 @@ const ROUTES: RouteCase[] = [
 		path: () => fc.constant("/v1/orders"),
 		key: (s) => s.live,
 		valid: (s) => orderBody(s.fileId, { callback_url: HOOKS }) as Json,
+	},
+	{
+		name: "POST /v1/addresses/check",
+		method: "POST",
+		path: () => fc.constant("/v1/addresses/check"),
+		key: (s) => s.test,
+		valid: () => ({ ship_to: SHIP_TO, shipping_method: "express" }),
 	},
 	{
 		name: "PATCH /v1/orders/{id}/items/{item_id}",
