@@ -1431,6 +1431,11 @@ export interface components {
 			/** @enum {string} */
 			mode: "live" | "test";
 			ship_to: components["schemas"]["ShipTo"];
+			/**
+			 * @description What a carrier's label would trip on in ship_to, found at creation (as POST /v1/addresses/check finds it, for the order's shipping_method). Never holds or refuses the order; empty for orders placed before warnings were kept.
+			 * @example []
+			 */
+			ship_to_warnings: components["schemas"]["ShipToWarning"][];
 			/** @example https://example.com/hooks */
 			callback_url: string | null;
 			/**
@@ -1515,6 +1520,23 @@ export interface components {
 			phone?: string;
 			/** @example ada@example.com */
 			email?: string;
+		};
+		/** @description What a carrier's label would trip on. address_line_too_long: over 35 characters; po_box_not_served: a PO box with express or freight; postcode_state_mismatch: a US ZIP code of another state; postcode_format_unrecognized: not the country's postcode format (refused outright for US, CA and GB); phone_missing: no phone outside the US. Never holds or refuses an order. */
+		ShipToWarning: {
+			/** @example ship_to.address1 */
+			field: string;
+			/**
+			 * @example address_line_too_long
+			 * @enum {string}
+			 */
+			code:
+				| "address_line_too_long"
+				| "po_box_not_served"
+				| "postcode_state_mismatch"
+				| "postcode_format_unrecognized"
+				| "phone_missing";
+			/** @example ship_to.address1 is 41 characters: carrier labels print 35, so the rest may be cut off. Move part of it to the other address line. */
+			message: string;
 		};
 		/** @description What the order costs the partner; null while an item cannot be priced (the order is on hold), and for orders placed before pricing. */
 		OrderCosts: {
@@ -1925,23 +1947,6 @@ export interface components {
 			 */
 			code: string;
 			/** @example ship_to.zip: must be a US ZIP code: 12345 or 12345-6789 */
-			message: string;
-		};
-		/** @description What a carrier's label would trip on. address_line_too_long: over 35 characters; po_box_not_served: a PO box with express or freight; postcode_state_mismatch: a US ZIP code of another state; postcode_format_unrecognized: not the country's postcode format (refused outright for US, CA and GB); phone_missing: no phone outside the US. Never holds or refuses an order. */
-		ShipToWarning: {
-			/** @example ship_to.address1 */
-			field: string;
-			/**
-			 * @example address_line_too_long
-			 * @enum {string}
-			 */
-			code:
-				| "address_line_too_long"
-				| "po_box_not_served"
-				| "postcode_state_mismatch"
-				| "postcode_format_unrecognized"
-				| "phone_missing";
-			/** @example ship_to.address1 is 41 characters: carrier labels print 35, so the rest may be cut off. Move part of it to the other address line. */
 			message: string;
 		};
 		AddressCheckBody: {

@@ -5,9 +5,10 @@
 import type { ItemRow, OrderRow } from "./rows.ts";
 import type { HoldDetail, HoldReason } from "./state-machine.ts";
 
-/** An orders row as read: ship_to, hold_details and costs as JSON text. */
-export type OrderColumns = Omit<OrderRow, "ship_to" | "hold_details" | "costs"> & {
+/** An orders row as read: ship_to, ship_to_warnings, hold_details and costs as JSON text. */
+export type OrderColumns = Omit<OrderRow, "ship_to" | "ship_to_warnings" | "hold_details" | "costs"> & {
 	ship_to: string;
+	ship_to_warnings: string;
 	hold_details: string;
 	costs: string | null;
 };
@@ -20,6 +21,7 @@ export function orderOfColumns(row: OrderColumns): OrderRow {
 	return {
 		...row,
 		ship_to: JSON.parse(row.ship_to) as OrderRow["ship_to"],
+		ship_to_warnings: JSON.parse(row.ship_to_warnings) as OrderRow["ship_to_warnings"],
 		hold_details: holdDetailsOf(row.hold_details, row.hold_reason),
 		costs: row.costs === null ? null : (JSON.parse(row.costs) as OrderRow["costs"]),
 	};

@@ -35,8 +35,9 @@ export async function insertOrder(db: D1Database, order: OrderRow, items: ItemRo
 		db
 			.prepare(
 				`INSERT INTO orders (id, account_id, mode, external_id, request_hash, status, version, ship_to, callback_url,
-				   hold_reason, hold_details, created_at, updated_at, write_token, gift_message, shipping_method, quote_id, costs)
-				 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)`,
+				   hold_reason, hold_details, created_at, updated_at, write_token, gift_message, shipping_method, quote_id, costs,
+				   ship_to_warnings)
+				 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)`,
 			)
 			.bind(
 				order.id,
@@ -57,6 +58,7 @@ export async function insertOrder(db: D1Database, order: OrderRow, items: ItemRo
 				order.shipping_method,
 				order.quote_id,
 				jsonColumn(order.costs),
+				jsonColumn(order.ship_to_warnings),
 			),
 		...items.map((item) => insertItem(db, item)),
 		// Recorded and listed, never sent: partners get no webhook for an order being received.
