@@ -4,15 +4,9 @@ import { postcodeFitsCountry } from "../../src/addresses/regions.ts";
 import { type ShipTo, ShipToSchema } from "../../src/addresses/schema.ts";
 import { isPoBox, shipToWarnings } from "../../src/addresses/ship-to-warnings.ts";
 import { zipMatchesState } from "../../src/addresses/us-zip-prefixes.ts";
+import { SHIP_TO } from "../orders/order-helpers.ts";
 
-const PORTLAND: ShipTo = {
-	name: "Ada Lovelace",
-	address1: "12 Harbour Street",
-	city: "Portland",
-	state: "ME",
-	zip: "04101",
-	country: "US",
-};
+const PORTLAND: ShipTo = SHIP_TO;
 
 function codes(shipTo: ShipTo, method: string | null = "standard"): string[] {
 	return shipToWarnings(shipTo, method).map((warning) => `${warning.field} ${warning.code}`);

@@ -10,17 +10,9 @@ import {
 	send,
 	sendBytes,
 } from "../helpers.ts";
+import { SHIP_TO } from "./order-helpers.ts";
 
 const CHECK = "/v1/addresses/check";
-
-const EMPIRE_STATE = {
-	name: "Ada Lovelace",
-	address1: "350 Fifth Avenue",
-	city: "New York",
-	state: "NY",
-	zip: "10118",
-	country: "US",
-};
 
 async function partnerKey(mode: "live" | "test" = "live"): Promise<string> {
 	return (await createPartner()).keys[mode].key;
@@ -35,21 +27,21 @@ async function check(body: unknown, key?: string): Promise<AddressCheck> {
 
 describe("POST /v1/addresses/check", () => {
 	it("finds a complete US address deliverable, with no problems or warnings, in normal form", async () => {
-		const verdict = await check({ ship_to: EMPIRE_STATE });
-		expect(verdict).toEqual({ deliverable: true, problems: [], warnings: [], normalized: EMPIRE_STATE });
+		const verdict = await check({ ship_to: SHIP_TO });
+		expect(verdict).toEqual({ deliverable: true, problems: [], warnings: [], normalized: SHIP_TO });
 	});
 
 	it("normalizes: trims, collapses spaces, upper-cases a US state and a Canadian state and postcode", async () => {
 		const us = await check({
 			ship_to: {
-				...EMPIRE_STATE,
+				...SHIP_TO,
 				name: "  Ada   Lovelace ",
-				address1: " 350  Fifth   Avenue",
-				state: "ny",
+				address1: " 12  Harbour   Street",
+				state: "me",
 				country: "us",
 			},
 		});
-		expect(us.normalized).toEqual({ ...EMPIRE_STATE, name: "Ada Lovelace", address1: "350 Fifth Avenue" });
+		expect(us.normalized).toEqual(SHIP_TO);
 		const canada = await check({
 			ship_to: {
 				name: "Grace Hopper",
@@ -67,7 +59,7 @@ describe("POST /v1/addresses/check", () => {
 
 	it("lists as problems exactly what creating an order would refuse, one per field, with creation's codes", async () => {
 		const key = await partnerKey();
-		const shipTo = { ...EMPIRE_STATE, zip: "1011", state: "XX" };
+		const shipTo = { ...SHIP_TO, zip: "1011", state: "XX" };
 		const verdict = await check({ ship_to: shipTo }, key);
 		expect(verdict.deliverable).toBe(false);
 		expect(verdict.normalized).toBeNull();
@@ -85,7 +77,7 @@ describe("POST /v1/addresses/check", () => {
 		// The create refuses the same address, on one of those fields, with the same code.
 		const created = await send("POST", "/v1/orders", key, {
 			external_id: "PO-check-1",
-			ship_to: { ...EMPIRE_STATE, zip: "1011" },
+			ship_to: { ...SHIP_TO, zip: "1011" },
 			items: [{ print_file_url: "https://example.com/a.tif", width_in: 8, height_in: 10 }],
 		});
 		const refused = await expectError(created, "validation_error", "ship_to.zip");
@@ -108,7 +100,7 @@ describe("POST /v1/addresses/check", () => {
 	it("warns of a line over 35 characters, a PO box shipped express and a ZIP code of another state", async () => {
 		const verdict = await check({
 			ship_to: {
-				...EMPIRE_STATE,
+				...SHIP_TO,
 				address1: "P.O. Box 1234",
 				address2: "Attention: Receiving Department, Floor 21",
 				zip: "90210",
@@ -124,7 +116,7 @@ describe("POST /v1/addresses/check", () => {
 	});
 
 	it("gives no PO box warning for standard shipping, or when no method is named", async () => {
-		const shipTo = { ...EMPIRE_STATE, address1: "PO Box 1234" };
+		const shipTo = { ...SHIP_TO, address1: "PO Box 1234" };
 		expect((await check({ ship_to: shipTo, shipping_method: "standard" })).warnings).toEqual([]);
 		expect((await check({ ship_to: shipTo })).warnings).toEqual([]);
 	});
@@ -174,7 +166,7 @@ describe("POST /v1/addresses/check", () => {
 	});
 
 	it("refuses text holding half an emoji with the 422 a create gives", async () => {
-		const body = jsonWithRawBytes(JSON.stringify({ ship_to: { ...EMPIRE_STATE, name: "Ada HALF" } }), "HALF", [
+		const body = jsonWithRawBytes(JSON.stringify({ ship_to: { ...SHIP_TO, name: "Ada HALF" } }), "HALF", [
 			...new TextEncoder().encode("\\ud83c"),
 		]);
 		const response = await sendBytes("POST", CHECK, await partnerKey(), body);
@@ -190,7 +182,7 @@ describe("POST /v1/addresses/check", () => {
 		expect(missing.code).toBe("field_required");
 		await expectError(await send("POST", CHECK, key, { ship_to: "350 Fifth Avenue" }), "validation_error", "ship_to");
 		await expectError(
-			await send("POST", CHECK, key, { ship_to: EMPIRE_STATE, shipping_method: "teleport" }),
+			await send("POST", CHECK, key, { ship_to: SHIP_TO, shipping_method: "teleport" }),
 			"validation_error",
 			"shipping_method",
 		);
@@ -199,21 +191,21 @@ describe("POST /v1/addresses/check", () => {
 	});
 
 	it("refuses another content type with a 400 that says to send JSON", async () => {
-		const body = new TextEncoder().encode(JSON.stringify({ ship_to: EMPIRE_STATE }));
+		const body = new TextEncoder().encode(JSON.stringify({ ship_to: SHIP_TO }));
 		const response = await sendBytes("POST", CHECK, await partnerKey(), body, "text/plain");
 		const error = await expectError(response, "bad_request");
 		expect(error.code).toBe("unsupported_media_type");
 	});
 
 	it("works the same with a test key, and counts against the key's rate limit", async () => {
-		const response = await send("POST", CHECK, await partnerKey("test"), { ship_to: EMPIRE_STATE });
+		const response = await send("POST", CHECK, await partnerKey("test"), { ship_to: SHIP_TO });
 		expect(response.status).toBe(200);
 		expect(rateLimitHeaders(response).limit).toBeGreaterThan(0);
 		expect(rateLimitHeaders(response).remaining).toBeLessThan(rateLimitHeaders(response).limit);
 	});
 
 	it("needs orders:read: a key without it, an ops key and no key are refused", async () => {
-		const body = { ship_to: EMPIRE_STATE };
+		const body = { ship_to: SHIP_TO };
 		const filesOnly = await createKeyWithScopes(["files:write"]);
 		expect((await expectError(await send("POST", CHECK, filesOnly, body), "forbidden")).code).toBe("scope_missing");
 		const ops = await createKeyWithScopes(["ops"]);
