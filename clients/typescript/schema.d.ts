@@ -252,7 +252,10 @@ export interface paths {
 		};
 		get?: never;
 		put?: never;
-		/** Check a ship-to address: what creating an order would refuse, and what a carrier's label would trip on */
+		/**
+		 * Check a ship-to address
+		 * @description Before any order exists: `problems` are what creating an order would refuse in this ship_to (same rules, codes and messages), `warnings` what a carrier's label would trip on (never a refusal), `normalized` the address in normal form. Reads and writes nothing.
+		 */
 		post: operations["postAddressesCheck"];
 		delete?: never;
 		options?: never;
@@ -1913,7 +1916,29 @@ export interface components {
 			/** @enum {string|null} */
 			fit?: "fill" | "fit" | null;
 		};
-		/** @description `normalized` is the address trimmed, runs of spaces made one, a US or Canadian state and postcode upper-cased (a Canadian postcode with its space); null when there are problems. */
+		/**
+		 * @description `normalized` is the address trimmed, runs of spaces made one, a US or Canadian state and postcode upper-cased (a Canadian postcode with its space); null when there are problems.
+		 * @example {
+		 *       "deliverable": true,
+		 *       "problems": [],
+		 *       "warnings": [
+		 *         {
+		 *           "field": "ship_to.address1",
+		 *           "code": "po_box_not_served",
+		 *           "message": "ship_to.address1 is a PO box, and express carriers deliver only to a street address: give one, or ship standard."
+		 *         }
+		 *       ],
+		 *       "normalized": {
+		 *         "name": "Ada Lovelace",
+		 *         "address1": "PO Box 4410",
+		 *         "city": "New York",
+		 *         "state": "NY",
+		 *         "zip": "10118",
+		 *         "country": "US",
+		 *         "phone": "+1 212-555-0100"
+		 *       }
+		 *     }
+		 */
 		AddressCheck: {
 			/**
 			 * @description True when an order would take this ship_to: no problems (warnings allowed).
@@ -1949,6 +1974,20 @@ export interface components {
 			/** @example ship_to.zip: must be a US ZIP code: 12345 or 12345-6789 */
 			message: string;
 		};
+		/**
+		 * @example {
+		 *       "ship_to": {
+		 *         "name": "Ada Lovelace",
+		 *         "address1": "PO  Box 4410",
+		 *         "city": "New York",
+		 *         "state": "ny",
+		 *         "zip": "10118",
+		 *         "country": "US",
+		 *         "phone": "+1 212-555-0100"
+		 *       },
+		 *       "shipping_method": "express"
+		 *     }
+		 */
 		AddressCheckBody: {
 			ship_to: components["schemas"]["ShipTo"];
 			/**

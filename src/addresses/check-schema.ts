@@ -52,6 +52,27 @@ export const AddressCheckSchema = z
 		normalized: z.union([ShipToSchema, z.null()]),
 	})
 	.openapi("AddressCheck", {
+		example: {
+			deliverable: true,
+			problems: [],
+			warnings: [
+				{
+					field: "ship_to.address1",
+					code: "po_box_not_served",
+					message:
+						"ship_to.address1 is a PO box, and express carriers deliver only to a street address: give one, or ship standard.",
+				},
+			],
+			normalized: {
+				name: "Ada Lovelace",
+				address1: "PO Box 4410",
+				city: "New York",
+				state: "NY",
+				zip: "10118",
+				country: "US",
+				phone: "+1 212-555-0100",
+			},
+		},
 		description:
 			"`normalized` is the address trimmed, runs of spaces made one, a US or Canadian state and postcode upper-cased (a Canadian postcode with its space); null when there are problems.",
 	});

@@ -21,7 +21,20 @@ const shippingMethod = z.enum(SHIPPING_METHODS).optional().openapi({
 /** The request as documented: the address an order would carry. */
 const AddressCheckBody = z
 	.object({ ship_to: ShipToSchema, shipping_method: shippingMethod })
-	.openapi("AddressCheckBody");
+	.openapi("AddressCheckBody", {
+		example: {
+			ship_to: {
+				name: "Ada Lovelace",
+				address1: "PO  Box 4410",
+				city: "New York",
+				state: "ny",
+				zip: "10118",
+				country: "US",
+				phone: "+1 212-555-0100",
+			},
+			shipping_method: "express",
+		},
+	});
 
 /**
  * The request as taken: any JSON object as `ship_to`, so that what is wrong inside it is answered as
@@ -36,7 +49,9 @@ const documented = protectedRoute("orders:read", {
 	method: "post",
 	path: "/addresses/check",
 	tags: ["Orders"],
-	summary: "Check a ship-to address: what creating an order would refuse, and what a carrier's label would trip on",
+	summary: "Check a ship-to address",
+	description:
+		"Before any order exists: `problems` are what creating an order would refuse in this ship_to (same rules, codes and messages), `warnings` what a carrier's label would trip on (never a refusal), `normalized` the address in normal form. Reads and writes nothing.",
 	request: { body: { required: true, content: { "application/json": { schema: AddressCheckBody } } } },
 	responses: {
 		200: jsonResponse(
