@@ -243,6 +243,26 @@ export interface paths {
 		patch?: never;
 		trace?: never;
 	};
+	"/v1/addresses/check": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/**
+		 * Check a ship-to address
+		 * @description Before any order exists: `problems` are what creating an order would refuse in this ship_to (same rules, codes and messages), `warnings` what a carrier's label would trip on (never a refusal), `normalized` the address in normal form. Reads and writes nothing.
+		 */
+		post: operations["postAddressesCheck"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
 	"/v1/ops/orders": {
 		parameters: {
 			query?: never;
@@ -1800,6 +1820,11 @@ export interface components {
 			/** @enum {string} */
 			mode: "live" | "test";
 			ship_to: components["schemas"]["ShipTo"];
+			/**
+			 * @description What a carrier's label would trip on in ship_to, found at creation (as POST /v1/addresses/check finds it, for the order's shipping_method). Never holds or refuses the order; empty for orders placed before warnings were kept.
+			 * @example []
+			 */
+			ship_to_warnings: components["schemas"]["ShipToWarning"][];
 			/** @example https://example.com/hooks */
 			callback_url: string | null;
 			/**
@@ -1875,7 +1900,7 @@ export interface components {
 			 */
 			state?: string;
 			/**
-			 * @description Required where the country uses postcodes. US, CA and GB formats are checked.
+			 * @description Required where the country uses postcodes. A US, CA or GB postcode in the wrong format is refused; elsewhere it is a warning (`POST /v1/addresses/check`, `ship_to_warnings`).
 			 * @example 10118
 			 */
 			zip?: string;
@@ -1888,6 +1913,23 @@ export interface components {
 			phone?: string;
 			/** @example ada@example.com */
 			email?: string;
+		};
+		/** @description What a carrier's label would trip on. address_line_too_long: over 35 characters; po_box_not_served: a PO box with express or freight; postcode_state_mismatch: a US ZIP code of another state; postcode_format_unrecognized: not the country's postcode format (refused outright for US, CA and GB); phone_missing: no phone outside the US. Never holds or refuses an order. */
+		ShipToWarning: {
+			/** @example ship_to.address1 */
+			field: string;
+			/**
+			 * @example address_line_too_long
+			 * @enum {string}
+			 */
+			code:
+				| "address_line_too_long"
+				| "po_box_not_served"
+				| "postcode_state_mismatch"
+				| "postcode_format_unrecognized"
+				| "phone_missing";
+			/** @example ship_to.address1 is 41 characters: carrier labels print 35, so the rest may be cut off. Move part of it to the other address line. */
+			message: string;
 		};
 		/** @description What the order costs the partner; null while an item cannot be priced (the order is on hold), and for orders placed before pricing. */
 		OrderCosts: {
@@ -2351,6 +2393,87 @@ export interface components {
 			/** @enum {string|null} */
 			fit?: "fill" | "fit" | null;
 		};
+		/**
+		 * @description `normalized` is the address trimmed, runs of spaces made one, a US or Canadian state and postcode upper-cased (a Canadian postcode with its space); null when there are problems.
+		 * @example {
+		 *       "deliverable": true,
+		 *       "problems": [],
+		 *       "warnings": [
+		 *         {
+		 *           "field": "ship_to.address1",
+		 *           "code": "po_box_not_served",
+		 *           "message": "ship_to.address1 is a PO box, and express carriers deliver only to a street address: give one, or ship standard."
+		 *         }
+		 *       ],
+		 *       "normalized": {
+		 *         "name": "Ada Lovelace",
+		 *         "address1": "PO Box 4410",
+		 *         "city": "New York",
+		 *         "state": "NY",
+		 *         "zip": "10118",
+		 *         "country": "US",
+		 *         "phone": "+1 212-555-0100"
+		 *       }
+		 *     }
+		 */
+		AddressCheck: {
+			/**
+			 * @description True when an order would take this ship_to: no problems (warnings allowed).
+			 * @example true
+			 */
+			deliverable: boolean;
+			/**
+			 * @description What order creation would refuse, one entry per field.
+			 * @example []
+			 */
+			problems: components["schemas"]["AddressProblem"][];
+			/**
+			 * @description What a carrier's label would trip on; empty when there are problems.
+			 * @example [
+			 *       {
+			 *         "field": "ship_to.zip",
+			 *         "code": "postcode_state_mismatch",
+			 *         "message": "ZIP code 90210 is not one of NY's: check the ZIP code and the state."
+			 *       }
+			 *     ]
+			 */
+			warnings: components["schemas"]["ShipToWarning"][];
+			normalized: components["schemas"]["ShipTo"] | null;
+		};
+		AddressProblem: {
+			/** @example ship_to.zip */
+			field: string;
+			/**
+			 * @description The error code creation would refuse the field with (field_required, invalid_field, ...).
+			 * @example invalid_field
+			 */
+			code: string;
+			/** @example ship_to.zip: must be a US ZIP code: 12345 or 12345-6789 */
+			message: string;
+		};
+		/**
+		 * @example {
+		 *       "ship_to": {
+		 *         "name": "Ada Lovelace",
+		 *         "address1": "PO  Box 4410",
+		 *         "city": "New York",
+		 *         "state": "ny",
+		 *         "zip": "10118",
+		 *         "country": "US",
+		 *         "phone": "+1 212-555-0100"
+		 *       },
+		 *       "shipping_method": "express"
+		 *     }
+		 */
+		AddressCheckBody: {
+			ship_to: components["schemas"]["ShipTo"];
+			/**
+			 * @description The method the order would ship by, for the warnings that depend on it (a PO box with express or freight). Omitted: none of those warnings.
+			 * @example express
+			 * @enum {string}
+			 */
+			shipping_method?: "budget" | "standard" | "express" | "freight";
+		};
 		QueuePage: {
 			data: components["schemas"]["Order"][];
 			/** @example WyIyMDI2LTExLTIyVDEwOjAwOjAwLjAwMFoiLCJvcmRfM2txOSJd */
@@ -2808,7 +2931,7 @@ export interface components {
 				 */
 				state?: string;
 				/**
-				 * @description Required where the country uses postcodes. US, CA and GB formats are checked.
+				 * @description Required where the country uses postcodes. A US, CA or GB postcode in the wrong format is refused; elsewhere it is a warning (`POST /v1/addresses/check`, `ship_to_warnings`).
 				 * @example 10118
 				 */
 				zip?: string;
@@ -4759,6 +4882,103 @@ export interface operations {
 			};
 			/** @description Error `conflict` */
 			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	postAddressesCheck: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["AddressCheckBody"];
+			};
+		};
+		responses: {
+			/** @description The verdict: problems (what a create would refuse), warnings and the address in normal form. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["AddressCheck"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

@@ -1,4 +1,5 @@
 /** Countries, their subdivisions and their postcodes: the tables an address is checked against. */
+import { postcodeValidator, postcodeValidatorExistsForCountry } from "postcode-validator";
 
 /**
  * Every officially assigned ISO 3166-1 alpha-2 code (249). User-assigned codes such as XK (Kosovo)
@@ -70,24 +71,23 @@ export const SUBDIVISIONS: ReadonlyMap<string, { codes: ReadonlySet<string>; des
 	],
 ]);
 
-/** Postcode formats checked where a wrong one is common and cheap to catch; case-insensitive, space optional. */
-export const POSTCODE_FORMATS: ReadonlyMap<string, { pattern: RegExp; described: string }> = new Map([
-	["US", { pattern: /^\d{5}(?:-\d{4})?$/, described: "a US ZIP code: 12345 or 12345-6789" }],
-	[
-		"CA",
-		{
-			// Canada Post never uses D, F, I, O, Q or U, nor W or Z as the first letter.
-			pattern: /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d$/i,
-			described: "a Canadian postal code such as K1A 0B1",
-		},
-	],
-	[
-		"GB",
-		{
-			// The Royal Mail shape: outward code (area letters, district digits) then inward code (digit, two letters).
-			pattern:
-				/^(?:GIR ?0AA|[A-PR-UWYZ](?:\d{1,2}|[A-HK-Y]\d[\dABEHMNPRV-Y]?|\d[A-HJKPS-UW]) ?\d[ABD-HJLNP-UW-Z]{2})$/i,
-			described: "a UK postcode such as SW1A 1AA",
-		},
-	],
+/**
+ * Where a postcode in the wrong format is refused, and how the message names the format. Everywhere
+ * else a wrong format is only a warning: a library's pattern can lag a postal reform, and refusing
+ * there would turn away deliverable orders. The formats themselves are postcode-validator's.
+ */
+export const POSTCODE_FORMAT_REFUSED: ReadonlyMap<string, string> = new Map([
+	["US", "a US ZIP code: 12345 or 12345-6789"],
+	["CA", "a Canadian postal code such as K1A 0B1"],
+	["GB", "a UK postcode such as SW1A 1AA"],
 ]);
+
+/**
+ * Whether `zip` has `country`'s postcode format, or null where the library knows none. The formats
+ * are postcode-validator's (a maintained table of about 180 countries); the postcode is matched
+ * upper-cased, since some of its patterns are written for capitals only.
+ */
+export function postcodeFitsCountry(zip: string, country: string): boolean | null {
+	if (!postcodeValidatorExistsForCountry(country)) return null;
+	return postcodeValidator(zip.toUpperCase(), country);
+}

@@ -1,6 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { singleLineText } from "../text-rules.ts";
-import { COUNTRY_CODE_SET, POSTCODE_FORMATS, POSTCODE_OPTIONAL, SUBDIVISIONS } from "./regions.ts";
+import {
+	COUNTRY_CODE_SET,
+	POSTCODE_FORMAT_REFUSED,
+	POSTCODE_OPTIONAL,
+	postcodeFitsCountry,
+	SUBDIVISIONS,
+} from "./regions.ts";
 
 /** A postal address as stored (validated by ShipToSchema): an order's ship-to, a brand's return address. */
 export type ShipTo = {
@@ -29,7 +35,8 @@ export const ShipToSchema = z
 			example: "NY",
 		}),
 		zip: singleLineText(20).optional().openapi({
-			description: "Required where the country uses postcodes. US, CA and GB formats are checked.",
+			description:
+				"Required where the country uses postcodes. A US, CA or GB postcode in the wrong format is refused; elsewhere it is a warning (`POST /v1/addresses/check`, `ship_to_warnings`).",
 			example: "10118",
 		}),
 		// Lowercase is accepted and stored uppercase: "us" is not ambiguous, and refusing it helps nobody.
@@ -83,9 +90,9 @@ export const ShipToSchema = z
 			}
 			return;
 		}
-		const format = POSTCODE_FORMATS.get(shipTo.country);
-		if (format !== undefined && !format.pattern.test(shipTo.zip)) {
-			ctx.addIssue({ code: "custom", path: ["zip"], message: `must be ${format.described}` });
+		const described = POSTCODE_FORMAT_REFUSED.get(shipTo.country);
+		if (described !== undefined && postcodeFitsCountry(shipTo.zip, shipTo.country) === false) {
+			ctx.addIssue({ code: "custom", path: ["zip"], message: `must be ${described}` });
 		}
 	})
 	// Subdivision codes are stored uppercase; elsewhere `state` is free text and left as written.

@@ -1,5 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import { type ErrorCode, isErrorCode } from "../error-catalog.ts";
+import type { Problem } from "../problem.ts";
 import { ApiError } from "./errors.ts";
 
 type Issue = z.core.$ZodIssue;
@@ -43,24 +44,35 @@ function describeIssue(issue: Issue): { field: string; message: string } {
 	return { field, message: `${field}: ${issue.message}` };
 }
 
+/** Whether `issue` is about a value absent from `input` (zod reports those as a type or value mismatch). */
+function isMissing(issue: Issue, input: unknown): boolean {
+	return MISSING_VALUE_CODES.has(issue.code) && !hasValueAt(input, issue.path);
+}
+
 /**
- * The ApiError for a failed zod parse of `input`: 400 `bad_request` when a required field is missing
- * (or the body is not a JSON object), else 422 `validation_error`; `field` names the path.
+ * What one issue of a failed zod parse of `input` refuses: `field_required` (400) for a missing field,
+ * `body_not_object` (400) for a body that is not a JSON object, else `invalid_field` (422).
+ */
+export function problemOfIssue(issue: Issue, input: unknown): Required<Problem> {
+	if (isMissing(issue, input) || (issue.path.length === 0 && issue.code === "invalid_type")) {
+		if (issue.path.length === 0) {
+			return { code: "body_not_object", field: "", message: "The request must carry a JSON object." };
+		}
+		const field = fieldPath(issue.path);
+		return { code: "field_required", field, message: `${field} is required.` };
+	}
+	return { code: codeOf(issue) ?? "invalid_field", ...describeIssue(issue) };
+}
+
+/**
+ * The ApiError for a failed zod parse of `input`: a missing field first (400), else the first issue
+ * (as problemOfIssue says); `field` names the path.
  */
 export function validationErrorFrom(error: z.ZodError, input: unknown): ApiError {
-	const missing = error.issues.find((issue) => MISSING_VALUE_CODES.has(issue.code) && !hasValueAt(input, issue.path));
-	if (missing !== undefined) {
-		if (missing.path.length === 0) return new ApiError("body_not_object", "The request must carry a JSON object.");
-		const field = fieldPath(missing.path);
-		return new ApiError("field_required", `${field} is required.`, field);
-	}
-	const first = error.issues[0];
-	if (first === undefined) return new ApiError("invalid_field", "The request failed validation.");
-	if (first.path.length === 0 && first.code === "invalid_type") {
-		return new ApiError("body_not_object", "The request must carry a JSON object.");
-	}
-	const { field, message } = describeIssue(first);
-	return new ApiError(codeOf(first) ?? "invalid_field", message, field === "" ? undefined : field);
+	const chosen = error.issues.find((issue) => isMissing(issue, input)) ?? error.issues[0];
+	if (chosen === undefined) return new ApiError("invalid_field", "The request failed validation.");
+	const { code, field, message } = problemOfIssue(chosen, input);
+	return new ApiError(code, message, field === "" ? undefined : field);
 }
 
 /** The message for text that is not well-formed Unicode. */

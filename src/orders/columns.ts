@@ -5,9 +5,10 @@
 import type { ItemRow, OrderRow } from "./rows.ts";
 import type { HoldDetail, HoldReason } from "./state-machine.ts";
 
-/** An orders row as read: ship_to, hold_details, costs and metadata as JSON text. */
-export type OrderColumns = Omit<OrderRow, "ship_to" | "hold_details" | "costs" | "metadata"> & {
+/** An orders row as read: ship_to, ship_to_warnings, hold_details, costs and metadata as JSON text. */
+export type OrderColumns = Omit<OrderRow, "ship_to" | "ship_to_warnings" | "hold_details" | "costs" | "metadata"> & {
 	ship_to: string;
+	ship_to_warnings: string;
 	hold_details: string;
 	costs: string | null;
 	metadata: string;
@@ -21,6 +22,7 @@ export function orderOfColumns(row: OrderColumns): OrderRow {
 	return {
 		...row,
 		ship_to: JSON.parse(row.ship_to) as OrderRow["ship_to"],
+		ship_to_warnings: JSON.parse(row.ship_to_warnings) as OrderRow["ship_to_warnings"],
 		hold_details: holdDetailsOf(row.hold_details, row.hold_reason),
 		costs: row.costs === null ? null : (JSON.parse(row.costs) as OrderRow["costs"]),
 		metadata: JSON.parse(row.metadata) as OrderRow["metadata"],

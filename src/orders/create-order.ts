@@ -3,6 +3,7 @@
  * order priced, and the first create told apart from a repeat of it. The route only parses and answers.
  */
 import type { Owner } from "../accounts/owner.ts";
+import { shipToWarnings } from "../addresses/ship-to-warnings.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
 import { allowsLocalUrls } from "../config.ts";
 import { completeFraming } from "../framing/spec.ts";
@@ -91,6 +92,7 @@ async function storeNewOrder(
 		externalId: input.external_id,
 		requestHash,
 		shipTo: input.ship_to,
+		shipToWarnings: shipToWarnings(input.ship_to, pricing.shippingMethod),
 		callbackUrl: input.callback_url ?? null,
 		giftMessage: input.gift_message ?? null,
 		shippingMethod: pricing.shippingMethod,

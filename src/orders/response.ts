@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { ShipToWarningSchema } from "../addresses/check-schema.ts";
 import { ShipToSchema } from "../addresses/schema.ts";
 import { FITS, specOf } from "../framing/spec.ts";
 import { CURSOR_EXAMPLE, encodeCursor } from "../http/cursor.ts";
@@ -123,6 +124,11 @@ export const OrderSchema = z
 		}),
 		mode: z.enum(["live", "test"]),
 		ship_to: ShipToSchema,
+		ship_to_warnings: z.array(ShipToWarningSchema).openapi({
+			description:
+				"What a carrier's label would trip on in ship_to, found at creation (as POST /v1/addresses/check finds it, for the order's shipping_method). Never holds or refuses the order; empty for orders placed before warnings were kept.",
+			example: [],
+		}),
 		callback_url: z.string().nullable().openapi({ example: "https://example.com/hooks" }),
 		gift_message: z.string().nullable().openapi({
 			description: "The buyer's message, printed on the packing slip.",
@@ -184,6 +190,7 @@ export function toOrder({ order, items, shipments }: StoredOrder): Order {
 		version: order.version,
 		mode: order.mode,
 		ship_to: order.ship_to,
+		ship_to_warnings: order.ship_to_warnings,
 		callback_url: order.callback_url,
 		gift_message: order.gift_message,
 		shipping_method: order.shipping_method,

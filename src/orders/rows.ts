@@ -4,6 +4,7 @@
  */
 import type { KeyMode } from "../accounts/scopes.ts";
 import type { ShipTo } from "../addresses/schema.ts";
+import type { ShipToWarning } from "../addresses/ship-to-warnings.ts";
 import type { FramingSpec } from "../framing/spec.ts";
 import { randomBase62 } from "../ids.ts";
 import type { ShippingMethod } from "../pricing/shipping.ts";
@@ -25,6 +26,8 @@ export type OrderRow = {
 	version: number;
 	write_token: string;
 	ship_to: ShipTo;
+	/** What a carrier's label would trip on in ship_to, as of its last change. */
+	ship_to_warnings: ShipToWarning[];
 	callback_url: string | null;
 	gift_message: string | null;
 	hold_reason: HoldReason | null;
@@ -75,6 +78,7 @@ export function newOrderRow(fields: {
 	externalId: string;
 	requestHash: string;
 	shipTo: ShipTo;
+	shipToWarnings?: ShipToWarning[];
 	callbackUrl: string | null;
 	giftMessage?: string | null;
 	shippingMethod?: ShippingMethod | null;
@@ -95,6 +99,7 @@ export function newOrderRow(fields: {
 		version: 1,
 		write_token: randomBase62(16),
 		ship_to: fields.shipTo,
+		ship_to_warnings: fields.shipToWarnings ?? [],
 		callback_url: fields.callbackUrl,
 		gift_message: fields.giftMessage ?? null,
 		hold_reason: null,

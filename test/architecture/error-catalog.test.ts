@@ -1,6 +1,6 @@
 /**
  * docs/errors.md lists exactly what the service can send: every error type and code, hold reason,
- * print file invalid reason and item warning, taken from the modules that declare them (the same
+ * print file invalid reason, item warning and address warning, taken from the modules that declare them (the same
  * lists the OpenAPI document's enums are built from), never re-listed here. Each declared error code
  * must also be named somewhere in src/ besides its catalog, so a code nothing throws cannot linger.
  * Reads files and pure modules only, so it runs in Node.
@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { SHIP_TO_WARNINGS } from "../../src/addresses/ship-to-warnings.ts";
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "../../src/error-catalog.ts";
 import { ITEM_WARNINGS } from "../../src/orders/item-checks.ts";
 import { HOLD_REASONS } from "../../src/orders/state-machine.ts";
@@ -74,8 +75,13 @@ describe("docs/errors.md, the error catalog", () => {
 		expect(listedNames("Warnings").sort()).toEqual([...ITEM_WARNINGS].sort());
 	});
 
+	it("lists every address warning, and no other", () => {
+		expect(listedNames("Address warnings").sort()).toEqual([...SHIP_TO_WARNINGS].sort());
+	});
+
 	it("every section's rows say what the partner does", () => {
-		for (const heading of ["Error types", "Error codes", "Hold reasons", "Invalid reasons", "Warnings"]) {
+		const headings = ["Error types", "Error codes", "Hold reasons", "Invalid reasons", "Warnings", "Address warnings"];
+		for (const heading of headings) {
 			for (const row of tableRows(CATALOG_PAGE, heading)) expect(row.at(-1)?.length ?? 0).toBeGreaterThan(10);
 		}
 	});

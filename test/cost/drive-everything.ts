@@ -54,6 +54,7 @@ export async function driveEverything(): Promise<void> {
 		201,
 	);
 	await json(await api(`/v1/quotes/${quote.id}`, { key }), 200);
+	await json(await send("POST", "/v1/addresses/check", key, { ship_to: SHIP_TO, shipping_method: "express" }), 200);
 
 	// Orders: created (plain, against the quote, with a callback and metadata), repeated, read, listed.
 	const hook = hookUrl("ok");

@@ -3,8 +3,8 @@
  * COST_TRACE=1). Counts, not timings: the same on any machine.
  */
 import { describe, expect, it } from "vitest";
-import { api, send } from "../helpers.ts";
-import { orderBody, partnerWithFile, readyFile, settleValidation } from "../orders/order-helpers.ts";
+import { api, createPartner, send } from "../helpers.ts";
+import { orderBody, partnerWithFile, readyFile, SHIP_TO, settleValidation } from "../orders/order-helpers.ts";
 
 type Cost = { d1: number; do: number; r2: number; queue: number; calls: Record<string, number> };
 
@@ -94,6 +94,17 @@ describe("round trips on the request's path", () => {
 		// Its file's row is its own read, side by side; then the quote's insert.
 		expect(cost.calls).toMatchObject({ d1: 3, do: 1 });
 		expect(cost.do).toBe(1);
+	});
+
+	it("an address check of a known key is one hop, the limiter: it reads and writes nothing else", async () => {
+		const key = (await createPartner()).keys.live.key;
+		// The key's first request looks it up in D1; the limiter knows it afterwards.
+		expect((await send("POST", "/v1/addresses/check", key, { ship_to: SHIP_TO })).status).toBe(200);
+		const response = await send("POST", "/v1/addresses/check", key, { ship_to: SHIP_TO, shipping_method: "express" });
+		expect(response.status).toBe(200);
+		const cost = costOf(response);
+		expect(cost).toMatchObject({ do: 1, d1: 0, r2: 0, queue: 0 });
+		expect(beforeTheAnswer(cost)).toBe(1);
 	});
 });
 

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import { api, createKeyWithScopes, createPartner, send } from "../helpers.ts";
-import { createOrder, orderBody, readyFile, settleValidation } from "../orders/order-helpers.ts";
+import { createOrder, orderBody, readyFile, SHIP_TO, settleValidation } from "../orders/order-helpers.ts";
 import { encodePng } from "../print-files/fixtures/png.ts";
 import { requestUpload, type UploadTicket } from "../print-files/upload-helpers.ts";
 import { checkResponse } from "./fuzz-checks.ts";
@@ -237,6 +237,13 @@ const ROUTES: RouteCase[] = [
 		// With metadata, so that one-field changes reach its keys and values too.
 		valid: (s) =>
 			orderBody(s.fileId, { callback_url: HOOKS, metadata: { shop_order_ref: "SO-1", channel: "etsy" } }) as Json,
+	},
+	{
+		name: "POST /v1/addresses/check",
+		method: "POST",
+		path: () => fc.constant("/v1/addresses/check"),
+		key: (s) => s.test,
+		valid: () => ({ ship_to: SHIP_TO, shipping_method: "express" }),
 	},
 	{
 		name: "PATCH /v1/orders/{id}/items/{item_id}",

@@ -1,0 +1,79 @@
+/**
+ * `POST /v1/addresses/check`: an address judged before any order exists, as order creation would
+ * judge it, with the warnings a carrier's label would trip on. Reads and writes nothing.
+ */
+import { z } from "@hono/zod-openapi";
+import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
+import type { AuthedEnv } from "../accounts/authed-env.ts";
+import { checkAddress } from "../addresses/address-check.ts";
+import { AddressCheckSchema } from "../addresses/check-schema.ts";
+import { ShipToSchema } from "../addresses/schema.ts";
+import { createApp } from "../http/create-app.ts";
+import { errorResponses } from "../http/errors.ts";
+import { SHIPPING_METHODS } from "../pricing/shipping.ts";
+
+const shippingMethod = z.enum(SHIPPING_METHODS).optional().openapi({
+	description:
+		"The method the order would ship by, for the warnings that depend on it (a PO box with express or freight). Omitted: none of those warnings.",
+	example: "express",
+});
+
+/** The request as documented: the address an order would carry. */
+const AddressCheckBody = z
+	.object({ ship_to: ShipToSchema, shipping_method: shippingMethod })
+	.openapi("AddressCheckBody", {
+		example: {
+			ship_to: {
+				name: "Ada Lovelace",
+				address1: "PO  Box 4410",
+				city: "New York",
+				state: "ny",
+				zip: "10118",
+				country: "US",
+				phone: "+1 212-555-0100",
+			},
+			shipping_method: "express",
+		},
+	});
+
+/**
+ * The request as taken: any JSON object as `ship_to`, so that what is wrong inside it is answered as
+ * problems (200), not refused; a body without one is refused as a create would refuse it.
+ */
+const AddressCheckRequest = z.object({
+	ship_to: z.record(z.string(), z.unknown()),
+	shipping_method: shippingMethod,
+});
+
+const documented = protectedRoute("orders:read", {
+	method: "post",
+	path: "/addresses/check",
+	tags: ["Orders"],
+	summary: "Check a ship-to address",
+	description:
+		"Before any order exists: `problems` are what creating an order would refuse in this ship_to (same rules, codes and messages), `warnings` what a carrier's label would trip on (never a refusal), `normalized` the address in normal form. Reads and writes nothing.",
+	request: { body: { required: true, content: { "application/json": { schema: AddressCheckBody } } } },
+	responses: {
+		200: jsonResponse(
+			AddressCheckSchema,
+			"The verdict: problems (what a create would refuse), warnings and the address in normal form.",
+		),
+		...errorResponses(400, 422),
+	},
+});
+
+const { middleware: _servedOnly, ...described } = documented;
+
+/** The check, served with the loose request schema and documented with the real one. */
+export const addressCheckRoutes = createApp<AuthedEnv>().openapi(
+	{
+		...documented,
+		hide: true,
+		request: { body: { required: true, content: { "application/json": { schema: AddressCheckRequest } } } },
+	},
+	(c) => {
+		const { ship_to, shipping_method } = c.req.valid("json");
+		return c.json(checkAddress(ship_to, shipping_method ?? null), 200);
+	},
+);
+addressCheckRoutes.openAPIRegistry.registerPath(described);
