@@ -273,11 +273,13 @@ export class OrderMachine extends DurableObject<Env> {
 			// The order's tracking is its first shipment's: a ship after partial shipments keeps it.
 			const first = stored.shipments[0];
 			const move: Move = asked.kind === "ship" && first !== undefined ? { ...asked, tracking: first.tracking } : asked;
-			// Units that left cannot be canceled: an order with a shipment goes on until its last units ship.
+			// Units that left cannot be canceled: an order with a shipment goes on until its last units ship. An
+			// order the table already refuses to cancel (shipped, delivered) is refused as the table says.
+			const applied = applyMove(state, move, actor, now);
 			const result =
-				asked.kind === "cancel" && stored.shipments.length > 0
+				asked.kind === "cancel" && applied.ok && stored.shipments.length > 0
 					? ({ ok: false, reason: "not_allowed_from_status", message: unitsShippedMessage(stored) } as const)
-					: applyMove(state, move, actor, now);
+					: applied;
 			if (!result.ok) {
 				const shippedBefore =
 					asked.kind === "ship" && stored.shipments.some((shipment) => sameTracking(shipment.tracking, asked.tracking));

@@ -464,6 +464,7 @@ describe("POST /v1/orders: what is stored", () => {
 			external_id: body.external_id,
 			status: "received",
 			version: 1,
+			metadata: {},
 		});
 		expect(event?.id).toMatch(/^evt_/);
 	});
