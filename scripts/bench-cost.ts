@@ -11,7 +11,7 @@
  * server is stopped before the next range is seeded into the same folder, and the folder is removed
  * at the end. `-- --sizes 1000,5000` measures other sizes.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -24,7 +24,13 @@ import { type Call, type Cost, measureCronAndQueue, measureRoutes } from "./lib/
 import { DROP_SEED_ACCOUNTS_SQL, seedAccountsSql, seedCronWorkSql, seedOrdersSql } from "./lib/cost-seed.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
 import { liftLimits, uploadReadyFile } from "./lib/scenario.ts";
-import { applyMigrations, type D1Target, executeSql } from "./lib/wrangler.ts";
+import { applyMigrations, type D1Target, executeSql, PROJECT_ROOT } from "./lib/wrangler.ts";
+
+/** Migration 0021's backfill, run again over each seeded range: its shipped orders get their shipment. */
+const SHIPMENTS_OF_SHIPPED_ORDERS = await readFile(
+	path.join(PROJECT_ROOT, "migrations", "0021_shipments_of_shipped_orders.sql"),
+	"utf8",
+);
 
 const { values } = parseArgs({ options: { sizes: { type: "string", default: "1000,20000,100000" } } });
 const SIZES = values.sizes
@@ -83,6 +89,7 @@ try {
 		await executeSql(
 			seedAccountsSql(accountIds) +
 				seedOrdersSql({ from: seeded, to: size, accounts: accountIds, baseUnix }) +
+				SHIPMENTS_OF_SHIPPED_ORDERS +
 				seedCronWorkSql({
 					tag: String(size),
 					accountId: partners[1]?.account.id ?? partner.account.id,

@@ -186,6 +186,38 @@ export async function measureRoutes(server: DevServer, keys: Keys, size: number,
 	await measure("GET /v1/ops/orders/{id}", get(`/v1/ops/orders/${createdOrder.id}`, ops));
 	await measure("GET /v1/ops/orders/{id}/work-ticket", get(`/v1/ops/orders/${createdOrder.id}/work-ticket`, ops));
 
+	await measure("POST /v1/addresses/check", () =>
+		fetch(`${origin}/v1/addresses/check`, {
+			method: "POST",
+			headers: jsonHeaders,
+			body: JSON.stringify({ ship_to: shipTo, shipping_method: "standard" }),
+		}),
+	);
+	const csv = `order_id,carrier,tracking_number\n${readTarget.id},UPS,1Z999AA10123456784\n`;
+	await measure("POST /v1/ops/shipments/import/preview", () =>
+		fetch(`${origin}/v1/ops/shipments/import/preview`, {
+			method: "POST",
+			headers: { ...ops, "Content-Type": "text/csv" },
+			body: csv,
+		}),
+	);
+	const shipped = await measure(
+		"POST /v1/ops/orders/{id}/shipments",
+		() =>
+			fetch(`${origin}/v1/ops/orders/${createdOrder.id}/shipments`, {
+				method: "POST",
+				headers: { ...ops, "Content-Type": "application/json" },
+				body: JSON.stringify({ carrier: "UPS", number: `1ZCOST${size}` }),
+			}),
+		{ once: true, expect: 201 },
+	);
+	const shipment = (await shipped.json()) as { id: string };
+	await measure(
+		"POST /v1/ops/shipments/{id}/deliver",
+		() => fetch(`${origin}/v1/ops/shipments/${shipment.id}/deliver`, { method: "POST", headers: ops }),
+		{ once: true },
+	);
+
 	const cookie = await signIn(origin, keys.ops);
 	const session = { Cookie: cookie };
 	await measure("GET /ops/orders (console queue)", get("/ops/orders", session));
