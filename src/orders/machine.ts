@@ -1,5 +1,6 @@
 import { ApiError } from "../http/errors.ts";
-import type { MoveOutcome, OrderMachine } from "./order-machine.do.ts";
+import type { MoveOutcome } from "./move-outcome.ts";
+import type { OrderMachine } from "./order-machine.do.ts";
 import type { StoredOrder } from "./rows.ts";
 
 /** The Durable Object that serializes an order's moves. */

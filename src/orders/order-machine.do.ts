@@ -1,66 +1,28 @@
 import { DurableObject } from "cloudflare:workers";
 import { configOf } from "../config.ts";
-import { newId, randomBase62 } from "../ids.ts";
+
 import { log } from "../log.ts";
 import type { PrintFileRow } from "../print-files/store.ts";
-import type { Refusal } from "../problem.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
 import type { ShipmentMove } from "./history.ts";
+import { type CreatedOrder, type MoveOutcome, refusal, type ShipmentOutcome } from "./move-outcome.ts";
 import { type MoveStep, type ShipmentChange, StaleOrder, writeMove } from "./move-store.ts";
 import { type ItemRow, type OrderRow, type StoredOrder, stateOf, withState } from "./rows.ts";
-import { type Packager, packagerFor } from "./shipment-packages.ts";
 import {
-	deliveryCompletes,
-	fulfillmentOf,
-	oneShipmentPerBox,
-	type ShipmentItem,
-	type ShipmentRow,
-	unitsToShip,
-} from "./shipments.ts";
-import { type Actor, applyMove, type Move, repeatsMove, sameTracking, type Tracking } from "./state-machine.ts";
+	applyWithShipments,
+	planShipment,
+	repeatsWithShipments,
+	type ShipmentRequest,
+	sandboxTracking,
+	shipmentsOfMove,
+	withChanges,
+} from "./shipment-moves.ts";
+import { packagerFor } from "./shipment-packages.ts";
+import type { ShipmentRow } from "./shipments.ts";
+import { type Actor, applyMove, type Move } from "./state-machine.ts";
 import { findOrder } from "./store.ts";
 import { type OrderCharges, validateOrder } from "./validate-order.ts";
-
-/** A new order as its create wrote it, and its uploaded print files as the create checked them. */
-export type CreatedOrder = { order: StoredOrder; files: PrintFileRow[] };
-
-/**
- * What a move came to: the order after it, or why it was refused. A refusal is decided on the order
- * as read in the move's serialized section, and says what it saw there: the status, whether the move
- * only repeated what the order already is (a ship with the tracking it shipped with), and the order's
- * tracking. A caller then needs no read of its own, which another move could overtake.
- */
-export type MoveOutcome =
-	| { ok: true; order: StoredOrder }
-	| { ok: false; kind: "not_found"; status: null; message: string }
-	| MoveRefused;
-
-export type MoveRefused = {
-	ok: false;
-	kind: "refused";
-	status: string;
-	message: string;
-	repeat: boolean;
-	/** A release refused because only the partner's fix of an item clears the hold. */
-	partnerMustFix: boolean;
-	tracking: Tracking | null;
-};
-
-/** What a shipment's move came to: the order and the shipment after it, or why it was refused. */
-export type ShipmentOutcome =
-	| { ok: true; order: StoredOrder; shipment: ShipmentRow }
-	| { ok: false; kind: "not_found"; status: null; message: string }
-	| { ok: false; kind: "shipment_not_found"; message: string }
-	| { ok: false; kind: "shipment_refused"; message: string }
-	| ({ kind: "invalid" } & Refusal)
-	| MoveRefused;
-
-/** A move on one shipment: a new one of some units (every unit left, without `items`), or one delivered or returned. */
-export type ShipmentRequest =
-	| { kind: "create"; tracking: Tracking; items?: ShipmentItem[] }
-	| { kind: "deliver"; shipmentId: string }
-	| { kind: "return"; shipmentId: string };
 
 const ORDER_ID_KEY = "order_id";
 /** The order version and time the pending alarm was set for; an alarm that does not match is stale. */
@@ -270,29 +232,20 @@ export class OrderMachine extends DurableObject<Env> {
 		let after = stored.order;
 		for (const [index, asked] of moves.entries()) {
 			const state = stateOf(after);
-			// The order's tracking is its first shipment's: a ship after partial shipments keeps it.
-			const first = stored.shipments[0];
-			const move: Move = asked.kind === "ship" && first !== undefined ? { ...asked, tracking: first.tracking } : asked;
-			// Units that left cannot be canceled: an order with a shipment goes on until its last units ship. An
-			// order the table already refuses to cancel (shipped, delivered) is refused as the table says.
-			const applied = applyMove(state, move, actor, now);
-			const result =
-				asked.kind === "cancel" && applied.ok && stored.shipments.length > 0
-					? ({ ok: false, reason: "not_allowed_from_status", message: unitsShippedMessage(stored) } as const)
-					: applied;
+			const result = applyWithShipments(stored, state, asked, actor, now);
 			if (!result.ok) {
-				const shippedBefore =
-					asked.kind === "ship" && stored.shipments.some((shipment) => sameTracking(shipment.tracking, asked.tracking));
 				return {
 					...refusal(stored.order, result.message),
-					repeat: repeatsMove(state, asked) || (shippedBefore && state.status !== "in_production"),
+					repeat: repeatsWithShipments(stored, state, asked),
 					partnerMustFix: result.reason === "needs_partner_fix",
 					tracking: state.tracking,
 				};
 			}
 			const last = index === moves.length - 1;
 			after = { ...withState(after, result.state, now), ...(last ? (options.charges ?? {}) : {}) };
-			const shipmentChanges = await this.#shipmentsOfMove(stored, asked, actor, now);
+			const shipmentChanges = await shipmentsOfMove(stored, asked, actor, now, () =>
+				packagerFor(this.env.DB, stored.order, stored.items),
+			);
 			steps.push({
 				after,
 				event: result.event,
@@ -321,86 +274,14 @@ export class OrderMachine extends DurableObject<Env> {
 		return { ok: true, order: { order: after, items, shipments } };
 	}
 
-	/**
-	 * What a ship or a deliver does to the shipments: a ship is one shipment of every unit that remains;
-	 * a deliver delivers every shipment still in transit.
-	 */
-	async #shipmentsOfMove(stored: StoredOrder, move: Move, actor: Actor, now: Date): Promise<ShipmentChange[]> {
-		if (move.kind === "ship") {
-			const units = unitsToShip(stored.items, stored.shipments, undefined);
-			if (!units.ok) return [];
-			// The sandbox ships a test order's boxes as separate shipments, the first with the move's tracking.
-			const sandbox = stored.order.mode === "test" && actor === "system";
-			const groups = sandbox ? oneShipmentPerBox(stored.items, units.units) : [units.units];
-			const boxes = await packagerFor(this.env.DB, stored.order, stored.items);
-			return groups.map((group, index) => ({
-				shipment: newShipment(stored, index === 0 ? move.tracking : sandboxTracking(), group, boxes, now, index),
-				event: "shipment.created",
-			}));
-		}
-		if (move.kind === "deliver") {
-			const at = now.toISOString();
-			return stored.shipments
-				.filter((shipment) => shipment.status === "in_transit")
-				.map((shipment) => ({
-					shipment: { ...shipment, status: "delivered", delivered_at: at },
-					event: "shipment.delivered",
-				}));
-		}
-		return [];
-	}
-
-	/**
-	 * One shipment's move on the order as it is in D1 now. A shipment that ships the last units, or
-	 * delivers the last one in transit, is the order's ship or deliver move too; any other leaves the
-	 * order's status as it is, and bumps its version.
-	 */
+	/** One shipment's move on the order as it is in D1 now, as `planShipment` decides it. */
 	async #shipment(orderId: string, request: ShipmentRequest, actor: Actor): Promise<ShipmentOutcome> {
 		const stored = await findOrder(this.env.DB, orderId);
 		if (stored === null) return { ok: false, kind: "not_found", status: null, message: `No order ${orderId}.` };
 		const now = new Date();
-		const { order } = stored;
-		if (request.kind === "create") {
-			if (order.status !== "in_production") {
-				return refusal(order, `Cannot ship units of an order that is ${order.status}.`);
-			}
-			const units = unitsToShip(stored.items, stored.shipments, request.items);
-			if (!units.ok) return { ...units, kind: "invalid" };
-			const boxes = await packagerFor(this.env.DB, stored.order, stored.items);
-			const shipment = newShipment(stored, request.tracking, units.units, boxes, now);
-			const change: ShipmentChange = { shipment, event: "shipment.created" };
-			if (units.completes) {
-				const tracking = stored.shipments[0]?.tracking ?? request.tracking;
-				return this.#shipmentStep(stored, { kind: "ship", tracking }, actor, [change], shipment, now);
-			}
-			const partial: ShipmentMove = { kind: "ship_partial", tracking: request.tracking };
-			return this.#shipmentStep(stored, partial, actor, [change], shipment, now);
-		}
-		const current = stored.shipments.find((shipment) => shipment.id === request.shipmentId);
-		if (current === undefined) {
-			return { ok: false, kind: "shipment_not_found", message: `No shipment ${request.shipmentId} on ${orderId}.` };
-		}
-		if (current.status !== "in_transit") {
-			const verb = request.kind === "deliver" ? "deliver" : "return";
-			return {
-				ok: false,
-				kind: "shipment_refused",
-				message: `Cannot ${verb} shipment ${current.id}: it is ${current.status}.`,
-			};
-		}
-		const at = now.toISOString();
-		if (request.kind === "return") {
-			const shipment: ShipmentRow = { ...current, status: "returned", returned_at: at };
-			const move: ShipmentMove = { kind: "return_shipment", shipmentId: current.id };
-			return this.#shipmentStep(stored, move, actor, [{ shipment, event: "shipment.returned" }], shipment, now);
-		}
-		const shipment: ShipmentRow = { ...current, status: "delivered", delivered_at: at };
-		const change: ShipmentChange = { shipment, event: "shipment.delivered" };
-		const completes = order.status === "shipped" && deliveryCompletes(stored.items, stored.shipments, current.id);
-		const move: Move | ShipmentMove = completes
-			? { kind: "deliver" }
-			: { kind: "deliver_shipment", shipmentId: current.id };
-		return this.#shipmentStep(stored, move, actor, [change], shipment, now);
+		const plan = await planShipment(stored, request, now, () => packagerFor(this.env.DB, stored.order, stored.items));
+		if (!plan.ok) return plan.kind === "order_refused" ? refusal(stored.order, plan.message) : plan;
+		return this.#shipmentStep(stored, plan.move, actor, plan.changes, plan.shipment, now);
 	}
 
 	/** Writes a shipment's move: through the state machine for a ship or deliver, else at the order's status. */
@@ -456,65 +337,7 @@ export class OrderMachine extends DurableObject<Env> {
 	}
 }
 
-/** A new shipment of `units`, after the order's others (and `after` more made in the same move), boxed. */
-function newShipment(
-	stored: StoredOrder,
-	tracking: Tracking,
-	units: ShipmentItem[],
-	boxes: Packager,
-	now: Date,
-	after = 0,
-): ShipmentRow {
-	return {
-		id: newId("shp"),
-		order_id: stored.order.id,
-		position: (stored.shipments.at(-1)?.position ?? 0) + 1 + after,
-		items: units,
-		tracking,
-		packages: boxes(units),
-		status: "in_transit",
-		shipped_at: now.toISOString(),
-		delivered_at: null,
-		returned_at: null,
-	};
-}
-
-/** The order's shipments after `changes`: changed ones in their place, new ones after the rest. */
-function withChanges(shipments: readonly ShipmentRow[], changes: readonly ShipmentChange[]): ShipmentRow[] {
-	const changed = new Map(changes.map((change) => [change.shipment.id, change.shipment]));
-	const known = new Set(shipments.map((row) => row.id));
-	return [
-		...shipments.map((row) => changed.get(row.id) ?? row),
-		...[...changed.values()].filter((row) => !known.has(row.id)),
-	];
-}
-
-/** Why an order with shipments cannot be canceled, with its counts. */
-function unitsShippedMessage({ items, shipments }: StoredOrder): string {
-	const { units, shipped_units: shipped } = fulfillmentOf(items, shipments);
-	return `Cannot cancel an order whose units have started to ship (${shipped} of ${units} shipped).`;
-}
-
-/** A refusal of a move on `order` as read, not a repeat. */
-function refusal(order: OrderRow, message: string): MoveRefused {
-	return {
-		ok: false,
-		kind: "refused",
-		status: order.status,
-		message,
-		repeat: false,
-		partnerMustFix: false,
-		tracking: stateOf(order).tracking,
-	};
-}
-
 /** Whether every item's file is an upload (no fetch from a URL), so validating it takes moments. */
 function checksUploadsOnly({ items }: StoredOrder): boolean {
 	return items.every((item) => item.print_file_url === null);
-}
-
-/** A tracking number that cannot be mistaken for a real one. */
-function sandboxTracking() {
-	const number = `SANDBOX-${randomBase62(12).toUpperCase()}`;
-	return { carrier: "Sandbox Parcel Co.", number, url: `https://sandbox.invalid/track/${number}` };
 }

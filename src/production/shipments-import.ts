@@ -9,8 +9,8 @@
 
 import { log } from "../log.ts";
 import { orderMachine } from "../orders/machine.ts";
+import type { MoveOutcome } from "../orders/move-outcome.ts";
 import { ShipBody, shipTracking } from "../orders/operator-moves.ts";
-import type { MoveOutcome } from "../orders/order-machine.do.ts";
 import { findShippingFacts, type ShippingFacts } from "../orders/queue-store.ts";
 import { applyMove, initialState, sameTracking, type Tracking } from "../orders/state-machine.ts";
 import type { ImportRow } from "./shipments-csv.ts";
