@@ -107,3 +107,23 @@ export const LimitsSchema = z
 		order_burst: z.number().openapi({ example: DEFAULT_LIMITS.orderBurst }),
 	})
 	.openapi("Limits");
+
+/** The most an edit window can be: a day. */
+export const MAX_EDIT_WINDOW_MINUTES = 1440;
+
+export const SettingsBody = z
+	.strictObject({
+		edit_window_minutes: z.number().int().min(0).max(MAX_EDIT_WINDOW_MINUTES).openapi({
+			description:
+				"Minutes after its creation during which an order's recipient, shipping method and items can still be changed, and the floor does not see it (0 to 1440; 0: no window). Applies to orders created from now on; an order keeps the window it was created with.",
+			example: 30,
+		}),
+	})
+	.openapi("AccountSettingsRequest");
+
+export const SettingsSchema = z
+	.object({
+		account_id: z.string().openapi({ example: "acct_4fQ9v2" }),
+		edit_window_minutes: z.number().int().openapi({ example: 30 }),
+	})
+	.openapi("AccountSettings");

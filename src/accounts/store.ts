@@ -14,6 +14,8 @@ export type Principal = {
 	mode: KeyMode;
 	scopes: Scope[];
 	limits: AccountLimits;
+	/** Minutes after creation the account's orders stay editable and unseen by the floor (0: none). */
+	editWindowMinutes: number;
 };
 
 type KeyRow = {
@@ -25,6 +27,7 @@ type KeyRow = {
 	requests_per_minute: number | null;
 	orders_per_second: number | null;
 	order_burst: number | null;
+	edit_window_minutes: number;
 };
 
 /** The key with this hash and its account's limits: `revoked` when it was revoked, null when unknown. */
@@ -32,7 +35,7 @@ export async function findKeyByHash(db: D1Database, keyHash: string): Promise<Pr
 	const row = await db
 		.prepare(
 			`SELECT k.id AS key_id, k.account_id, k.mode, k.scopes, k.revoked_at,
-			        a.requests_per_minute, a.orders_per_second, a.order_burst
+			        a.requests_per_minute, a.orders_per_second, a.order_burst, a.edit_window_minutes
 			   FROM api_keys k JOIN accounts a ON a.id = k.account_id
 			  WHERE k.key_hash = ?1`,
 		)
@@ -46,6 +49,7 @@ export async function findKeyByHash(db: D1Database, keyHash: string): Promise<Pr
 		mode: row.mode,
 		scopes: parseScopes(row.scopes),
 		limits: limitsFromRow(row),
+		editWindowMinutes: row.edit_window_minutes,
 	};
 }
 
@@ -197,4 +201,19 @@ export async function accountsNamed(db: D1Database, text: string, onlyId?: strin
 		ids: results.slice(0, NAME_SEARCH_PARTNERS).map((row) => row.id),
 		more: results.length > NAME_SEARCH_PARTNERS,
 	};
+}
+
+/** An account's settings: the edit window of its new orders, in minutes. */
+export type AccountSettings = { edit_window_minutes: number };
+
+/** Stores an account's settings and returns them, or null when the account does not exist. */
+export function updateSettings(
+	db: D1Database,
+	accountId: string,
+	settings: AccountSettings,
+): Promise<AccountSettings | null> {
+	return db
+		.prepare("UPDATE accounts SET edit_window_minutes = ?2 WHERE id = ?1 RETURNING edit_window_minutes")
+		.bind(accountId, settings.edit_window_minutes)
+		.first<AccountSettings>();
 }

@@ -11,9 +11,11 @@ import {
 	LimitsBody,
 	LimitsSchema,
 	NewAccountSchema,
+	SettingsBody,
+	SettingsSchema,
 } from "../accounts/schema.ts";
 import { PARTNER_SCOPES } from "../accounts/scopes.ts";
-import { accountExists, findKeyById, keyHashesOf, runBatch, updateLimits } from "../accounts/store.ts";
+import { accountExists, findKeyById, keyHashesOf, runBatch, updateLimits, updateSettings } from "../accounts/store.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { forgetKeys } from "../rate-limit/middleware.ts";
@@ -64,11 +66,23 @@ const setLimits = protectedRoute("admin", {
 	responses: { 200: jsonResponse(LimitsSchema, "The limits now in force."), ...errorResponses(400, 404, 422) },
 });
 
+const setSettings = protectedRoute("admin", {
+	method: "put",
+	path: "/admin/accounts/{id}/settings",
+	tags: ["Admin"],
+	summary: "Set an account's settings: the edit window of its new orders",
+	request: {
+		params: AccountIdParams,
+		body: { required: true, content: { "application/json": { schema: SettingsBody } } },
+	},
+	responses: { 200: jsonResponse(SettingsSchema, "The settings now in force."), ...errorResponses(400, 404, 422) },
+});
+
 function noSuchAccount(accountId: string): ApiError {
 	return new ApiError("account_not_found", `No account ${accountId}.`, "id");
 }
 
-/** Admin routes (scope `admin`): accounts, keys and rate-limit overrides. */
+/** Admin routes (scope `admin`): accounts, keys, rate-limit overrides and settings. */
 export const adminRoutes = createApp<AuthedEnv>()
 	.openapi(createAccount, async (c) => {
 		const { name } = c.req.valid("json");
@@ -107,4 +121,12 @@ export const adminRoutes = createApp<AuthedEnv>()
 			},
 			200,
 		);
+	})
+	.openapi(setSettings, async (c) => {
+		const { id } = c.req.valid("param");
+		const settings = await updateSettings(c.env.DB, id, c.req.valid("json"));
+		if (settings === null) throw noSuchAccount(id);
+		// Each key's limiter holds its principal, which carries the window its next create uses.
+		await forgetKeys(c.env, await keyHashesOf(c.env.DB, { accountId: id }));
+		return c.json({ account_id: id, edit_window_minutes: settings.edit_window_minutes }, 200);
 	});

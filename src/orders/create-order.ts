@@ -39,7 +39,11 @@ export type OrderCreated =
  * Creates `owner`'s order from `input`, or answers a repeat with the first order. Throws the API's
  * errors: 422 for what is refused, 409 for an external_id already used with other content.
  */
-export async function createOrder(env: Env, owner: Owner, input: CreateOrderInput): Promise<OrderCreated> {
+export async function createOrder(
+	env: Env,
+	owner: Owner & { editWindowMinutes: number },
+	input: CreateOrderInput,
+): Promise<OrderCreated> {
 	const addressProblem = outboundUrlsProblem(env, input);
 	if (addressProblem !== null) throw unprocessable(addressProblem);
 	const requestHash = await sha256Hex(canonicalOrderRequest(input));
@@ -76,7 +80,7 @@ export async function startOrder(env: Env, created: CreatedOrder, requestId: str
 /** The order written, or why not: a refusal, or the external_id found taken by the unique index. */
 async function storeNewOrder(
 	env: Env,
-	owner: Owner,
+	owner: Owner & { editWindowMinutes: number },
 	input: CreateOrderInput,
 	requestHash: string,
 ): Promise<{ ok: true; order: StoredOrder; files: PrintFileRow[] } | { ok: false; error: Error }> {
@@ -99,6 +103,7 @@ async function storeNewOrder(
 		quoteId: input.quote_id ?? null,
 		costs: pricing.costs,
 		metadata: input.metadata ?? {},
+		editWindowMinutes: owner.editWindowMinutes,
 		now,
 	});
 	try {

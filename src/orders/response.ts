@@ -155,6 +155,11 @@ export const OrderSchema = z
 		delivered_at: dateTime().nullable(),
 		canceled_at: dateTime().nullable(),
 		metadata: MetadataSchema,
+		editable_until: dateTime().nullable().openapi({
+			description:
+				"Until when the recipient, shipping method and items can still be changed whatever the status (created_at plus the account's edit window, fixed at creation); the floor does not start the order before. Null when the account has no edit window.",
+			example: "2026-11-24T09:30:00.000Z",
+		}),
 	})
 	.openapi("Order");
 
@@ -207,6 +212,7 @@ export function toOrder({ order, items, shipments }: StoredOrder): Order {
 		delivered_at: order.delivered_at,
 		canceled_at: order.canceled_at,
 		metadata: order.metadata,
+		editable_until: order.editable_until,
 	};
 }
 

@@ -47,6 +47,8 @@ export type OrderRow = {
 	costs: OrderCosts | null;
 	/** The partner's keys and values; `{}` when it sent none. */
 	metadata: Metadata;
+	/** Until when the partner may still change it and the floor does not see it; null without an edit window. */
+	editable_until: string | null;
 };
 
 /** An order_items row, its JSON columns parsed. */
@@ -85,9 +87,12 @@ export function newOrderRow(fields: {
 	quoteId?: string | null;
 	costs?: OrderCosts | null;
 	metadata?: Metadata;
+	/** The account's edit window in minutes (0 or absent: none). */
+	editWindowMinutes?: number;
 	now: Date;
 	status?: OrderStatus;
 }): OrderRow {
+	const windowMs = (fields.editWindowMinutes ?? 0) * 60_000;
 	const at = fields.now.toISOString();
 	return {
 		id: fields.id,
@@ -116,6 +121,7 @@ export function newOrderRow(fields: {
 		quote_id: fields.quoteId ?? null,
 		costs: fields.costs ?? null,
 		metadata: fields.metadata ?? {},
+		editable_until: windowMs > 0 ? new Date(fields.now.getTime() + windowMs).toISOString() : null,
 	};
 }
 
