@@ -104,6 +104,11 @@ export const ERROR_CODES = {
 		type: "conflict",
 		action: "Items change only while the order is `on_hold`; read the order to see its status.",
 	},
+	order_in_edit_window: {
+		type: "conflict",
+		action:
+			"Ops keys: the partner may still change the order until its `editable_until` (the message says when): ship it, or print its work tickets, after that time.",
+	},
 	hold_needs_partner_fix: {
 		type: "conflict",
 		action:

@@ -1495,6 +1495,7 @@ export interface components {
 					| "price_book_not_found"
 					| "idempotency_key_reused"
 					| "order_not_editable"
+					| "order_in_edit_window"
 					| "hold_needs_partner_fix"
 					| "order_move_refused"
 					| "shipment_move_refused"
@@ -6405,6 +6406,19 @@ export interface operations {
 			};
 			/** @description Error `not_found` */
 			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

@@ -10,6 +10,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { listAccountNames } from "../accounts/store.ts";
 import { configOf } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
+import { floorRefusal } from "../orders/edit-window.ts";
 import { listOrderMoves } from "../orders/history.ts";
 import { moveAsOperator } from "../orders/operator-moves.ts";
 import { countOrdersByStatus } from "../orders/queue-store.ts";
@@ -128,6 +129,8 @@ floorRoutes.get("/orders/:id/work-ticket", requireSession, async (c) => {
 	const id = c.req.param("id");
 	const sheet = await loadOrderSheet(c.env, id);
 	if (sheet === null) return noSuchOrder(c, id);
+	const inWindow = floorRefusal(sheet.order, new Date());
+	if (inWindow !== null) return errorPage(c, 409, inWindow, c.var.operator.csrfToken);
 	return c.html(await workTicketOf(c.env, sheet), 200, PAGE_SECURITY_HEADERS);
 });
 

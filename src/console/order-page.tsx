@@ -8,6 +8,7 @@ import type { OrderMoveRow } from "../orders/history.ts";
 import { stateOf } from "../orders/rows.ts";
 import { decidingHoldReason } from "../orders/state-machine.ts";
 import type { OrderSheet } from "../production/order-sheet.ts";
+import { EditWindowBanner } from "./edit-window-banner.tsx";
 import { Layout, StatusBadge } from "./layout.tsx";
 import { type ConsoleMove, DONE_MESSAGES, type InvalidMoveForm } from "./move-forms.ts";
 import {
@@ -53,6 +54,7 @@ export function OrderPage({ sheet, history, csrfToken, done, refusal, invalid }:
 				</span>
 			</div>
 			{done === null ? null : <div role="status">{DONE_MESSAGES[done]}</div>}
+			<EditWindowBanner order={order} now={new Date()} />
 			<WarningsBanner items={sheet.items} />
 			<div class="grid">
 				<PartnerPanel sheet={sheet} />

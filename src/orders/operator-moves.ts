@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ApiError } from "../http/errors.ts";
 import { singleLineText, webUrl } from "../text-rules.ts";
 import { KNOWN_CARRIER_NAMES, resolveTracking } from "./carrier-tracking.ts";
+import { floorRefusal } from "./edit-window.ts";
 import { orderFromOutcome, orderMachine, refusalError } from "./machine.ts";
 import type { ShipmentOutcome } from "./move-outcome.ts";
 import type { StoredOrder } from "./rows.ts";
@@ -83,7 +84,9 @@ export function shipTracking(body: { carrier: string; number: string; url?: stri
  * console. 404 for an unknown order, 409 naming the current status when the move is not allowed.
  */
 export async function moveAsOperator(env: Env, orderId: string, move: Move): Promise<StoredOrder> {
-	if ((await findOrder(env.DB, orderId)) === null) throw new ApiError("order_not_found", `No order ${orderId}.`, "id");
+	const found = await findOrder(env.DB, orderId);
+	if (found === null) throw new ApiError("order_not_found", `No order ${orderId}.`, "id");
+	if (move.kind === "ship") refuseInEditWindow(found);
 	return orderFromOutcome(await orderMachine(env, orderId).move(orderId, move, "operator"));
 }
 
@@ -96,9 +99,20 @@ export async function shipUnitsAsOperator(
 	orderId: string,
 	body: z.infer<typeof ShipmentBody>,
 ): Promise<ShipmentRow> {
-	if ((await findOrder(env.DB, orderId)) === null) throw new ApiError("order_not_found", `No order ${orderId}.`, "id");
+	const found = await findOrder(env.DB, orderId);
+	if (found === null) throw new ApiError("order_not_found", `No order ${orderId}.`, "id");
+	refuseInEditWindow(found);
 	const request: ShipmentRequest = { kind: "create", tracking: shipTracking(body), items: body.items };
 	return shipmentFromOutcome(await orderMachine(env, orderId).shipment(orderId, request, "operator"));
+}
+
+/**
+ * A 409 while the partner may still change the order. Its window's end is fixed at creation and the
+ * clock only moves on, so a check before the machine's serialized move cannot be overtaken.
+ */
+export function refuseInEditWindow({ order }: StoredOrder): void {
+	const message = floorRefusal(order, new Date());
+	if (message !== null) throw new ApiError("order_in_edit_window", message);
 }
 
 /** A shipment delivered or returned, by its id alone (ops keys see every account's): 404 for an unknown one. */

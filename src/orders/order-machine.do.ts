@@ -325,10 +325,12 @@ export class OrderMachine extends DurableObject<Env> {
 	}
 
 	/** Validation right away; the sandbox's next step after its delay; nothing otherwise. */
-	async #scheduleNext(order: { id: string; status: string; mode: string; version: number }): Promise<void> {
+	async #scheduleNext(order: OrderRow): Promise<void> {
 		const testStep = order.mode === "test" && (order.status === "in_production" || order.status === "shipped");
 		if (order.status !== "validating" && !testStep) return;
-		const at = Date.now() + (testStep ? sandboxStepMs(this.env) : 0);
+		// The sandbox plays the floor, which leaves an order alone until its edit window has passed.
+		const windowEnd = order.editable_until === null ? 0 : Date.parse(order.editable_until);
+		const at = Math.max(Date.now() + (testStep ? sandboxStepMs(this.env) : 0), windowEnd);
 		const intent: AlarmIntent = { version: order.version, at };
 		await Promise.all([
 			this.ctx.storage.put({ [ORDER_ID_KEY]: order.id, [ALARM_KEY]: intent }),

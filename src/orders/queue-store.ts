@@ -20,13 +20,16 @@ export type QueueFilter = {
 	mode: KeyMode;
 	limit: number;
 	cursor?: Cursor;
+	/** The time the floor looks at: orders still in their edit window are left out. Now unless given. */
+	now?: Date;
 };
 
 /** What a search by partner name covered: how many partners, and whether more names matched (null without a search). */
 export type PartnerSearch = { partners: number; more: boolean } | null;
 
 /**
- * The production queue across accounts, oldest first (operators), narrowed by `filter`.
+ * The production queue across accounts, oldest first (operators), narrowed by `filter`. Orders still
+ * in their edit window are not the floor's yet and are left out.
  *
  * A search is a union: the order with that id, the orders with that external id, and each named
  * partner's orders. Each part is its own statement, whose equality and filters one index serves in
@@ -65,12 +68,15 @@ export async function listProductionQueue(
 		for (const accountId of named.ids) part(false, "account_id = ?", accountId);
 		partnerSearch = { partners: named.ids.length, more: named.more };
 	}
+	const now = (filter.now ?? new Date()).toISOString();
 	const statements = parts.map((where) => {
 		// A key's few rows are filtered, not searched: unary + keeps the planner off the indexes on these
 		// columns (orders_by_mode would serve the ORDER BY, walking every live order to find one).
 		const filtered = where.key ? "+" : "";
 		condition(where, `${filtered}mode = ?`, filter.mode);
 		if (filter.status !== undefined) condition(where, `${filtered}status = ?`, filter.status);
+		// An order the partner may still change is not the floor's yet: filtered from the index's rows.
+		condition(where, "(editable_until IS NULL OR editable_until <= ?)", now);
 		if (filter.cursor !== undefined) {
 			condition(where, "(created_at, id) > (?, ?)", filter.cursor.createdAt, filter.cursor.id);
 		}
@@ -131,7 +137,7 @@ export async function findItemPrinting(
 /** What shipping an order in bulk needs to know of it. */
 export type ShippingFacts = Pick<
 	OrderRow,
-	"id" | "external_id" | "status" | "tracking_carrier" | "tracking_number" | "tracking_url"
+	"id" | "external_id" | "status" | "tracking_carrier" | "tracking_number" | "tracking_url" | "editable_until"
 >;
 
 /** D1 binds at most 100 parameters a statement. */
@@ -154,7 +160,7 @@ export async function findShippingFacts(
 		const where = by === "id" ? `id IN (${placeholders})` : `external_id IN (${placeholders}) AND mode = 'live'`;
 		const { results } = await db
 			.prepare(
-				`SELECT id, external_id, status, tracking_carrier, tracking_number, tracking_url FROM orders WHERE ${where}`,
+				`SELECT id, external_id, status, tracking_carrier, tracking_number, tracking_url, editable_until FROM orders WHERE ${where}`,
 			)
 			.bind(...chunk)
 			.all<ShippingFacts>();

@@ -5,6 +5,7 @@ import { postalLines } from "../addresses/postal-lines.ts";
 import { ShipToSchema } from "../addresses/schema.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
+import { refuseInEditWindow } from "../orders/operator-moves.ts";
 import { OrderIdParams, OrderSchema, TrackingSchema, toOrder } from "../orders/response.ts";
 import { loadOrderSheet, type OrderSheet } from "./order-sheet.ts";
 import { PAPER_SIZES } from "./packing-slip.tsx";
@@ -121,7 +122,7 @@ const getWorkTicket = protectedRoute("ops", {
 	tags: ["Operations"],
 	summary: "The order's work tickets: a page per item with a to-scale drawing, the cut list and a QR code",
 	request: { params: OrderIdParams },
-	responses: { 200: htmlPage, ...errorResponses(404) },
+	responses: { 200: htmlPage, ...errorResponses(404, 409) },
 });
 
 const listWorkTickets = protectedRoute("ops", {
@@ -288,6 +289,7 @@ export const productionRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(getWorkTicket, async (c) => {
 		const sheet = await sheetOr404(c.env, c.req.valid("param").id);
+		refuseInEditWindow(sheet.stored);
 		return c.html(await workTicketOf(c.env, sheet), 200, PAGE_SECURITY_HEADERS);
 	})
 	.openapi(listWorkTickets, async (c) => {

@@ -8,6 +8,7 @@
  */
 
 import { log } from "../log.ts";
+import { floorRefusal } from "../orders/edit-window.ts";
 import { orderMachine } from "../orders/machine.ts";
 import type { MoveOutcome } from "../orders/move-outcome.ts";
 import { ShipBody, shipTracking } from "../orders/operator-moves.ts";
@@ -180,6 +181,8 @@ function shipRefusal(
 		const shippedWith = shippedTracking(order);
 		return sameTracking(shippedWith, tracking) ? alreadyShipped(tracking) : differs(order.status, shippedWith);
 	}
+	const inWindow = floorRefusal(order, new Date());
+	if (inWindow !== null) return { outcome: "refused", message: inWindow };
 	// Only the status decides whether a ship may be made: the rest of the state is left as a new order's.
 	const state = { ...initialState(), status: order.status };
 	const move = applyMove(state, { kind: "ship", tracking }, "operator", new Date());
@@ -242,6 +245,8 @@ async function shipOne(
 		const shippedWith = shippedTracking(order);
 		return sameTracking(shippedWith, tracking) ? alreadyShipped(tracking) : differs(order.status, shippedWith);
 	}
+	const inWindow = floorRefusal(order, new Date());
+	if (inWindow !== null) return { outcome: "refused", message: inWindow };
 	let outcome: MoveOutcome;
 	try {
 		outcome = await orderMachine(env, order.id).move(order.id, { kind: "ship", tracking }, "operator");

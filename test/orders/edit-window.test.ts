@@ -1,7 +1,17 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createAdminKey, createKeyWithScopes, expectError, send } from "../helpers.ts";
-import { createOrder, orderBody, partnerWithFile, readOrder } from "./order-helpers.ts";
+import type { Order } from "../../src/orders/response.ts";
+import { consoleRequest, htmlOf, signedInOperator, textOf } from "../console/console-helpers.ts";
+import { api, createAdminKey, createKeyWithScopes, expectError, send } from "../helpers.ts";
+import {
+	createOrder,
+	opsMove,
+	orderBody,
+	partnerWithFile,
+	readOrder,
+	settleValidation,
+	TRACKING,
+} from "./order-helpers.ts";
 
 /** PUT /v1/admin/accounts/{id}/settings with `body`, by `key`. */
 function putSettings(key: string, accountId: string, body: unknown): Promise<Response> {
@@ -81,5 +91,111 @@ describe("editable_until on the order", () => {
 			.bind(partner.account.id)
 			.first<{ edit_window_minutes: number }>();
 		expect(stored?.edit_window_minutes).toBe(0);
+	});
+});
+
+/** A partner whose account has a `minutes` edit window, with a ready file and an ops key. */
+async function partnerWithWindow(minutes: number) {
+	const made = await partnerWithFile({ opsKey: true });
+	const response = await putSettings(await createAdminKey(), made.partner.account.id, { edit_window_minutes: minutes });
+	expect(response.status).toBe(200);
+	return made;
+}
+
+/** Ends an order's edit window a second ago, as if its time had passed. */
+async function closeWindow(orderId: string): Promise<void> {
+	await env.DB.prepare("UPDATE orders SET editable_until = ?2 WHERE id = ?1")
+		.bind(orderId, new Date(Date.now() - 1000).toISOString())
+		.run();
+}
+
+/** The ids of the floor's queue for one partner. */
+async function queueIds(opsKey: string, accountId: string): Promise<string[]> {
+	const response = await api(`/v1/ops/orders?account_id=${accountId}`, { key: opsKey });
+	expect(response.status).toBe(200);
+	return ((await response.json()) as { data: Order[] }).data.map((order) => order.id);
+}
+
+describe("the floor does not see an order in its edit window", () => {
+	it("the ops queue leaves it out, and lists it once the window has passed", async () => {
+		const { partner, key, file, opsKey } = await partnerWithWindow(60);
+		const order = await settleValidation(key, (await createOrder(key, orderBody(file))).id);
+		expect(order.status).toBe("in_production");
+		expect(await queueIds(opsKey, partner.account.id)).toEqual([]);
+		await closeWindow(order.id);
+		expect(await queueIds(opsKey, partner.account.id)).toEqual([order.id]);
+	});
+
+	it("a search of the queue by the order's id or external_id does not find it either", async () => {
+		const { key, file, opsKey } = await partnerWithWindow(60);
+		const order = await createOrder(key, orderBody(file));
+		for (const q of [order.id, order.external_id]) {
+			const response = await api(`/v1/ops/orders?q=${encodeURIComponent(q)}`, { key: opsKey });
+			expect(((await response.json()) as { data: Order[] }).data).toEqual([]);
+		}
+	});
+
+	it("ship and shipments are a 409 order_in_edit_window saying until when; both work after the window", async () => {
+		const { key, file, opsKey } = await partnerWithWindow(30);
+		const order = await settleValidation(key, (await createOrder(key, orderBody(file))).id);
+		const until = order.editable_until ?? "";
+		const ship = await expectError(await opsMove(opsKey, order.id, "ship", TRACKING), "conflict");
+		expect(ship.code).toBe("order_in_edit_window");
+		expect(ship.message).toContain(until);
+		const shipment = await expectError(await opsMove(opsKey, order.id, "shipments", TRACKING), "conflict");
+		expect(shipment.code).toBe("order_in_edit_window");
+		expect((await readOrder(key, order.id)).status).toBe("in_production");
+		await closeWindow(order.id);
+		expect((await opsMove(opsKey, order.id, "shipments", TRACKING)).status).toBe(201);
+		expect((await readOrder(key, order.id)).status).toBe("shipped");
+	});
+
+	it("the bulk import refuses its row, saying until when, and ships it after the window", async () => {
+		const { key, file, opsKey } = await partnerWithWindow(30);
+		const order = await settleValidation(key, (await createOrder(key, orderBody(file))).id);
+		const csv = `Order Number,Carrier,Tracking Number\r\n${order.external_id},UPS,1Z999AA10123456784`;
+		const post = (path: string) =>
+			api(path, { key: opsKey, method: "POST", headers: { "Content-Type": "text/csv" }, body: csv });
+		const preview = (await (await post("/v1/ops/shipments/import/preview")).json()) as {
+			rows: { action: string; message: string }[];
+		};
+		expect(preview.rows[0]?.action).toBe("refused");
+		expect(preview.rows[0]?.message).toContain(order.editable_until ?? "");
+		const refused = (await (await post("/v1/ops/shipments/import")).json()) as { refused: number; shipped: number };
+		expect(refused).toMatchObject({ refused: 1, shipped: 0 });
+		await closeWindow(order.id);
+		const shipped = (await (await post("/v1/ops/shipments/import")).json()) as { refused: number; shipped: number };
+		expect(shipped).toMatchObject({ refused: 0, shipped: 1 });
+	});
+
+	it("its work ticket is a 409 and a batch of tickets leaves it out, until the window has passed", async () => {
+		const { key, file, opsKey } = await partnerWithWindow(30);
+		const order = await settleValidation(key, (await createOrder(key, orderBody(file))).id);
+		const ticket = await expectError(await api(`/v1/ops/orders/${order.id}/work-ticket`, { key: opsKey }), "conflict");
+		expect(ticket.code).toBe("order_in_edit_window");
+		const batch = await api("/v1/ops/work-tickets?limit=50", { key: opsKey });
+		expect(await batch.text()).not.toContain(order.external_id);
+		await closeWindow(order.id);
+		expect((await api(`/v1/ops/orders/${order.id}/work-ticket`, { key: opsKey })).status).toBe(200);
+	});
+
+	it("the console's order page says until when the partner may edit it, and not once the window has passed", async () => {
+		const { key, file } = await partnerWithWindow(30);
+		const operator = await signedInOperator();
+		const order = await settleValidation(key, (await createOrder(key, orderBody(file))).id);
+		const page = await htmlOf(await consoleRequest(`/ops/orders/${order.id}`, { cookie: operator.cookie }), 200);
+		const until = new Date(order.editable_until ?? "").toISOString();
+		expect(textOf(page)).toContain(`Editable by the partner until ${until.slice(0, 10)} ${until.slice(11, 16)} UTC`);
+		const ticket = await consoleRequest(`/ops/orders/${order.id}/work-ticket`, { cookie: operator.cookie });
+		expect(ticket.status).toBe(409);
+		await closeWindow(order.id);
+		const after = await htmlOf(await consoleRequest(`/ops/orders/${order.id}`, { cookie: operator.cookie }), 200);
+		expect(textOf(after)).not.toContain("Editable by the partner");
+	});
+
+	it("an order of an account without a window is in the queue at once", async () => {
+		const { partner, key, file, opsKey } = await partnerWithWindow(0);
+		const order = await createOrder(key, orderBody(file));
+		expect(await queueIds(opsKey, partner.account.id)).toEqual([order.id]);
 	});
 });
