@@ -102,7 +102,8 @@ export const ERROR_CODES = {
 	},
 	order_not_editable: {
 		type: "conflict",
-		action: "Items change only while the order is `on_hold`; read the order to see its status.",
+		action:
+			"The order can no longer change as asked: the message says why and since when. `GET /v1/orders/{id}/actions` says what can still change, and until when.",
 	},
 	order_in_edit_window: {
 		type: "conflict",

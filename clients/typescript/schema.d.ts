@@ -206,7 +206,8 @@ export interface paths {
 		delete?: never;
 		options?: never;
 		head?: never;
-		patch?: never;
+		/** Change an order's recipient or shipping method (before production, or within the edit window) or its metadata (any time) */
+		patch: operations["patchOrdersById"];
 		trace?: never;
 	};
 	"/v1/orders/by-external-id/{external_id}": {
@@ -254,6 +255,23 @@ export interface paths {
 		put?: never;
 		/** Cancel an order before it ships */
 		post: operations["postOrdersByIdCancel"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/orders/{id}/actions": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		/** What the partner may still do to the order now, until when, and why not */
+		get: operations["getOrdersByIdActions"];
+		put?: never;
+		post?: never;
 		delete?: never;
 		options?: never;
 		head?: never;
@@ -873,6 +891,23 @@ export interface webhooks {
 		patch?: never;
 		trace?: never;
 	};
+	"order.updated": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/** order.updated: sent to the order's callback_url and to each webhook endpoint subscribed to it */
+		post: operations["orderUpdated"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
 	"shipment.created": {
 		parameters: {
 			query?: never;
@@ -1148,6 +1183,68 @@ export interface components {
 			 * @example 2026-11-22T10:00:00.000Z
 			 */
 			canceled_at: string;
+		};
+		OrderUpdatedEvent: {
+			/**
+			 * @description The event's id (`evt_…`), also `webhook-id`: deduplicate on it.
+			 * @example evt_9Lq3
+			 */
+			id: string;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			created_at: string;
+			/** @example ord_3kq9 */
+			order_id: string;
+			/** @example PO-1001 */
+			external_id: string;
+			/**
+			 * @description The order's version after the move; it only grows, so an event older than one already seen can be dropped.
+			 * @example 4
+			 */
+			version: number;
+			metadata: components["schemas"]["Metadata"];
+			/** @enum {string} */
+			event: "order.updated";
+			/**
+			 * @description The order's status, unchanged by the change.
+			 * @example in_production
+			 */
+			status: string;
+			changes: components["schemas"]["OrderFieldChange"][];
+			/** @description The order's costs after the change. */
+			costs: {
+				/** @enum {string} */
+				currency: "USD";
+				/** @example 14889 */
+				items: number;
+				/** @example 3890 */
+				shipping: number;
+				/** @example 18779 */
+				total: number;
+				/** @example 1 */
+				price_book_version: number;
+				/** @example null */
+				quote_id: string | null;
+			} | null;
+		};
+		OrderFieldChange: {
+			/**
+			 * @example shipping_method
+			 * @enum {string}
+			 */
+			field: "ship_to" | "shipping_method" | "items" | "metadata";
+			/**
+			 * @description The value before: the whole object for ship_to and metadata, the item's changed fields for items.
+			 * @example standard
+			 */
+			from?: unknown;
+			/**
+			 * @description The value after, in the same shape.
+			 * @example express
+			 */
+			to?: unknown;
 		};
 		ShipmentCreatedEvent: {
 			/**
@@ -2430,6 +2527,201 @@ export interface components {
 			/** @enum {string|null} */
 			fit?: "fill" | "fit" | null;
 		};
+		UpdatedOrder: {
+			/** @example ord_3kq9 */
+			id: string;
+			/** @example PO-1001 */
+			external_id: string;
+			/** @enum {string} */
+			status: "received" | "validating" | "in_production" | "on_hold" | "shipped" | "delivered" | "canceled";
+			/**
+			 * @description Grows by one with every move. Each webhook body carries the version its move left, so a receiver can drop an event older than the state it has.
+			 * @example 1
+			 */
+			version: number;
+			/** @enum {string} */
+			mode: "live" | "test";
+			ship_to: components["schemas"]["ShipTo"];
+			/**
+			 * @description What a carrier's label would trip on in ship_to, found at creation (as POST /v1/addresses/check finds it, for the order's shipping_method). Never holds or refuses the order; empty for orders placed before warnings were kept.
+			 * @example []
+			 */
+			ship_to_warnings: components["schemas"]["ShipToWarning"][];
+			/** @example https://example.com/hooks */
+			callback_url: string | null;
+			/**
+			 * @description The buyer's message, printed on the packing slip.
+			 * @example Happy birthday, Grace!
+			 */
+			gift_message: string | null;
+			/**
+			 * @description How the order ships; null only for orders placed before orders were priced.
+			 * @enum {string|null}
+			 */
+			shipping_method: "budget" | "standard" | "express" | "freight" | null;
+			costs: components["schemas"]["OrderCosts"];
+			items: components["schemas"]["OrderItem"][];
+			tracking: components["schemas"]["Tracking"];
+			/** @description The order's shipments, oldest first. */
+			shipments: components["schemas"]["Shipment"][];
+			fulfillment: components["schemas"]["Fulfillment"];
+			/** @enum {string|null} */
+			hold_reason:
+				| "file_resolution_too_low"
+				| "file_unreadable"
+				| "file_fetch_failed"
+				| "unsupported_file_format"
+				| "size_not_offered"
+				| "frame_not_found"
+				| "mat_not_found"
+				| "glazing_not_found"
+				| "paper_not_found"
+				| "frame_too_small_for_size"
+				| "operator_hold"
+				| null;
+			hold_details: components["schemas"]["HoldDetail"][];
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			created_at: string;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			updated_at: string;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			shipped_at: string | null;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			delivered_at: string | null;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			canceled_at: string | null;
+			metadata: components["schemas"]["Metadata"];
+			/**
+			 * Format: date-time
+			 * @description Until when the recipient, shipping method and items can still be changed whatever the status (created_at plus the account's edit window, fixed at creation); the floor does not start the order before. Null when the account has no edit window.
+			 * @example 2026-11-24T09:30:00.000Z
+			 */
+			editable_until: string | null;
+			costs_changed: components["schemas"]["CostsChanged"];
+		};
+		/**
+		 * @description What the change did to the costs: shipping and total, before and after. Null when they did not change (a street corrected, metadata only, no change at all).
+		 * @example {
+		 *       "shipping": {
+		 *         "from": 1450,
+		 *         "to": 3890
+		 *       },
+		 *       "total": {
+		 *         "from": 16339,
+		 *         "to": 18779
+		 *       }
+		 *     }
+		 */
+		CostsChanged: {
+			shipping: components["schemas"]["CentsChange"];
+			total: components["schemas"]["CentsChange"];
+		} | null;
+		CentsChange: {
+			/**
+			 * @description US cents.
+			 * @example 1450
+			 */
+			from: number;
+			/**
+			 * @description US cents.
+			 * @example 3890
+			 */
+			to: number;
+		};
+		/**
+		 * @example {
+		 *       "shipping_method": "express",
+		 *       "metadata": {
+		 *         "shop_order_ref": "SO-48213"
+		 *       }
+		 *     }
+		 */
+		UpdateOrderRequest: {
+			ship_to?: components["schemas"]["ShipTo"] & unknown;
+			/**
+			 * @description The new method, offered for the order's items and destination. Same statuses as ship_to. Shipping is priced again from the order's price book; the items keep their prices.
+			 * @example express
+			 * @enum {string}
+			 */
+			shipping_method?: "budget" | "standard" | "express" | "freight";
+			/**
+			 * @description Keys to set (a string) or remove (null); keys left out stay as they are. The order keeps at most 20 keys.
+			 * @example {
+			 *       "shop_order_ref": "SO-48213",
+			 *       "customer_id": "cus_8842",
+			 *       "channel": "etsy"
+			 *     }
+			 */
+			metadata?: {
+				[key: string]: string | null;
+			};
+		};
+		/**
+		 * @example {
+		 *       "cancel": {
+		 *         "available": true,
+		 *         "until": null,
+		 *         "reason": null
+		 *       },
+		 *       "update_recipient": {
+		 *         "available": true,
+		 *         "until": "2026-11-24T09:30:00.000Z",
+		 *         "reason": null
+		 *       },
+		 *       "update_shipping_method": {
+		 *         "available": true,
+		 *         "until": "2026-11-24T09:30:00.000Z",
+		 *         "reason": null
+		 *       },
+		 *       "update_items": {
+		 *         "available": true,
+		 *         "until": "2026-11-24T09:30:00.000Z",
+		 *         "reason": null
+		 *       },
+		 *       "update_metadata": {
+		 *         "available": true,
+		 *         "until": null,
+		 *         "reason": null
+		 *       }
+		 *     }
+		 */
+		OrderActions: {
+			cancel: components["schemas"]["ActionAvailability"];
+			update_recipient: components["schemas"]["ActionAvailability"];
+			update_shipping_method: components["schemas"]["ActionAvailability"];
+			update_items: components["schemas"]["ActionAvailability"];
+			update_metadata: components["schemas"]["ActionAvailability"];
+		};
+		ActionAvailability: {
+			/** @example true */
+			available: boolean;
+			/**
+			 * Format: date-time
+			 * @description Until when it stays available (the end of the edit window); null when no end is fixed.
+			 * @example 2026-11-24T09:30:00.000Z
+			 */
+			until: string | null;
+			/**
+			 * @description Why not, and since when; null when available.
+			 * @example null
+			 */
+			reason: string | null;
+		};
 		/**
 		 * @description `normalized` is the address trimmed, runs of spaces made one, a US or Canadian state and postcode upper-cased (a Canadian postcode with its space); null when there are problems.
 		 * @example {
@@ -2678,6 +2970,7 @@ export interface components {
 				| "order.shipped"
 				| "order.delivered"
 				| "order.canceled"
+				| "order.updated"
 				| "shipment.created"
 				| "shipment.delivered"
 				| "shipment.returned";
@@ -2826,6 +3119,7 @@ export interface components {
 				| "order.shipped"
 				| "order.delivered"
 				| "order.canceled"
+				| "order.updated"
 				| "shipment.created"
 				| "shipment.delivered"
 				| "shipment.returned"
@@ -2862,6 +3156,7 @@ export interface components {
 				| "order.shipped"
 				| "order.delivered"
 				| "order.canceled"
+				| "order.updated"
 				| "shipment.created"
 				| "shipment.delivered"
 				| "shipment.returned"
@@ -4761,6 +5056,131 @@ export interface operations {
 			};
 		};
 	};
+	patchOrdersById: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["UpdateOrderRequest"];
+			};
+		};
+		responses: {
+			/** @description The order after the change (or as it was, when nothing changed), with what the change did to its costs. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["UpdatedOrder"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
 	getOrdersByExternalIdByExternalId: {
 		parameters: {
 			query?: never;
@@ -5031,6 +5451,85 @@ export interface operations {
 			};
 			/** @description Error `conflict` */
 			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	getOrdersByIdActions: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description Each action: available, until, reason. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["OrderActions"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -6925,6 +7424,7 @@ export interface operations {
 					| "order.shipped"
 					| "order.delivered"
 					| "order.canceled"
+					| "order.updated"
 					| "shipment.created"
 					| "shipment.delivered"
 					| "shipment.returned";
@@ -9018,6 +9518,44 @@ export interface operations {
 		requestBody: {
 			content: {
 				"application/json": components["schemas"]["OrderCanceledEvent"];
+			};
+		};
+		responses: {
+			/** @description Any 2xx acknowledges the event (the body is not read). */
+			200: {
+				headers: {
+					[name: string]: unknown;
+				};
+				content?: never;
+			};
+			/** @description Any other status (or none within 10 s) is retried on the schedule for 24 hours; 429 and 503 may carry Retry-After. A ping is not retried. */
+			400: {
+				headers: {
+					[name: string]: unknown;
+				};
+				content?: never;
+			};
+		};
+	};
+	orderUpdated: {
+		parameters: {
+			query?: never;
+			header: {
+				/** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of the raw body>`, one `v1=` per secret during a rotation. */
+				"svc-signature": string;
+				/** @description Standard Webhooks: the event's id. */
+				"webhook-id": string;
+				/** @description Standard Webhooks: unix seconds of this attempt. */
+				"webhook-timestamp": string;
+				/** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed by the base64 after `whsec_`. */
+				"webhook-signature": string;
+			};
+			path?: never;
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["OrderUpdatedEvent"];
 			};
 		};
 		responses: {

@@ -10,6 +10,7 @@ export const WEBHOOK_EVENT_TYPES = [
 	"order.shipped",
 	"order.delivered",
 	"order.canceled",
+	"order.updated",
 	"shipment.created",
 	"shipment.delivered",
 	"shipment.returned",

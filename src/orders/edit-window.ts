@@ -16,3 +16,8 @@ export function floorRefusal(order: WindowOf, now: Date): string | null {
 	if (!inEditWindow(order, now)) return null;
 	return `Order ${order.id} can still be changed by the partner until ${order.editable_until}: the floor cannot work it before then.`;
 }
+
+/** When the window ends, in epoch milliseconds (0 without a window): what waits for it waits until then. */
+export function windowEndMs(order: WindowOf): number {
+	return order.editable_until === null ? 0 : Date.parse(order.editable_until);
+}

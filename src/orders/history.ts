@@ -18,7 +18,7 @@ export type RecordedMove = Move | ShipmentMove;
 export type OrderMoveRow = {
 	order_id: string;
 	version: number;
-	move: RecordedMove["kind"] | "create";
+	move: RecordedMove["kind"] | "create" | "update";
 	actor: Actor;
 	from_status: OrderStatus | null;
 	to_status: OrderStatus;

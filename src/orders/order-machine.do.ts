@@ -1,13 +1,14 @@
 import { DurableObject } from "cloudflare:workers";
 import { configOf } from "../config.ts";
-
 import { log } from "../log.ts";
 import type { PrintFileRow } from "../print-files/store.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
+import { windowEndMs } from "./edit-window.ts";
 import type { ShipmentMove } from "./history.ts";
 import { type CreatedOrder, type MoveOutcome, refusal, type ShipmentOutcome } from "./move-outcome.ts";
 import { type MoveStep, type ShipmentChange, StaleOrder, writeMove } from "./move-store.ts";
+import { applyUpdate, type UpdateOutcome, type UpdateRequest } from "./order-update.ts";
 import { type ItemRow, type OrderRow, type StoredOrder, stateOf, withState } from "./rows.ts";
 import {
 	applyWithShipments,
@@ -95,6 +96,11 @@ export class OrderMachine extends DurableObject<Env> {
 	/** A shipment's move, serialized with every other move of the order. */
 	shipment(orderId: string, request: ShipmentRequest, actor: Actor): Promise<ShipmentOutcome> {
 		return this.ctx.blockConcurrencyWhile(() => this.#shipment(orderId, request, actor));
+	}
+
+	/** A partner's change of the order (order-update.ts), serialized with every move of the order. */
+	update(request: UpdateRequest): Promise<UpdateOutcome> {
+		return this.ctx.blockConcurrencyWhile(() => applyUpdate(this.env, request, new Date()));
 	}
 
 	/** The sandbox's next step, now: validation, production, shipping or delivery of a test order. */
@@ -329,8 +335,7 @@ export class OrderMachine extends DurableObject<Env> {
 		const testStep = order.mode === "test" && (order.status === "in_production" || order.status === "shipped");
 		if (order.status !== "validating" && !testStep) return;
 		// The sandbox plays the floor, which leaves an order alone until its edit window has passed.
-		const windowEnd = order.editable_until === null ? 0 : Date.parse(order.editable_until);
-		const at = Math.max(Date.now() + (testStep ? sandboxStepMs(this.env) : 0), windowEnd);
+		const at = Math.max(Date.now() + (testStep ? sandboxStepMs(this.env) : 0), windowEndMs(order));
 		const intent: AlarmIntent = { version: order.version, at };
 		await Promise.all([
 			this.ctx.storage.put({ [ORDER_ID_KEY]: order.id, [ALARM_KEY]: intent }),

@@ -3,14 +3,17 @@ import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { decodeCursor } from "../http/cursor.ts";
-import { ApiError, errorResponses } from "../http/errors.ts";
+import { ApiError, errorResponses, unprocessable } from "../http/errors.ts";
 import { createOrder, startOrder } from "./create-order.ts";
 import { fixItem } from "./fix-item.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
+import { orderActions } from "./order-actions.ts";
+import type { UpdateOutcome } from "./order-update.ts";
 import { OrderIdParams, OrderPageSchema, OrderSchema, toOrder, toOrderPage } from "./response.ts";
 import { CreateOrderBody, PatchItemBody } from "./schema.ts";
 import { ORDER_STATUSES } from "./state-machine.ts";
 import { findOrderByExternalId, findOwnedOrder, listOrders } from "./store.ts";
+import { OrderActionsSchema, UpdatedOrderSchema, UpdateOrderBody } from "./update-schema.ts";
 
 const ItemParams = OrderIdParams.extend({
 	item_id: z.string().openapi({ param: { name: "item_id", in: "path" }, example: "itm_8fd2" }),
@@ -97,11 +100,50 @@ const cancelOrder = protectedRoute("orders:write", {
 	responses: { 200: jsonResponse(OrderSchema, "The canceled order."), ...errorResponses(404, 409) },
 });
 
+const updateOrderRoute = protectedRoute("orders:write", {
+	method: "patch",
+	path: "/orders/{id}",
+	tags: ["Orders"],
+	summary:
+		"Change an order's recipient or shipping method (before production, or within the edit window) or its metadata (any time)",
+	request: {
+		params: OrderIdParams,
+		body: { required: true, content: { "application/json": { schema: UpdateOrderBody } } },
+	},
+	responses: {
+		200: jsonResponse(
+			UpdatedOrderSchema,
+			"The order after the change (or as it was, when nothing changed), with what the change did to its costs.",
+		),
+		...errorResponses(400, 404, 409, 422),
+	},
+});
+
+const getActions = protectedRoute("orders:read", {
+	method: "get",
+	path: "/orders/{id}/actions",
+	tags: ["Orders"],
+	summary: "What the partner may still do to the order now, until when, and why not",
+	request: { params: OrderIdParams },
+	responses: {
+		200: jsonResponse(OrderActionsSchema, "Each action: available, until, reason."),
+		...errorResponses(404),
+	},
+});
+
+/** The order a change produced, or the API's error: 404, 409 saying why and since when, or 422 on the field. */
+function updatedOrder(outcome: UpdateOutcome) {
+	if (outcome.ok) return { ...toOrder(outcome.order), costs_changed: outcome.costsChanged };
+	if (outcome.kind === "not_found") throw new ApiError("order_not_found", outcome.message, "id");
+	if (outcome.kind === "invalid") throw unprocessable(outcome.problem);
+	throw new ApiError("order_not_editable", `${outcome.message} (current status: ${outcome.status})`);
+}
+
 function notFound(id: string): ApiError {
 	return new ApiError("order_not_found", `No order ${id}.`, "id");
 }
 
-/** Partner routes for orders: create, read, list, fix an item, cancel. */
+/** Partner routes for orders: create, read, list, change, fix an item, cancel, and what may still be done. */
 export const orderRoutes = createApp<AuthedEnv>()
 	.openapi(createOrderRoute, async (c) => {
 		const created = await createOrder(c.env, c.var.principal, c.req.valid("json"));
@@ -147,4 +189,21 @@ export const orderRoutes = createApp<AuthedEnv>()
 		if (found === null) throw notFound(id);
 		const outcome = await orderMachine(c.env, id).move(id, { kind: "cancel" }, "partner");
 		return c.json(toOrder(orderFromOutcome(outcome)), 200);
+	})
+	.openapi(updateOrderRoute, async (c) => {
+		const { id } = c.req.valid("param");
+		if ((await findOwnedOrder(c.env.DB, c.var.principal, id)) === null) throw notFound(id);
+		const { accountId, mode } = c.var.principal;
+		const outcome = await orderMachine(c.env, id).update({
+			owner: { accountId, mode },
+			orderId: id,
+			input: c.req.valid("json"),
+		});
+		return c.json(updatedOrder(outcome), 200);
+	})
+	.openapi(getActions, async (c) => {
+		const { id } = c.req.valid("param");
+		const found = await findOwnedOrder(c.env.DB, c.var.principal, id);
+		if (found === null) throw notFound(id);
+		return c.json(orderActions(found, new Date()), 200);
 	});

@@ -101,6 +101,30 @@ function shipmentEvent<T extends string>(event: T) {
 	});
 }
 
+/** One change an order.updated event reports: the field, its value before and after. */
+const FieldChange = z
+	.object({
+		field: z.enum(["ship_to", "shipping_method", "items", "metadata"]).openapi({ example: "shipping_method" }),
+		from: z.unknown().openapi({
+			description: "The value before: the whole object for ship_to and metadata, the item's changed fields for items.",
+			example: "standard",
+		}),
+		to: z.unknown().openapi({ description: "The value after, in the same shape.", example: "express" }),
+	})
+	.openapi("OrderFieldChange");
+
+/** The order's costs after a change, as the order shows them (null while an item cannot be priced). */
+const CostsAfter = z
+	.object({
+		currency: z.literal("USD"),
+		items: z.number().int().openapi({ example: 14889 }),
+		shipping: z.number().int().openapi({ example: 3890 }),
+		total: z.number().int().openapi({ example: 18779 }),
+		price_book_version: z.number().int().openapi({ example: 1 }),
+		quote_id: z.string().nullable().openapi({ example: null }),
+	})
+	.nullable();
+
 /** The webhook events the service sends, each with its body's schema. */
 export const WEBHOOK_EVENT_SCHEMAS = {
 	"order.in_production": z
@@ -130,6 +154,17 @@ export const WEBHOOK_EVENT_SCHEMAS = {
 	"order.canceled": z
 		.object({ ...base, event: z.literal("order.canceled"), status: z.literal("canceled"), canceled_at: dateTime() })
 		.openapi("OrderCanceledEvent"),
+	"order.updated": z
+		.object({
+			...base,
+			event: z.literal("order.updated"),
+			status: z
+				.string()
+				.openapi({ description: "The order's status, unchanged by the change.", example: "in_production" }),
+			changes: z.array(FieldChange).min(1),
+			costs: CostsAfter.openapi({ description: "The order's costs after the change." }),
+		})
+		.openapi("OrderUpdatedEvent"),
 	"shipment.created": shipmentEvent("shipment.created").openapi("ShipmentCreatedEvent"),
 	"shipment.delivered": shipmentEvent("shipment.delivered").openapi("ShipmentDeliveredEvent"),
 	"shipment.returned": shipmentEvent("shipment.returned").openapi("ShipmentReturnedEvent"),

@@ -11,6 +11,7 @@ export const ORDER_EVENT_TYPES = [
 	"order.shipped",
 	"order.delivered",
 	"order.canceled",
+	"order.updated",
 ] as const;
 /** One of ORDER_EVENT_TYPES. */
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
@@ -35,6 +36,7 @@ export const SENT_EVENT_TYPES = [
 	"order.shipped",
 	"order.delivered",
 	"order.canceled",
+	"order.updated",
 	"shipment.created",
 	"shipment.delivered",
 	"shipment.returned",
@@ -77,6 +79,12 @@ export type OrderEventSubject = {
 	metadata: EventMetadata;
 };
 
+/** What an `order.updated` event says changed: each field from and to, and the order's costs after it. */
+export type OrderUpdateSubject = {
+	changes: Array<{ field: "ship_to" | "shipping_method" | "items" | "metadata"; from: unknown; to: unknown }>;
+	costs: object | null;
+};
+
 /** A shipment as its events carry it: the shipment object of the order's `shipments`. */
 export type ShipmentEventSubject = {
 	id: string;
@@ -117,9 +125,15 @@ export function webhookBody(
 	eventId: string,
 	createdAt: string,
 	shipment: ShipmentEventSubject | null = null,
+	update: OrderUpdateSubject | null = null,
 ): string {
 	const base = baseBody(type, order, eventId, createdAt);
-	const fields = shipment !== null ? { ...base, shipment } : orderEventFields(type, order, base);
+	const fields =
+		shipment !== null
+			? { ...base, shipment }
+			: update !== null
+				? { ...base, changes: update.changes, costs: update.costs }
+				: orderEventFields(type, order, base);
 	return JSON.stringify(withOrderMetadata(fields, order.metadata));
 }
 

@@ -226,6 +226,7 @@ describe("GET /v1/openapi.json", () => {
 				"order.in_production",
 				"order.on_hold",
 				"order.shipped",
+				"order.updated",
 				"ping",
 				"shipment.created",
 				"shipment.delivered",

@@ -1,0 +1,184 @@
+/**
+ * A partner's change of an order (`PATCH /v1/orders/{id}`): the recipient and the shipping method
+ * while the order allows it (order-actions.ts), the metadata at any time. Shipping is priced again
+ * from the order's own price book and the items keep their prices. Run inside the order's Durable
+ * Object, so it is serialized with every move of the order and written over the version it read.
+ */
+import type { Owner } from "../accounts/owner.ts";
+import type { ShipTo } from "../addresses/schema.ts";
+import { shipToWarnings } from "../addresses/ship-to-warnings.ts";
+import { isolateCatalog } from "../catalog/cache.ts";
+import { sentFraming, specOf } from "../framing/spec.ts";
+import { randomBase62 } from "../ids.ts";
+import { shippingTablesOf } from "../pricing/book.ts";
+import { safeSum } from "../pricing/money.ts";
+import { type ShippingMethod, zoneOf } from "../pricing/shipping.ts";
+import { findPriceBook } from "../pricing/store.ts";
+import { type Refusal, refusal } from "../problem.ts";
+import { piecesFactsWith } from "../quotes/facts.ts";
+import { cartShippingOptions, notOffered, pricePiece } from "../quotes/price-quote.ts";
+import type { OrderUpdateSubject } from "../webhooks/events.ts";
+import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
+import type { OrderCosts } from "./costs.ts";
+import { mergeMetadata } from "./metadata.ts";
+import { StaleOrder } from "./move-store.ts";
+import { shippingChange } from "./order-actions.ts";
+import type { OrderRow, StoredOrder } from "./rows.ts";
+import { findOwnedOrder } from "./store.ts";
+import type { UpdateOrderInput } from "./update-schema.ts";
+import { writeUpdate } from "./update-store.ts";
+
+/** What the change did to the costs, or null when they stayed as they were. */
+export type CostsChanged = { shipping: { from: number; to: number }; total: { from: number; to: number } } | null;
+
+/** What a change came to: the order after it, or why not (404, 409 with the order's status, 422). */
+export type UpdateOutcome =
+	| { ok: true; order: StoredOrder; costsChanged: CostsChanged }
+	| { ok: false; kind: "not_found"; message: string }
+	| { ok: false; kind: "refused"; message: string; status: string }
+	| { ok: false; kind: "invalid"; problem: Refusal };
+
+/** A partner's change: whose order, which, and the fields sent. */
+export type UpdateRequest = { owner: Owner; orderId: string; input: UpdateOrderInput };
+
+type Change = OrderUpdateSubject["changes"][number];
+
+/** Whether two JSON values are the same, whatever the order of their keys. */
+function sameValue(a: unknown, b: unknown): boolean {
+	const canonical = (value: unknown): unknown => {
+		if (Array.isArray(value)) return value.map(canonical);
+		if (typeof value !== "object" || value === null) return value;
+		return Object.fromEntries(
+			Object.entries(value)
+				.filter(([, entry]) => entry !== undefined)
+				.sort(([x], [y]) => (x < y ? -1 : 1))
+				.map(([key, entry]) => [key, canonical(entry)]),
+		);
+	};
+	return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+/**
+ * Applies `input` to `owner`'s order `orderId` as it is now in D1, and writes it with its
+ * `order.updated` event unless nothing changes (then the order is answered as it is, and no event is
+ * recorded). A write overtaken by another move of the order is refused with the order's status.
+ */
+export async function applyUpdate(
+	env: Env,
+	{ owner, orderId, input }: UpdateRequest,
+	now: Date,
+): Promise<UpdateOutcome> {
+	const stored = await findOwnedOrder(env.DB, owner, orderId);
+	if (stored === null) return { ok: false, kind: "not_found", message: `No order ${orderId}.` };
+	const { order } = stored;
+	const changes: Change[] = [];
+	let after: OrderRow = order;
+	const shipTo = input.ship_to ?? order.ship_to;
+	const method = input.shipping_method ?? order.shipping_method ?? "standard";
+	const recipientChanged = !sameValue(shipTo, order.ship_to);
+	const methodChanged = method !== order.shipping_method;
+	for (const [changed, what] of [
+		[recipientChanged, "recipient"],
+		[methodChanged, "shipping method"],
+	] as const) {
+		const allowed = changed ? shippingChange(order, what, now) : null;
+		if (allowed !== null && !allowed.available) {
+			return { ok: false, kind: "refused", message: allowed.reason ?? "", status: order.status };
+		}
+	}
+	if (recipientChanged || methodChanged) {
+		const priced = await repricedShipping(env.DB, stored, shipTo, method);
+		if (!priced.ok) return { ok: false, kind: "invalid", problem: priced };
+		after = {
+			...after,
+			ship_to: shipTo,
+			shipping_method: method,
+			ship_to_warnings: shipToWarnings(shipTo, method),
+			costs: priced.costs,
+			quote_id: priced.costs === null ? (priced.keepsQuote ? order.quote_id : null) : priced.costs.quote_id,
+		};
+		if (recipientChanged) changes.push({ field: "ship_to", from: order.ship_to, to: shipTo });
+		if (methodChanged) changes.push({ field: "shipping_method", from: order.shipping_method, to: method });
+	}
+	if (input.metadata !== undefined) {
+		const merged = mergeMetadata(order.metadata, input.metadata);
+		if (!merged.ok) return { ok: false, kind: "invalid", problem: merged };
+		if (!sameValue(merged.metadata, order.metadata)) {
+			changes.push({ field: "metadata", from: order.metadata, to: merged.metadata });
+			after = { ...after, metadata: merged.metadata };
+		}
+	}
+	if (changes.length === 0) return { ok: true, order: stored, costsChanged: null };
+	after = { ...after, version: order.version + 1, write_token: randomBase62(16) };
+	try {
+		const deliveries = await writeUpdate(env.DB, order, after, { changes, costs: after.costs }, now);
+		await deliverSoon(env, deliveries);
+	} catch (error) {
+		if (!(error instanceof StaleOrder)) throw error;
+		return {
+			ok: false,
+			kind: "refused",
+			message: "The order changed meanwhile; read it and retry.",
+			status: "unknown",
+		};
+	}
+	return { ok: true, order: { ...stored, order: after }, costsChanged: costsChangedBy(order.costs, after.costs) };
+}
+
+/** Shipping and total before and after, when either moved. */
+function costsChangedBy(before: OrderCosts | null, after: OrderCosts | null): CostsChanged {
+	if (before === null || after === null) return null;
+	if (before.shipping === after.shipping && before.total === after.total) return null;
+	return { shipping: { from: before.shipping, to: after.shipping }, total: { from: before.total, to: after.total } };
+}
+
+/**
+ * The order's costs with shipping priced again for `shipTo` and `method`, by the price book that
+ * priced the order; the items keep their prices. A change within the country at the same method
+ * costs the same and keeps a quote; a change of country or method drops the quote (its shipping was
+ * for another destination or method). Unpriced orders (an item cannot be priced yet) only need the
+ * method offered to the destination by the book in force; validation prices them after the fix.
+ */
+async function repricedShipping(
+	db: D1Database,
+	{ order, items }: StoredOrder,
+	shipTo: ShipTo,
+	method: ShippingMethod,
+): Promise<{ ok: true; costs: OrderCosts | null; keepsQuote: boolean } | Refusal> {
+	const keepsQuote = shipTo.country === order.ship_to.country && method === order.shipping_method;
+	if (keepsQuote) return { ok: true, costs: order.costs, keepsQuote };
+	const costs = order.costs;
+	const book = await findPriceBook(db, costs?.price_book_version);
+	if (book === null) throw new Error(`price book ${costs?.price_book_version ?? "in force"} is missing`);
+	if (costs === null) {
+		const offered = shippingTablesOf(book).rates[zoneOf(shipTo.country)];
+		if (offered[method] !== undefined) return { ok: true, costs: null, keepsQuote };
+		const methods = Object.keys(offered).join(", ");
+		return refusal(
+			"shipping_method_not_offered",
+			"shipping_method",
+			`${method} is not offered to ${shipTo.country} (offered: ${methods})`,
+		);
+	}
+	// Only the parcels are wanted here, which the account's discount does not change.
+	const facts = piecesFactsWith(await isolateCatalog.get(db), { book, discountPercent: 0 });
+	const parcels = [];
+	for (const item of items) {
+		const priced = pricePiece(
+			{ ...sentFraming(specOf(item)), width_in: item.width_in, height_in: item.height_in, quantity: item.quantity },
+			facts,
+		);
+		if (!priced.ok) {
+			return refusal("invalid_field", "shipping_method", `cannot be priced again: ${priced.message}`);
+		}
+		parcels.push(priced.parcel);
+	}
+	const options = cartShippingOptions(parcels, shipTo.country, book);
+	const option = options.find((candidate) => candidate.method === method);
+	if (option === undefined) {
+		return refusal("shipping_method_not_offered", "shipping_method", notOffered(method, shipTo.country, options));
+	}
+	const shipping = option.cost;
+	const total = safeSum([costs.items, shipping], "order total");
+	return { ok: true, costs: { ...costs, shipping, total, quote_id: null }, keepsQuote };
+}
