@@ -1,6 +1,6 @@
 /**
- * A partner's fix of an item of an order on hold: a new file, size, frame or mat. The item as changed
- * must be buildable and its uploaded file print at its size; the order is then validated again.
+ * A partner's fix of an item of an order on hold, or in production within its edit window: a new
+ * file, size, frame or mat. The item as changed must be buildable and its uploaded file print at its size; the order is then validated again.
  */
 import type { Owner } from "../accounts/owner.ts";
 import { allowsLocalUrls } from "../config.ts";
@@ -16,6 +16,7 @@ import { ApiError, unprocessable } from "../http/errors.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { type Refusal, refusal } from "../problem.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
+import { itemsChange } from "./order-actions.ts";
 import { checkUploadedFile } from "./order-files.ts";
 import type { ItemRow, StoredOrder } from "./rows.ts";
 import type { PatchItemInput } from "./schema.ts";
@@ -23,8 +24,8 @@ import { findOwnedOrder } from "./store.ts";
 
 /**
  * Changes item `itemId` of `owner`'s order `orderId` as `patch` says and hands the order back to
- * validation. Throws the API's errors: 404 for an unknown order or item, 409 unless the order is on
- * hold, 422 for a change that is refused.
+ * validation. Throws the API's errors: 404 for an unknown order or item, 409 when its items can no
+ * longer change (order-actions.ts says when they can), 422 for a change that is refused.
  */
 export async function fixItem(
 	env: Env,
@@ -38,11 +39,9 @@ export async function fixItem(
 	const item = found.items.find((candidate) => candidate.id === itemId);
 	if (item === undefined)
 		throw new ApiError("order_item_not_found", `Order ${orderId} has no item ${itemId}.`, "item_id");
-	if (found.order.status !== "on_hold") {
-		throw new ApiError(
-			"order_not_editable",
-			`Items can only be changed while the order is on_hold; it is ${found.order.status}.`,
-		);
+	const allowed = itemsChange(found, new Date());
+	if (!allowed.available) {
+		throw new ApiError("order_not_editable", `${allowed.reason ?? ""} (current status: ${found.order.status})`);
 	}
 	if (found.shipments.some((shipment) => shipment.items.some((unit) => unit.item_id === itemId))) {
 		throw new ApiError("order_not_editable", `Item ${itemId} has units shipped already: it cannot change.`);
@@ -61,8 +60,19 @@ export async function fixItem(
 		const { effectiveDpi, croppedPercent, warnings } = checked;
 		changed = { ...changed, effective_dpi: effectiveDpi, cropped_percent: croppedPercent, warnings };
 	}
-	const outcome = await orderMachine(env, orderId).move(orderId, { kind: "fix_items" }, "partner", [changed]);
+	const changes = [{ field: "items" as const, ...itemChange(item, changed) }];
+	const outcome = await orderMachine(env, orderId).move(orderId, { kind: "fix_items", changes }, "partner", [changed]);
 	return orderFromOutcome(outcome);
+}
+
+/** The item's fields the fix changed, before and after, each with the item's id. */
+function itemChange(before: ItemRow, after: ItemRow): { from: Record<string, unknown>; to: Record<string, unknown> } {
+	const fields = ["print_file_id", "print_file_url", "width_in", "height_in", ...FRAMING_FIELDS] as const;
+	const changed = fields.filter((field) => before[field] !== after[field]);
+	return {
+		from: { item_id: before.id, ...Object.fromEntries(changed.map((field) => [field, before[field]])) },
+		to: { item_id: after.id, ...Object.fromEntries(changed.map((field) => [field, after[field]])) },
+	};
 }
 
 /**

@@ -150,7 +150,10 @@ function moveStatements(
 		record(shipmentEvent);
 	}
 	if (event === null) return { statements, recorded };
-	record(eventStatements(db, { ...newEvent, type: event, delivery: { url: after.callback_url } }, condition));
+	// A fix of items is an order.updated: it says what changed, and the costs as the fix leaves them.
+	const fixed =
+		made.move.kind === "fix_items" ? { update: { changes: made.move.changes ?? [], costs: after.costs } } : {};
+	record(eventStatements(db, { ...newEvent, type: event, ...fixed, delivery: { url: after.callback_url } }, condition));
 	return { statements, recorded };
 }
 

@@ -5,7 +5,7 @@
  */
 
 import { HOLD_REASONS, type HoldReason } from "../error-catalog.ts";
-import type { OrderEventType } from "../webhooks/events.ts";
+import type { OrderEventType, OrderUpdateSubject } from "../webhooks/events.ts";
 
 export const ORDER_STATUSES = [
 	"received",
@@ -75,7 +75,8 @@ export type Move =
 	/** The floor found a print file's bytes changed after the check: the order stops until the partner fixes it. */
 	| { kind: "file_changed"; holdDetails: HoldDetail[] }
 	| { kind: "release" }
-	| { kind: "fix_items" }
+	/** The partner's fix of items; `changes` says what changed, for the order.updated event. */
+	| { kind: "fix_items"; changes?: OrderUpdateSubject["changes"] }
 	| { kind: "ship"; tracking: Tracking }
 	| { kind: "deliver" }
 	| { kind: "cancel" };
@@ -102,7 +103,8 @@ export const TRANSITIONS: Readonly<Record<MoveKind, Rule>> = {
 	hold: { from: ["in_production"], to: "on_hold", actors: ["operator"], event: "order.on_hold" },
 	file_changed: { from: ["in_production"], to: "on_hold", actors: ["system"], event: "order.on_hold" },
 	release: { from: ["on_hold"], to: "validating", actors: ["operator"], event: null },
-	fix_items: { from: ["on_hold"], to: "validating", actors: ["partner"], event: null },
+	// Within its edit window an order in production is still the partner's to change.
+	fix_items: { from: ["on_hold", "in_production"], to: "validating", actors: ["partner"], event: "order.updated" },
 	// The sandbox ships and delivers test orders by itself, so the system may too.
 	ship: { from: ["in_production"], to: "shipped", actors: ["operator", "system"], event: "order.shipped" },
 	deliver: { from: ["shipped"], to: "delivered", actors: ["operator", "system"], event: "order.delivered" },

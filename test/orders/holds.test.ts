@@ -53,7 +53,12 @@ describe("PATCH /v1/orders/{id}/items/{item_id}", () => {
 		// The file fetched the first time is reused, not fetched again.
 		expect(order.items[0]?.print_file_id).toMatch(/^pf_/);
 		expect(settled.items[0]?.print_file_id).toBe(order.items[0]?.print_file_id);
-		expect(await eventTypes(order.id)).toEqual(["order.received", "order.on_hold", "order.in_production"]);
+		expect(await eventTypes(order.id)).toEqual([
+			"order.received",
+			"order.on_hold",
+			"order.updated",
+			"order.in_production",
+		]);
 	});
 
 	it("a new frame fixes frame_not_found", async () => {

@@ -356,3 +356,31 @@ describe("GET /v1/orders/{id}/actions", () => {
 		expect(actions.update_recipient.reason).toContain("canceled");
 	});
 });
+
+describe("PATCH /v1/orders/{id}/items/{item_id} within the edit window", () => {
+	it("fixes an item of an order in production within its window: validated again, order.updated names the item's change", async () => {
+		const { key, order } = await orderInProduction(30);
+		const item = order.items[0]?.id ?? "";
+		const response = await send("PATCH", `/v1/orders/${order.id}/items/${item}`, key, { mat: "antique-white" });
+		expect(response.status).toBe(200);
+		expect(((await response.json()) as Order).status).toBe("validating");
+		const settled = await settleValidation(key, order.id);
+		expect(settled.status).toBe("in_production");
+		expect(settled.items[0]?.mat).toBe("antique-white");
+		const updated = (await eventsOf(order.id)).filter((event) => event.type === "order.updated");
+		expect(updated.map((event) => event.body.changes)).toEqual([
+			[{ field: "items", from: { item_id: item, mat: "bright-white" }, to: { item_id: item, mat: "antique-white" } }],
+		]);
+	});
+
+	it("is a 409 for an order in production without a window, as the actions say", async () => {
+		const { key, order } = await orderInProduction(0);
+		const item = order.items[0]?.id ?? "";
+		const error = await expectError(
+			await send("PATCH", `/v1/orders/${order.id}/items/${item}`, key, { mat: "antique-white" }),
+			"conflict",
+		);
+		expect(error.code).toBe("order_not_editable");
+		expect(error.message).toContain((await actionsOf(key, order.id)).update_items.reason ?? "?");
+	});
+});

@@ -129,7 +129,7 @@ const EXPECTED_EVENTS: Record<MoveKind, string | null> = {
 	hold: "order.on_hold",
 	file_changed: "order.on_hold",
 	release: null,
-	fix_items: null,
+	fix_items: "order.updated",
 	ship: "order.shipped",
 	deliver: "order.delivered",
 	cancel: "order.canceled",
@@ -177,7 +177,7 @@ describe("order state machine", () => {
 			["hold", ["in_production"], "on_hold"],
 			["file_changed", ["in_production"], "on_hold"],
 			["release", ["on_hold"], "validating"],
-			["fix_items", ["on_hold"], "validating"],
+			["fix_items", ["on_hold", "in_production"], "validating"],
 			["ship", ["in_production"], "shipped"],
 			["deliver", ["shipped"], "delivered"],
 			["cancel", ["received", "validating", "on_hold", "in_production"], "canceled"],
@@ -259,9 +259,9 @@ describe("order state machine", () => {
 		});
 	});
 
-	it("fix_items by the partner clears the hold and sends the order back to validating", () => {
+	it("fix_items by the partner clears the hold, sends the order back to validating and records order.updated", () => {
 		const result = applyMove(stateIn("on_hold"), { kind: "fix_items" }, "partner", NOW);
-		expect(result).toEqual({ ok: true, event: null, state: { ...initialState(), status: "validating" } });
+		expect(result).toEqual({ ok: true, event: "order.updated", state: { ...initialState(), status: "validating" } });
 	});
 
 	it("release by the operator clears a hold for a failed file fetch and sends the order back to validating", () => {
@@ -379,7 +379,7 @@ describe("order state machine", () => {
 				"deliver",
 			],
 			validating: ["start_validation", "hold", "file_changed", "release", "fix_items", "ship", "deliver"],
-			in_production: ["start_validation", "pass_validation", "fail_validation", "release", "fix_items", "deliver"],
+			in_production: ["start_validation", "pass_validation", "fail_validation", "release", "deliver"],
 			on_hold: ["start_validation", "pass_validation", "fail_validation", "hold", "file_changed", "ship", "deliver"],
 			shipped: [
 				"start_validation",
