@@ -260,6 +260,13 @@ const ROUTES: RouteCase[] = [
 		},
 	},
 	{
+		name: "PATCH /v1/orders/{id}",
+		method: "PATCH",
+		path: (s) => idSegment(s.held.id).map((id) => `/v1/orders/${id}`),
+		key: (s) => s.live,
+		valid: () => ({ ship_to: SHIP_TO, shipping_method: "express", metadata: { shop_order_ref: "SO-2" } }),
+	},
+	{
 		name: "POST /v1/orders/{id}/cancel",
 		method: "POST",
 		path: (s) => idSegment(s.cancelTarget.id).map((id) => `/v1/orders/${id}/cancel`),

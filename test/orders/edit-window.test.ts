@@ -1,3 +1,4 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
@@ -9,6 +10,7 @@ import {
 	orderBody,
 	partnerWithFile,
 	readOrder,
+	readyFile,
 	settleValidation,
 	TRACKING,
 } from "./order-helpers.ts";
@@ -197,5 +199,23 @@ describe("the floor does not see an order in its edit window", () => {
 		const { partner, key, file, opsKey } = await partnerWithWindow(0);
 		const order = await createOrder(key, orderBody(file));
 		expect(await queueIds(opsKey, partner.account.id)).toEqual([order.id]);
+	});
+});
+
+describe("the sandbox plays the floor", () => {
+	it("a test order in its edit window is shipped by itself only once the window has passed", async () => {
+		const { partner } = await partnerWithWindow(45);
+		const testKey = partner.keys.test.key;
+		const created = await createOrder(testKey, orderBody(await readyFile(testKey, 2400, 3000)));
+		const order = await settleValidation(testKey, created.id);
+		expect(order.status).toBe("in_production");
+		const stub = env.ORDER_MACHINE.get(env.ORDER_MACHINE.idFromName(order.id));
+		const [intent, alarm] = await runInDurableObject(stub, async (_machine, state) => [
+			await state.storage.get<{ at: number }>("alarm_intent"),
+			await state.storage.getAlarm(),
+		]);
+		const windowEnd = Date.parse(order.editable_until ?? "");
+		expect(intent?.at).toBeGreaterThanOrEqual(windowEnd);
+		expect(alarm).toBeGreaterThanOrEqual(windowEnd);
 	});
 });
