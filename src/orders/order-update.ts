@@ -119,7 +119,7 @@ export async function applyUpdate(
 			ok: false,
 			kind: "refused",
 			message: "The order changed meanwhile; read it and retry.",
-			status: "unknown",
+			status: order.status,
 		};
 	}
 	return { ok: true, order: { ...stored, order: after }, costsChanged: costsChangedBy(order.costs, after.costs) };
