@@ -6,6 +6,15 @@
 /** What the window needs of an order: the end of its window, fixed at creation (null: none). */
 export type WindowOf = { id: string; editable_until: string | null };
 
+/** Why an order in production can no longer have its `what` changed, and since when. */
+export function windowClosedReason(order: WindowOf & { updated_at: string }, what: string): string {
+	const why =
+		order.editable_until === null
+			? `the account has no edit window, and the order is in production since ${order.updated_at}`
+			: `its edit window ended at ${order.editable_until}, and the order is in production`;
+	return `The order's ${what} can no longer change: ${why}.`;
+}
+
 /** Whether `order`'s edit window is still open at `now`. */
 export function inEditWindow(order: WindowOf, now: Date): boolean {
 	return order.editable_until !== null && Date.parse(order.editable_until) > now.getTime();

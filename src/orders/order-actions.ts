@@ -3,7 +3,7 @@
  * routes that make the change (to refuse it) and by `GET /v1/orders/{id}/actions` (to say so), so
  * the two never disagree. Pure: the order as read and the clock are the caller's.
  */
-import { inEditWindow } from "./edit-window.ts";
+import { inEditWindow, windowClosedReason } from "./edit-window.ts";
 import type { OrderRow, StoredOrder } from "./rows.ts";
 import { stateOf } from "./rows.ts";
 import { applyWithShipments } from "./shipment-moves.ts";
@@ -37,12 +37,7 @@ function pastProduction(order: OrderRow): string | null {
 /** An order in production may change only within its edit window: until its end, or why not since when. */
 function inProductionChange(order: OrderRow, what: string, now: Date): Availability {
 	if (inEditWindow(order, now)) return { available: true, until: order.editable_until, reason: null };
-	const since = order.editable_until ?? order.updated_at;
-	const why =
-		order.editable_until === null
-			? `the account has no edit window, and the order is in production since ${since}`
-			: `its edit window ended at ${since}, and the order is in production`;
-	return closed(`The order's ${what} can no longer change: ${why}.`);
+	return closed(windowClosedReason(order, what));
 }
 
 /**

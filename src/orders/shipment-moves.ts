@@ -5,6 +5,7 @@
  */
 import { newId, randomBase62 } from "../ids.ts";
 import type { Refusal } from "../problem.ts";
+import { inEditWindow, windowClosedReason } from "./edit-window.ts";
 import type { ShipmentMove } from "./history.ts";
 import type { ShipmentChange } from "./move-store.ts";
 import type { StoredOrder } from "./rows.ts";
@@ -102,7 +103,8 @@ export async function planShipment(
  * A move of the whole order, as its shipments shape it: a ship after partial shipments keeps the first
  * shipment's tracking as the order's; units that left cannot be canceled (an order with a shipment goes
  * on until its last units ship), while an order the table already refuses to cancel (shipped,
- * delivered) is refused as the table says.
+ * delivered) is refused as the table says; an item fix of an order in production is taken only
+ * within its edit window.
  */
 export function applyWithShipments(
 	stored: StoredOrder,
@@ -113,6 +115,10 @@ export function applyWithShipments(
 ): MoveResult {
 	const first = stored.shipments[0];
 	const move: Move = asked.kind === "ship" && first !== undefined ? { ...asked, tracking: first.tracking } : asked;
+	// An item fix in production is the partner's only within the edit window, judged at the move's own time.
+	if (asked.kind === "fix_items" && state.status === "in_production" && !inEditWindow(stored.order, now)) {
+		return { ok: false, reason: "not_allowed_from_status", message: windowClosedReason(stored.order, "items") };
+	}
 	const applied = applyMove(state, move, actor, now);
 	if (asked.kind === "cancel" && applied.ok && stored.shipments.length > 0) {
 		return { ok: false, reason: "not_allowed_from_status", message: unitsShippedMessage(stored) };

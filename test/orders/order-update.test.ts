@@ -383,4 +383,15 @@ describe("PATCH /v1/orders/{id}/items/{item_id} within the edit window", () => {
 		expect(error.code).toBe("order_not_editable");
 		expect(error.message).toContain((await actionsOf(key, order.id)).update_items.reason ?? "?");
 	});
+
+	it("the order's machine itself refuses an item fix in production once the window has passed", async () => {
+		const { order } = await orderInProduction(30);
+		await env.DB.prepare("UPDATE orders SET editable_until = ?2 WHERE id = ?1")
+			.bind(order.id, new Date(Date.now() - 1000).toISOString())
+			.run();
+		const machine = env.ORDER_MACHINE.get(env.ORDER_MACHINE.idFromName(order.id));
+		const outcome = await machine.move(order.id, { kind: "fix_items" }, "partner", []);
+		expect(outcome).toMatchObject({ ok: false, kind: "refused", status: "in_production" });
+		expect(outcome.ok ? "" : outcome.message).toContain("edit window ended");
+	});
 });
