@@ -5,10 +5,12 @@ import type { Order } from "../../src/orders/response.ts";
 import { consoleRequest, htmlOf, signedInOperator, textOf } from "../console/console-helpers.ts";
 import { api, createAdminKey, createKeyWithScopes, expectError, send } from "../helpers.ts";
 import {
+	closeWindow,
 	createOrder,
 	opsMove,
 	orderBody,
 	partnerWithFile,
+	partnerWithWindow,
 	readOrder,
 	readyFile,
 	settleValidation,
@@ -95,21 +97,6 @@ describe("editable_until on the order", () => {
 		expect(stored?.edit_window_minutes).toBe(0);
 	});
 });
-
-/** A partner whose account has a `minutes` edit window, with a ready file and an ops key. */
-async function partnerWithWindow(minutes: number) {
-	const made = await partnerWithFile({ opsKey: true });
-	const response = await putSettings(await createAdminKey(), made.partner.account.id, { edit_window_minutes: minutes });
-	expect(response.status).toBe(200);
-	return made;
-}
-
-/** Ends an order's edit window a second ago, as if its time had passed. */
-async function closeWindow(orderId: string): Promise<void> {
-	await env.DB.prepare("UPDATE orders SET editable_until = ?2 WHERE id = ?1")
-		.bind(orderId, new Date(Date.now() - 1000).toISOString())
-		.run();
-}
 
 /** The ids of the floor's queue for one partner. */
 async function queueIds(opsKey: string, accountId: string): Promise<string[]> {

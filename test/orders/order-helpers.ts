@@ -9,7 +9,7 @@ import type { Order } from "../../src/orders/response.ts";
 import { type ItemRow, newOrderRow, type OrderRow, type StoredOrder } from "../../src/orders/rows.ts";
 import type { OrderStatus } from "../../src/orders/state-machine.ts";
 import { insertOrder } from "../../src/orders/store.ts";
-import { api, createKeyWithScopes, createPartner, send } from "../helpers.ts";
+import { api, createAdminKey, createKeyWithScopes, createPartner, send } from "../helpers.ts";
 import { pngClaiming, uploadedFile } from "../print-files/upload-helpers.ts";
 
 /** A ready print file whose header says `widthPx` × `heightPx` (see pngClaiming). */
@@ -275,4 +275,21 @@ export async function insertReceivedOrder(prefix: string, callbackUrl: string | 
 	});
 	await insertOrder(env.DB, order, [], now);
 	return order;
+}
+
+/** A new partner with a ready file and an ops key, whose account has an edit window of `minutes` (set by an admin). */
+export async function partnerWithWindow(minutes: number): Promise<PartnerWithFile & { opsKey: string }> {
+	const made = await partnerWithFile({ opsKey: true });
+	const response = await send("PUT", `/v1/admin/accounts/${made.partner.account.id}/settings`, await createAdminKey(), {
+		edit_window_minutes: minutes,
+	});
+	expect(response.status).toBe(200);
+	return made;
+}
+
+/** Ends an order's edit window a second ago, as if its time had passed. */
+export async function closeWindow(orderId: string): Promise<void> {
+	await env.DB.prepare("UPDATE orders SET editable_until = ?2 WHERE id = ?1")
+		.bind(orderId, new Date(Date.now() - 1000).toISOString())
+		.run();
 }

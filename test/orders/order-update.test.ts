@@ -3,15 +3,17 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import type { Quote } from "../../src/quotes/schema.ts";
-import { api, createAdminKey, expectError, send } from "../helpers.ts";
+import { api, expectError, send } from "../helpers.ts";
 import { BERLIN, quote } from "../quotes/quote-helpers.ts";
 import {
+	closeWindow,
 	createOrder,
 	eventsOf,
 	opsMove,
 	opsMoveOk,
 	orderBody,
 	partnerWithFile,
+	partnerWithWindow,
 	readOrder,
 	SHIP_TO,
 	settleValidation,
@@ -44,16 +46,6 @@ async function actionsOf(key: string, id: string): Promise<Actions> {
 	const response = await api(`/v1/orders/${id}/actions`, { key });
 	expect(response.status).toBe(200);
 	return (await response.json()) as Actions;
-}
-
-/** A partner (with an ops key) whose account has a `minutes` edit window. */
-async function partnerWithWindow(minutes: number) {
-	const made = await partnerWithFile({ opsKey: true });
-	const response = await send("PUT", `/v1/admin/accounts/${made.partner.account.id}/settings`, await createAdminKey(), {
-		edit_window_minutes: minutes,
-	});
-	expect(response.status).toBe(200);
-	return made;
 }
 
 /** An order of a new partner, validated: in production, within a `minutes` edit window. */
@@ -273,9 +265,7 @@ describe("PATCH /v1/orders/{id} racing other moves", () => {
 
 	it("racing a ship as the window ends: the ship wins, the change is a 409, nothing half-applied", async () => {
 		const { key, order, opsKey } = await orderInProduction();
-		await env.DB.prepare("UPDATE orders SET editable_until = ?2 WHERE id = ?1")
-			.bind(order.id, new Date(Date.now() - 1000).toISOString())
-			.run();
+		await closeWindow(order.id);
 		const [patched, shipped] = await Promise.all([
 			patch(key, order.id, { ship_to: NEW_RECIPIENT }),
 			opsMove(opsKey, order.id, "ship", TRACKING),
@@ -386,9 +376,7 @@ describe("PATCH /v1/orders/{id}/items/{item_id} within the edit window", () => {
 
 	it("the order's machine itself refuses an item fix in production once the window has passed", async () => {
 		const { order } = await orderInProduction(30);
-		await env.DB.prepare("UPDATE orders SET editable_until = ?2 WHERE id = ?1")
-			.bind(order.id, new Date(Date.now() - 1000).toISOString())
-			.run();
+		await closeWindow(order.id);
 		const machine = env.ORDER_MACHINE.get(env.ORDER_MACHINE.idFromName(order.id));
 		const outcome = await machine.move(order.id, { kind: "fix_items" }, "partner", []);
 		expect(outcome).toMatchObject({ ok: false, kind: "refused", status: "in_production" });
