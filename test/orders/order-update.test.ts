@@ -9,6 +9,7 @@ import {
 	closeWindow,
 	createOrder,
 	eventsOf,
+	insertRawOrder,
 	opsMove,
 	opsMoveOk,
 	orderBody,
@@ -179,6 +180,20 @@ describe("PATCH /v1/orders/{id}: metadata, no-ops and what may not be set", () =
 		expect(updated.status).toBe("shipped");
 		const error = await expectError(await patch(key, order.id, { ship_to: NEW_RECIPIENT }), "conflict");
 		expect(error.message).toContain(shipped.shipped_at ?? "");
+	});
+
+	it("an order placed before orders were priced (no method) takes a metadata change, even once shipped", async () => {
+		const { partner, key } = await partnerWithFile();
+		const legacy = await insertRawOrder(
+			{ accountId: partner.account.id, mode: "live" },
+			"in_production",
+			"https://files.example/a.png",
+		);
+		await env.DB.prepare("UPDATE orders SET status = 'shipped', shipped_at = ?2 WHERE id = ?1")
+			.bind(legacy.id, new Date().toISOString())
+			.run();
+		const updated = await patchOk(key, legacy.id, { metadata: { note: "kept" } });
+		expect(updated).toMatchObject({ shipping_method: null, costs: null, metadata: { note: "kept" } });
 	});
 
 	it("an empty PATCH, or one that sets what is already there, answers the order unchanged and records no event", async () => {
