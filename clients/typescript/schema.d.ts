@@ -1481,6 +1481,7 @@ export interface components {
 					| "hold_needs_partner_fix"
 					| "order_move_refused"
 					| "shipment_move_refused"
+					| "shipment_label_reused"
 					| "print_file_already_uploaded"
 					| "print_file_not_printable"
 					| "event_never_sent"
@@ -5358,6 +5359,19 @@ export interface operations {
 			};
 		};
 		responses: {
+			/** @description The label is already this order's shipment of the same units: that shipment as it is now; nothing shipped. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Shipment"];
+				};
+			};
 			/** @description The new shipment. */
 			201: {
 				headers: {

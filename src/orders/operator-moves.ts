@@ -89,16 +89,20 @@ export async function moveAsOperator(env: Env, orderId: string, move: Move): Pro
 
 /**
  * A new shipment of an order's units through its Durable Object: 404 for an unknown order, 409 when
- * the order is not in production, 422 on the `items` entry that names units that do not remain.
+ * the order is not in production, 422 on the `items` entry that names units that do not remain. A
+ * label the order already has is `repeated` (the shipment as it is, nothing shipped) when it names
+ * the same units, and a 409 `shipment_label_reused` when it names others.
  */
 export async function shipUnitsAsOperator(
 	env: Env,
 	orderId: string,
 	body: z.infer<typeof ShipmentBody>,
-): Promise<ShipmentRow> {
+): Promise<{ shipment: ShipmentRow; repeated: boolean }> {
 	if ((await findOrder(env.DB, orderId)) === null) throw new ApiError("order_not_found", `No order ${orderId}.`, "id");
 	const request: ShipmentRequest = { kind: "create", tracking: shipTracking(body), items: body.items };
-	return shipmentFromOutcome(await orderMachine(env, orderId).shipment(orderId, request, "operator"));
+	const outcome = await orderMachine(env, orderId).shipment(orderId, request, "operator");
+	if (!outcome.ok && outcome.kind === "label_repeat") return { shipment: outcome.shipment, repeated: true };
+	return { shipment: shipmentFromOutcome(outcome), repeated: false };
 }
 
 /** A shipment delivered or returned, by its id alone (ops keys see every account's): 404 for an unknown one. */
@@ -123,6 +127,10 @@ function shipmentFromOutcome(outcome: ShipmentOutcome): ShipmentRow {
 			throw new ApiError("shipment_not_found", outcome.message, "id");
 		case "shipment_refused":
 			throw new ApiError("shipment_move_refused", outcome.message);
+		case "label_reused":
+			throw new ApiError("shipment_label_reused", outcome.message, "number");
+		case "label_repeat":
+			return outcome.shipment;
 		default:
 			throw refusalError(outcome);
 	}
