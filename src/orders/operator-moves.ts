@@ -105,14 +105,24 @@ export async function shipUnitsAsOperator(
 	return { shipment: shipmentFromOutcome(outcome), repeated: false };
 }
 
-/** A shipment delivered or returned, by its id alone (ops keys see every account's): 404 for an unknown one. */
+/**
+ * A shipment delivered or returned, by its id alone (ops keys see every account's): 404 for an unknown
+ * one, or for one not of `onOrder` when the caller names the order (the console's forms do).
+ */
 export async function moveShipmentAsOperator(
 	env: Env,
 	shipmentId: string,
 	kind: "deliver" | "return",
+	onOrder?: string,
 ): Promise<ShipmentRow> {
 	const orderId = await orderIdOfShipment(env.DB, shipmentId);
-	if (orderId === null) throw new ApiError("shipment_not_found", `No shipment ${shipmentId}.`, "id");
+	if (orderId === null || (onOrder !== undefined && orderId !== onOrder)) {
+		throw new ApiError(
+			"shipment_not_found",
+			`No shipment ${shipmentId}${onOrder === undefined ? "" : ` on ${onOrder}`}.`,
+			"id",
+		);
+	}
 	const outcome = await orderMachine(env, orderId).shipment(orderId, { kind, shipmentId }, "operator");
 	return shipmentFromOutcome(outcome);
 }
