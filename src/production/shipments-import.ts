@@ -1,7 +1,8 @@
 /**
  * Shipping in bulk: each row of a label tool's CSV ships its order as the single ship move does
  * (its own move through the order's Durable Object, its own `order.shipped` event), so a row is
- * all or nothing for its order. A row whose order already shipped with the same tracking is
+ * all or nothing for its order. A row with `item_ids` is one shipment of the units it names, as
+ * `POST /v1/ops/orders/{id}/shipments` makes it (partial-rows.ts judges it). A row whose order already shipped with the same tracking is
  * reported as such and changes nothing: importing the same file twice ships nothing twice, and the
  * same holds when imports (or an import and the one-step ship) overlap, since that is decided from
  * the move's result, in the order's Durable Object, not from the import's own earlier read.
@@ -12,8 +13,11 @@ import { orderMachine } from "../orders/machine.ts";
 import type { MoveOutcome } from "../orders/move-outcome.ts";
 import { ShipBody, shipTracking } from "../orders/operator-moves.ts";
 import { findShippingFacts, type ShippingFacts } from "../orders/queue-store.ts";
+import { type OrderUnits, unitsOfOrders } from "../orders/shipment-store.ts";
+import { type ShipmentItem, sameLabel } from "../orders/shipments.ts";
 import { applyMove, initialState, sameTracking, type Tracking } from "../orders/state-machine.ts";
-import type { ImportRow } from "./shipments-csv.ts";
+import { inFileShipment, judgeUnits, type UnitsVerdict } from "./partial-rows.ts";
+import { type ImportRow, type ItemEntry, parseItemIds } from "./shipments-csv.ts";
 
 /** What became of a row. */
 export type RowOutcome = "shipped" | "already_shipped" | "refused";
@@ -37,6 +41,8 @@ export type PreviewRow = {
 	external_id: string | null;
 	action: "ship" | "already_shipped" | "refused";
 	tracking: Tracking | null;
+	/** The units the row would ship (every unit that remains, without `item_ids`); null when it ships none. */
+	units: ShipmentItem[] | null;
 	message: string;
 };
 
@@ -82,7 +88,14 @@ const COLUMN_OF_FIELD: Readonly<Record<string, string>> = {
 
 /** A row read against the orders as they are now: its order and tracking, or why it is refused. */
 type ReadRow =
-	| { row: ImportRow; ok: true; order: ShippingFacts; tracking: Tracking }
+	| {
+			row: ImportRow;
+			ok: true;
+			order: ShippingFacts;
+			tracking: Tracking;
+			/** The row's `item_ids`; null ships every unit that remains. */
+			entries: ItemEntry[] | null;
+	  }
 	| { row: ImportRow; ok: false; order: ShippingFacts | null; message: string };
 
 /** Finds each row's order (one read for the whole file) and checks its tracking, changing nothing. */
@@ -110,8 +123,25 @@ async function readRows(env: Env, rows: readonly ImportRow[]): Promise<ReadRow[]
 			const column = COLUMN_OF_FIELD[String(issue?.path[0])] ?? "tracking";
 			return { row, ok: false, order: target.order, message: `${column}: ${issue?.message ?? "not valid"}.` };
 		}
-		return { row, ok: true, order: target.order, tracking: shipTracking(body.data) };
+		const entries = row.values.item_ids === undefined ? null : parseItemIds(row.values.item_ids);
+		if (entries !== null && !entries.ok) return { row, ok: false, order: target.order, message: entries.message };
+		return { row, ok: true, order: target.order, tracking: shipTracking(body.data), entries: entries?.entries ?? null };
 	});
+}
+
+/** The units of every order the rows found (their items and shipments): one read per 90 orders. */
+function unitsOfRows(env: Env, read: readonly ReadRow[]): Promise<Map<string, OrderUnits>> {
+	return unitsOfOrders(
+		env.DB,
+		read.flatMap((entry) => (entry.ok ? [entry.order.id] : [])),
+	);
+}
+
+/** Every unit of an order that remains, as a shipment names them. */
+function allRemaining(units: OrderUnits | undefined): ShipmentItem[] | null {
+	if (units === undefined) return null;
+	const judged = judgeUnits(units, null, null, "in_production");
+	return judged.kind === "ship" ? judged.units : null;
 }
 
 function resultOf(read: ReadRow, outcome: RowOutcome, message: string): RowResult {
@@ -138,27 +168,55 @@ function shippedTracking(order: ShippingFacts): Tracking | null {
  */
 export async function previewShipments(env: Env, rows: readonly ImportRow[]): Promise<ImportPreview> {
 	const read = await readRows(env, rows);
+	const unitsByOrder = await unitsOfRows(env, read);
 	const shippedInFile = new Map<string, { line: number; tracking: Tracking }>();
 	const preview = read.map((entry): PreviewRow => {
 		const base = resultOf(entry, "refused", "");
 		const row = { line: base.line, order_id: base.order_id, external_id: base.external_id };
-		if (!entry.ok) return { ...row, action: "refused", tracking: null, message: entry.message };
+		if (!entry.ok) return { ...row, action: "refused", tracking: null, units: null, message: entry.message };
 		const { order, tracking } = entry;
+		const units = unitsByOrder.get(order.id);
+		if (entry.entries !== null) {
+			const whole = shippedInFile.get(order.id);
+			if (whole !== undefined || units === undefined) {
+				const message = `Line ${whole?.line ?? "?"} ships every unit of this order.`;
+				return { ...row, action: "refused", tracking, units: null, message };
+			}
+			const verdict = judgeUnits(units, entry.entries, tracking, order.status);
+			if (verdict.kind === "ship") {
+				units.shipments.push(inFileShipment(order.id, row.line, tracking, verdict.units));
+				if (verdict.completes) order.status = "shipped";
+			}
+			return { ...row, ...previewOfVerdict(verdict), tracking };
+		}
 		const earlier = shippedInFile.get(order.id);
 		if (earlier !== undefined) {
 			return sameTracking(earlier.tracking, tracking)
-				? { ...row, action: "already_shipped", tracking, message: `Line ${earlier.line} ships it with this tracking.` }
+				? {
+						...row,
+						action: "already_shipped",
+						tracking,
+						units: null,
+						message: `Line ${earlier.line} ships it with this tracking.`,
+					}
 				: {
 						...row,
 						action: "refused",
 						tracking,
+						units: null,
 						message: `Line ${earlier.line} ships this order with ${earlier.tracking.carrier} ${earlier.tracking.number}; this row's tracking differs.`,
 					};
 		}
-		const refusal = shipRefusal(order, tracking);
-		if (refusal !== null) return { ...row, action: refusal.outcome, tracking, message: refusal.message };
+		const refusal = shipRefusal(order, tracking, units);
+		if (refusal !== null) return { ...row, action: refusal.outcome, tracking, units: null, message: refusal.message };
 		shippedInFile.set(order.id, { line: row.line, tracking });
-		return { ...row, action: "ship", tracking, message: `Ship with ${tracking.carrier} ${tracking.number}.` };
+		return {
+			...row,
+			action: "ship",
+			tracking,
+			units: allRemaining(units),
+			message: `Ship with ${tracking.carrier} ${tracking.number}.`,
+		};
 	});
 	return {
 		rows: preview,
@@ -168,6 +226,18 @@ export async function previewShipments(env: Env, rows: readonly ImportRow[]): Pr
 	};
 }
 
+/** A partial row's preview: the units it would ship, or nothing and why. */
+function previewOfVerdict(verdict: UnitsVerdict): Pick<PreviewRow, "action" | "units" | "message"> {
+	switch (verdict.kind) {
+		case "ship":
+			return { action: "ship", units: verdict.units, message: verdict.message };
+		case "repeat":
+			return { action: "already_shipped", units: null, message: verdict.message };
+		case "refused":
+			return { action: "refused", units: null, message: verdict.message };
+	}
+}
+
 /**
  * Why a ship of `order` with `tracking` would not be made, judged from what was read of the order:
  * already shipped (with this tracking or another), or a status the ship move is not made from.
@@ -175,11 +245,9 @@ export async function previewShipments(env: Env, rows: readonly ImportRow[]): Pr
 function shipRefusal(
 	order: ShippingFacts,
 	tracking: Tracking,
+	units: OrderUnits | undefined,
 ): { outcome: "already_shipped" | "refused"; message: string } | null {
-	if (order.status === "shipped" || order.status === "delivered") {
-		const shippedWith = shippedTracking(order);
-		return sameTracking(shippedWith, tracking) ? alreadyShipped(tracking) : differs(order.status, shippedWith);
-	}
+	if (order.status === "shipped" || order.status === "delivered") return afterShipping(order, tracking, units);
 	// Only the status decides whether a ship may be made: the rest of the state is left as a new order's.
 	const state = { ...initialState(), status: order.status };
 	const move = applyMove(state, { kind: "ship", tracking }, "operator", new Date());
@@ -192,23 +260,33 @@ function shipRefusal(
  */
 export async function importShipments(env: Env, rows: readonly ImportRow[]): Promise<ImportReport> {
 	const read = await readRows(env, rows);
+	const unitsByOrder = await unitsOfRows(env, read);
 	const results = read.map((entry) => resultOf(entry, "refused", entry.ok ? "" : entry.message));
 	// Each order's rows, in file order: they run one after another; orders run side by side.
-	const work = new Map<string, { order: ShippingFacts; rows: { index: number; tracking: Tracking }[] }>();
+	type QueuedRow = { index: number; tracking: Tracking; entries: ItemEntry[] | null };
+	const work = new Map<string, { order: ShippingFacts; rows: QueuedRow[] }>();
 	read.forEach((entry, index) => {
 		if (!entry.ok) return;
 		const queued = work.get(entry.order.id) ?? { order: entry.order, rows: [] };
-		queued.rows.push({ index, tracking: entry.tracking });
+		queued.rows.push({ index, tracking: entry.tracking, entries: entry.entries });
 		work.set(entry.order.id, queued);
 	});
 	const queues = [...work.values()];
 	const worker = async () => {
 		for (let next = queues.shift(); next !== undefined; next = queues.shift()) {
 			let { order } = next;
-			for (const { index, tracking } of next.rows) {
+			const units = unitsByOrder.get(order.id);
+			for (const { index, tracking, entries } of next.rows) {
 				const result = results[index];
 				if (result === undefined) continue;
-				const outcome = await shipOne(env, order, tracking);
+				if (entries !== null) {
+					const outcome = await shipUnits(env, order, units, entries, tracking, result.line);
+					result.outcome = outcome.outcome;
+					result.message = outcome.message;
+					if (outcome.completes) order = { ...order, status: "shipped" };
+					continue;
+				}
+				const outcome = await shipOne(env, order, tracking, units);
 				result.outcome = outcome.outcome;
 				result.message = outcome.message;
 				if (outcome.outcome === "shipped") {
@@ -236,12 +314,10 @@ async function shipOne(
 	env: Env,
 	order: ShippingFacts,
 	tracking: Tracking,
+	units: OrderUnits | undefined,
 ): Promise<{ outcome: RowOutcome; message: string }> {
 	// A shipped order's tracking never changes, so what the import read of one stands: no move is asked for.
-	if (order.status === "shipped" || order.status === "delivered") {
-		const shippedWith = shippedTracking(order);
-		return sameTracking(shippedWith, tracking) ? alreadyShipped(tracking) : differs(order.status, shippedWith);
-	}
+	if (order.status === "shipped" || order.status === "delivered") return afterShipping(order, tracking, units);
 	let outcome: MoveOutcome;
 	try {
 		outcome = await orderMachine(env, order.id).move(order.id, { kind: "ship", tracking }, "operator");
@@ -260,6 +336,67 @@ async function shipOne(
 		return differs(outcome.status, outcome.tracking);
 	}
 	return { outcome: "refused", message: outcome.message };
+}
+
+/**
+ * One partial row: judged on the units as read (and the file's earlier rows), then made through the
+ * order's Durable Object, which judges again on the order as it is and has the last word.
+ */
+async function shipUnits(
+	env: Env,
+	order: ShippingFacts,
+	units: OrderUnits | undefined,
+	entries: ItemEntry[],
+	tracking: Tracking,
+	line: number,
+): Promise<{ outcome: RowOutcome; message: string; completes: boolean }> {
+	if (units === undefined) return { outcome: "refused", message: `No order ${order.id}.`, completes: false };
+	const verdict = judgeUnits(units, entries, tracking, order.status);
+	if (verdict.kind === "repeat") return { outcome: "already_shipped", message: verdict.message, completes: false };
+	if (verdict.kind === "refused") return { outcome: "refused", message: verdict.message, completes: false };
+	try {
+		const request = { kind: "create" as const, tracking, items: verdict.units };
+		const outcome = await orderMachine(env, order.id).shipment(order.id, request, "operator");
+		if (outcome.ok) {
+			units.shipments.push(outcome.shipment);
+			return {
+				outcome: "shipped",
+				message: verdict.message.replace(/^Ship /, "Shipped "),
+				completes: verdict.completes,
+			};
+		}
+		if (outcome.kind === "label_repeat") {
+			return {
+				outcome: "already_shipped",
+				message: `Already shipped with ${tracking.carrier} ${tracking.number}: nothing changed.`,
+				completes: false,
+			};
+		}
+		return { outcome: "refused", message: outcome.message, completes: false };
+	} catch (error) {
+		log.error("shipments_import.move_failed", { order_id: order.id, line, message: String(error) });
+		return {
+			outcome: "refused",
+			message: "The move could not be made just now; import the file again to retry this row.",
+			completes: false,
+		};
+	}
+}
+
+/**
+ * A whole-order row for an order that has shipped: already shipped when the order's tracking, or any
+ * of its shipments' labels, is the row's (a file of partial shipments imported again), else refused.
+ */
+function afterShipping(
+	order: ShippingFacts,
+	tracking: Tracking,
+	units: OrderUnits | undefined,
+): { outcome: "already_shipped" | "refused"; message: string } {
+	const shippedWith = shippedTracking(order);
+	const onShipment = units?.shipments.some((shipment) => sameLabel(shipment.tracking, tracking)) ?? false;
+	return sameTracking(shippedWith, tracking) || onShipment
+		? alreadyShipped(tracking)
+		: differs(order.status, shippedWith);
 }
 
 function alreadyShipped(tracking: Tracking): { outcome: "already_shipped"; message: string } {
