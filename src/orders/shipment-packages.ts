@@ -3,7 +3,7 @@ import { sentFraming, specOf } from "../framing/spec.ts";
 import { shippingTablesOf } from "../pricing/book.ts";
 import { type FlatParcelItem, type FramedParcelItem, shipmentPackages } from "../pricing/shipping.ts";
 import { pieceFactsOf } from "../quotes/facts.ts";
-import { pricePiece } from "../quotes/price-quote.ts";
+import { type PieceFacts, pricePiece } from "../quotes/price-quote.ts";
 import type { ItemRow, OrderRow } from "./rows.ts";
 import type { ShipmentItem, ShipmentPackage } from "./shipments.ts";
 
@@ -18,7 +18,12 @@ export type Packager = (units: readonly ShipmentItem[]) => ShipmentPackage[];
  */
 export async function packagerFor(db: D1Database, order: OrderRow, items: readonly ItemRow[]): Promise<Packager> {
 	if (order.shipping_method === null) return () => [];
-	const facts = await pieceFactsOf(db, order.account_id);
+	return packagerWith(await pieceFactsOf(db, order.account_id), order, items);
+}
+
+/** The packager of `items` with pricing facts already read (a batch of orders reads them once). */
+export function packagerWith(facts: PieceFacts, order: OrderRow, items: readonly ItemRow[]): Packager {
+	if (order.shipping_method === null) return () => [];
 	const divisor = shippingTablesOf(facts.book).dimensionalDivisor;
 	return (units) => {
 		const parcels: Array<FramedParcelItem | FlatParcelItem> = [];
