@@ -1,8 +1,12 @@
 /** The packages of a shipment: the product model's boxes for the units it carries. */
+
+import { isolateCatalog } from "../catalog/cache.ts";
 import { sentFraming, specOf } from "../framing/spec.ts";
+import { readOne } from "../http/batched-read.ts";
 import { shippingTablesOf } from "../pricing/book.ts";
 import { type FlatParcelItem, type FramedParcelItem, shipmentPackages } from "../pricing/shipping.ts";
-import { pieceFactsOf } from "../quotes/facts.ts";
+import { priceBookInForceRead } from "../pricing/store.ts";
+import { pieceFactsOf, piecesFactsWith } from "../quotes/facts.ts";
 import { type PieceFacts, pricePiece } from "../quotes/price-quote.ts";
 import type { ItemRow, OrderRow } from "./rows.ts";
 import type { ShipmentItem, ShipmentPackage } from "./shipments.ts";
@@ -39,4 +43,10 @@ export function packagerWith(facts: PieceFacts, order: OrderRow, items: readonly
 		}
 		return shipmentPackages(parcels, divisor);
 	};
+}
+
+/** The pricing facts that box any account's units: read once for a batch of orders (a box does not depend on a discount). */
+export async function boxingFacts(db: D1Database): Promise<PieceFacts> {
+	const [snapshot, book] = await Promise.all([isolateCatalog.get(db), readOne(db, priceBookInForceRead(db))]);
+	return piecesFactsWith(snapshot, { book, discountPercent: 0 });
 }

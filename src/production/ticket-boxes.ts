@@ -3,14 +3,10 @@
  * item order; one flat box, last, for every unframed print) and the boxes' sizes and billable weights
  * where the model gives them: the work ticket's pack-out line.
  */
-import { isolateCatalog } from "../catalog/cache.ts";
 import { inchesText } from "../framing/words.ts";
-import { readOne } from "../http/batched-read.ts";
 import { log } from "../log.ts";
-import { packagerWith } from "../orders/shipment-packages.ts";
+import { boxingFacts, packagerWith } from "../orders/shipment-packages.ts";
 import type { ShipmentPackage } from "../orders/shipments.ts";
-import { priceBookInForceRead } from "../pricing/store.ts";
-import { piecesFactsWith } from "../quotes/facts.ts";
 import type { OrderSheet, SheetItem } from "./order-sheet.ts";
 
 /** An item's boxes: their numbers among the order's, whether it is the shared flat box, and their sizes if known. */
@@ -56,14 +52,9 @@ export function boxesOfOrder(
  * numbered without sizes.
  */
 export async function ticketBoxes(env: Env, sheets: readonly OrderSheet[]): Promise<Map<string, ItemBoxes>> {
-	let facts: ReturnType<typeof piecesFactsWith> | null = null;
+	let facts: Awaited<ReturnType<typeof boxingFacts>> | null = null;
 	try {
-		const [snapshot, book] = await Promise.all([
-			isolateCatalog.get(env.DB),
-			readOne(env.DB, priceBookInForceRead(env.DB)),
-		]);
-		// Boxes do not depend on the account's discount.
-		facts = piecesFactsWith(snapshot, { book, discountPercent: 0 });
+		facts = await boxingFacts(env.DB);
 	} catch (error) {
 		log.warn("work_ticket.boxes_unsized", { message: error instanceof Error ? error.message : String(error) });
 	}
