@@ -3,12 +3,12 @@
  * button to mark one in transit delivered or returned; and, while units remain in production, the
  * form that records a shipment of the units chosen.
  */
-import { KNOWN_CARRIER_NAMES } from "../orders/carrier-tracking.ts";
 import { fulfillmentOf, type ShipmentRow, unitsRemaining } from "../orders/shipments.ts";
 import type { OrderStatus } from "../orders/state-machine.ts";
 import type { SheetItem } from "../production/order-sheet.ts";
 import { formatTime } from "./format.ts";
 import { CsrfField, Dash } from "./layout.tsx";
+import { LabelFields } from "./order-moves.tsx";
 import { type InvalidShipmentForm, UNITS_FIELD_PREFIX } from "./shipment-forms.ts";
 
 /** How a shipment stands, in the floor's words. */
@@ -55,34 +55,6 @@ function ShipmentButtons({
 				<button type="submit">Returned</button>
 			</form>
 		</div>
-	);
-}
-
-/** A labelled field of the shipment form, keeping what was typed and showing its error. */
-function LabelField({
-	name,
-	label,
-	invalid,
-	type = "text",
-}: {
-	name: string;
-	label: string;
-	invalid: InvalidShipmentForm | null;
-	type?: "text" | "url";
-}) {
-	const id = `shipment-${name}`;
-	const error = invalid?.fieldErrors[name];
-	const described = error === undefined ? {} : { "aria-invalid": "true", "aria-describedby": `${id}-error` };
-	return (
-		<>
-			<label for={id}>{label}</label>
-			<input id={id} name={name} type={type} value={invalid?.values[name] ?? ""} maxlength={2000} {...described} />
-			{error === undefined ? null : (
-				<p class="field-error" id={`${id}-error`}>
-					{error}
-				</p>
-			)}
-		</>
 	);
 }
 
@@ -138,14 +110,7 @@ function NewShipmentForm({
 					);
 				})}
 			</fieldset>
-			<LabelField name="carrier" label="Carrier" invalid={invalid} />
-			<LabelField name="number" label="Tracking number" invalid={invalid} />
-			<LabelField
-				name="url"
-				label={`Tracking URL (optional for ${KNOWN_CARRIER_NAMES})`}
-				type="url"
-				invalid={invalid}
-			/>
+			<LabelFields idPrefix="shipment" form={invalid} />
 			<button type="submit">Record shipment</button>
 		</form>
 	);

@@ -18,6 +18,7 @@ import {
 	uploadPrintFile,
 	waitForOrderStatus,
 } from "./support/partner-api.ts";
+import { keepScreenshot } from "./support/screenshots.ts";
 
 const SHIP_TO = {
 	name: "Berenice Abbott",
@@ -129,6 +130,8 @@ describe.each(WIDTHS)("shipments on the floor's pages at %i px wide", (width) =>
 		expect(await page.getByRole("status").textContent()).toBe("Shipment recorded.");
 		expect(await page.getByTestId("fulfillment").textContent()).toBe("2 of 3 units shipped, 0 delivered.");
 		expect(await section.textContent()).toContain("(1 left)");
+		const docsName = width === 390 ? "ops-order-shipments-narrow.png" : "ops-order-shipments.png";
+		await keepScreenshot(docsName, await section.screenshot({ type: "png" }));
 		await section.getByRole("button", { name: "Delivered" }).click();
 		expect(await page.getByRole("status").textContent()).toBe("Shipment marked delivered.");
 		expect(await page.getByTestId("fulfillment").textContent()).toBe("2 of 3 units shipped, 2 delivered.");
