@@ -124,6 +124,10 @@ export const ERROR_CODES = {
 		action:
 			"Only a shipment in transit is delivered or returned (the message says what it is); read the order's `shipments`.",
 	},
+	shipment_label_reused: {
+		type: "conflict",
+		action: "The label is already a shipment of this order with other units (the message names it): use a new label.",
+	},
 	print_file_already_uploaded: {
 		type: "conflict",
 		action: "A file is uploaded once: create a new print file for other bytes.",

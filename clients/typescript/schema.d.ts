@@ -530,7 +530,7 @@ export interface paths {
 		put?: never;
 		/**
 		 * Ship orders in bulk from a label tool's CSV: one move and one order.shipped event per row
-		 * @description Fields are separated by commas, semicolons or tabs, whichever the header row uses. The header row names the columns, in any order and case: order_id or external_id (live orders), carrier, tracking_number, tracking_url (the names label tools use are understood too: Order Number, Tracking Number, Tracking URL…). tracking_url may be left out, or a row's left empty, for UPS, USPS, FedEx and DHL: the carrier's tracking page is built from the number; a row of another carrier without one is refused. At most 5,000 rows and 4 MiB. Each row ships its order or is refused with the reason; a row whose order already shipped with the same tracking changes nothing, so importing a file twice ships nothing twice.
+		 * @description Fields are separated by commas, semicolons or tabs, whichever the header row uses. The header row names the columns, in any order and case: order_id or external_id (live orders), carrier, tracking_number, tracking_url (the names label tools use are understood too: Order Number, Tracking Number, Tracking URL…), and optionally item_ids. tracking_url may be left out, or a row's left empty, for UPS, USPS, FedEx and DHL: the carrier's tracking page is built from the number; a row of another carrier without one is refused. At most 5,000 rows and 4 MiB. Each row ships its order or is refused with the reason; a row whose order already shipped with the same tracking changes nothing, so importing a file twice ships nothing twice. A row with item_ids (item ids separated by semicolons, commas, bars or spaces, each alone for every unit of it that remains or with a count after a colon: itm_a:2;itm_b; quote the cell in a semicolon-separated file) is one shipment of those units, as POST /v1/ops/orders/{id}/shipments makes it; an item of another order, or more units than remain, refuses the row.
 		 */
 		post: operations["postOpsShipmentsImport"];
 		delete?: never;
@@ -1596,6 +1596,7 @@ export interface components {
 					| "hold_needs_partner_fix"
 					| "order_move_refused"
 					| "shipment_move_refused"
+					| "shipment_label_reused"
 					| "print_file_already_uploaded"
 					| "print_file_not_printable"
 					| "event_never_sent"
@@ -2941,6 +2942,23 @@ export interface components {
 				 */
 				action: "ship" | "already_shipped" | "refused";
 				tracking: components["schemas"]["Tracking"] & unknown;
+				/**
+				 * @description The units the row would ship: those its item_ids name, or every unit that remains without item_ids; null when it ships none.
+				 * @example [
+				 *       {
+				 *         "item_id": "itm_5Tg8",
+				 *         "quantity": 1
+				 *       }
+				 *     ]
+				 */
+				units:
+					| {
+							/** @example itm_5Tg8 */
+							item_id: string;
+							/** @example 1 */
+							quantity: number;
+					  }[]
+					| null;
 				/** @example Ship with UPS 1Z999AA10123456784. */
 				message: string;
 			}[];
@@ -6006,6 +6024,19 @@ export interface operations {
 			};
 		};
 		responses: {
+			/** @description The label is already this order's shipment of the same units: that shipment as it is now; nothing shipped. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Shipment"];
+				};
+			};
 			/** @description The new shipment. */
 			201: {
 				headers: {

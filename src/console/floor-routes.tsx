@@ -12,14 +12,15 @@ import { configOf } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
 import { floorRefusal } from "../orders/edit-window.ts";
 import { listOrderMoves } from "../orders/history.ts";
-import { moveAsOperator } from "../orders/operator-moves.ts";
+import { moveAsOperator, moveShipmentAsOperator, shipUnitsAsOperator } from "../orders/operator-moves.ts";
 import { countOrdersByStatus } from "../orders/queue-store.ts";
 import type { Move } from "../orders/state-machine.ts";
 import { loadOrderSheet } from "../production/order-sheet.ts";
 import { isPaperSize } from "../production/packing-slip.tsx";
 import { downloadPrintFile } from "../production/print-file-download.ts";
 import { MAX_IMPORT_BYTES } from "../production/shipments-csv.ts";
-import { importShipments, previewShipments } from "../production/shipments-import.ts";
+import { importShipments } from "../production/shipments-import.ts";
+import { previewShipments } from "../production/shipments-preview.ts";
 import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "../production/slip-page.ts";
 import { WorkTicketsQuery, workTicketBatch, workTicketOf } from "../production/ticket-batches.ts";
 import type { ConsoleEnv, OperatorEnv } from "./console-env.ts";
@@ -27,12 +28,14 @@ import { ImportPage } from "./import-page.tsx";
 import { confirmedRows, type ImportMarks, MAX_CARRIED_CHARACTERS, uploadedRows } from "./import-upload.ts";
 import { type ConsoleMove, type InvalidMoveForm, isConsoleMove, moveFromForm } from "./move-forms.ts";
 import { OrderPage } from "./order-page.tsx";
+import type { ShipmentFormOutcome } from "./order-shipments.tsx";
 import { QueuePage } from "./queue-page.tsx";
 import { queueRows } from "./queue-rows.ts";
 import { askedQueue } from "./queue-search.ts";
 import { errorPage, page, readForm } from "./responses.tsx";
 import { importMarkMatches, importMarkOf } from "./session.ts";
 import { requireCsrf, requireSession, sessionSecret } from "./session-gate.ts";
+import { fieldOfPath, isShipmentAction, type ShipmentAction, shipmentFromForm } from "./shipment-forms.ts";
 
 export const floorRoutes = new Hono<ConsoleEnv>();
 
@@ -59,9 +62,22 @@ floorRoutes.get("/orders", requireSession, async (c) => {
 	return page(c, <QueuePage {...base} {...shown} valid={true} error={null} />);
 });
 
-/** What the order page says about the last move: done, refused by the order's status, or a form to fix. */
-type MoveOutcome = { done: ConsoleMove | null; refusal: string | null; invalid: InvalidMoveForm | null };
-const NO_OUTCOME: MoveOutcome = { done: null, refusal: null, invalid: null };
+/**
+ * What the order page says about the last move or shipment form: done, refused by the order's
+ * status, or a form to fix.
+ */
+type MoveOutcome = {
+	done: ConsoleMove | ShipmentAction | null;
+	refusal: string | null;
+	invalid: InvalidMoveForm | null;
+	shipmentForm: ShipmentFormOutcome;
+};
+const NO_OUTCOME: MoveOutcome = {
+	done: null,
+	refusal: null,
+	invalid: null,
+	shipmentForm: { refusal: null, invalid: null },
+};
 
 /** The order page with a move's outcome, or a 404 page when there is no such order. */
 async function orderPage(
@@ -82,7 +98,8 @@ function noSuchOrder(c: Context<OperatorEnv>, orderId: string): Promise<Response
 
 floorRoutes.get("/orders/:id", requireSession, (c) => {
 	const done = c.req.query("done") ?? "";
-	return orderPage(c, c.req.param("id"), { ...NO_OUTCOME, done: isConsoleMove(done) ? done : null }, 200);
+	const known = isConsoleMove(done) || isShipmentAction(done) ? done : null;
+	return orderPage(c, c.req.param("id"), { ...NO_OUTCOME, done: known }, 200);
 });
 
 /**
@@ -98,6 +115,46 @@ async function moveRefusal(env: Env, orderId: string, move: Move): Promise<strin
 		throw error;
 	}
 }
+
+// A shipment of the units chosen, through the same path as POST /v1/ops/orders/{id}/shipments. Mounted
+// before the moves' route, whose pattern would read "shipments" as "ship".
+floorRoutes.post("/orders/:id/shipments", requireSession, requireCsrf, async (c) => {
+	const id = c.req.param("id");
+	const parsed = shipmentFromForm(await readForm(c));
+	if (!parsed.ok) {
+		const invalid = { values: parsed.values, fieldErrors: parsed.fieldErrors };
+		return orderPage(c, id, { ...NO_OUTCOME, shipmentForm: { refusal: null, invalid } }, 422);
+	}
+	try {
+		const { repeated } = await shipUnitsAsOperator(c.env, id, parsed.body);
+		return c.redirect(`/ops/orders/${id}?done=${repeated ? "shipment_repeat" : "shipment"}`, 303);
+	} catch (error) {
+		if (!(error instanceof ApiError) || (error.type !== "validation_error" && error.type !== "conflict")) throw error;
+		if (error.type === "conflict") {
+			return orderPage(c, id, { ...NO_OUTCOME, shipmentForm: { refusal: error.message, invalid: null } }, 409);
+		}
+		// The machine names the entry at fault (items[i].quantity): shown beside that item's field.
+		const field = fieldOfPath(error.field ?? "form", parsed.body.items ?? []);
+		const values: Record<string, string> = { carrier: parsed.body.carrier, number: parsed.body.number };
+		values.url = parsed.body.url ?? "";
+		for (const unit of parsed.body.items ?? []) values[`units.${unit.item_id}`] = String(unit.quantity);
+		const invalid = { values, fieldErrors: { [field]: error.message } };
+		return orderPage(c, id, { ...NO_OUTCOME, shipmentForm: { refusal: null, invalid } }, 422);
+	}
+});
+
+// One shipment delivered or returned, through the same path as POST /v1/ops/shipments/{id}/deliver|return.
+floorRoutes.post("/orders/:id/shipments/:shipment/:action{deliver|return}", requireSession, requireCsrf, async (c) => {
+	const id = c.req.param("id");
+	const action = c.req.param("action") === "deliver" ? "deliver" : "return";
+	try {
+		await moveShipmentAsOperator(c.env, c.req.param("shipment"), action, id);
+	} catch (error) {
+		if (!(error instanceof ApiError) || error.type !== "conflict") throw error;
+		return orderPage(c, id, { ...NO_OUTCOME, shipmentForm: { refusal: error.message, invalid: null } }, 409);
+	}
+	return c.redirect(`/ops/orders/${id}?done=shipment_${action}`, 303);
+});
 
 floorRoutes.post("/orders/:id/:move{ship|hold|release|deliver|cancel}", requireSession, requireCsrf, async (c) => {
 	const id = c.req.param("id");

@@ -1,6 +1,7 @@
 import type { Child } from "hono/jsx";
 import { KNOWN_CARRIER_NAMES } from "../orders/carrier-tracking.ts";
-import type { ImportPreview, ImportReport, PreviewRow, RowResult } from "../production/shipments-import.ts";
+import type { ImportReport, RowResult } from "../production/shipments-import.ts";
+import type { ImportPreview, PreviewRow } from "../production/shipments-preview.ts";
 import type { CarriedFile } from "./import-upload.ts";
 import { CsrfField, Layout } from "./layout.tsx";
 
@@ -47,10 +48,23 @@ const ACTION_WORDS: Readonly<Record<PreviewRow["action"], string>> = {
  */
 function PreviewDetail({ row }: { row: PreviewRow }) {
 	if (row.action !== "ship" || row.tracking === null) return <div>{row.message}</div>;
+	const units = row.units ?? [];
+	const count = units.reduce((sum, unit) => sum + unit.quantity, 0);
 	return (
 		<div class="detail">
 			{row.tracking.carrier} <span class="mono">{row.tracking.number}</span>
 			<div class="url muted">{row.tracking.url}</div>
+			{units.length === 0 ? null : (
+				<div data-testid="row-units">
+					{plural(count, "unit", "units")}:{" "}
+					{units.map((unit, index) => (
+						<>
+							{index === 0 ? "" : ", "}
+							{unit.quantity} × <span class="mono">{unit.item_id}</span>
+						</>
+					))}
+				</div>
+			)}
 		</div>
 	);
 }
@@ -195,8 +209,11 @@ export function ImportPage({ csrfToken, previewed, report, error }: ImportPagePr
 						Upload the CSV your label tool or spreadsheet exports, separated by commas, semicolons or tabs. Its header
 						row names the columns: <code>order_id</code> or <code>external_id</code> (the partner's order number),{" "}
 						<code>carrier</code>, <code>tracking_number</code> and <code>tracking_url</code>. The URL may be left empty
-						for {KNOWN_CARRIER_NAMES}: it is built from the number. You see what each row would do before anything
-						ships; a row for an order already shipped with the same tracking changes nothing. At most 5,000 rows.
+						for {KNOWN_CARRIER_NAMES}: it is built from the number. An optional <code>item_ids</code> column makes a row
+						one box of the units it names (<code>itm_a;itm_b</code>: every unit of each that remains;{" "}
+						<code>itm_a:2</code>: two of them); without it a row ships every unit that remains. You see what each row
+						would do before anything ships; a row for an order already shipped with the same tracking changes nothing.
+						At most 5,000 rows.
 					</p>
 					<form method="post" action="/ops/shipments/import" enctype="multipart/form-data">
 						<CsrfField token={csrfToken} />

@@ -122,6 +122,18 @@ select { width: 100%; font: inherit; padding: .55rem .6rem; border: 2px solid #a
 .late { color: #b42318; font-weight: 700; }
 .gift { white-space: pre-line; font-style: italic; margin: 0; }
 .heading .links a { margin-left: 1rem; }
+.shipment-buttons { display: flex; flex-wrap: wrap; gap: .5rem; }
+.shipment-buttons form { margin: 0; }
+.shipment-buttons button { padding: .35rem .8rem; min-height: 2.5rem; }
+form.new-shipment { margin-top: 1.25rem; padding-top: 1rem; border-top: 1px solid var(--line); max-width: 40rem; }
+form.new-shipment h3 { margin: 0 0 .25rem; font-size: 1.15rem; }
+form.new-shipment fieldset { border: 0; margin: .75rem 0 0; padding: 0; }
+form.new-shipment legend { font-weight: 700; padding: 0; }
+.unit-choice { display: flex; flex-wrap: wrap; align-items: center; gap: .25rem 1rem; }
+.unit-choice label { flex: 1 1 14rem; margin: .4rem 0; }
+.unit-choice input { width: 6rem; font: inherit; padding: .5rem .6rem; border: 2px solid #aab5c0; border-radius: .45rem; }
+.unit-choice .field-error { flex-basis: 100%; }
+form.new-shipment button { margin-top: 1rem; }
 @media (max-width: 40rem) {
   body { font-size: 17px; } main { padding: 1rem; } .top { flex-wrap: wrap; padding: .75rem 1rem; }
   table.cards thead { display: none; }

@@ -17,22 +17,27 @@ const NOT_DONE: Readonly<Record<ConsoleMove, string>> = {
 	cancel: "The order was not canceled",
 };
 
-/** One text field of a move's form, and the form that came back with errors if there is one. */
+/** What a form that came back holds: what was typed, and each field's problem. */
+export type ReturnedForm = {
+	values: Readonly<Record<string, string>>;
+	fieldErrors: Readonly<Record<string, string>>;
+};
+
+/** One text field of a form, its id `<idPrefix>-<name>`, and the form if it came back with errors. */
 type FieldProps = {
-	move: ConsoleMove;
+	idPrefix: string;
 	name: string;
 	label: string;
-	invalid: InvalidMoveForm | null;
+	form: ReturnedForm | null;
 	type?: "text" | "url";
 	maxLength?: number;
 };
 
 /** A labelled input that keeps what was typed and shows its error when its form came back. */
-function Field({ move, name, label, invalid, type = "text", maxLength }: FieldProps) {
-	const id = `${move}-${name}`;
-	const ours = invalid?.move === move ? invalid : null;
-	const value = ours?.values[name] ?? "";
-	const error = ours?.fieldErrors[name];
+export function Field({ idPrefix, name, label, form, type = "text", maxLength }: FieldProps) {
+	const id = `${idPrefix}-${name}`;
+	const value = form?.values[name] ?? "";
+	const error = form?.fieldErrors[name];
 	const errorId = `${id}-error`;
 	const described = error === undefined ? {} : { "aria-invalid": "true", "aria-describedby": errorId };
 	return (
@@ -44,6 +49,23 @@ function Field({ move, name, label, invalid, type = "text", maxLength }: FieldPr
 					{error}
 				</p>
 			)}
+		</>
+	);
+}
+
+/** A label's fields: carrier, tracking number and the tracking page (optional where the number gives it). */
+export function LabelFields({ idPrefix, form }: { idPrefix: string; form: ReturnedForm | null }) {
+	return (
+		<>
+			<Field idPrefix={idPrefix} name="carrier" label="Carrier" form={form} />
+			<Field idPrefix={idPrefix} name="number" label="Tracking number" form={form} />
+			<Field
+				idPrefix={idPrefix}
+				name="url"
+				label={`Tracking URL (optional for ${KNOWN_CARRIER_NAMES})`}
+				type="url"
+				form={form}
+			/>
 		</>
 	);
 }
@@ -67,15 +89,7 @@ function MoveForm({
 				<form method="post" action={action}>
 					<h3>Ship</h3>
 					<CsrfField token={csrfToken} />
-					<Field move="ship" name="carrier" label="Carrier" invalid={invalid} />
-					<Field move="ship" name="number" label="Tracking number" invalid={invalid} />
-					<Field
-						move="ship"
-						name="url"
-						label={`Tracking URL (optional for ${KNOWN_CARRIER_NAMES})`}
-						type="url"
-						invalid={invalid}
-					/>
+					<LabelFields idPrefix="ship" form={invalid?.move === "ship" ? invalid : null} />
 					<button type="submit">Mark shipped</button>
 				</form>
 			);
@@ -85,7 +99,13 @@ function MoveForm({
 					<h3>Hold</h3>
 					<CsrfField token={csrfToken} />
 					{/* One line, like every operator text (it goes into the partner's webhook): an input, not a textarea. */}
-					<Field move="hold" name="message" label="Hold message" maxLength={1000} invalid={invalid} />
+					<Field
+						idPrefix="hold"
+						name="message"
+						label="Hold message"
+						maxLength={1000}
+						form={invalid?.move === "hold" ? invalid : null}
+					/>
 					<button type="submit">Put on hold</button>
 				</form>
 			);

@@ -23,7 +23,8 @@ import {
 import { HistoryPanel } from "./order-history.tsx";
 import { ItemsPanel, WarningsBanner } from "./order-items.tsx";
 import { MovesPanel } from "./order-moves.tsx";
-import { ShipmentsPanel } from "./order-shipments.tsx";
+import { type ShipmentFormOutcome, ShipmentsPanel } from "./order-shipments.tsx";
+import { isShipmentAction, SHIPMENT_DONE_MESSAGES, type ShipmentAction } from "./shipment-forms.ts";
 
 // The page's tests read file sizes through this module.
 export { bytesText } from "./format.ts";
@@ -33,14 +34,16 @@ export type OrderPageProps = {
 	sheet: OrderSheet;
 	history: readonly OrderMoveRow[];
 	csrfToken: string;
-	done: ConsoleMove | null;
+	done: ConsoleMove | ShipmentAction | null;
 	/** A move the order's status refused (409), or another failure to report above the forms. */
 	refusal: string | null;
 	invalid: InvalidMoveForm | null;
+	/** The last shipment form, refused or back with errors. */
+	shipmentForm: ShipmentFormOutcome;
 };
 
 /** One order as the floor works it: partner, addresses, items and their files, history, and the moves it allows. */
-export function OrderPage({ sheet, history, csrfToken, done, refusal, invalid }: OrderPageProps) {
+export function OrderPage({ sheet, history, csrfToken, done, refusal, invalid, shipmentForm }: OrderPageProps) {
 	const { order } = sheet;
 	const state = stateOf(order);
 	return (
@@ -53,7 +56,9 @@ export function OrderPage({ sheet, history, csrfToken, done, refusal, invalid }:
 					<a href={`/ops/orders/${order.id}/packing-slip`}>Packing slip</a>
 				</span>
 			</div>
-			{done === null ? null : <div role="status">{DONE_MESSAGES[done]}</div>}
+			{done === null ? null : (
+				<div role="status">{isShipmentAction(done) ? SHIPMENT_DONE_MESSAGES[done] : DONE_MESSAGES[done]}</div>
+			)}
 			<EditWindowBanner order={order} now={new Date()} />
 			<WarningsBanner items={sheet.items} />
 			<div class="grid">
@@ -64,7 +69,14 @@ export function OrderPage({ sheet, history, csrfToken, done, refusal, invalid }:
 				<GiftPanel order={order} />
 			</div>
 			<TrackingPanel order={order} tracking={state.tracking} />
-			<ShipmentsPanel shipments={sheet.stored.shipments} items={sheet.items} />
+			<ShipmentsPanel
+				orderId={order.id}
+				status={order.status}
+				shipments={sheet.stored.shipments}
+				items={sheet.items}
+				csrfToken={csrfToken}
+				outcome={shipmentForm}
+			/>
 			<HoldPanel order={order} holdDetails={state.holdDetails} items={sheet.items} />
 			<ItemsPanel items={sheet.items} />
 			<MovesPanel

@@ -39,6 +39,8 @@ export type ShipmentOutcome =
 	| { ok: false; kind: "not_found"; status: null; message: string }
 	| { ok: false; kind: "shipment_not_found"; message: string }
 	| { ok: false; kind: "shipment_refused"; message: string }
+	| { ok: false; kind: "label_repeat"; shipment: ShipmentRow }
+	| { ok: false; kind: "label_reused"; message: string }
 	| ({ kind: "invalid" } & Refusal)
 	| MoveRefused;
 

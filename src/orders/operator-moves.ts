@@ -92,18 +92,22 @@ export async function moveAsOperator(env: Env, orderId: string, move: Move): Pro
 
 /**
  * A new shipment of an order's units through its Durable Object: 404 for an unknown order, 409 when
- * the order is not in production, 422 on the `items` entry that names units that do not remain.
+ * the order is not in production, 422 on the `items` entry that names units that do not remain. A
+ * label the order already has is `repeated` (the shipment as it is, nothing shipped) when it names
+ * the same units, and a 409 `shipment_label_reused` when it names others.
  */
 export async function shipUnitsAsOperator(
 	env: Env,
 	orderId: string,
 	body: z.infer<typeof ShipmentBody>,
-): Promise<ShipmentRow> {
+): Promise<{ shipment: ShipmentRow; repeated: boolean }> {
 	const found = await findOrder(env.DB, orderId);
 	if (found === null) throw new ApiError("order_not_found", `No order ${orderId}.`, "id");
 	refuseInEditWindow(found);
 	const request: ShipmentRequest = { kind: "create", tracking: shipTracking(body), items: body.items };
-	return shipmentFromOutcome(await orderMachine(env, orderId).shipment(orderId, request, "operator"));
+	const outcome = await orderMachine(env, orderId).shipment(orderId, request, "operator");
+	if (!outcome.ok && outcome.kind === "label_repeat") return { shipment: outcome.shipment, repeated: true };
+	return { shipment: shipmentFromOutcome(outcome), repeated: false };
 }
 
 /**
@@ -115,14 +119,24 @@ export function refuseInEditWindow({ order }: StoredOrder): void {
 	if (message !== null) throw new ApiError("order_in_edit_window", message);
 }
 
-/** A shipment delivered or returned, by its id alone (ops keys see every account's): 404 for an unknown one. */
+/**
+ * A shipment delivered or returned, by its id alone (ops keys see every account's): 404 for an unknown
+ * one, or for one not of `onOrder` when the caller names the order (the console's forms do).
+ */
 export async function moveShipmentAsOperator(
 	env: Env,
 	shipmentId: string,
 	kind: "deliver" | "return",
+	onOrder?: string,
 ): Promise<ShipmentRow> {
 	const orderId = await orderIdOfShipment(env.DB, shipmentId);
-	if (orderId === null) throw new ApiError("shipment_not_found", `No shipment ${shipmentId}.`, "id");
+	if (orderId === null || (onOrder !== undefined && orderId !== onOrder)) {
+		throw new ApiError(
+			"shipment_not_found",
+			`No shipment ${shipmentId}${onOrder === undefined ? "" : ` on ${onOrder}`}.`,
+			"id",
+		);
+	}
 	const outcome = await orderMachine(env, orderId).shipment(orderId, { kind, shipmentId }, "operator");
 	return shipmentFromOutcome(outcome);
 }
@@ -137,6 +151,10 @@ function shipmentFromOutcome(outcome: ShipmentOutcome): ShipmentRow {
 			throw new ApiError("shipment_not_found", outcome.message, "id");
 		case "shipment_refused":
 			throw new ApiError("shipment_move_refused", outcome.message);
+		case "label_reused":
+			throw new ApiError("shipment_label_reused", outcome.message, "number");
+		case "label_repeat":
+			return outcome.shipment;
 		default:
 			throw refusalError(outcome);
 	}

@@ -72,7 +72,14 @@ const createShipmentRoute = protectedRoute("ops", {
 		params: OrderIdParams,
 		body: { required: true, content: { "application/json": { schema: ShipmentBody } } },
 	},
-	responses: { 201: jsonResponse(ShipmentSchema, "The new shipment."), ...errorResponses(400, 404, 409, 422) },
+	responses: {
+		200: jsonResponse(
+			ShipmentSchema,
+			"The label is already this order's shipment of the same units: that shipment as it is now; nothing shipped.",
+		),
+		201: jsonResponse(ShipmentSchema, "The new shipment."),
+		...errorResponses(400, 404, 409, 422),
+	},
 });
 
 /** The `{id}` path parameter of shipment routes. */
@@ -130,7 +137,8 @@ export const opsRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(createShipmentRoute, async (c) => {
 		const { id } = c.req.valid("param");
-		return c.json(toShipment(await shipUnitsAsOperator(c.env, id, c.req.valid("json"))), 201);
+		const { shipment, repeated } = await shipUnitsAsOperator(c.env, id, c.req.valid("json"));
+		return repeated ? c.json(toShipment(shipment), 200) : c.json(toShipment(shipment), 201);
 	})
 	.openapi(deliverShipmentRoute, async (c) =>
 		c.json(toShipment(await moveShipmentAsOperator(c.env, c.req.valid("param").id, "deliver")), 200),

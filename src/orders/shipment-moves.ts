@@ -13,6 +13,7 @@ import type { Packager } from "./shipment-packages.ts";
 import {
 	deliveryCompletes,
 	fulfillmentOf,
+	labelOnOrder,
 	oneShipmentPerBox,
 	type ShipmentItem,
 	type ShipmentRow,
@@ -46,7 +47,13 @@ export type ShipmentPlanRefused =
 	| { ok: false; kind: "order_refused"; message: string }
 	| { ok: false; kind: "shipment_not_found"; message: string }
 	| { ok: false; kind: "shipment_refused"; message: string }
+	| LabelSeen
 	| ({ kind: "invalid" } & Refusal);
+
+/** A new shipment's label already on the order: the same units again (nothing ships), or other units (refused). */
+export type LabelSeen =
+	| { ok: false; kind: "label_repeat"; shipment: ShipmentRow }
+	| { ok: false; kind: "label_reused"; message: string };
 
 /**
  * One shipment's move. A shipment that ships the last units, or delivers the last one in transit, is
@@ -60,6 +67,10 @@ export async function planShipment(
 ): Promise<ShipmentPlan | ShipmentPlanRefused> {
 	const { order } = stored;
 	if (request.kind === "create") {
+		// Checked before the status: a label scanned again after the order shipped still answers the same.
+		const seen = labelOnOrder(stored.items, stored.shipments, request.tracking, request.items);
+		if (seen?.kind === "repeat") return { ok: false, kind: "label_repeat", shipment: seen.shipment };
+		if (seen?.kind === "reused") return { ok: false, kind: "label_reused", message: seen.message };
 		if (order.status !== "in_production") {
 			return { ok: false, kind: "order_refused", message: `Cannot ship units of an order that is ${order.status}.` };
 		}

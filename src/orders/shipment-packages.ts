@@ -1,9 +1,13 @@
 /** The packages of a shipment: the product model's boxes for the units it carries. */
+
+import { isolateCatalog } from "../catalog/cache.ts";
 import { sentFraming, specOf } from "../framing/spec.ts";
+import { readOne } from "../http/batched-read.ts";
 import { shippingTablesOf } from "../pricing/book.ts";
 import { type FlatParcelItem, type FramedParcelItem, shipmentPackages } from "../pricing/shipping.ts";
-import { pieceFactsOf } from "../quotes/facts.ts";
-import { pricePiece } from "../quotes/price-quote.ts";
+import { priceBookInForceRead } from "../pricing/store.ts";
+import { pieceFactsOf, piecesFactsWith } from "../quotes/facts.ts";
+import { type PieceFacts, pricePiece } from "../quotes/price-quote.ts";
 import type { ItemRow, OrderRow } from "./rows.ts";
 import type { ShipmentItem, ShipmentPackage } from "./shipments.ts";
 
@@ -18,7 +22,12 @@ export type Packager = (units: readonly ShipmentItem[]) => ShipmentPackage[];
  */
 export async function packagerFor(db: D1Database, order: OrderRow, items: readonly ItemRow[]): Promise<Packager> {
 	if (order.shipping_method === null) return () => [];
-	const facts = await pieceFactsOf(db, order.account_id);
+	return packagerWith(await pieceFactsOf(db, order.account_id), order, items);
+}
+
+/** The packager of `items` with pricing facts already read (a batch of orders reads them once). */
+export function packagerWith(facts: PieceFacts, order: OrderRow, items: readonly ItemRow[]): Packager {
+	if (order.shipping_method === null) return () => [];
 	const divisor = shippingTablesOf(facts.book).dimensionalDivisor;
 	return (units) => {
 		const parcels: Array<FramedParcelItem | FlatParcelItem> = [];
@@ -34,4 +43,10 @@ export async function packagerFor(db: D1Database, order: OrderRow, items: readon
 		}
 		return shipmentPackages(parcels, divisor);
 	};
+}
+
+/** The pricing facts that box any account's units: read once for a batch of orders (a box does not depend on a discount). */
+export async function boxingFacts(db: D1Database): Promise<PieceFacts> {
+	const [snapshot, book] = await Promise.all([isolateCatalog.get(db), readOne(db, priceBookInForceRead(db))]);
+	return piecesFactsWith(snapshot, { book, discountPercent: 0 });
 }

@@ -78,3 +78,41 @@ export function shipmentWrite(db: D1Database, shipment: ShipmentRow, writeToken:
 			writeToken,
 		);
 }
+
+/** An order's units as a shipment counts them: its items' quantities, and its shipments so far. */
+export type OrderUnits = {
+	items: Array<{ id: string; position: number; quantity: number }>;
+	shipments: ShipmentRow[];
+};
+
+/** D1 binds at most 100 parameters a statement. */
+const UNITS_CHUNK = 90;
+
+/** The units of each of `orderIds` (their items and shipments), in one round trip per 90 orders. */
+export async function unitsOfOrders(db: D1Database, orderIds: readonly string[]): Promise<Map<string, OrderUnits>> {
+	const unique = [...new Set(orderIds)];
+	const found = new Map<string, OrderUnits>();
+	for (let start = 0; start < unique.length; start += UNITS_CHUNK) {
+		const chunk = unique.slice(start, start + UNITS_CHUNK);
+		const placeholders = chunk.map((_, index) => `?${index + 1}`).join(", ");
+		const [itemRows, shipmentRows] = await db.batch([
+			db
+				.prepare(
+					`SELECT id, order_id, position, quantity FROM order_items WHERE order_id IN (${placeholders}) ORDER BY order_id, position`,
+				)
+				.bind(...chunk),
+			shipmentsOfOrdersRead(db, chunk),
+		]);
+		const shipments = shipmentsByOrder(chunk, shipmentRows?.results ?? []);
+		for (const id of chunk) found.set(id, { items: [], shipments: shipments.get(id) ?? [] });
+		for (const item of (itemRows?.results ?? []) as Array<{
+			id: string;
+			order_id: string;
+			position: number;
+			quantity: number;
+		}>) {
+			found.get(item.order_id)?.items.push({ id: item.id, position: item.position, quantity: item.quantity });
+		}
+	}
+	return found;
+}

@@ -103,6 +103,42 @@ export function unitsToShip(
 	return { ok: true, units, completes };
 }
 
+/** Whether two labels are the same: carrier and number alike, ignoring case and spaces (a label scanned again). */
+export function sameLabel(a: Tracking, b: Tracking): boolean {
+	const key = (value: string) => value.replace(/\s+/g, "").toLowerCase();
+	return key(a.carrier) === key(b.carrier) && key(a.number) === key(b.number);
+}
+
+/** Units by item, merged and in the order's item order, so two lists of the same units compare equal. */
+function unitKey(units: ReadonlyArray<ShipmentItem>): string {
+	const merged = new Map<string, number>();
+	for (const unit of units) merged.set(unit.item_id, (merged.get(unit.item_id) ?? 0) + unit.quantity);
+	return JSON.stringify([...merged.entries()].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/**
+ * A new shipment's label against the order's shipments: `null` when no shipment has it; `repeat` when
+ * one has and the request names the same units (or names none and none remain), so the floor's second
+ * scan of a label ships nothing more; `reused` when the label would carry other units.
+ */
+export function labelOnOrder(
+	items: ReadonlyArray<{ id: string; quantity: number }>,
+	shipments: ReadonlyArray<ShipmentRow>,
+	tracking: Tracking,
+	requested: ReadonlyArray<ShipmentItem> | undefined,
+): { kind: "repeat"; shipment: ShipmentRow } | { kind: "reused"; message: string } | null {
+	const existing = shipments.find((shipment) => sameLabel(shipment.tracking, tracking));
+	if (existing === undefined) return null;
+	const noneLeft = [...unitsRemaining(items, shipments).values()].every((left) => left <= 0);
+	const same = requested === undefined ? noneLeft : unitKey(requested) === unitKey(existing.items);
+	if (same) return { kind: "repeat", shipment: existing };
+	const carried = existing.items.map((unit) => `${unit.quantity} × ${unit.item_id}`).join(", ");
+	return {
+		kind: "reused",
+		message: `Label ${tracking.carrier} ${tracking.number} is shipment ${existing.id} of this order, which carries ${carried}; a label ships its units once: use a new label for other units.`,
+	};
+}
+
 /** Whether delivering `shipmentId` leaves none of the order's other shipments in transit and every unit shipped. */
 export function deliveryCompletes(
 	items: ReadonlyArray<{ id: string; quantity: number }>,

@@ -11,7 +11,8 @@ import { loadOrderSheet, type OrderSheet } from "./order-sheet.ts";
 import { PAPER_SIZES } from "./packing-slip.tsx";
 import { downloadPrintFile } from "./print-file-download.ts";
 import { decodeImport, type ImportRow, NOT_UTF8, parseImport } from "./shipments-csv.ts";
-import { importShipments, previewShipments } from "./shipments-import.ts";
+import { importShipments } from "./shipments-import.ts";
+import { previewShipments } from "./shipments-preview.ts";
 import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "./slip-page.ts";
 import { WorkTicketsQuery, workTicketBatch, workTicketOf } from "./ticket-batches.ts";
 
@@ -185,7 +186,7 @@ const importShipmentsRoute = protectedRoute("ops", {
 	tags: ["Operations"],
 	summary: "Ship orders in bulk from a label tool's CSV: one move and one order.shipped event per row",
 	description:
-		"Fields are separated by commas, semicolons or tabs, whichever the header row uses. The header row names the columns, in any order and case: order_id or external_id (live orders), carrier, tracking_number, tracking_url (the names label tools use are understood too: Order Number, Tracking Number, Tracking URL…). tracking_url may be left out, or a row's left empty, for UPS, USPS, FedEx and DHL: the carrier's tracking page is built from the number; a row of another carrier without one is refused. At most 5,000 rows and 4 MiB. Each row ships its order or is refused with the reason; a row whose order already shipped with the same tracking changes nothing, so importing a file twice ships nothing twice.",
+		"Fields are separated by commas, semicolons or tabs, whichever the header row uses. The header row names the columns, in any order and case: order_id or external_id (live orders), carrier, tracking_number, tracking_url (the names label tools use are understood too: Order Number, Tracking Number, Tracking URL…), and optionally item_ids. tracking_url may be left out, or a row's left empty, for UPS, USPS, FedEx and DHL: the carrier's tracking page is built from the number; a row of another carrier without one is refused. At most 5,000 rows and 4 MiB. Each row ships its order or is refused with the reason; a row whose order already shipped with the same tracking changes nothing, so importing a file twice ships nothing twice. A row with item_ids (item ids separated by semicolons, commas, bars or spaces, each alone for every unit of it that remains or with a count after a colon: itm_a:2;itm_b; quote the cell in a semicolon-separated file) is one shipment of those units, as POST /v1/ops/orders/{id}/shipments makes it; an item of another order, or more units than remain, refuses the row.",
 	request: importRequest,
 	responses: {
 		200: jsonResponse(ImportReportSchema, "Every row's outcome, and the counts."),
@@ -203,6 +204,19 @@ const PreviewRowSchema = z.object({
 		description:
 			"The tracking the row would ship with, its URL built when left out; null when refused before it was read.",
 	}),
+	units: z
+		.array(
+			z.object({
+				item_id: z.string().openapi({ example: "itm_5Tg8" }),
+				quantity: z.number().int().openapi({ example: 1 }),
+			}),
+		)
+		.nullable()
+		.openapi({
+			description:
+				"The units the row would ship: those its item_ids name, or every unit that remains without item_ids; null when it ships none.",
+			example: [{ item_id: "itm_5Tg8", quantity: 1 }],
+		}),
 	message: z.string().openapi({ example: "Ship with UPS 1Z999AA10123456784." }),
 });
 

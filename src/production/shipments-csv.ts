@@ -18,6 +18,7 @@ const COLUMN_NAMES = {
 	carrier: ["carrier", "carrier name", "shipping carrier", "provider"],
 	number: ["tracking_number", "tracking number", "tracking", "tracking #", "tracking no", "tracking code"],
 	url: ["tracking_url", "tracking url", "tracking link", "tracking page", "url"],
+	item_ids: ["item_ids", "item ids", "item_id", "item id"],
 } as const;
 
 /** A column the import reads. */
@@ -166,4 +167,42 @@ export function parseImport(text: string): ParsedImport {
 			return { line, values, problem };
 		}),
 	};
+}
+
+/** One entry of a row's `item_ids`: an item, and how many of its units (null: every unit that remains). */
+export type ItemEntry = { item_id: string; quantity: number | null };
+
+/** Most entries an `item_ids` cell may name (a shipment's limit in the ops API). */
+const MAX_ITEM_ENTRIES = 100;
+
+/**
+ * Reads an `item_ids` cell: item ids separated by semicolons, commas, bars or spaces, each alone (every
+ * unit of it that remains) or with a count after a colon (`itm_a:2;itm_b`). The same item twice adds up.
+ */
+export function parseItemIds(cell: string): { ok: true; entries: ItemEntry[] } | { ok: false; message: string } {
+	const parts = cell.split(/[;,|\s]+/).filter((part) => part !== "");
+	if (parts.length === 0) return { ok: false, message: "item_ids: name at least one item." };
+	if (parts.length > MAX_ITEM_ENTRIES) {
+		return { ok: false, message: `item_ids: at most ${MAX_ITEM_ENTRIES} items a row; this row names ${parts.length}.` };
+	}
+	const entries: ItemEntry[] = [];
+	for (const part of parts) {
+		const match = /^(itm_[A-Za-z0-9]{1,60})(?::(\d{1,4}))?$/.exec(part);
+		if (match === null) {
+			const shown = part.length > 40 ? `${part.slice(0, 40)}…` : part;
+			return {
+				ok: false,
+				message: `item_ids: "${shown}" is not an item id, or an item id and a count (itm_… or itm_…:2).`,
+			};
+		}
+		const [, itemId = "", count] = match;
+		const quantity = count === undefined ? null : Number(count);
+		if (quantity === 0) return { ok: false, message: `item_ids: ${itemId}:0 ships nothing; leave the item out.` };
+		const earlier = entries.find((entry) => entry.item_id === itemId);
+		if (earlier === undefined) entries.push({ item_id: itemId, quantity });
+		else if (earlier.quantity === null || quantity === null) {
+			return { ok: false, message: `item_ids: ${itemId} is named twice, once without a count.` };
+		} else earlier.quantity += quantity;
+	}
+	return { ok: true, entries };
 }

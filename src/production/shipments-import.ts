@@ -1,7 +1,8 @@
 /**
  * Shipping in bulk: each row of a label tool's CSV ships its order as the single ship move does
  * (its own move through the order's Durable Object, its own `order.shipped` event), so a row is
- * all or nothing for its order. A row whose order already shipped with the same tracking is
+ * all or nothing for its order. A row with `item_ids` is one shipment of the units it names, as
+ * `POST /v1/ops/orders/{id}/shipments` makes it (partial-rows.ts judges it). A row whose order already shipped with the same tracking is
  * reported as such and changes nothing: importing the same file twice ships nothing twice, and the
  * same holds when imports (or an import and the one-step ship) overlap, since that is decided from
  * the move's result, in the order's Durable Object, not from the import's own earlier read.
@@ -13,8 +14,11 @@ import { orderMachine } from "../orders/machine.ts";
 import type { MoveOutcome } from "../orders/move-outcome.ts";
 import { ShipBody, shipTracking } from "../orders/operator-moves.ts";
 import { findShippingFacts, type ShippingFacts } from "../orders/queue-store.ts";
-import { applyMove, initialState, sameTracking, type Tracking } from "../orders/state-machine.ts";
-import type { ImportRow } from "./shipments-csv.ts";
+import { type OrderUnits, unitsOfOrders } from "../orders/shipment-store.ts";
+import { type ShipmentItem, sameLabel } from "../orders/shipments.ts";
+import { sameTracking, type Tracking } from "../orders/state-machine.ts";
+import { judgeUnits } from "./partial-rows.ts";
+import { type ImportRow, type ItemEntry, parseItemIds } from "./shipments-csv.ts";
 
 /** What became of a row. */
 export type RowOutcome = "shipped" | "already_shipped" | "refused";
@@ -30,19 +34,6 @@ export type RowResult = {
 
 /** The import's results, row by row, and how many of each. */
 export type ImportReport = { rows: RowResult[]; shipped: number; already_shipped: number; refused: number };
-
-/** What a row would do if the file were imported now: ship its order with this tracking, nothing, or nothing and why. */
-export type PreviewRow = {
-	line: number;
-	order_id: string | null;
-	external_id: string | null;
-	action: "ship" | "already_shipped" | "refused";
-	tracking: Tracking | null;
-	message: string;
-};
-
-/** The dry run of a file: each row's action, and how many would ship, are done already, or are refused. */
-export type ImportPreview = { rows: PreviewRow[]; ship: number; already_shipped: number; refused: number };
 
 /** Orders shipped side by side; each order's rows run one after another. */
 const CONCURRENCY = 6;
@@ -82,12 +73,19 @@ const COLUMN_OF_FIELD: Readonly<Record<string, string>> = {
 };
 
 /** A row read against the orders as they are now: its order and tracking, or why it is refused. */
-type ReadRow =
-	| { row: ImportRow; ok: true; order: ShippingFacts; tracking: Tracking }
+export type ReadRow =
+	| {
+			row: ImportRow;
+			ok: true;
+			order: ShippingFacts;
+			tracking: Tracking;
+			/** The row's `item_ids`; null ships every unit that remains. */
+			entries: ItemEntry[] | null;
+	  }
 	| { row: ImportRow; ok: false; order: ShippingFacts | null; message: string };
 
 /** Finds each row's order (one read for the whole file) and checks its tracking, changing nothing. */
-async function readRows(env: Env, rows: readonly ImportRow[]): Promise<ReadRow[]> {
+export async function readRows(env: Env, rows: readonly ImportRow[]): Promise<ReadRow[]> {
 	const ids = rows.flatMap((row) => (row.values.order_id === undefined ? [] : [row.values.order_id]));
 	const externals = rows.flatMap((row) =>
 		row.values.order_id === undefined && row.values.external_id !== undefined ? [row.values.external_id] : [],
@@ -111,11 +109,28 @@ async function readRows(env: Env, rows: readonly ImportRow[]): Promise<ReadRow[]
 			const column = COLUMN_OF_FIELD[String(issue?.path[0])] ?? "tracking";
 			return { row, ok: false, order: target.order, message: `${column}: ${issue?.message ?? "not valid"}.` };
 		}
-		return { row, ok: true, order: target.order, tracking: shipTracking(body.data) };
+		const entries = row.values.item_ids === undefined ? null : parseItemIds(row.values.item_ids);
+		if (entries !== null && !entries.ok) return { row, ok: false, order: target.order, message: entries.message };
+		return { row, ok: true, order: target.order, tracking: shipTracking(body.data), entries: entries?.entries ?? null };
 	});
 }
 
-function resultOf(read: ReadRow, outcome: RowOutcome, message: string): RowResult {
+/** The units of every order the rows found (their items and shipments): one read per 90 orders. */
+export function unitsOfRows(env: Env, read: readonly ReadRow[]): Promise<Map<string, OrderUnits>> {
+	return unitsOfOrders(
+		env.DB,
+		read.flatMap((entry) => (entry.ok ? [entry.order.id] : [])),
+	);
+}
+
+/** Every unit of an order that remains, as a shipment names them. */
+export function allRemaining(units: OrderUnits | undefined): ShipmentItem[] | null {
+	if (units === undefined) return null;
+	const judged = judgeUnits(units, null, null, "in_production");
+	return judged.kind === "ship" ? judged.units : null;
+}
+
+export function resultOf(read: ReadRow, outcome: RowOutcome, message: string): RowResult {
 	return {
 		line: read.row.line,
 		order_id: read.order?.id ?? read.row.values.order_id ?? null,
@@ -126,67 +141,10 @@ function resultOf(read: ReadRow, outcome: RowOutcome, message: string): RowResul
 }
 
 /** The tracking an order row shipped with, or null when it has none. */
-function shippedTracking(order: ShippingFacts): Tracking | null {
+export function shippedTracking(order: ShippingFacts): Tracking | null {
 	return order.tracking_carrier === null || order.tracking_number === null || order.tracking_url === null
 		? null
 		: { carrier: order.tracking_carrier, number: order.tracking_number, url: order.tracking_url };
-}
-
-/**
- * The dry run: what each row would do if the file were imported now, changing nothing. Rows run in
- * file order against the orders as the earlier rows would leave them, so a second row for an order
- * the file already ships is told apart, as the import does.
- */
-export async function previewShipments(env: Env, rows: readonly ImportRow[]): Promise<ImportPreview> {
-	const read = await readRows(env, rows);
-	const shippedInFile = new Map<string, { line: number; tracking: Tracking }>();
-	const preview = read.map((entry): PreviewRow => {
-		const base = resultOf(entry, "refused", "");
-		const row = { line: base.line, order_id: base.order_id, external_id: base.external_id };
-		if (!entry.ok) return { ...row, action: "refused", tracking: null, message: entry.message };
-		const { order, tracking } = entry;
-		const earlier = shippedInFile.get(order.id);
-		if (earlier !== undefined) {
-			return sameTracking(earlier.tracking, tracking)
-				? { ...row, action: "already_shipped", tracking, message: `Line ${earlier.line} ships it with this tracking.` }
-				: {
-						...row,
-						action: "refused",
-						tracking,
-						message: `Line ${earlier.line} ships this order with ${earlier.tracking.carrier} ${earlier.tracking.number}; this row's tracking differs.`,
-					};
-		}
-		const refusal = shipRefusal(order, tracking);
-		if (refusal !== null) return { ...row, action: refusal.outcome, tracking, message: refusal.message };
-		shippedInFile.set(order.id, { line: row.line, tracking });
-		return { ...row, action: "ship", tracking, message: `Ship with ${tracking.carrier} ${tracking.number}.` };
-	});
-	return {
-		rows: preview,
-		ship: preview.filter((row) => row.action === "ship").length,
-		already_shipped: preview.filter((row) => row.action === "already_shipped").length,
-		refused: preview.filter((row) => row.action === "refused").length,
-	};
-}
-
-/**
- * Why a ship of `order` with `tracking` would not be made, judged from what was read of the order:
- * already shipped (with this tracking or another), or a status the ship move is not made from.
- */
-function shipRefusal(
-	order: ShippingFacts,
-	tracking: Tracking,
-): { outcome: "already_shipped" | "refused"; message: string } | null {
-	if (order.status === "shipped" || order.status === "delivered") {
-		const shippedWith = shippedTracking(order);
-		return sameTracking(shippedWith, tracking) ? alreadyShipped(tracking) : differs(order.status, shippedWith);
-	}
-	const inWindow = floorRefusal(order, new Date());
-	if (inWindow !== null) return { outcome: "refused", message: inWindow };
-	// Only the status decides whether a ship may be made: the rest of the state is left as a new order's.
-	const state = { ...initialState(), status: order.status };
-	const move = applyMove(state, { kind: "ship", tracking }, "operator", new Date());
-	return move.ok ? null : { outcome: "refused", message: move.message };
 }
 
 /**
@@ -195,23 +153,33 @@ function shipRefusal(
  */
 export async function importShipments(env: Env, rows: readonly ImportRow[]): Promise<ImportReport> {
 	const read = await readRows(env, rows);
+	const unitsByOrder = await unitsOfRows(env, read);
 	const results = read.map((entry) => resultOf(entry, "refused", entry.ok ? "" : entry.message));
 	// Each order's rows, in file order: they run one after another; orders run side by side.
-	const work = new Map<string, { order: ShippingFacts; rows: { index: number; tracking: Tracking }[] }>();
+	type QueuedRow = { index: number; tracking: Tracking; entries: ItemEntry[] | null };
+	const work = new Map<string, { order: ShippingFacts; rows: QueuedRow[] }>();
 	read.forEach((entry, index) => {
 		if (!entry.ok) return;
 		const queued = work.get(entry.order.id) ?? { order: entry.order, rows: [] };
-		queued.rows.push({ index, tracking: entry.tracking });
+		queued.rows.push({ index, tracking: entry.tracking, entries: entry.entries });
 		work.set(entry.order.id, queued);
 	});
 	const queues = [...work.values()];
 	const worker = async () => {
 		for (let next = queues.shift(); next !== undefined; next = queues.shift()) {
 			let { order } = next;
-			for (const { index, tracking } of next.rows) {
+			const units = unitsByOrder.get(order.id);
+			for (const { index, tracking, entries } of next.rows) {
 				const result = results[index];
 				if (result === undefined) continue;
-				const outcome = await shipOne(env, order, tracking);
+				if (entries !== null) {
+					const outcome = await shipUnits(env, order, units, entries, tracking, result.line);
+					result.outcome = outcome.outcome;
+					result.message = outcome.message;
+					if (outcome.completes) order = { ...order, status: "shipped" };
+					continue;
+				}
+				const outcome = await shipOne(env, order, tracking, units);
 				result.outcome = outcome.outcome;
 				result.message = outcome.message;
 				if (outcome.outcome === "shipped") {
@@ -239,12 +207,10 @@ async function shipOne(
 	env: Env,
 	order: ShippingFacts,
 	tracking: Tracking,
+	units: OrderUnits | undefined,
 ): Promise<{ outcome: RowOutcome; message: string }> {
 	// A shipped order's tracking never changes, so what the import read of one stands: no move is asked for.
-	if (order.status === "shipped" || order.status === "delivered") {
-		const shippedWith = shippedTracking(order);
-		return sameTracking(shippedWith, tracking) ? alreadyShipped(tracking) : differs(order.status, shippedWith);
-	}
+	if (order.status === "shipped" || order.status === "delivered") return afterShipping(order, tracking, units);
 	const inWindow = floorRefusal(order, new Date());
 	if (inWindow !== null) return { outcome: "refused", message: inWindow };
 	let outcome: MoveOutcome;
@@ -267,14 +233,77 @@ async function shipOne(
 	return { outcome: "refused", message: outcome.message };
 }
 
-function alreadyShipped(tracking: Tracking): { outcome: "already_shipped"; message: string } {
+/**
+ * One partial row: judged on the units as read (and the file's earlier rows), then made through the
+ * order's Durable Object, which judges again on the order as it is and has the last word.
+ */
+async function shipUnits(
+	env: Env,
+	order: ShippingFacts,
+	units: OrderUnits | undefined,
+	entries: ItemEntry[],
+	tracking: Tracking,
+	line: number,
+): Promise<{ outcome: RowOutcome; message: string; completes: boolean }> {
+	if (units === undefined) return { outcome: "refused", message: `No order ${order.id}.`, completes: false };
+	const inWindow = floorRefusal(order, new Date());
+	if (inWindow !== null) return { outcome: "refused", message: inWindow, completes: false };
+	const verdict = judgeUnits(units, entries, tracking, order.status);
+	if (verdict.kind === "repeat") return { outcome: "already_shipped", message: verdict.message, completes: false };
+	if (verdict.kind === "refused") return { outcome: "refused", message: verdict.message, completes: false };
+	try {
+		const request = { kind: "create" as const, tracking, items: verdict.units };
+		const outcome = await orderMachine(env, order.id).shipment(order.id, request, "operator");
+		if (outcome.ok) {
+			units.shipments.push(outcome.shipment);
+			return {
+				outcome: "shipped",
+				message: verdict.message.replace(/^Ship /, "Shipped "),
+				completes: verdict.completes,
+			};
+		}
+		if (outcome.kind === "label_repeat") {
+			return {
+				outcome: "already_shipped",
+				message: `Already shipped with ${tracking.carrier} ${tracking.number}: nothing changed.`,
+				completes: false,
+			};
+		}
+		return { outcome: "refused", message: outcome.message, completes: false };
+	} catch (error) {
+		log.error("shipments_import.move_failed", { order_id: order.id, line, message: String(error) });
+		return {
+			outcome: "refused",
+			message: "The move could not be made just now; import the file again to retry this row.",
+			completes: false,
+		};
+	}
+}
+
+/**
+ * A whole-order row for an order that has shipped: already shipped when the order's tracking, or any
+ * of its shipments' labels, is the row's (a file of partial shipments imported again), else refused.
+ */
+export function afterShipping(
+	order: ShippingFacts,
+	tracking: Tracking,
+	units: OrderUnits | undefined,
+): { outcome: "already_shipped" | "refused"; message: string } {
+	const shippedWith = shippedTracking(order);
+	const onShipment = units?.shipments.some((shipment) => sameLabel(shipment.tracking, tracking)) ?? false;
+	return sameTracking(shippedWith, tracking) || onShipment
+		? alreadyShipped(tracking)
+		: differs(order.status, shippedWith);
+}
+
+export function alreadyShipped(tracking: Tracking): { outcome: "already_shipped"; message: string } {
 	return {
 		outcome: "already_shipped",
 		message: `Already shipped with ${tracking.carrier} ${tracking.number}: nothing changed.`,
 	};
 }
 
-function differs(status: string, shippedWith: Tracking | null): { outcome: "refused"; message: string } {
+export function differs(status: string, shippedWith: Tracking | null): { outcome: "refused"; message: string } {
 	return {
 		outcome: "refused",
 		message: `Already ${status} with ${shippedWith?.carrier ?? "?"} ${shippedWith?.number ?? "?"}; this row's tracking differs.`,

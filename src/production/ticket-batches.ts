@@ -6,6 +6,7 @@ import { log } from "../log.ts";
 import { listProductionQueue } from "../orders/queue-store.ts";
 import { ORDER_STATUSES } from "../orders/state-machine.ts";
 import { type OrderSheet, sheetFromStored } from "./order-sheet.ts";
+import { ticketBoxes } from "./ticket-boxes.ts";
 import { renderWorkTickets, ticketItems } from "./work-ticket.tsx";
 
 /** Which orders a batch prints. */
@@ -18,8 +19,8 @@ export const WorkTicketsQuery = z.object({
 
 /** The work tickets of one order, as a document. */
 export async function workTicketOf(env: Env, sheet: OrderSheet): Promise<string> {
-	const { catalog } = await isolateCatalog.get(env.DB);
-	return renderWorkTickets(ticketItems([sheet]), catalog, {
+	const [{ catalog }, boxes] = await Promise.all([isolateCatalog.get(env.DB), ticketBoxes(env, [sheet])]);
+	return renderWorkTickets(ticketItems([sheet], boxes), catalog, {
 		title: `Work tickets · ${sheet.order.external_id}`,
 		next: null,
 	});
@@ -59,7 +60,7 @@ export async function workTicketBatch(
 	const last = page.at(-1);
 	const nextCursor =
 		more && last !== undefined ? encodeCursor({ createdAt: last.order.created_at, id: last.order.id }) : null;
-	const html = await renderWorkTickets(ticketItems(sheets), catalog, {
+	const html = await renderWorkTickets(ticketItems(sheets, await ticketBoxes(env, sheets)), catalog, {
 		title: `Work tickets · ${query.status.replaceAll("_", " ")}`,
 		unread,
 		next:

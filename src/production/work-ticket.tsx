@@ -17,12 +17,13 @@ import { PageHead } from "../http/page-head.tsx";
 import { log } from "../log.ts";
 import { warningWords } from "./item-words.ts";
 import type { OrderSheet, SheetItem } from "./order-sheet.ts";
+import { boxesText, type ItemBoxes, packageText } from "./ticket-boxes.ts";
 import { CutTable } from "./ticket-cut-table.tsx";
 import { Drawing, Legend } from "./ticket-drawing.tsx";
 import { type Look, lookOf } from "./ticket-look.ts";
 
-/** One item's ticket: its order's sheet and the item. */
-export type TicketItem = { sheet: OrderSheet; item: SheetItem };
+/** One item's ticket: its order's sheet, the item, and the boxes its units go in (null when unknown). */
+export type TicketItem = { sheet: OrderSheet; item: SheetItem; boxes: ItemBoxes | null };
 
 /** What the pack-out scanner reads: the order and the item. */
 export function ticketCode(orderId: string, itemId: string): string {
@@ -44,6 +45,8 @@ header p { margin: 0; }
 .code svg { width: 26mm; height: 26mm; display: block; margin: 0 auto 1mm; }
 .test { display: inline-block; border: 1.5pt solid #b00; color: #b00; font-weight: 700; padding: 0 2mm; margin-left: 2mm; }
 .make { font-size: 13pt; font-weight: 700; }
+.pack { margin-top: 1mm; padding: 1mm 2mm; border: 1pt solid #111; display: inline-block; }
+.pack .size { font-weight: 400; }
 .body { display: grid; grid-template-columns: 1fr 1fr; gap: 5mm; align-items: start; }
 .drawing svg { width: 100%; height: auto; max-height: 120mm; }
 .legend { display: flex; flex-wrap: wrap; gap: 1mm 4mm; font-size: 8pt; margin-top: 1mm; }
@@ -130,6 +133,24 @@ function TicketWarnings({ codes }: { codes: readonly string[] }) {
 	);
 }
 
+/** Which box the item's units go in, and the box's size and billable weight when the model gives them. */
+function PackLine({ boxes }: { boxes: ItemBoxes }) {
+	const [box] = boxes.packages;
+	const each = boxes.numbers.length > 1 ? " each" : "";
+	return (
+		<p class="pack" data-testid="pack">
+			<strong>{boxesText(boxes)}</strong>
+			{box === undefined ? null : (
+				<span class="size">
+					{" "}
+					· {packageText(box)}
+					{each}
+				</span>
+			)}
+		</p>
+	);
+}
+
 function Ticket({ entry, look }: { entry: TicketItem; look: Look }) {
 	const { sheet, item } = entry;
 	const { order } = sheet;
@@ -150,6 +171,7 @@ function Ticket({ entry, look }: { entry: TicketItem; look: Look }) {
 						<strong>{item.name}</strong> · {sheet.account.name} · order {order.status.replaceAll("_", " ")}
 					</p>
 					<p class="make">Make {item.quantity}</p>
+					{entry.boxes === null ? null : <PackLine boxes={entry.boxes} />}
 					{item.file === null ? null : (
 						<p>
 							File <code>{item.file.id}</code>
@@ -243,7 +265,7 @@ export async function renderWorkTickets(
 	return `<!doctype html>${page}`;
 }
 
-/** Every item of these sheets, in order and item order. */
-export function ticketItems(sheets: readonly OrderSheet[]): TicketItem[] {
-	return sheets.flatMap((sheet) => sheet.items.map((item) => ({ sheet, item })));
+/** Every item of these sheets, in order and item order, with the boxes its units go in. */
+export function ticketItems(sheets: readonly OrderSheet[], boxes: ReadonlyMap<string, ItemBoxes>): TicketItem[] {
+	return sheets.flatMap((sheet) => sheet.items.map((item) => ({ sheet, item, boxes: boxes.get(item.id) ?? null })));
 }

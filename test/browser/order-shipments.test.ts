@@ -1,7 +1,8 @@
 /**
  * Shipments on the floor's pages in Debian's Chromium against a real `wrangler dev`, on a phone
  * (390 px) and a desktop (1,440 px): an order whose units left in two labels lists both on its page,
- * with their units and status, and the queue says how many units have shipped, all inside the screen.
+ * with their units and status, and the queue says how many units have shipped, all inside the screen;
+ * the page's form records a shipment of the units chosen and its buttons mark one delivered.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
@@ -17,6 +18,7 @@ import {
 	uploadPrintFile,
 	waitForOrderStatus,
 } from "./support/partner-api.ts";
+import { keepScreenshot } from "./support/screenshots.ts";
 
 const SHIP_TO = {
 	name: "Berenice Abbott",
@@ -34,6 +36,8 @@ let service: LocalService | undefined;
 let chromium: ChromiumSession | undefined;
 let page: Page;
 let partial: Order;
+/** An order in production per width, for the shipment form to ship. */
+const formOrders = new Map<number, Order>();
 
 function origin(): string {
 	if (service === undefined) throw new Error("the local service did not start");
@@ -76,6 +80,15 @@ beforeAll(async () => {
 			items: [{ item_id: itemId, quantity }],
 		});
 	}
+	for (const width of WIDTHS) {
+		const order = await createOrder(service.origin, key, {
+			externalId: `AB-34${width}`,
+			printFileId: file,
+			shipTo: SHIP_TO,
+			items: [{ widthIn: 8, heightIn: 10, frame: "gallery-black-125", mat: "bright-white", quantity: 3 }],
+		});
+		formOrders.set(width, await waitForOrderStatus(service.origin, key, order.id, "in_production"));
+	}
 	({ chromium, page } = await signedInFloorPage(service, opsKey, { width: 1440, height: 900 }));
 });
 
@@ -102,5 +115,28 @@ describe.each(WIDTHS)("shipments on the floor's pages at %i px wide", (width) =>
 		expect(await page.locator(`tr[data-order-id="${partial.id}"]`).textContent()).toContain("2 of 3 shipped");
 		expect(await pageWidth()).toBeLessThanOrEqual(width);
 		await look(`queue-${width}.png`);
+	});
+	it("the shipment form ships the units chosen and a shipment's button marks it delivered, inside the screen", async () => {
+		const order = formOrders.get(width);
+		if (order === undefined) throw new Error("no order for the form");
+		await page.setViewportSize({ width, height: 900 });
+		await page.goto(`${origin()}/ops/orders/${order.id}`);
+		const section = page.getByRole("region", { name: "Shipments" });
+		await section.getByLabel(/Item 1 of 1/).fill("2");
+		await section.getByLabel("Carrier").fill("UPS");
+		await section.getByLabel("Tracking number").fill(`1Z999AA1012345${width}`);
+		await look(`shipment-form-${width}.png`);
+		await section.getByRole("button", { name: "Record shipment" }).click();
+		expect(await page.getByRole("status").textContent()).toBe("Shipment recorded.");
+		expect(await page.getByTestId("fulfillment").textContent()).toBe("2 of 3 units shipped, 0 delivered.");
+		expect(await section.textContent()).toContain("(1 left)");
+		const docsName = width === 390 ? "ops-order-shipments-narrow.png" : "ops-order-shipments.png";
+		await keepScreenshot(docsName, await section.screenshot({ type: "png" }));
+		await section.getByRole("button", { name: "Delivered" }).click();
+		expect(await page.getByRole("status").textContent()).toBe("Shipment marked delivered.");
+		expect(await page.getByTestId("fulfillment").textContent()).toBe("2 of 3 units shipped, 2 delivered.");
+		expect(await pageWidth()).toBeLessThanOrEqual(width);
+		await section.evaluate((panel) => panel.scrollIntoView());
+		await look(`shipment-delivered-${width}.png`);
 	});
 });

@@ -102,6 +102,23 @@ describe("GET /v1/ops/work-tickets in Chromium", () => {
 		// The plain mat of the second order: 8 × 10 in print, 12 × 14 in board, 7 3/4 × 9 3/4 in opening.
 		for (const cut of ["12 × 14 in", "7 3/4 × 9 3/4 in", "Make 2"]) expect(pdf.text).toContain(cut);
 		expect(pdf.text).not.toMatch(/\$\s?\d|\bUSD\b/);
+		expect(pdf.text).toContain("Box 1 of");
+	});
+
+	it("prints an A4 page per item too, each naming the box its units go in, and the ticket fits A4's width", async () => {
+		const first = orders[0]?.id ?? "";
+		await page.goto(`${origin()}/v1/ops/orders/${first}/work-ticket`);
+		const pdf = await readPdf(await page.pdf({ format: "A4", printBackground: true }));
+		const items = orders[0]?.items.length ?? 0;
+		expect(pdf.pageSizes).toHaveLength(items);
+		expect(pdf.text).toMatch(/Box 1 of \d/);
+		// A4 is 210 mm, 794 CSS px: the header with its pack line must not run off it.
+		await page.setViewportSize({ width: 794, height: 1123 });
+		const width = await page.locator("html").evaluate((root) => root.scrollWidth);
+		expect(width).toBeLessThanOrEqual(794);
+		await page.emulateMedia({ media: "print" });
+		await keepScreenshot("ops-work-ticket-a4.png", await page.screenshot({ fullPage: false }));
+		await page.emulateMedia({ media: "screen" });
 	});
 
 	it("draws the museum piece to scale: the drawing's outside is 23 1/2 by 28 in its own units", async () => {

@@ -208,7 +208,14 @@ export async function driveEverything(): Promise<void> {
 	await json(await api(`/v1/ops/shipments/${shipped.shipments[1]?.id ?? ""}/return`, { ...ops, method: "POST" }), 200);
 	await json(await api(`/v1/ops/orders/${order.id}/deliver`, { ...ops, method: "POST" }), 200);
 	await waitFor(async () => (await statusOf(held.id)) === "in_production", "the fixed order in production");
-	const csv = `order_id,carrier,tracking_number,tracking_url\n${held.id},UPS,${TRACKING.number},${TRACKING.url}\n`;
+	// A row with item_ids: one shipment of the units it names, through the same move as the shipments route.
+	const csv = `order_id,carrier,tracking_number,tracking_url,item_ids\n${held.id},UPS,${TRACKING.number},${TRACKING.url},${heldItem}\n`;
+	await api("/v1/ops/shipments/import/preview", {
+		...ops,
+		method: "POST",
+		headers: { "Content-Type": "text/csv" },
+		body: csv,
+	});
 	await api("/v1/ops/shipments/import", { ...ops, method: "POST", headers: { "Content-Type": "text/csv" }, body: csv });
 	const byExternal = `external_id,carrier,tracking_number,tracking_url\n${held.external_id},UPS,${TRACKING.number},${TRACKING.url}\n`;
 	await api("/v1/ops/shipments/import", {
@@ -236,6 +243,21 @@ export async function driveEverything(): Promise<void> {
 	await waitFor(async () => (await statusOf(another.id)) === "in_production", "another order in production");
 	await postForm(`/ops/orders/${another.id}/hold`, { _csrf: csrf, message: "On the console" }, { cookie });
 	await postForm(`/ops/orders/${another.id}/cancel`, { _csrf: csrf }, { cookie });
+	// The order page's shipment form, then its shipment's Delivered button.
+	const boxed = await json<OrderAnswer>(
+		await send("POST", "/v1/orders", key, {
+			external_id: externalId("BOXED"),
+			ship_to: SHIP_TO,
+			items: [{ ...item, quantity: 2 }],
+		}),
+		201,
+	);
+	await waitFor(async () => (await statusOf(boxed.id)) === "in_production", "the boxed order in production");
+	const boxFields = { _csrf: csrf, [`units.${boxed.items[0]?.id ?? ""}`]: "1", ...TRACKING };
+	await postForm(`/ops/orders/${boxed.id}/shipments`, boxFields, { cookie });
+	const boxedNow = await json<{ shipments: Array<{ id: string }> }>(await api(`/v1/orders/${boxed.id}`, { key }), 200);
+	const box = boxedNow.shipments[0]?.id ?? "";
+	await postForm(`/ops/orders/${boxed.id}/shipments/${box}/deliver`, { _csrf: csrf }, { cookie });
 	await postForm("/ops/sign-out", { _csrf: csrf }, { cookie });
 
 	// The sandbox, with the test key.

@@ -62,6 +62,7 @@ async function checkPage(response: Response): Promise<number> {
 let operator: Operator;
 let shipTarget: Order;
 let holdTarget: Order;
+let unitsTarget: Order;
 
 beforeAll(async () => {
 	const partner = await createPartner("Console Fuzz Gallery");
@@ -69,7 +70,12 @@ beforeAll(async () => {
 	const fileId = await readyFile(live, 2400, 3000);
 	shipTarget = await settleValidation(live, (await createOrder(live, orderBody(fileId))).id);
 	holdTarget = await settleValidation(live, (await createOrder(live, orderBody(fileId))).id);
-	expect([shipTarget.status, holdTarget.status]).toEqual(["in_production", "in_production"]);
+	unitsTarget = await settleValidation(live, (await createOrder(live, orderBody(fileId, {}, { quantity: 3 }))).id);
+	expect([shipTarget.status, holdTarget.status, unitsTarget.status]).toEqual([
+		"in_production",
+		"in_production",
+		"in_production",
+	]);
 	operator = await signedInOperator();
 }, 60_000);
 
@@ -92,6 +98,23 @@ const FORMS: FormCase[] = [
 		name: "POST /ops/orders/{id}/hold",
 		path: () => `/ops/orders/${holdTarget.id}/hold`,
 		valid: () => ({ _csrf: operator.csrf, message: "Frame stock ran out." }),
+		signedIn: true,
+	},
+	{
+		name: "POST /ops/orders/{id}/shipments",
+		path: () => `/ops/orders/${unitsTarget.id}/shipments`,
+		valid: () => ({
+			_csrf: operator.csrf,
+			[`units.${unitsTarget.items[0]?.id ?? ""}`]: "1",
+			carrier: "UPS",
+			number: "1Z999AA10123456784",
+		}),
+		signedIn: true,
+	},
+	{
+		name: "POST /ops/orders/{id}/shipments/{shipment}/deliver",
+		path: () => `/ops/orders/${unitsTarget.id}/shipments/shp_fuzz/deliver`,
+		valid: () => ({ _csrf: operator.csrf }),
 		signedIn: true,
 	},
 ];

@@ -185,7 +185,7 @@ describe("POST /v1/ops/orders/{id}/shipments", () => {
 			items: [{ item_id: framedItem(order), quantity: 2 }],
 		});
 		await expectError(again, "validation_error", "items[0].quantity");
-		const unknown = await shipUnits(opsKey, order.id, { ...TRACKING, items: [{ item_id: "itm_nope", quantity: 1 }] });
+		const unknown = await shipUnits(opsKey, order.id, { ...SECOND, items: [{ item_id: "itm_nope", quantity: 1 }] });
 		await expectError(unknown, "validation_error", "items[0].item_id");
 		expect((await readOrder(key, order.id)).fulfillment.shipped_units).toBe(1);
 	});
@@ -247,6 +247,77 @@ describe("POST /v1/ops/orders/{id}/shipments", () => {
 			const error = (await response.json()) as { error: { field?: string } };
 			expect(error.error.field).toBe(field);
 		}
+	});
+});
+
+describe("POST /v1/ops/orders/{id}/shipments with a label the order already has", () => {
+	it("the same label with the same units is a 200 with the existing shipment; nothing more ships and no event is sent", async () => {
+		const { order, key, opsKey } = await threeUnitOrder();
+		const units = [{ item_id: framedItem(order), quantity: 1 }];
+		const first = await shipUnitsOk(opsKey, order.id, { ...TRACKING, items: units });
+		const before = (await eventsOf(order.id)).length;
+		// A scanner's copy of the label: another case, spaces in the number.
+		const again = await shipUnits(opsKey, order.id, {
+			carrier: TRACKING.carrier.toLowerCase(),
+			number: ` ${TRACKING.number.slice(0, 4)} ${TRACKING.number.slice(4)}`,
+			url: TRACKING.url,
+			items: units,
+		});
+		expect(again.status).toBe(200);
+		expect(((await again.json()) as Shipment).id).toBe(first.id);
+		const after = await readOrder(key, order.id);
+		expect(after.shipments).toHaveLength(1);
+		expect(after.fulfillment.shipped_units).toBe(1);
+		expect(await eventTypesAfter(order.id, before)).toEqual([]);
+	});
+
+	it("the same label naming other units is a 409 shipment_label_reused that names the shipment, and nothing ships", async () => {
+		const { order, key, opsKey } = await threeUnitOrder();
+		const first = await shipUnitsOk(opsKey, order.id, {
+			...TRACKING,
+			items: [{ item_id: framedItem(order), quantity: 1 }],
+		});
+		const other = await shipUnits(opsKey, order.id, {
+			...TRACKING,
+			items: [{ item_id: printItem(order), quantity: 1 }],
+		});
+		const error = await expectError(other, "conflict", "number");
+		expect(error.code).toBe("shipment_label_reused");
+		expect(error.message).toContain(first.id);
+		// Without items it would carry the units that remain, which this label does not.
+		await expectError(await shipUnits(opsKey, order.id, TRACKING), "conflict", "number");
+		expect((await readOrder(key, order.id)).fulfillment.shipped_units).toBe(1);
+	});
+
+	it("the label that shipped every unit, sent again without items after the order shipped, is a 200 with that shipment", async () => {
+		const { order, key, opsKey } = await threeUnitOrder();
+		const first = await shipUnitsOk(opsKey, order.id, TRACKING);
+		const again = await shipUnits(opsKey, order.id, TRACKING);
+		expect(again.status).toBe(200);
+		expect(((await again.json()) as Shipment).id).toBe(first.id);
+		expect((await readOrder(key, order.id)).status).toBe("shipped");
+	});
+
+	it("20 concurrent identical requests make one shipment and one shipment.created: one 201, nineteen 200s with its id", async () => {
+		const { order, key, opsKey } = await threeUnitOrder();
+		const before = (await eventsOf(order.id)).length;
+		const body = { ...TRACKING, items: [{ item_id: framedItem(order), quantity: 2 }] };
+		const answers = await Promise.all(Array.from({ length: 20 }, () => shipUnits(opsKey, order.id, body)));
+		const statuses = answers.map((answer) => answer.status);
+		expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+		expect(statuses.filter((status) => status === 200)).toHaveLength(19);
+		const ids = new Set(await Promise.all(answers.map(async (answer) => ((await answer.json()) as Shipment).id)));
+		expect(ids.size).toBe(1);
+		expect((await readOrder(key, order.id)).shipments).toHaveLength(1);
+		expect(await eventTypesAfter(order.id, before)).toEqual(["shipment.created"]);
+	});
+
+	it("the same label on another order is that order's own new shipment", async () => {
+		const one = await threeUnitOrder();
+		const two = await threeUnitOrder();
+		await shipUnitsOk(one.opsKey, one.order.id, TRACKING);
+		const shipment = await shipUnitsOk(two.opsKey, two.order.id, TRACKING);
+		expect(shipment.order_id).toBe(two.order.id);
 	});
 });
 

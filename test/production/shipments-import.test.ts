@@ -357,6 +357,140 @@ function occurrences(text: string, part: string): number {
 
 const HEADER = "order_id,carrier,tracking_number,tracking_url";
 
+type PreviewRows = {
+	rows: { line: number; action: string; units: { item_id: string; quantity: number }[] | null; message: string }[];
+};
+
+/** POST /v1/ops/shipments/import/preview: every row's action. */
+async function previewOf(key: string, csv: string): Promise<PreviewRows> {
+	const response = await api("/v1/ops/shipments/import/preview", {
+		key,
+		method: "POST",
+		headers: { "Content-Type": "text/csv" },
+		body: csv,
+	});
+	expect(response.status).toBe(200);
+	return (await response.json()) as PreviewRows;
+}
+
+/** A live order in production of two framed units (one item) and an unframed print (another). */
+async function twoItemOrder(key: string, file: string): Promise<{ order: Order; framed: string; print: string }> {
+	const framed = orderBody(file, {}, { quantity: 2 });
+	const print = { print_file_id: file, width_in: 8, height_in: 10, quantity: 1 };
+	const created = await createOrder(key, { ...framed, items: [...framed.items, print] });
+	const order = await settleValidation(key, created.id);
+	expect(order.status).toBe("in_production");
+	return { order, framed: order.items[0]?.id ?? "", print: order.items[1]?.id ?? "" };
+}
+
+describe("the import's item_ids column", () => {
+	it("a row with item_ids is one shipment of the units it names; a row without ships what remains; the preview shows each row's units", async () => {
+		const { key, file } = await partnerWithFile();
+		const ops = await createKeyWithScopes(["ops"]);
+		const { order, framed, print } = await twoItemOrder(key, file);
+		const csv = [
+			"order_id;carrier;tracking_number;item_ids",
+			`${order.id};UPS;1Z999AA10000000001;${framed}:1`,
+			`${order.id};UPS;1Z999AA10000000002;"${framed}, ${print}"`,
+		].join("\n");
+		const preview = await previewOf(ops, csv);
+		expect(preview.rows.map((row) => [row.action, row.units])).toEqual([
+			["ship", [{ item_id: framed, quantity: 1 }]],
+			[
+				"ship",
+				[
+					{ item_id: framed, quantity: 1 },
+					{ item_id: print, quantity: 1 },
+				],
+			],
+		]);
+		expect(preview.rows[0]?.message).toBe(`Ship 1 × item 1 (${framed}) with UPS 1Z999AA10000000001.`);
+		expect((await readOrder(key, order.id)).shipments).toEqual([]);
+
+		const report = await importCsv(ops, csv);
+		expect(report.rows.map((row) => row.outcome)).toEqual(["shipped", "shipped"]);
+		const shipped = await readOrder(key, order.id);
+		expect(shipped.status).toBe("shipped");
+		expect(shipped.shipments.map((shipment) => shipment.items)).toEqual([
+			[{ item_id: framed, quantity: 1 }],
+			[
+				{ item_id: framed, quantity: 1 },
+				{ item_id: print, quantity: 1 },
+			],
+		]);
+		expect(shipped.tracking?.number).toBe("1Z999AA10000000001");
+		// The same file again ships nothing twice.
+		const again = await importCsv(ops, csv);
+		expect(again.rows.map((row) => row.outcome)).toEqual(["already_shipped", "already_shipped"]);
+		expect((await readOrder(key, order.id)).shipments).toHaveLength(2);
+	});
+
+	it("after a partial row, a row without item_ids ships every unit that remains, in the preview and the import", async () => {
+		const { key, file } = await partnerWithFile();
+		const ops = await createKeyWithScopes(["ops"]);
+		const { order, framed, print } = await twoItemOrder(key, file);
+		const csv = [
+			"order_id,carrier,tracking_number,item_ids",
+			`${order.id},UPS,1Z999AA10000000011,${print}`,
+			`${order.id},UPS,1Z999AA10000000012,`,
+		].join("\n");
+		const preview = await previewOf(ops, csv);
+		expect(preview.rows.map((row) => row.units)).toEqual([
+			[{ item_id: print, quantity: 1 }],
+			[{ item_id: framed, quantity: 2 }],
+		]);
+		expect((await importCsv(ops, csv)).shipped).toBe(2);
+		const shipped = await readOrder(key, order.id);
+		expect(shipped.fulfillment).toEqual({ units: 3, shipped_units: 3, delivered_units: 0 });
+		// Imported again: the second row's label is a shipment of the order, so it is already shipped.
+		expect((await importCsv(ops, csv)).rows.map((row) => row.outcome)).toEqual(["already_shipped", "already_shipped"]);
+	});
+
+	it("bad ids, another order's items, over-shipping and a label reused for other units are refused by row, and nothing ships", async () => {
+		const { key, file } = await partnerWithFile();
+		const ops = await createKeyWithScopes(["ops"]);
+		const { order, framed, print } = await twoItemOrder(key, file);
+		const other = await twoItemOrder(key, file);
+		const csv = [
+			"order_id,carrier,tracking_number,item_ids",
+			`${order.id},UPS,1Z999AA10000000021,itm_nope`,
+			`${order.id},UPS,1Z999AA10000000022,${other.framed}`,
+			`${order.id},UPS,1Z999AA10000000023,${framed}:3`,
+			`${order.id},UPS,1Z999AA10000000024,not-an-item`,
+			`${order.id},UPS,1Z999AA10000000025,${framed}:0`,
+			`${order.id},UPS,1Z999AA10000000026,"${framed};${framed}:1"`,
+			`${order.id},UPS,1Z999AA10000000027,${"x".repeat(5000)}`,
+			`${order.id},UPS,1Z999AA10000000028,${print}`,
+			`${order.id},UPS,1Z999AA10000000028,${framed}:1`,
+		].join("\n");
+		const report = await importCsv(ops, csv);
+		const byLine = new Map(report.rows.map((row) => [row.line, row]));
+		expect(report.rows.map((row) => row.outcome)).toEqual([...Array(7).fill("refused"), "shipped", "refused"]);
+		expect(byLine.get(2)?.message).toBe("item_ids: itm_nope is not an item of this order.");
+		expect(byLine.get(3)?.message).toBe(`item_ids: ${other.framed} is not an item of this order.`);
+		expect(byLine.get(4)?.message).toBe(`item_ids: ${framed} has 2 units left to ship; 3 asked.`);
+		expect(byLine.get(5)?.message).toContain('"not-an-item" is not an item id');
+		expect(byLine.get(6)?.message).toContain("ships nothing");
+		expect(byLine.get(7)?.message).toContain("named twice");
+		expect(byLine.get(8)?.message.length).toBeLessThan(200);
+		expect(byLine.get(10)?.message).toContain("a label ships its units once");
+		expect((await readOrder(key, order.id)).shipments.map((shipment) => shipment.items)).toEqual([
+			[{ item_id: print, quantity: 1 }],
+		]);
+		expect((await readOrder(key, other.order.id)).shipments).toEqual([]);
+	});
+
+	it("the console's preview lists the units each row would ship", async () => {
+		const operator = await signedInOperator();
+		const { key, file } = await partnerWithFile();
+		const { order, framed } = await twoItemOrder(key, file);
+		const csv = `order_id,carrier,tracking_number,item_ids\n${order.id},UPS,1Z999AA10000000031,${framed}:2\n`;
+		const page = await previewPage(operator, csv);
+		expect(textOf(page)).toContain(`2 units: 2 × ${framed}`);
+		expect((await readOrder(key, order.id)).shipments).toEqual([]);
+	});
+});
+
 describe("the console's Ship in bulk: preview, then confirm", () => {
 	it("an upload is a preview of every row that changes nothing: no order ships, no event is sent", async () => {
 		const operator = await signedInOperator();

@@ -131,10 +131,11 @@ describe("a batch of tickets with one that cannot be drawn", () => {
 		const { order } = await settledOrder({ width_in: 16, height_in: 20 });
 		const sheet = await loadOrderSheet(env, order.id);
 		if (sheet === null) throw new Error("no sheet");
-		const [good] = ticketItems([sheet]);
+		const [good] = ticketItems([sheet], new Map());
 		if (good === undefined) throw new Error("no item");
 		const broken = {
 			sheet,
+			boxes: null,
 			item: Object.defineProperty({ ...good.item, id: "itm_broken" }, "spec", {
 				get() {
 					throw new Error("a drawing that fails");

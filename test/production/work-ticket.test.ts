@@ -4,12 +4,14 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { Order } from "../../src/orders/response.ts";
 import { insertOrder } from "../../src/orders/store.ts";
 import { ITEM_WARNING_WORDS } from "../../src/production/item-words.ts";
 import { PAGE_SECURITY_HEADERS } from "../../src/production/slip-page.ts";
+import { boxesOfOrder, packageText } from "../../src/production/ticket-boxes.ts";
 import { consoleRequest, signedInOperator, textOf } from "../console/console-helpers.ts";
 import { MUSEUM_PIECE, MUSEUM_PIECE_CUTS } from "../framing/museum-piece.ts";
-import { api, createKeyWithScopes, expectError } from "../helpers.ts";
+import { api, createKeyWithScopes, expectError, send } from "../helpers.ts";
 import {
 	createOrder,
 	externalId,
@@ -18,6 +20,7 @@ import {
 	rawOrder,
 	readyFile,
 	settleValidation,
+	TRACKING,
 } from "../orders/order-helpers.ts";
 import { FILE_HOST } from "../print-files/file-hosting.ts";
 
@@ -168,5 +171,67 @@ describe("the console's work tickets", () => {
 		expect(batch.status).toBe(200);
 		const bad = await consoleRequest("/ops/work-tickets?status=lost", { cookie: operator.cookie });
 		expect(bad.status).toBe(422);
+	});
+});
+
+/** The text of one item's ticket in a document of tickets. */
+function ticketOf(html: string, itemId: string): string {
+	const start = html.indexOf(`data-item-id="${itemId}"`);
+	const end = html.indexOf('<section class="ticket"', start);
+	return textOf(html.slice(start, end < 0 ? undefined : end));
+}
+
+describe("the work ticket's boxes", () => {
+	it("says which box each unit goes in (a box per framed unit, one flat box for the prints) with the sizes the shipment records", async () => {
+		const { key, file } = await partnerWithFile();
+		const framed = orderBody(file, { external_id: externalId("BOXES") }, { quantity: 2 });
+		const prints = [
+			{ print_file_id: file, width_in: 8, height_in: 10, quantity: 1 },
+			{ print_file_id: file, width_in: 5, height_in: 7, quantity: 2 },
+		];
+		const created = await createOrder(key, { ...framed, items: [...framed.items, ...prints] });
+		const order = await settleValidation(key, created.id);
+		expect(order.status).toBe("in_production");
+		const ops = await createKeyWithScopes(["ops"]);
+		const html = await (await api(`/v1/ops/orders/${order.id}/work-ticket`, { key: ops })).text();
+		const [framedId = "", printId = "", smallId = ""] = order.items.map((item) => item.id);
+		const framedTicket = ticketOf(html, framedId);
+		expect(framedTicket).toContain("Boxes 1 and 2 of 3, one unit in each");
+		expect(ticketOf(html, printId)).toContain(
+			"Box 3 of 3: the flat box for the unframed prints, with Item 3 of 3 · 5 × 7 in",
+		);
+		expect(ticketOf(html, smallId)).toContain(
+			"Box 3 of 3: the flat box for the unframed prints, with Item 2 of 3 · 8 × 10 in",
+		);
+
+		// The sizes are the ones the shipment of every unit records.
+		const shipped = await send("POST", `/v1/ops/orders/${order.id}/shipments`, ops, TRACKING);
+		expect(shipped.status).toBe(201);
+		const { packages } = (await shipped.json()) as Order["shipments"][number];
+		expect(packages).toHaveLength(3);
+		const [firstBox, , flatBox] = packages;
+		if (firstBox === undefined || flatBox === undefined) throw new Error("no packages");
+		expect(framedTicket).toContain(`${packageText(firstBox)} each`);
+		expect(ticketOf(html, printId)).toContain(packageText(flatBox));
+	});
+
+	it("numbers boxes in item order, and leaves sizes out when the model gives none", () => {
+		const frame = { slug: "gallery-black-125", name: "Gallery Black" };
+		const items = [
+			{ id: "itm_a", name: "Item 1", quantity: 1, frame },
+			{ id: "itm_b", name: "Item 2", quantity: 1, frame: null },
+			{ id: "itm_c", name: "Item 3", quantity: 3, frame },
+		];
+		const boxes = boxesOfOrder(items, []);
+		expect(boxes.get("itm_a")).toMatchObject({ numbers: [1], total: 5, packages: [] });
+		expect(boxes.get("itm_c")).toMatchObject({ numbers: [2, 3, 4], total: 5 });
+		expect(boxes.get("itm_b")).toMatchObject({ numbers: [5], flat: true, sharedWith: [] });
+	});
+
+	it("an order of one framed piece and one print: the piece goes in box 1 of 2, the print alone in the flat box 2", async () => {
+		const { order, ops } = await museumOrder();
+		const html = await (await api(`/v1/ops/orders/${order.id}/work-ticket`, { key: ops })).text();
+		expect(ticketOf(html, order.items[0]?.id ?? "")).toMatch(/Box 1 of 2 · [\d /]+ × [\d /]+ × 4 in, \d+ lb billable/);
+		expect(ticketOf(html, order.items[1]?.id ?? "")).toContain("Box 2 of 2: the flat box for the unframed prints ·");
 	});
 });
