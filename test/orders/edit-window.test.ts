@@ -157,6 +157,27 @@ describe("the floor does not see an order in its edit window", () => {
 		expect(shipped).toMatchObject({ refused: 0, shipped: 1 });
 	});
 
+	it("a bulk import row with item_ids is refused in the window too, and ships its units after it", async () => {
+		const { key, file, opsKey } = await partnerWithWindow(30);
+		const order = await settleValidation(key, (await createOrder(key, orderBody(file))).id);
+		const itemId = order.items[0]?.id ?? "";
+		const csv = `order_id,carrier,tracking_number,item_ids\r\n${order.id},UPS,1Z999AA10123456784,${itemId}:1`;
+		const post = (path: string) =>
+			api(path, { key: opsKey, method: "POST", headers: { "Content-Type": "text/csv" }, body: csv });
+		const preview = (await (await post("/v1/ops/shipments/import/preview")).json()) as {
+			rows: { action: string; message: string }[];
+		};
+		expect(preview.rows[0]?.action).toBe("refused");
+		expect(preview.rows[0]?.message).toContain(order.editable_until ?? "");
+		const refused = (await (await post("/v1/ops/shipments/import")).json()) as { refused: number; shipped: number };
+		expect(refused).toMatchObject({ refused: 1, shipped: 0 });
+		expect((await readOrder(key, order.id)).fulfillment.shipped_units).toBe(0);
+		await closeWindow(order.id);
+		const shipped = (await (await post("/v1/ops/shipments/import")).json()) as { refused: number; shipped: number };
+		expect(shipped).toMatchObject({ refused: 0, shipped: 1 });
+		expect((await readOrder(key, order.id)).fulfillment.shipped_units).toBe(1);
+	});
+
 	it("its work ticket is a 409 and a batch of tickets leaves it out, until the window has passed", async () => {
 		const { key, file, opsKey } = await partnerWithWindow(30);
 		const order = await settleValidation(key, (await createOrder(key, orderBody(file))).id);
