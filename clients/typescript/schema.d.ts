@@ -263,6 +263,58 @@ export interface paths {
 		patch?: never;
 		trace?: never;
 	};
+	"/v1/orders/{id}/claims": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		/** An order's claims, oldest first */
+		get: operations["getOrdersByIdClaims"];
+		put?: never;
+		/** Claim shipped units that arrived damaged, defective or wrong, or were lost in transit */
+		post: operations["postOrdersByIdClaims"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/claims/{id}": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		/** Read a claim */
+		get: operations["getClaimsById"];
+		put?: never;
+		post?: never;
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/claims": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		/** List claims, newest first */
+		get: operations["getClaims"];
+		put?: never;
+		post?: never;
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
 	"/v1/ops/orders": {
 		parameters: {
 			query?: never;
@@ -907,6 +959,23 @@ export interface webhooks {
 		patch?: never;
 		trace?: never;
 	};
+	"claim.created": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/** claim.created: sent to the order's callback_url and to each webhook endpoint subscribed to it */
+		post: operations["claimCreated"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
 	ping: {
 		parameters: {
 			query?: never;
@@ -1393,6 +1462,96 @@ export interface components {
 				returned_at: string | null;
 			};
 		};
+		ClaimCreatedEvent: {
+			/**
+			 * @description The event's id (`evt_…`), also `webhook-id`: deduplicate on it.
+			 * @example evt_9Lq3
+			 */
+			id: string;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			created_at: string;
+			/** @example ord_3kq9 */
+			order_id: string;
+			/** @example PO-1001 */
+			external_id: string;
+			/**
+			 * @description The order's version after the move; it only grows, so an event older than one already seen can be dropped.
+			 * @example 4
+			 */
+			version: number;
+			metadata: components["schemas"]["Metadata"];
+			/** @enum {string} */
+			event: "claim.created";
+			/**
+			 * @description The order's status.
+			 * @example delivered
+			 */
+			status: string;
+			claim: {
+				/** @example clm_4Rt8 */
+				id: string;
+				/** @example ord_3kq9 */
+				order_id: string;
+				/**
+				 * @example submitted
+				 * @enum {string}
+				 */
+				status: "submitted" | "approved" | "rejected";
+				/**
+				 * @example damaged_in_transit
+				 * @enum {string}
+				 */
+				reason: "damaged_in_transit" | "lost_in_transit" | "print_defect" | "frame_defect" | "wrong_item";
+				/** @description The units claimed, by item. */
+				items: {
+					/** @example itm_5Tg8 */
+					item_id: string;
+					/** @example 1 */
+					quantity: number;
+				}[];
+				/** @example The glass arrived cracked across the top left corner; the box was crushed on that side. */
+				description: string;
+				/**
+				 * @description The photos' print file ids.
+				 * @example [
+				 *       "pf_7Yh2"
+				 *     ]
+				 */
+				photos: string[];
+				/**
+				 * Format: date-time
+				 * @example 2026-11-22T10:00:00.000Z
+				 */
+				created_at: string;
+				resolution: components["schemas"]["ClaimResolution"];
+			};
+		};
+		/** @description null until the claim is approved or rejected. */
+		ClaimResolution: {
+			/**
+			 * @description How an approved claim is made good; null for a rejection.
+			 * @example reprint
+			 * @enum {string|null}
+			 */
+			remedy: "reprint" | "refund" | null;
+			/** @example ord_8Kq2 */
+			reprint_order_id: string | null;
+			/**
+			 * @description A refund's credit in cents: the claimed units' share of the item charges (and, when lost, of shipping); null otherwise.
+			 * @example 4800
+			 */
+			credit_cents: number | null;
+			/** @example Sorry about the glass: a new piece ships this week. */
+			message: string | null;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			resolved_at: string;
+		} | null;
 		PingEvent: {
 			/**
 			 * @description The ping's id (`ping_…`), also `webhook-id`.
@@ -1466,6 +1625,7 @@ export interface components {
 					| "sandbox_needs_test_key"
 					| "route_not_found"
 					| "order_not_found"
+					| "claim_not_found"
 					| "shipment_not_found"
 					| "order_item_not_found"
 					| "print_file_not_found"
@@ -1481,6 +1641,7 @@ export interface components {
 					| "hold_needs_partner_fix"
 					| "order_move_refused"
 					| "shipment_move_refused"
+					| "claim_not_allowed"
 					| "print_file_already_uploaded"
 					| "print_file_not_printable"
 					| "event_never_sent"
@@ -1493,6 +1654,7 @@ export interface components {
 					| "invalid_cursor"
 					| "url_not_allowed"
 					| "unknown_print_file"
+					| "claim_units_exceeded"
 					| "print_file_not_uploaded"
 					| "file_unreadable"
 					| "unsupported_file_format"
@@ -2474,6 +2636,75 @@ export interface components {
 			 */
 			shipping_method?: "budget" | "standard" | "express" | "freight";
 		};
+		Claim: {
+			/** @example clm_4Rt8 */
+			id: string;
+			/** @example ord_3kq9 */
+			order_id: string;
+			/**
+			 * @example submitted
+			 * @enum {string}
+			 */
+			status: "submitted" | "approved" | "rejected";
+			/**
+			 * @example damaged_in_transit
+			 * @enum {string}
+			 */
+			reason: "damaged_in_transit" | "lost_in_transit" | "print_defect" | "frame_defect" | "wrong_item";
+			/** @description The units claimed, by item. */
+			items: {
+				/** @example itm_5Tg8 */
+				item_id: string;
+				/** @example 1 */
+				quantity: number;
+			}[];
+			/** @example The glass arrived cracked across the top left corner; the box was crushed on that side. */
+			description: string;
+			/**
+			 * @description The photos' print file ids.
+			 * @example [
+			 *       "pf_7Yh2"
+			 *     ]
+			 */
+			photos: string[];
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			created_at: string;
+			resolution: components["schemas"]["ClaimResolution"];
+		};
+		CreateClaim: {
+			/**
+			 * @example damaged_in_transit
+			 * @enum {string}
+			 */
+			reason: "damaged_in_transit" | "lost_in_transit" | "print_defect" | "frame_defect" | "wrong_item";
+			/** @description The units claimed, by item: each item once. */
+			items: {
+				/** @example itm_5Tg8 */
+				item_id: string;
+				/** @example 1 */
+				quantity: number;
+			}[];
+			/**
+			 * @description What happened, in the partner's or the customer's words (1 to 2,000 characters).
+			 * @example The glass arrived cracked across the top left corner; the box was crushed on that side.
+			 */
+			description: string;
+			/**
+			 * @description Photos of what arrived, uploaded like print files (`POST /v1/print-files`): ready JPEG or PNG files of this account and mode. 1 to 10 for `damaged_in_transit`, `print_defect` and `frame_defect`; at most 10 otherwise.
+			 * @example [
+			 *       "pf_7Yh2"
+			 *     ]
+			 */
+			photo_file_ids?: string[];
+		};
+		ClaimPage: {
+			data: components["schemas"]["Claim"][];
+			/** @example WyIyMDI2LTExLTIyVDEwOjAwOjAwLjAwMFoiLCJvcmRfM2txOSJd */
+			next_cursor: string | null;
+		};
 		QueuePage: {
 			data: components["schemas"]["Order"][];
 			/** @example WyIyMDI2LTExLTIyVDEwOjAwOjAwLjAwMFoiLCJvcmRfM2txOSJd */
@@ -2643,7 +2874,8 @@ export interface components {
 				| "order.canceled"
 				| "shipment.created"
 				| "shipment.delivered"
-				| "shipment.returned";
+				| "shipment.returned"
+				| "claim.created";
 			/** @example ord_3kq9 */
 			order_id: string;
 			/**
@@ -2792,6 +3024,7 @@ export interface components {
 				| "shipment.created"
 				| "shipment.delivered"
 				| "shipment.returned"
+				| "claim.created"
 			)[];
 			/** @example Shop fulfilment service */
 			description: string | null;
@@ -2828,6 +3061,7 @@ export interface components {
 				| "shipment.created"
 				| "shipment.delivered"
 				| "shipment.returned"
+				| "claim.created"
 			)[];
 			/**
 			 * @description A note for the partner's own people.
@@ -5006,6 +5240,370 @@ export interface operations {
 			};
 		};
 	};
+	getOrdersByIdClaims: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description The order's claims (one page: an order has few). */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["ClaimPage"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	postOrdersByIdClaims: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["CreateClaim"];
+			};
+		};
+		responses: {
+			/** @description The claim, `submitted`; `claim.created` is sent. */
+			201: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Claim"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	getClaimsById: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description The claim. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Claim"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	getClaims: {
+		parameters: {
+			query?: {
+				status?: "submitted" | "approved" | "rejected";
+				limit?: number;
+				cursor?: string;
+			};
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description A page of claims and the cursor of the next. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["ClaimPage"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
 	getOpsOrders: {
 		parameters: {
 			query?: {
@@ -6765,7 +7363,8 @@ export interface operations {
 					| "order.canceled"
 					| "shipment.created"
 					| "shipment.delivered"
-					| "shipment.returned";
+					| "shipment.returned"
+					| "claim.created";
 				delivery_status?: "pending" | "delivered" | "failed" | "no_endpoint";
 				limit?: number;
 				cursor?: string;
@@ -8970,6 +9569,44 @@ export interface operations {
 		requestBody: {
 			content: {
 				"application/json": components["schemas"]["ShipmentReturnedEvent"];
+			};
+		};
+		responses: {
+			/** @description Any 2xx acknowledges the event (the body is not read). */
+			200: {
+				headers: {
+					[name: string]: unknown;
+				};
+				content?: never;
+			};
+			/** @description Any other status (or none within 10 s) is retried on the schedule for 24 hours; 429 and 503 may carry Retry-After. A ping is not retried. */
+			400: {
+				headers: {
+					[name: string]: unknown;
+				};
+				content?: never;
+			};
+		};
+	};
+	claimCreated: {
+		parameters: {
+			query?: never;
+			header: {
+				/** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of the raw body>`, one `v1=` per secret during a rotation. */
+				"svc-signature": string;
+				/** @description Standard Webhooks: the event's id. */
+				"webhook-id": string;
+				/** @description Standard Webhooks: unix seconds of this attempt. */
+				"webhook-timestamp": string;
+				/** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed by the base64 after `whsec_`. */
+				"webhook-signature": string;
+			};
+			path?: never;
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["ClaimCreatedEvent"];
 			};
 		};
 		responses: {

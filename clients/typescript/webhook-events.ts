@@ -13,5 +13,6 @@ export const WEBHOOK_EVENT_TYPES = [
 	"shipment.created",
 	"shipment.delivered",
 	"shipment.returned",
+	"claim.created",
 	"ping",
 ] as const satisfies readonly (keyof webhooks)[];

@@ -12,6 +12,7 @@ import { allConditions, condition, noConditions } from "../http/sql-conditions.t
 import { newId } from "../ids.ts";
 import type { PendingDelivery } from "./delivery-store.ts";
 import {
+	type ClaimEventSubject,
 	type DeliveryStatus,
 	type EventType,
 	type OrderEventSubject,
@@ -33,6 +34,8 @@ export type NewEvent = {
 	order: OrderEventSubject;
 	/** The shipment a shipment.* event is about. */
 	shipment?: ShipmentEventSubject;
+	/** The claim a claim.* event is about. */
+	claim?: ClaimEventSubject;
 	/**
 	 * null: recorded and listed, never sent (order.received). Otherwise sent to the order's callback URL
 	 * (none: a `no_endpoint` record) and to every endpoint of the account's mode that subscribes to the type.
@@ -60,7 +63,14 @@ const DELIVERY_INSERT = `INSERT INTO deliveries (id, event_id, endpoint_id, acco
 export function eventStatements(db: D1Database, event: NewEvent, condition: WriteCondition | null): RecordedEvent {
 	const eventId = newId("evt");
 	const at = event.createdAt.toISOString();
-	const body = webhookBody(event.type, event.order, eventId, at, event.shipment ?? null);
+	const about = event.shipment !== undefined ? { shipment: event.shipment } : null;
+	const body = webhookBody(
+		event.type,
+		event.order,
+		eventId,
+		at,
+		event.claim !== undefined ? { claim: event.claim } : about,
+	);
 	const renumbered = (offset: number) =>
 		condition === null ? null : condition.sql.replace(/\?(\d+)/g, (_m, n: string) => `?${Number(n) + offset}`);
 	const guard = (offset: number) => {

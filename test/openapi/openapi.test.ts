@@ -221,6 +221,7 @@ describe("GET /v1/openapi.json", () => {
 		};
 		expect(Object.keys(document.webhooks).sort()).toEqual(
 			[
+				"claim.created",
 				"order.canceled",
 				"order.delivered",
 				"order.in_production",

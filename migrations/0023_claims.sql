@@ -1,0 +1,34 @@
+-- Claims (a partner's report that shipped units arrived damaged, defective, wrong or not at all) and the units each
+-- claims. A claim is written in one D1 batch whose insert is guarded: it is written only while the units of each item
+-- in open or approved claims, with the new ones, stay within the units shipped, so concurrent claims never claim more
+-- than shipped. `photos` is the JSON array of print file ids; `resolution` the JSON the service team's decision wrote.
+CREATE TABLE claims (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts (id),
+  mode TEXT NOT NULL CHECK (mode IN ('live', 'test')),
+  order_id TEXT NOT NULL REFERENCES orders (id),
+  reason TEXT NOT NULL CHECK (
+    reason IN ('damaged_in_transit', 'lost_in_transit', 'print_defect', 'frame_defect', 'wrong_item')
+  ),
+  description TEXT NOT NULL,
+  photos TEXT NOT NULL, -- JSON
+  status TEXT NOT NULL CHECK (status IN ('submitted', 'approved', 'rejected')),
+  resolution TEXT, -- JSON
+  created_at TEXT NOT NULL,
+  resolved_at TEXT
+);
+-- An order's claims (oldest first), an owner's claims newest first, and narrowed to a status.
+CREATE INDEX claims_by_order ON claims (order_id, created_at, id);
+CREATE INDEX claims_by_owner ON claims (account_id, mode, created_at, id);
+CREATE INDEX claims_by_owner_status ON claims (account_id, mode, status, created_at, id);
+-- The service team's list of claims in a status, oldest first.
+CREATE INDEX claims_by_status ON claims (status, created_at, id);
+
+CREATE TABLE claim_items (
+  claim_id TEXT NOT NULL REFERENCES claims (id),
+  item_id TEXT NOT NULL REFERENCES order_items (id),
+  quantity INTEGER NOT NULL CHECK (quantity > 0),
+  PRIMARY KEY (claim_id, item_id)
+);
+-- The units of an item already claimed, summed by the guard of every new claim.
+CREATE INDEX claim_items_by_item ON claim_items (item_id, claim_id);
