@@ -1,7 +1,8 @@
 -- Claims (a partner's report that shipped units arrived damaged, defective, wrong or not at all) and the units each
 -- claims. A claim is written in one D1 batch whose insert is guarded: it is written only while the units of each item
 -- in open or approved claims, with the new ones, stay within the units shipped, so concurrent claims never claim more
--- than shipped. `photos` is the JSON array of print file ids; `resolution` the JSON the service team's decision wrote.
+-- than shipped. `photos` is the JSON array of print file ids; `resolution` the JSON the service team's decision wrote,
+-- once: the decision's update applies only to a claim still `submitted`.
 CREATE TABLE claims (
   id TEXT PRIMARY KEY,
   account_id TEXT NOT NULL REFERENCES accounts (id),
@@ -14,6 +15,8 @@ CREATE TABLE claims (
   photos TEXT NOT NULL, -- JSON
   status TEXT NOT NULL CHECK (status IN ('submitted', 'approved', 'rejected')),
   resolution TEXT, -- JSON
+  -- A random id of the decision that resolved the claim: its event is written only by the decision that won.
+  resolution_id TEXT,
   created_at TEXT NOT NULL,
   resolved_at TEXT
 );

@@ -127,6 +127,10 @@ export const ERROR_CODES = {
 		action:
 			"The claimed units are not in a shipment that may be claimed for this reason now (the message says why): lost only when undelivered 5 days after shipping, every other reason within 30 days of delivery.",
 	},
+	claim_already_resolved: {
+		type: "conflict",
+		action: "The claim was approved or rejected already (ops routes); read it to see its resolution.",
+	},
 	print_file_already_uploaded: {
 		type: "conflict",
 		action: "A file is uploaded once: create a new print file for other bytes.",

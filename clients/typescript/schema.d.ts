@@ -315,6 +315,57 @@ export interface paths {
 		patch?: never;
 		trace?: never;
 	};
+	"/v1/ops/claims": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		/** Claims of every account in a status (submitted unless told), oldest first: the service team's work list */
+		get: operations["getOpsClaims"];
+		put?: never;
+		post?: never;
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/ops/claims/{id}/approve": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/** Approve a submitted claim with a remedy (once: 409 when it is resolved already) */
+		post: operations["postOpsClaimsByIdApprove"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/ops/claims/{id}/reject": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/** Reject a submitted claim with a message (once: 409 when it is resolved already) */
+		post: operations["postOpsClaimsByIdReject"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
 	"/v1/ops/orders": {
 		parameters: {
 			query?: never;
@@ -976,6 +1027,40 @@ export interface webhooks {
 		patch?: never;
 		trace?: never;
 	};
+	"claim.approved": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/** claim.approved: sent to the order's callback_url and to each webhook endpoint subscribed to it */
+		post: operations["claimApproved"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"claim.rejected": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/** claim.rejected: sent to the order's callback_url and to each webhook endpoint subscribed to it */
+		post: operations["claimRejected"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
 	ping: {
 		parameters: {
 			query?: never;
@@ -1552,6 +1637,140 @@ export interface components {
 			 */
 			resolved_at: string;
 		} | null;
+		ClaimApprovedEvent: {
+			/**
+			 * @description The event's id (`evt_…`), also `webhook-id`: deduplicate on it.
+			 * @example evt_9Lq3
+			 */
+			id: string;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			created_at: string;
+			/** @example ord_3kq9 */
+			order_id: string;
+			/** @example PO-1001 */
+			external_id: string;
+			/**
+			 * @description The order's version after the move; it only grows, so an event older than one already seen can be dropped.
+			 * @example 4
+			 */
+			version: number;
+			metadata: components["schemas"]["Metadata"];
+			/** @enum {string} */
+			event: "claim.approved";
+			/**
+			 * @description The order's status.
+			 * @example delivered
+			 */
+			status: string;
+			claim: {
+				/** @example clm_4Rt8 */
+				id: string;
+				/** @example ord_3kq9 */
+				order_id: string;
+				/**
+				 * @example submitted
+				 * @enum {string}
+				 */
+				status: "submitted" | "approved" | "rejected";
+				/**
+				 * @example damaged_in_transit
+				 * @enum {string}
+				 */
+				reason: "damaged_in_transit" | "lost_in_transit" | "print_defect" | "frame_defect" | "wrong_item";
+				/** @description The units claimed, by item. */
+				items: {
+					/** @example itm_5Tg8 */
+					item_id: string;
+					/** @example 1 */
+					quantity: number;
+				}[];
+				/** @example The glass arrived cracked across the top left corner; the box was crushed on that side. */
+				description: string;
+				/**
+				 * @description The photos' print file ids.
+				 * @example [
+				 *       "pf_7Yh2"
+				 *     ]
+				 */
+				photos: string[];
+				/**
+				 * Format: date-time
+				 * @example 2026-11-22T10:00:00.000Z
+				 */
+				created_at: string;
+				resolution: components["schemas"]["ClaimResolution"];
+			};
+		};
+		ClaimRejectedEvent: {
+			/**
+			 * @description The event's id (`evt_…`), also `webhook-id`: deduplicate on it.
+			 * @example evt_9Lq3
+			 */
+			id: string;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			created_at: string;
+			/** @example ord_3kq9 */
+			order_id: string;
+			/** @example PO-1001 */
+			external_id: string;
+			/**
+			 * @description The order's version after the move; it only grows, so an event older than one already seen can be dropped.
+			 * @example 4
+			 */
+			version: number;
+			metadata: components["schemas"]["Metadata"];
+			/** @enum {string} */
+			event: "claim.rejected";
+			/**
+			 * @description The order's status.
+			 * @example delivered
+			 */
+			status: string;
+			claim: {
+				/** @example clm_4Rt8 */
+				id: string;
+				/** @example ord_3kq9 */
+				order_id: string;
+				/**
+				 * @example submitted
+				 * @enum {string}
+				 */
+				status: "submitted" | "approved" | "rejected";
+				/**
+				 * @example damaged_in_transit
+				 * @enum {string}
+				 */
+				reason: "damaged_in_transit" | "lost_in_transit" | "print_defect" | "frame_defect" | "wrong_item";
+				/** @description The units claimed, by item. */
+				items: {
+					/** @example itm_5Tg8 */
+					item_id: string;
+					/** @example 1 */
+					quantity: number;
+				}[];
+				/** @example The glass arrived cracked across the top left corner; the box was crushed on that side. */
+				description: string;
+				/**
+				 * @description The photos' print file ids.
+				 * @example [
+				 *       "pf_7Yh2"
+				 *     ]
+				 */
+				photos: string[];
+				/**
+				 * Format: date-time
+				 * @example 2026-11-22T10:00:00.000Z
+				 */
+				created_at: string;
+				resolution: components["schemas"]["ClaimResolution"];
+			};
+		};
 		PingEvent: {
 			/**
 			 * @description The ping's id (`ping_…`), also `webhook-id`.
@@ -1642,6 +1861,7 @@ export interface components {
 					| "order_move_refused"
 					| "shipment_move_refused"
 					| "claim_not_allowed"
+					| "claim_already_resolved"
 					| "print_file_already_uploaded"
 					| "print_file_not_printable"
 					| "event_never_sent"
@@ -2705,6 +2925,26 @@ export interface components {
 			/** @example WyIyMDI2LTExLTIyVDEwOjAwOjAwLjAwMFoiLCJvcmRfM2txOSJd */
 			next_cursor: string | null;
 		};
+		ApproveClaim: {
+			/**
+			 * @description `refund`: a credit of the claimed units' share of the item charges (and, when lost, of shipping), in `credit_cents`.
+			 * @example refund
+			 * @enum {string}
+			 */
+			remedy: "refund";
+			/**
+			 * @description For the partner (1 to 1,000 characters).
+			 * @example Sorry about the glass.
+			 */
+			message?: string;
+		};
+		RejectClaim: {
+			/**
+			 * @description Why, for the partner (1 to 1,000 characters).
+			 * @example The photos show the frame intact; the scratch is on the glass's protective film.
+			 */
+			message: string;
+		};
 		QueuePage: {
 			data: components["schemas"]["Order"][];
 			/** @example WyIyMDI2LTExLTIyVDEwOjAwOjAwLjAwMFoiLCJvcmRfM2txOSJd */
@@ -2875,7 +3115,9 @@ export interface components {
 				| "shipment.created"
 				| "shipment.delivered"
 				| "shipment.returned"
-				| "claim.created";
+				| "claim.created"
+				| "claim.approved"
+				| "claim.rejected";
 			/** @example ord_3kq9 */
 			order_id: string;
 			/**
@@ -3025,6 +3267,8 @@ export interface components {
 				| "shipment.delivered"
 				| "shipment.returned"
 				| "claim.created"
+				| "claim.approved"
+				| "claim.rejected"
 			)[];
 			/** @example Shop fulfilment service */
 			description: string | null;
@@ -3062,6 +3306,8 @@ export interface components {
 				| "shipment.delivered"
 				| "shipment.returned"
 				| "claim.created"
+				| "claim.approved"
+				| "claim.rejected"
 			)[];
 			/**
 			 * @description A note for the partner's own people.
@@ -5604,6 +5850,337 @@ export interface operations {
 			};
 		};
 	};
+	getOpsClaims: {
+		parameters: {
+			query?: {
+				status?: "submitted" | "approved" | "rejected";
+				limit?: number;
+				cursor?: string;
+			};
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description A page of claims and the cursor of the next. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["ClaimPage"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	postOpsClaimsByIdApprove: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["ApproveClaim"];
+			};
+		};
+		responses: {
+			/** @description The claim, resolved; `claim.approved` or `claim.rejected` is sent. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Claim"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	postOpsClaimsByIdReject: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["RejectClaim"];
+			};
+		};
+		responses: {
+			/** @description The claim, resolved; `claim.approved` or `claim.rejected` is sent. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Claim"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
 	getOpsOrders: {
 		parameters: {
 			query?: {
@@ -7364,7 +7941,9 @@ export interface operations {
 					| "shipment.created"
 					| "shipment.delivered"
 					| "shipment.returned"
-					| "claim.created";
+					| "claim.created"
+					| "claim.approved"
+					| "claim.rejected";
 				delivery_status?: "pending" | "delivered" | "failed" | "no_endpoint";
 				limit?: number;
 				cursor?: string;
@@ -9607,6 +10186,82 @@ export interface operations {
 		requestBody: {
 			content: {
 				"application/json": components["schemas"]["ClaimCreatedEvent"];
+			};
+		};
+		responses: {
+			/** @description Any 2xx acknowledges the event (the body is not read). */
+			200: {
+				headers: {
+					[name: string]: unknown;
+				};
+				content?: never;
+			};
+			/** @description Any other status (or none within 10 s) is retried on the schedule for 24 hours; 429 and 503 may carry Retry-After. A ping is not retried. */
+			400: {
+				headers: {
+					[name: string]: unknown;
+				};
+				content?: never;
+			};
+		};
+	};
+	claimApproved: {
+		parameters: {
+			query?: never;
+			header: {
+				/** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of the raw body>`, one `v1=` per secret during a rotation. */
+				"svc-signature": string;
+				/** @description Standard Webhooks: the event's id. */
+				"webhook-id": string;
+				/** @description Standard Webhooks: unix seconds of this attempt. */
+				"webhook-timestamp": string;
+				/** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed by the base64 after `whsec_`. */
+				"webhook-signature": string;
+			};
+			path?: never;
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["ClaimApprovedEvent"];
+			};
+		};
+		responses: {
+			/** @description Any 2xx acknowledges the event (the body is not read). */
+			200: {
+				headers: {
+					[name: string]: unknown;
+				};
+				content?: never;
+			};
+			/** @description Any other status (or none within 10 s) is retried on the schedule for 24 hours; 429 and 503 may carry Retry-After. A ping is not retried. */
+			400: {
+				headers: {
+					[name: string]: unknown;
+				};
+				content?: never;
+			};
+		};
+	};
+	claimRejected: {
+		parameters: {
+			query?: never;
+			header: {
+				/** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of the raw body>`, one `v1=` per secret during a rotation. */
+				"svc-signature": string;
+				/** @description Standard Webhooks: the event's id. */
+				"webhook-id": string;
+				/** @description Standard Webhooks: unix seconds of this attempt. */
+				"webhook-timestamp": string;
+				/** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed by the base64 after `whsec_`. */
+				"webhook-signature": string;
+			};
+			path?: never;
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["ClaimRejectedEvent"];
 			};
 		};
 		responses: {

@@ -14,5 +14,7 @@ export const WEBHOOK_EVENT_TYPES = [
 	"shipment.delivered",
 	"shipment.returned",
 	"claim.created",
+	"claim.approved",
+	"claim.rejected",
 	"ping",
 ] as const satisfies readonly (keyof webhooks)[];

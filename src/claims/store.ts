@@ -188,3 +188,66 @@ export async function insertClaim(db: D1Database, created: NewClaim): Promise<Pe
 	if ((results[0]?.meta.changes ?? 0) === 0) return null;
 	return recorded.pendingDeliveries(results.slice(1 + units.length));
 }
+
+/** A decision to write: the claim as it resolves it, who owns it, a random id of the decision, and its event. */
+export type ClaimDecision = {
+	claim: Claim;
+	accountId: string;
+	resolutionId: string;
+	event: Omit<NewEvent, "claim">;
+};
+
+/**
+ * Writes a decision on a claim still `submitted`, with its event, in one batch; the event only where
+ * this decision's update applied. Returns the event's pending deliveries, or null when the claim was
+ * resolved already (another decision won, even one made at the same moment).
+ */
+export async function writeDecision(db: D1Database, decision: ClaimDecision): Promise<PendingDelivery[] | null> {
+	const { claim, resolutionId } = decision;
+	const recorded = eventStatements(
+		db,
+		{ ...decision.event, claim },
+		{ sql: "EXISTS (SELECT 1 FROM claims WHERE id = ?1 AND resolution_id = ?2)", params: [claim.id, resolutionId] },
+	);
+	const results = await db.batch([
+		db
+			.prepare(
+				`UPDATE claims SET status = ?2, resolution = ?3, resolution_id = ?4, resolved_at = ?5
+				 WHERE id = ?1 AND status = 'submitted'`,
+			)
+			.bind(
+				claim.id,
+				claim.status,
+				JSON.stringify(claim.resolution),
+				resolutionId,
+				claim.resolution?.resolved_at ?? null,
+			),
+		...recorded.statements,
+	]);
+	if ((results[0]?.meta.changes ?? 0) === 0) return null;
+	return recorded.pendingDeliveries(results.slice(1));
+}
+
+/**
+ * A page of every account's claims in `status`, oldest first (the service team's work list), keyset on
+ * (created_at, id) in claims_by_status; the page's units ride in the same batch.
+ */
+export async function listClaimsInStatus(
+	db: D1Database,
+	status: ClaimStatus,
+	limit: number,
+	cursor: Cursor | undefined,
+): Promise<{ page: StoredClaim[]; more: boolean }> {
+	const where = noConditions();
+	condition(where, "status = ?", status);
+	if (cursor !== undefined) condition(where, "(created_at, id) > (?, ?)", cursor.createdAt, cursor.id);
+	const page = `SELECT * FROM claims WHERE ${allConditions(where)} ORDER BY created_at, id LIMIT ?`;
+	const [rows, units] = await db.batch([
+		db.prepare(page).bind(...where.params, limit + 1),
+		db
+			.prepare(`SELECT ci.claim_id, ci.item_id, ci.quantity FROM (${page}) c JOIN claim_items ci ON ci.claim_id = c.id`)
+			.bind(...where.params, limit),
+	]);
+	const found = claimsOfRows(rows?.results ?? [], units?.results ?? []);
+	return { page: found.slice(0, limit), more: found.length > limit };
+}

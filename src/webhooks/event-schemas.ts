@@ -182,6 +182,8 @@ export const WEBHOOK_EVENT_SCHEMAS = {
 	"shipment.delivered": shipmentEvent("shipment.delivered").openapi("ShipmentDeliveredEvent"),
 	"shipment.returned": shipmentEvent("shipment.returned").openapi("ShipmentReturnedEvent"),
 	"claim.created": claimEvent("claim.created").openapi("ClaimCreatedEvent"),
+	"claim.approved": claimEvent("claim.approved").openapi("ClaimApprovedEvent"),
+	"claim.rejected": claimEvent("claim.rejected").openapi("ClaimRejectedEvent"),
 } as const;
 
 /** The body of the signed `ping` that `POST /v1/webhook-endpoints/{id}/test` sends (never retried, never logged). */

@@ -21,7 +21,7 @@ export const SHIPMENT_EVENT_TYPES = ["shipment.created", "shipment.delivered", "
 export type ShipmentEventType = (typeof SHIPMENT_EVENT_TYPES)[number];
 
 /** The events a claim's creation and resolution record, beside its order's. */
-export const CLAIM_EVENT_TYPES = ["claim.created"] as const;
+export const CLAIM_EVENT_TYPES = ["claim.created", "claim.approved", "claim.rejected"] as const;
 /** One of CLAIM_EVENT_TYPES. */
 export type ClaimEventType = (typeof CLAIM_EVENT_TYPES)[number];
 
@@ -56,6 +56,8 @@ export const SENT_EVENT_TYPES = [
 	"shipment.delivered",
 	"shipment.returned",
 	"claim.created",
+	"claim.approved",
+	"claim.rejected",
 ] as const satisfies ReadonlyArray<EventType>;
 /** One of SENT_EVENT_TYPES. */
 export type SentEventType = (typeof SENT_EVENT_TYPES)[number];

@@ -1,0 +1,123 @@
+import { z } from "@hono/zod-openapi";
+import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
+import type { AuthedEnv } from "../accounts/authed-env.ts";
+import { createApp } from "../http/create-app.ts";
+import { decodeCursor, encodeCursor } from "../http/cursor.ts";
+import { errorResponses } from "../http/errors.ts";
+import { printedMessage } from "../text-rules.ts";
+import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
+import { type Decision, resolveClaim } from "./resolve-claim.ts";
+import { CLAIM_STATUSES, ClaimIdParams, ClaimPageSchema, ClaimSchema } from "./schema.ts";
+import { listClaimsInStatus } from "./store.ts";
+
+/** The longest message of a decision, in characters: it reaches the partner in the claim and its event. */
+const MAX_DECISION_MESSAGE = 1000;
+
+/** The body of `POST /v1/ops/claims/{id}/approve`. */
+export const ApproveClaimBody = z
+	.object({
+		remedy: z.enum(["refund"]).openapi({
+			description:
+				"`refund`: a credit of the claimed units' share of the item charges (and, when lost, of shipping), in `credit_cents`.",
+			example: "refund",
+		}),
+		message: printedMessage(MAX_DECISION_MESSAGE)
+			.optional()
+			.openapi({ description: "For the partner (1 to 1,000 characters).", example: "Sorry about the glass." }),
+	})
+	.openapi("ApproveClaim");
+
+/** The body of `POST /v1/ops/claims/{id}/reject`. */
+export const RejectClaimBody = z
+	.object({
+		message: printedMessage(MAX_DECISION_MESSAGE).openapi({
+			description: "Why, for the partner (1 to 1,000 characters).",
+			example: "The photos show the frame intact; the scratch is on the glass's protective film.",
+		}),
+	})
+	.openapi("RejectClaim");
+
+const OpsClaimQuery = z.object({
+	status: z.enum(CLAIM_STATUSES).default("submitted"),
+	limit: z.coerce.number().int().min(1).max(100).default(20),
+	cursor: z.string().max(512).optional(),
+});
+
+const listRoute = protectedRoute("ops", {
+	method: "get",
+	path: "/ops/claims",
+	tags: ["Operations"],
+	summary: "Claims of every account in a status (submitted unless told), oldest first: the service team's work list",
+	request: { query: OpsClaimQuery },
+	responses: {
+		200: jsonResponse(ClaimPageSchema, "A page of claims and the cursor of the next."),
+		...errorResponses(422),
+	},
+});
+
+const decisionResponses = {
+	200: jsonResponse(ClaimSchema, "The claim, resolved; `claim.approved` or `claim.rejected` is sent."),
+	...errorResponses(400, 404, 409, 422),
+};
+
+const approveRoute = protectedRoute("ops", {
+	method: "post",
+	path: "/ops/claims/{id}/approve",
+	tags: ["Operations"],
+	summary: "Approve a submitted claim with a remedy (once: 409 when it is resolved already)",
+	request: {
+		params: ClaimIdParams,
+		body: { required: true, content: { "application/json": { schema: ApproveClaimBody } } },
+	},
+	responses: decisionResponses,
+});
+
+const rejectRoute = protectedRoute("ops", {
+	method: "post",
+	path: "/ops/claims/{id}/reject",
+	tags: ["Operations"],
+	summary: "Reject a submitted claim with a message (once: 409 when it is resolved already)",
+	request: {
+		params: ClaimIdParams,
+		body: { required: true, content: { "application/json": { schema: RejectClaimBody } } },
+	},
+	responses: decisionResponses,
+});
+
+/** Resolves the claim of the path as `decision`, hands its event over in the background, and answers the claim. */
+async function decide(
+	env: Env,
+	executionCtx: { waitUntil(promise: Promise<unknown>): void },
+	id: string,
+	decision: Decision,
+) {
+	const { claim, deliveries } = await resolveClaim(env, id, decision, new Date());
+	executionCtx.waitUntil(deliverSoon(env, deliveries));
+	return claim;
+}
+
+/** The service team's claim routes: the work list, approve, reject. */
+export const opsClaimRoutes = createApp<AuthedEnv>()
+	.openapi(listRoute, async (c) => {
+		const query = c.req.valid("query");
+		const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+		const { page, more } = await listClaimsInStatus(c.env.DB, query.status, query.limit, cursor);
+		const last = page.at(-1)?.claim;
+		return c.json(
+			{
+				data: page.map(({ claim }) => claim),
+				next_cursor: more && last !== undefined ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+			},
+			200,
+		);
+	})
+	.openapi(approveRoute, async (c) => {
+		const { remedy, message } = c.req.valid("json");
+		const decision: Decision = { kind: "approve", remedy, message: message ?? null };
+		return c.json(await decide(c.env, c.executionCtx, c.req.valid("param").id, decision), 200);
+	})
+	.openapi(rejectRoute, async (c) => {
+		const { message } = c.req.valid("json");
+		const decision: Decision = { kind: "reject", message };
+		return c.json(await decide(c.env, c.executionCtx, c.req.valid("param").id, decision), 200);
+	});
