@@ -35,3 +35,11 @@ CREATE TABLE claim_items (
 );
 -- The units of an item already claimed, summed by the guard of every new claim.
 CREATE INDEX claim_items_by_item ON claim_items (item_id, claim_id);
+
+-- A reprint is an order made by an approved claim: the order it reprints and the claim that made it; null for
+-- every other order. orders_by_reprint_of holds only reprints: it serves the look-up of an order's reprints, the
+-- foreign key's among them.
+ALTER TABLE orders ADD COLUMN reprint_of TEXT REFERENCES orders (id);
+-- No foreign key to claims: an insert into claims would then look for orders naming it (orders own the column).
+ALTER TABLE orders ADD COLUMN claim_id TEXT;
+CREATE INDEX orders_by_reprint_of ON orders (reprint_of, created_at) WHERE reprint_of IS NOT NULL;

@@ -2266,6 +2266,16 @@ export interface components {
 			 */
 			canceled_at: string | null;
 			metadata: components["schemas"]["Metadata"];
+			/**
+			 * @description The order this one reprints, when an approved claim made it; null otherwise.
+			 * @example ord_2Wd8
+			 */
+			reprint_of: string | null;
+			/**
+			 * @description The claim whose approval made this reprint; null otherwise.
+			 * @example clm_4Rt8
+			 */
+			claim_id: string | null;
 		};
 		ShipTo: {
 			/** @example Ada Lovelace */
@@ -2342,6 +2352,12 @@ export interface components {
 			 * @example quo_4Zq8
 			 */
 			quote_id: string | null;
+			/**
+			 * @description `order`: charged as priced; `reprint`: a claim's reprint, charged nothing (every amount 0).
+			 * @example order
+			 * @enum {string}
+			 */
+			charge: "order" | "reprint";
 		} | null;
 		OrderItem: {
 			/** @example itm_5Tg8 */
@@ -2927,11 +2943,11 @@ export interface components {
 		};
 		ApproveClaim: {
 			/**
-			 * @description `refund`: a credit of the claimed units' share of the item charges (and, when lost, of shipping), in `credit_cents`.
-			 * @example refund
+			 * @description `reprint`: a new order for the claimed units, charged nothing (`reprint_order_id`); `refund`: a credit of the claimed units' share of the item charges (and, when lost, of shipping), in `credit_cents`.
+			 * @example reprint
 			 * @enum {string}
 			 */
-			remedy: "refund";
+			remedy: "reprint" | "refund";
 			/**
 			 * @description For the partner (1 to 1,000 characters).
 			 * @example Sorry about the glass.

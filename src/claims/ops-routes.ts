@@ -4,6 +4,7 @@ import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { errorResponses } from "../http/errors.ts";
+import { startOrder } from "../orders/create-order.ts";
 import { printedMessage } from "../text-rules.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
 import { type Decision, resolveClaim } from "./resolve-claim.ts";
@@ -16,10 +17,10 @@ const MAX_DECISION_MESSAGE = 1000;
 /** The body of `POST /v1/ops/claims/{id}/approve`. */
 export const ApproveClaimBody = z
 	.object({
-		remedy: z.enum(["refund"]).openapi({
+		remedy: z.enum(["reprint", "refund"]).openapi({
 			description:
-				"`refund`: a credit of the claimed units' share of the item charges (and, when lost, of shipping), in `credit_cents`.",
-			example: "refund",
+				"`reprint`: a new order for the claimed units, charged nothing (`reprint_order_id`); `refund`: a credit of the claimed units' share of the item charges (and, when lost, of shipping), in `credit_cents`.",
+			example: "reprint",
 		}),
 		message: printedMessage(MAX_DECISION_MESSAGE)
 			.optional()
@@ -88,10 +89,13 @@ const rejectRoute = protectedRoute("ops", {
 async function decide(
 	env: Env,
 	executionCtx: { waitUntil(promise: Promise<unknown>): void },
+	requestId: string,
 	id: string,
 	decision: Decision,
 ) {
-	const { claim, deliveries } = await resolveClaim(env, id, decision, new Date());
+	const { claim, deliveries, reprint } = await resolveClaim(env, id, decision, new Date());
+	// The reprint is stored; its machine validates it as any new order's does.
+	if (reprint !== null && !reprint.replayed) executionCtx.waitUntil(startOrder(env, reprint, requestId));
 	executionCtx.waitUntil(deliverSoon(env, deliveries));
 	return claim;
 }
@@ -114,10 +118,10 @@ export const opsClaimRoutes = createApp<AuthedEnv>()
 	.openapi(approveRoute, async (c) => {
 		const { remedy, message } = c.req.valid("json");
 		const decision: Decision = { kind: "approve", remedy, message: message ?? null };
-		return c.json(await decide(c.env, c.executionCtx, c.req.valid("param").id, decision), 200);
+		return c.json(await decide(c.env, c.executionCtx, c.var.requestId, c.req.valid("param").id, decision), 200);
 	})
 	.openapi(rejectRoute, async (c) => {
 		const { message } = c.req.valid("json");
 		const decision: Decision = { kind: "reject", message };
-		return c.json(await decide(c.env, c.executionCtx, c.req.valid("param").id, decision), 200);
+		return c.json(await decide(c.env, c.executionCtx, c.var.requestId, c.req.valid("param").id, decision), 200);
 	});

@@ -4,17 +4,19 @@
  * moment one wins and the other gets the 409.
  */
 import { ApiError } from "../http/errors.ts";
-import { randomBase62 } from "../ids.ts";
+import { newId, randomBase62 } from "../ids.ts";
+import type { OrderCreated } from "../orders/create-order.ts";
+import { createReprint } from "../orders/reprint.ts";
 import { eventSubject } from "../orders/rows.ts";
 import { findOrder } from "../orders/store.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { refundCredit } from "./credit.ts";
 import type { Claim } from "./schema.ts";
-import { findClaim, type StoredClaim, writeDecision } from "./store.ts";
+import { claimsOfOrder, findClaim, type StoredClaim, writeDecision } from "./store.ts";
 
 /** What the service team decides. */
 export type Decision =
-	| { kind: "approve"; remedy: "refund"; message: string | null }
+	| { kind: "approve"; remedy: "refund" | "reprint"; message: string | null }
 	| { kind: "reject"; message: string };
 
 /** The 404 of an unknown claim. */
@@ -35,13 +37,14 @@ export async function resolveClaim(
 	id: string,
 	decision: Decision,
 	now: Date,
-): Promise<{ claim: Claim; deliveries: PendingDelivery[] }> {
+): Promise<{ claim: Claim; deliveries: PendingDelivery[]; reprint: OrderCreated | null }> {
 	const found = await findClaim(env.DB, id);
 	if (found === null) throw claimNotFound(id);
 	if (found.claim.status !== "submitted") throw alreadyResolved(found.claim);
 	const order = await findOrder(env.DB, found.claim.order_id);
 	if (order === null) throw new Error(`claim ${id} names order ${found.claim.order_id}, which is gone`);
-	const claim = decided(found, decision, order, now);
+	const reprintOrderId = decision.kind === "approve" && decision.remedy === "reprint" ? newId("ord") : null;
+	const claim = decided(found, decision, order, reprintOrderId, now);
 	const deliveries = await writeDecision(env.DB, {
 		claim,
 		accountId: found.accountId,
@@ -60,7 +63,16 @@ export async function resolveClaim(
 		const winner = await findClaim(env.DB, id);
 		throw alreadyResolved(winner?.claim ?? found.claim);
 	}
-	return { claim, deliveries };
+	if (reprintOrderId === null) return { claim, deliveries, reprint: null };
+	// The claim is this decision's: its reprint is made now, numbered by the claim's place on the order.
+	const claimNumber = (await claimsOfOrder(env.DB, order.order.id)).findIndex((each) => each.claim.id === id) + 1;
+	const reprint = await createReprint(env, order, {
+		units: claim.items,
+		claimId: id,
+		claimNumber,
+		orderId: reprintOrderId,
+	});
+	return { claim, deliveries, reprint };
 }
 
 /** The claim as `decision` resolves it. */
@@ -68,6 +80,7 @@ function decided(
 	found: StoredClaim,
 	decision: Decision,
 	order: NonNullable<Awaited<ReturnType<typeof findOrder>>>,
+	reprintOrderId: string | null,
 	now: Date,
 ): Claim {
 	const resolvedAt = now.toISOString();
@@ -78,6 +91,19 @@ function decided(
 			resolution: {
 				remedy: null,
 				reprint_order_id: null,
+				credit_cents: null,
+				message: decision.message,
+				resolved_at: resolvedAt,
+			},
+		};
+	}
+	if (decision.remedy === "reprint") {
+		return {
+			...found.claim,
+			status: "approved",
+			resolution: {
+				remedy: "reprint",
+				reprint_order_id: reprintOrderId,
 				credit_cents: null,
 				message: decision.message,
 				resolved_at: resolvedAt,

@@ -109,6 +109,10 @@ export const OrderCostsSchema = z
 			.string()
 			.nullable()
 			.openapi({ description: "The quote the order is charged by, if any.", example: "quo_4Zq8" }),
+		charge: z.enum(["order", "reprint"]).openapi({
+			description: "`order`: charged as priced; `reprint`: a claim's reprint, charged nothing (every amount 0).",
+			example: "order",
+		}),
 	})
 	.openapi("OrderCosts");
 
@@ -155,6 +159,14 @@ export const OrderSchema = z
 		delivered_at: dateTime().nullable(),
 		canceled_at: dateTime().nullable(),
 		metadata: MetadataSchema,
+		reprint_of: z.string().nullable().openapi({
+			description: "The order this one reprints, when an approved claim made it; null otherwise.",
+			example: "ord_2Wd8",
+		}),
+		claim_id: z.string().nullable().openapi({
+			description: "The claim whose approval made this reprint; null otherwise.",
+			example: "clm_4Rt8",
+		}),
 	})
 	.openapi("Order");
 
@@ -194,7 +206,7 @@ export function toOrder({ order, items, shipments }: StoredOrder): Order {
 		callback_url: order.callback_url,
 		gift_message: order.gift_message,
 		shipping_method: order.shipping_method,
-		costs: order.costs,
+		costs: order.costs === null ? null : { ...order.costs, charge: order.costs.charge ?? "order" },
 		items: items.map(toItem),
 		tracking: state.tracking,
 		shipments: shipments.map(toShipment),
@@ -207,6 +219,8 @@ export function toOrder({ order, items, shipments }: StoredOrder): Order {
 		delivered_at: order.delivered_at,
 		canceled_at: order.canceled_at,
 		metadata: order.metadata,
+		reprint_of: order.reprint_of,
+		claim_id: order.claim_id,
 	};
 }
 

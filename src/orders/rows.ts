@@ -47,6 +47,10 @@ export type OrderRow = {
 	costs: OrderCosts | null;
 	/** The partner's keys and values; `{}` when it sent none. */
 	metadata: Metadata;
+	/** The order this one reprints, when an approved claim made it; else null. */
+	reprint_of: string | null;
+	/** The claim whose approval made this reprint; else null. */
+	claim_id: string | null;
 };
 
 /** An order_items row, its JSON columns parsed. */
@@ -87,6 +91,8 @@ export function newOrderRow(fields: {
 	metadata?: Metadata;
 	now: Date;
 	status?: OrderStatus;
+	/** A reprint's original order and the claim that made it. */
+	reprint?: { of: string; claimId: string };
 }): OrderRow {
 	const at = fields.now.toISOString();
 	return {
@@ -116,6 +122,8 @@ export function newOrderRow(fields: {
 		quote_id: fields.quoteId ?? null,
 		costs: fields.costs ?? null,
 		metadata: fields.metadata ?? {},
+		reprint_of: fields.reprint?.of ?? null,
+		claim_id: fields.reprint?.claimId ?? null,
 	};
 }
 

@@ -150,6 +150,11 @@ function Ticket({ entry, look }: { entry: TicketItem; look: Look }) {
 						<strong>{item.name}</strong> · {sheet.account.name} · order {order.status.replaceAll("_", " ")}
 					</p>
 					<p class="make">Make {item.quantity}</p>
+					{order.reprint_of === null ? null : (
+						<p class="make">
+							REPRINT of {order.reprint_of} (claim {order.claim_id})
+						</p>
+					)}
 					{item.file === null ? null : (
 						<p>
 							File <code>{item.file.id}</code>
