@@ -18,7 +18,18 @@
 
 /** Folders of capabilities and what each may import besides itself, plumbing and leaves. */
 const MAY_USE = {
-	console: ["production", "orders", "accounts", "print-files", "catalog", "branding", "access", "pricing", "framing"],
+	console: [
+		"claims",
+		"production",
+		"orders",
+		"accounts",
+		"print-files",
+		"catalog",
+		"branding",
+		"access",
+		"pricing",
+		"framing",
+	],
 	// The document also describes the webhooks the service sends: their bodies are the webhooks folder's.
 	openapi: ["access", "accounts", "webhooks"],
 	production: ["orders", "branding", "print-files", "catalog", "accounts", "addresses", "access", "pricing", "framing"],

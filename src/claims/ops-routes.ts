@@ -4,10 +4,8 @@ import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { errorResponses } from "../http/errors.ts";
-import { startOrder } from "../orders/create-order.ts";
 import { printedMessage } from "../text-rules.ts";
-import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
-import { type Decision, resolveClaim } from "./resolve-claim.ts";
+import { type Decision, handOverDecision, resolveClaim } from "./resolve-claim.ts";
 import { CLAIM_STATUSES, ClaimIdParams, ClaimPageSchema, ClaimSchema } from "./schema.ts";
 import { listClaimsInStatus } from "./store.ts";
 
@@ -93,11 +91,9 @@ async function decide(
 	id: string,
 	decision: Decision,
 ) {
-	const { claim, deliveries, reprint } = await resolveClaim(env, id, decision, new Date());
-	// The reprint is stored; its machine validates it as any new order's does.
-	if (reprint !== null && !reprint.replayed) executionCtx.waitUntil(startOrder(env, reprint, requestId));
-	executionCtx.waitUntil(deliverSoon(env, deliveries));
-	return claim;
+	const decided = await resolveClaim(env, id, decision, new Date());
+	handOverDecision(env, executionCtx, requestId, decided);
+	return decided.claim;
 }
 
 /** The service team's claim routes: the work list, approve, reject. */

@@ -5,11 +5,12 @@
  */
 import { ApiError } from "../http/errors.ts";
 import { newId, randomBase62 } from "../ids.ts";
-import type { OrderCreated } from "../orders/create-order.ts";
+import { type OrderCreated, startOrder } from "../orders/create-order.ts";
 import { createReprint } from "../orders/reprint.ts";
 import { eventSubject } from "../orders/rows.ts";
 import { findOrder } from "../orders/store.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
+import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
 import { refundCredit } from "./credit.ts";
 import type { Claim } from "./schema.ts";
 import { claimsOfOrder, findClaim, type StoredClaim, writeDecision } from "./store.ts";
@@ -18,6 +19,22 @@ import { claimsOfOrder, findClaim, type StoredClaim, writeDecision } from "./sto
 export type Decision =
 	| { kind: "approve"; remedy: "refund" | "reprint"; message: string | null }
 	| { kind: "reject"; message: string };
+
+/**
+ * Hands a decision's work on in the background: its event to the senders, and a new reprint to its
+ * machine, which validates it as any new order's does. Neither need hold up the answer.
+ */
+export function handOverDecision(
+	env: Env,
+	executionCtx: { waitUntil(promise: Promise<unknown>): void },
+	requestId: string,
+	decided: { deliveries: PendingDelivery[]; reprint: OrderCreated | null },
+): void {
+	executionCtx.waitUntil(deliverSoon(env, decided.deliveries));
+	if (decided.reprint !== null && !decided.reprint.replayed) {
+		executionCtx.waitUntil(startOrder(env, decided.reprint, requestId));
+	}
+}
 
 /** The 404 of an unknown claim. */
 export function claimNotFound(id: string): ApiError {
