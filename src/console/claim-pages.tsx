@@ -186,7 +186,7 @@ export function ClaimPage(props: { claim: Claim; sheet: OrderSheet; outcome: Dec
 							<a href={`/ops/claims/${claim.id}/photos/${index}`}>
 								<img
 									src={`/ops/claims/${claim.id}/photos/${index}`}
-									alt={`Photo ${index + 1} of ${claim.photos.length} (${fileId})`}
+									alt={`What arrived, ${index + 1} of ${claim.photos.length} (${fileId})`}
 								/>
 							</a>
 						))}

@@ -87,7 +87,7 @@ describe.each(WIDTHS)("a claim on the service team's page at %i px wide", (width
 	it("shows the photo decoded inline, the order and its shipment, and the forms, inside the screen", async () => {
 		await page.setViewportSize({ width, height: 900 });
 		await page.goto(`${origin()}/ops/claims/${claimId}`);
-		const image = page.getByRole("img", { name: /Photo 1 of 1/ });
+		const image = page.getByRole("img", { name: /What arrived, 1 of 1/ });
 		await image.waitFor();
 		expect(await image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(480);
 		const text = (await page.locator("main").textContent()) ?? "";
