@@ -2,11 +2,11 @@ import { z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { createApp } from "../http/create-app.ts";
-import { decodeCursor, encodeCursor } from "../http/cursor.ts";
+import { decodeCursor } from "../http/cursor.ts";
 import { errorResponses } from "../http/errors.ts";
 import { printedMessage } from "../text-rules.ts";
 import { type Decision, handOverDecision, resolveClaim } from "./resolve-claim.ts";
-import { CLAIM_STATUSES, ClaimIdParams, ClaimPageSchema, ClaimSchema } from "./schema.ts";
+import { CLAIM_STATUSES, ClaimIdParams, ClaimPageSchema, ClaimSchema, toClaimPage } from "./schema.ts";
 import { listClaimsInStatus } from "./store.ts";
 
 /** The longest message of a decision, in characters: it reaches the partner in the claim and its event. */
@@ -102,14 +102,7 @@ export const opsClaimRoutes = createApp<AuthedEnv>()
 		const query = c.req.valid("query");
 		const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
 		const { page, more } = await listClaimsInStatus(c.env.DB, query.status, query.limit, cursor);
-		const last = page.at(-1)?.claim;
-		return c.json(
-			{
-				data: page.map(({ claim }) => claim),
-				next_cursor: more && last !== undefined ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
-			},
-			200,
-		);
+		return c.json(toClaimPage({ page, more }), 200);
 	})
 	.openapi(approveRoute, async (c) => {
 		const { remedy, message } = c.req.valid("json");

@@ -1,13 +1,13 @@
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { createApp } from "../http/create-app.ts";
-import { decodeCursor, encodeCursor } from "../http/cursor.ts";
+import { decodeCursor } from "../http/cursor.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { OrderIdParams } from "../orders/response.ts";
 import { findOwnedOrder } from "../orders/store.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
 import { createClaim, orderNotFound } from "./create-claim.ts";
-import { ClaimIdParams, ClaimListQuery, ClaimPageSchema, ClaimSchema, CreateClaimBody } from "./schema.ts";
+import { ClaimIdParams, ClaimListQuery, ClaimPageSchema, ClaimSchema, CreateClaimBody, toClaimPage } from "./schema.ts";
 import { claimsOfOrder, findOwnedClaim, listClaims } from "./store.ts";
 
 const createClaimRoute = protectedRoute("orders:write", {
@@ -88,12 +88,5 @@ export const claimRoutes = createApp<AuthedEnv>()
 			limit: query.limit,
 			cursor,
 		});
-		const last = page.at(-1)?.claim;
-		return c.json(
-			{
-				data: page.map(({ claim }) => claim),
-				next_cursor: more && last !== undefined ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
-			},
-			200,
-		);
+		return c.json(toClaimPage({ page, more }), 200);
 	});

@@ -3,7 +3,7 @@
  * handlers' types and the OpenAPI document.
  */
 import { z } from "@hono/zod-openapi";
-import { CURSOR_EXAMPLE } from "../http/cursor.ts";
+import { CURSOR_EXAMPLE, encodeCursor } from "../http/cursor.ts";
 import { printedMessage } from "../text-rules.ts";
 import { ClaimBody, ClaimItemBody } from "../webhooks/event-schemas.ts";
 import { CLAIM_REASONS, CLAIM_STATUSES } from "../webhooks/events.ts";
@@ -53,6 +53,17 @@ export type Claim = z.infer<typeof ClaimSchema>;
 export const ClaimPageSchema = z
 	.object({ data: z.array(ClaimSchema), next_cursor: z.string().nullable().openapi({ example: CURSOR_EXAMPLE }) })
 	.openapi("ClaimPage");
+
+/** The cursor of the page after `page`, or null when it is the last (`more` false). */
+export function nextClaimCursor(page: ReadonlyArray<{ claim: Claim }>, more: boolean): string | null {
+	const last = page.at(-1)?.claim;
+	return more && last !== undefined ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null;
+}
+
+/** The API shape of a page of claims. */
+export function toClaimPage({ page, more }: { page: ReadonlyArray<{ claim: Claim }>; more: boolean }) {
+	return { data: page.map(({ claim }) => claim), next_cursor: nextClaimCursor(page, more) };
+}
 
 /** The path of a claim. */
 export const ClaimIdParams = z.object({

@@ -7,9 +7,9 @@ import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { claimPhoto } from "../claims/photo-bytes.ts";
 import { type Decision, handOverDecision, resolveClaim } from "../claims/resolve-claim.ts";
-import { CLAIM_STATUSES, type ClaimStatus } from "../claims/schema.ts";
+import { CLAIM_STATUSES, type ClaimStatus, nextClaimCursor } from "../claims/schema.ts";
 import { findClaim, listClaimsInStatus } from "../claims/store.ts";
-import { decodeCursor, encodeCursor } from "../http/cursor.ts";
+import { decodeCursor } from "../http/cursor.ts";
 import { ApiError } from "../http/errors.ts";
 import { loadOrderSheet } from "../production/order-sheet.ts";
 import { PAGE_SECURITY_HEADERS } from "../production/slip-page.ts";
@@ -36,11 +36,8 @@ claimRoutes.get("/claims", requireSession, async (c) => {
 	const cursorText = c.req.query("cursor");
 	const cursor = cursorText === undefined ? undefined : decodeCursor(cursorText);
 	const { page: found, more } = await listClaimsInStatus(c.env.DB, status, 50, cursor);
-	const last = found.at(-1)?.claim;
-	const nextPageHref =
-		more && last !== undefined
-			? `/ops/claims?status=${status}&cursor=${encodeCursor({ createdAt: last.created_at, id: last.id })}`
-			: null;
+	const next = nextClaimCursor(found, more);
+	const nextPageHref = next === null ? null : `/ops/claims?status=${status}&cursor=${next}`;
 	const claims = found.map(({ claim }) => claim);
 	return page(
 		c,
