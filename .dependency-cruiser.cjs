@@ -6,7 +6,7 @@
  *   pages, routes   each capability's routes.ts / *-routes.ts, the console, the OpenAPI document
  *   capabilities    each folder's logic, store and Durable Objects, in this order (a folder may use
  *                   the ones listed after it, never one before it):
- *                     console > openapi > production > admin > orders > quotes > branding > pricing
+ *                     console > openapi > production > admin > claims > orders > quotes > branding > pricing
  *                     > webhooks, print-files, catalog, health > access > rate-limit > accounts
  *                     > addresses, framing
  *   plumbing        src/http/ (errors, request id, validation hook, outbound-URL rules, cursors, page head)
@@ -18,11 +18,24 @@
 
 /** Folders of capabilities and what each may import besides itself, plumbing and leaves. */
 const MAY_USE = {
-	console: ["production", "orders", "accounts", "print-files", "catalog", "branding", "access", "pricing", "framing"],
+	console: [
+		"claims",
+		"production",
+		"orders",
+		"accounts",
+		"print-files",
+		"catalog",
+		"branding",
+		"access",
+		"pricing",
+		"framing",
+	],
 	// The document also describes the webhooks the service sends: their bodies are the webhooks folder's.
 	openapi: ["access", "accounts", "webhooks"],
 	production: ["orders", "branding", "print-files", "catalog", "accounts", "addresses", "access", "pricing", "framing"],
 	admin: ["accounts", "webhooks", "access", "rate-limit"],
+	// Claims are made against orders' shipments and name print files as photos; a reprint is a new order.
+	claims: ["orders", "webhooks", "print-files", "access", "accounts"],
 	quotes: ["pricing", "framing", "catalog", "print-files", "addresses", "access", "accounts"],
 	orders: [
 		"quotes",

@@ -79,6 +79,10 @@ export const ERROR_CODES = {
 		type: "not_found",
 		action: "Check the id, and that the key is of the same mode (live or test) as the order.",
 	},
+	claim_not_found: {
+		type: "not_found",
+		action: "Check the id, and that the key is of the same mode (live or test) as the claim.",
+	},
 	shipment_not_found: {
 		type: "not_found",
 		action: "Check the shipment id against the order's `shipments` (ops routes).",
@@ -128,6 +132,15 @@ export const ERROR_CODES = {
 		type: "conflict",
 		action: "The label is already a shipment of this order with other units (the message names it): use a new label.",
 	},
+	claim_not_allowed: {
+		type: "conflict",
+		action:
+			"The claimed units are not in a shipment that may be claimed for this reason now (the message says why): lost only when undelivered 5 days after shipping, every other reason within 30 days of delivery.",
+	},
+	claim_already_resolved: {
+		type: "conflict",
+		action: "The claim was approved or rejected already (ops routes); read it to see its resolution.",
+	},
 	print_file_already_uploaded: {
 		type: "conflict",
 		action: "A file is uploaded once: create a new print file for other bytes.",
@@ -160,6 +173,11 @@ export const ERROR_CODES = {
 	unknown_print_file: {
 		type: "validation_error",
 		action: "Use the id of a print file of this account and mode, from `POST /v1/print-files`.",
+	},
+	claim_units_exceeded: {
+		type: "validation_error",
+		action:
+			"Claim at most the shipped units of the item less those already in open or approved claims (the message says how many are left).",
 	},
 	print_file_not_uploaded: {
 		type: "validation_error",

@@ -14,7 +14,20 @@ export function randomBase62(length: number): string {
 }
 
 /** Prefixes of the service's opaque ids: a reader can tell an order's id from a file's at a glance. */
-export type IdPrefix = "acct" | "key" | "ord" | "itm" | "pf" | "evt" | "req" | "quo" | "dlv" | "whe" | "ping" | "shp";
+export type IdPrefix =
+	| "acct"
+	| "key"
+	| "ord"
+	| "itm"
+	| "pf"
+	| "evt"
+	| "req"
+	| "quo"
+	| "dlv"
+	| "whe"
+	| "ping"
+	| "shp"
+	| "clm";
 
 /** A new opaque, URL-safe, unguessable id such as `acct_4fQ9...` (about 143 bits of randomness). */
 export function newId(prefix: IdPrefix): string {

@@ -298,6 +298,109 @@ export interface paths {
 		patch?: never;
 		trace?: never;
 	};
+	"/v1/orders/{id}/claims": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		/** An order's claims, oldest first */
+		get: operations["getOrdersByIdClaims"];
+		put?: never;
+		/** Claim shipped units that arrived damaged, defective or wrong, or were lost in transit */
+		post: operations["postOrdersByIdClaims"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/claims/{id}": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		/** Read a claim */
+		get: operations["getClaimsById"];
+		put?: never;
+		post?: never;
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/claims": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		/** List claims, newest first */
+		get: operations["getClaims"];
+		put?: never;
+		post?: never;
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/ops/claims": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		/** Claims of every account in a status (submitted unless told), oldest first: the service team's work list */
+		get: operations["getOpsClaims"];
+		put?: never;
+		post?: never;
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/ops/claims/{id}/approve": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/** Approve a submitted claim with a remedy (once: 409 when it is resolved already) */
+		post: operations["postOpsClaimsByIdApprove"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/ops/claims/{id}/reject": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/** Reject a submitted claim with a message (once: 409 when it is resolved already) */
+		post: operations["postOpsClaimsByIdReject"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
 	"/v1/ops/orders": {
 		parameters: {
 			query?: never;
@@ -959,6 +1062,57 @@ export interface webhooks {
 		patch?: never;
 		trace?: never;
 	};
+	"claim.created": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/** claim.created: sent to the order's callback_url and to each webhook endpoint subscribed to it */
+		post: operations["claimCreated"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"claim.approved": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/** claim.approved: sent to the order's callback_url and to each webhook endpoint subscribed to it */
+		post: operations["claimApproved"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"claim.rejected": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/** claim.rejected: sent to the order's callback_url and to each webhook endpoint subscribed to it */
+		post: operations["claimRejected"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
 	ping: {
 		parameters: {
 			query?: never;
@@ -1507,6 +1661,230 @@ export interface components {
 				returned_at: string | null;
 			};
 		};
+		ClaimCreatedEvent: {
+			/**
+			 * @description The event's id (`evt_…`), also `webhook-id`: deduplicate on it.
+			 * @example evt_9Lq3
+			 */
+			id: string;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			created_at: string;
+			/** @example ord_3kq9 */
+			order_id: string;
+			/** @example PO-1001 */
+			external_id: string;
+			/**
+			 * @description The order's version after the move; it only grows, so an event older than one already seen can be dropped.
+			 * @example 4
+			 */
+			version: number;
+			metadata: components["schemas"]["Metadata"];
+			/** @enum {string} */
+			event: "claim.created";
+			/**
+			 * @description The order's status.
+			 * @example delivered
+			 */
+			status: string;
+			claim: {
+				/** @example clm_4Rt8 */
+				id: string;
+				/** @example ord_3kq9 */
+				order_id: string;
+				/**
+				 * @example submitted
+				 * @enum {string}
+				 */
+				status: "submitted" | "approved" | "rejected";
+				/**
+				 * @example damaged_in_transit
+				 * @enum {string}
+				 */
+				reason: "damaged_in_transit" | "lost_in_transit" | "print_defect" | "frame_defect" | "wrong_item";
+				/** @description The units claimed, by item. */
+				items: {
+					/** @example itm_5Tg8 */
+					item_id: string;
+					/** @example 1 */
+					quantity: number;
+				}[];
+				/** @example The glass arrived cracked across the top left corner; the box was crushed on that side. */
+				description: string;
+				/**
+				 * @description The photos' print file ids.
+				 * @example [
+				 *       "pf_7Yh2"
+				 *     ]
+				 */
+				photos: string[];
+				/**
+				 * Format: date-time
+				 * @example 2026-11-22T10:00:00.000Z
+				 */
+				created_at: string;
+				resolution: components["schemas"]["ClaimResolution"];
+			};
+		};
+		/** @description null until the claim is approved or rejected. */
+		ClaimResolution: {
+			/**
+			 * @description How an approved claim is made good; null for a rejection.
+			 * @example reprint
+			 * @enum {string|null}
+			 */
+			remedy: "reprint" | "refund" | null;
+			/** @example ord_8Kq2 */
+			reprint_order_id: string | null;
+			/**
+			 * @description A refund's credit in cents: the claimed units' share of the item charges (and, when lost, of shipping); null otherwise.
+			 * @example 4800
+			 */
+			credit_cents: number | null;
+			/** @example Sorry about the glass: a new piece ships this week. */
+			message: string | null;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			resolved_at: string;
+		} | null;
+		ClaimApprovedEvent: {
+			/**
+			 * @description The event's id (`evt_…`), also `webhook-id`: deduplicate on it.
+			 * @example evt_9Lq3
+			 */
+			id: string;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			created_at: string;
+			/** @example ord_3kq9 */
+			order_id: string;
+			/** @example PO-1001 */
+			external_id: string;
+			/**
+			 * @description The order's version after the move; it only grows, so an event older than one already seen can be dropped.
+			 * @example 4
+			 */
+			version: number;
+			metadata: components["schemas"]["Metadata"];
+			/** @enum {string} */
+			event: "claim.approved";
+			/**
+			 * @description The order's status.
+			 * @example delivered
+			 */
+			status: string;
+			claim: {
+				/** @example clm_4Rt8 */
+				id: string;
+				/** @example ord_3kq9 */
+				order_id: string;
+				/**
+				 * @example submitted
+				 * @enum {string}
+				 */
+				status: "submitted" | "approved" | "rejected";
+				/**
+				 * @example damaged_in_transit
+				 * @enum {string}
+				 */
+				reason: "damaged_in_transit" | "lost_in_transit" | "print_defect" | "frame_defect" | "wrong_item";
+				/** @description The units claimed, by item. */
+				items: {
+					/** @example itm_5Tg8 */
+					item_id: string;
+					/** @example 1 */
+					quantity: number;
+				}[];
+				/** @example The glass arrived cracked across the top left corner; the box was crushed on that side. */
+				description: string;
+				/**
+				 * @description The photos' print file ids.
+				 * @example [
+				 *       "pf_7Yh2"
+				 *     ]
+				 */
+				photos: string[];
+				/**
+				 * Format: date-time
+				 * @example 2026-11-22T10:00:00.000Z
+				 */
+				created_at: string;
+				resolution: components["schemas"]["ClaimResolution"];
+			};
+		};
+		ClaimRejectedEvent: {
+			/**
+			 * @description The event's id (`evt_…`), also `webhook-id`: deduplicate on it.
+			 * @example evt_9Lq3
+			 */
+			id: string;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			created_at: string;
+			/** @example ord_3kq9 */
+			order_id: string;
+			/** @example PO-1001 */
+			external_id: string;
+			/**
+			 * @description The order's version after the move; it only grows, so an event older than one already seen can be dropped.
+			 * @example 4
+			 */
+			version: number;
+			metadata: components["schemas"]["Metadata"];
+			/** @enum {string} */
+			event: "claim.rejected";
+			/**
+			 * @description The order's status.
+			 * @example delivered
+			 */
+			status: string;
+			claim: {
+				/** @example clm_4Rt8 */
+				id: string;
+				/** @example ord_3kq9 */
+				order_id: string;
+				/**
+				 * @example submitted
+				 * @enum {string}
+				 */
+				status: "submitted" | "approved" | "rejected";
+				/**
+				 * @example damaged_in_transit
+				 * @enum {string}
+				 */
+				reason: "damaged_in_transit" | "lost_in_transit" | "print_defect" | "frame_defect" | "wrong_item";
+				/** @description The units claimed, by item. */
+				items: {
+					/** @example itm_5Tg8 */
+					item_id: string;
+					/** @example 1 */
+					quantity: number;
+				}[];
+				/** @example The glass arrived cracked across the top left corner; the box was crushed on that side. */
+				description: string;
+				/**
+				 * @description The photos' print file ids.
+				 * @example [
+				 *       "pf_7Yh2"
+				 *     ]
+				 */
+				photos: string[];
+				/**
+				 * Format: date-time
+				 * @example 2026-11-22T10:00:00.000Z
+				 */
+				created_at: string;
+				resolution: components["schemas"]["ClaimResolution"];
+			};
+		};
 		PingEvent: {
 			/**
 			 * @description The ping's id (`ping_…`), also `webhook-id`.
@@ -1580,6 +1958,7 @@ export interface components {
 					| "sandbox_needs_test_key"
 					| "route_not_found"
 					| "order_not_found"
+					| "claim_not_found"
 					| "shipment_not_found"
 					| "order_item_not_found"
 					| "print_file_not_found"
@@ -1597,6 +1976,8 @@ export interface components {
 					| "order_move_refused"
 					| "shipment_move_refused"
 					| "shipment_label_reused"
+					| "claim_not_allowed"
+					| "claim_already_resolved"
 					| "print_file_already_uploaded"
 					| "print_file_not_printable"
 					| "event_never_sent"
@@ -1609,6 +1990,7 @@ export interface components {
 					| "invalid_cursor"
 					| "url_not_allowed"
 					| "unknown_print_file"
+					| "claim_units_exceeded"
 					| "print_file_not_uploaded"
 					| "file_unreadable"
 					| "unsupported_file_format"
@@ -2019,6 +2401,16 @@ export interface components {
 			 * @example 2026-11-24T09:30:00.000Z
 			 */
 			editable_until: string | null;
+			/**
+			 * @description The order this one reprints, when an approved claim made it; null otherwise.
+			 * @example ord_2Wd8
+			 */
+			reprint_of: string | null;
+			/**
+			 * @description The claim whose approval made this reprint; null otherwise.
+			 * @example clm_4Rt8
+			 */
+			claim_id: string | null;
 		};
 		ShipTo: {
 			/** @example Ada Lovelace */
@@ -2095,6 +2487,12 @@ export interface components {
 			 * @example quo_4Zq8
 			 */
 			quote_id: string | null;
+			/**
+			 * @description `order`: charged as priced; `reprint`: a claim's reprint, charged nothing (every amount 0).
+			 * @example order
+			 * @enum {string}
+			 */
+			charge: "order" | "reprint";
 		} | null;
 		OrderItem: {
 			/** @example itm_5Tg8 */
@@ -2613,6 +3011,16 @@ export interface components {
 			 * @example 2026-11-24T09:30:00.000Z
 			 */
 			editable_until: string | null;
+			/**
+			 * @description The order this one reprints, when an approved claim made it; null otherwise.
+			 * @example ord_2Wd8
+			 */
+			reprint_of: string | null;
+			/**
+			 * @description The claim whose approval made this reprint; null otherwise.
+			 * @example clm_4Rt8
+			 */
+			claim_id: string | null;
 			costs_changed: components["schemas"]["CostsChanged"];
 		};
 		/**
@@ -2804,6 +3212,95 @@ export interface components {
 			 */
 			shipping_method?: "budget" | "standard" | "express" | "freight";
 		};
+		Claim: {
+			/** @example clm_4Rt8 */
+			id: string;
+			/** @example ord_3kq9 */
+			order_id: string;
+			/**
+			 * @example submitted
+			 * @enum {string}
+			 */
+			status: "submitted" | "approved" | "rejected";
+			/**
+			 * @example damaged_in_transit
+			 * @enum {string}
+			 */
+			reason: "damaged_in_transit" | "lost_in_transit" | "print_defect" | "frame_defect" | "wrong_item";
+			/** @description The units claimed, by item. */
+			items: {
+				/** @example itm_5Tg8 */
+				item_id: string;
+				/** @example 1 */
+				quantity: number;
+			}[];
+			/** @example The glass arrived cracked across the top left corner; the box was crushed on that side. */
+			description: string;
+			/**
+			 * @description The photos' print file ids.
+			 * @example [
+			 *       "pf_7Yh2"
+			 *     ]
+			 */
+			photos: string[];
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			created_at: string;
+			resolution: components["schemas"]["ClaimResolution"];
+		};
+		CreateClaim: {
+			/**
+			 * @example damaged_in_transit
+			 * @enum {string}
+			 */
+			reason: "damaged_in_transit" | "lost_in_transit" | "print_defect" | "frame_defect" | "wrong_item";
+			/** @description The units claimed, by item: each item once. */
+			items: {
+				/** @example itm_5Tg8 */
+				item_id: string;
+				/** @example 1 */
+				quantity: number;
+			}[];
+			/**
+			 * @description What happened, in the partner's or the customer's words (1 to 2,000 characters).
+			 * @example The glass arrived cracked across the top left corner; the box was crushed on that side.
+			 */
+			description: string;
+			/**
+			 * @description Photos of what arrived, uploaded like print files (`POST /v1/print-files`): ready JPEG or PNG files of this account and mode. 1 to 10 for `damaged_in_transit`, `print_defect` and `frame_defect`; at most 10 otherwise.
+			 * @example [
+			 *       "pf_7Yh2"
+			 *     ]
+			 */
+			photo_file_ids?: string[];
+		};
+		ClaimPage: {
+			data: components["schemas"]["Claim"][];
+			/** @example WyIyMDI2LTExLTIyVDEwOjAwOjAwLjAwMFoiLCJvcmRfM2txOSJd */
+			next_cursor: string | null;
+		};
+		ApproveClaim: {
+			/**
+			 * @description `reprint`: a new order for the claimed units, charged nothing (`reprint_order_id`); `refund`: a credit of the claimed units' share of the item charges (and, when lost, of shipping), in `credit_cents`.
+			 * @example reprint
+			 * @enum {string}
+			 */
+			remedy: "reprint" | "refund";
+			/**
+			 * @description For the partner (1 to 1,000 characters).
+			 * @example Sorry about the glass.
+			 */
+			message?: string;
+		};
+		RejectClaim: {
+			/**
+			 * @description Why, for the partner (1 to 1,000 characters).
+			 * @example The photos show the frame intact; the scratch is on the glass's protective film.
+			 */
+			message: string;
+		};
 		QueuePage: {
 			data: components["schemas"]["Order"][];
 			/** @example WyIyMDI2LTExLTIyVDEwOjAwOjAwLjAwMFoiLCJvcmRfM2txOSJd */
@@ -2991,7 +3488,10 @@ export interface components {
 				| "order.updated"
 				| "shipment.created"
 				| "shipment.delivered"
-				| "shipment.returned";
+				| "shipment.returned"
+				| "claim.created"
+				| "claim.approved"
+				| "claim.rejected";
 			/** @example ord_3kq9 */
 			order_id: string;
 			/**
@@ -3141,6 +3641,9 @@ export interface components {
 				| "shipment.created"
 				| "shipment.delivered"
 				| "shipment.returned"
+				| "claim.created"
+				| "claim.approved"
+				| "claim.rejected"
 			)[];
 			/** @example Shop fulfilment service */
 			description: string | null;
@@ -3178,6 +3681,9 @@ export interface components {
 				| "shipment.created"
 				| "shipment.delivered"
 				| "shipment.returned"
+				| "claim.created"
+				| "claim.approved"
+				| "claim.rejected"
 			)[];
 			/**
 			 * @description A note for the partner's own people.
@@ -5672,6 +6178,701 @@ export interface operations {
 			};
 		};
 	};
+	getOrdersByIdClaims: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description The order's claims (one page: an order has few). */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["ClaimPage"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	postOrdersByIdClaims: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["CreateClaim"];
+			};
+		};
+		responses: {
+			/** @description The claim, `submitted`; `claim.created` is sent. */
+			201: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Claim"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	getClaimsById: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description The claim. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Claim"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	getClaims: {
+		parameters: {
+			query?: {
+				status?: "submitted" | "approved" | "rejected";
+				limit?: number;
+				cursor?: string;
+			};
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description A page of claims and the cursor of the next. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["ClaimPage"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	getOpsClaims: {
+		parameters: {
+			query?: {
+				status?: "submitted" | "approved" | "rejected";
+				limit?: number;
+				cursor?: string;
+			};
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description A page of claims and the cursor of the next. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["ClaimPage"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	postOpsClaimsByIdApprove: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["ApproveClaim"];
+			};
+		};
+		responses: {
+			/** @description The claim, resolved; `claim.approved` or `claim.rejected` is sent. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Claim"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	postOpsClaimsByIdReject: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["RejectClaim"];
+			};
+		};
+		responses: {
+			/** @description The claim, resolved; `claim.approved` or `claim.rejected` is sent. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Claim"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
 	getOpsOrders: {
 		parameters: {
 			query?: {
@@ -7458,7 +8659,10 @@ export interface operations {
 					| "order.updated"
 					| "shipment.created"
 					| "shipment.delivered"
-					| "shipment.returned";
+					| "shipment.returned"
+					| "claim.created"
+					| "claim.approved"
+					| "claim.rejected";
 				delivery_status?: "pending" | "delivered" | "failed" | "no_endpoint";
 				limit?: number;
 				cursor?: string;
@@ -9701,6 +10905,120 @@ export interface operations {
 		requestBody: {
 			content: {
 				"application/json": components["schemas"]["ShipmentReturnedEvent"];
+			};
+		};
+		responses: {
+			/** @description Any 2xx acknowledges the event (the body is not read). */
+			200: {
+				headers: {
+					[name: string]: unknown;
+				};
+				content?: never;
+			};
+			/** @description Any other status (or none within 10 s) is retried on the schedule for 24 hours; 429 and 503 may carry Retry-After. A ping is not retried. */
+			400: {
+				headers: {
+					[name: string]: unknown;
+				};
+				content?: never;
+			};
+		};
+	};
+	claimCreated: {
+		parameters: {
+			query?: never;
+			header: {
+				/** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of the raw body>`, one `v1=` per secret during a rotation. */
+				"svc-signature": string;
+				/** @description Standard Webhooks: the event's id. */
+				"webhook-id": string;
+				/** @description Standard Webhooks: unix seconds of this attempt. */
+				"webhook-timestamp": string;
+				/** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed by the base64 after `whsec_`. */
+				"webhook-signature": string;
+			};
+			path?: never;
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["ClaimCreatedEvent"];
+			};
+		};
+		responses: {
+			/** @description Any 2xx acknowledges the event (the body is not read). */
+			200: {
+				headers: {
+					[name: string]: unknown;
+				};
+				content?: never;
+			};
+			/** @description Any other status (or none within 10 s) is retried on the schedule for 24 hours; 429 and 503 may carry Retry-After. A ping is not retried. */
+			400: {
+				headers: {
+					[name: string]: unknown;
+				};
+				content?: never;
+			};
+		};
+	};
+	claimApproved: {
+		parameters: {
+			query?: never;
+			header: {
+				/** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of the raw body>`, one `v1=` per secret during a rotation. */
+				"svc-signature": string;
+				/** @description Standard Webhooks: the event's id. */
+				"webhook-id": string;
+				/** @description Standard Webhooks: unix seconds of this attempt. */
+				"webhook-timestamp": string;
+				/** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed by the base64 after `whsec_`. */
+				"webhook-signature": string;
+			};
+			path?: never;
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["ClaimApprovedEvent"];
+			};
+		};
+		responses: {
+			/** @description Any 2xx acknowledges the event (the body is not read). */
+			200: {
+				headers: {
+					[name: string]: unknown;
+				};
+				content?: never;
+			};
+			/** @description Any other status (or none within 10 s) is retried on the schedule for 24 hours; 429 and 503 may carry Retry-After. A ping is not retried. */
+			400: {
+				headers: {
+					[name: string]: unknown;
+				};
+				content?: never;
+			};
+		};
+	};
+	claimRejected: {
+		parameters: {
+			query?: never;
+			header: {
+				/** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of the raw body>`, one `v1=` per secret during a rotation. */
+				"svc-signature": string;
+				/** @description Standard Webhooks: the event's id. */
+				"webhook-id": string;
+				/** @description Standard Webhooks: unix seconds of this attempt. */
+				"webhook-timestamp": string;
+				/** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed by the base64 after `whsec_`. */
+				"webhook-signature": string;
+			};
+			path?: never;
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["ClaimRejectedEvent"];
 			};
 		};
 		responses: {

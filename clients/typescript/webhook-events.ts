@@ -14,5 +14,8 @@ export const WEBHOOK_EVENT_TYPES = [
 	"shipment.created",
 	"shipment.delivered",
 	"shipment.returned",
+	"claim.created",
+	"claim.approved",
+	"claim.rejected",
 	"ping",
 ] as const satisfies readonly (keyof webhooks)[];

@@ -206,6 +206,7 @@ export function Layout({ title, csrfToken, children }: LayoutProps) {
 							<nav aria-label="Console">
 								<a href="/ops/orders">Queue</a>
 								<a href="/ops/shipments/import">Ship in bulk</a>
+								<a href="/ops/claims">Claims</a>
 							</nav>
 							<form method="post" action="/ops/sign-out">
 								<CsrfField token={csrfToken} />

@@ -8,6 +8,7 @@
 import { Hono } from "hono";
 import { toApiError } from "../http/on-error.ts";
 import { log } from "../log.ts";
+import { claimRoutes } from "./claim-routes.tsx";
 import type { ConsoleEnv } from "./console-env.ts";
 import { floorRoutes } from "./floor-routes.tsx";
 import { refuseCrossSitePosts, securePages } from "./page-guards.ts";
@@ -33,6 +34,7 @@ consoleRoutes.onError((error, c) => {
 consoleRoutes.use("*", securePages, refuseCrossSitePosts, findSession);
 consoleRoutes.route("/", sessionRoutes);
 consoleRoutes.route("/", floorRoutes);
+consoleRoutes.route("/", claimRoutes);
 
 // Last: every other path under /ops is a console 404 page, not the API's JSON one.
 consoleRoutes.all("*", (c) =>

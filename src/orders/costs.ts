@@ -29,7 +29,22 @@ export type OrderCosts = {
 	total: number;
 	price_book_version: number;
 	quote_id: string | null;
+	/** Set on a claim's reprint, charged nothing; absent on every order charged as priced. */
+	charge?: "reprint";
 };
+
+/** A reprint's costs: the original's price book, every amount 0. */
+export function reprintCosts(priceBookVersion: number): OrderCosts {
+	return {
+		currency: "USD",
+		items: 0,
+		shipping: 0,
+		total: 0,
+		price_book_version: priceBookVersion,
+		quote_id: null,
+		charge: "reprint",
+	};
+}
 
 /** An order's method and charges: `costs` null while some item cannot be priced (the order is then held). */
 export type OrderPricing = {

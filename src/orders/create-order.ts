@@ -19,7 +19,7 @@ import { piecesFactsWith, pricingFactsRead } from "../quotes/facts.ts";
 import type { PieceFacts } from "../quotes/price-quote.ts";
 import type { Quote } from "../quotes/schema.ts";
 import { ownedQuoteRead } from "../quotes/store.ts";
-import { chargeQuote, type OrderPricing, type PieceToMatch, priceOrder } from "./costs.ts";
+import { chargeQuote, type OrderPricing, type PieceToMatch, priceOrder, reprintCosts } from "./costs.ts";
 import { orderMachine } from "./machine.ts";
 import type { CreatedOrder } from "./move-outcome.ts";
 import { checkedUpload, type UploadCheck } from "./order-files.ts";
@@ -35,6 +35,9 @@ export type OrderCreated =
 	| { order: StoredOrder; replayed: false; files: PrintFileRow[] }
 	| { order: StoredOrder; replayed: true };
 
+/** What makes an order a claim's reprint: the order it reprints, the claim, and the id the claim gave it. */
+export type ReprintOf = { of: string; claimId: string; orderId: string };
+
 /**
  * Creates `owner`'s order from `input`, or answers a repeat with the first order. Throws the API's
  * errors: 422 for what is refused, 409 for an external_id already used with other content.
@@ -43,11 +46,12 @@ export async function createOrder(
 	env: Env,
 	owner: Owner & { editWindowMinutes: number },
 	input: CreateOrderInput,
+	reprint?: ReprintOf,
 ): Promise<OrderCreated> {
 	const addressProblem = outboundUrlsProblem(env, input);
 	if (addressProblem !== null) throw unprocessable(addressProblem);
 	const requestHash = await sha256Hex(canonicalOrderRequest(input));
-	const made = await storeNewOrder(env, owner, input, requestHash);
+	const made = await storeNewOrder(env, owner, input, requestHash, reprint);
 	if (made.ok) return { order: made.order, replayed: false, files: made.files };
 	// Refused, or the external_id is taken. A repeat is answered as the first order was, even if its
 	// file or quote would be refused today; the unique index, not an earlier read, decides which create
@@ -83,9 +87,10 @@ async function storeNewOrder(
 	owner: Owner & { editWindowMinutes: number },
 	input: CreateOrderInput,
 	requestHash: string,
+	reprint: ReprintOf | undefined,
 ): Promise<{ ok: true; order: StoredOrder; files: PrintFileRow[] } | { ok: false; error: Error }> {
 	const now = new Date();
-	const orderId = newId("ord");
+	const orderId = reprint?.orderId ?? newId("ord");
 	const prepared = await prepareItems(env, owner, input, orderId, now);
 	if (!prepared.ok) return { ok: false, error: unprocessable(prepared) };
 	const { items, pricing, files } = prepared;
@@ -101,10 +106,13 @@ async function storeNewOrder(
 		giftMessage: input.gift_message ?? null,
 		shippingMethod: pricing.shippingMethod,
 		quoteId: input.quote_id ?? null,
-		costs: pricing.costs,
+		// A reprint is charged nothing; its items keep their prices, for what the floor makes.
+		costs:
+			reprint === undefined || pricing.costs === null ? pricing.costs : reprintCosts(pricing.costs.price_book_version),
 		metadata: input.metadata ?? {},
 		editWindowMinutes: owner.editWindowMinutes,
 		now,
+		...(reprint === undefined ? {} : { reprint: { of: reprint.of, claimId: reprint.claimId } }),
 	});
 	try {
 		await insertOrder(env.DB, order, items, now);

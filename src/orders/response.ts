@@ -109,6 +109,10 @@ export const OrderCostsSchema = z
 			.string()
 			.nullable()
 			.openapi({ description: "The quote the order is charged by, if any.", example: "quo_4Zq8" }),
+		charge: z.enum(["order", "reprint"]).openapi({
+			description: "`order`: charged as priced; `reprint`: a claim's reprint, charged nothing (every amount 0).",
+			example: "order",
+		}),
 	})
 	.openapi("OrderCosts");
 
@@ -160,6 +164,14 @@ export const OrderSchema = z
 				"Until when the recipient, shipping method and items can still be changed whatever the status (created_at plus the account's edit window, fixed at creation); the floor does not start the order before. Null when the account has no edit window.",
 			example: "2026-11-24T09:30:00.000Z",
 		}),
+		reprint_of: z.string().nullable().openapi({
+			description: "The order this one reprints, when an approved claim made it; null otherwise.",
+			example: "ord_2Wd8",
+		}),
+		claim_id: z.string().nullable().openapi({
+			description: "The claim whose approval made this reprint; null otherwise.",
+			example: "clm_4Rt8",
+		}),
 	})
 	.openapi("Order");
 
@@ -199,7 +211,7 @@ export function toOrder({ order, items, shipments }: StoredOrder): Order {
 		callback_url: order.callback_url,
 		gift_message: order.gift_message,
 		shipping_method: order.shipping_method,
-		costs: order.costs,
+		costs: order.costs === null ? null : { ...order.costs, charge: order.costs.charge ?? "order" },
 		items: items.map(toItem),
 		tracking: state.tracking,
 		shipments: shipments.map(toShipment),
@@ -213,6 +225,8 @@ export function toOrder({ order, items, shipments }: StoredOrder): Order {
 		canceled_at: order.canceled_at,
 		metadata: order.metadata,
 		editable_until: order.editable_until,
+		reprint_of: order.reprint_of,
+		claim_id: order.claim_id,
 	};
 }
 

@@ -49,6 +49,10 @@ export type OrderRow = {
 	metadata: Metadata;
 	/** Until when the partner may still change it and the floor does not see it; null without an edit window. */
 	editable_until: string | null;
+	/** The order this one reprints, when an approved claim made it; else null. */
+	reprint_of: string | null;
+	/** The claim whose approval made this reprint; else null. */
+	claim_id: string | null;
 };
 
 /** An order_items row, its JSON columns parsed. */
@@ -91,6 +95,8 @@ export function newOrderRow(fields: {
 	editWindowMinutes?: number;
 	now: Date;
 	status?: OrderStatus;
+	/** A reprint's original order and the claim that made it. */
+	reprint?: { of: string; claimId: string };
 }): OrderRow {
 	const windowMs = (fields.editWindowMinutes ?? 0) * 60_000;
 	const at = fields.now.toISOString();
@@ -122,6 +128,8 @@ export function newOrderRow(fields: {
 		costs: fields.costs ?? null,
 		metadata: fields.metadata ?? {},
 		editable_until: windowMs > 0 ? new Date(fields.now.getTime() + windowMs).toISOString() : null,
+		reprint_of: fields.reprint?.of ?? null,
+		claim_id: fields.reprint?.claimId ?? null,
 	};
 }
 

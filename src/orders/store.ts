@@ -38,9 +38,9 @@ export async function insertOrder(db: D1Database, order: OrderRow, items: ItemRo
 			.prepare(
 				`INSERT INTO orders (id, account_id, mode, external_id, request_hash, status, version, ship_to, callback_url,
 				   hold_reason, hold_details, created_at, updated_at, write_token, gift_message, shipping_method, quote_id, costs,
-				   metadata, ship_to_warnings, editable_until)
+				   metadata, ship_to_warnings, editable_until, reprint_of, claim_id)
 				 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-				   ?19, ?20, ?21)`,
+				   ?19, ?20, ?21, ?22, ?23)`,
 			)
 			.bind(
 				order.id,
@@ -64,6 +64,8 @@ export async function insertOrder(db: D1Database, order: OrderRow, items: ItemRo
 				jsonColumn(order.metadata),
 				jsonColumn(order.ship_to_warnings),
 				order.editable_until,
+				order.reprint_of,
+				order.claim_id,
 			),
 		...items.map((item) => insertItem(db, item)),
 		// Recorded and listed, never sent: partners get no webhook for an order being received.

@@ -172,6 +172,11 @@ function Ticket({ entry, look }: { entry: TicketItem; look: Look }) {
 					</p>
 					<p class="make">Make {item.quantity}</p>
 					{entry.boxes === null ? null : <PackLine boxes={entry.boxes} />}
+					{order.reprint_of === null ? null : (
+						<p class="make">
+							REPRINT of {order.reprint_of} (claim {order.claim_id})
+						</p>
+					)}
 					{item.file === null ? null : (
 						<p>
 							File <code>{item.file.id}</code>

@@ -5,7 +5,7 @@
 import { z } from "@hono/zod-openapi";
 import { HOLD_REASONS } from "../error-catalog.ts";
 import { dateTime } from "../http/date-time.ts";
-import { SHIPMENT_STATUSES } from "./events.ts";
+import { CLAIM_REASONS, CLAIM_STATUSES, SHIPMENT_STATUSES } from "./events.ts";
 
 /** Metadata as the document shows it: what a shop typically keeps with an order. */
 export const METADATA_EXAMPLE = { shop_order_ref: "SO-48213", customer_id: "cus_8842", channel: "etsy" };
@@ -91,6 +91,54 @@ export const ShipmentBody = z.object({
 	returned_at: dateTime().nullable(),
 });
 
+/** Units of one item a claim names. */
+export const ClaimItemBody = z.object({
+	item_id: z.string().min(1).max(64).openapi({ example: "itm_5Tg8" }),
+	quantity: z.number().int().min(1).max(1000).openapi({ example: 1 }),
+});
+
+const ClaimResolutionBody = z
+	.object({
+		remedy: z.enum(["reprint", "refund"]).nullable().openapi({
+			description: "How an approved claim is made good; null for a rejection.",
+			example: "reprint",
+		}),
+		reprint_order_id: z.string().nullable().openapi({ example: "ord_8Kq2" }),
+		credit_cents: z.number().int().nullable().openapi({
+			description:
+				"A refund's credit in cents: the claimed units' share of the item charges (and, when lost, of shipping); null otherwise.",
+			example: 4800,
+		}),
+		message: z.string().nullable().openapi({ example: "Sorry about the glass: a new piece ships this week." }),
+		resolved_at: dateTime(),
+	})
+	.openapi("ClaimResolution");
+
+/** A claim, as the claim routes and the claim events show it (the API names it `Claim`). */
+export const ClaimBody = z.object({
+	id: z.string().openapi({ example: "clm_4Rt8" }),
+	order_id: z.string().openapi({ example: "ord_3kq9" }),
+	status: z.enum(CLAIM_STATUSES).openapi({ example: "submitted" }),
+	reason: z.enum(CLAIM_REASONS).openapi({ example: "damaged_in_transit" }),
+	items: z.array(ClaimItemBody).openapi({ description: "The units claimed, by item." }),
+	description: z.string().openapi({
+		example: "The glass arrived cracked across the top left corner; the box was crushed on that side.",
+	}),
+	photos: z.array(z.string()).openapi({ description: "The photos' print file ids.", example: ["pf_7Yh2"] }),
+	created_at: dateTime(),
+	resolution: ClaimResolutionBody.nullable().openapi({ description: "null until the claim is approved or rejected." }),
+});
+
+/** A claim event's body: the order's base fields and the claim as it stands. */
+function claimEvent<T extends string>(event: T) {
+	return z.object({
+		...base,
+		event: z.literal(event),
+		status: z.string().openapi({ description: "The order's status.", example: "delivered" }),
+		claim: ClaimBody,
+	});
+}
+
 /** A shipment event's body: the order's base fields and the shipment after the move. */
 function shipmentEvent<T extends string>(event: T) {
 	return z.object({
@@ -168,6 +216,9 @@ export const WEBHOOK_EVENT_SCHEMAS = {
 	"shipment.created": shipmentEvent("shipment.created").openapi("ShipmentCreatedEvent"),
 	"shipment.delivered": shipmentEvent("shipment.delivered").openapi("ShipmentDeliveredEvent"),
 	"shipment.returned": shipmentEvent("shipment.returned").openapi("ShipmentReturnedEvent"),
+	"claim.created": claimEvent("claim.created").openapi("ClaimCreatedEvent"),
+	"claim.approved": claimEvent("claim.approved").openapi("ClaimApprovedEvent"),
+	"claim.rejected": claimEvent("claim.rejected").openapi("ClaimRejectedEvent"),
 } as const;
 
 /** The body of the signed `ping` that `POST /v1/webhook-endpoints/{id}/test` sends (never retried, never logged). */

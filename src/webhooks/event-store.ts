@@ -12,6 +12,7 @@ import { allConditions, condition, noConditions } from "../http/sql-conditions.t
 import { newId } from "../ids.ts";
 import type { PendingDelivery } from "./delivery-store.ts";
 import {
+	type ClaimEventSubject,
 	type DeliveryStatus,
 	type EventType,
 	type OrderEventSubject,
@@ -36,6 +37,8 @@ export type NewEvent = {
 	shipment?: ShipmentEventSubject;
 	/** What an order.updated event says changed. */
 	update?: OrderUpdateSubject;
+	/** The claim a claim.* event is about. */
+	claim?: ClaimEventSubject;
 	/**
 	 * null: recorded and listed, never sent (order.received). Otherwise sent to the order's callback URL
 	 * (none: a `no_endpoint` record) and to every endpoint of the account's mode that subscribes to the type.
@@ -63,7 +66,15 @@ const DELIVERY_INSERT = `INSERT INTO deliveries (id, event_id, endpoint_id, acco
 export function eventStatements(db: D1Database, event: NewEvent, condition: WriteCondition | null): RecordedEvent {
 	const eventId = newId("evt");
 	const at = event.createdAt.toISOString();
-	const body = webhookBody(event.type, event.order, eventId, at, event.shipment ?? null, event.update ?? null);
+	const about =
+		event.claim !== undefined
+			? { claim: event.claim }
+			: event.shipment !== undefined
+				? { shipment: event.shipment }
+				: event.update !== undefined
+					? event.update
+					: null;
+	const body = webhookBody(event.type, event.order, eventId, at, about);
 	const renumbered = (offset: number) =>
 		condition === null ? null : condition.sql.replace(/\?(\d+)/g, (_m, n: string) => `?${Number(n) + offset}`);
 	const guard = (offset: number) => {

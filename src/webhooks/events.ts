@@ -21,11 +21,28 @@ export const SHIPMENT_EVENT_TYPES = ["shipment.created", "shipment.delivered", "
 /** One of SHIPMENT_EVENT_TYPES. */
 export type ShipmentEventType = (typeof SHIPMENT_EVENT_TYPES)[number];
 
+/** The events a claim's creation and resolution record, beside its order's. */
+export const CLAIM_EVENT_TYPES = ["claim.created", "claim.approved", "claim.rejected"] as const;
+/** One of CLAIM_EVENT_TYPES. */
+export type ClaimEventType = (typeof CLAIM_EVENT_TYPES)[number];
+
+/** Why a partner claims units. */
+export const CLAIM_REASONS = [
+	"damaged_in_transit",
+	"lost_in_transit",
+	"print_defect",
+	"frame_defect",
+	"wrong_item",
+] as const;
+
+/** Where a claim stands: submitted until the service team approves or rejects it. */
+export const CLAIM_STATUSES = ["submitted", "approved", "rejected"] as const;
+
 /** Where a shipment stands: in transit until delivered, or returned to the sender. */
 export const SHIPMENT_STATUSES = ["in_transit", "delivered", "returned"] as const;
 
 /** Every event type the event log lists. */
-export const EVENT_TYPES = [...ORDER_EVENT_TYPES, ...SHIPMENT_EVENT_TYPES] as const;
+export const EVENT_TYPES = [...ORDER_EVENT_TYPES, ...SHIPMENT_EVENT_TYPES, ...CLAIM_EVENT_TYPES] as const;
 /** One of EVENT_TYPES. */
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -40,6 +57,9 @@ export const SENT_EVENT_TYPES = [
 	"shipment.created",
 	"shipment.delivered",
 	"shipment.returned",
+	"claim.created",
+	"claim.approved",
+	"claim.rejected",
 ] as const satisfies ReadonlyArray<EventType>;
 /** One of SENT_EVENT_TYPES. */
 export type SentEventType = (typeof SENT_EVENT_TYPES)[number];
@@ -99,6 +119,28 @@ export type ShipmentEventSubject = {
 	returned_at: string | null;
 };
 
+/** A claim as its events carry it: the claim object of `GET /v1/claims/{id}`. */
+export type ClaimEventSubject = {
+	id: string;
+	order_id: string;
+	status: string;
+	reason: string;
+	items: Array<{ item_id: string; quantity: number }>;
+	description: string;
+	photos: string[];
+	created_at: string;
+	resolution: {
+		remedy: string | null;
+		reprint_order_id: string | null;
+		credit_cents: number | null;
+		message: string | null;
+		resolved_at: string;
+	} | null;
+};
+
+/** What an event is about beside its order: a shipment (shipment.*) or a claim (claim.*). */
+export type EventAbout = { shipment: ShipmentEventSubject } | { claim: ClaimEventSubject } | OrderUpdateSubject | null;
+
 /**
  * What every body starts with, whatever the event: its id, type and time, and the order it is about
  * as the move left it. A field every event carries goes here.
@@ -117,23 +159,17 @@ function baseBody(type: EventType, order: OrderEventSubject, eventId: string, cr
 
 /**
  * The webhook body of an event: the base, plus what the event is about (a shipment event's
- * shipment), ending with the order's metadata as the move left it.
+ * shipment, a claim event's claim), ending with the order's metadata as the move left it.
  */
 export function webhookBody(
 	type: EventType,
 	order: OrderEventSubject,
 	eventId: string,
 	createdAt: string,
-	shipment: ShipmentEventSubject | null = null,
-	update: OrderUpdateSubject | null = null,
+	about: EventAbout = null,
 ): string {
 	const base = baseBody(type, order, eventId, createdAt);
-	const fields =
-		shipment !== null
-			? { ...base, shipment }
-			: update !== null
-				? { ...base, changes: update.changes, costs: update.costs }
-				: orderEventFields(type, order, base);
+	const fields = about !== null ? { ...base, ...about } : orderEventFields(type, order, base);
 	return JSON.stringify(withOrderMetadata(fields, order.metadata));
 }
 

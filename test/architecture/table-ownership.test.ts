@@ -38,6 +38,8 @@ const OWNER: Record<string, string> = {
 	catalog_papers: "catalog",
 	request_log: "rate-limit",
 	order_bucket: "rate-limit",
+	claims: "claims",
+	claim_items: "claims",
 };
 
 async function sourceFiles(dir: string): Promise<string[]> {

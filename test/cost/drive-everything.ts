@@ -12,6 +12,7 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { encodeCursor } from "../../src/http/cursor.ts";
 import worker from "../../src/index.ts";
 import type { DeliveryMessage } from "../../src/webhooks/enqueue.ts";
 import { consoleRequest, csrfOf, htmlOf, postForm, signIn } from "../console/console-helpers.ts";
@@ -201,6 +202,39 @@ export async function driveEverything(): Promise<void> {
 		201,
 	);
 	await json(await api(`/v1/ops/shipments/${partial.id}/deliver`, { ...ops, method: "POST" }), 200);
+	// Claims on the delivered unit: created (with a photo), listed for the order and the account, read.
+	const claim = await json<{ id: string }>(
+		await send("POST", `/v1/orders/${order.id}/claims`, key, {
+			reason: "damaged_in_transit",
+			items: units,
+			description: "The glass arrived cracked.",
+			photo_file_ids: [file],
+		}),
+		201,
+	);
+	await json(await api(`/v1/orders/${order.id}/claims`, { key }), 200);
+	await json(await api(`/v1/claims/${claim.id}`, { key }), 200);
+	// The service team: its list, a rejection (the units come back), a new claim approved with a refund.
+	await json(
+		await api(
+			`/v1/ops/claims?limit=1&cursor=${encodeCursor({ createdAt: "2000-01-01T00:00:00.000Z", id: "clm_0" })}`,
+			ops,
+		),
+		200,
+	);
+	await json(await send("POST", `/v1/ops/claims/${claim.id}/reject`, opsKey, { message: "No damage shown." }), 200);
+	const again = await json<{ id: string }>(
+		await send("POST", `/v1/orders/${order.id}/claims`, key, {
+			reason: "wrong_item",
+			items: units,
+			description: "A landscape came instead.",
+		}),
+		201,
+	);
+	await json(await send("POST", `/v1/ops/claims/${again.id}/approve`, opsKey, { remedy: "refund" }), 200);
+	await json(await api("/v1/claims?limit=1", { key }), 200);
+	const later = encodeCursor({ createdAt: new Date(Date.now() + 60_000).toISOString(), id: "clm_z" });
+	await json(await api(`/v1/claims?status=submitted&limit=1&cursor=${later}`, { key }), 200);
 	const shipped = await json<{ shipments: Array<{ id: string }> }>(
 		await send("POST", `/v1/ops/orders/${order.id}/ship`, opsKey, TRACKING),
 		200,

@@ -29,6 +29,8 @@ const GROWING = new Set([
 	"order_moves",
 	"quotes",
 	"shipments",
+	"claims",
+	"claim_items",
 ]);
 
 const SQL_WORDS = new Set([
@@ -63,9 +65,19 @@ function tablesByPlanName(sql: string): Map<string, string> {
 
 /**
  * Columns whose equality bounds the rows a lookup finds by something other than the data's size: an
- * id, a parent's id, a partner's order number.
+ * id, a parent's id, a partner's order number, an order item (its claims: a few per item), a claim.
  */
-const BOUNDING = ["id", "order_id", "event_id", "print_file_id", "external_id", "endpoint_id", "r2_key"];
+const BOUNDING = [
+	"id",
+	"order_id",
+	"event_id",
+	"print_file_id",
+	"external_id",
+	"endpoint_id",
+	"r2_key",
+	"item_id",
+	"claim_id",
+];
 
 /**
  * What in a plan reads rows in proportion to a growing table rather than to a page or a key:

@@ -328,6 +328,18 @@ const ROUTES: RouteCase[] = [
 		}),
 	},
 	{
+		name: "POST /v1/orders/{id}/claims",
+		method: "POST",
+		path: (s) => idSegment(s.shipmentTarget.id).map((id) => `/v1/orders/${id}/claims`),
+		key: (s) => s.live,
+		valid: (s) => ({
+			reason: "print_defect",
+			items: [{ item_id: s.shipmentTarget.items[0]?.id ?? "", quantity: 1 }],
+			description: "A white streak runs across the sky.",
+			photo_file_ids: [s.fileId],
+		}),
+	},
+	{
 		name: "POST /v1/ops/shipments/{id}/deliver",
 		method: "POST",
 		path: (s) => idSegment(s.shipmentId).map((id) => `/v1/ops/shipments/${id}/deliver`),

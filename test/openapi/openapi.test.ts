@@ -221,6 +221,9 @@ describe("GET /v1/openapi.json", () => {
 		};
 		expect(Object.keys(document.webhooks).sort()).toEqual(
 			[
+				"claim.approved",
+				"claim.created",
+				"claim.rejected",
 				"order.canceled",
 				"order.delivered",
 				"order.in_production",

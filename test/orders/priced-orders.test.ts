@@ -35,6 +35,7 @@ describe("POST /v1/orders: priced by the book in force", () => {
 			total: standard?.total,
 			price_book_version: 1,
 			quote_id: null,
+			charge: "order",
 		});
 		const [item] = order.items;
 		const [quoted] = given.items;
@@ -191,6 +192,7 @@ describe("POST /v1/orders: holds for what the catalog lacks, and the price once 
 			total: given.totals.by_method.standard?.total,
 			price_book_version: 1,
 			quote_id: null,
+			charge: "order",
 		});
 		expect(settled.items[0]?.unit_price).toEqual(given.items[0]?.unit_price);
 	});
@@ -256,6 +258,7 @@ describe("POST /v1/orders with quote_id", () => {
 			total: given.totals.by_method.express?.total,
 			price_book_version: given.price_book_version,
 			quote_id: given.id,
+			charge: "order",
 		});
 		expect(order.items[0]?.unit_price).toEqual(given.items[0]?.unit_price);
 	});
@@ -385,6 +388,7 @@ describe("a new price book", () => {
 			total: given.totals.by_method.standard?.total,
 			price_book_version: 1,
 			quote_id: given.id,
+			charge: "order",
 		});
 		const unquoted = await createOrder(key, orderBody(file));
 		expect(unquoted.costs?.price_book_version).toBe(2);

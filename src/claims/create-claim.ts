@@ -1,0 +1,97 @@
+/**
+ * A partner's claim, from request to stored claim and its `claim.created` event: the order must be the
+ * partner's (404), the photos theirs and fit (422), the units shipped and within the time rules (409),
+ * and no more than shipped less what standing claims hold (422), checked again at commit.
+ */
+import type { Owner } from "../accounts/owner.ts";
+import { ApiError, unprocessable } from "../http/errors.ts";
+import { newId } from "../ids.ts";
+import { eventSubject } from "../orders/rows.ts";
+import { findOwnedOrder } from "../orders/store.ts";
+import { printFileNow } from "../print-files/inspection.ts";
+import { findAccountPrintFiles } from "../print-files/store.ts";
+import type { PendingDelivery } from "../webhooks/store.ts";
+import { photoCount, photoFiles } from "./photos.ts";
+import { claimableUnits, claimWindow, unitsRefusal } from "./rules.ts";
+import type { Claim, CreateClaimInput } from "./schema.ts";
+import { claimsOfOrder, insertClaim, unitsInStandingClaims } from "./store.ts";
+
+/** The 404 of an order the caller cannot see. */
+export function orderNotFound(id: string): ApiError {
+	return new ApiError("order_not_found", `No order ${id}.`, "id");
+}
+
+/** Creates a claim on `orderId` for `owner`; the claim and the deliveries of its event, to hand over. */
+export async function createClaim(
+	env: Env,
+	owner: Owner,
+	orderId: string,
+	input: CreateClaimInput,
+	now: Date,
+): Promise<{ claim: Claim; deliveries: PendingDelivery[] }> {
+	const found = await findOwnedOrder(env.DB, owner, orderId);
+	if (found === null) throw orderNotFound(orderId);
+	const photos = input.photo_file_ids ?? [];
+	const counted = photoCount(input.reason, photos);
+	if (!counted.ok) throw unprocessable(counted);
+	const stored = await findAccountPrintFiles(env.DB, owner.accountId, photos);
+	// A photo still being read is read now, as a print file named by an order is.
+	const files = new Map(
+		await Promise.all([...stored].map(async ([id, file]) => [id, await printFileNow(env, file)] as const)),
+	);
+	const fit = photoFiles(owner, photos, files);
+	if (!fit.ok) throw unprocessable(fit);
+
+	const claims = await claimsOfOrder(env.DB, orderId);
+	const units = claimableUnits(found.items, found.shipments, unitsInStandingClaims(claims), input.items);
+	if (!units.ok) throw unprocessable(units);
+	const window = claimWindow(found.shipments, input.reason, input.items, now);
+	if (!window.ok) throw unprocessable(window);
+
+	const claim: Claim = {
+		id: newId("clm"),
+		order_id: orderId,
+		status: "submitted",
+		reason: input.reason,
+		items: [...input.items].sort((a, b) => a.item_id.localeCompare(b.item_id)),
+		description: input.description,
+		photos,
+		created_at: now.toISOString(),
+		resolution: null,
+	};
+	const deliveries = await insertClaim(env.DB, {
+		claim,
+		owner,
+		shipped: units.shipped,
+		event: {
+			type: "claim.created",
+			accountId: owner.accountId,
+			mode: owner.mode,
+			order: eventSubject(found.order),
+			delivery: { url: found.order.callback_url },
+			createdAt: now,
+		},
+	});
+	if (deliveries === null) throw await unitsTakenMeanwhile(env.DB, orderId, input.items, units.shipped);
+	return { claim, deliveries };
+}
+
+/** The 422 of a claim whose units other claims took between the check and the commit, naming the entry. */
+async function unitsTakenMeanwhile(
+	db: D1Database,
+	orderId: string,
+	requested: CreateClaimInput["items"],
+	shipped: ReadonlyMap<string, number>,
+): Promise<ApiError> {
+	const claimed = unitsInStandingClaims(await claimsOfOrder(db, orderId));
+	for (const [index, unit] of requested.entries()) {
+		const left = (shipped.get(unit.item_id) ?? 0) - (claimed.get(unit.item_id) ?? 0);
+		if (unit.quantity > left) return unprocessable(unitsRefusal(index, unit, Math.max(0, left)));
+	}
+	// The guard refused, yet the units fit now: a claim that held them was rejected in between.
+	return new ApiError(
+		"claim_units_exceeded",
+		"The claims on these units changed while this one was written: send it again.",
+		"items",
+	);
+}

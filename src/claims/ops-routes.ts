@@ -1,0 +1,116 @@
+import { z } from "@hono/zod-openapi";
+import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
+import type { AuthedEnv } from "../accounts/authed-env.ts";
+import { createApp } from "../http/create-app.ts";
+import { decodeCursor } from "../http/cursor.ts";
+import { errorResponses } from "../http/errors.ts";
+import { printedMessage } from "../text-rules.ts";
+import { type Decision, handOverDecision, resolveClaim } from "./resolve-claim.ts";
+import { CLAIM_STATUSES, ClaimIdParams, ClaimPageSchema, ClaimSchema, toClaimPage } from "./schema.ts";
+import { listClaimsInStatus } from "./store.ts";
+
+/** The longest message of a decision, in characters: it reaches the partner in the claim and its event. */
+const MAX_DECISION_MESSAGE = 1000;
+
+/** The body of `POST /v1/ops/claims/{id}/approve`. */
+export const ApproveClaimBody = z
+	.object({
+		remedy: z.enum(["reprint", "refund"]).openapi({
+			description:
+				"`reprint`: a new order for the claimed units, charged nothing (`reprint_order_id`); `refund`: a credit of the claimed units' share of the item charges (and, when lost, of shipping), in `credit_cents`.",
+			example: "reprint",
+		}),
+		message: printedMessage(MAX_DECISION_MESSAGE)
+			.optional()
+			.openapi({ description: "For the partner (1 to 1,000 characters).", example: "Sorry about the glass." }),
+	})
+	.openapi("ApproveClaim");
+
+/** The body of `POST /v1/ops/claims/{id}/reject`. */
+export const RejectClaimBody = z
+	.object({
+		message: printedMessage(MAX_DECISION_MESSAGE).openapi({
+			description: "Why, for the partner (1 to 1,000 characters).",
+			example: "The photos show the frame intact; the scratch is on the glass's protective film.",
+		}),
+	})
+	.openapi("RejectClaim");
+
+const OpsClaimQuery = z.object({
+	status: z.enum(CLAIM_STATUSES).default("submitted"),
+	limit: z.coerce.number().int().min(1).max(100).default(20),
+	cursor: z.string().max(512).optional(),
+});
+
+const listRoute = protectedRoute("ops", {
+	method: "get",
+	path: "/ops/claims",
+	tags: ["Operations"],
+	summary: "Claims of every account in a status (submitted unless told), oldest first: the service team's work list",
+	request: { query: OpsClaimQuery },
+	responses: {
+		200: jsonResponse(ClaimPageSchema, "A page of claims and the cursor of the next."),
+		...errorResponses(422),
+	},
+});
+
+const decisionResponses = {
+	200: jsonResponse(ClaimSchema, "The claim, resolved; `claim.approved` or `claim.rejected` is sent."),
+	...errorResponses(400, 404, 409, 422),
+};
+
+const approveRoute = protectedRoute("ops", {
+	method: "post",
+	path: "/ops/claims/{id}/approve",
+	tags: ["Operations"],
+	summary: "Approve a submitted claim with a remedy (once: 409 when it is resolved already)",
+	request: {
+		params: ClaimIdParams,
+		body: { required: true, content: { "application/json": { schema: ApproveClaimBody } } },
+	},
+	responses: decisionResponses,
+});
+
+const rejectRoute = protectedRoute("ops", {
+	method: "post",
+	path: "/ops/claims/{id}/reject",
+	tags: ["Operations"],
+	summary: "Reject a submitted claim with a message (once: 409 when it is resolved already)",
+	request: {
+		params: ClaimIdParams,
+		body: { required: true, content: { "application/json": { schema: RejectClaimBody } } },
+	},
+	responses: decisionResponses,
+});
+
+/** Resolves the claim of the path as `decision`, hands its event over in the background, and answers the claim. */
+async function decide(
+	env: Env,
+	executionCtx: { waitUntil(promise: Promise<unknown>): void },
+	requestId: string,
+	id: string,
+	decision: Decision,
+) {
+	const decided = await resolveClaim(env, id, decision, new Date());
+	handOverDecision(env, executionCtx, requestId, decided);
+	return decided.claim;
+}
+
+/** The service team's claim routes: the work list, approve, reject. */
+export const opsClaimRoutes = createApp<AuthedEnv>()
+	.openapi(listRoute, async (c) => {
+		const query = c.req.valid("query");
+		const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+		const { page, more } = await listClaimsInStatus(c.env.DB, query.status, query.limit, cursor);
+		return c.json(toClaimPage({ page, more }), 200);
+	})
+	.openapi(approveRoute, async (c) => {
+		const { remedy, message } = c.req.valid("json");
+		const decision: Decision = { kind: "approve", remedy, message: message ?? null };
+		return c.json(await decide(c.env, c.executionCtx, c.var.requestId, c.req.valid("param").id, decision), 200);
+	})
+	.openapi(rejectRoute, async (c) => {
+		const { message } = c.req.valid("json");
+		const decision: Decision = { kind: "reject", message };
+		return c.json(await decide(c.env, c.executionCtx, c.var.requestId, c.req.valid("param").id, decision), 200);
+	});

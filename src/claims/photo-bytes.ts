@@ -1,0 +1,53 @@
+/**
+ * A claim's photo for the service team: the bytes exactly as inspected, streamed from R2 and served
+ * inline as the image type the inspection found (only JPEG and PNG; the partner's declared type is
+ * not trusted), so the console can show it in the claim's page.
+ */
+import { findPrintFileById } from "../print-files/store.ts";
+import { PHOTO_FORMATS } from "./photos.ts";
+import { findClaim } from "./store.ts";
+
+const MEDIA_TYPES: Readonly<Record<string, string>> = { jpeg: "image/jpeg", png: "image/png" };
+
+/** Why a photo cannot be shown: no such claim or photo (404), or not a checked JPEG or PNG (409). */
+export type PhotoRefusal = { ok: false; status: 404 | 409; message: string };
+
+/** The `index`th photo of claim `claimId` as a streamed inline image, or why not. */
+export async function claimPhoto(
+	env: Env,
+	claimId: string,
+	index: number,
+): Promise<{ ok: true; body: ReadableStream; headers: Record<string, string> } | PhotoRefusal> {
+	const found = await findClaim(env.DB, claimId);
+	const fileId = found?.claim.photos[index];
+	if (found === null || fileId === undefined) {
+		return { ok: false, status: 404, message: `Claim ${claimId} has no photo ${index + 1}.` };
+	}
+	const file = await findPrintFileById(env.DB, fileId);
+	if (file === null) return { ok: false, status: 404, message: `No print file ${fileId}.` };
+	const mediaType = file.format === null ? undefined : MEDIA_TYPES[file.format];
+	if (
+		file.status !== "ready" ||
+		file.r2_etag === null ||
+		mediaType === undefined ||
+		!PHOTO_FORMATS.has(file.format ?? "")
+	) {
+		return { ok: false, status: 409, message: `Photo ${fileId} is not a checked JPEG or PNG image.` };
+	}
+	const object = await env.PRINT_FILES.get(file.r2_key, { onlyIf: { etagMatches: file.r2_etag } });
+	// Gone, or no body: not the bytes that were checked.
+	if (object === null || !("body" in object)) {
+		return { ok: false, status: 409, message: `Photo ${fileId} is no longer the image that was checked.` };
+	}
+	return {
+		ok: true,
+		body: object.body,
+		headers: {
+			"Content-Type": mediaType,
+			"Content-Length": String(object.size),
+			"Content-Disposition": `inline; filename="${fileId}.${file.format === "jpeg" ? "jpg" : "png"}"`,
+			"Cache-Control": "private, no-store",
+			"X-Content-Type-Options": "nosniff",
+		},
+	};
+}

@@ -1,0 +1,116 @@
+/**
+ * The service team's claim pages: the list, one claim with its photos (served from R2 through the
+ * console, inline, as the inspected image type), and the approve and reject forms, which decide
+ * through the same code as the ops routes.
+ */
+import { type Context, Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { claimPhoto } from "../claims/photo-bytes.ts";
+import { type Decision, handOverDecision, resolveClaim } from "../claims/resolve-claim.ts";
+import { CLAIM_STATUSES, type ClaimStatus, nextClaimCursor } from "../claims/schema.ts";
+import { findClaim, listClaimsInStatus } from "../claims/store.ts";
+import { decodeCursor } from "../http/cursor.ts";
+import { ApiError } from "../http/errors.ts";
+import { loadOrderSheet } from "../production/order-sheet.ts";
+import { PAGE_SECURITY_HEADERS } from "../production/slip-page.ts";
+import { ClaimPage, ClaimsPage, type DecisionOutcome } from "./claim-pages.tsx";
+import type { ConsoleEnv, OperatorEnv } from "./console-env.ts";
+import { errorPage, page, readForm } from "./responses.tsx";
+import { requireCsrf, requireSession } from "./session-gate.ts";
+
+export const claimRoutes = new Hono<ConsoleEnv>();
+
+/** The console's policy, with the claim's own photos (this origin) allowed as images. */
+const CLAIM_PAGE_POLICY = (PAGE_SECURITY_HEADERS["Content-Security-Policy"] ?? "default-src 'none'").replace(
+	/img-src [^;]*/,
+	"img-src 'self' data:",
+);
+
+function isClaimStatus(value: string | undefined): value is ClaimStatus {
+	return (CLAIM_STATUSES as readonly string[]).includes(value ?? "");
+}
+
+claimRoutes.get("/claims", requireSession, async (c) => {
+	const asked = c.req.query("status");
+	const status: ClaimStatus = isClaimStatus(asked) ? asked : "submitted";
+	const cursorText = c.req.query("cursor");
+	const cursor = cursorText === undefined ? undefined : decodeCursor(cursorText);
+	const { page: found, more } = await listClaimsInStatus(c.env.DB, status, 50, cursor);
+	const next = nextClaimCursor(found, more);
+	const nextPageHref = next === null ? null : `/ops/claims?status=${status}&cursor=${next}`;
+	const claims = found.map(({ claim }) => claim);
+	return page(
+		c,
+		<ClaimsPage status={status} claims={claims} nextPageHref={nextPageHref} csrfToken={c.var.operator.csrfToken} />,
+	);
+});
+
+/** The claim's page with a decision's outcome, or a 404 page. */
+async function claimPage(
+	c: Context<OperatorEnv>,
+	claimId: string,
+	outcome: DecisionOutcome,
+	status: ContentfulStatusCode,
+): Promise<Response> {
+	const found = await findClaim(c.env.DB, claimId);
+	const sheet = found === null ? null : await loadOrderSheet(c.env, found.claim.order_id);
+	if (found === null || sheet === null) {
+		return errorPage(c, 404, `There is no claim ${claimId}.`, c.var.operator.csrfToken);
+	}
+	const response = await page(
+		c,
+		<ClaimPage claim={found.claim} sheet={sheet} outcome={outcome} csrfToken={c.var.operator.csrfToken} />,
+		status,
+	);
+	response.headers.set("Content-Security-Policy", CLAIM_PAGE_POLICY);
+	return response;
+}
+
+claimRoutes.get("/claims/:id", requireSession, (c) =>
+	claimPage(c, c.req.param("id"), { done: null, refusal: null }, 200),
+);
+
+claimRoutes.get("/claims/:id/photos/:index{[0-9]{1,2}}", requireSession, async (c) => {
+	const photo = await claimPhoto(c.env, c.req.param("id"), Number(c.req.param("index")));
+	if (!photo.ok) return errorPage(c, photo.status, photo.message, c.var.operator.csrfToken);
+	return c.body(photo.body, 200, photo.headers);
+});
+
+/** The decision a posted form asks for, or the 422 saying what to fix. */
+function decisionOf(action: "approve" | "reject", form: Record<string, unknown>): Decision {
+	const message = typeof form.message === "string" ? form.message.trim() : "";
+	if (message.length > 1000) throw new ApiError("invalid_field", "The message is at most 1,000 characters.", "message");
+	if (action === "reject") {
+		if (message === "")
+			throw new ApiError("invalid_field", "Say why the claim is rejected: the partner reads it.", "message");
+		return { kind: "reject", message };
+	}
+	const remedy = form.remedy;
+	if (remedy !== "reprint" && remedy !== "refund") {
+		throw new ApiError("invalid_field", "Choose a remedy: reprint or refund.", "remedy");
+	}
+	return { kind: "approve", remedy, message: message === "" ? null : message };
+}
+
+claimRoutes.post("/claims/:id/:action{approve|reject}", requireSession, requireCsrf, async (c) => {
+	const claimId = c.req.param("id");
+	const action = c.req.param("action") === "approve" ? "approve" : "reject";
+	const form = await readForm(c);
+	let decision: Decision;
+	try {
+		decision = decisionOf(action, form);
+	} catch (error) {
+		if (!(error instanceof ApiError)) throw error;
+		return claimPage(c, claimId, { done: null, refusal: error.message }, 422);
+	}
+	try {
+		const decided = await resolveClaim(c.env, claimId, decision, new Date());
+		handOverDecision(c.env, c.executionCtx, c.var.requestId, decided);
+	} catch (error) {
+		if (!(error instanceof ApiError) || error.status === 500) throw error;
+		if (error.status === 404) return errorPage(c, 404, error.message, c.var.operator.csrfToken);
+		return claimPage(c, claimId, { done: null, refusal: error.message }, 409);
+	}
+	const done = action === "approve" ? "Claim approved; the partner is told." : "Claim rejected; the partner is told.";
+	return claimPage(c, claimId, { done, refusal: null }, 200);
+});

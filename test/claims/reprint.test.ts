@@ -1,0 +1,89 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { Claim } from "../../src/claims/schema.ts";
+import type { Order } from "../../src/orders/response.ts";
+import { api, send } from "../helpers.ts";
+import { eventTypes, readOrder, settleValidation, TRACKING } from "../orders/order-helpers.ts";
+import { damagedBody, deliveredOrder, postClaimOk } from "./claim-helpers.ts";
+
+function approveReprint(opsKey: string, claimId: string): Promise<Response> {
+	return send("POST", `/v1/ops/claims/${claimId}/approve`, opsKey, { remedy: "reprint", message: "A new one ships." });
+}
+
+async function approvedReprint(opsKey: string, claimId: string): Promise<Claim> {
+	const response = await approveReprint(opsKey, claimId);
+	const text = await response.text();
+	expect(response.status, text).toBe(200);
+	return JSON.parse(text) as Claim;
+}
+
+describe("approving a claim with a reprint", () => {
+	it("makes a new order of the claimed units: same file, framing, ship_to and method, -R1, charged nothing, through validation with its own events", async () => {
+		const { key, opsKey, order, itemId, photo } = await deliveredOrder(3);
+		const claim = await postClaimOk(key, order.id, damagedBody(itemId, 2, [photo]));
+		const approved = await approvedReprint(opsKey, claim.id);
+		const reprintId = approved.resolution?.reprint_order_id ?? "";
+		expect(approved.resolution).toMatchObject({ remedy: "reprint", reprint_order_id: expect.stringMatching(/^ord_/) });
+		const reprint = await settleValidation(key, reprintId);
+		const original = order.items[0];
+		expect(reprint).toMatchObject({
+			external_id: `${order.external_id}-R1`,
+			status: "in_production",
+			reprint_of: order.id,
+			claim_id: claim.id,
+			ship_to: order.ship_to,
+			shipping_method: order.shipping_method,
+			costs: { items: 0, shipping: 0, total: 0, charge: "reprint" },
+		});
+		expect(reprint.items).toHaveLength(1);
+		expect(reprint.items[0]).toMatchObject({
+			print_file_id: original?.print_file_id,
+			width_in: original?.width_in,
+			height_in: original?.height_in,
+			frame: original?.frame,
+			mat: original?.mat,
+			quantity: 2,
+		});
+		expect(await eventTypes(reprintId)).toEqual(["order.received", "order.in_production"]);
+		expect((await readOrder(key, order.id)).costs?.charge).toBe("order");
+	});
+
+	it("the reprint's work ticket says REPRINT of the original order", async () => {
+		const { key, opsKey, order, itemId, photo } = await deliveredOrder(1);
+		const claim = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
+		const reprintId = (await approvedReprint(opsKey, claim.id)).resolution?.reprint_order_id ?? "";
+		await settleValidation(key, reprintId);
+		const ticket = await api(`/v1/ops/orders/${reprintId}/work-ticket`, { key: opsKey });
+		expect(ticket.status).toBe(200);
+		expect(await ticket.text()).toContain(`REPRINT of ${order.id}`);
+	});
+
+	it("a claim on a reprint is allowed, on the reprint's own units; the second reprint of the original is -R2", async () => {
+		const { key, opsKey, order, itemId, photo } = await deliveredOrder(2);
+		const first = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
+		const reprintId = (await approvedReprint(opsKey, first.id)).resolution?.reprint_order_id ?? "";
+		const reprint = await settleValidation(key, reprintId);
+		const shipped = await send("POST", `/v1/ops/orders/${reprintId}/shipments`, opsKey, { ...TRACKING });
+		const shipment = (await shipped.json()) as Order["shipments"][number];
+		await api(`/v1/ops/shipments/${shipment.id}/deliver`, { method: "POST", key: opsKey });
+		const onReprint = await postClaimOk(key, reprintId, damagedBody(reprint.items[0]?.id ?? "", 1, [photo]));
+		expect(onReprint.order_id).toBe(reprintId);
+		const second = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
+		const secondReprint = (await approvedReprint(opsKey, second.id)).resolution?.reprint_order_id ?? "";
+		expect((await readOrder(key, secondReprint)).external_id).toBe(`${order.external_id}-R2`);
+	});
+
+	it("approving with a reprint and rejecting at the same moment: one wins, and a reprint exists only if the approval won", async () => {
+		const { key, opsKey, order, itemId, photo } = await deliveredOrder(1);
+		const claim = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
+		const [approval, rejection] = await Promise.all([
+			approveReprint(opsKey, claim.id),
+			send("POST", `/v1/ops/claims/${claim.id}/reject`, opsKey, { message: "No damage shown." }),
+		]);
+		expect([approval.status, rejection.status].sort()).toEqual([200, 409]);
+		const reprints = await env.DB.prepare("SELECT id FROM orders WHERE reprint_of = ?1")
+			.bind(order.id)
+			.all<{ id: string }>();
+		expect(reprints.results).toHaveLength(approval.status === 200 ? 1 : 0);
+	});
+});

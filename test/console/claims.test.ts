@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import type { Claim } from "../../src/claims/schema.ts";
+import { damagedBody, deliveredOrder, postClaimOk } from "../claims/claim-helpers.ts";
+import { api } from "../helpers.ts";
+import {
+	alertOf,
+	consoleRequest,
+	csrfOf,
+	htmlOf,
+	postForm,
+	signedInOperator,
+	statusMessageOf,
+} from "./console-helpers.ts";
+
+/** A delivered order with a submitted damage claim carrying one photo, and a signed-in operator. */
+async function claimToDecide() {
+	const made = await deliveredOrder(2);
+	const claim = await postClaimOk(made.key, made.order.id, damagedBody(made.itemId, 1, [made.photo]));
+	return { ...made, claim, operator: await signedInOperator() };
+}
+
+describe("the console's claims", () => {
+	it("the claims list shows a submitted claim linked to its page", async () => {
+		const { claim, order, operator } = await claimToDecide();
+		const html = await htmlOf(await consoleRequest("/ops/claims", { cookie: operator.cookie }), 200);
+		expect(html).toContain(`href="/ops/claims/${claim.id}"`);
+		expect(html).toContain(`href="/ops/orders/${order.id}"`);
+		expect(html).toContain("Damaged in transit");
+	});
+
+	it("the claim page shows the description, the order, the shipment and the photo inline, which is served as a PNG", async () => {
+		const { claim, order, shipment, operator } = await claimToDecide();
+		const response = await consoleRequest(`/ops/claims/${claim.id}`, { cookie: operator.cookie });
+		expect(response.headers.get("Content-Security-Policy")).toContain("img-src 'self'");
+		const html = await htmlOf(response, 200);
+		expect(html).toContain(claim.description);
+		expect(html).toContain(order.external_id);
+		expect(html).toContain(shipment.tracking.number);
+		expect(html).toContain(`<img src="/ops/claims/${claim.id}/photos/0"`);
+		const photo = await consoleRequest(`/ops/claims/${claim.id}/photos/0`, { cookie: operator.cookie });
+		expect(photo.status).toBe(200);
+		expect(photo.headers.get("Content-Type")).toBe("image/png");
+		expect(photo.headers.get("Content-Disposition")).toMatch(/^inline/);
+		const bytes = new Uint8Array(await photo.arrayBuffer());
+		expect([...bytes.slice(1, 4)].map((byte) => String.fromCharCode(byte)).join("")).toBe("PNG");
+		expect((await consoleRequest(`/ops/claims/${claim.id}/photos/1`, { cookie: operator.cookie })).status).toBe(404);
+	});
+
+	it("signed out, the claim page and its photo lead to sign-in, never the bytes", async () => {
+		const { claim } = await claimToDecide();
+		expect((await consoleRequest(`/ops/claims/${claim.id}`)).status).toBe(303);
+		expect((await consoleRequest(`/ops/claims/${claim.id}/photos/0`)).status).toBe(303);
+	});
+
+	it("approving with a reprint from the form approves the claim once; a second decision shows why not", async () => {
+		const { key, claim, operator } = await claimToDecide();
+		const pageHtml = await htmlOf(await consoleRequest(`/ops/claims/${claim.id}`, { cookie: operator.cookie }), 200);
+		const csrf = csrfOf(pageHtml);
+		const approved = await htmlOf(
+			await postForm(
+				`/ops/claims/${claim.id}/approve`,
+				{ _csrf: csrf, remedy: "reprint" },
+				{ cookie: operator.cookie },
+			),
+			200,
+		);
+		expect(statusMessageOf(approved)).toContain("Claim approved");
+		const read = (await (await api(`/v1/claims/${claim.id}`, { key })).json()) as Claim;
+		expect(read.resolution).toMatchObject({ remedy: "reprint", reprint_order_id: expect.stringMatching(/^ord_/) });
+		expect(approved).toContain(`href="/ops/orders/${read.resolution?.reprint_order_id ?? ""}"`);
+		const again = await htmlOf(
+			await postForm(`/ops/claims/${claim.id}/reject`, { _csrf: csrf, message: "No." }, { cookie: operator.cookie }),
+			409,
+		);
+		expect(alertOf(again)).toContain("approved already");
+	});
+
+	it("a rejection without a message is refused on the page, and nothing changes", async () => {
+		const { key, claim, operator } = await claimToDecide();
+		const refused = await htmlOf(
+			await postForm(
+				`/ops/claims/${claim.id}/reject`,
+				{ _csrf: operator.csrf, message: "  " },
+				{ cookie: operator.cookie },
+			),
+			422,
+		);
+		expect(alertOf(refused)).toContain("Say why");
+		expect(((await (await api(`/v1/claims/${claim.id}`, { key })).json()) as Claim).status).toBe("submitted");
+	});
+});
