@@ -1381,6 +1381,11 @@ export interface components {
 				price_book_version: number;
 				/** @example null */
 				quote_id: string | null;
+				/**
+				 * @example order
+				 * @enum {string}
+				 */
+				charge: "order" | "reprint";
 			} | null;
 		};
 		OrderFieldChange: {

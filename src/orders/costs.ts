@@ -33,6 +33,13 @@ export type OrderCosts = {
 	charge?: "reprint";
 };
 
+/** The costs as the order and its events show them: `charge` always said (`order` unless a reprint). */
+export function shownCosts(
+	costs: OrderCosts | null,
+): (Omit<OrderCosts, "charge"> & { charge: "order" | "reprint" }) | null {
+	return costs === null ? null : { ...costs, charge: costs.charge ?? "order" };
+}
+
 /** A reprint's costs: the original's price book, every amount 0. */
 export function reprintCosts(priceBookVersion: number): OrderCosts {
 	return {

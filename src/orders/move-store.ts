@@ -5,6 +5,7 @@
 import type { OrderEventType, ShipmentEventType } from "../webhooks/events.ts";
 import { eventStatements, type PendingDelivery, type RecordedEvent } from "../webhooks/store.ts";
 import { itemSpecColumns, jsonColumn } from "./columns.ts";
+import { shownCosts } from "./costs.ts";
 import { insertMove, moveNote, type OrderMoveRow, type RecordedMove } from "./history.ts";
 import { eventSubject, type ItemRow, type OrderRow } from "./rows.ts";
 import { shipmentWrite } from "./shipment-store.ts";
@@ -152,7 +153,9 @@ function moveStatements(
 	if (event === null) return { statements, recorded };
 	// A fix of items is an order.updated: it says what changed, and the costs as the fix leaves them.
 	const fixed =
-		made.move.kind === "fix_items" ? { update: { changes: made.move.changes ?? [], costs: after.costs } } : {};
+		made.move.kind === "fix_items"
+			? { update: { changes: made.move.changes ?? [], costs: shownCosts(after.costs) } }
+			: {};
 	record(eventStatements(db, { ...newEvent, type: event, ...fixed, delivery: { url: after.callback_url } }, condition));
 	return { statements, recorded };
 }

@@ -19,7 +19,7 @@ import { piecesFactsWith } from "../quotes/facts.ts";
 import { cartShippingOptions, notOffered, pricePiece } from "../quotes/price-quote.ts";
 import type { OrderUpdateSubject } from "../webhooks/events.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
-import type { OrderCosts } from "./costs.ts";
+import { type OrderCosts, shownCosts } from "./costs.ts";
 import { mergeMetadata } from "./metadata.ts";
 import { StaleOrder } from "./move-store.ts";
 import { shippingChange } from "./order-actions.ts";
@@ -112,7 +112,7 @@ export async function applyUpdate(
 	if (changes.length === 0) return { ok: true, order: stored, costsChanged: null };
 	after = { ...after, version: order.version + 1, write_token: randomBase62(16) };
 	try {
-		const deliveries = await writeUpdate(env.DB, order, after, { changes, costs: after.costs }, now);
+		const deliveries = await writeUpdate(env.DB, order, after, { changes, costs: shownCosts(after.costs) }, now);
 		await deliverSoon(env, deliveries);
 	} catch (error) {
 		if (!(error instanceof StaleOrder)) throw error;

@@ -7,6 +7,7 @@ import { dateTime } from "../http/date-time.ts";
 import { SHIPPING_METHODS } from "../pricing/shipping.ts";
 import { CentsSchema, DimensionsSchema, UnitPriceSchema } from "../quotes/schema.ts";
 import { HoldDetail, MetadataSchema, ShipmentBody } from "../webhooks/event-schemas.ts";
+import { shownCosts } from "./costs.ts";
 import { ITEM_WARNINGS } from "./item-checks.ts";
 import { type ItemRow, type StoredOrder, shownDpi, stateOf } from "./rows.ts";
 import { fulfillmentOf, type ShipmentRow, shipmentView } from "./shipments.ts";
@@ -211,7 +212,7 @@ export function toOrder({ order, items, shipments }: StoredOrder): Order {
 		callback_url: order.callback_url,
 		gift_message: order.gift_message,
 		shipping_method: order.shipping_method,
-		costs: order.costs === null ? null : { ...order.costs, charge: order.costs.charge ?? "order" },
+		costs: shownCosts(order.costs),
 		items: items.map(toItem),
 		tracking: state.tracking,
 		shipments: shipments.map(toShipment),

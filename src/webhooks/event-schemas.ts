@@ -170,6 +170,7 @@ const CostsAfter = z
 		total: z.number().int().openapi({ example: 18779 }),
 		price_book_version: z.number().int().openapi({ example: 1 }),
 		quote_id: z.string().nullable().openapi({ example: null }),
+		charge: z.enum(["order", "reprint"]).openapi({ example: "order" }),
 	})
 	.nullable();
 
