@@ -261,23 +261,6 @@ export interface paths {
 		patch?: never;
 		trace?: never;
 	};
-	"/v1/orders/{id}/actions": {
-		parameters: {
-			query?: never;
-			header?: never;
-			path?: never;
-			cookie?: never;
-		};
-		/** What the partner may still do to the order now, until when, and why not */
-		get: operations["getOrdersByIdActions"];
-		put?: never;
-		post?: never;
-		delete?: never;
-		options?: never;
-		head?: never;
-		patch?: never;
-		trace?: never;
-	};
 	"/v1/addresses/check": {
 		parameters: {
 			query?: never;
@@ -310,6 +293,23 @@ export interface paths {
 		put?: never;
 		/** Claim shipped units that arrived damaged, defective or wrong, or were lost in transit */
 		post: operations["postOrdersByIdClaims"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/orders/{id}/actions": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		/** What the partner may still do to the order now, until when, and why not */
+		get: operations["getOrdersByIdActions"];
+		put?: never;
+		post?: never;
 		delete?: never;
 		options?: never;
 		head?: never;
@@ -3086,57 +3086,6 @@ export interface components {
 			};
 		};
 		/**
-		 * @example {
-		 *       "cancel": {
-		 *         "available": true,
-		 *         "until": null,
-		 *         "reason": null
-		 *       },
-		 *       "update_recipient": {
-		 *         "available": true,
-		 *         "until": "2026-11-24T09:30:00.000Z",
-		 *         "reason": null
-		 *       },
-		 *       "update_shipping_method": {
-		 *         "available": true,
-		 *         "until": "2026-11-24T09:30:00.000Z",
-		 *         "reason": null
-		 *       },
-		 *       "update_items": {
-		 *         "available": true,
-		 *         "until": "2026-11-24T09:30:00.000Z",
-		 *         "reason": null
-		 *       },
-		 *       "update_metadata": {
-		 *         "available": true,
-		 *         "until": null,
-		 *         "reason": null
-		 *       }
-		 *     }
-		 */
-		OrderActions: {
-			cancel: components["schemas"]["ActionAvailability"];
-			update_recipient: components["schemas"]["ActionAvailability"];
-			update_shipping_method: components["schemas"]["ActionAvailability"];
-			update_items: components["schemas"]["ActionAvailability"];
-			update_metadata: components["schemas"]["ActionAvailability"];
-		};
-		ActionAvailability: {
-			/** @example true */
-			available: boolean;
-			/**
-			 * Format: date-time
-			 * @description Until when it stays available (the end of the edit window); null when no end is fixed.
-			 * @example 2026-11-24T09:30:00.000Z
-			 */
-			until: string | null;
-			/**
-			 * @description Why not, and since when; null when available.
-			 * @example null
-			 */
-			reason: string | null;
-		};
-		/**
 		 * @description `normalized` is the address trimmed, runs of spaces made one, a US or Canadian state and postcode upper-cased (a Canadian postcode with its space); null when there are problems.
 		 * @example {
 		 *       "deliverable": true,
@@ -3280,6 +3229,63 @@ export interface components {
 			 *     ]
 			 */
 			photo_file_ids?: string[];
+		};
+		/**
+		 * @example {
+		 *       "cancel": {
+		 *         "available": true,
+		 *         "until": null,
+		 *         "reason": null
+		 *       },
+		 *       "update_recipient": {
+		 *         "available": true,
+		 *         "until": "2026-11-24T09:30:00.000Z",
+		 *         "reason": null
+		 *       },
+		 *       "update_shipping_method": {
+		 *         "available": true,
+		 *         "until": "2026-11-24T09:30:00.000Z",
+		 *         "reason": null
+		 *       },
+		 *       "update_items": {
+		 *         "available": true,
+		 *         "until": "2026-11-24T09:30:00.000Z",
+		 *         "reason": null
+		 *       },
+		 *       "update_metadata": {
+		 *         "available": true,
+		 *         "until": null,
+		 *         "reason": null
+		 *       },
+		 *       "claim": {
+		 *         "available": false,
+		 *         "until": null,
+		 *         "reason": "Nothing has shipped yet: units are claimed once they ship."
+		 *       }
+		 *     }
+		 */
+		OrderActions: {
+			cancel: components["schemas"]["ActionAvailability"];
+			update_recipient: components["schemas"]["ActionAvailability"];
+			update_shipping_method: components["schemas"]["ActionAvailability"];
+			update_items: components["schemas"]["ActionAvailability"];
+			update_metadata: components["schemas"]["ActionAvailability"];
+			claim: components["schemas"]["ActionAvailability"];
+		};
+		ActionAvailability: {
+			/** @example true */
+			available: boolean;
+			/**
+			 * Format: date-time
+			 * @description Until when it stays available (the end of the edit window); null when no end is fixed.
+			 * @example 2026-11-24T09:30:00.000Z
+			 */
+			until: string | null;
+			/**
+			 * @description Why not, and since when; null when available.
+			 * @example null
+			 */
+			reason: string | null;
 		};
 		ClaimPage: {
 			data: components["schemas"]["Claim"][];
@@ -6007,85 +6013,6 @@ export interface operations {
 			};
 		};
 	};
-	getOrdersByIdActions: {
-		parameters: {
-			query?: never;
-			header?: never;
-			path: {
-				id: string;
-			};
-			cookie?: never;
-		};
-		requestBody?: never;
-		responses: {
-			/** @description Each action: available, until, reason. */
-			200: {
-				headers: {
-					"X-Request-Id": components["headers"]["X-Request-Id"];
-					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-					[name: string]: unknown;
-				};
-				content: {
-					"application/json": components["schemas"]["OrderActions"];
-				};
-			};
-			/** @description Error `unauthorized` */
-			401: {
-				headers: {
-					"X-Request-Id": components["headers"]["X-Request-Id"];
-					[name: string]: unknown;
-				};
-				content: {
-					"application/json": components["schemas"]["Error"];
-				};
-			};
-			/** @description Error `forbidden` */
-			403: {
-				headers: {
-					"X-Request-Id": components["headers"]["X-Request-Id"];
-					/** @description Requests this key may make in a rolling minute. */
-					"X-RateLimit-Limit"?: number;
-					/** @description Requests left in the current minute. */
-					"X-RateLimit-Remaining"?: number;
-					/** @description Unix seconds when the window has room again. */
-					"X-RateLimit-Reset"?: number;
-					[name: string]: unknown;
-				};
-				content: {
-					"application/json": components["schemas"]["Error"];
-				};
-			};
-			/** @description Error `not_found` */
-			404: {
-				headers: {
-					"X-Request-Id": components["headers"]["X-Request-Id"];
-					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-					[name: string]: unknown;
-				};
-				content: {
-					"application/json": components["schemas"]["Error"];
-				};
-			};
-			/** @description Error `rate_limited` */
-			429: {
-				headers: {
-					"X-Request-Id": components["headers"]["X-Request-Id"];
-					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-					"Retry-After": components["headers"]["Retry-After"];
-					[name: string]: unknown;
-				};
-				content: {
-					"application/json": components["schemas"]["Error"];
-				};
-			};
-		};
-	};
 	postAddressesCheck: {
 		parameters: {
 			query?: never;
@@ -6360,6 +6287,85 @@ export interface operations {
 			};
 			/** @description Error `validation_error` */
 			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	getOrdersByIdActions: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description Each action: available, until, reason. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["OrderActions"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

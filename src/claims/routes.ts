@@ -3,12 +3,15 @@ import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { decodeCursor } from "../http/cursor.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
+import { orderActions } from "../orders/order-actions.ts";
 import { OrderIdParams } from "../orders/response.ts";
 import { findOwnedOrder } from "../orders/store.ts";
+import { OrderActionsSchema } from "../orders/update-schema.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
+import { claimAction } from "./claim-action.ts";
 import { createClaim, orderNotFound } from "./create-claim.ts";
 import { ClaimIdParams, ClaimListQuery, ClaimPageSchema, ClaimSchema, CreateClaimBody, toClaimPage } from "./schema.ts";
-import { claimsOfOrder, findOwnedClaim, listClaims } from "./store.ts";
+import { claimsOfOrder, findOwnedClaim, listClaims, unitsInStandingClaims } from "./store.ts";
 
 const createClaimRoute = protectedRoute("orders:write", {
 	method: "post",
@@ -22,6 +25,22 @@ const createClaimRoute = protectedRoute("orders:write", {
 	responses: {
 		201: jsonResponse(ClaimSchema, "The claim, `submitted`; `claim.created` is sent."),
 		...errorResponses(400, 404, 409, 422),
+	},
+});
+
+/**
+ * What the partner may still do to an order. It lives beside the claims because its `claim` entry
+ * reads them; every other entry is the orders' own rules (src/orders/order-actions.ts).
+ */
+const getActions = protectedRoute("orders:read", {
+	method: "get",
+	path: "/orders/{id}/actions",
+	tags: ["Orders"],
+	summary: "What the partner may still do to the order now, until when, and why not",
+	request: { params: OrderIdParams },
+	responses: {
+		200: jsonResponse(OrderActionsSchema, "Each action: available, until, reason."),
+		...errorResponses(404),
 	},
 });
 
@@ -66,6 +85,15 @@ export const claimRoutes = createApp<AuthedEnv>()
 		// The claim and its event are stored; handing the event over need not hold up the answer.
 		c.executionCtx.waitUntil(deliverSoon(c.env, deliveries));
 		return c.json(claim, 201);
+	})
+	.openapi(getActions, async (c) => {
+		const { id } = c.req.valid("param");
+		const found = await findOwnedOrder(c.env.DB, c.var.principal, id);
+		if (found === null) throw orderNotFound(id);
+		const now = new Date();
+		const standing =
+			found.shipments.length === 0 ? new Map() : unitsInStandingClaims(await claimsOfOrder(c.env.DB, id));
+		return c.json({ ...orderActions(found, now), claim: claimAction(found.shipments, standing, now) }, 200);
 	})
 	.openapi(orderClaimsRoute, async (c) => {
 		const { id } = c.req.valid("param");

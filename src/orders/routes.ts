@@ -7,13 +7,12 @@ import { ApiError, errorResponses, unprocessable } from "../http/errors.ts";
 import { createOrder, startOrder } from "./create-order.ts";
 import { fixItem } from "./fix-item.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
-import { orderActions } from "./order-actions.ts";
 import type { UpdateOutcome } from "./order-update.ts";
 import { OrderIdParams, OrderPageSchema, OrderSchema, toOrder, toOrderPage } from "./response.ts";
 import { CreateOrderBody, PatchItemBody } from "./schema.ts";
 import { ORDER_STATUSES } from "./state-machine.ts";
 import { findOrderByExternalId, findOwnedOrder, listOrders } from "./store.ts";
-import { OrderActionsSchema, UpdatedOrderSchema, UpdateOrderBody } from "./update-schema.ts";
+import { UpdatedOrderSchema, UpdateOrderBody } from "./update-schema.ts";
 
 const ItemParams = OrderIdParams.extend({
 	item_id: z.string().openapi({ param: { name: "item_id", in: "path" }, example: "itm_8fd2" }),
@@ -119,18 +118,6 @@ const updateOrderRoute = protectedRoute("orders:write", {
 	},
 });
 
-const getActions = protectedRoute("orders:read", {
-	method: "get",
-	path: "/orders/{id}/actions",
-	tags: ["Orders"],
-	summary: "What the partner may still do to the order now, until when, and why not",
-	request: { params: OrderIdParams },
-	responses: {
-		200: jsonResponse(OrderActionsSchema, "Each action: available, until, reason."),
-		...errorResponses(404),
-	},
-});
-
 /** The order a change produced, or the API's error: 404, 409 saying why and since when, or 422 on the field. */
 function updatedOrder(outcome: UpdateOutcome) {
 	if (outcome.ok) return { ...toOrder(outcome.order), costs_changed: outcome.costsChanged };
@@ -200,10 +187,4 @@ export const orderRoutes = createApp<AuthedEnv>()
 			input: c.req.valid("json"),
 		});
 		return c.json(updatedOrder(outcome), 200);
-	})
-	.openapi(getActions, async (c) => {
-		const { id } = c.req.valid("param");
-		const found = await findOwnedOrder(c.env.DB, c.var.principal, id);
-		if (found === null) throw notFound(id);
-		return c.json(orderActions(found, new Date()), 200);
 	});

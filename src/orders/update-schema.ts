@@ -68,6 +68,7 @@ export const OrderActionsSchema = z
 		update_shipping_method: AvailabilitySchema,
 		update_items: AvailabilitySchema,
 		update_metadata: AvailabilitySchema,
+		claim: AvailabilitySchema,
 	})
 	.openapi("OrderActions", {
 		example: {
@@ -76,5 +77,10 @@ export const OrderActionsSchema = z
 			update_shipping_method: { available: true, until: "2026-11-24T09:30:00.000Z", reason: null },
 			update_items: { available: true, until: "2026-11-24T09:30:00.000Z", reason: null },
 			update_metadata: { available: true, until: null, reason: null },
+			claim: {
+				available: false,
+				until: null,
+				reason: "Nothing has shipped yet: units are claimed once they ship.",
+			},
 		},
 	});

@@ -26,7 +26,7 @@ type UpdatedOrder = Order & {
 };
 type Availability = { available: boolean; until: string | null; reason: string | null };
 type Actions = Record<
-	"cancel" | "update_recipient" | "update_shipping_method" | "update_items" | "update_metadata",
+	"cancel" | "update_recipient" | "update_shipping_method" | "update_items" | "update_metadata" | "claim",
 	Availability
 >;
 
@@ -311,6 +311,11 @@ describe("GET /v1/orders/{id}/actions", () => {
 			update_shipping_method: { available: true, until: order.editable_until, reason: null },
 			update_items: { available: true, until: order.editable_until, reason: null },
 			update_metadata: { available: true, until: null, reason: null },
+			claim: {
+				available: false,
+				until: null,
+				reason: "Nothing has shipped yet: units are claimed once they ship.",
+			},
 		});
 	});
 
