@@ -7,7 +7,7 @@ import { ApiError } from "../http/errors.ts";
 import { newId, randomBase62 } from "../ids.ts";
 import { type OrderCreated, startOrder } from "../orders/create-order.ts";
 import { createReprint } from "../orders/reprint.ts";
-import { eventSubject } from "../orders/rows.ts";
+import { eventSubject, type StoredOrder } from "../orders/rows.ts";
 import { findOrder } from "../orders/store.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
@@ -57,9 +57,16 @@ export async function resolveClaim(
 ): Promise<{ claim: Claim; deliveries: PendingDelivery[]; reprint: OrderCreated | null }> {
 	const found = await findClaim(env.DB, id);
 	if (found === null) throw claimNotFound(id);
-	if (found.claim.status !== "submitted") throw alreadyResolved(found.claim);
 	const order = await findOrder(env.DB, found.claim.order_id);
 	if (order === null) throw new Error(`claim ${id} names order ${found.claim.order_id}, which is gone`);
+	if (found.claim.status !== "submitted") {
+		const unmade = await unmadeReprint(env, found.claim, decision);
+		if (unmade === null) throw alreadyResolved(found.claim);
+		// Approved with a reprint whose order was never made (the make failed after the approval was
+		// written): this approval again makes it, under the id the claim names, and sends nothing else.
+		const reprint = await makeReprint(env, order, found.claim, unmade);
+		return { claim: found.claim, deliveries: [], reprint };
+	}
 	const reprintOrderId = decision.kind === "approve" && decision.remedy === "reprint" ? newId("ord") : null;
 	const claim = decided(found, decision, order, reprintOrderId, now);
 	const deliveries = await writeDecision(env.DB, {
@@ -81,22 +88,27 @@ export async function resolveClaim(
 		throw alreadyResolved(winner?.claim ?? found.claim);
 	}
 	if (reprintOrderId === null) return { claim, deliveries, reprint: null };
-	// The claim is this decision's: its reprint is made now, numbered by the claim's place on the order.
-	const claimNumber = (await claimsOfOrder(env.DB, order.order.id)).findIndex((each) => each.claim.id === id) + 1;
-	const reprint = await createReprint(env, order, {
-		units: claim.items,
-		claimId: id,
-		claimNumber,
-		orderId: reprintOrderId,
-	});
-	return { claim, deliveries, reprint };
+	return { claim, deliveries, reprint: await makeReprint(env, order, claim, reprintOrderId) };
+}
+
+/** The reprint order id of a claim approved with a reprint that has no order yet, when `decision` asks for it again. */
+async function unmadeReprint(env: Env, claim: Claim, decision: Decision): Promise<string | null> {
+	const orderId = claim.resolution?.reprint_order_id ?? null;
+	if (decision.kind !== "approve" || decision.remedy !== "reprint" || orderId === null) return null;
+	return (await findOrder(env.DB, orderId)) === null ? orderId : null;
+}
+
+/** Makes the claim's reprint as `orderId`, numbered by the claim's place on the order (the same number on a retry). */
+async function makeReprint(env: Env, order: StoredOrder, claim: Claim, orderId: string): Promise<OrderCreated> {
+	const claimNumber = (await claimsOfOrder(env.DB, order.order.id)).findIndex((each) => each.claim.id === claim.id) + 1;
+	return createReprint(env, order, { units: claim.items, claimId: claim.id, claimNumber, orderId });
 }
 
 /** The claim as `decision` resolves it. */
 function decided(
 	found: StoredClaim,
 	decision: Decision,
-	order: NonNullable<Awaited<ReturnType<typeof findOrder>>>,
+	order: StoredOrder,
 	reprintOrderId: string | null,
 	now: Date,
 ): Claim {

@@ -48,6 +48,29 @@ describe("approving a claim with a reprint", () => {
 		expect((await readOrder(key, order.id)).costs?.charge).toBe("order");
 	});
 
+	it("a reprint whose making failed after the approval was written is made by approving again, once, with no second event", async () => {
+		const { key, opsKey, order, itemId, photo } = await deliveredOrder(1);
+		const claim = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
+		// The original's external_id made too long for its -R1: the reprint's create fails after the approval.
+		const long = `${order.external_id}-${"x".repeat(126 - order.external_id.length)}`;
+		await env.DB.prepare("UPDATE orders SET external_id = ?2 WHERE id = ?1").bind(order.id, long).run();
+		expect((await approveReprint(opsKey, claim.id)).status).toBe(409);
+		const approved = (await (await api(`/v1/claims/${claim.id}`, { key })).json()) as Claim;
+		const reprintId = approved.resolution?.reprint_order_id ?? "";
+		expect((await api(`/v1/orders/${reprintId}`, { key })).status).toBe(404);
+
+		await env.DB.prepare("UPDATE orders SET external_id = ?2 WHERE id = ?1").bind(order.id, order.external_id).run();
+		const again = await approvedReprint(opsKey, claim.id);
+		expect(again.resolution).toEqual(approved.resolution);
+		expect((await settleValidation(key, reprintId)).external_id).toBe(`${order.external_id}-R1`);
+		expect((await approveReprint(opsKey, claim.id)).status).toBe(409);
+		expect((await eventTypes(order.id)).filter((type) => type === "claim.approved")).toHaveLength(1);
+		await expect(send("POST", `/v1/ops/claims/${claim.id}/reject`, opsKey, { message: "No." })).resolves.toHaveProperty(
+			"status",
+			409,
+		);
+	});
+
 	it("the reprint's work ticket says REPRINT of the original order", async () => {
 		const { key, opsKey, order, itemId, photo } = await deliveredOrder(1);
 		const claim = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
