@@ -39,6 +39,8 @@ const MAY_USE = {
 	branding: ["print-files", "access", "accounts", "addresses"],
 	webhooks: ["access", "accounts"],
 	"print-files": ["access", "accounts"],
+	// The thumbnail decoders read a print file through its ByteSource, within the inspector's limits.
+	previews: ["print-files"],
 	catalog: ["access", "accounts"],
 	health: [],
 	pricing: ["framing", "catalog", "access", "accounts"],

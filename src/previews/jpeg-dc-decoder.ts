@@ -1,0 +1,133 @@
+import type { ByteSource } from "../print-files/byte-source.ts";
+import { jpegDcRows } from "./jpeg-dc-rows.ts";
+import { ChunkedReader, type HuffmanTable, MAX_CHUNK_BYTES } from "./jpeg-entropy.ts";
+import {
+	adobeTransform,
+	exifOrientation,
+	type Frame,
+	isUnsupportedFrame,
+	parseFrame,
+	parseHuffmanTables,
+	parseQuantTables,
+	parseRestartInterval,
+	parseScan,
+} from "./jpeg-segments.ts";
+import { type Decoded, type RasterSink, UndecodableImage } from "./raster.ts";
+
+/** Tuning for tests and benchmarks: the size of each source read (at most, and by default, 1 MiB). */
+export type JpegDecodeOptions = { chunkBytes?: number };
+
+const SOI = 0xd8;
+const EOI = 0xd9;
+const SOS = 0xda;
+const DQT = 0xdb;
+const DHT = 0xc4;
+const DRI = 0xdd;
+const APP1 = 0xe1;
+const APP14 = 0xee;
+
+/** What the headers before the first scan set up. */
+type Tables = {
+	frame: Frame | undefined;
+	dcSteps: Int32Array;
+	dc: (HuffmanTable | undefined)[];
+	ac: (HuffmanTable | undefined)[];
+	restartInterval: number;
+	adobe: number | undefined;
+	orientation: number | undefined;
+};
+
+/**
+ * Decodes a JPEG at 1/8 scale from its DC coefficients alone: each 8 × 8 block becomes one pixel, its
+ * mean. AC codes are decoded only to be skipped (no dequantising, no inverse DCT), and a progressive
+ * JPEG is read only to the end of its first scan. The file is read front to back once, and memory is
+ * one MCU row of DC values plus one read chunk.
+ */
+export async function decodeJpegDc(
+	source: ByteSource,
+	sink: RasterSink,
+	options: JpegDecodeOptions = {},
+): Promise<Decoded> {
+	const reader = new ChunkedReader(source, options.chunkBytes ?? MAX_CHUNK_BYTES);
+	const soi = await reader.take(2, "its first marker");
+	if (soi[0] !== 0xff || soi[1] !== SOI) {
+		throw new UndecodableImage("corrupt", "The file does not start with a JPEG start-of-image marker.");
+	}
+	const tables: Tables = {
+		frame: undefined,
+		dcSteps: new Int32Array(4),
+		dc: [],
+		ac: [],
+		restartInterval: 0,
+		adobe: undefined,
+		orientation: undefined,
+	};
+	for (;;) {
+		const code = await nextMarker(reader);
+		if (code === 0x01 || (code >= 0xd0 && code <= 0xd7)) continue;
+		if (code === SOI || code === EOI) {
+			throw new UndecodableImage("corrupt", "The JPEG has a stray SOI or EOI marker before its image data.");
+		}
+		const lengthBytes = await reader.take(2, "a segment's length");
+		const length = ((lengthBytes[0] ?? 0) << 8) | (lengthBytes[1] ?? 0);
+		if (length < 2) throw new UndecodableImage("corrupt", "The JPEG has a segment shorter than its length field.");
+		if (!wanted(code)) {
+			reader.skip(length - 2);
+			continue;
+		}
+		// A copy: the window moves on while the body is still in use.
+		const body = (await reader.take(length - 2, "a segment")).slice();
+		if (code === SOS) {
+			const frame = tables.frame;
+			if (frame === undefined) throw new UndecodableImage("corrupt", "The JPEG's scan comes before its frame header.");
+			const scan = parseScan(body, frame);
+			await jpegDcRows(reader, sink, { ...tables, frame, scan });
+			return { orientation: tables.orientation ?? 1 };
+		}
+		readSegment(code, body, tables);
+	}
+}
+
+/** Segments whose body the decoder reads; the rest (ICC, XMP, comments) are skipped unread. */
+function wanted(code: number): boolean {
+	return (
+		code === SOS ||
+		code === DQT ||
+		code === DHT ||
+		code === DRI ||
+		code === APP1 ||
+		code === APP14 ||
+		(code >= 0xc0 && code <= 0xcf)
+	);
+}
+
+function readSegment(code: number, body: Uint8Array, tables: Tables): void {
+	if (code === DQT) parseQuantTables(body, tables.dcSteps);
+	else if (code === DHT) parseHuffmanTables(body, tables.dc, tables.ac);
+	else if (code === DRI) tables.restartInterval = parseRestartInterval(body);
+	else if (code === APP1) tables.orientation ??= exifOrientation(body);
+	else if (code === APP14) tables.adobe ??= adobeTransform(body);
+	else if (isUnsupportedFrame(code)) {
+		throw new UndecodableImage(
+			"unsupported_variant",
+			"The JPEG is lossless, hierarchical or arithmetic-coded; only baseline and progressive Huffman JPEG is read.",
+		);
+	} else if (code !== 0xc8) {
+		if (tables.frame !== undefined) throw new UndecodableImage("corrupt", "The JPEG has two frame headers.");
+		tables.frame = parseFrame(code, body);
+	}
+}
+
+/** The next marker's code, after any fill bytes; anything else where a marker belongs is corrupt. */
+async function nextMarker(reader: ChunkedReader): Promise<number> {
+	const first = await reader.take(1, "the headers");
+	if (first[0] !== 0xff) {
+		throw new UndecodableImage("corrupt", `The JPEG has no marker where one belongs, at byte ${reader.offset - 1}.`);
+	}
+	for (;;) {
+		const code = (await reader.take(1, "the headers"))[0] ?? 0;
+		if (code === 0xff) continue;
+		if (code === 0x00) throw new UndecodableImage("corrupt", "The JPEG has an invalid marker.");
+		return code;
+	}
+}
