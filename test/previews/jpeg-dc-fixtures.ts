@@ -127,7 +127,6 @@ function writeAcNoise(writer: BitWriter, seed: number): void {
 
 /** A complete JPEG for `spec`. */
 export function dcJpeg(spec: DcJpegSpec): Uint8Array {
-	const step = spec.step ?? 8;
 	const single = spec.components.length === 1;
 	const hMax = Math.max(...spec.components.map((component) => (single ? 1 : component.h)));
 	const vMax = Math.max(...spec.components.map((component) => (single ? 1 : component.v)));
@@ -167,6 +166,23 @@ export function dcJpeg(spec: DcJpegSpec): Uint8Array {
 		}
 	}
 	writer.pad();
+	const segments: Uint8Array[] = [dcJpegHeader(spec)];
+	segments.push(Uint8Array.from(writer.bytes));
+	if (progressive !== undefined) {
+		// A second scan (the first component's AC) that a DC decoder never needs to read.
+		const first = spec.components[0]?.id ?? 1;
+		segments.push(jpegSegment(0xda, Uint8Array.of(1, first, 0x00, 1, 63, 0)));
+		segments.push(Uint8Array.from({ length: progressive.trailingBytes }, (_, index) => index % 251));
+	}
+	segments.push(Uint8Array.of(0xff, 0xd9));
+	return concat(...segments);
+}
+
+/** Everything before the entropy-coded data of `spec`'s first scan: SOI up to and including its SOS. */
+export function dcJpegHeader(spec: DcJpegSpec): Uint8Array {
+	const step = spec.step ?? 8;
+	const progressive = spec.progressive;
+	const shift = progressive?.shift ?? 0;
 	const quant = concat(
 		Uint8Array.of(0),
 		Uint8Array.from({ length: 64 }, (_, index) => (index === 0 ? step : 1)),
@@ -194,14 +210,7 @@ export function dcJpeg(spec: DcJpegSpec): Uint8Array {
 	segments.push(jpegSegment(0xc4, concat(Uint8Array.of(0x00), DC_COUNTS, DC_VALUES)));
 	segments.push(jpegSegment(0xc4, concat(Uint8Array.of(0x10), AC_COUNTS, Uint8Array.from(AC_SYMBOLS))));
 	if (spec.restartInterval !== undefined) segments.push(jpegSegment(0xdd, u16be(spec.restartInterval)));
-	segments.push(jpegSegment(0xda, scanHeader), Uint8Array.from(writer.bytes));
-	if (progressive !== undefined) {
-		// A second scan (the first component's AC) that a DC decoder never needs to read.
-		const first = spec.components[0]?.id ?? 1;
-		segments.push(jpegSegment(0xda, Uint8Array.of(1, first, 0x00, 1, 63, 0)));
-		segments.push(Uint8Array.from({ length: progressive.trailingBytes }, (_, index) => index % 251));
-	}
-	segments.push(Uint8Array.of(0xff, 0xd9));
+	segments.push(jpegSegment(0xda, scanHeader));
 	return concat(...segments);
 }
 
