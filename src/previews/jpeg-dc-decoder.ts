@@ -1,5 +1,6 @@
 import type { ByteSource } from "../print-files/byte-source.ts";
-import { jpegDcRows } from "./jpeg-dc-rows.ts";
+import { DcRaster } from "./jpeg-dc-rows.ts";
+import { decodeDcScan, skipScanData } from "./jpeg-dc-scan.ts";
 import { ChunkedReader, type HuffmanTable, MAX_CHUNK_BYTES } from "./jpeg-entropy.ts";
 import {
 	adobeTransform,
@@ -11,6 +12,7 @@ import {
 	parseQuantTables,
 	parseRestartInterval,
 	parseScan,
+	type Scan,
 } from "./jpeg-segments.ts";
 import { type Decoded, type RasterSink, UndecodableImage } from "./raster.ts";
 
@@ -35,6 +37,10 @@ type Tables = {
 	restartInterval: number;
 	adobe: number | undefined;
 	orientation: number | undefined;
+	/** The raster being made, from the first scan on. */
+	raster: DcRaster | undefined;
+	/** Which components' DC values the scans so far carried. */
+	dcDone: boolean[];
 };
 
 /**
@@ -61,6 +67,8 @@ export async function decodeJpegDc(
 		restartInterval: 0,
 		adobe: undefined,
 		orientation: undefined,
+		raster: undefined,
+		dcDone: [],
 	};
 	for (;;) {
 		const code = await nextMarker(reader);
@@ -80,12 +88,53 @@ export async function decodeJpegDc(
 		if (code === SOS) {
 			const frame = tables.frame;
 			if (frame === undefined) throw new UndecodableImage("corrupt", "The JPEG's scan comes before its frame header.");
-			const scan = parseScan(body, frame);
-			await jpegDcRows(reader, sink, { ...tables, frame, scan });
-			return { orientation: tables.orientation ?? 1 };
+			if (await readScan(reader, sink, tables, frame, parseScan(body, frame))) {
+				return { orientation: tables.orientation ?? 1 };
+			}
+			continue;
 		}
 		readSegment(code, body, tables);
 	}
+}
+
+/**
+ * Reads one scan; true once every component's DC values are in and the rows are delivered. A first
+ * scan carrying every component streams its rows MCU row by MCU row; scans of fewer components fill
+ * whole planes of DC values until the last component arrives, and scans that add nothing to DC
+ * (progressive AC or refinement scans) are skipped unread.
+ */
+async function readScan(
+	reader: ChunkedReader,
+	sink: RasterSink,
+	tables: Tables,
+	frame: Frame,
+	scan: Scan,
+): Promise<boolean> {
+	const firstDc = !frame.progressive || (scan.spectralStart === 0 && scan.approximationHigh === 0);
+	if (frame.progressive && scan.spectralStart === 0 && scan.spectralEnd !== 0) {
+		throw new UndecodableImage("corrupt", "The progressive JPEG has a scan mixing DC and AC coefficients.");
+	}
+	const fresh = scan.components.filter(({ index }) => tables.dcDone[index] !== true);
+	if (!firstDc || fresh.length === 0) {
+		if (fresh.length > 0)
+			throw new UndecodableImage("corrupt", "The JPEG refines a component before its first DC scan.");
+		await skipScanData(reader);
+		return false;
+	}
+	const streaming = tables.raster === undefined && scan.components.length === frame.components.length;
+	tables.raster ??= new DcRaster(frame, tables.dcSteps, tables.adobe, sink, !streaming);
+	const raster = tables.raster;
+	await decodeDcScan(reader, frame, scan, tables, raster.lanes, (row) => {
+		if (streaming) raster.emit(row);
+	});
+	for (const { index } of scan.components) tables.dcDone[index] = true;
+	if (streaming) return true;
+	if (frame.components.some((_, index) => tables.dcDone[index] !== true)) {
+		await skipScanData(reader);
+		return false;
+	}
+	for (let row = 0; row < raster.mcuRows; row++) raster.emit(row);
+	return true;
 }
 
 /** Segments whose body the decoder reads; the rest (ICC, XMP, comments) are skipped unread. */

@@ -46,6 +46,17 @@ const SAMPLES: { name: string; bytes: Uint8Array }[] = [
 		}),
 	},
 	{
+		name: "progressive, one DC scan a component",
+		bytes: dcJpeg({
+			width: 48,
+			height: 40,
+			restartInterval: 3,
+			components: [ramp(1, 2, 1), ramp(2, 1, 1), ramp(3, 1, 1)],
+			progressive: { shift: 2, trailingBytes: 200 },
+			separateScans: true,
+		}),
+	},
+	{
 		name: "Adobe CMYK",
 		bytes: dcJpeg({ width: 40, height: 24, adobe: 0, components: [1, 2, 3, 4].map((id) => ramp(id, 1, 1)) }),
 	},

@@ -160,6 +160,34 @@ describe("decodeJpegDc", () => {
 		expect(bytes.length).toBeGreaterThan(200_000);
 	});
 
+	it("a progressive JPEG with one DC scan a component gives the same raster, skipping the AC scan between them", async () => {
+		const components = [ramp(82, 2, 2), { ...ramp(71), dc: (x: number, y: number) => x - y * 2 }, ramp(66)];
+		const spec: DcJpegSpec = { width: 100, height: 60, adobe: 0, components, restartInterval: 4 };
+		const interleaved = await decode(dcJpeg(spec));
+		const progressive = { shift: 0, trailingBytes: 3000 };
+		const separate = await decode(dcJpeg({ ...spec, progressive, separateScans: true }));
+		expect(separate.rgb).toEqual(interleaved.rgb);
+	});
+
+	it("a baseline JPEG with one scan a component gives the same raster as its interleaved twin", async () => {
+		const components = [ramp(1, 2, 1), ramp(2), ramp(3)];
+		const spec: DcJpegSpec = { width: 90, height: 50, components, acNoise: true };
+		expect((await decode(dcJpeg({ ...spec, separateScans: true }))).rgb).toEqual((await decode(dcJpeg(spec))).rgb);
+	});
+
+	it("a progressive JPEG missing a component's DC scan is refused, not drawn without it", async () => {
+		const bytes = dcJpeg({
+			width: 32,
+			height: 32,
+			components: [ramp(1), ramp(2), ramp(3)],
+			progressive: { shift: 0, trailingBytes: 10 },
+			separateScans: true,
+		});
+		// Closed with EOI right before the last component's DC scan.
+		const lastScan = bytes.findLastIndex((byte, at) => byte === 0xff && bytes[at + 1] === 0xda);
+		expect(await outcome(concat(bytes.subarray(0, lastScan), Uint8Array.of(0xff, 0xd9)))).toBe("corrupt");
+	});
+
 	it("CMYK: Adobe's inverted values, plain values and YCCK all become RGB", async () => {
 		const flat = (id: number, dc: number): DcComponent => ({ id, h: 1, v: 1, dc: () => dc });
 		// Stored values 228, 128, 28 and 178.

@@ -24,6 +24,8 @@ export type DcJpegSpec = {
 	acNoise?: boolean;
 	/** SOF2 with a first DC scan at this point shift, then `trailingBytes` of a second scan. */
 	progressive?: { shift: number; trailingBytes: number };
+	/** One scan a component (progressive: the first component's AC scan comes between its DC scans). */
+	separateScans?: boolean;
 };
 
 /** The DC table: categories 0 to 11, a 4-bit code each. */
@@ -127,27 +129,59 @@ function writeAcNoise(writer: BitWriter, seed: number): void {
 
 /** A complete JPEG for `spec`. */
 export function dcJpeg(spec: DcJpegSpec): Uint8Array {
+	const progressive = spec.progressive;
+	const junkScan = () =>
+		concat(
+			// A scan (the first component's AC) that a DC decoder never needs to read.
+			jpegSegment(0xda, Uint8Array.of(1, spec.components[0]?.id ?? 1, 0x00, 1, 63, 0)),
+			Uint8Array.from({ length: progressive?.trailingBytes ?? 0 }, (_, index) => index % 251),
+		);
+	const segments: Uint8Array[] = [dcJpegHeader(spec)];
+	if (spec.separateScans === true) {
+		spec.components.forEach((component, index) => {
+			if (index > 0) segments.push(jpegSegment(0xda, scanHeader(spec, [component])));
+			segments.push(scanData(spec, [component]));
+			if (index === 0 && progressive !== undefined) segments.push(junkScan());
+		});
+	} else {
+		segments.push(scanData(spec, spec.components));
+		if (progressive !== undefined) segments.push(junkScan());
+	}
+	segments.push(Uint8Array.of(0xff, 0xd9));
+	return concat(...segments);
+}
+
+/** The entropy-coded data of a scan of `components` (interleaved when more than one). */
+function scanData(spec: DcJpegSpec, components: DcComponent[]): Uint8Array {
 	const single = spec.components.length === 1;
 	const hMax = Math.max(...spec.components.map((component) => (single ? 1 : component.h)));
 	const vMax = Math.max(...spec.components.map((component) => (single ? 1 : component.v)));
-	const mcusPerLine = Math.ceil(spec.width / (8 * hMax));
-	const mcuRows = Math.ceil(spec.height / (8 * vMax));
+	const only = components.length === 1 ? components[0] : undefined;
+	// One component a scan: its own block grid, one block an MCU.
+	const columns =
+		only === undefined
+			? Math.ceil(spec.width / (8 * hMax))
+			: Math.ceil(Math.ceil((spec.width * (single ? 1 : only.h)) / hMax) / 8);
+	const rows =
+		only === undefined
+			? Math.ceil(spec.height / (8 * vMax))
+			: Math.ceil(Math.ceil((spec.height * (single ? 1 : only.v)) / vMax) / 8);
 	const progressive = spec.progressive;
 	const shift = progressive?.shift ?? 0;
 	const writer = new BitWriter();
-	const predictions = spec.components.map(() => 0);
+	const predictions = components.map(() => 0);
 	let mcu = 0;
-	for (let row = 0; row < mcuRows; row++) {
-		for (let column = 0; column < mcusPerLine; column++, mcu++) {
+	for (let row = 0; row < rows; row++) {
+		for (let column = 0; column < columns; column++, mcu++) {
 			const interval = spec.restartInterval ?? 0;
 			if (interval > 0 && mcu > 0 && mcu % interval === 0) {
 				writer.pad();
 				writer.raw(0xff, 0xd0 + ((mcu / interval - 1) % 8));
 				predictions.fill(0);
 			}
-			spec.components.forEach((component, index) => {
-				const h = single ? 1 : component.h;
-				const v = single ? 1 : component.v;
+			components.forEach((component, index) => {
+				const h = only !== undefined ? 1 : component.h;
+				const v = only !== undefined ? 1 : component.v;
 				for (let y = 0; y < v; y++) {
 					for (let x = 0; x < h; x++) {
 						const value = component.dc(column * h + x, row * v + y) >> shift;
@@ -166,23 +200,21 @@ export function dcJpeg(spec: DcJpegSpec): Uint8Array {
 		}
 	}
 	writer.pad();
-	const segments: Uint8Array[] = [dcJpegHeader(spec)];
-	segments.push(Uint8Array.from(writer.bytes));
-	if (progressive !== undefined) {
-		// A second scan (the first component's AC) that a DC decoder never needs to read.
-		const first = spec.components[0]?.id ?? 1;
-		segments.push(jpegSegment(0xda, Uint8Array.of(1, first, 0x00, 1, 63, 0)));
-		segments.push(Uint8Array.from({ length: progressive.trailingBytes }, (_, index) => index % 251));
-	}
-	segments.push(Uint8Array.of(0xff, 0xd9));
-	return concat(...segments);
+	return Uint8Array.from(writer.bytes);
+}
+
+function scanHeader(spec: DcJpegSpec, components: DcComponent[]): Uint8Array {
+	return concat(
+		Uint8Array.of(components.length),
+		...components.map((component) => Uint8Array.of(component.id, 0x00)),
+		Uint8Array.of(0, spec.progressive === undefined ? 63 : 0, spec.progressive?.shift ?? 0),
+	);
 }
 
 /** Everything before the entropy-coded data of `spec`'s first scan: SOI up to and including its SOS. */
 export function dcJpegHeader(spec: DcJpegSpec): Uint8Array {
 	const step = spec.step ?? 8;
 	const progressive = spec.progressive;
-	const shift = progressive?.shift ?? 0;
 	const quant = concat(
 		Uint8Array.of(0),
 		Uint8Array.from({ length: 64 }, (_, index) => (index === 0 ? step : 1)),
@@ -193,11 +225,6 @@ export function dcJpegHeader(spec: DcJpegSpec): Uint8Array {
 		u16be(spec.width),
 		Uint8Array.of(spec.components.length),
 		...spec.components.map((component) => Uint8Array.of(component.id, (component.h << 4) | component.v, 0)),
-	);
-	const scanHeader = concat(
-		Uint8Array.of(spec.components.length),
-		...spec.components.map((component) => Uint8Array.of(component.id, 0x00)),
-		Uint8Array.of(0, progressive === undefined ? 63 : 0, shift),
 	);
 	const segments: Uint8Array[] = [Uint8Array.of(0xff, 0xd8)];
 	segments.push(jpegSegment(0xe0, concat(ascii("JFIF\0"), Uint8Array.of(1, 1, 0, 0, 1, 0, 1, 0, 0))));
@@ -210,7 +237,8 @@ export function dcJpegHeader(spec: DcJpegSpec): Uint8Array {
 	segments.push(jpegSegment(0xc4, concat(Uint8Array.of(0x00), DC_COUNTS, DC_VALUES)));
 	segments.push(jpegSegment(0xc4, concat(Uint8Array.of(0x10), AC_COUNTS, Uint8Array.from(AC_SYMBOLS))));
 	if (spec.restartInterval !== undefined) segments.push(jpegSegment(0xdd, u16be(spec.restartInterval)));
-	segments.push(jpegSegment(0xda, scanHeader));
+	const first = spec.separateScans === true ? spec.components.slice(0, 1) : spec.components;
+	segments.push(jpegSegment(0xda, scanHeader(spec, first)));
 	return concat(...segments);
 }
 
