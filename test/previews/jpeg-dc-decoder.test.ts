@@ -6,7 +6,7 @@ import { memorySource } from "../../src/print-files/byte-source.ts";
 import { concat } from "../print-files/fixtures/bytes.ts";
 import { encodeJpeg, withFrameMarker } from "../print-files/fixtures/jpeg.ts";
 import { captureSink, meanAbsoluteError, type Raster } from "./jpeg-capture.ts";
-import { type DcComponent, type DcJpegSpec, dcJpeg, exifWithOrientation } from "./jpeg-dc-fixtures.ts";
+import { type DcComponent, type DcJpegSpec, dcJpeg, dcJpegHeader, exifWithOrientation } from "./jpeg-dc-fixtures.ts";
 
 async function decode(bytes: Uint8Array): Promise<Raster & { orientation: number }> {
 	const sink = captureSink();
@@ -186,6 +186,17 @@ describe("decodeJpegDc", () => {
 		// Closed with EOI right before the last component's DC scan.
 		const lastScan = bytes.findLastIndex((byte, at) => byte === 0xff && bytes[at + 1] === 0xda);
 		expect(await outcome(concat(bytes.subarray(0, lastScan), Uint8Array.of(0xff, 0xd9)))).toBe("corrupt");
+	});
+
+	it("one DC scan a component on a frame whose DC planes would pass 24 MiB is too_large, before decoding", async () => {
+		const header = dcJpegHeader({
+			width: 30_000,
+			height: 30_000,
+			components: [ramp(1), ramp(2), ramp(3)],
+			progressive: { shift: 0, trailingBytes: 0 },
+			separateScans: true,
+		});
+		expect(await outcome(concat(header, new Uint8Array(64), Uint8Array.of(0xff, 0xd9)))).toBe("too_large");
 	});
 
 	it("CMYK: Adobe's inverted values, plain values and YCCK all become RGB", async () => {
