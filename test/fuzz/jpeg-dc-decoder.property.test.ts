@@ -1,10 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeJpegDc } from "../../src/previews/jpeg-dc-decoder.ts";
-import { type RasterSink, UndecodableImage } from "../../src/previews/raster.ts";
+import { UndecodableImage } from "../../src/previews/raster.ts";
 import { memorySource } from "../../src/print-files/byte-source.ts";
+import { captureSink } from "../previews/jpeg-capture.ts";
 import { type DcComponent, dcJpeg, exifWithOrientation } from "../previews/jpeg-dc-fixtures.ts";
 import { encodeJpeg } from "../print-files/fixtures/jpeg.ts";
+import { damage, mutation, offset } from "./damaged-files.ts";
 
 /**
  * decodeJpegDc over damaged real JPEGs and random bytes: every outcome is rows in order or an
@@ -62,26 +64,6 @@ const SAMPLES: { name: string; bytes: Uint8Array }[] = [
 	},
 ];
 
-/** A sink that keeps nothing (a lying header may claim a huge raster) but checks the row contract. */
-function checkingSink(): RasterSink {
-	let width = -1;
-	let height = -1;
-	let next = 0;
-	return {
-		start(w, h) {
-			if (width !== -1) throw new Error("start called twice");
-			width = w;
-			height = h;
-		},
-		rows(y, count, rgb) {
-			if (y !== next || count < 1 || y + count > height || rgb.length !== width * count * 3) {
-				throw new Error(`bad rows ${y}+${count} (${rgb.length} bytes) of ${width}×${height}, expected row ${next}`);
-			}
-			next = y + count;
-		},
-	};
-}
-
 async function probe(bytes: Uint8Array, describeInput: () => string): Promise<void> {
 	const inner = memorySource(bytes);
 	const source = {
@@ -95,7 +77,7 @@ async function probe(bytes: Uint8Array, describeInput: () => string): Promise<vo
 	};
 	const started = Date.now();
 	try {
-		const decoded = await decodeJpegDc(source, checkingSink(), { chunkBytes: 512 });
+		const decoded = await decodeJpegDc(source, captureSink({ keep: false }), { chunkBytes: 512 });
 		expect(decoded.orientation).toBeGreaterThanOrEqual(1);
 		expect(decoded.orientation).toBeLessThanOrEqual(8);
 	} catch (error) {
@@ -104,13 +86,6 @@ async function probe(bytes: Uint8Array, describeInput: () => string): Promise<vo
 	}
 	expect(Date.now() - started, describeInput()).toBeLessThan(MAX_MILLISECONDS_PER_CASE);
 }
-
-const offset = fc.oneof(fc.nat({ max: 64 }), fc.nat({ max: 700 }), fc.nat());
-const mutation = fc.record({
-	at: offset,
-	kind: fc.constantFrom("flip", "overwrite"),
-	value: fc.integer({ min: 0, max: 255 }),
-});
 
 describe("decodeJpegDc under fuzzing", () => {
 	it("damaged and truncated JPEGs: rows or UndecodableImage, nothing else", async () => {
@@ -123,16 +98,8 @@ describe("decodeJpegDc under fuzzing", () => {
 			fc.asyncProperty(damaged, async ({ pick, mutations, keep }) => {
 				const sample = SAMPLES[pick % SAMPLES.length] ?? SAMPLES[0];
 				if (sample === undefined) return;
-				const bytes = sample.bytes.slice();
-				const applied: string[] = [];
-				for (const { at, kind, value } of mutations) {
-					const index = at % bytes.length;
-					const before = bytes[index] ?? 0;
-					bytes[index] = kind === "flip" ? before ^ (value || 1) : value;
-					applied.push(`[${index}] ${before}→${bytes[index]}`);
-				}
-				const cutTo = keep === null ? bytes.length : keep % (bytes.length + 1);
-				await probe(bytes.subarray(0, cutTo), () => `${sample.name} with ${applied.join(", ")} cut to ${cutTo}`);
+				const { input, description } = damage(sample.bytes, mutations, keep);
+				await probe(input, () => `${sample.name} with ${description}`);
 			}),
 			{ seed: SEED, numRuns: NUM_RUNS },
 		);
