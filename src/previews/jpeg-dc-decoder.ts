@@ -125,10 +125,14 @@ async function readScan(
 	tables.raster ??= new DcRaster(frame, tables.dcSteps, tables.adobe, sink, !streaming);
 	const raster = tables.raster;
 	await decodeDcScan(reader, frame, scan, tables, raster.lanes, (row) => {
-		if (streaming) raster.emit(row);
+		// Each row waits for the next, whose chroma its interpolation reads.
+		if (streaming && row > 0) raster.emit(row - 1);
 	});
 	for (const { index } of scan.components) tables.dcDone[index] = true;
-	if (streaming) return true;
+	if (streaming) {
+		raster.emit(raster.mcuRows - 1);
+		return true;
+	}
 	if (frame.components.some((_, index) => tables.dcDone[index] !== true)) {
 		await skipScanData(reader);
 		return false;

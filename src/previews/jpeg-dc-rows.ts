@@ -23,7 +23,10 @@ export class DcRaster {
 	readonly #rgb: Uint8Array;
 	readonly #values = new Float64Array(4);
 
-	/** Lanes of one MCU row (`whole` false) or of whole planes, checked against MAX_PLANE_BYTES. */
+	/**
+	 * Lanes of whole planes (`whole`, checked against MAX_PLANE_BYTES) or a ring of three MCU rows: the
+	 * row being emitted and its neighbours, which the chroma interpolation reads.
+	 */
 	constructor(frame: Frame, dcSteps: Int32Array, adobe: number | undefined, sink: RasterSink, whole: boolean) {
 		this.#frame = frame;
 		this.#sink = sink;
@@ -41,21 +44,32 @@ export class DcRaster {
 			);
 		}
 		this.lanes = frame.components.map(({ h, v }) => {
-			const rows = whole ? mcuRows * v : v;
+			const rows = whole ? mcuRows * v : 3 * v;
 			return { h, v, width: mcusPerLine * h, rows, values: new Int16Array(mcusPerLine * h * rows) };
 		});
+		// A component's own blocks: those past them only pad the last MCU and may be absent.
+		this.#lastBlock = frame.components.map(({ h, v }) => [
+			Math.ceil(Math.ceil((frame.widthPx * h) / frame.hMax) / 8) - 1,
+			Math.ceil(Math.ceil((frame.heightPx * v) / frame.vMax) / 8) - 1,
+		]);
 		this.#rgb = new Uint8Array(this.#width * frame.vMax * 3);
 		sink.start(this.#width, this.#height);
 	}
+
+	readonly #lastBlock: [number, number][];
 
 	/** How many rows of MCUs the raster has. */
 	get mcuRows(): number {
 		return Math.ceil(this.#height / this.#frame.vMax);
 	}
 
-	/** Hands the sink the output rows of MCU row `row`, chroma of subsampled components repeated. */
+	/**
+	 * Hands the sink the output rows of MCU row `row`. A subsampled component's value is interpolated
+	 * between its blocks' centres (as decoders upsample chroma), so it needs MCU rows `row - 1` and
+	 * `row + 1` in the lanes too.
+	 */
 	emit(row: number): void {
-		const { vMax, hMax } = this.#frame;
+		const { vMax } = this.#frame;
 		const first = row * vMax;
 		const count = Math.min(vMax, this.#height - first);
 		if (count <= 0) return;
@@ -63,19 +77,40 @@ export class DcRaster {
 		let out = 0;
 		for (let y = first; y < first + count; y++) {
 			for (let x = 0; x < this.#width; x++) {
-				for (let c = 0; c < this.lanes.length; c++) {
-					const lane = this.lanes[c];
-					if (lane === undefined) continue;
-					const by = Math.floor((y * lane.v) / vMax) % lane.rows;
-					const bx = Math.floor((x * lane.h) / hMax);
-					// DC × step is 8 × (mean − 128).
-					const mean = ((lane.values[by * lane.width + bx] ?? 0) * (this.#steps[c] ?? 0)) / 8 + 128;
-					values[c] = Math.max(0, Math.min(255, mean));
-				}
+				for (let c = 0; c < this.lanes.length; c++) values[c] = this.#sample(c, x, y);
 				out = toRgb(this.#model, values, this.#rgb, out);
 			}
 		}
 		this.#sink.rows(first, count, this.#rgb.subarray(0, out));
+	}
+
+	/** Component `c`'s mean at output pixel (x, y): DC × step is 8 × (mean − 128). */
+	#sample(c: number, x: number, y: number): number {
+		const lane = this.lanes[c];
+		const [lastX = 0, lastY = 0] = this.#lastBlock[c] ?? [];
+		if (lane === undefined) return 0;
+		const scale = (this.#steps[c] ?? 0) / 8;
+		const at = (bx: number, by: number) =>
+			(lane.values[
+				((by < 0 ? 0 : Math.min(by, lastY)) % lane.rows) * lane.width + (bx < 0 ? 0 : Math.min(bx, lastX))
+			] ?? 0) * scale;
+		const xRatio = this.#frame.hMax / lane.h;
+		const yRatio = this.#frame.vMax / lane.v;
+		let mean: number;
+		if (xRatio === 1 && yRatio === 1) {
+			mean = at(x, y);
+		} else {
+			const px = (x + 0.5) / xRatio - 0.5;
+			const py = (y + 0.5) / yRatio - 0.5;
+			const x0 = Math.floor(px);
+			const y0 = Math.floor(py);
+			const tx = px - x0;
+			const ty = py - y0;
+			const top = at(x0, y0) * (1 - tx) + at(x0 + 1, y0) * tx;
+			const bottom = at(x0, y0 + 1) * (1 - tx) + at(x0 + 1, y0 + 1) * tx;
+			mean = top * (1 - ty) + bottom * ty;
+		}
+		return Math.max(0, Math.min(255, mean + 128));
 	}
 }
 

@@ -100,20 +100,22 @@ describe("decodeJpegDc", () => {
 		["4:2:0", 2, 2],
 		["4:1:1", 4, 1],
 	] as const) {
-		it(`${name} sampling: each output pixel takes its own luma block and its chroma block's value`, async () => {
+		it(`${name} sampling: luma per block, chroma interpolated between its blocks' centres`, async () => {
 			// RGB (Adobe transform 0) with the first component at full resolution, so values pass through.
+			// Chroma linear in its block position: interpolation between block centres reproduces the line.
 			const red = ramp(82, h, v);
-			const green: DcComponent = { id: 71, h: 1, v: 1, dc: (x, y) => x * 3 + y * 11 - 60 };
-			const blue: DcComponent = { id: 66, h: 1, v: 1, dc: (x, y) => 40 - x - y };
+			const green: DcComponent = { id: 71, h: 1, v: 1, dc: (x, y) => 8 * x + 4 * y - 30 };
+			const blue: DcComponent = { id: 66, h: 1, v: 1, dc: (x, y) => 20 - 8 * x - 4 * y };
 			const raster = await decode(dcJpeg({ width: 100, height: 70, adobe: 0, components: [red, green, blue] }));
 			expect([raster.width, raster.height]).toEqual([13, 9]);
+			const centre = (at: number, ratio: number) => Math.max(0, (at + 0.5) / ratio - 0.5);
 			for (const [x, y] of [
 				[0, 0],
 				[5, 3],
-				[12, 8],
+				[6, 4],
 			] as const) {
-				const cx = Math.floor(x / h);
-				const cy = Math.floor(y / v);
+				const cx = centre(x, h);
+				const cy = centre(y, v);
 				expectPixel(raster, x, y, [128 + red.dc(x, y), 128 + green.dc(cx, cy), 128 + blue.dc(cx, cy)]);
 			}
 		});
