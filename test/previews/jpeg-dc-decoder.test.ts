@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { decodeJpegDc } from "../../src/previews/jpeg-dc-decoder.ts";
 import { UndecodableImage } from "../../src/previews/raster.ts";
 import { memorySource } from "../../src/print-files/byte-source.ts";
+import { allFixtures } from "../print-files/fixtures/all-fixtures.ts";
 import { concat } from "../print-files/fixtures/bytes.ts";
 import { encodeJpeg, withFrameMarker } from "../print-files/fixtures/jpeg.ts";
 import { captureSink, meanAbsoluteError, type Raster } from "./jpeg-capture.ts";
@@ -236,6 +237,33 @@ describe("decodeJpegDc", () => {
 		tooManyEntries.set([0x40, 0x00], 14);
 		expect((await decode(dcJpeg({ ...spec, exif: offsetPastEnd }))).orientation).toBe(1);
 		expect((await decode(dcJpeg({ ...spec, exif: tooManyEntries }))).orientation).toBe(3);
+	});
+
+	it("the inspector's JPEG fixtures: real files decode at 1/8 past EXIF, ICC and fill bytes; fakes give up with a reason", async () => {
+		// Header-level fakes: a frame whose scan was encoded for another frame, or a coding not read.
+		const expected: Record<string, string> = {
+			"jpeg progressive (SOF2)": "corrupt",
+			"jpeg lossless (SOF3)": "unsupported_variant",
+			"jpeg arithmetic progressive (SOF10)": "unsupported_variant",
+			"jpeg grayscale": "corrupt",
+			"jpeg CMYK with Adobe APP14": "corrupt",
+			"jpeg truncated (EOI cut)": "truncated",
+			"jpeg truncated inside the EXIF segments": "truncated",
+			"jpeg truncated before the scan": "truncated",
+		};
+		const jpegs = (await allFixtures()).filter((fixture) => fixture.expected.format === "jpeg");
+		expect(jpegs.length).toBeGreaterThan(10);
+		for (const fixture of jpegs) {
+			const result = await outcome(fixture.bytes);
+			expect(result, fixture.name).toBe(expected[fixture.name] ?? "decoded");
+			if (result === "decoded" && fixture.expected.ok) {
+				const raster = await decode(fixture.bytes);
+				expect([raster.width, raster.height], fixture.name).toEqual([
+					Math.ceil(fixture.expected.widthPx / 8),
+					Math.ceil(fixture.expected.heightPx / 8),
+				]);
+			}
+		}
 	});
 
 	it("arithmetic, lossless and 12-bit JPEGs are unsupported_variant", async () => {
