@@ -15,7 +15,7 @@ export const MAX_PLANE_BYTES = 24 * 1024 * 1024;
 export class DcRaster {
 	readonly lanes: DcLane[];
 	readonly #frame: Frame;
-	readonly #steps: number[];
+	readonly #plans: SamplePlan[];
 	readonly #model: ColorModel;
 	readonly #sink: RasterSink;
 	readonly #width: number;
@@ -31,7 +31,6 @@ export class DcRaster {
 		this.#frame = frame;
 		this.#sink = sink;
 		this.#model = colorModel(frame, adobe);
-		this.#steps = frame.components.map((component) => dcSteps[component.quantTable] ?? 0);
 		this.#width = Math.ceil(frame.widthPx / 8);
 		this.#height = Math.ceil(frame.heightPx / 8);
 		const mcusPerLine = Math.ceil(frame.widthPx / (8 * frame.hMax));
@@ -43,20 +42,21 @@ export class DcRaster {
 				"The JPEG's first scans carry one component each, and its planes of DC values would pass the memory allowed.",
 			);
 		}
-		this.lanes = frame.components.map(({ h, v }) => {
+		this.#plans = frame.components.map(({ h, v, quantTable }) => {
 			const rows = whole ? mcuRows * v : 3 * v;
-			return { h, v, width: mcusPerLine * h, rows, values: new Int16Array(mcusPerLine * h * rows) };
+			return {
+				lane: { h, v, width: mcusPerLine * h, rows, values: new Int16Array(mcusPerLine * h * rows) },
+				scale: (dcSteps[quantTable] ?? 0) / 8,
+				lastX: Math.ceil(Math.ceil((frame.widthPx * h) / frame.hMax) / 8) - 1,
+				lastY: Math.ceil(Math.ceil((frame.heightPx * v) / frame.vMax) / 8) - 1,
+				xRatio: frame.hMax / h,
+				yRatio: frame.vMax / v,
+			};
 		});
-		// A component's own blocks: those past them only pad the last MCU and may be absent.
-		this.#lastBlock = frame.components.map(({ h, v }) => [
-			Math.ceil(Math.ceil((frame.widthPx * h) / frame.hMax) / 8) - 1,
-			Math.ceil(Math.ceil((frame.heightPx * v) / frame.vMax) / 8) - 1,
-		]);
+		this.lanes = this.#plans.map((plan) => plan.lane);
 		this.#rgb = new Uint8Array(this.#width * frame.vMax * 3);
 		sink.start(this.#width, this.#height);
 	}
-
-	readonly #lastBlock: [number, number][];
 
 	/** How many rows of MCUs the raster has. */
 	get mcuRows(): number {
@@ -84,34 +84,47 @@ export class DcRaster {
 		this.#sink.rows(first, count, this.#rgb.subarray(0, out));
 	}
 
-	/** Component `c`'s mean at output pixel (x, y): DC × step is 8 × (mean − 128). */
+	/** Component `c`'s mean at output pixel (x, y). */
 	#sample(c: number, x: number, y: number): number {
-		const lane = this.lanes[c];
-		const [lastX = 0, lastY = 0] = this.#lastBlock[c] ?? [];
-		if (lane === undefined) return 0;
-		const scale = (this.#steps[c] ?? 0) / 8;
-		const at = (bx: number, by: number) =>
-			(lane.values[
-				((by < 0 ? 0 : Math.min(by, lastY)) % lane.rows) * lane.width + (bx < 0 ? 0 : Math.min(bx, lastX))
-			] ?? 0) * scale;
-		const xRatio = this.#frame.hMax / lane.h;
-		const yRatio = this.#frame.vMax / lane.v;
+		const plan = this.#plans[c];
+		if (plan === undefined) return 0;
 		let mean: number;
-		if (xRatio === 1 && yRatio === 1) {
-			mean = at(x, y);
+		if (plan.xRatio === 1 && plan.yRatio === 1) {
+			mean = blockMean(plan, x, y);
 		} else {
-			const px = (x + 0.5) / xRatio - 0.5;
-			const py = (y + 0.5) / yRatio - 0.5;
+			const px = (x + 0.5) / plan.xRatio - 0.5;
+			const py = (y + 0.5) / plan.yRatio - 0.5;
 			const x0 = Math.floor(px);
 			const y0 = Math.floor(py);
 			const tx = px - x0;
 			const ty = py - y0;
-			const top = at(x0, y0) * (1 - tx) + at(x0 + 1, y0) * tx;
-			const bottom = at(x0, y0 + 1) * (1 - tx) + at(x0 + 1, y0 + 1) * tx;
+			const top = blockMean(plan, x0, y0) * (1 - tx) + blockMean(plan, x0 + 1, y0) * tx;
+			const bottom = blockMean(plan, x0, y0 + 1) * (1 - tx) + blockMean(plan, x0 + 1, y0 + 1) * tx;
 			mean = top * (1 - ty) + bottom * ty;
 		}
-		return Math.max(0, Math.min(255, mean + 128));
+		return Math.max(0, Math.min(255, mean));
 	}
+}
+
+/** How one component's output values are read from its lane. */
+type SamplePlan = {
+	lane: DcLane;
+	/** DC × step is 8 × (mean − 128). */
+	scale: number;
+	/** The component's own last block column and row: those past them only pad the last MCU. */
+	lastX: number;
+	lastY: number;
+	/** Output pixels per block of the component, across and down. */
+	xRatio: number;
+	yRatio: number;
+};
+
+/** The mean of block (x, y), clamped to the component's own blocks. */
+function blockMean(plan: SamplePlan, x: number, y: number): number {
+	const { lane } = plan;
+	const column = x < 0 ? 0 : Math.min(x, plan.lastX);
+	const row = y < 0 ? 0 : Math.min(y, plan.lastY);
+	return (lane.values[(row % lane.rows) * lane.width + column] ?? 0) * plan.scale + 128;
 }
 
 function colorModel(frame: Frame, adobe: number | undefined): ColorModel {
