@@ -46,8 +46,9 @@ type Tables = {
 /**
  * Decodes a JPEG at 1/8 scale from its DC coefficients alone: each 8 × 8 block becomes one pixel, its
  * mean. AC codes are decoded only to be skipped (no dequantising, no inverse DCT), and a progressive
- * JPEG is read only to the end of its first scan. The file is read front to back once, and memory is
- * one MCU row of DC values plus one read chunk.
+ * JPEG is read only to the end of the first scan(s) carrying every component's DC. The file is read
+ * front to back once, in chunks of at most 1 MiB, and memory is three MCU rows of DC values plus a
+ * chunk (whole DC planes, capped, only when the first scans carry one component each).
  */
 export async function decodeJpegDc(
 	source: ByteSource,
