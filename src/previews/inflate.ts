@@ -27,7 +27,7 @@ export async function* inflate(compressed: AsyncIterable<Uint8Array>, expected: 
 	let produced = 0;
 	try {
 		while (produced < expected) {
-			let result: ReadableStreamReadResult<Uint8Array>;
+			let result: Awaited<ReturnType<typeof reader.read>>;
 			try {
 				result = await reader.read();
 			} catch (error) {

@@ -64,9 +64,12 @@ type Pixels = {
  * BigTIFF), handing `sink` its rows in order. Holds a strip's row or a band of tiles, never the image.
  */
 export async function decodeTiff(source: ByteSource, sink: RasterSink): Promise<Decoded> {
-	const head = await readAt(source, 0, Math.min(16, source.size));
+	const head = await readAt(source, 0, Math.min(8, source.size));
 	const layout = layoutOf(head);
-	const ifdOffset = layout.big ? u64(head, 8, layout.littleEndian) : u32(head, 4, layout.littleEndian);
+	// A BigTIFF's first directory offset is 64-bit and follows the classic header's 8 bytes.
+	const ifdOffset = layout.big
+		? u64(await readAt(source, 8, 8), 0, layout.littleEndian)
+		: u32(head, 4, layout.littleEndian);
 	const entries = await readDirectory(source, layout, ifdOffset);
 	const one = async (tag: number, fallback?: number): Promise<number> => {
 		const entry = entries.get(tag);
@@ -144,7 +147,7 @@ function layoutOf(head: Uint8Array): Layout {
 	const littleEndian = order === "II";
 	const version = u16(head, 2, littleEndian);
 	if (version === 42 && head.length >= 8) return { littleEndian, big: false };
-	if (version === 43 && head.length >= 16 && u16(head, 4, littleEndian) === 8) return { littleEndian, big: true };
+	if (version === 43 && head.length >= 8 && u16(head, 4, littleEndian) === 8) return { littleEndian, big: true };
 	throw new UndecodableImage("corrupt", `The TIFF's version ${version} is neither classic (42) nor BigTIFF (43).`);
 }
 
