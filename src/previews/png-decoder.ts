@@ -2,7 +2,7 @@ import type { ByteSource } from "../print-files/byte-source.ts";
 import { PNG_SIGNATURE } from "../print-files/png.ts";
 import { BoxAxis, thumbnailSize } from "./area-reducer.ts";
 import { inflate } from "./inflate.ts";
-import { checkSize } from "./limits.ts";
+import { BEST_RATIO, checkAgainstFile, checkSize } from "./limits.ts";
 import { type Decoded, type RasterSink, UndecodableImage } from "./raster.ts";
 import { READ_CHUNK, SequentialReader } from "./sequential-reader.ts";
 
@@ -51,7 +51,7 @@ export async function decodePng(source: ByteSource, sink: RasterSink): Promise<D
 		const { type, length } = await nextChunk(reader);
 		if (type === "IDAT") {
 			const colours = coloursOf(header, palette, transparency);
-			await decodeImageData(reader, length, colours, sink);
+			await decodeImageData(reader, length, colours, sink, source.size);
 			return { orientation: 1 };
 		}
 		if (type === "IEND") throw new UndecodableImage("corrupt", "The PNG has no image data (IDAT).");
@@ -135,6 +135,7 @@ async function decodeImageData(
 	firstLength: number,
 	colours: Colours,
 	sink: RasterSink,
+	fileBytes: number,
 ): Promise<void> {
 	const { header } = colours;
 	const passes = header.interlaced
@@ -148,6 +149,7 @@ async function decodeImageData(
 			})).filter((pass) => pass.width > 0 && pass.height > 0)
 		: [{ x0: 0, y0: 0, dx: 1, dy: 1, width: header.width, height: header.height }];
 	const expected = passes.reduce((sum, pass) => sum + pass.height * (1 + lineBytes(header, pass.width)), 0);
+	checkAgainstFile(expected, fileBytes, BEST_RATIO.deflate);
 	const bytesPerPixel = Math.max(1, ((CHANNELS[header.colorType] ?? 1) * header.depth) / 8);
 	const lines = new Scanlines(bytesPerPixel);
 	const rgb = new Uint8Array(header.width * 3);

@@ -1,6 +1,6 @@
 import type { ByteSource } from "../print-files/byte-source.ts";
 import { inflate } from "./inflate.ts";
-import { checkSize } from "./limits.ts";
+import { BEST_RATIO, checkAgainstFile, checkSize } from "./limits.ts";
 import { LzwDecoder, PackBitsDecoder } from "./lzw.ts";
 import { type Decoded, type RasterSink, UndecodableImage } from "./raster.ts";
 import { readAt, readRange } from "./sequential-reader.ts";
@@ -125,6 +125,15 @@ export async function decodeTiff(source: ByteSource, sink: RasterSink): Promise<
 		littleEndian: layout.littleEndian,
 		predictor,
 	};
+	const ratio =
+		compression === 1
+			? BEST_RATIO.none
+			: compression === 5
+				? BEST_RATIO.lzw
+				: compression === 32773
+					? BEST_RATIO.packBits
+					: BEST_RATIO.deflate;
+	checkAgainstFile(width * height * samples * pixels.bytesPerSample, source.size, ratio);
 	const read = { source, layout, entries, compression, pixels, height, sink };
 	if (entries.has(TAG.tileOffsets)) await readTiles(read, await one(TAG.tileWidth), await one(TAG.tileLength));
 	else await readStrips(read, Math.min(await one(TAG.rowsPerStrip, height), height));
@@ -142,12 +151,13 @@ type Read = {
 };
 
 function layoutOf(head: Uint8Array): Layout {
+	if (head.length < 8) throw new UndecodableImage("truncated", "The file ends inside the TIFF header.");
 	const order = String.fromCharCode(head[0] ?? 0, head[1] ?? 0);
 	if (order !== "II" && order !== "MM") throw new UndecodableImage("corrupt", "The file is not a TIFF.");
 	const littleEndian = order === "II";
 	const version = u16(head, 2, littleEndian);
-	if (version === 42 && head.length >= 8) return { littleEndian, big: false };
-	if (version === 43 && head.length >= 8 && u16(head, 4, littleEndian) === 8) return { littleEndian, big: true };
+	if (version === 42) return { littleEndian, big: false };
+	if (version === 43 && u16(head, 4, littleEndian) === 8) return { littleEndian, big: true };
 	throw new UndecodableImage("corrupt", `The TIFF's version ${version} is neither classic (42) nor BigTIFF (43).`);
 }
 
