@@ -1,5 +1,8 @@
 import { UndecodableImage } from "./raster.ts";
 
+/** Compressed bytes handed to the inflater at a time. */
+const INPUT_PIECE = 16 * 1024;
+
 /**
  * Inflates zlib data (PNG's IDAT, a Deflate TIFF strip) as it arrives, through the runtime's
  * DecompressionStream: compressed pieces are pulled only as output is consumed, so neither side is
@@ -8,13 +11,22 @@ import { UndecodableImage } from "./raster.ts";
 export async function* inflate(compressed: AsyncIterable<Uint8Array>, expected: number): AsyncGenerator<Uint8Array> {
 	const pieces = compressed[Symbol.asyncIterator]();
 	let sourceError: unknown = null;
+	let pending: Uint8Array = new Uint8Array(0);
 	const input = new ReadableStream<Uint8Array>(
 		{
 			async pull(controller) {
 				try {
-					const piece = await pieces.next();
-					if (piece.done === true) controller.close();
-					else controller.enqueue(piece.value);
+					if (pending.length === 0) {
+						const piece = await pieces.next();
+						if (piece.done === true) {
+							controller.close();
+							return;
+						}
+						pending = piece.value;
+					}
+					// Small inputs: deflate expands up to ~1032 times, so 16 KiB in is at most ~16 MiB out.
+					controller.enqueue(pending.subarray(0, INPUT_PIECE));
+					pending = pending.subarray(INPUT_PIECE);
 				} catch (error) {
 					sourceError = error;
 					controller.error(error);
