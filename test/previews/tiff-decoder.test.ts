@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeTiff } from "../../src/previews/tiff-decoder.ts";
-import { buildTiff } from "../print-files/fixtures/tiff.ts";
+import { buildTiff, findTiffEntry } from "../print-files/fixtures/tiff.ts";
 import { decodeWithReads, undecodableReason } from "./decode-helpers.ts";
 import { type PixelTiffOptions, pixelTiff, type SampleAt } from "./fixtures/tiff-pixels.ts";
 
@@ -207,22 +207,15 @@ describe("decodeTiff", () => {
 	});
 });
 
-/** A copy of `tiff` (classic, as pixelTiff writes it) with the first value of `tag` set to `value`. */
+/** A copy of `tiff` (classic) with the first value of `tag` set to `value`, in the entry or where it points. */
 function patchEntry(tiff: Uint8Array, tag: number, value: number): Uint8Array {
 	const out = tiff.slice();
 	const view = new DataView(out.buffer);
 	const le = out[0] === 0x49;
-	const ifd = view.getUint32(4, le);
-	const count = view.getUint16(ifd, le);
-	for (let i = 0; i < count; i++) {
-		const at = ifd + 2 + i * 12;
-		if (view.getUint16(at, le) !== tag) continue;
-		const type = view.getUint16(at + 2, le);
-		const inline = view.getUint32(at + 4, le) * (type === 3 ? 2 : 4) <= 4;
-		const valueAt = inline ? at + 8 : view.getUint32(at + 8, le);
-		if (type === 3) view.setUint16(valueAt, value, le);
-		else view.setUint32(valueAt, value, le);
-		return out;
-	}
-	throw new Error(`tag ${tag} not in the TIFF`);
+	const { typeAt, countAt, valueAt } = findTiffEntry(out, tag);
+	const short = view.getUint16(typeAt, le) === 3;
+	const at = view.getUint32(countAt, le) * (short ? 2 : 4) <= 4 ? valueAt : view.getUint32(valueAt, le);
+	if (short) view.setUint16(at, value, le);
+	else view.setUint32(at, value, le);
+	return out;
 }
