@@ -9,13 +9,14 @@ export class LzwDecoder {
 	readonly #suffix = new Uint8Array(4096);
 	readonly #firstByte = new Uint8Array(4096);
 	readonly #length = new Uint16Array(4096);
-	readonly #scratch = new Uint8Array(4096);
 	#nextCode = 258;
 	#width = 9;
 	#previous = -1;
 	#bits = 0;
 	#bitCount = 0;
 	#ended = false;
+	#out = new Uint8Array(64 * 1024);
+	#filled = 0;
 
 	constructor() {
 		for (let code = 0; code < 256; code++) {
@@ -31,37 +32,33 @@ export class LzwDecoder {
 		return this.#ended;
 	}
 
-	/** The bytes `input` decodes to; throws a RangeError on a code that cannot occur. */
+	/**
+	 * The bytes `input` decodes to; throws a RangeError on a code that cannot occur. The result is a
+	 * view of a buffer the next call reuses: copy what must outlive it.
+	 */
 	push(input: Uint8Array): Uint8Array {
-		const out: number[] = [];
-		let chunks: Uint8Array[] | null = null;
+		this.#filled = 0;
 		for (let i = 0; i < input.length && !this.#ended; i++) {
 			this.#bits = ((this.#bits << 8) | (input[i] ?? 0)) & 0xffffff;
 			this.#bitCount += 8;
 			while (this.#bitCount >= this.#width && !this.#ended) {
 				const code = (this.#bits >>> (this.#bitCount - this.#width)) & ((1 << this.#width) - 1);
 				this.#bitCount -= this.#width;
-				this.#take(code, out);
-			}
-			if (out.length > 65536) {
-				chunks ??= [];
-				chunks.push(Uint8Array.from(out));
-				out.length = 0;
+				this.#take(code);
 			}
 		}
-		if (chunks === null) return Uint8Array.from(out);
-		chunks.push(Uint8Array.from(out));
-		const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-		const joined = new Uint8Array(total);
-		let at = 0;
-		for (const chunk of chunks) {
-			joined.set(chunk, at);
-			at += chunk.length;
-		}
-		return joined;
+		return this.#out.subarray(0, this.#filled);
 	}
 
-	#take(code: number, out: number[]): void {
+	/** Room for `count` more output bytes. */
+	#reserve(count: number): void {
+		if (this.#filled + count <= this.#out.length) return;
+		const grown = new Uint8Array(Math.max(this.#out.length * 2, this.#filled + count));
+		grown.set(this.#out.subarray(0, this.#filled));
+		this.#out = grown;
+	}
+
+	#take(code: number): void {
 		if (code === LzwDecoder.#CLEAR) {
 			this.#nextCode = 258;
 			this.#width = 9;
@@ -75,18 +72,20 @@ export class LzwDecoder {
 		const previous = this.#previous;
 		if (previous === -1) {
 			if (code > 255) throw new RangeError(`LZW code ${code} right after a clear`);
-			out.push(code);
+			this.#reserve(1);
+			this.#out[this.#filled++] = code;
 			this.#previous = code;
 			return;
 		}
 		let first: number;
 		if (code < this.#nextCode) {
 			first = this.#firstByte[code] ?? 0;
-			this.#emit(code, out);
+			this.#emit(code);
 		} else if (code === this.#nextCode) {
 			first = this.#firstByte[previous] ?? 0;
-			this.#emit(previous, out);
-			out.push(first);
+			this.#emit(previous);
+			this.#reserve(1);
+			this.#out[this.#filled++] = first;
 		} else {
 			throw new RangeError(`LZW code ${code} beyond the table (${this.#nextCode})`);
 		}
@@ -102,33 +101,40 @@ export class LzwDecoder {
 		this.#previous = code;
 	}
 
-	#emit(code: number, out: number[]): void {
+	#emit(code: number): void {
 		const length = this.#length[code] ?? 0;
-		let at = length;
+		this.#reserve(length);
+		// The string is written back to front by walking its prefixes.
+		let at = this.#filled + length;
 		let walk = code;
-		while (walk >= 0 && at > 0) {
-			this.#scratch[--at] = this.#suffix[walk] ?? 0;
+		while (walk >= 0 && at > this.#filled) {
+			this.#out[--at] = this.#suffix[walk] ?? 0;
 			walk = this.#prefix[walk] ?? -1;
 		}
-		for (let i = 0; i < length; i++) out.push(this.#scratch[i] ?? 0);
+		this.#filled += length;
 	}
 }
 
-/** PackBits (TIFF compression 32773), decoded piece by piece like LzwDecoder. */
+/** PackBits (TIFF compression 32773), decoded piece by piece like LzwDecoder (its result is reused likewise). */
 export class PackBitsDecoder {
 	/** Literal bytes still to copy, or the count of a run waiting for its byte (as a negative number). */
 	#pending = 0;
+	#out = new Uint8Array(64 * 1024);
 
 	/** The bytes `input` decodes to. */
 	push(input: Uint8Array): Uint8Array {
-		const out: number[] = [];
+		// Each input byte yields at most 128 bytes.
+		if (this.#out.length < input.length * 128) this.#out = new Uint8Array(input.length * 128);
+		const out = this.#out;
+		let filled = 0;
 		for (let i = 0; i < input.length; i++) {
 			const byte = input[i] ?? 0;
 			if (this.#pending > 0) {
-				out.push(byte);
+				out[filled++] = byte;
 				this.#pending--;
 			} else if (this.#pending < 0) {
-				for (let n = 0; n < -this.#pending; n++) out.push(byte);
+				out.fill(byte, filled, filled - this.#pending);
+				filled -= this.#pending;
 				this.#pending = 0;
 			} else {
 				const header = byte > 127 ? byte - 256 : byte;
@@ -136,6 +142,6 @@ export class PackBitsDecoder {
 				else if (header !== -128) this.#pending = header - 1;
 			}
 		}
-		return Uint8Array.from(out);
+		return out.subarray(0, filled);
 	}
 }

@@ -17,7 +17,7 @@ const DEPTHS: Record<number, readonly number[]> = {
 };
 
 /** Adam7's passes: x start, y start, x step, y step. */
-const ADAM7 = [
+export const ADAM7 = [
 	[0, 0, 8, 8],
 	[4, 0, 8, 8],
 	[0, 4, 4, 8],

@@ -39,6 +39,8 @@ const MAX_ENTRIES = 4096;
 const MAX_TILE_BYTES = 16 * 1024 * 1024;
 /** Largest band of tile rows (as 8-bit RGB) held at once. */
 const MAX_BAND_BYTES = 48 * 1024 * 1024;
+/** LZW or PackBits bytes decoded at a time: 4 KiB expands to at most about 11 MiB of LZW output. */
+const CODED_PIECE = 4096;
 /** Offsets and byte counts are read this many at a time, as the strips and tiles come. */
 const ARRAY_WINDOW = 4096;
 
@@ -56,12 +58,14 @@ type Pixels = {
 	alpha: "none" | "associated" | "unassociated";
 	littleEndian: boolean;
 	predictor: number;
+	/** 1 when a pixel's samples are stored together; the number of samples when each has a plane of its own. */
+	planes: number;
 };
 
 /**
- * Decodes the first page of a TIFF (strips or tiles; uncompressed, LZW with or without the
- * horizontal predictor, Deflate, PackBits; 8 or 16 bits; gray, RGB or CMYK; either byte order;
- * BigTIFF), handing `sink` its rows in order. Holds a strip's row or a band of tiles, never the image.
+ * Decodes the first page of a TIFF (strips or tiles, samples together or in separate planes;
+ * uncompressed, LZW with or without the horizontal predictor, Deflate, PackBits; 8 or 16 bits;
+ * gray, RGB or CMYK; either byte order; BigTIFF), handing `sink` its rows in order. Holds a strip's row or a band of tiles, never the image.
  */
 export async function decodeTiff(source: ByteSource, sink: RasterSink): Promise<Decoded> {
 	const head = await readAt(source, 0, Math.min(8, source.size));
@@ -107,8 +111,7 @@ export async function decodeTiff(source: ByteSource, sink: RasterSink): Promise<
 	if (!COMPRESSIONS.has(compression)) {
 		throw new UndecodableImage("unsupported_variant", `TIFF compression ${compression} is not read.`);
 	}
-	if (planar !== 1)
-		throw new UndecodableImage("unsupported_variant", "TIFFs with separate colour planes are not read.");
+	if (planar !== 1 && planar !== 2) throw new UndecodableImage("corrupt", `TIFF planar configuration ${planar}.`);
 	if (sampleFormat !== 1)
 		throw new UndecodableImage("unsupported_variant", "TIFFs of signed or float samples are not read.");
 	if (predictor !== 1 && predictor !== 2) {
@@ -124,6 +127,7 @@ export async function decodeTiff(source: ByteSource, sink: RasterSink): Promise<
 			samples > channels && extra === 1 ? "associated" : samples > channels && extra === 2 ? "unassociated" : "none",
 		littleEndian: layout.littleEndian,
 		predictor,
+		planes: planar === 2 ? samples : 1,
 	};
 	const ratio =
 		compression === 1
@@ -216,28 +220,37 @@ class Pieces {
 	readonly #read: Read;
 	readonly #offsets: Entry;
 	readonly #counts: Entry;
+	/** Index of this plane's first piece: pieces are stored plane after plane. */
+	readonly #base: number;
+	readonly #perPlane: number;
 	#windowStart = -1;
 	#offsetWindow: number[] = [];
 	#countWindow: number[] = [];
 
-	constructor(read: Read, offsetsTag: number, countsTag: number, needed: number) {
+	constructor(read: Read, offsetsTag: number, countsTag: number, perPlane: number, plane: number) {
 		const offsets = read.entries.get(offsetsTag);
 		const counts = read.entries.get(countsTag);
+		const needed = perPlane * read.pixels.planes;
 		if (offsets === undefined || counts === undefined || offsets.count < needed || counts.count < needed) {
 			throw new UndecodableImage("corrupt", `The TIFF's offsets or byte counts do not cover its ${needed} pieces.`);
 		}
+		this.#base = plane * perPlane;
+		this.#perPlane = perPlane;
 		this.#read = read;
 		this.#offsets = offsets;
 		this.#counts = counts;
 	}
 
-	/** Where piece `index` starts and how many bytes it has, checked against the file's size. */
-	async get(index: number): Promise<{ offset: number; count: number }> {
+	/** Where this plane's piece `index` starts and how many bytes it has, checked against the file's size. */
+	async get(planeIndex: number): Promise<{ offset: number; count: number }> {
+		const index = this.#base + planeIndex;
 		if (this.#windowStart < 0 || index < this.#windowStart || index >= this.#windowStart + ARRAY_WINDOW) {
 			this.#windowStart = index;
 			const { source, layout } = this.#read;
-			this.#offsetWindow = await valuesOf(source, layout, this.#offsets, index, ARRAY_WINDOW);
-			this.#countWindow = await valuesOf(source, layout, this.#counts, index, ARRAY_WINDOW);
+			// Only this plane's entries: the other planes read theirs.
+			const length = Math.min(ARRAY_WINDOW, this.#perPlane - planeIndex);
+			this.#offsetWindow = await valuesOf(source, layout, this.#offsets, index, length);
+			this.#countWindow = await valuesOf(source, layout, this.#counts, index, length);
 		}
 		const offset = this.#offsetWindow[index - this.#windowStart] ?? 0;
 		const count = this.#countWindow[index - this.#windowStart] ?? 0;
@@ -263,29 +276,33 @@ async function* decompressed(read: Read, offset: number, count: number, expected
 	const decoder = compression === 5 ? new LzwDecoder() : new PackBitsDecoder();
 	let left = expected;
 	for await (const piece of compressed) {
-		let out: Uint8Array;
-		try {
-			out = decoder.push(piece);
-		} catch {
-			throw new UndecodableImage("corrupt", "A TIFF strip's LZW data is damaged.");
+		// Small inputs, so highly compressed data never expands into a large buffer at once.
+		for (let at = 0; at < piece.length; at += CODED_PIECE) {
+			let out: Uint8Array;
+			try {
+				out = decoder.push(piece.subarray(at, at + CODED_PIECE));
+			} catch {
+				throw new UndecodableImage("corrupt", "A TIFF strip's LZW data is damaged.");
+			}
+			const kept = out.subarray(0, left);
+			left -= kept.length;
+			if (kept.length > 0) yield kept;
+			if (left <= 0 || (decoder instanceof LzwDecoder && decoder.ended)) return;
 		}
-		const kept = out.subarray(0, left);
-		left -= kept.length;
-		if (kept.length > 0) yield kept;
-		if (left <= 0 || (decoder instanceof LzwDecoder && decoder.ended)) return;
 	}
 }
 
-async function readStrips(read: Read, rowsPerStrip: number): Promise<void> {
-	const { pixels, height, sink } = read;
-	if (rowsPerStrip < 1) throw new UndecodableImage("corrupt", "The TIFF declares strips of no rows.");
-	const rowBytes = pixels.width * pixels.samples * pixels.bytesPerSample;
+/**
+ * One plane's rows (all samples' when they are stored together), strip after strip, each with its
+ * predictor undone. The row yielded is reused for the next one.
+ */
+async function* stripRows(read: Read, rowsPerStrip: number, plane: number): AsyncGenerator<Uint8Array> {
+	const { pixels, height } = read;
+	const stride = pixels.planes === 1 ? pixels.samples : 1;
+	const rowBytes = pixels.width * stride * pixels.bytesPerSample;
 	const stripCount = Math.ceil(height / rowsPerStrip);
-	const pieces = new Pieces(read, TAG.stripOffsets, TAG.stripByteCounts, stripCount);
+	const pieces = new Pieces(read, TAG.stripOffsets, TAG.stripByteCounts, stripCount, plane);
 	const row = new Uint8Array(rowBytes);
-	const rgb = new Uint8Array(pixels.width * 3);
-	sink.start(pixels.width, height);
-	let y = 0;
 	for (let strip = 0; strip < stripCount; strip++) {
 		const { offset, count } = await pieces.get(strip);
 		const rows = Math.min(rowsPerStrip, height - strip * rowsPerStrip);
@@ -299,15 +316,51 @@ async function readStrips(read: Read, rowsPerStrip: number): Promise<void> {
 				filled += taken;
 				at += taken;
 				if (filled === rowBytes) {
-					rowToRgb(pixels, row, pixels.width, rgb);
-					sink.rows(y, 1, rgb);
-					y++;
+					undoPredictor(pixels, row, stride);
+					yield row;
 					done++;
 					filled = 0;
 				}
 			}
 		}
 		if (done < rows) throw new UndecodableImage("truncated", `TIFF strip ${strip} holds fewer rows than it should.`);
+	}
+}
+
+async function readStrips(read: Read, rowsPerStrip: number): Promise<void> {
+	const { pixels, height, sink } = read;
+	if (rowsPerStrip < 1) throw new UndecodableImage("corrupt", "The TIFF declares strips of no rows.");
+	const rgb = new Uint8Array(pixels.width * 3);
+	sink.start(pixels.width, height);
+	// Separate planes are read side by side, a row of each at a time, each plane's strips once.
+	const planes = Array.from({ length: pixels.planes }, (_, plane) => stripRows(read, rowsPerStrip, plane));
+	const row = new Uint8Array(pixels.width * pixels.samples * pixels.bytesPerSample);
+	try {
+		for (let y = 0; y < height; y++) {
+			for (const [plane, rows] of planes.entries()) {
+				const next = await rows.next();
+				if (next.done === true)
+					throw new UndecodableImage("truncated", "A TIFF plane holds fewer rows than it should.");
+				if (pixels.planes === 1) row.set(next.value);
+				else interleave(next.value, row, plane, pixels);
+			}
+			rowToRgb(pixels, row, pixels.width, rgb);
+			sink.rows(y, 1, rgb);
+		}
+	} finally {
+		// Planes still open after a failure release their streams.
+		for (const rows of planes) await rows.return(undefined);
+	}
+}
+
+/** Puts one plane's samples (a row or a tile) into their places among all the samples. */
+function interleave(plane: Uint8Array, into: Uint8Array, index: number, pixels: Pixels): void {
+	const { samples, bytesPerSample } = pixels;
+	const count = plane.length / bytesPerSample;
+	for (let i = 0; i < count; i++) {
+		const to = (i * samples + index) * bytesPerSample;
+		into[to] = plane[i * bytesPerSample] ?? 0;
+		if (bytesPerSample === 2) into[to + 1] = plane[i * 2 + 1] ?? 0;
 	}
 }
 
@@ -322,22 +375,35 @@ async function readTiles(read: Read, tileWidth: number, tileLength: number): Pro
 	}
 	const across = Math.ceil(pixels.width / tileWidth);
 	const down = Math.ceil(height / tileLength);
-	const pieces = new Pieces(read, TAG.tileOffsets, TAG.tileByteCounts, across * down);
+	const planes = Array.from(
+		{ length: pixels.planes },
+		(_, plane) => new Pieces(read, TAG.tileOffsets, TAG.tileByteCounts, across * down, plane),
+	);
 	const tileRowBytes = tileWidth * pixelBytes;
 	const tile = new Uint8Array(tileRowBytes * tileLength);
+	const stride = pixels.planes === 1 ? pixels.samples : 1;
+	const planeTile = pixels.planes === 1 ? tile : new Uint8Array(tileWidth * tileLength * pixels.bytesPerSample);
+	const planeRowBytes = tileWidth * stride * pixels.bytesPerSample;
 	const band = new Uint8Array(tileLength * pixels.width * 3);
 	const tileRgb = new Uint8Array(tileWidth * 3);
 	sink.start(pixels.width, height);
 	for (let ty = 0; ty < down; ty++) {
 		for (let tx = 0; tx < across; tx++) {
-			const { offset, count } = await pieces.get(ty * across + tx);
-			let filled = 0;
-			for await (const piece of decompressed(read, offset, count, tile.length)) {
-				tile.set(piece, filled);
-				filled += piece.length;
+			for (const [plane, pieces] of planes.entries()) {
+				const { offset, count } = await pieces.get(ty * across + tx);
+				let filled = 0;
+				for await (const piece of decompressed(read, offset, count, planeTile.length)) {
+					planeTile.set(piece, filled);
+					filled += piece.length;
+				}
+				if (filled < planeTile.length) {
+					throw new UndecodableImage("truncated", "A TIFF tile holds fewer bytes than it should.");
+				}
+				for (let r = 0; r < tileLength; r++) {
+					undoPredictor(pixels, planeTile.subarray(r * planeRowBytes, (r + 1) * planeRowBytes), stride);
+				}
+				if (pixels.planes > 1) interleave(planeTile, tile, plane, pixels);
 			}
-			if (filled < tile.length)
-				throw new UndecodableImage("truncated", "A TIFF tile holds fewer bytes than it should.");
 			const x0 = tx * tileWidth;
 			const columns = Math.min(tileWidth, pixels.width - x0);
 			for (let r = 0; r < tileLength; r++) {
@@ -351,21 +417,25 @@ async function readTiles(read: Read, tileWidth: number, tileLength: number): Pro
 	}
 }
 
-/** A row of `width` pixels (its predictor undone in place) as 8-bit RGB on white. */
+/** Undoes the horizontal predictor in place: each sample was stored as its difference from the one `stride` before. */
+function undoPredictor(pixels: Pixels, row: Uint8Array, stride: number): void {
+	if (pixels.predictor !== 2) return;
+	if (pixels.bytesPerSample === 1) {
+		for (let i = stride; i < row.length; i++) row[i] = ((row[i] ?? 0) + (row[i - stride] ?? 0)) & 0xff;
+		return;
+	}
+	const view = new DataView(row.buffer, row.byteOffset, row.byteLength);
+	const { littleEndian } = pixels;
+	for (let i = stride; i < row.length / 2; i++) {
+		const sum = (view.getUint16(i * 2, littleEndian) + view.getUint16((i - stride) * 2, littleEndian)) & 0xffff;
+		view.setUint16(i * 2, sum, littleEndian);
+	}
+}
+
+/** A row of `width` pixels, samples together and predictor undone, as 8-bit RGB on white. */
 function rowToRgb(pixels: Pixels, row: Uint8Array, width: number, rgb: Uint8Array): void {
 	const { samples, bytesPerSample, littleEndian, photometric, alpha } = pixels;
-	const count = width * samples;
 	const view = new DataView(row.buffer, row.byteOffset, row.byteLength);
-	if (pixels.predictor === 2) {
-		if (bytesPerSample === 1) {
-			for (let i = samples; i < count; i++) row[i] = ((row[i] ?? 0) + (row[i - samples] ?? 0)) & 0xff;
-		} else {
-			for (let i = samples; i < count; i++) {
-				const sum = (view.getUint16(i * 2, littleEndian) + view.getUint16((i - samples) * 2, littleEndian)) & 0xffff;
-				view.setUint16(i * 2, sum, littleEndian);
-			}
-		}
-	}
 	const max = bytesPerSample === 1 ? 255 : 65535;
 	const sample = bytesPerSample === 1 ? (i: number) => row[i] ?? 0 : (i: number) => view.getUint16(i * 2, littleEndian);
 	const channels = COLOUR_CHANNELS[photometric] ?? 1;

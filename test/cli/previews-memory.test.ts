@@ -7,7 +7,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { decodePng } from "../../src/previews/png-decoder.ts";
+import { ADAM7, decodePng } from "../../src/previews/png-decoder.ts";
 import type { RasterSink } from "../../src/previews/raster.ts";
 import { decodeTiff } from "../../src/previews/tiff-decoder.ts";
 import type { ByteSource } from "../../src/print-files/byte-source.ts";
@@ -65,19 +65,9 @@ async function growthWhileDecoding(
 
 /** A gray 8-bit PNG of zero rows, its IDAT a real zlib stream made piece by piece (the raw rows never exist at once). */
 async function zeroPng(width: number, height: number, interlaced: boolean): Promise<Uint8Array> {
-	const passes = interlaced
-		? [
-				[0, 0, 8, 8],
-				[4, 0, 8, 8],
-				[0, 4, 4, 8],
-				[2, 0, 4, 4],
-				[0, 2, 2, 4],
-				[1, 0, 2, 2],
-				[0, 1, 1, 2],
-			]
-		: [[0, 0, 1, 1]];
+	const passes = interlaced ? ADAM7 : ([[0, 0, 1, 1]] as const);
 	let rawBytes = 0;
-	for (const [x0 = 0, y0 = 0, dx = 1, dy = 1] of passes) {
+	for (const [x0, y0, dx, dy] of passes) {
 		rawBytes += Math.ceil((height - y0) / dy) * (1 + Math.ceil((width - x0) / dx));
 	}
 	const zeros = new Uint8Array(1024 * 1024);

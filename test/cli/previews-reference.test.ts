@@ -211,6 +211,7 @@ type TiffTraits = {
 	photometric?: number;
 	depth?: number;
 	tiled?: boolean;
+	planar?: number;
 };
 
 const NO_PREDICTOR = ["-define", "tiff:predictor=1"];
@@ -282,6 +283,18 @@ const TIFF_CASES: [string, string, string[], TiffTraits][] = [
 		["-define", "tiff:endian=msb", "-define", "tiff:tile-geometry=256x128", "TIFF64:"],
 		{ order: "MM", big: true, tiled: true },
 	],
+	[
+		"separate planes (planar configuration 2), LZW RGB",
+		"large.png",
+		["-interlace", "plane", "-compress", "LZW"],
+		{ planar: 2, compression: 5 },
+	],
+	[
+		"separate planes, tiled 16-bit RGBA",
+		"large-alpha.png",
+		["-interlace", "plane", "-depth", "16", "-compress", "Zip", "-define", "tiff:tile-geometry=128x128"],
+		{ planar: 2, tiled: true, depth: 16 },
+	],
 	["smaller than a thumbnail, kept at its size", "small.png", ["-compress", "LZW"], {}],
 ];
 
@@ -314,6 +327,7 @@ function traitsOf(bytes: Buffer): Required<TiffTraits> {
 		photometric: tags.get(262) ?? -1,
 		depth,
 		tiled: tags.has(322),
+		planar: tags.get(284) ?? 1,
 	};
 }
 

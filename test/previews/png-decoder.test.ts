@@ -1,7 +1,7 @@
 import UPNG from "upng-js";
 import { describe, expect, it } from "vitest";
 import { AreaReducer } from "../../src/previews/area-reducer.ts";
-import { decodePng } from "../../src/previews/png-decoder.ts";
+import { ADAM7, decodePng } from "../../src/previews/png-decoder.ts";
 import { UndecodableImage } from "../../src/previews/raster.ts";
 import { memorySource } from "../../src/print-files/byte-source.ts";
 import { PNG_SIGNATURE } from "../../src/print-files/png.ts";
@@ -20,17 +20,6 @@ function upngOnWhite(png: Uint8Array): number[] {
 	}
 	return out;
 }
-
-/** Adam7's passes: x start, y start, x step, y step (one pass of every pixel when not interlaced). */
-const ADAM7 = [
-	[0, 0, 8, 8],
-	[4, 0, 8, 8],
-	[0, 4, 4, 8],
-	[2, 0, 4, 4],
-	[0, 2, 2, 4],
-	[1, 0, 2, 2],
-	[0, 1, 1, 2],
-] as const;
 
 /**
  * The pixels buildPng writes at 1, 2 or 4 bits (gray or indexed), worked out from its byte pattern:

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeTiff } from "../../src/previews/tiff-decoder.ts";
-import { buildTiff } from "../print-files/fixtures/tiff.ts";
+import { buildTiff, findTiffEntry } from "../print-files/fixtures/tiff.ts";
 import { decodeWithReads, undecodableReason } from "./decode-helpers.ts";
 import { type PixelTiffOptions, pixelTiff, type SampleAt } from "./fixtures/tiff-pixels.ts";
 
@@ -92,6 +92,18 @@ const CASES: [string, Omit<PixelTiffOptions, "width" | "height">][] = [
 		"BigTIFF big-endian tiled PackBits CMYK",
 		{ order: "MM", bigTiff: true, photometric: 5, samples: 4, depth: 8, compression: 32773, tileSize: 16 },
 	],
+	[
+		"separate planes (planar configuration 2), LZW 8-bit RGB with the predictor",
+		{ order: "II", photometric: 2, samples: 3, depth: 8, compression: 5, predictor: 2, rowsPerStrip: 6, planar: 2 },
+	],
+	[
+		"separate planes, Deflate 16-bit CMYK, big-endian",
+		{ order: "MM", photometric: 5, samples: 4, depth: 16, compression: 8, planar: 2 },
+	],
+	[
+		"separate planes, tiled PackBits RGBA on white",
+		{ order: "II", photometric: 2, samples: 4, depth: 8, compression: 32773, tileSize: 16, planar: 2, extraSample: 2 },
+	],
 ];
 
 describe("decodeTiff", () => {
@@ -142,7 +154,7 @@ describe("decodeTiff", () => {
 		expect(reads.reduce((sum, read) => sum + read.length, 0)).toBeLessThanOrEqual(tiff.length);
 	});
 
-	it("gives up on variants it does not read as unsupported_variant: JPEG compression, separate planes, 1-bit, palette", async () => {
+	it("gives up on variants it does not read as unsupported_variant: JPEG compression, 1-bit, palette, float predictor", async () => {
 		const base: PixelTiffOptions = {
 			order: "II",
 			width: 8,
@@ -155,7 +167,6 @@ describe("decodeTiff", () => {
 		const tiff = await pixelTiff(base, () => 0);
 		const patched = (tag: number, value: number) => patchEntry(tiff, tag, value);
 		expect(await undecodableReason(decodeTiff, patched(259, 7))).toBe("unsupported_variant");
-		expect(await undecodableReason(decodeTiff, patched(284, 2))).toBe("unsupported_variant");
 		expect(await undecodableReason(decodeTiff, patched(262, 3))).toBe("unsupported_variant");
 		expect(await undecodableReason(decodeTiff, patched(317, 3))).toBe("unsupported_variant");
 		const oneBit = await pixelTiff({ ...base, photometric: 1, samples: 1 }, () => 0);
@@ -207,22 +218,15 @@ describe("decodeTiff", () => {
 	});
 });
 
-/** A copy of `tiff` (classic, as pixelTiff writes it) with the first value of `tag` set to `value`. */
+/** A copy of `tiff` (classic) with the first value of `tag` set to `value`, in the entry or where it points. */
 function patchEntry(tiff: Uint8Array, tag: number, value: number): Uint8Array {
 	const out = tiff.slice();
 	const view = new DataView(out.buffer);
 	const le = out[0] === 0x49;
-	const ifd = view.getUint32(4, le);
-	const count = view.getUint16(ifd, le);
-	for (let i = 0; i < count; i++) {
-		const at = ifd + 2 + i * 12;
-		if (view.getUint16(at, le) !== tag) continue;
-		const type = view.getUint16(at + 2, le);
-		const inline = view.getUint32(at + 4, le) * (type === 3 ? 2 : 4) <= 4;
-		const valueAt = inline ? at + 8 : view.getUint32(at + 8, le);
-		if (type === 3) view.setUint16(valueAt, value, le);
-		else view.setUint32(valueAt, value, le);
-		return out;
-	}
-	throw new Error(`tag ${tag} not in the TIFF`);
+	const { typeAt, countAt, valueAt } = findTiffEntry(out, tag);
+	const short = view.getUint16(typeAt, le) === 3;
+	const at = view.getUint32(countAt, le) * (short ? 2 : 4) <= 4 ? valueAt : view.getUint32(valueAt, le);
+	if (short) view.setUint16(at, value, le);
+	else view.setUint32(at, value, le);
+	return out;
 }
