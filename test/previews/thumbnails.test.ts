@@ -8,7 +8,11 @@ import UPNG from "upng-js";
 import { describe, expect, it } from "vitest";
 import type { ErrorCode, ErrorType } from "../../src/error-catalog.ts";
 import worker from "../../src/index.ts";
-import { MAX_THUMBNAIL_ATTEMPTS, sweepPendingThumbnails } from "../../src/previews/thumbnail-consumer.ts";
+import {
+	MAX_THUMBNAIL_ATTEMPTS,
+	sweepPendingThumbnails,
+	thumbnailRetryDelaySeconds,
+} from "../../src/previews/thumbnail-consumer.ts";
 import { findPrintFileById, type PrintFileRow } from "../../src/print-files/store.ts";
 import { thumbnailKey } from "../../src/print-files/thumbnail-store.ts";
 import type { DeliveryMessage } from "../../src/webhooks/enqueue.ts";
@@ -137,6 +141,15 @@ describe("thumbnails made by the queue consumer", () => {
 		expect(after?.uploaded.getTime()).toBe(object?.uploaded.getTime());
 	});
 
+	it("two consumers racing on one file both finish cleanly and leave one ready thumbnail", async () => {
+		const { key, file } = await partnerWithImage(300, 200);
+		const [first, second] = await Promise.all([makeThumbnailOf(file), makeThumbnailOf(file)]);
+		expect([...first.retryMessages, ...second.retryMessages]).toEqual([]);
+		expect(await thumbnailField(key, file)).toEqual({ status: "ready", width_px: 300, height_px: 200, reason: null });
+		const response = await api(`/v1/print-files/${file}/thumbnail`, { key });
+		expect(UPNG.decode(await response.arrayBuffer()).height).toBe(200);
+	});
+
 	it("a malformed message and one for other bytes than the inspected ones are acknowledged and do nothing", async () => {
 		const { file } = await partnerWithImage(64, 64);
 		const pendingBefore = await rowOf(file);
@@ -168,6 +181,15 @@ describe("thumbnails made by the queue consumer", () => {
 			reason: "failed",
 		});
 		await expectCode(await api(`/v1/print-files/${file}/thumbnail`, { key }), "not_found", "thumbnail_unavailable");
+	});
+});
+
+describe("the consumer's retries", () => {
+	it("a failed attempt is retried after 30 s, then 1, 2 and 4 minutes; the fifth gives up", () => {
+		const delays = Array.from({ length: MAX_THUMBNAIL_ATTEMPTS - 1 }, (_, index) =>
+			thumbnailRetryDelaySeconds(index + 1),
+		);
+		expect(delays).toEqual([30, 60, 120, 240]);
 	});
 });
 
