@@ -18,6 +18,7 @@ import { thumbnailKey } from "../../src/print-files/thumbnail-store.ts";
 import type { DeliveryMessage } from "../../src/webhooks/enqueue.ts";
 import { api, createKeyWithScopes, createPartner, expectError } from "../helpers.ts";
 import { createOrder, orderBody, partnerWithFile, settleValidation } from "../orders/order-helpers.ts";
+import { waitFor } from "../polling.ts";
 import { encodeJpeg } from "../print-files/fixtures/jpeg.ts";
 import { encodePng } from "../print-files/fixtures/png.ts";
 import { requestUpload, uploadedFile, uploadImage } from "../print-files/upload-helpers.ts";
@@ -96,6 +97,23 @@ describe("thumbnails made by the queue consumer", () => {
 			ctype: 2,
 			depth: 8,
 		});
+	});
+
+	it("the inspection that makes a file ready sends its message, and the queue alone brings the thumbnail", async () => {
+		const partner = await createPartner();
+		const key = partner.keys.live.key;
+		const before = Date.now();
+		const id = await uploadImage(key, encodePng(90, 60, { opaque: true }), "image/png");
+		expect(await findPrintFileById(env.DB, id)).toMatchObject({ status: "processing", thumbnail_status: null });
+		// The first read inspects it: ready, its thumbnail pending and its message sent now.
+		expect((await api(`/v1/print-files/${id}`, { key })).status).toBe(200);
+		const row = await rowOf(id);
+		expect(Date.parse(row.thumbnail_queued_at ?? "")).toBeGreaterThanOrEqual(before);
+		const made = await waitFor(
+			() => thumbnailField(key, id),
+			(thumbnail) => thumbnail.status !== "pending",
+		);
+		expect(made).toEqual({ status: "ready", width_px: 90, height_px: 60, reason: null });
 	});
 
 	it("a small image keeps its own size (never upscaled), and the thumbnail is stored under the file's key and etag", async () => {
