@@ -9,6 +9,7 @@
  *                     console > openapi > production > admin > claims > orders > quotes > branding > pricing
  *                     > webhooks, print-files, catalog, health > access > rate-limit > accounts
  *                     > addresses, framing
+ *                   previews (the image decoders) sits just above print-files, whose ByteSource it reads
  *   plumbing        src/http/ (errors, request id, validation hook, outbound-URL rules, cursors, page head)
  *   leaves          src/*.ts besides the entry (ids, base64, config, text rules, log): import no folder at all
  * Beside the layers, src/dev-tools/ (the cost tracer) is a measuring tool: only the entry uses it, to
@@ -51,6 +52,8 @@ const MAY_USE = {
 	],
 	branding: ["print-files", "access", "accounts", "addresses"],
 	webhooks: ["access", "accounts"],
+	// The image decoders behind thumbnails read stored files through print-files' ByteSource.
+	previews: ["print-files"],
 	"print-files": ["access", "accounts"],
 	catalog: ["access", "accounts"],
 	health: [],

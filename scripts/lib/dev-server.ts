@@ -7,6 +7,8 @@ import { PROJECT_ROOT, WRANGLER_BIN, wranglerEnv } from "./wrangler.ts";
 export type DevServer = {
 	/** Origin such as http://127.0.0.1:8787. */
 	origin: string;
+	/** wrangler's process id, which is also its process group's (workerd runs in that group). */
+	pid: number | undefined;
 	/** Stops wrangler and its workerd children; safe to call twice. */
 	stop(): Promise<void>;
 	/** Kills wrangler and its workerd children at once (SIGKILL), as a crash would. */
@@ -72,6 +74,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 	const origin = `http://127.0.0.1:${options.port}`;
 	const server: DevServer = {
 		origin,
+		pid: child.pid,
 		stop: () => stopProcessGroup(child),
 		kill: async () => {
 			if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;

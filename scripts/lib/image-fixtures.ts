@@ -75,7 +75,8 @@ export function jpegWithAppSegments(width: number, height: number, appBytes: num
 	return Buffer.concat(parts);
 }
 
-function pngChunk(type: string, data: Uint8Array): Uint8Array {
+/** One PNG chunk: length, type, data and CRC. */
+export function pngChunk(type: string, data: Uint8Array): Uint8Array {
 	const chunk = new Uint8Array(12 + data.byteLength);
 	const view = new DataView(chunk.buffer);
 	view.setUint32(0, data.byteLength);

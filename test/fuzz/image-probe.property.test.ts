@@ -4,6 +4,7 @@ import { type BlockReaderOptions, type ByteSource, memorySource } from "../../sr
 import type { Inspection } from "../../src/print-files/image-types.ts";
 import { detectFormat, inspectImage, MAX_SIDE_PX } from "../../src/print-files/inspect.ts";
 import { allFixtures } from "../print-files/fixtures/all-fixtures.ts";
+import { damage, mutation, offset } from "./damaged-files.ts";
 
 /**
  * inspectImage over random bytes and over damaged real files: it always settles to an Inspection,
@@ -80,16 +81,6 @@ beforeAll(async () => {
 	expect(samples.length).toBeGreaterThan(20);
 });
 
-/** An offset biased towards the header, where the parsers look. */
-const offset = fc.oneof(fc.nat({ max: 64 }), fc.nat({ max: 1024 }), fc.nat({ max: 65_536 }), fc.nat());
-
-/** One damage: XOR a byte with a non-zero mask, or overwrite it. */
-const mutation = fc.record({
-	at: offset,
-	kind: fc.constantFrom("flip", "overwrite"),
-	value: fc.integer({ min: 0, max: 255 }),
-});
-
 describe("inspectImage under fuzzing", () => {
 	it("arbitrary bytes: always an Inspection, reads inside the file", async () => {
 		// Half the inputs start with a real signature, so the parsers are reached, not only detectFormat.
@@ -135,20 +126,10 @@ describe("inspectImage under fuzzing", () => {
 		await fc.assert(
 			fc.asyncProperty(damaged, async ({ sample: pick, mutations, keep, options }) => {
 				const sample = samples[pick % samples.length] as Sample;
-				const bytes = sample.bytes.slice();
-				const applied: string[] = [];
-				for (const { at, kind, value } of mutations) {
-					const index = at % bytes.length;
-					const before = bytes[index] ?? 0;
-					bytes[index] = kind === "flip" ? before ^ (value || 1) : value;
-					applied.push(`[${index}] ${before}→${bytes[index]}`);
-				}
-				const cutTo = keep === null ? bytes.length : keep % (bytes.length + 1);
-				const input = bytes.subarray(0, cutTo);
+				const { input, description } = damage(sample.bytes, mutations, keep);
 				await probe(
 					input,
-					() =>
-						`"${sample.name}" with ${applied.join(", ") || "no change"}, cut to ${cutTo}/${bytes.length} bytes, options ${JSON.stringify(options)}`,
+					() => `"${sample.name}" with ${description}, options ${JSON.stringify(options)}`,
 					options ?? {},
 				);
 			}),

@@ -1,0 +1,249 @@
+import type { ByteSource } from "../print-files/byte-source.ts";
+import { UndecodableImage } from "./raster.ts";
+
+/** 1 MiB: the most one source read asks for. */
+export const MAX_CHUNK_BYTES = 1024 * 1024;
+
+/** Thrown by the bit reader when the window is used up but the file goes on; the caller refills and retries. */
+export class WindowExhausted extends Error {
+	constructor() {
+		super("The read window is used up");
+		this.name = "WindowExhausted";
+	}
+}
+
+const WINDOW_EXHAUSTED = new WindowExhausted();
+
+/**
+ * A window onto a ByteSource read front to back, once, in chunks of at most `chunkBytes`. Bytes before
+ * `position` are dropped at the next refill, so memory is one chunk plus what was not yet consumed.
+ */
+export class ChunkedReader {
+	/** The window's bytes; `position` indexes into it. */
+	window: Uint8Array = new Uint8Array(0);
+	position = 0;
+	/** Where the window starts in the file. */
+	#windowAt = 0;
+	readonly #source: ByteSource;
+	readonly #chunkBytes: number;
+
+	constructor(source: ByteSource, chunkBytes: number) {
+		this.#source = source;
+		this.#chunkBytes = Math.max(64, Math.min(MAX_CHUNK_BYTES, Math.floor(chunkBytes)));
+	}
+
+	/** Where the next unconsumed byte is in the file. */
+	get offset(): number {
+		return this.#windowAt + this.position;
+	}
+
+	/** Whether the window reaches the end of the file. */
+	get atFileEnd(): boolean {
+		return this.#windowAt + this.window.length >= this.#source.size;
+	}
+
+	/** Appends the next chunk to the unconsumed bytes; false at the end of the file. */
+	async refill(): Promise<boolean> {
+		const fileAt = this.#windowAt + this.window.length;
+		if (fileAt >= this.#source.size) return false;
+		const chunk = await this.#source.read(fileAt, Math.min(this.#chunkBytes, this.#source.size - fileAt));
+		if (chunk.length === 0) return false;
+		const kept = this.window.subarray(this.position);
+		const next = new Uint8Array(kept.length + chunk.length);
+		next.set(kept, 0);
+		next.set(chunk, kept.length);
+		this.#windowAt += this.position;
+		this.window = next;
+		this.position = 0;
+		return true;
+	}
+
+	/** Makes `count` bytes available from `position`; false when the file ends first. */
+	async ensure(count: number): Promise<boolean> {
+		while (this.window.length - this.position < count) {
+			if (!(await this.refill())) return false;
+		}
+		return true;
+	}
+
+	/** `count` bytes from `position` (a copy-free view), or a truncation error naming `what`. */
+	async take(count: number, what: string): Promise<Uint8Array> {
+		if (!(await this.ensure(count))) throw truncated(what);
+		const bytes = this.window.subarray(this.position, this.position + count);
+		this.position += count;
+		return bytes;
+	}
+
+	/** Moves past `count` bytes without reading the ones beyond the window. */
+	skip(count: number): void {
+		const inWindow = this.window.length - this.position;
+		if (count <= inWindow) {
+			this.position += count;
+			return;
+		}
+		this.#windowAt += this.window.length + (count - inWindow);
+		this.window = new Uint8Array(0);
+		this.position = 0;
+	}
+}
+
+/** The truncation error for a file that ends inside `what`. */
+export function truncated(what: string): UndecodableImage {
+	return new UndecodableImage("truncated", `The JPEG ends inside ${what}: the file is truncated.`);
+}
+
+/** What the bit reader must restore to retry a unit of work after a refill. */
+export type BitState = { position: number; bits: number; count: number; phantom: number };
+
+/**
+ * Reads entropy-coded bits out of a ChunkedReader's window: 0xFF 0x00 is a data 0xFF, and a marker
+ * stops the data (zeros are fed after it, counted as `phantom` bytes so that using them is an error).
+ */
+export class BitReader {
+	readonly reader: ChunkedReader;
+	/** Up to 32 bits, the newest in the low end; only the low `count` bits are unread. */
+	bits = 0;
+	count = 0;
+	/** Zero bytes fed after a marker or the file's end; any of them consumed means the data ran out. */
+	phantom = 0;
+
+	constructor(reader: ChunkedReader) {
+		this.reader = reader;
+	}
+
+	save(): BitState {
+		return { position: this.reader.position, bits: this.bits, count: this.count, phantom: this.phantom };
+	}
+
+	restore(state: BitState): void {
+		this.reader.position = state.position;
+		this.bits = state.bits;
+		this.count = state.count;
+		this.phantom = state.phantom;
+	}
+
+	/** Forgets the buffered bits, as at a restart marker (the encoder padded to a byte boundary). */
+	reset(): void {
+		this.bits = 0;
+		this.count = 0;
+		this.phantom = 0;
+	}
+
+	/** Whether bits fed after the data's end were consumed: the data was cut short. */
+	get overran(): boolean {
+		return this.count < this.phantom * 8;
+	}
+
+	/** Tops the buffer up to at least 25 bits. */
+	fill(): void {
+		const reader = this.reader;
+		while (this.count <= 24) {
+			let byte = 0;
+			if (this.phantom > 0) {
+				this.phantom++;
+			} else if (reader.position >= reader.window.length) {
+				if (!reader.atFileEnd) throw WINDOW_EXHAUSTED;
+				this.phantom++;
+			} else {
+				byte = reader.window[reader.position] ?? 0;
+				if (byte === 0xff) {
+					if (reader.position + 1 >= reader.window.length && !reader.atFileEnd) throw WINDOW_EXHAUSTED;
+					const next = reader.window[reader.position + 1];
+					if (next === 0x00) {
+						reader.position += 2;
+					} else {
+						// A marker (or the file's end): leave it for the caller and feed zeros.
+						byte = 0;
+						this.phantom++;
+					}
+				} else {
+					reader.position++;
+				}
+			}
+			this.bits = (this.bits << 8) | byte;
+			this.count += 8;
+		}
+	}
+
+	/** The next `length` bits (at most 16) as an unsigned number. */
+	receive(length: number): number {
+		if (length === 0) return 0;
+		if (this.count < length) this.fill();
+		this.count -= length;
+		return (this.bits >>> this.count) & ((1 << length) - 1);
+	}
+
+	/** Skips `length` bits (at most 16). */
+	skipBits(length: number): void {
+		if (this.count < length) this.fill();
+		this.count -= length;
+	}
+
+	/** A `length`-bit magnitude as the signed value JPEG's EXTEND gives it. */
+	receiveExtended(length: number): number {
+		if (length === 0) return 0;
+		const value = this.receive(length);
+		return value < 1 << (length - 1) ? value - (1 << length) + 1 : value;
+	}
+
+	/** One Huffman-coded symbol. */
+	decode(table: HuffmanTable): number {
+		if (this.count < 16) this.fill();
+		const entry = table.lookup[(this.bits >>> (this.count - LOOKUP_BITS)) & LOOKUP_MASK] ?? 0;
+		if (entry !== 0) {
+			this.count -= entry >> 8;
+			return entry & 0xff;
+		}
+		for (let length = LOOKUP_BITS + 1; length <= 16; length++) {
+			const code = (this.bits >>> (this.count - length)) & ((1 << length) - 1);
+			const max = table.maxCode[length] ?? -1;
+			if (code <= max) {
+				this.count -= length;
+				const index = (table.valueOffset[length] ?? 0) + code;
+				return table.values[index] ?? 0;
+			}
+		}
+		throw new UndecodableImage("corrupt", "The JPEG's image data holds a code its Huffman table does not have.");
+	}
+}
+
+const LOOKUP_BITS = 9;
+const LOOKUP_MASK = (1 << LOOKUP_BITS) - 1;
+
+/** A Huffman table: codes up to 9 bits by one lookup, longer ones by the canonical code ranges. */
+export type HuffmanTable = {
+	/** (length << 8 | symbol) for each 9-bit prefix of a short code, 0 elsewhere. */
+	lookup: Uint16Array;
+	/** Per code length, the largest code (-1 when none) and the offset to add to a code for its value's index. */
+	maxCode: Int32Array;
+	valueOffset: Int32Array;
+	values: Uint8Array;
+};
+
+/** Builds a table from DHT's 16 code counts and its symbols; a table whose codes overflow is corrupt. */
+export function huffmanTable(counts: Uint8Array, values: Uint8Array): HuffmanTable {
+	const lookup = new Uint16Array(1 << LOOKUP_BITS);
+	const maxCode = new Int32Array(17).fill(-1);
+	const valueOffset = new Int32Array(17);
+	let code = 0;
+	let index = 0;
+	for (let length = 1; length <= 16; length++) {
+		const count = counts[length - 1] ?? 0;
+		if (count > 0) {
+			valueOffset[length] = index - code;
+			for (let n = 0; n < count; n++) {
+				if (length <= LOOKUP_BITS) {
+					const shift = LOOKUP_BITS - length;
+					const entry = (length << 8) | (values[index] ?? 0);
+					lookup.fill(entry, code << shift, (code + 1) << shift);
+				}
+				code++;
+				index++;
+			}
+			maxCode[length] = code - 1;
+		}
+		if (code > 1 << length) throw new UndecodableImage("corrupt", "The JPEG has a Huffman table with too many codes.");
+		code <<= 1;
+	}
+	return { lookup, maxCode, valueOffset, values };
+}

@@ -1,0 +1,32 @@
+/**
+ * What a streaming decoder hands on: the image's size once, then its rows top to bottom as 8-bit RGB.
+ * A sink never receives the whole image at once, so memory stays bounded by what the sink keeps.
+ */
+export interface RasterSink {
+	/** Called once, before any rows, with the size of the raster the decoder delivers (a DC-only JPEG: 1/8). */
+	start(width: number, height: number): void;
+	/**
+	 * `count` rows from row `y`, `width * count * 3` bytes of 8-bit RGB, transparency already composited on
+	 * white. Rows arrive in order, each once. The decoder may reuse `rgb` once the call returns.
+	 */
+	rows(y: number, count: number, rgb: Uint8Array): void;
+}
+
+/** Why a decoder gave up: the thumbnail is then `unavailable` with this reason. */
+export type UndecodableReason = "unsupported_variant" | "corrupt" | "truncated" | "too_large";
+
+/** Thrown by a decoder for a file it cannot read; anything else thrown is a bug. */
+export class UndecodableImage extends Error {
+	readonly reason: UndecodableReason;
+
+	constructor(reason: UndecodableReason, message: string) {
+		super(message);
+		this.name = "UndecodableImage";
+		this.reason = reason;
+	}
+}
+
+/** What a decoder learned besides the rows: the EXIF orientation (1 to 8; 1 when none) to apply afterwards. */
+export interface Decoded {
+	readonly orientation: number;
+}

@@ -1,0 +1,177 @@
+/**
+ * The DC-only JPEG decoder in Node against Debian's ImageMagick: real encoder output of every
+ * sampling, colour model and coding compared with ImageMagick's box-filtered 1/8 reduction, a
+ * progressive file read only to its first scan, and a 20000 × 20000 JPEG decoded from a generated
+ * source with memory growth well under 64 MiB.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeJpegDc } from "../../src/previews/jpeg-dc-decoder.ts";
+import type { RasterSink } from "../../src/previews/raster.ts";
+import { type ByteSource, memorySource } from "../../src/print-files/byte-source.ts";
+import { captureSink, meanAbsoluteError, type Raster } from "../previews/jpeg-capture.ts";
+import { dcJpegHeader } from "../previews/jpeg-dc-fixtures.ts";
+import { sparseSource } from "../print-files/fixtures/sparse-file.ts";
+
+/** Debian's ImageMagick, which .ci/run installs when it is missing. */
+const CONVERT = "/usr/bin/convert";
+/** Without ImageMagick the comparison is skipped, as the browser tests are without Chromium, except in CI. */
+const COMPARE = existsSync(CONVERT) || process.env.CI !== undefined;
+const MAX_MEAN_ERROR = 6;
+
+let dir = "";
+
+/** Encodes the source as a JPEG with ImageMagick's `options`, returning its bytes. */
+function encode(name: string, options: string[]): Uint8Array {
+	const file = path.join(dir, `${name}.jpg`);
+	execFileSync(CONVERT, [path.join(dir, "source.png"), ...options, file]);
+	return new Uint8Array(readFileSync(file));
+}
+
+/** ImageMagick's reference: the JPEG decoded in full, then box-filtered to `width` × `height`. */
+function reference(name: string, width: number, height: number): Raster {
+	const rgb = execFileSync(CONVERT, [
+		path.join(dir, `${name}.jpg`),
+		"-colorspace",
+		"sRGB",
+		"-background",
+		"white",
+		"-flatten",
+		"-scale",
+		`${width}x${height}!`,
+		"-depth",
+		"8",
+		"rgb:-",
+	]);
+	return { width, height, rgb: new Uint8Array(rgb) };
+}
+
+const VARIANTS: [string, string[]][] = [
+	["baseline 4:2:0", ["-quality", "90", "-sampling-factor", "2x2"]],
+	["baseline 4:2:2", ["-quality", "85", "-sampling-factor", "2x1"]],
+	["baseline 4:4:4", ["-quality", "95", "-sampling-factor", "1x1"]],
+	["baseline 4:1:1", ["-quality", "85", "-sampling-factor", "4x1"]],
+	["gray", ["-colorspace", "Gray", "-quality", "85"]],
+	["progressive 4:2:0", ["-interlace", "Plane", "-quality", "85"]],
+	["progressive gray", ["-colorspace", "Gray", "-interlace", "Plane"]],
+	["CMYK", ["-colorspace", "CMYK", "-quality", "90"]],
+	["progressive CMYK", ["-colorspace", "CMYK", "-interlace", "Plane"]],
+	["low quality 4:2:0", ["-quality", "30"]],
+];
+
+describe.skipIf(!COMPARE)("decodeJpegDc against ImageMagick", () => {
+	beforeAll(() => {
+		dir = mkdtempSync(path.join(tmpdir(), "previews-jpeg-"));
+		// A photograph-like source: smooth fractal colour with fine detail.
+		execFileSync(CONVERT, [
+			"-size",
+			"384x256",
+			"-seed",
+			"7",
+			"plasma:fractal",
+			"-blur",
+			"0x1",
+			path.join(dir, "source.png"),
+		]);
+	});
+
+	afterAll(() => {
+		if (dir !== "") rmSync(dir, { recursive: true, force: true });
+	});
+
+	it("convert is Debian's ImageMagick", () => {
+		expect(execFileSync(CONVERT, ["-version"]).toString()).toMatch(/ImageMagick 6\.9\.\d+/);
+	});
+
+	for (const [name, options] of VARIANTS) {
+		it(`${name}: the 1/8 raster is within ${MAX_MEAN_ERROR}/255 of ImageMagick's box-filtered reduction`, async () => {
+			const file = name.replace(/[^a-z0-9]+/gi, "-");
+			const bytes = encode(file, options);
+			const sink = captureSink();
+			await decodeJpegDc(memorySource(bytes), sink);
+			const raster = sink.raster();
+			expect([raster.width, raster.height]).toEqual([48, 32]);
+			const error = meanAbsoluteError(raster, reference(file, 48, 32));
+			expect(error).toBeLessThan(MAX_MEAN_ERROR);
+		});
+	}
+
+	it("a progressive JPEG is read only to the end of its first (DC) scan", async () => {
+		execFileSync(CONVERT, ["-size", "1600x1200", "-seed", "3", "plasma:fractal", path.join(dir, "big.png")]);
+		execFileSync(CONVERT, [
+			path.join(dir, "big.png"),
+			"-interlace",
+			"Plane",
+			"-quality",
+			"92",
+			path.join(dir, "big.jpg"),
+		]);
+		const bytes = new Uint8Array(readFileSync(path.join(dir, "big.jpg")));
+		const source = memorySource(bytes);
+		await decodeJpegDc(source, captureSink(), { chunkBytes: 64 * 1024 });
+		expect(source.bytesRead).toBeLessThan(bytes.length * 0.4);
+	});
+});
+
+/** A ByteSource that checks it is read front to back, once, in chunks of at most 1 MiB. */
+function frontToBack(inner: ByteSource): ByteSource & { bytesRead: number; largestRead: number } {
+	let next = 0;
+	const source = {
+		size: inner.size,
+		bytesRead: 0,
+		largestRead: 0,
+		async read(offset: number, length: number): Promise<Uint8Array> {
+			if (offset < next) throw new Error(`read at ${offset}, behind ${next}`);
+			const bytes = await inner.read(offset, length);
+			next = offset + bytes.length;
+			source.bytesRead += bytes.length;
+			source.largestRead = Math.max(source.largestRead, length);
+			return bytes;
+		},
+	};
+	return source;
+}
+
+describe("decodeJpegDc memory", () => {
+	it("a 20000 × 20000 JPEG streams through in a band of rows: memory grows by well under 64 MiB", async () => {
+		const side = 20_000;
+		// Every block a DC difference of 0 (4 zero bits) and an EOB (8 zero bits): 12 zero bits a block.
+		const header = dcJpegHeader({ width: side, height: side, components: [{ id: 1, h: 1, v: 1, dc: () => 0 }] });
+		const blocks = (side / 8) ** 2;
+		const dataBytes = (blocks * 12) / 8;
+		const size = header.length + dataBytes + 2;
+		const source = frontToBack(
+			sparseSource({
+				size,
+				pieces: [
+					{ offset: 0, bytes: header },
+					{ offset: size - 2, bytes: Uint8Array.of(0xff, 0xd9) },
+				],
+			}),
+		);
+		const before = process.memoryUsage();
+		let peak = 0;
+		let rows = 0;
+		let wrong = 0;
+		const sink: RasterSink = {
+			start(width, height) {
+				expect([width, height]).toEqual([side / 8, side / 8]);
+			},
+			rows(_y, count, rgb) {
+				rows += count;
+				for (const value of rgb) if (value !== 128) wrong++;
+				const now = process.memoryUsage();
+				peak = Math.max(peak, now.heapUsed + now.arrayBuffers - before.heapUsed - before.arrayBuffers);
+			},
+		};
+		await decodeJpegDc(source, sink);
+		expect(rows).toBe(side / 8);
+		expect(wrong).toBe(0);
+		expect(source.largestRead).toBeLessThanOrEqual(1024 * 1024);
+		expect(source.bytesRead).toBeLessThanOrEqual(size);
+		expect(peak).toBeLessThan(64 * 1024 * 1024);
+	});
+});
