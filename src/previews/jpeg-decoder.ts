@@ -37,6 +37,7 @@ function planeBlocks(frame: Frame): number {
  * held (`wholePlanes`) and that scale's planes pass the budget, the next coarser one that fits.
  */
 export function jpegBlockSide(frame: Frame, minLongSide: number, wholePlanes: boolean): number {
+	if (Number.isNaN(minLongSide)) throw new RangeError("The minimum long side of a JPEG decode must be a number.");
 	const longSide = Math.max(frame.widthPx, frame.heightPx);
 	const wanted = Math.min(Math.max(1, Math.floor(minLongSide)), longSide);
 	let index = BLOCK_SIDES.findIndex((side) => Math.ceil((longSide * side) / 8) >= wanted);
