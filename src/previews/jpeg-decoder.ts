@@ -1,7 +1,7 @@
 import type { ByteSource } from "../print-files/byte-source.ts";
 import { dcScans, type JpegDecodeOptions, type JpegTables, readJpeg, type ScanReader } from "./jpeg-dc-decoder.ts";
 import { DcRaster } from "./jpeg-dc-rows.ts";
-import { type BlockLane, decodeDcScan } from "./jpeg-dc-scan.ts";
+import { type BlockLane, decodeDcScan, skipScanData } from "./jpeg-dc-scan.ts";
 import { ReducedIdct } from "./jpeg-idct.ts";
 import { decodeProgressiveScan, type ProgressivePlane } from "./jpeg-progressive-scan.ts";
 import type { Frame } from "./jpeg-segments.ts";
@@ -149,6 +149,8 @@ function planeScans(sink: RasterSink, tables: JpegTables, frame: Frame, side: nu
 			if (frame.progressive) await decodeProgressiveScan(reader, frame, scan, tables, planes);
 			else await decodeDcScan(reader, frame, scan, tables, lanes, () => {});
 			for (const { index } of scan.components) dcSeen[index] = true;
+			// Past any padding an encoder left after the last block, to the next marker.
+			await skipScanData(reader);
 			return false;
 		},
 		end() {

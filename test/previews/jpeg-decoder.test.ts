@@ -9,7 +9,7 @@ import { memorySource } from "../../src/print-files/byte-source.ts";
 import { encodeJpeg } from "../print-files/fixtures/jpeg.ts";
 import { sparseSource } from "../print-files/fixtures/sparse-file.ts";
 import { captureSink, meanAbsoluteError, type Raster } from "./jpeg-capture.ts";
-import { type DcComponent, type DcJpegSpec, dcJpeg, dcJpegHeader } from "./jpeg-dc-fixtures.ts";
+import { type DcComponent, type DcJpegSpec, dcJpeg, dcJpegHeader, refinedProgressiveJpeg } from "./jpeg-dc-fixtures.ts";
 
 async function decodeAt(bytes: Uint8Array, minLongSide: number): Promise<Raster> {
 	const sink = captureSink();
@@ -83,6 +83,39 @@ const frame = (widthPx: number, heightPx: number, progressive: boolean, sampling
 
 /** A gray component whose block (x, y) has DC value `x * 7 - y * 5` (a mean of 128 plus that). */
 const ramp = (id: number, h = 1, v = 1): DcComponent => ({ id, h, v, dc: (x, y) => ((x * 7 - y * 5) % 120) + 1 });
+
+/** jpeg-js's full decode as an RGB raster. */
+function jpegJsRaster(bytes: Uint8Array): Raster {
+	const full = jpeg.decode(bytes, { useTArray: true });
+	const rgb = new Uint8Array(full.width * full.height * 3);
+	for (let index = 0; index < full.width * full.height; index++) {
+		rgb.set(full.data.subarray(index * 4, index * 4 + 3), index * 3);
+	}
+	return { width: full.width, height: full.height, rgb };
+}
+
+/** The `factor` × `factor` box average of a raster whose sides `factor` divides. */
+function boxAverage(raster: Raster, factor: number): Raster {
+	const width = raster.width / factor;
+	const height = raster.height / factor;
+	const rgb = new Uint8Array(width * height * 3);
+	for (let y = 0; y < height; y++) {
+		for (let x = 0; x < width; x++) {
+			for (let c = 0; c < 3; c++) {
+				let sum = 0;
+				for (let dy = 0; dy < factor; dy++) {
+					for (let dx = 0; dx < factor; dx++) {
+						sum += raster.rgb[((y * factor + dy) * raster.width + x * factor + dx) * 3 + c] ?? 0;
+					}
+				}
+				rgb[(y * width + x) * 3 + c] = Math.round(sum / factor ** 2);
+			}
+		}
+	}
+	return { width, height, rgb };
+}
+
+const refinedProgressive = refinedProgressiveJpeg();
 
 describe("ReducedIdct", () => {
 	it("a flat block keeps its mean at every scale: the DC coefficient alone gives DC × step / 8 in each sample", () => {
@@ -167,13 +200,21 @@ describe("decodeJpeg", () => {
 				components: [ramp(1), ramp(2), ramp(3)],
 			}),
 		]) {
-			const full = jpeg.decode(bytes, { useTArray: true });
-			const rgb = new Uint8Array(full.width * full.height * 3);
-			for (let index = 0; index < full.width * full.height; index++) {
-				rgb.set(full.data.subarray(index * 4, index * 4 + 3), index * 3);
-			}
 			const raster = await decodeAt(bytes, 100_000);
-			expect(meanAbsoluteError(raster, { width: full.width, height: full.height, rgb })).toBeLessThan(1);
+			expect(meanAbsoluteError(raster, jpegJsRaster(bytes))).toBeLessThan(1);
+		}
+	});
+
+	it("a progressive JPEG's AC bands, AC refinements and DC refinement give jpeg-js's full decode at 1/1", async () => {
+		const raster = jpegJsRaster(refinedProgressive);
+		expect(meanAbsoluteError(await decodeAt(refinedProgressive, 1000), raster)).toBeLessThan(1);
+	});
+
+	it("a progressive JPEG at 1/4 and 1/2 keeps only its low frequencies yet matches the box average of its full decode", async () => {
+		const full = jpegJsRaster(refinedProgressive);
+		for (const side of [2, 4]) {
+			const raster = await decodeAt(refinedProgressive, (64 * side) / 8);
+			expect(meanAbsoluteError(raster, boxAverage(full, 8 / side)), `side ${side}`).toBeLessThan(3);
 		}
 	});
 
