@@ -185,32 +185,22 @@ function decodeBlock(
 	const at = blockAt(lane, x, y);
 	lane.values[at] = prediction * (1 << shift);
 	if (entry.acTable === undefined) return;
-	if (lane.size === 1 || positions === undefined) skipAc(bits, entry.acTable);
-	else readAc(bits, entry.acTable, lane, at, positions);
-}
-
-/** Walks a block's 63 AC coefficients' codes and extra bits without keeping them. */
-function skipAc(bits: BitReader, table: HuffmanTable): void {
-	for (let k = 1; k < 64; ) {
-		const symbol = bits.decode(table);
-		const run = symbol >> 4;
-		const size = symbol & 15;
-		if (size === 0) {
-			if (run !== 15) return;
-			k += 16;
-			continue;
-		}
-		if (size > MAX_AC_CATEGORY) throw new UndecodableImage("corrupt", "The JPEG has an impossible AC value.");
-		k += run + 1;
-		if (k > 64) throw new UndecodableImage("corrupt", "The JPEG has a block with more than 64 coefficients.");
-		bits.skipBits(size);
+	if (lane.size === 1 || positions === undefined) {
+		readAc(bits, entry.acTable, lane.values, at, NONE_KEPT);
+		return;
 	}
+	lane.values.fill(0, at + 1, at + lane.size * lane.size);
+	readAc(bits, entry.acTable, lane.values, at, positions);
 }
 
-/** Reads a block's AC coefficients, keeping those at `positions` in the lane and walking past the rest. */
-function readAc(bits: BitReader, table: HuffmanTable, lane: BlockLane, at: number, positions: Int8Array): void {
-	const values = lane.values;
-	values.fill(0, at + 1, at + lane.size * lane.size);
+/** No AC coefficient kept: a DC-only decode walks past them all. */
+const NONE_KEPT = new Int8Array(64).fill(-1);
+
+/**
+ * Walks a block's 63 AC coefficients' codes and extra bits, keeping those that have a place in
+ * `positions` (zig-zag k → index in the block at `at`) and skipping the rest without decoding them.
+ */
+function readAc(bits: BitReader, table: HuffmanTable, values: Int16Array, at: number, positions: Int8Array): void {
 	for (let k = 1; k < 64; ) {
 		const symbol = bits.decode(table);
 		const run = symbol >> 4;

@@ -7,7 +7,7 @@ import {
 	type ScanTables,
 	walkScan,
 } from "./jpeg-dc-scan.ts";
-import type { BitReader, ChunkedReader } from "./jpeg-entropy.ts";
+import type { BitReader, ChunkedReader, HuffmanTable } from "./jpeg-entropy.ts";
 import type { Frame, Scan } from "./jpeg-segments.ts";
 import { UndecodableImage } from "./raster.ts";
 
@@ -51,17 +51,19 @@ export async function decodeProgressiveScan(
 	if (plane === undefined || table === undefined) {
 		throw corrupt("The JPEG's scan uses a Huffman table it never defines.");
 	}
-	const band = { start: spectralStart, end: spectralEnd, shift: approximationLow };
-	const positions = keptPositions(plane.lane.size);
+	const acScan: AcScan = {
+		table,
+		plane,
+		positions: keptPositions(plane.lane.size),
+		start: spectralStart,
+		end: spectralEnd,
+		shift: approximationLow,
+	};
+	const decodeBlock = approximationHigh === 0 ? firstAc : refineAc;
 	let eobRun = 0;
-	const unit =
-		approximationHigh === 0
-			? (bits: BitReader, x: number, y: number) => {
-					eobRun = firstAc(bits, table, plane, positions, band, x, y, eobRun);
-				}
-			: (bits: BitReader, x: number, y: number) => {
-					eobRun = refineAc(bits, table, plane, positions, band, x, y, eobRun);
-				};
+	const unit = (bits: BitReader, x: number, y: number) => {
+		eobRun = decodeBlock(bits, acScan, x, y, eobRun);
+	};
 	await walkScan(
 		reader,
 		frame,
@@ -113,7 +115,15 @@ async function refineDc(
 	);
 }
 
-type Band = { start: number; end: number; shift: number };
+/** An AC scan of one component: its table, its plane, where kept coefficients go, its band and point shift. */
+type AcScan = {
+	table: HuffmanTable;
+	plane: ProgressivePlane;
+	positions: Int8Array;
+	start: number;
+	end: number;
+	shift: number;
+};
 
 /** Block (x, y)'s index in its plane. */
 function blockIndex(lane: BlockLane, x: number, y: number): number {
@@ -121,16 +131,8 @@ function blockIndex(lane: BlockLane, x: number, y: number): number {
 }
 
 /** The first AC scan of a band for block (x, y); returns the end-of-band run still to apply to the blocks after it. */
-function firstAc(
-	bits: BitReader,
-	table: Parameters<BitReader["decode"]>[0],
-	plane: ProgressivePlane,
-	positions: Int8Array,
-	band: Band,
-	x: number,
-	y: number,
-	eobRun: number,
-): number {
+function firstAc(bits: BitReader, band: AcScan, x: number, y: number, eobRun: number): number {
+	const { table, plane, positions } = band;
 	if (eobRun > 0) return eobRun - 1;
 	const { lane, nonzero } = plane;
 	const block = blockIndex(lane, x, y);
@@ -160,16 +162,8 @@ function firstAc(
  * An AC refinement of a band for block (x, y), as libjpeg reads it: a correction bit for each
  * coefficient already nonzero, and newly nonzero ones of magnitude 1 << shift placed among the zeros.
  */
-function refineAc(
-	bits: BitReader,
-	table: Parameters<BitReader["decode"]>[0],
-	plane: ProgressivePlane,
-	positions: Int8Array,
-	band: Band,
-	x: number,
-	y: number,
-	eobRun: number,
-): number {
+function refineAc(bits: BitReader, band: AcScan, x: number, y: number, eobRun: number): number {
+	const { table, plane, positions } = band;
 	const { lane, nonzero } = plane;
 	const block = blockIndex(lane, x, y);
 	const at = block * lane.size * lane.size;

@@ -5,6 +5,7 @@
  */
 import { ascii, concat, u16be } from "../print-files/fixtures/bytes.ts";
 import { jpegSegment } from "../print-files/fixtures/jpeg.ts";
+import type { SparseFile } from "../print-files/fixtures/sparse-file.ts";
 
 /** One component: its sampling factors and the DC value of block (x, y) in its own block grid. */
 export type DcComponent = { id: number; h: number; v: number; dc: (x: number, y: number) => number };
@@ -374,4 +375,27 @@ export function refinedProgressiveJpeg(): Uint8Array {
 		dcRefinementScan(gray, 0),
 		Uint8Array.of(0xff, 0xd9),
 	);
+}
+
+/**
+ * A large gray JPEG of flat mid-gray blocks without allocating it: its header, zeros, EOI. Zero bits
+ * code every block as a DC difference of 0 (4 bits) and, when sequential, an EOB (8 bits).
+ */
+export function flatGrayJpeg(width: number, height: number, progressive = false): SparseFile {
+	const header = dcJpegHeader({
+		width,
+		height,
+		components: [{ id: 1, h: 1, v: 1, dc: () => 0 }],
+		...(progressive ? { progressive: { shift: 0, trailingBytes: 0 } } : {}),
+	});
+	const bitsPerBlock = progressive ? 4 : 12;
+	const dataBytes = Math.ceil((Math.ceil(width / 8) * Math.ceil(height / 8) * bitsPerBlock) / 8);
+	const size = header.length + dataBytes + 2;
+	return {
+		size,
+		pieces: [
+			{ offset: 0, bytes: header },
+			{ offset: size - 2, bytes: Uint8Array.of(0xff, 0xd9) },
+		],
+	};
 }

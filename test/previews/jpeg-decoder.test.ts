@@ -9,7 +9,7 @@ import { memorySource } from "../../src/print-files/byte-source.ts";
 import { encodeJpeg } from "../print-files/fixtures/jpeg.ts";
 import { sparseSource } from "../print-files/fixtures/sparse-file.ts";
 import { captureSink, meanAbsoluteError, type Raster } from "./jpeg-capture.ts";
-import { type DcComponent, type DcJpegSpec, dcJpeg, dcJpegHeader, refinedProgressiveJpeg } from "./jpeg-dc-fixtures.ts";
+import { type DcComponent, type DcJpegSpec, dcJpeg, flatGrayJpeg, refinedProgressiveJpeg } from "./jpeg-dc-fixtures.ts";
 
 async function decodeAt(bytes: Uint8Array, minLongSide: number): Promise<Raster> {
 	const sink = captureSink();
@@ -28,33 +28,14 @@ async function outcome(bytes: Uint8Array, minLongSide: number): Promise<string> 
 	}
 }
 
-/**
- * The raster size decodeJpeg picks for a `width` × `height` gray JPEG of flat blocks, streamed from a
- * generated source (every block a DC difference of 0 and, when sequential, an EOB: 12 or 4 zero bits).
- */
+/** The raster size decodeJpeg picks for a `width` × `height` gray JPEG of flat blocks, and whether it stays flat. */
 async function sizeChosen(
 	width: number,
 	height: number,
 	minLongSide: number,
 	progressive = false,
 ): Promise<{ width: number; height: number; flat: boolean }> {
-	const spec: DcJpegSpec = {
-		width,
-		height,
-		components: [{ id: 1, h: 1, v: 1, dc: () => 0 }],
-		...(progressive ? { progressive: { shift: 0, trailingBytes: 0 } } : {}),
-	};
-	const header = dcJpegHeader(spec);
-	const bitsPerBlock = progressive ? 4 : 12;
-	const dataBytes = Math.ceil((Math.ceil(width / 8) * Math.ceil(height / 8) * bitsPerBlock) / 8);
-	const size = header.length + dataBytes + 2;
-	const source = sparseSource({
-		size,
-		pieces: [
-			{ offset: 0, bytes: header },
-			{ offset: size - 2, bytes: Uint8Array.of(0xff, 0xd9) },
-		],
-	});
+	const source = sparseSource(flatGrayJpeg(width, height, progressive));
 	const chosen = { width: 0, height: 0, flat: true };
 	await decodeJpeg(
 		source,
