@@ -17,6 +17,9 @@ export type JpegScaleOptions = JpegDecodeOptions & { minLongSide: number };
  */
 export const COEFFICIENT_BUDGET_BYTES = 48 * 1024 * 1024;
 
+/** The most scans read into held planes (libjpeg's progressive encoder writes 6 to 10; mozjpeg a few more). */
+export const MAX_HELD_SCANS = 100;
+
 /** Samples a block gives on a side at each scale, smallest first: 1/8, 1/4, 1/2, 1/1. */
 const BLOCK_SIDES = [1, 2, 4, 8] as const;
 
@@ -132,7 +135,6 @@ function streamingScans(sink: RasterSink, tables: JpegTables, frame: Frame, side
  */
 function planeScans(sink: RasterSink, tables: JpegTables, frame: Frame, side: number): ScanReader {
 	const mcuRows = Math.ceil(frame.heightPx / (8 * frame.vMax));
-	const blocks = planeBlocks(frame);
 	const planes: ProgressivePlane[] = coefficientLanes(frame, side, mcuRows).map((lane) => ({
 		lane,
 		nonzero: new Uint32Array(frame.progressive ? lane.width * lane.rows * 2 : 0),
@@ -140,8 +142,16 @@ function planeScans(sink: RasterSink, tables: JpegTables, frame: Frame, side: nu
 	const lanes = planes.map((plane) => plane.lane);
 	const dcSeen: boolean[] = [];
 	let raster: DcRaster | undefined;
+	let scans = 0;
 	return {
 		async read(reader, scan) {
+			// Each scan walks every block of its components: a file of endless tiny scans would be endless work.
+			if (++scans > MAX_HELD_SCANS) {
+				throw new UndecodableImage(
+					"unsupported_variant",
+					`The progressive JPEG has more than ${MAX_HELD_SCANS} scans; encoders write about ten.`,
+				);
+			}
 			const firstDc = !frame.progressive || (scan.spectralStart === 0 && scan.approximationHigh === 0);
 			if (!firstDc && scan.components.some(({ index }) => dcSeen[index] !== true)) {
 				throw new UndecodableImage("corrupt", "The JPEG refines a component before its first DC scan.");
@@ -154,7 +164,7 @@ function planeScans(sink: RasterSink, tables: JpegTables, frame: Frame, side: nu
 			return false;
 		},
 		end() {
-			if (blocks === 0 || frame.components.some((_, index) => dcSeen[index] !== true)) return false;
+			if (frame.components.some((_, index) => dcSeen[index] !== true)) return false;
 			raster ??= new DcRaster(frame, tables.dcSteps, tables.adobe, sink, false, side);
 			const idct = new ReducedIdct(side);
 			for (let row = 0; row < mcuRows; row++) {

@@ -38,8 +38,14 @@ export class ReducedIdct {
 		const size = this.size;
 		const basis = this.#basis;
 		const rows = this.#rows;
-		// Rows first: each frequency row v becomes `size` values across.
+		// Rows first: each frequency row v becomes `size` values across (most rows of a block are all zero).
 		for (let v = 0; v < size; v++) {
+			let zero = true;
+			for (let u = 0; u < size && zero; u++) zero = coefficients[at + v * size + u] === 0;
+			if (zero) {
+				rows.fill(0, v * size, (v + 1) * size);
+				continue;
+			}
 			for (let x = 0; x < size; x++) {
 				let sum = 0;
 				for (let u = 0; u < size; u++) {

@@ -365,10 +365,8 @@ export function refinedProgressiveJpeg(): Uint8Array {
 		return 0;
 	};
 	const blocks = 8 * 4;
-	const dcOnly = dcJpeg(gray);
 	return concat(
-		// Up to the end of the DC scan's data: dcJpeg ends in an empty AC scan's header (10 bytes) and EOI.
-		dcOnly.subarray(0, dcOnly.length - 12),
+		progressiveDcScans(gray),
 		progressiveAcScan(1, blocks, { start: 1, end: 5, shift: 1, refine: false }, coefficient),
 		progressiveAcScan(1, blocks, { start: 6, end: 63, shift: 0, refine: false }, coefficient),
 		progressiveAcScan(1, blocks, { start: 1, end: 5, shift: 0, refine: true }, coefficient),
@@ -398,4 +396,11 @@ export function flatGrayJpeg(width: number, height: number, progressive = false)
 			{ offset: size - 2, bytes: Uint8Array.of(0xff, 0xd9) },
 		],
 	};
+}
+
+/** A progressive `dcJpeg` up to the end of its DC scan's data, for more scans and an EOI to follow. */
+export function progressiveDcScans(spec: DcJpegSpec): Uint8Array {
+	const bytes = dcJpeg({ ...spec, progressive: { shift: spec.progressive?.shift ?? 0, trailingBytes: 0 } });
+	// dcJpeg ends in an empty AC scan's header (10 bytes) and EOI.
+	return bytes.subarray(0, bytes.length - 12);
 }

@@ -1,15 +1,30 @@
 import jpeg from "jpeg-js";
 import { describe, expect, it } from "vitest";
 import { decodeJpegDc } from "../../src/previews/jpeg-dc-decoder.ts";
-import { COEFFICIENT_BUDGET_BYTES, decodeJpeg, jpegBlockSide, planeBytes } from "../../src/previews/jpeg-decoder.ts";
+import {
+	COEFFICIENT_BUDGET_BYTES,
+	decodeJpeg,
+	jpegBlockSide,
+	MAX_HELD_SCANS,
+	planeBytes,
+} from "../../src/previews/jpeg-decoder.ts";
 import { ReducedIdct } from "../../src/previews/jpeg-idct.ts";
 import type { Frame } from "../../src/previews/jpeg-segments.ts";
 import { UndecodableImage } from "../../src/previews/raster.ts";
 import { memorySource } from "../../src/print-files/byte-source.ts";
+import { concat } from "../print-files/fixtures/bytes.ts";
 import { encodeJpeg } from "../print-files/fixtures/jpeg.ts";
 import { sparseSource } from "../print-files/fixtures/sparse-file.ts";
 import { captureSink, meanAbsoluteError, type Raster } from "./jpeg-capture.ts";
-import { type DcComponent, type DcJpegSpec, dcJpeg, flatGrayJpeg, refinedProgressiveJpeg } from "./jpeg-dc-fixtures.ts";
+import {
+	type DcComponent,
+	type DcJpegSpec,
+	dcJpeg,
+	flatGrayJpeg,
+	progressiveAcScan,
+	progressiveDcScans,
+	refinedProgressiveJpeg,
+} from "./jpeg-dc-fixtures.ts";
 
 async function decodeAt(bytes: Uint8Array, minLongSide: number): Promise<Raster> {
 	const sink = captureSink();
@@ -226,6 +241,26 @@ describe("decodeJpeg", () => {
 		expect(jpegBlockSide(photo, -5, false)).toBe(1);
 		expect(jpegBlockSide(photo, Number.POSITIVE_INFINITY, false)).toBe(8);
 		expect(() => jpegBlockSide(photo, Number.NaN, false)).toThrow(RangeError);
+	});
+
+	it("a progressive JPEG of more than 100 scans is refused (each walks every block), one of 100 is read", async () => {
+		const gray: DcJpegSpec = {
+			width: 16,
+			height: 16,
+			components: [ramp(1)],
+			progressive: { shift: 0, trailingBytes: 0 },
+		};
+		const withScans = (count: number) =>
+			concat(
+				progressiveDcScans(gray),
+				...Array.from({ length: count - 1 }, () =>
+					progressiveAcScan(1, 4, { start: 1, end: 63, shift: 0, refine: false }, () => 0),
+				),
+				Uint8Array.of(0xff, 0xd9),
+			);
+		expect(await outcome(withScans(MAX_HELD_SCANS), 16)).toBe("decoded");
+		expect(await outcome(withScans(MAX_HELD_SCANS + 1), 16)).toBe("unsupported_variant");
+		expect(await outcome(withScans(MAX_HELD_SCANS + 1), 1)).toBe("decoded");
 	});
 
 	it("a progressive file cut before EOI is truncated; one that refines before its DC scan is corrupt", async () => {
