@@ -114,7 +114,11 @@ export async function readJpeg(
  * front to back once, in chunks of at most 1 MiB, and memory is three MCU rows of DC values plus a
  * chunk (whole DC planes, capped, only when the first scans carry one component each).
  */
-export function decodeJpegDc(source: ByteSource, sink: RasterSink, options: JpegDecodeOptions = {}): Promise<Decoded> {
+export async function decodeJpegDc(
+	source: ByteSource,
+	sink: RasterSink,
+	options: JpegDecodeOptions = {},
+): Promise<Decoded> {
 	return readJpeg(source, options, (tables, frame) => dcScans(sink, tables, frame));
 }
 

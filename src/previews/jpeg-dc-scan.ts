@@ -29,7 +29,7 @@ const MCU_SLACK_BYTES = 16 * 1024;
 
 type Entry = { lane: BlockLane; dcTable: HuffmanTable; acTable: HuffmanTable | undefined };
 
-export function truncatedData(): UndecodableImage {
+function truncatedData(): UndecodableImage {
 	return new UndecodableImage("truncated", "The JPEG's image data ends before its last block.");
 }
 

@@ -57,7 +57,7 @@ export function jpegBlockSide(frame: Frame, minLongSide: number, wholePlanes: bo
  * handed on in order. A progressive file keeps only the coefficients its scale needs, for every block,
  * until EOI, and falls back to a coarser scale when they would pass COEFFICIENT_BUDGET_BYTES.
  */
-export function decodeJpeg(source: ByteSource, sink: RasterSink, options: JpegScaleOptions): Promise<Decoded> {
+export async function decodeJpeg(source: ByteSource, sink: RasterSink, options: JpegScaleOptions): Promise<Decoded> {
 	return readJpeg(source, options, (tables, frame, first) => {
 		const wholePlanes = frame.progressive || first.components.length !== frame.components.length;
 		const side = jpegBlockSide(frame, options.minLongSide, wholePlanes);
