@@ -1,18 +1,20 @@
 import type { ByteSource } from "../print-files/byte-source.ts";
 import type { ImageFormat } from "../print-files/image-types.ts";
-import { decodeJpegDc } from "./jpeg-dc-decoder.ts";
+import { THUMBNAIL_LONGEST_SIDE } from "./area-reducer.ts";
+import { decodeJpeg } from "./jpeg-decoder.ts";
 import { decodePng } from "./png-decoder.ts";
 import type { Decoded, RasterSink } from "./raster.ts";
 import { decodeTiff } from "./tiff-decoder.ts";
 
 /**
  * The one place a format picks its decoder: the image's rows, streamed into `sink`. A JPEG is read at
- * 1/8 scale from its DC coefficients (a thumbnail of 1024 px needs no more of any image above 8192 px).
+ * the coarsest scale (1/8 from its DC coefficients, 1/4, 1/2 or whole) that still gives a thumbnail's
+ * longest side.
  */
 export function decodeImage(format: ImageFormat, source: ByteSource, sink: RasterSink): Promise<Decoded> {
 	switch (format) {
 		case "jpeg":
-			return decodeJpegDc(source, sink);
+			return decodeJpeg(source, sink, { minLongSide: THUMBNAIL_LONGEST_SIDE });
 		case "png":
 			return decodePng(source, sink);
 		case "tiff":

@@ -28,52 +28,58 @@ const DRI = 0xdd;
 const APP1 = 0xe1;
 const APP14 = 0xee;
 
-/** What the headers before the first scan set up. */
-type Tables = {
+/** What the headers before and between the scans set up. */
+export type JpegTables = {
 	frame: Frame | undefined;
 	dcSteps: Int32Array;
+	/** Each quantisation table's 64 steps, in natural order. */
+	steps: Int32Array[];
 	dc: (HuffmanTable | undefined)[];
 	ac: (HuffmanTable | undefined)[];
 	restartInterval: number;
 	adobe: number | undefined;
 	orientation: number | undefined;
-	/** The raster being made, from the first scan on. */
-	raster: DcRaster | undefined;
-	/** Which components' DC values the scans so far carried. */
-	dcDone: boolean[];
+};
+
+/** How a decoder reads the scans of one file: each in turn, then (for one waiting for them all) the end. */
+export type ScanReader = {
+	/** Reads one scan (the reader is just past its header); true once every row is delivered. */
+	read(reader: ChunkedReader, scan: Scan): Promise<boolean>;
+	/** At EOI: delivers the rows and returns true, or returns false when they cannot be made. */
+	end(): boolean;
 };
 
 /**
- * Decodes a JPEG at 1/8 scale from its DC coefficients alone: each 8 × 8 block becomes one pixel, its
- * mean. AC codes are decoded only to be skipped (no dequantising, no inverse DCT), and a progressive
- * JPEG is read only to the end of the first scan(s) carrying every component's DC. The file is read
- * front to back once, in chunks of at most 1 MiB, and memory is three MCU rows of DC values plus a
- * chunk (whole DC planes, capped, only when the first scans carry one component each).
+ * Reads a JPEG's segments front to back, once, in chunks of at most 1 MiB, skipping those no decoder
+ * needs. At the first scan `startScans` picks how the scans are read (it sees the frame and the tables
+ * so far, which stay live as later segments change them); reading stops once it reports the rows
+ * delivered.
  */
-export async function decodeJpegDc(
+export async function readJpeg(
 	source: ByteSource,
-	sink: RasterSink,
-	options: JpegDecodeOptions = {},
+	options: JpegDecodeOptions,
+	startScans: (tables: JpegTables, frame: Frame, first: Scan) => ScanReader,
 ): Promise<Decoded> {
 	const reader = new ChunkedReader(source, options.chunkBytes ?? MAX_CHUNK_BYTES);
 	const soi = await reader.take(2, "its first marker");
 	if (soi[0] !== 0xff || soi[1] !== SOI) {
 		throw new UndecodableImage("corrupt", "The file does not start with a JPEG start-of-image marker.");
 	}
-	const tables: Tables = {
+	const tables: JpegTables = {
 		frame: undefined,
 		dcSteps: new Int32Array(4),
+		steps: [0, 1, 2, 3].map(() => new Int32Array(64)),
 		dc: [],
 		ac: [],
 		restartInterval: 0,
 		adobe: undefined,
 		orientation: undefined,
-		raster: undefined,
-		dcDone: [],
 	};
+	let scans: ScanReader | undefined;
 	for (;;) {
 		const code = await nextMarker(reader);
 		if (code === 0x01 || (code >= 0xd0 && code <= 0xd7)) continue;
+		if (code === EOI && scans?.end() === true) return { orientation: tables.orientation ?? 1 };
 		if (code === SOI || code === EOI) {
 			throw new UndecodableImage("corrupt", "The JPEG has a stray SOI or EOI marker before its image data.");
 		}
@@ -89,9 +95,12 @@ export async function decodeJpegDc(
 		if (code === SOS) {
 			const frame = tables.frame;
 			if (frame === undefined) throw new UndecodableImage("corrupt", "The JPEG's scan comes before its frame header.");
-			if (await readScan(reader, sink, tables, frame, parseScan(body, frame))) {
-				return { orientation: tables.orientation ?? 1 };
+			const scan = parseScan(body, frame);
+			if (frame.progressive && scan.spectralStart === 0 && scan.spectralEnd !== 0) {
+				throw new UndecodableImage("corrupt", "The progressive JPEG has a scan mixing DC and AC coefficients.");
 			}
+			scans ??= startScans(tables, frame, scan);
+			if (await scans.read(reader, scan)) return { orientation: tables.orientation ?? 1 };
 			continue;
 		}
 		readSegment(code, body, tables);
@@ -99,47 +108,59 @@ export async function decodeJpegDc(
 }
 
 /**
- * Reads one scan; true once every component's DC values are in and the rows are delivered. A first
- * scan carrying every component streams its rows MCU row by MCU row; scans of fewer components fill
- * whole planes of DC values until the last component arrives, and scans that add nothing to DC
- * (progressive AC or refinement scans) are skipped unread.
+ * Decodes a JPEG at 1/8 scale from its DC coefficients alone: each 8 × 8 block becomes one pixel, its
+ * mean. AC codes are decoded only to be skipped (no dequantising, no inverse DCT), and a progressive
+ * JPEG is read only to the end of the first scan(s) carrying every component's DC. The file is read
+ * front to back once, in chunks of at most 1 MiB, and memory is three MCU rows of DC values plus a
+ * chunk (whole DC planes, capped, only when the first scans carry one component each).
  */
-async function readScan(
-	reader: ChunkedReader,
+export async function decodeJpegDc(
+	source: ByteSource,
 	sink: RasterSink,
-	tables: Tables,
-	frame: Frame,
-	scan: Scan,
-): Promise<boolean> {
-	const firstDc = !frame.progressive || (scan.spectralStart === 0 && scan.approximationHigh === 0);
-	if (frame.progressive && scan.spectralStart === 0 && scan.spectralEnd !== 0) {
-		throw new UndecodableImage("corrupt", "The progressive JPEG has a scan mixing DC and AC coefficients.");
-	}
-	const fresh = scan.components.filter(({ index }) => tables.dcDone[index] !== true);
-	if (!firstDc || fresh.length === 0) {
-		if (fresh.length > 0)
-			throw new UndecodableImage("corrupt", "The JPEG refines a component before its first DC scan.");
-		await skipScanData(reader);
-		return false;
-	}
-	const streaming = tables.raster === undefined && scan.components.length === frame.components.length;
-	tables.raster ??= new DcRaster(frame, tables.dcSteps, tables.adobe, sink, !streaming);
-	const raster = tables.raster;
-	await decodeDcScan(reader, frame, scan, tables, raster.lanes, (row) => {
-		// Each row waits for the next, whose chroma its interpolation reads.
-		if (streaming && row > 0) raster.emit(row - 1);
-	});
-	for (const { index } of scan.components) tables.dcDone[index] = true;
-	if (streaming) {
-		raster.emit(raster.mcuRows - 1);
-		return true;
-	}
-	if (frame.components.some((_, index) => tables.dcDone[index] !== true)) {
-		await skipScanData(reader);
-		return false;
-	}
-	for (let row = 0; row < raster.mcuRows; row++) raster.emit(row);
-	return true;
+	options: JpegDecodeOptions = {},
+): Promise<Decoded> {
+	return readJpeg(source, options, (tables, frame) => dcScans(sink, tables, frame));
+}
+
+/**
+ * The 1/8 scale's scan reader. A first scan carrying every component streams its rows MCU row by MCU
+ * row; scans of fewer components fill whole planes of DC values until the last component arrives, and
+ * scans that add nothing to DC (progressive AC or refinement scans) are skipped unread.
+ */
+export function dcScans(sink: RasterSink, tables: JpegTables, frame: Frame): ScanReader {
+	let raster: DcRaster | undefined;
+	const dcDone: boolean[] = [];
+	return {
+		end: () => false,
+		async read(reader, scan) {
+			const firstDc = !frame.progressive || (scan.spectralStart === 0 && scan.approximationHigh === 0);
+			const fresh = scan.components.filter(({ index }) => dcDone[index] !== true);
+			if (!firstDc || fresh.length === 0) {
+				if (fresh.length > 0)
+					throw new UndecodableImage("corrupt", "The JPEG refines a component before its first DC scan.");
+				await skipScanData(reader);
+				return false;
+			}
+			const streaming = raster === undefined && scan.components.length === frame.components.length;
+			raster ??= new DcRaster(frame, tables.dcSteps, tables.adobe, sink, !streaming);
+			const rows = raster;
+			await decodeDcScan(reader, frame, scan, tables, rows.lanes, (row) => {
+				// Each row waits for the next, whose chroma its interpolation reads.
+				if (streaming && row > 0) rows.emit(row - 1);
+			});
+			for (const { index } of scan.components) dcDone[index] = true;
+			if (streaming) {
+				rows.emit(rows.mcuRows - 1);
+				return true;
+			}
+			if (frame.components.some((_, index) => dcDone[index] !== true)) {
+				await skipScanData(reader);
+				return false;
+			}
+			for (let row = 0; row < rows.mcuRows; row++) rows.emit(row);
+			return true;
+		},
+	};
 }
 
 /** Segments whose body the decoder reads; the rest (ICC, XMP, comments) are skipped unread. */
@@ -155,8 +176,8 @@ function wanted(code: number): boolean {
 	);
 }
 
-function readSegment(code: number, body: Uint8Array, tables: Tables): void {
-	if (code === DQT) parseQuantTables(body, tables.dcSteps);
+function readSegment(code: number, body: Uint8Array, tables: JpegTables): void {
+	if (code === DQT) parseQuantTables(body, tables.dcSteps, tables.steps);
 	else if (code === DHT) parseHuffmanTables(body, tables.dc, tables.ac);
 	else if (code === DRI) tables.restartInterval = parseRestartInterval(body);
 	else if (code === APP1) tables.orientation ??= exifOrientation(body);

@@ -1,4 +1,4 @@
-import type { DcLane } from "./jpeg-dc-scan.ts";
+import type { BlockLane } from "./jpeg-dc-scan.ts";
 import type { Frame } from "./jpeg-segments.ts";
 import { type RasterSink, UndecodableImage } from "./raster.ts";
 
@@ -11,9 +11,13 @@ type ColorModel = "gray" | "ycbcr" | "rgb" | "cmyk" | "inverted-cmyk" | "ycck";
  */
 export const MAX_PLANE_BYTES = 24 * 1024 * 1024;
 
-/** The 1/8 raster's rows, made from the components' lanes of DC values one row of MCUs at a time. */
+/**
+ * The raster's rows, made one row of MCUs at a time from each component's lane of samples: at 1/8 scale
+ * a block's DC value (its mean), at 1/4, 1/2 or 1/1 the `size` × `size` samples of its reduced inverse DCT.
+ */
 export class DcRaster {
-	readonly lanes: DcLane[];
+	readonly lanes: BlockLane[];
+	readonly size: number;
 	readonly #frame: Frame;
 	readonly #plans: SamplePlan[];
 	readonly #model: ColorModel;
@@ -25,14 +29,24 @@ export class DcRaster {
 
 	/**
 	 * Lanes of whole planes (`whole`, checked against MAX_PLANE_BYTES) or a ring of three MCU rows: the
-	 * row being emitted and its neighbours, which the chroma interpolation reads.
+	 * row being emitted and its neighbours, which the chroma interpolation reads. `size` is the samples
+	 * a block gives on a side: 1 for DC values (scaled by the DC step), 2, 4 or 8 for the level-shifted
+	 * samples of a reduced inverse DCT.
 	 */
-	constructor(frame: Frame, dcSteps: Int32Array, adobe: number | undefined, sink: RasterSink, whole: boolean) {
+	constructor(
+		frame: Frame,
+		dcSteps: Int32Array,
+		adobe: number | undefined,
+		sink: RasterSink,
+		whole: boolean,
+		size = 1,
+	) {
 		this.#frame = frame;
 		this.#sink = sink;
+		this.size = size;
 		this.#model = colorModel(frame, adobe);
-		this.#width = Math.ceil(frame.widthPx / 8);
-		this.#height = Math.ceil(frame.heightPx / 8);
+		this.#width = Math.ceil((frame.widthPx * size) / 8);
+		this.#height = Math.ceil((frame.heightPx * size) / 8);
 		const mcusPerLine = Math.ceil(frame.widthPx / (8 * frame.hMax));
 		const mcuRows = Math.ceil(frame.heightPx / (8 * frame.vMax));
 		const blocks = frame.components.reduce((sum, { h, v }) => sum + mcusPerLine * h * mcuRows * v, 0);
@@ -43,35 +57,36 @@ export class DcRaster {
 			);
 		}
 		this.#plans = frame.components.map(({ h, v, quantTable }) => {
-			const rows = whole ? mcuRows * v : 3 * v;
+			const rows = (whole ? mcuRows * v : 3 * v) * size;
+			const width = mcusPerLine * h * size;
 			return {
-				lane: { h, v, width: mcusPerLine * h, rows, values: new Int16Array(mcusPerLine * h * rows) },
-				scale: (dcSteps[quantTable] ?? 0) / 8,
-				lastX: Math.ceil(Math.ceil((frame.widthPx * h) / frame.hMax) / 8) - 1,
-				lastY: Math.ceil(Math.ceil((frame.heightPx * v) / frame.vMax) / 8) - 1,
+				lane: { h, v, width, rows, size: 1, values: new Int16Array(width * rows) },
+				scale: size === 1 ? (dcSteps[quantTable] ?? 0) / 8 : 1,
+				lastX: Math.ceil((Math.ceil((frame.widthPx * h) / frame.hMax) * size) / 8) - 1,
+				lastY: Math.ceil((Math.ceil((frame.heightPx * v) / frame.vMax) * size) / 8) - 1,
 				xRatio: frame.hMax / h,
 				yRatio: frame.vMax / v,
 			};
 		});
 		this.lanes = this.#plans.map((plan) => plan.lane);
-		this.#rgb = new Uint8Array(this.#width * frame.vMax * 3);
+		this.#rgb = new Uint8Array(this.#width * frame.vMax * size * 3);
 		sink.start(this.#width, this.#height);
 	}
 
 	/** How many rows of MCUs the raster has. */
 	get mcuRows(): number {
-		return Math.ceil(this.#height / this.#frame.vMax);
+		return Math.ceil(this.#height / (this.#frame.vMax * this.size));
 	}
 
 	/**
 	 * Hands the sink the output rows of MCU row `row`. A subsampled component's value is interpolated
-	 * between its blocks' centres (as decoders upsample chroma), so it needs MCU rows `row - 1` and
+	 * between its samples' centres (as decoders upsample chroma), so it needs MCU rows `row - 1` and
 	 * `row + 1` in the lanes too.
 	 */
 	emit(row: number): void {
-		const { vMax } = this.#frame;
-		const first = row * vMax;
-		const count = Math.min(vMax, this.#height - first);
+		const band = this.#frame.vMax * this.size;
+		const first = row * band;
+		const count = Math.min(band, this.#height - first);
 		if (count <= 0) return;
 		const values = this.#values;
 		let out = 0;
@@ -108,18 +123,18 @@ export class DcRaster {
 
 /** How one component's output values are read from its lane. */
 type SamplePlan = {
-	lane: DcLane;
-	/** DC × step is 8 × (mean − 128). */
+	lane: BlockLane;
+	/** DC × step is 8 × (mean − 128); an inverse DCT's sample is already (value − 128). */
 	scale: number;
-	/** The component's own last block column and row: those past them only pad the last MCU. */
+	/** The component's own last sample column and row: those past them only pad the last MCU. */
 	lastX: number;
 	lastY: number;
-	/** Output pixels per block of the component, across and down. */
+	/** Output pixels per sample of the component, across and down. */
 	xRatio: number;
 	yRatio: number;
 };
 
-/** The mean of block (x, y), clamped to the component's own blocks. */
+/** The value of sample (x, y) (a block's mean at 1/8), clamped to the component's own samples. */
 function blockMean(plan: SamplePlan, x: number, y: number): number {
 	const { lane } = plan;
 	const column = x < 0 ? 0 : Math.min(x, plan.lastX);

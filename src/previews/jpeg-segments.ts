@@ -83,8 +83,20 @@ export function parseFrame(code: number, body: Uint8Array): Frame {
 	return { progressive, widthPx, heightPx, components, hMax, vMax };
 }
 
-/** Reads DQT: only each table's first entry (the DC step) matters here. */
-export function parseQuantTables(body: Uint8Array, dcSteps: Int32Array): void {
+/**
+ * JPEG's zig-zag order: the natural (row-major, 8 × 8) index of the coefficient coded at each position.
+ */
+export const ZIGZAG = Uint8Array.from([
+	0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28,
+	35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47,
+	55, 62, 63,
+]);
+
+/**
+ * Reads DQT: each table's first entry (the DC step) into `dcSteps` and, when `steps` is given, all 64
+ * steps in natural order into `steps[id]` (the scaled decoder dequantises AC coefficients too).
+ */
+export function parseQuantTables(body: Uint8Array, dcSteps: Int32Array, steps?: Int32Array[]): void {
 	let at = 0;
 	while (at < body.length) {
 		const head = body[at] ?? 0;
@@ -93,7 +105,14 @@ export function parseQuantTables(body: Uint8Array, dcSteps: Int32Array): void {
 		const size = wide === 0 ? 64 : 128;
 		if (wide > 1 || id > 3 || at + 1 + size > body.length)
 			throw corrupt("The JPEG has a malformed quantisation table.");
-		dcSteps[id] = wide === 0 ? (body[at + 1] ?? 0) : ((body[at + 1] ?? 0) << 8) | (body[at + 2] ?? 0);
+		const table = steps?.[id];
+		for (let k = 0; k < 64; k++) {
+			const step =
+				wide === 0 ? (body[at + 1 + k] ?? 0) : ((body[at + 1 + 2 * k] ?? 0) << 8) | (body[at + 2 + 2 * k] ?? 0);
+			if (k === 0) dcSteps[id] = step;
+			if (table !== undefined) table[ZIGZAG[k] ?? 0] = step;
+			else break;
+		}
 		at += 1 + size;
 	}
 }

@@ -2,7 +2,8 @@
  * The DC-only JPEG decoder in Node against Debian's ImageMagick: real encoder output of every
  * sampling, colour model and coding compared with ImageMagick's box-filtered 1/8 reduction, a
  * progressive file read only to its first scan, and a 20000 × 20000 JPEG decoded from a generated
- * source with memory growth well under 64 MiB.
+ * source with memory growth well under 64 MiB. The scaled decoder likewise at 1/4, 1/2 and 1/1, and a
+ * 16000 × 12000 JPEG through it at 1/4.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -10,10 +11,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeJpegDc } from "../../src/previews/jpeg-dc-decoder.ts";
+import { decodeJpeg } from "../../src/previews/jpeg-decoder.ts";
 import type { RasterSink } from "../../src/previews/raster.ts";
 import { type ByteSource, memorySource } from "../../src/print-files/byte-source.ts";
 import { captureSink, meanAbsoluteError, type Raster } from "../previews/jpeg-capture.ts";
-import { dcJpegHeader } from "../previews/jpeg-dc-fixtures.ts";
+import { flatGrayJpeg } from "../previews/jpeg-dc-fixtures.ts";
 import { sparseSource } from "../print-files/fixtures/sparse-file.ts";
 
 /** Debian's ImageMagick, which .ci/run installs when it is missing. */
@@ -114,6 +116,29 @@ describe.skipIf(!COMPARE)("decodeJpegDc against ImageMagick", () => {
 		await decodeJpegDc(source, captureSink(), { chunkBytes: 64 * 1024 });
 		expect(source.bytesRead).toBeLessThan(bytes.length * 0.4);
 	});
+
+	/** The scaled decoder's variants: every coding and colour model its inverse DCT path reads. */
+	const SCALED_VARIANTS = VARIANTS.filter(([name]) => !name.startsWith("low quality"));
+	for (const [scale, side] of [
+		["1/4", 2],
+		["1/2", 4],
+		["1/1", 8],
+	] as const) {
+		for (const [name, options] of SCALED_VARIANTS) {
+			it(`${name} at ${scale}: decodeJpeg is within ${MAX_MEAN_ERROR}/255 of ImageMagick's box-filtered reduction`, async () => {
+				const file = `scaled-${name.replace(/[^a-z0-9]+/gi, "-")}`;
+				const bytes = encode(file, options);
+				const sink = captureSink();
+				const width = (384 * side) / 8;
+				const height = (256 * side) / 8;
+				await decodeJpeg(memorySource(bytes), sink, { minLongSide: width });
+				const raster = sink.raster();
+				expect([raster.width, raster.height]).toEqual([width, height]);
+				const error = meanAbsoluteError(raster, reference(file, width, height));
+				expect(error).toBeLessThan(MAX_MEAN_ERROR);
+			});
+		}
+	}
 });
 
 /** A ByteSource that checks it is read front to back, once, in chunks of at most 1 MiB. */
@@ -135,43 +160,55 @@ function frontToBack(inner: ByteSource): ByteSource & { bytesRead: number; large
 	return source;
 }
 
+/**
+ * Decodes a flat gray `width` × `height` JPEG from a generated source read front to back, checking
+ * that every row is mid-gray, every read at most 1 MiB and the memory growth under 64 MiB.
+ */
+async function streamFlatGray(
+	width: number,
+	height: number,
+	decode: (source: ByteSource, sink: RasterSink) => Promise<unknown>,
+	expected: { width: number; height: number },
+): Promise<void> {
+	const file = flatGrayJpeg(width, height);
+	const source = frontToBack(sparseSource(file));
+	const before = process.memoryUsage();
+	let peak = 0;
+	let rows = 0;
+	let wrong = 0;
+	const sink: RasterSink = {
+		start(w, h) {
+			expect({ width: w, height: h }).toEqual(expected);
+		},
+		rows(_y, count, rgb) {
+			rows += count;
+			for (const value of rgb) if (value !== 128) wrong++;
+			const now = process.memoryUsage();
+			peak = Math.max(peak, now.heapUsed + now.arrayBuffers - before.heapUsed - before.arrayBuffers);
+		},
+	};
+	await decode(source, sink);
+	expect(rows).toBe(expected.height);
+	expect(wrong).toBe(0);
+	expect(source.largestRead).toBeLessThanOrEqual(1024 * 1024);
+	expect(source.bytesRead).toBeLessThanOrEqual(file.size);
+	expect(peak).toBeLessThan(64 * 1024 * 1024);
+}
+
 describe("decodeJpegDc memory", () => {
 	it("a 20000 × 20000 JPEG streams through in a band of rows: memory grows by well under 64 MiB", async () => {
-		const side = 20_000;
-		// Every block a DC difference of 0 (4 zero bits) and an EOB (8 zero bits): 12 zero bits a block.
-		const header = dcJpegHeader({ width: side, height: side, components: [{ id: 1, h: 1, v: 1, dc: () => 0 }] });
-		const blocks = (side / 8) ** 2;
-		const dataBytes = (blocks * 12) / 8;
-		const size = header.length + dataBytes + 2;
-		const source = frontToBack(
-			sparseSource({
-				size,
-				pieces: [
-					{ offset: 0, bytes: header },
-					{ offset: size - 2, bytes: Uint8Array.of(0xff, 0xd9) },
-				],
-			}),
-		);
-		const before = process.memoryUsage();
-		let peak = 0;
-		let rows = 0;
-		let wrong = 0;
-		const sink: RasterSink = {
-			start(width, height) {
-				expect([width, height]).toEqual([side / 8, side / 8]);
-			},
-			rows(_y, count, rgb) {
-				rows += count;
-				for (const value of rgb) if (value !== 128) wrong++;
-				const now = process.memoryUsage();
-				peak = Math.max(peak, now.heapUsed + now.arrayBuffers - before.heapUsed - before.arrayBuffers);
-			},
-		};
-		await decodeJpegDc(source, sink);
-		expect(rows).toBe(side / 8);
-		expect(wrong).toBe(0);
-		expect(source.largestRead).toBeLessThanOrEqual(1024 * 1024);
-		expect(source.bytesRead).toBeLessThanOrEqual(size);
-		expect(peak).toBeLessThan(64 * 1024 * 1024);
+		await streamFlatGray(20_000, 20_000, (source, sink) => decodeJpegDc(source, sink), {
+			width: 2500,
+			height: 2500,
+		});
 	});
+});
+
+describe("decodeJpeg memory", () => {
+	it("a 16000 × 12000 baseline JPEG at 1/4 streams through in a band of rows: memory grows by well under 64 MiB", async () => {
+		await streamFlatGray(16_000, 12_000, (source, sink) => decodeJpeg(source, sink, { minLongSide: 4000 }), {
+			width: 4000,
+			height: 3000,
+		});
+	}, 60_000);
 });

@@ -1,16 +1,18 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeJpegDc } from "../../src/previews/jpeg-dc-decoder.ts";
-import { UndecodableImage } from "../../src/previews/raster.ts";
-import { memorySource } from "../../src/print-files/byte-source.ts";
+import { decodeJpeg } from "../../src/previews/jpeg-decoder.ts";
+import { type Decoded, type RasterSink, UndecodableImage } from "../../src/previews/raster.ts";
+import { type ByteSource, memorySource } from "../../src/print-files/byte-source.ts";
 import { captureSink } from "../previews/jpeg-capture.ts";
-import { type DcComponent, dcJpeg, exifWithOrientation } from "../previews/jpeg-dc-fixtures.ts";
+import { type DcComponent, dcJpeg, exifWithOrientation, refinedProgressiveJpeg } from "../previews/jpeg-dc-fixtures.ts";
 import { encodeJpeg } from "../print-files/fixtures/jpeg.ts";
 import { damage, mutation, offset } from "./damaged-files.ts";
 
 /**
- * decodeJpegDc over damaged real JPEGs and random bytes: every outcome is rows in order or an
- * UndecodableImage, within a time bound, never another exception, a hang or a read outside the file.
+ * decodeJpegDc, and decodeJpeg at each of its scales, over damaged real JPEGs and random bytes: every
+ * outcome is rows in order or an UndecodableImage, within a time bound, never another exception, a hang
+ * or a read outside the file.
  */
 
 const SEED = 20261124;
@@ -58,13 +60,28 @@ const SAMPLES: { name: string; bytes: Uint8Array }[] = [
 			separateScans: true,
 		}),
 	},
+	{ name: "progressive gray with AC bands, AC and DC refinements", bytes: refinedProgressiveJpeg() },
 	{
 		name: "Adobe CMYK",
 		bytes: dcJpeg({ width: 40, height: 24, adobe: 0, components: [1, 2, 3, 4].map((id) => ramp(id, 1, 1)) }),
 	},
 ];
 
-async function probe(bytes: Uint8Array, describeInput: () => string): Promise<void> {
+/** decodeJpegDc, or decodeJpeg asked for a long side that picks 1/8, 1/4, 1/2 or 1/1 for these small files. */
+type Decode = (source: ByteSource, sink: RasterSink) => Promise<Decoded>;
+const DECODERS: { name: string; decode: Decode }[] = [
+	{ name: "decodeJpegDc", decode: (source, sink) => decodeJpegDc(source, sink, { chunkBytes: 512 }) },
+	...[1, 20, 40, 100_000].map((minLongSide) => ({
+		name: `decodeJpeg (${minLongSide} px)`,
+		decode: (source: ByteSource, sink: RasterSink) => decodeJpeg(source, sink, { minLongSide, chunkBytes: 512 }),
+	})),
+];
+
+async function probe(
+	bytes: Uint8Array,
+	describeInput: () => string,
+	decode: Decode = DECODERS[0]?.decode ?? decodeJpegDc,
+): Promise<void> {
 	const inner = memorySource(bytes);
 	const source = {
 		size: inner.size,
@@ -77,7 +94,7 @@ async function probe(bytes: Uint8Array, describeInput: () => string): Promise<vo
 	};
 	const started = Date.now();
 	try {
-		const decoded = await decodeJpegDc(source, captureSink({ keep: false }), { chunkBytes: 512 });
+		const decoded = await decode(source, captureSink({ keep: false }));
 		expect(decoded.orientation).toBeGreaterThanOrEqual(1);
 		expect(decoded.orientation).toBeLessThanOrEqual(8);
 	} catch (error) {
@@ -135,6 +152,53 @@ describe("decodeJpegDc under fuzzing", () => {
 			.map(([head, tail]) => Uint8Array.from([...head, ...tail]));
 		await fc.assert(
 			fc.asyncProperty(bytes, (input) => probe(input, () => `${input.length} random bytes`)),
+			{ seed: SEED, numRuns: NUM_RUNS },
+		);
+	}, 120_000);
+});
+
+describe("decodeJpeg under fuzzing, at every scale", () => {
+	it("damaged and truncated JPEGs, progressive refinements included: rows or UndecodableImage, nothing else", async () => {
+		const damaged = fc.record({
+			pick: fc.nat({ max: 100 }),
+			decoder: fc.nat({ max: 100 }),
+			mutations: fc.array(mutation, { maxLength: 6 }),
+			keep: fc.option(offset, { freq: 2 }),
+		});
+		await fc.assert(
+			fc.asyncProperty(damaged, async ({ pick, decoder, mutations, keep }) => {
+				const sample = SAMPLES[pick % SAMPLES.length] ?? SAMPLES[0];
+				const chosen = DECODERS[1 + (decoder % (DECODERS.length - 1))];
+				if (sample === undefined || chosen === undefined) return;
+				const { input, description } = damage(sample.bytes, mutations, keep);
+				await probe(input, () => `${sample.name} with ${description}, ${chosen.name}`, chosen.decode);
+			}),
+			{ seed: SEED, numRuns: NUM_RUNS * 2 },
+		);
+	}, 240_000);
+
+	it("every sample, undamaged, at every scale: rows or UndecodableImage, nothing else", async () => {
+		for (const sample of SAMPLES) {
+			for (const { name, decode } of DECODERS) await probe(sample.bytes, () => `${sample.name}, ${name}`, decode);
+		}
+	});
+
+	it("random bytes after a JPEG signature at every scale: rows or UndecodableImage, nothing else", async () => {
+		const bytes = fc.record({
+			decoder: fc.nat({ max: 100 }),
+			input: fc
+				.tuple(
+					fc.constantFrom(Uint8Array.of(0xff, 0xd8), Uint8Array.of(0xff, 0xd8, 0xff)),
+					fc.uint8Array({ maxLength: 4096 }),
+				)
+				.map(([head, tail]) => Uint8Array.from([...head, ...tail])),
+		});
+		await fc.assert(
+			fc.asyncProperty(bytes, ({ decoder, input }) => {
+				const chosen = DECODERS[1 + (decoder % (DECODERS.length - 1))] ?? DECODERS[0];
+				if (chosen === undefined) return Promise.resolve();
+				return probe(input, () => `${input.length} random bytes, ${chosen.name}`, chosen.decode);
+			}),
 			{ seed: SEED, numRuns: NUM_RUNS },
 		);
 	}, 120_000);

@@ -5,6 +5,7 @@
  */
 import { ascii, concat, u16be } from "../print-files/fixtures/bytes.ts";
 import { jpegSegment } from "../print-files/fixtures/jpeg.ts";
+import type { SparseFile } from "../print-files/fixtures/sparse-file.ts";
 
 /** One component: its sampling factors and the DC value of block (x, y) in its own block grid. */
 export type DcComponent = { id: number; h: number; v: number; dc: (x: number, y: number) => number };
@@ -22,6 +23,8 @@ export type DcJpegSpec = {
 	exif?: Uint8Array;
 	/** Writes AC codes (runs, sizes, ZRL, EOB) after each DC, which a DC decoder must skip. */
 	acNoise?: boolean;
+	/** The quantisation step of every AC coefficient (default 1). */
+	acStep?: number;
 	/** SOF2 with a first DC scan at this point shift, then `trailingBytes` of a second scan. */
 	progressive?: { shift: number; trailingBytes: number };
 	/** One scan a component (progressive: the first component's AC scan comes between its DC scans). */
@@ -217,7 +220,7 @@ export function dcJpegHeader(spec: DcJpegSpec): Uint8Array {
 	const progressive = spec.progressive;
 	const quant = concat(
 		Uint8Array.of(0),
-		Uint8Array.from({ length: 64 }, (_, index) => (index === 0 ? step : 1)),
+		Uint8Array.from({ length: 64 }, (_, index) => (index === 0 ? step : (spec.acStep ?? 1))),
 	);
 	const frame = concat(
 		Uint8Array.of(8),
@@ -259,4 +262,145 @@ export function exifWithOrientation(orientation: number, bigEndian = false): Uin
 		concat(u16(0x0112), u16(3), u32(1), u16(orientation), u16(0)),
 		u32(0),
 	);
+}
+
+/**
+ * A later scan of a progressive JPEG made by `dcJpeg` (SOS and data, with its AC table), for one
+ * component of `blocks` blocks whose final coefficients `coefficient(block, k)` (zig-zag k) are coded
+ * as libjpeg's progressive encoder does: a first AC scan of band `start`..`end` at point shift `shift`,
+ * or (`refine`) the refinement from `shift + 1` to `shift`, its correction bits after each new value.
+ */
+export function progressiveAcScan(
+	id: number,
+	blocks: number,
+	band: { start: number; end: number; shift: number; refine: boolean },
+	coefficient: (block: number, k: number) => number,
+): Uint8Array {
+	const writer = new BitWriter();
+	for (let block = 0; block < blocks; block++) {
+		let run = 0;
+		let corrections: number[] = [];
+		for (let k = band.start; k <= band.end; k++) {
+			const value = coefficient(block, k);
+			const magnitude = Math.abs(value) >> band.shift;
+			if (band.refine && Math.abs(value) >> (band.shift + 1) > 0) {
+				corrections.push(magnitude & 1);
+				continue;
+			}
+			if (magnitude === 0) {
+				run++;
+				continue;
+			}
+			while (run > 15) {
+				writeCode(writer, AC_CODES, 0xf0);
+				run -= 16;
+			}
+			const size = category(magnitude);
+			writeCode(writer, AC_CODES, (run << 4) | size);
+			writeValue(writer, value < 0 ? -magnitude : magnitude, size);
+			for (const bit of corrections) writer.write(bit, 1);
+			corrections = [];
+			run = 0;
+		}
+		if (run > 0 || corrections.length > 0) {
+			writeCode(writer, AC_CODES, 0x00);
+			for (const bit of corrections) writer.write(bit, 1);
+		}
+	}
+	writer.pad();
+	const approximation = band.refine ? ((band.shift + 1) << 4) | band.shift : band.shift;
+	return concat(
+		jpegSegment(0xda, Uint8Array.of(1, id, 0x00, band.start, band.end, approximation)),
+		Uint8Array.from(writer.bytes),
+	);
+}
+
+/** A DC refinement scan of `components` (interleaved when more than one): bit `shift` of each block's DC value. */
+export function dcRefinementScan(spec: DcJpegSpec, shift: number): Uint8Array {
+	const writer = new BitWriter();
+	const single = spec.components.length === 1;
+	const hMax = Math.max(...spec.components.map((component) => (single ? 1 : component.h)));
+	const vMax = Math.max(...spec.components.map((component) => (single ? 1 : component.v)));
+	for (let row = 0; row < Math.ceil(spec.height / (8 * vMax)); row++) {
+		for (let column = 0; column < Math.ceil(spec.width / (8 * hMax)); column++) {
+			for (const component of spec.components) {
+				const h = single ? 1 : component.h;
+				const v = single ? 1 : component.v;
+				for (let y = 0; y < v; y++) {
+					for (let x = 0; x < h; x++) writer.write((component.dc(column * h + x, row * v + y) >> shift) & 1, 1);
+				}
+			}
+		}
+	}
+	writer.pad();
+	return concat(
+		jpegSegment(
+			0xda,
+			concat(scanHeader(spec, spec.components).subarray(0, -3), Uint8Array.of(0, 0, ((shift + 1) << 4) | shift)),
+		),
+		Uint8Array.from(writer.bytes),
+	);
+}
+
+/**
+ * A 64 × 32 gray progressive JPEG as libjpeg writes one: DC at point shift 1, AC band 1 to 5 at shift 1,
+ * band 6 to 63 in full, then band 1 to 5 refined (correction bits and newly nonzero values) and DC
+ * refined. Its AC step (16) is large enough that a slip in any scan, a single correction bit included, shows.
+ */
+export function refinedProgressiveJpeg(): Uint8Array {
+	const gray: DcJpegSpec = {
+		width: 64,
+		height: 32,
+		components: [{ id: 1, h: 1, v: 1, dc: (x, y) => ((x * 29 + y * 53) % 121) - 60 }],
+		progressive: { shift: 1, trailingBytes: 0 },
+		acStep: 16,
+	};
+	const coefficient = (block: number, k: number): number => {
+		if (k === 1) return ((block * 37) % 21) - 10;
+		if (k === 2) return block % 3 === 0 ? (block % 2 === 0 ? 1 : -1) : 0;
+		if (k === 3) return -((block % 7) + 2);
+		if (k === 5) return block % 4 === 1 ? 0 : 9 - (block % 13);
+		if (k === 10) return block % 2 === 1 ? 5 : 0;
+		if (k === 40) return block === 3 ? -3 : 0;
+		return 0;
+	};
+	const blocks = 8 * 4;
+	return concat(
+		progressiveDcScans(gray),
+		progressiveAcScan(1, blocks, { start: 1, end: 5, shift: 1, refine: false }, coefficient),
+		progressiveAcScan(1, blocks, { start: 6, end: 63, shift: 0, refine: false }, coefficient),
+		progressiveAcScan(1, blocks, { start: 1, end: 5, shift: 0, refine: true }, coefficient),
+		dcRefinementScan(gray, 0),
+		Uint8Array.of(0xff, 0xd9),
+	);
+}
+
+/**
+ * A large gray JPEG of flat mid-gray blocks without allocating it: its header, zeros, EOI. Zero bits
+ * code every block as a DC difference of 0 (4 bits) and, when sequential, an EOB (8 bits).
+ */
+export function flatGrayJpeg(width: number, height: number, progressive = false): SparseFile {
+	const header = dcJpegHeader({
+		width,
+		height,
+		components: [{ id: 1, h: 1, v: 1, dc: () => 0 }],
+		...(progressive ? { progressive: { shift: 0, trailingBytes: 0 } } : {}),
+	});
+	const bitsPerBlock = progressive ? 4 : 12;
+	const dataBytes = Math.ceil((Math.ceil(width / 8) * Math.ceil(height / 8) * bitsPerBlock) / 8);
+	const size = header.length + dataBytes + 2;
+	return {
+		size,
+		pieces: [
+			{ offset: 0, bytes: header },
+			{ offset: size - 2, bytes: Uint8Array.of(0xff, 0xd9) },
+		],
+	};
+}
+
+/** A progressive `dcJpeg` up to the end of its DC scan's data, for more scans and an EOI to follow. */
+export function progressiveDcScans(spec: DcJpegSpec): Uint8Array {
+	const bytes = dcJpeg({ ...spec, progressive: { shift: spec.progressive?.shift ?? 0, trailingBytes: 0 } });
+	// dcJpeg ends in an empty AC scan's header (10 bytes) and EOI.
+	return bytes.subarray(0, bytes.length - 12);
 }
