@@ -141,8 +141,8 @@ describe("thumbnails made by the queue consumer", () => {
 			{ print_file_id: jpeg, etag: (await rowOf(jpeg)).r2_etag },
 			{ print_file_id: tiff, etag: (await rowOf(tiff)).r2_etag },
 		]);
-		// A DC-only JPEG decode is 1/8 of 640 × 480.
-		expect(await thumbnailField(key, jpeg)).toMatchObject({ status: "ready", width_px: 80, height_px: 60 });
+		// A JPEG under 1024 px is decoded whole and keeps its size (never upscaled).
+		expect(await thumbnailField(key, jpeg)).toMatchObject({ status: "ready", width_px: 640, height_px: 480 });
 		expect(await thumbnailField(key, tiff)).toMatchObject({ status: "ready", width_px: 300, height_px: 200 });
 	});
 
