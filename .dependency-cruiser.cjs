@@ -39,8 +39,9 @@ const MAY_USE = {
 	],
 	branding: ["print-files", "access", "accounts", "addresses"],
 	webhooks: ["access", "accounts"],
-	// The image decoders behind thumbnails read stored files through print-files' ByteSource.
-	previews: ["print-files"],
+	// The image decoders behind thumbnails read stored files through print-files' ByteSource; the framed
+	// preview draws a piece from framing's cut list.
+	previews: ["print-files", "framing"],
 	"print-files": ["access", "accounts"],
 	catalog: ["access", "accounts"],
 	health: [],
