@@ -71,6 +71,10 @@ const ConfigSchema = z
 		WEBHOOK_QUEUE: z.string().min(1).default("framed-print-webhooks"),
 		/** The webhooks' dead-letter queue, as wrangler.toml names it: its batches go back to the cron sweep. */
 		WEBHOOK_DEAD_LETTER_QUEUE: z.string().min(1).default("framed-print-webhooks-dlq"),
+		/** The thumbnails' queue, as wrangler.toml names it: its batches go to the thumbnail consumer. */
+		THUMBNAIL_QUEUE: z.string().min(1).default("framed-print-thumbnails"),
+		/** A pending thumbnail whose message was sent this long ago has lost it; the cron sends it again. */
+		THUMBNAIL_SWEEP_OVERDUE_SECONDS: seconds(600, { min: 1, max: 24 * 3600 }),
 		CONSOLE_SESSION_SECRET: optionalSecret,
 		/** Hours an order may stay in production before the floor's queue flags it as late. */
 		PRODUCTION_SLA_HOURS: seconds(72, { min: 1, max: 24 * 60 }),

@@ -84,6 +84,10 @@ export const ERROR_CODES = {
 		action: "Check the shipment id against the order's `shipments` (ops routes).",
 	},
 	order_item_not_found: { type: "not_found", action: "Use an item id from the order's `items`." },
+	thumbnail_unavailable: {
+		type: "not_found",
+		action: "This file has no thumbnail (`thumbnail.reason` says why); the file itself is unaffected.",
+	},
 	print_file_not_found: {
 		type: "not_found",
 		action: "Check the id, and that the key is of the same mode (live or test) as the file.",
@@ -121,6 +125,11 @@ export const ERROR_CODES = {
 	print_file_already_uploaded: {
 		type: "conflict",
 		action: "A file is uploaded once: create a new print file for other bytes.",
+	},
+	thumbnail_pending: {
+		type: "conflict",
+		action:
+			"The thumbnail is still being made: read the print file's `thumbnail.status` and ask again once it is `ready`.",
 	},
 	print_file_not_printable: {
 		type: "conflict",

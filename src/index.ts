@@ -1,9 +1,11 @@
 import { env as moduleEnv } from "cloudflare:workers";
 import { app } from "./app.ts";
+import { configOf } from "./config.ts";
 import { costTracedObject, costTracedWorker, costTracingOn } from "./dev-tools/traced-entry.ts";
 import { log } from "./log.ts";
 import { OrderMachine as OrderMachineObject } from "./orders/order-machine.do.ts";
 import { resumeStalledOrders } from "./orders/resume.ts";
+import { consumeThumbnails, sweepPendingThumbnails } from "./previews/thumbnail-consumer.ts";
 import { RateLimiter as RateLimiterObject } from "./rate-limit/rate-limiter.do.ts";
 import { consumeDeliveries } from "./webhooks/consumer.ts";
 import type { DeliveryMessage } from "./webhooks/enqueue.ts";
@@ -20,18 +22,33 @@ export class OrderMachine extends costTracedObject(OrderMachineObject, tracing) 
 export class RateLimiter extends costTracedObject(RateLimiterObject, tracing) {}
 export class WebhookSender extends costTracedObject(WebhookSenderObject, tracing) {}
 
-/** The cron's safety nets: stalled orders restarted, overdue deliveries enqueued again. */
+/** The cron's safety nets: stalled orders restarted, overdue deliveries and thumbnails enqueued again. */
 async function cron(env: Env): Promise<void> {
-	const [restarted, swept] = await Promise.all([resumeStalledOrders(env), sweepDueDeliveries(env)]);
-	if (restarted > 0 || swept > 0) {
-		log.info("cron.ran", { job: "cron", restarted_orders: restarted, swept_deliveries: swept });
+	const [restarted, swept, thumbnails] = await Promise.all([
+		resumeStalledOrders(env),
+		sweepDueDeliveries(env),
+		sweepPendingThumbnails(env),
+	]);
+	if (restarted > 0 || swept > 0 || thumbnails > 0) {
+		log.info("cron.ran", {
+			job: "cron",
+			restarted_orders: restarted,
+			swept_deliveries: swept,
+			requeued_thumbnails: thumbnails,
+		});
 	}
 }
 
-/** The Worker entry: HTTP through the Hono app; webhook deliveries from the queue; the cron's safety nets. */
+/** Each queue's batches to its consumer: thumbnails by THUMBNAIL_QUEUE's name, the rest are webhooks'. */
+function consumeQueue(batch: MessageBatch<DeliveryMessage>, env: Env): Promise<void> {
+	if (batch.queue === configOf(env).THUMBNAIL_QUEUE) return consumeThumbnails(batch, env);
+	return consumeDeliveries(batch, env);
+}
+
+/** The Worker entry: HTTP through the Hono app; webhook deliveries and thumbnails from the queues; the cron's safety nets. */
 const worker = {
 	fetch: app.fetch,
-	queue: consumeDeliveries,
+	queue: consumeQueue,
 	scheduled(_controller, env, ctx) {
 		ctx.waitUntil(cron(env));
 	},

@@ -140,6 +140,26 @@ export interface paths {
 		patch?: never;
 		trace?: never;
 	};
+	"/v1/print-files/{id}/thumbnail": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		/**
+		 * A print file's thumbnail (PNG, longest side 1024 px), once made
+		 * @description 409 `thumbnail_pending` while it is being made (the file's `thumbnail.status` is `pending`); 404 `thumbnail_unavailable` when there will be none, and 404 `print_file_not_found` for another account's or mode's file.
+		 */
+		get: operations["getPrintFilesByIdThumbnail"];
+		put?: never;
+		post?: never;
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
 	"/v1/uploads/{id}": {
 		parameters: {
 			query?: never;
@@ -442,6 +462,26 @@ export interface paths {
 		};
 		/** A print file's bytes, exactly as inspected, named by the order and item that print it */
 		get: operations["getOpsPrintFilesByIdDownload"];
+		put?: never;
+		post?: never;
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/ops/print-files/{id}/thumbnail": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		/**
+		 * Any partner's print file's thumbnail (PNG, longest side 1024 px), once made
+		 * @description 409 `thumbnail_pending` while it is being made; 404 `thumbnail_unavailable` when there will be none (the file's `thumbnail.reason` says why).
+		 */
+		get: operations["getOpsPrintFilesByIdThumbnail"];
 		put?: never;
 		post?: never;
 		delete?: never;
@@ -1468,6 +1508,7 @@ export interface components {
 					| "order_not_found"
 					| "shipment_not_found"
 					| "order_item_not_found"
+					| "thumbnail_unavailable"
 					| "print_file_not_found"
 					| "quote_not_found"
 					| "event_not_found"
@@ -1482,6 +1523,7 @@ export interface components {
 					| "order_move_refused"
 					| "shipment_move_refused"
 					| "print_file_already_uploaded"
+					| "thumbnail_pending"
 					| "print_file_not_printable"
 					| "event_never_sent"
 					| "event_has_no_destination"
@@ -1804,6 +1846,37 @@ export interface components {
 			 * @example 2026-11-22T10:00:00.000Z
 			 */
 			uploaded_at: string | null;
+			thumbnail: components["schemas"]["PrintFileThumbnail"];
+		};
+		/** @description A PNG of the file, longest side 1024 px, made after inspection; never affects the file's status. */
+		PrintFileThumbnail: {
+			/**
+			 * @description `pending` until the file is ready and its thumbnail made (seconds after the file becomes `ready`); `ready`: `GET /v1/print-files/{id}/thumbnail` serves it; `unavailable`: there will be none, `reason` says why.
+			 * @example ready
+			 * @enum {string}
+			 */
+			status: "pending" | "ready" | "unavailable";
+			/**
+			 * @description Once `ready`; the longest side is at most 1024.
+			 * @example 819
+			 */
+			width_px: number | null;
+			/** @example 1024 */
+			height_px: number | null;
+			/**
+			 * @description Why an `unavailable` thumbnail will not be made: a variant the decoder does not read, a corrupt or truncated file, too many pixels, `failed` (kept failing), `file_changed` (the stored bytes are not the inspected ones) or `file_invalid`. Never holds an order.
+			 * @example null
+			 * @enum {string|null}
+			 */
+			reason:
+				| "unsupported_variant"
+				| "corrupt"
+				| "truncated"
+				| "too_large"
+				| "failed"
+				| "file_changed"
+				| "file_invalid"
+				| null;
 		};
 		Order: {
 			/** @example ord_3kq9 */
@@ -4256,6 +4329,100 @@ export interface operations {
 			};
 		};
 	};
+	getPrintFilesByIdThumbnail: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description The thumbnail: an 8-bit RGB PNG, longest side at most 1024 px, the image's own orientation, transparency on white. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					ETag: string;
+					"Cache-Control": string;
+					[name: string]: unknown;
+				};
+				content: {
+					"image/png": string;
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
 	putUploadsById: {
 		parameters: {
 			query?: {
@@ -6178,6 +6345,100 @@ export interface operations {
 			};
 			/** @description Error `validation_error` */
 			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	getOpsPrintFilesByIdThumbnail: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description The thumbnail: an 8-bit RGB PNG, longest side at most 1024 px, the image's own orientation, transparency on white. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					ETag: string;
+					"Cache-Control": string;
+					[name: string]: unknown;
+				};
+				content: {
+					"image/png": string;
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

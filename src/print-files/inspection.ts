@@ -9,6 +9,7 @@ import {
 	printFileKey,
 	recordInspection,
 } from "./store.ts";
+import { requestThumbnails } from "./thumbnail-queue.ts";
 
 /** Largest print file accepted. */
 export const MAX_PRINT_FILE_BYTES = 512 * 1024 * 1024;
@@ -99,6 +100,11 @@ async function inspected(env: Env, file: PrintFileRow, now: Date): Promise<Print
 			bytesRead: source.bytesRead,
 			now,
 		});
+		// Ready: its thumbnail is made off the request path. Two requests racing here both send; the
+		// consumer makes it once (and a message for other bytes than the recorded ones does nothing).
+		if (recorded?.status === "ready" && recorded.r2_etag !== null && recorded.thumbnail_status === "pending") {
+			await requestThumbnails(env, [{ print_file_id: recorded.id, etag: recorded.r2_etag }]);
+		}
 		return recorded ?? file;
 	}
 }

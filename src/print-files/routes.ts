@@ -12,6 +12,7 @@ import {
 	type PrintFile,
 	PrintFileIdParams,
 	PrintFileSchema,
+	thumbnailPngResponse,
 	UploadTargetSchema,
 } from "./schema.ts";
 import {
@@ -22,6 +23,7 @@ import {
 	type PrintFileRow,
 	printFileKey,
 } from "./store.ts";
+import { servedThumbnail, thumbnailOf } from "./thumbnail-read.ts";
 import { verifyUpload } from "./upload-signature.ts";
 import { uploadUrlIssuer } from "./upload-url.ts";
 
@@ -41,6 +43,7 @@ export function toPrintFile(row: PrintFileRow): PrintFile {
 		created_at: row.created_at,
 		expires_at: row.expires_at,
 		uploaded_at: row.uploaded_at,
+		thumbnail: thumbnailOf(row),
 	};
 }
 
@@ -69,7 +72,18 @@ const getPrintFile = protectedRoute("files:write", {
 	responses: { 200: jsonResponse(PrintFileSchema, "The print file."), ...errorResponses(404) },
 });
 
-/** `POST /v1/print-files` and `GET /v1/print-files/{id}` (scope `files:write`). */
+const getThumbnail = protectedRoute("files:write", {
+	method: "get",
+	path: "/print-files/{id}/thumbnail",
+	tags: ["Print files"],
+	summary: "A print file's thumbnail (PNG, longest side 1024 px), once made",
+	description:
+		"409 `thumbnail_pending` while it is being made (the file's `thumbnail.status` is `pending`); 404 `thumbnail_unavailable` when there will be none, and 404 `print_file_not_found` for another account's or mode's file.",
+	request: { params: PrintFileIdParams },
+	responses: { 200: thumbnailPngResponse, ...errorResponses(404, 409) },
+});
+
+/** `POST /v1/print-files`, `GET /v1/print-files/{id}` and its thumbnail (scope `files:write`). */
 export const printFileRoutes = createApp<AuthedEnv>()
 	.openapi(createPrintFile, async (c) => {
 		const body = c.req.valid("json");
@@ -113,6 +127,15 @@ export const printFileRoutes = createApp<AuthedEnv>()
 		const row = await findOwnedPrintFile(c.env.DB, c.var.principal, id);
 		if (row === null) throw new ApiError("print_file_not_found", `No print file ${id}.`, "id");
 		return c.json(toPrintFile(await printFileNow(c.env, row)), 200);
+	})
+	.openapi(getThumbnail, async (c) => {
+		const { id } = c.req.valid("param");
+		const row = await findOwnedPrintFile(c.env.DB, c.var.principal, id);
+		if (row === null) throw new ApiError("print_file_not_found", `No print file ${id}.`, "id");
+		const served = await servedThumbnail(c.env, row);
+		if (!served.ok) throw new ApiError(served.code, served.message, "id");
+		// Through the context, so the headers every answer carries (X-Request-Id, the rate limit's) come too.
+		return c.body(served.body, 200, served.headers);
 	});
 
 const UploadQuery = z.object({

@@ -4,6 +4,7 @@ import { BIDI_CONTROLS_REFUSED, NO_BIDI_CONTROLS } from "../text-rules.ts";
 import { IMAGE_FORMATS, INVALID_REASONS } from "./image-types.ts";
 import { MAX_PRINT_FILE_BYTES } from "./inspection.ts";
 import { PRINT_FILE_STATUSES } from "./store.ts";
+import { THUMBNAIL_STATUSES, THUMBNAIL_UNAVAILABLE_REASONS } from "./thumbnail-store.ts";
 
 /** Declared types accepted; the real format is read from the file's magic bytes. */
 export const PRINT_FILE_CONTENT_TYPES = ["image/tiff", "image/png", "image/jpeg"] as const;
@@ -58,6 +59,31 @@ export const UploadTargetSchema = z
 	})
 	.openapi("PrintFileUpload");
 
+export const ThumbnailSchema = z
+	.object({
+		status: z.enum(THUMBNAIL_STATUSES).openapi({
+			description:
+				"`pending` until the file is ready and its thumbnail made (seconds after the file becomes `ready`); `ready`: `GET /v1/print-files/{id}/thumbnail` serves it; `unavailable`: there will be none, `reason` says why.",
+			example: "ready",
+		}),
+		width_px: z
+			.number()
+			.int()
+			.nullable()
+			.openapi({ description: "Once `ready`; the longest side is at most 1024.", example: 819 }),
+		height_px: z.number().int().nullable().openapi({ example: 1024 }),
+		reason: z.enum(THUMBNAIL_UNAVAILABLE_REASONS).nullable().openapi({
+			description:
+				"Why an `unavailable` thumbnail will not be made: a variant the decoder does not read, a corrupt or truncated file, too many pixels, `failed` (kept failing), `file_changed` (the stored bytes are not the inspected ones) or `file_invalid`. Never holds an order.",
+			example: null,
+		}),
+	})
+	.openapi("PrintFileThumbnail", {
+		description: "A PNG of the file, longest side 1024 px, made after inspection; never affects the file's status.",
+	});
+
+export type PrintFileThumbnail = z.infer<typeof ThumbnailSchema>;
+
 export const PrintFileSchema = z
 	.object({
 		id: z.string().openapi({ example: "pf_7cQm2x" }),
@@ -78,7 +104,19 @@ export const PrintFileSchema = z
 		created_at: dateTime(),
 		expires_at: dateTime().openapi({ description: "When the upload URL stops working." }),
 		uploaded_at: dateTime().nullable(),
+		thumbnail: ThumbnailSchema,
 	})
 	.openapi("PrintFile");
 
 export type PrintFile = z.infer<typeof PrintFileSchema>;
+
+/** How a thumbnail's PNG is declared, for partners and the floor alike. */
+export const thumbnailPngResponse = {
+	description:
+		"The thumbnail: an 8-bit RGB PNG, longest side at most 1024 px, the image's own orientation, transparency on white.",
+	content: { "image/png": { schema: z.string().openapi({ format: "binary" }) } },
+	headers: z.object({
+		ETag: z.string().openapi({ example: '"9b2cf535f27731c974343645a3985328"' }),
+		"Cache-Control": z.string().openapi({ example: "private, max-age=300" }),
+	}),
+};

@@ -2,13 +2,14 @@ import type { Owner } from "../accounts/owner.ts";
 import type { KeyMode } from "../accounts/scopes.ts";
 import { type BatchedRead, readOne, rowRead } from "../http/batched-read.ts";
 import type { ImageFormat, InvalidReason } from "./image-types.ts";
+import type { ThumbnailColumns } from "./thumbnail-store.ts";
 
 export const PRINT_FILE_STATUSES = ["awaiting_upload", "processing", "ready", "invalid"] as const;
 /** awaiting_upload → (bytes stored) processing → (inspected) ready | invalid. */
 export type PrintFileStatus = (typeof PRINT_FILE_STATUSES)[number];
 
-/** A print_files row. */
-export type PrintFileRow = {
+/** A print_files row (its thumbnail's columns included). */
+export type PrintFileRow = ThumbnailColumns & {
 	id: string;
 	account_id: string;
 	mode: KeyMode;
@@ -145,7 +146,8 @@ export async function recordInspection(
 		.prepare(
 			`UPDATE print_files SET status = ?2, format = ?3, width_px = ?4, height_px = ?5, size_bytes = ?6,
 			        invalid_reason = ?7, invalid_message = ?8, uploaded_at = COALESCE(uploaded_at, ?9),
-			        inspected_at = ?10, inspection_bytes_read = ?11, r2_etag = ?12
+			        inspected_at = ?10, inspection_bytes_read = ?11, r2_etag = ?12,
+			        thumbnail_status = ?13, thumbnail_queued_at = ?14
 			  WHERE id = ?1 AND inspected_at IS NULL`,
 		)
 		.bind(
@@ -161,6 +163,9 @@ export async function recordInspection(
 			facts.now.toISOString(),
 			facts.bytesRead,
 			facts.etag,
+			// A ready file's thumbnail is pending from now; the caller sends its message (queued now).
+			ready ? "pending" : null,
+			ready ? facts.now.toISOString() : null,
 		)
 		.run();
 	return findPrintFileById(db, id);
@@ -168,7 +173,8 @@ export async function recordInspection(
 
 /**
  * Marks a ready file `invalid` (`file_changed`): the object in R2 is not the one inspected. Only a
- * file still pinned to `etag` is changed, so two requests noticing it at once write it once.
+ * file still pinned to `etag` is changed, so two requests noticing it at once write it once. Its
+ * thumbnail, made from the old bytes or not, is unavailable from then on (`file_changed`).
  */
 export async function markFileChanged(
 	db: D1Database,
@@ -178,7 +184,8 @@ export async function markFileChanged(
 ): Promise<PrintFileRow | null> {
 	await db
 		.prepare(
-			`UPDATE print_files SET status = 'invalid', invalid_reason = 'file_changed', invalid_message = ?3
+			`UPDATE print_files SET status = 'invalid', invalid_reason = 'file_changed', invalid_message = ?3,
+			        thumbnail_status = 'unavailable', thumbnail_reason = 'file_changed'
 			  WHERE id = ?1 AND status = 'ready' AND r2_etag IS ?2`,
 		)
 		.bind(id, pinnedEtag, message)

@@ -6,6 +6,9 @@ import { ShipToSchema } from "../addresses/schema.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { OrderIdParams, OrderSchema, TrackingSchema, toOrder } from "../orders/response.ts";
+import { thumbnailPngResponse } from "../print-files/schema.ts";
+import { findPrintFileById } from "../print-files/store.ts";
+import { servedThumbnail } from "../print-files/thumbnail-read.ts";
 import { loadOrderSheet, type OrderSheet } from "./order-sheet.ts";
 import { PAPER_SIZES } from "./packing-slip.tsx";
 import { downloadPrintFile } from "./print-file-download.ts";
@@ -111,6 +114,17 @@ const downloadPrintFileRoute = protectedRoute("ops", {
 		},
 		...errorResponses(404, 409, 422),
 	},
+});
+
+const getOpsThumbnail = protectedRoute("ops", {
+	method: "get",
+	path: "/ops/print-files/{id}/thumbnail",
+	tags: ["Operations"],
+	summary: "Any partner's print file's thumbnail (PNG, longest side 1024 px), once made",
+	description:
+		"409 `thumbnail_pending` while it is being made; 404 `thumbnail_unavailable` when there will be none (the file's `thumbnail.reason` says why).",
+	request: { params: PrintFileIdParams },
+	responses: { 200: thumbnailPngResponse, ...errorResponses(404, 409) },
 });
 
 const htmlPage = { description: "A printable HTML page.", content: { "text/html": { schema: z.string() } } };
@@ -285,6 +299,14 @@ export const productionRoutes = createApp<AuthedEnv>()
 		}
 		// Through the context, so the headers every answer carries (X-Request-Id, the rate limit's) come too.
 		return c.body(download.body, 200, download.headers);
+	})
+	.openapi(getOpsThumbnail, async (c) => {
+		const { id } = c.req.valid("param");
+		const file = await findPrintFileById(c.env.DB, id);
+		if (file === null) throw new ApiError("print_file_not_found", `No print file ${id}.`, "id");
+		const served = await servedThumbnail(c.env, file);
+		if (!served.ok) throw new ApiError(served.code, served.message, "id");
+		return c.body(served.body, 200, served.headers);
 	})
 	.openapi(getWorkTicket, async (c) => {
 		const sheet = await sheetOr404(c.env, c.req.valid("param").id);

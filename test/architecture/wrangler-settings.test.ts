@@ -34,4 +34,15 @@ describe("wrangler.toml's queue settings", () => {
 		expect(vars.WEBHOOK_DEAD_LETTER_QUEUE).toBe(consumer?.dead_letter_queue);
 		expect(vars.WEBHOOK_DEAD_LETTER_QUEUE).not.toBe(vars.WEBHOOK_QUEUE);
 	});
+
+	it.each([
+		["production", undefined],
+		["staging", "staging"],
+	])("%s: THUMBNAIL_QUEUE is the THUMBNAILS producer's queue, consumed by this Worker", (_, name) => {
+		const { vars, queues } = QueueSettings.parse(unstable_readConfig({ config: CONFIG, env: name }));
+		const producer = (queues.producers ?? []).find((queue) => queue.binding === "THUMBNAILS");
+		expect(vars.THUMBNAIL_QUEUE).toBe(producer?.queue);
+		expect((queues.consumers ?? []).map((queue) => queue.queue)).toContain(vars.THUMBNAIL_QUEUE);
+		expect(vars.THUMBNAIL_QUEUE).not.toBe(vars.WEBHOOK_QUEUE);
+	});
 });

@@ -17,6 +17,8 @@ import type { DeliveryMessage } from "../../src/webhooks/enqueue.ts";
 import { consoleRequest, csrfOf, htmlOf, postForm, signIn } from "../console/console-helpers.ts";
 import { api, createAdminKey, createKeyWithScopes, send } from "../helpers.ts";
 import { externalId, insertRawOrder, partnerWithFile, SHIP_TO, TRACKING } from "../orders/order-helpers.ts";
+import { encodePng } from "../print-files/fixtures/png.ts";
+import { uploadedFile } from "../print-files/upload-helpers.ts";
 import { hookUrl } from "../webhooks/webhook-helpers.ts";
 
 export async function json<T>(response: Response, status: number): Promise<T> {
@@ -48,6 +50,8 @@ export async function driveEverything(): Promise<void> {
 	await json(await api("/v1/catalog", { key }), 200);
 	await json(await api("/v1/price-book", { key }), 200);
 	await json(await api(`/v1/print-files/${file}`, { key }), 200);
+	// Thumbnails: a real image's, made by a queue batch below; partnerWithFile's (undecodable) one.
+	const image = await uploadedFile(key, encodePng(64, 64, { opaque: true }));
 	const item = { print_file_id: file, width_in: 8, height_in: 10, frame: "walnut-flat-075", mat: "bright-white" };
 	const quote = await json<{ id: string }>(
 		await send("POST", "/v1/quotes", key, { ship_to: SHIP_TO, items: [item] }),
@@ -244,7 +248,38 @@ export async function driveEverything(): Promise<void> {
 	await send("PUT", `/v1/admin/accounts/${account.id}/limits`, adminKey, { requests_per_minute: 500 });
 	await send("PUT", `/v1/admin/accounts/${account.id}/pricing`, adminKey, { discount_percent: 10 });
 
-	// The cron, with a stalled order and an overdue delivery to find, then a queue batch.
+	// Thumbnails: the consumer makes one and gives up on another, then both routes read them.
+	const pinned = await Promise.all(
+		[image, file].map((id) =>
+			env.DB.prepare("SELECT id, r2_etag FROM print_files WHERE id = ?1")
+				.bind(id)
+				.first<{ id: string; r2_etag: string }>(),
+		),
+	);
+	// The handler is typed for the webhooks' messages; the thumbnail consumer parses its own with zod.
+	const thumbnails = createMessageBatch<DeliveryMessage>(
+		"framed-print-thumbnails",
+		pinned.map((row, index) => ({
+			id: `thumbnail-${index}`,
+			timestamp: new Date(),
+			attempts: 1,
+			body: { print_file_id: row?.id ?? "", etag: row?.r2_etag ?? "" } as DeliveryMessage,
+		})),
+	);
+	const thumbnailCtx = createExecutionContext();
+	await worker.queue(thumbnails, env);
+	await getQueueResult(thumbnails, thumbnailCtx);
+	for (const id of [image, file]) {
+		await api(`/v1/print-files/${id}/thumbnail`, { key });
+		await api(`/v1/ops/print-files/${id}/thumbnail`, ops);
+	}
+
+	// The cron, with a stalled order, an overdue delivery and an overdue thumbnail to find, then a queue batch.
+	await env.DB.prepare(
+		"UPDATE print_files SET thumbnail_status = 'pending', thumbnail_queued_at = '2000-01-01T00:00:00.000Z' WHERE id = ?1",
+	)
+		.bind(file)
+		.run();
 	const longAgo = new Date(Date.now() - 3600_000);
 	await insertRawOrder(owner, "received", "https://files.partner.example/ok/print.png", { now: longAgo });
 	await env.DB.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?1 WHERE account_id = ?2")
