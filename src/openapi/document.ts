@@ -94,6 +94,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
 	Quotes: "What a cart costs and how it ships, before ordering.",
 	"Print files": "Uploading print files and reading their inspection.",
 	Orders: "Creating, reading, listing, fixing and canceling orders.",
+	Previews: "Framed previews: a PNG of the finished piece, drawn to scale with the print file's image.",
 	Events: "The event log of webhooks, redelivery and the signing secret.",
 	"Webhook endpoints": "Receivers an account registers per mode for the events of all its orders.",
 	Branding: "The partner's brand on packing slips and shipping labels.",

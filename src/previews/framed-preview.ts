@@ -30,7 +30,7 @@ export type PreviewPiece = {
 };
 
 /** An encoded preview and its size; `placeholder` when there was no image to draw in the opening. */
-export type FramedPreview = { png: Uint8Array; width: number; height: number; placeholder: boolean };
+export type FramedPreview = { png: Uint8Array<ArrayBuffer>; width: number; height: number; placeholder: boolean };
 
 type Rgb = readonly [number, number, number];
 
@@ -243,7 +243,7 @@ const encodePng = UPNG.encode as (
  * An 8-bit RGB PNG of `rgb`: upng-js writes colour type 2 for opaque pixels once a palette is
  * forbidden (a preview of few colours, as the placeholder, would otherwise become an indexed PNG).
  */
-function encodeRgb(rgb: Uint8Array, width: number, height: number): Uint8Array {
+function encodeRgb(rgb: Uint8Array, width: number, height: number): Uint8Array<ArrayBuffer> {
 	const rgba = new Uint8Array(width * height * 4);
 	for (let pixel = 0, from = 0, to = 0; pixel < width * height; pixel++, from += 3, to += 4) {
 		rgba[to] = rgb[from] ?? 0;
