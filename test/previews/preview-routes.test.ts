@@ -11,6 +11,7 @@ import { findPrintFileById } from "../../src/print-files/store.ts";
 import { thumbnailKey } from "../../src/print-files/thumbnail-store.ts";
 import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
 import { createOrder, orderBody } from "../orders/order-helpers.ts";
+import { requestUpload } from "../print-files/upload-helpers.ts";
 import { partnerWithThumbnail } from "./preview-helpers.ts";
 
 /** 8 × 10 in in a 3/4 in walnut moulding with a bright white mat of 2 in: 13.5 × 15.5 in, so 540 px is 40 px/in. */
@@ -70,14 +71,26 @@ describe("POST /v1/previews", () => {
 		expect((await pngOf(wider)).width).toBe(301);
 	});
 
-	it("is a 409 thumbnail_pending while the file's thumbnail is being made", async () => {
-		const { key, file } = await partnerWithThumbnail({ made: false });
-		const error = await expectError(
-			await postPreview(key, { print_file_id: file, ...PIECE }),
-			"conflict",
-			"print_file_id",
+	it("two identical first requests at once both get the same PNG, and one object is cached", async () => {
+		const { key, file } = await partnerWithThumbnail();
+		const body = { print_file_id: file, ...PIECE, width_px: 250 };
+		const answers = await Promise.all([postPreview(key, body), postPreview(key, body)]);
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+		const [first, second] = await Promise.all(
+			answers.map(async (answer) => new Uint8Array(await answer.arrayBuffer())),
 		);
-		expect(error.code).toBe("thumbnail_pending");
+		expect(second).toEqual(first);
+		const row = await findPrintFileById(env.DB, file);
+		expect((await previewObjects()).filter((name) => name.includes(row?.r2_key ?? "?"))).toHaveLength(1);
+	});
+
+	it("is a 409 thumbnail_pending while the file's thumbnail is yet to be made", async () => {
+		// A file not uploaded yet: its thumbnail is pending, and no queue can make it meanwhile.
+		const partner = await createPartner();
+		const key = partner.keys.live.key;
+		const ticket = await requestUpload(key);
+		const response = await postPreview(key, { print_file_id: ticket.id, ...PIECE });
+		expect((await expectError(response, "conflict", "print_file_id")).code).toBe("thumbnail_pending");
 	});
 
 	it("draws the frame with a neutral placeholder, saying why, for a file that will have no thumbnail", async () => {
