@@ -9,7 +9,8 @@
  *                     console > openapi > production > admin > claims > orders > quotes > branding > pricing
  *                     > webhooks, print-files, catalog, health > access > rate-limit > accounts
  *                     > addresses, framing
- *                   previews (the image decoders) sits just above print-files, whose ByteSource it reads
+ *                   previews (the image decoders and the framed previews) sits above orders, whose items it draws,
+ *                   and reads stored files through print-files' ByteSource
  *   plumbing        src/http/ (errors, request id, validation hook, outbound-URL rules, cursors, page head)
  *   leaves          src/*.ts besides the entry (ids, base64, config, text rules, log): import no folder at all
  * Beside the layers, src/dev-tools/ (the cost tracer) is a measuring tool: only the entry uses it, to
@@ -52,8 +53,9 @@ const MAY_USE = {
 	],
 	branding: ["print-files", "access", "accounts", "addresses"],
 	webhooks: ["access", "accounts"],
-	// The image decoders behind thumbnails read stored files through print-files' ByteSource.
-	previews: ["print-files"],
+	// The image decoders behind thumbnails read stored files through print-files' ByteSource; the framed
+	// previews draw an order's item (or a piece checked against the catalog) from framing's cut list.
+	previews: ["orders", "print-files", "catalog", "framing", "access", "accounts"],
 	"print-files": ["access", "accounts"],
 	catalog: ["access", "accounts"],
 	health: [],

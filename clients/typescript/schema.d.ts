@@ -947,6 +947,46 @@ export interface paths {
 		patch?: never;
 		trace?: never;
 	};
+	"/v1/previews": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/**
+		 * A framed preview (PNG) of a piece not yet ordered
+		 * @description Checked as an order's item is: unknown slugs and impossible combinations are a 422 naming the field. 404 `print_file_not_found` for another account's or mode's file; 409 `thumbnail_pending` while the file's thumbnail is being made. A file that will have no thumbnail gets the frame with a neutral placeholder (`X-Preview-Image: placeholder`).
+		 */
+		post: operations["postPreviews"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/orders/{id}/items/{item_id}/preview": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		/**
+		 * The framed preview (PNG) of an order's item
+		 * @description 404 for another account's or mode's order; 422 with the hold's code for an item the service would not make (a part not in the catalog, a size not offered); 409 `thumbnail_pending` while its file's thumbnail is being made.
+		 */
+		get: operations["getOrdersByIdItemsByItemIdPreview"];
+		put?: never;
+		post?: never;
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
 }
 export interface webhooks {
 	"order.in_production": {
@@ -4487,6 +4527,74 @@ export interface components {
 			 * @enum {string}
 			 */
 			fit?: "fill" | "fit";
+		};
+		PreviewRequest: {
+			/**
+			 * @description A print file of this account and mode; its thumbnail is the image drawn.
+			 * @example pf_7cQm2x
+			 */
+			print_file_id: string;
+			/**
+			 * @description Inches: a whole number within the catalog's sizes.
+			 * @example 16
+			 */
+			width_in: number;
+			/**
+			 * @description Inches: a whole number within the catalog's sizes.
+			 * @example 20
+			 */
+			height_in: number;
+			/**
+			 * @description A catalog frame slug; omitted: an unframed print.
+			 * @example walnut-flat-125
+			 */
+			frame?: string;
+			/**
+			 * @description A catalog mat slug; needs a frame.
+			 * @example museum-rag-white-4ply
+			 */
+			mat?: string;
+			/**
+			 * @description The mat's border on the sides and top, 1 to 6 in by 1/8; needs a mat. Default 2.
+			 * @example 2.5
+			 */
+			mat_border_in?: number;
+			/**
+			 * @description A weighted bottom border, from mat_border_in to 8 in by 1/8; needs a mat. Default: mat_border_in.
+			 * @example 3
+			 */
+			mat_bottom_border_in?: number;
+			/**
+			 * @description A second mat under the first (a double mat); needs a mat.
+			 * @example black-core-black
+			 */
+			inner_mat?: string;
+			/**
+			 * @description How much of the inner mat shows, 1/8 to 1/2 in by 1/8; needs an inner mat. Default 1/4.
+			 * @example 0.25
+			 */
+			inner_mat_reveal_in?: number;
+			/**
+			 * @description A catalog glazing slug. Default: acrylic when framed; none unframed.
+			 * @example museum-acrylic
+			 */
+			glazing?: string;
+			/**
+			 * @description A catalog paper slug. Default archival-matte.
+			 * @example cotton-rag
+			 */
+			paper?: string;
+			/**
+			 * @description fill (default: cover the print area, cropping) or fit (the whole image).
+			 * @example fill
+			 * @enum {string}
+			 */
+			fit?: "fill" | "fit";
+			/**
+			 * @description The PNG's width in pixels, 200 to 2000; default 1200. The piece's outside width maps to it (a piece over 1.5 times as tall as wide may be drawn narrower, at most 3000 px tall).
+			 * @example 1200
+			 */
+			width_px?: number;
 		};
 	};
 	responses: never;
@@ -10827,6 +10935,250 @@ export interface operations {
 			};
 			/** @description Error `not_found` */
 			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	postPreviews: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["PreviewRequest"];
+			};
+		};
+		responses: {
+			/** @description The framed preview: an 8-bit RGB PNG of the finished piece drawn to scale, its outside width `width_px` pixels. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					ETag: string;
+					"Cache-Control": string;
+					/** @description `thumbnail`: the opening shows the print file's image; `placeholder`: the file has no thumbnail (X-Preview-Placeholder-Reason says why) and the opening is a neutral grey. */
+					"X-Preview-Image": "thumbnail" | "placeholder";
+					/** @description With a placeholder: the thumbnail's `reason`. */
+					"X-Preview-Placeholder-Reason"?: string;
+					[name: string]: unknown;
+				};
+				content: {
+					"image/png": string;
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	getOrdersByIdItemsByItemIdPreview: {
+		parameters: {
+			query?: {
+				/** @description The PNG's width in pixels, 200 to 2000; default 1200. The piece's outside width maps to it (a piece over 1.5 times as tall as wide may be drawn narrower, at most 3000 px tall). */
+				width_px?: number;
+			};
+			header?: never;
+			path: {
+				id: string;
+				item_id: string;
+			};
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description The framed preview: an 8-bit RGB PNG of the finished piece drawn to scale, its outside width `width_px` pixels. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					ETag: string;
+					"Cache-Control": string;
+					/** @description `thumbnail`: the opening shows the print file's image; `placeholder`: the file has no thumbnail (X-Preview-Placeholder-Reason says why) and the opening is a neutral grey. */
+					"X-Preview-Image": "thumbnail" | "placeholder";
+					/** @description With a placeholder: the thumbnail's `reason`. */
+					"X-Preview-Placeholder-Reason"?: string;
+					[name: string]: unknown;
+				};
+				content: {
+					"image/png": string;
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

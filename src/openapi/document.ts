@@ -95,6 +95,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
 	"Print files": "Uploading print files and reading their inspection.",
 	Orders: "Creating, reading, listing, fixing and canceling orders.",
 	Claims: "Claiming shipped units that arrived damaged, defective or wrong, or were lost, and reading the claims.",
+	Previews: "Framed previews: a PNG of the finished piece, drawn to scale with the print file's image.",
 	Events: "The event log of webhooks, redelivery and the signing secret.",
 	"Webhook endpoints": "Receivers an account registers per mode for the events of all its orders.",
 	Branding: "The partner's brand on packing slips and shipping labels.",

@@ -345,6 +345,11 @@ export async function driveEverything(): Promise<void> {
 		await api(`/v1/print-files/${id}/thumbnail`, { key });
 		await api(`/v1/ops/print-files/${id}/thumbnail`, ops);
 	}
+	// Framed previews: drawn, then the same one again from the cache; an item's, with its file's placeholder.
+	for (let time = 0; time < 2; time++) {
+		await send("POST", "/v1/previews", key, { ...item, print_file_id: image, width_px: 200 });
+	}
+	await api(`/v1/orders/${order.id}/items/${order.items[0]?.id ?? ""}/preview?width_px=200`, { key });
 
 	// The cron, with a stalled order, an overdue delivery and an overdue thumbnail to find, then a queue batch.
 	await env.DB.prepare(

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { api, createPartner, send } from "../helpers.ts";
 import { orderBody, partnerWithFile, readyFile, SHIP_TO, settleValidation } from "../orders/order-helpers.ts";
+import { partnerWithThumbnail } from "../previews/preview-helpers.ts";
 
 type Cost = { d1: number; do: number; r2: number; queue: number; calls: Record<string, number> };
 
@@ -129,5 +130,20 @@ describe("round trips of the floor's shipments", () => {
 		// one batch), the pricing facts for the packages (book and discount in one batch), the write.
 		expect(cost.d1).toBe(4);
 		expect(response.headers.get("X-Cost")).toContain("inner_d1=3");
+	});
+});
+
+describe("round trips of a framed preview", () => {
+	it("a preview drawn before is one R2 get from the cache, after the file's row and its R2 head read side by side", async () => {
+		const { key, file } = await partnerWithThumbnail();
+		const body = { print_file_id: file, width_in: 8, height_in: 10, frame: "walnut-flat-075", width_px: 200 };
+		expect((await send("POST", "/v1/previews", key, body)).status).toBe(200);
+		const response = await send("POST", "/v1/previews", key, body);
+		expect(response.status).toBe(200);
+		const cost = costOf(response);
+		// The limiter; the file's row with its R2 head beside it; the cached preview: two R2 calls, one hop.
+		expect(cost).toMatchObject({ do: 1, d1: 1, r2: 1, queue: 0 });
+		expect(cost.calls.r2).toBe(2);
+		expect(beforeTheAnswer(cost)).toBe(3);
 	});
 });
