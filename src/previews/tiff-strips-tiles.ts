@@ -1,0 +1,225 @@
+/**
+ * A TIFF's image data, read in file order with bounded memory: the strips' or tiles' offsets and
+ * byte counts a window at a time, each piece decompressed as it comes, strips handed on a row at a
+ * time and tiles a band (a row of tiles) at a time.
+ */
+import type { ByteSource } from "../print-files/byte-source.ts";
+import { inflate } from "./inflate.ts";
+import { LzwDecoder, PackBitsDecoder } from "./lzw.ts";
+import { type RasterSink, UndecodableImage } from "./raster.ts";
+import { readRange } from "./sequential-reader.ts";
+import { type Entry, type Layout, TAG, valuesOf } from "./tiff-directory.ts";
+import { interleave, type Pixels, rowToRgb, undoPredictor } from "./tiff-samples.ts";
+
+/** Largest decompressed tile held at once. */
+const MAX_TILE_BYTES = 16 * 1024 * 1024;
+/** Largest band of tile rows (as 8-bit RGB) held at once. */
+const MAX_BAND_BYTES = 48 * 1024 * 1024;
+/** LZW or PackBits bytes decoded at a time: 4 KiB expands to at most about 11 MiB of LZW output. */
+const CODED_PIECE = 4096;
+/** Offsets and byte counts are read this many at a time, as the strips and tiles come. */
+const ARRAY_WINDOW = 4096;
+
+/** What reading the image data needs: the file, its directory, how its pixels are stored, and the sink. */
+export type Read = {
+	source: ByteSource;
+	layout: Layout;
+	entries: Map<number, Entry>;
+	compression: number;
+	pixels: Pixels;
+	height: number;
+	sink: RasterSink;
+};
+
+/** The offsets and byte counts of the strips or tiles, read a window at a time as they are needed. */
+class Pieces {
+	readonly #read: Read;
+	readonly #offsets: Entry;
+	readonly #counts: Entry;
+	/** Index of this plane's first piece: pieces are stored plane after plane. */
+	readonly #base: number;
+	readonly #perPlane: number;
+	#windowStart = -1;
+	#offsetWindow: number[] = [];
+	#countWindow: number[] = [];
+
+	constructor(read: Read, offsetsTag: number, countsTag: number, perPlane: number, plane: number) {
+		const offsets = read.entries.get(offsetsTag);
+		const counts = read.entries.get(countsTag);
+		const needed = perPlane * read.pixels.planes;
+		if (offsets === undefined || counts === undefined || offsets.count < needed || counts.count < needed) {
+			throw new UndecodableImage("corrupt", `The TIFF's offsets or byte counts do not cover its ${needed} pieces.`);
+		}
+		this.#base = plane * perPlane;
+		this.#perPlane = perPlane;
+		this.#read = read;
+		this.#offsets = offsets;
+		this.#counts = counts;
+	}
+
+	/** Where this plane's piece `index` starts and how many bytes it has, checked against the file's size. */
+	async get(planeIndex: number): Promise<{ offset: number; count: number }> {
+		const index = this.#base + planeIndex;
+		if (this.#windowStart < 0 || index < this.#windowStart || index >= this.#windowStart + ARRAY_WINDOW) {
+			this.#windowStart = index;
+			const { source, layout } = this.#read;
+			// Only this plane's entries: the other planes read theirs.
+			const length = Math.min(ARRAY_WINDOW, this.#perPlane - planeIndex);
+			this.#offsetWindow = await valuesOf(source, layout, this.#offsets, index, length);
+			this.#countWindow = await valuesOf(source, layout, this.#counts, index, length);
+		}
+		const offset = this.#offsetWindow[index - this.#windowStart] ?? 0;
+		const count = this.#countWindow[index - this.#windowStart] ?? 0;
+		if (offset + count > this.#read.source.size) {
+			throw new UndecodableImage("truncated", "A TIFF strip or tile lies past the end of the file.");
+		}
+		return { offset, count };
+	}
+}
+
+/** The decompressed bytes of one strip or tile, at most `expected`, as they come. */
+async function* decompressed(read: Read, offset: number, count: number, expected: number): AsyncGenerator<Uint8Array> {
+	const { compression, source } = read;
+	if (compression === 1) {
+		yield* readRange(source, offset, Math.min(count, expected));
+		return;
+	}
+	const compressed = readRange(source, offset, count);
+	if (compression === 8 || compression === 32946) {
+		yield* inflate(compressed, expected);
+		return;
+	}
+	const decoder = compression === 5 ? new LzwDecoder() : new PackBitsDecoder();
+	let left = expected;
+	for await (const piece of compressed) {
+		// Small inputs, so highly compressed data never expands into a large buffer at once.
+		for (let at = 0; at < piece.length; at += CODED_PIECE) {
+			let out: Uint8Array;
+			try {
+				out = decoder.push(piece.subarray(at, at + CODED_PIECE));
+			} catch {
+				throw new UndecodableImage("corrupt", "A TIFF strip's LZW data is damaged.");
+			}
+			const kept = out.subarray(0, left);
+			left -= kept.length;
+			if (kept.length > 0) yield kept;
+			if (left <= 0 || (decoder instanceof LzwDecoder && decoder.ended)) return;
+		}
+	}
+}
+
+/**
+ * One plane's rows (all samples' when they are stored together), strip after strip, each with its
+ * predictor undone. The row yielded is reused for the next one.
+ */
+async function* stripRows(read: Read, rowsPerStrip: number, plane: number): AsyncGenerator<Uint8Array> {
+	const { pixels, height } = read;
+	const stride = pixels.planes === 1 ? pixels.samples : 1;
+	const rowBytes = pixels.width * stride * pixels.bytesPerSample;
+	const stripCount = Math.ceil(height / rowsPerStrip);
+	const pieces = new Pieces(read, TAG.stripOffsets, TAG.stripByteCounts, stripCount, plane);
+	const row = new Uint8Array(rowBytes);
+	for (let strip = 0; strip < stripCount; strip++) {
+		const { offset, count } = await pieces.get(strip);
+		const rows = Math.min(rowsPerStrip, height - strip * rowsPerStrip);
+		let filled = 0;
+		let done = 0;
+		for await (const piece of decompressed(read, offset, count, rows * rowBytes)) {
+			let at = 0;
+			while (at < piece.length) {
+				const taken = Math.min(rowBytes - filled, piece.length - at);
+				row.set(piece.subarray(at, at + taken), filled);
+				filled += taken;
+				at += taken;
+				if (filled === rowBytes) {
+					undoPredictor(pixels, row, stride);
+					yield row;
+					done++;
+					filled = 0;
+				}
+			}
+		}
+		if (done < rows) throw new UndecodableImage("truncated", `TIFF strip ${strip} holds fewer rows than it should.`);
+	}
+}
+
+/** Reads a stripped image, a row of every plane at a time, and hands the sink each row as RGB. */
+export async function readStrips(read: Read, rowsPerStrip: number): Promise<void> {
+	const { pixels, height, sink } = read;
+	if (rowsPerStrip < 1) throw new UndecodableImage("corrupt", "The TIFF declares strips of no rows.");
+	const rgb = new Uint8Array(pixels.width * 3);
+	sink.start(pixels.width, height);
+	// Separate planes are read side by side, a row of each at a time, each plane's strips once.
+	const planes = Array.from({ length: pixels.planes }, (_, plane) => stripRows(read, rowsPerStrip, plane));
+	const row = new Uint8Array(pixels.width * pixels.samples * pixels.bytesPerSample);
+	try {
+		for (let y = 0; y < height; y++) {
+			for (const [plane, rows] of planes.entries()) {
+				const next = await rows.next();
+				if (next.done === true)
+					throw new UndecodableImage("truncated", "A TIFF plane holds fewer rows than it should.");
+				if (pixels.planes === 1) row.set(next.value);
+				else interleave(next.value, row, plane, pixels);
+			}
+			rowToRgb(pixels, row, pixels.width, rgb);
+			sink.rows(y, 1, rgb);
+		}
+	} finally {
+		// Planes still open after a failure release their streams.
+		for (const rows of planes) await rows.return(undefined);
+	}
+}
+
+/** Reads a tiled image a band of tiles at a time, each tile as RGB into the band, and hands the sink each band. */
+export async function readTiles(read: Read, tileWidth: number, tileLength: number): Promise<void> {
+	const { pixels, height, sink } = read;
+	const pixelBytes = pixels.samples * pixels.bytesPerSample;
+	if (tileWidth < 1 || tileLength < 1 || tileWidth * tileLength * pixelBytes > MAX_TILE_BYTES) {
+		throw new UndecodableImage("too_large", `TIFF tiles of ${tileWidth} × ${tileLength} are not read.`);
+	}
+	if (tileLength * pixels.width * 3 > MAX_BAND_BYTES) {
+		throw new UndecodableImage("too_large", "A row of this TIFF's tiles is too large to hold.");
+	}
+	const across = Math.ceil(pixels.width / tileWidth);
+	const down = Math.ceil(height / tileLength);
+	const planes = Array.from(
+		{ length: pixels.planes },
+		(_, plane) => new Pieces(read, TAG.tileOffsets, TAG.tileByteCounts, across * down, plane),
+	);
+	const tileRowBytes = tileWidth * pixelBytes;
+	const tile = new Uint8Array(tileRowBytes * tileLength);
+	const stride = pixels.planes === 1 ? pixels.samples : 1;
+	const planeTile = pixels.planes === 1 ? tile : new Uint8Array(tileWidth * tileLength * pixels.bytesPerSample);
+	const planeRowBytes = tileWidth * stride * pixels.bytesPerSample;
+	const band = new Uint8Array(tileLength * pixels.width * 3);
+	const tileRgb = new Uint8Array(tileWidth * 3);
+	sink.start(pixels.width, height);
+	for (let ty = 0; ty < down; ty++) {
+		for (let tx = 0; tx < across; tx++) {
+			for (const [plane, pieces] of planes.entries()) {
+				const { offset, count } = await pieces.get(ty * across + tx);
+				let filled = 0;
+				for await (const piece of decompressed(read, offset, count, planeTile.length)) {
+					planeTile.set(piece, filled);
+					filled += piece.length;
+				}
+				if (filled < planeTile.length) {
+					throw new UndecodableImage("truncated", "A TIFF tile holds fewer bytes than it should.");
+				}
+				for (let r = 0; r < tileLength; r++) {
+					undoPredictor(pixels, planeTile.subarray(r * planeRowBytes, (r + 1) * planeRowBytes), stride);
+				}
+				if (pixels.planes > 1) interleave(planeTile, tile, plane, pixels);
+			}
+			const x0 = tx * tileWidth;
+			const columns = Math.min(tileWidth, pixels.width - x0);
+			for (let r = 0; r < tileLength; r++) {
+				rowToRgb(pixels, tile.subarray(r * tileRowBytes, (r + 1) * tileRowBytes), tileWidth, tileRgb);
+				band.set(tileRgb.subarray(0, columns * 3), (r * pixels.width + x0) * 3);
+			}
+		}
+		const y = ty * tileLength;
+		const rows = Math.min(tileLength, height - y);
+		sink.rows(y, rows, band.subarray(0, rows * pixels.width * 3));
+	}
+}
