@@ -1476,14 +1476,24 @@ export interface components {
 			field: "ship_to" | "shipping_method" | "items" | "metadata";
 			/**
 			 * @description The value before: the whole object for ship_to and metadata, the item's changed fields for items.
-			 * @example standard
+			 * @example express
 			 */
-			from?: unknown;
+			from:
+				| string
+				| {
+						[key: string]: unknown;
+				  }
+				| null;
 			/**
 			 * @description The value after, in the same shape.
 			 * @example express
 			 */
-			to?: unknown;
+			to:
+				| string
+				| {
+						[key: string]: unknown;
+				  }
+				| null;
 		};
 		ShipmentCreatedEvent: {
 			/**

@@ -149,15 +149,24 @@ function shipmentEvent<T extends string>(event: T) {
 	});
 }
 
+/**
+ * A changed field's value: the method's name, or an object (`ship_to`, `metadata`, an item's changed
+ * fields); null where there was none. Declared as one schema with a list of types: Scalar's reader
+ * refuses a schema without a type, and an `anyOf` of inline types in this place too.
+ */
+const ChangedValue = z
+	.union([z.string(), z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).nullable())])
+	.nullable()
+	.openapi({ type: ["string", "object", "null"], additionalProperties: true, example: "express" });
+
 /** One change an order.updated event reports: the field, its value before and after. */
 const FieldChange = z
 	.object({
 		field: z.enum(["ship_to", "shipping_method", "items", "metadata"]).openapi({ example: "shipping_method" }),
-		from: z.unknown().openapi({
+		from: ChangedValue.openapi({
 			description: "The value before: the whole object for ship_to and metadata, the item's changed fields for items.",
-			example: "standard",
 		}),
-		to: z.unknown().openapi({ description: "The value after, in the same shape.", example: "express" }),
+		to: ChangedValue.openapi({ description: "The value after, in the same shape." }),
 	})
 	.openapi("OrderFieldChange");
 
