@@ -1,16 +1,16 @@
 /**
  * The claims `npm run bench:cost` seeds (scripts/lib/cost-seed.ts) must be claims the service could
  * have written: on a delivered order's shipped unit, within the units its shipment carries, and each
- * one reading as the API's `Claim`. Run on SQLite in Node over every migration, with 2,000 orders (a
- * whole cycle of the seeded statuses) over 100 accounts and migration 0021's shipments, as the bench
- * seeds them.
+ * one reading as the API's `Claim` (`ClaimBody`, the schema `Claim` is named from). Run on SQLite in
+ * Node over every migration, with 2,000 orders (a whole cycle of the seeded statuses) over 100
+ * accounts and migration 0021's shipments, as the bench seeds them.
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
 import { seedAccountsSql, seedOrdersSql } from "../../scripts/lib/cost-seed.ts";
-import { ClaimSchema } from "../../src/claims/schema.ts";
+import { ClaimBody } from "../../src/webhooks/event-schemas.ts";
 
 const MIGRATIONS = path.join(import.meta.dirname, "..", "..", "migrations");
 const ACCOUNTS = Array.from({ length: 100 }, (_, index) => `acct_seed${String(index).padStart(3, "0")}`);
@@ -92,7 +92,7 @@ describe("the bench's seeded claims", () => {
 			.all() as ClaimRow[];
 		expect(rows.length).toBeGreaterThan(0);
 		for (const row of rows) {
-			const claim = ClaimSchema.parse({
+			const claim = ClaimBody.parse({
 				id: row.id,
 				order_id: row.order_id,
 				status: row.status,
