@@ -60,6 +60,7 @@ export async function measureRoutes(server: DevServer, keys: Keys, size: number,
 	const auth = { Authorization: `Bearer ${partnerKey}` };
 	const jsonHeaders = { ...auth, "Content-Type": "application/json" };
 	const ops = { Authorization: `Bearer ${keys.ops}` };
+	const admin = { Authorization: `Bearer ${keys.admin}` };
 	const calls: Call[] = [];
 
 	/** Calls `request()` twice (warm-up, then measured), or once when `once`. */
@@ -81,6 +82,15 @@ export async function measureRoutes(server: DevServer, keys: Keys, size: number,
 		(url: string, headers: Record<string, string> = auth) =>
 		() =>
 			fetch(`${origin}${url}`, { headers });
+	/** A request with a JSON body, as the partner unless other headers are given. */
+	const sendJson =
+		(method: string, url: string, body: unknown, headers: Record<string, string> = auth) =>
+		() =>
+			fetch(`${origin}${url}`, {
+				method,
+				headers: { ...headers, "Content-Type": "application/json" },
+				body: JSON.stringify(body),
+			});
 
 	// Targets among the seeded orders of the measured partner (account 0), found without measuring.
 	const onHold = (
@@ -147,34 +157,19 @@ export async function measureRoutes(server: DevServer, keys: Keys, size: number,
 	if (createdItem === undefined) throw new Error("the created order has no item");
 	await measure(
 		"PUT /v1/admin/accounts/{id}/settings",
-		() =>
-			fetch(`${origin}/v1/admin/accounts/${keys.partner.account.id}/settings`, {
-				method: "PUT",
-				headers: { Authorization: `Bearer ${keys.admin}`, "Content-Type": "application/json" },
-				// The default (no edit window), so the created order still goes to the floor at once.
-				body: JSON.stringify({ edit_window_minutes: 0 }),
-			}),
+		// The default (no edit window), so the created order still goes to the floor at once.
+		sendJson("PUT", `/v1/admin/accounts/${keys.partner.account.id}/settings`, { edit_window_minutes: 0 }, admin),
 		{ once: true },
 	);
 	await measure(
 		"PATCH /v1/orders/{id} (metadata)",
-		() =>
-			fetch(`${origin}/v1/orders/${readTarget.id}`, {
-				method: "PATCH",
-				headers: jsonHeaders,
-				body: JSON.stringify({ metadata: { bench_ref: `COST-${size}` } }),
-			}),
+		sendJson("PATCH", `/v1/orders/${readTarget.id}`, { metadata: { bench_ref: `COST-${size}` } }),
 		{ once: true },
 	);
 	// The on-hold order may still change its recipient; the item's fix below then sends it to validation.
 	await measure(
 		"PATCH /v1/orders/{id} (recipient, on hold)",
-		() =>
-			fetch(`${origin}/v1/orders/${onHold.id}`, {
-				method: "PATCH",
-				headers: jsonHeaders,
-				body: JSON.stringify({ ship_to: scenarioShipTo(`Cost Bench Recipient ${size}`) }),
-			}),
+		sendJson("PATCH", `/v1/orders/${onHold.id}`, { ship_to: scenarioShipTo(`Cost Bench Recipient ${size}`) }),
 		{ once: true },
 	);
 	await measure(
@@ -264,16 +259,11 @@ export async function measureRoutes(server: DevServer, keys: Keys, size: number,
 	);
 	const claimed = await measure(
 		"POST /v1/orders/{id}/claims",
-		() =>
-			fetch(`${origin}/v1/orders/${createdOrder.id}/claims`, {
-				method: "POST",
-				headers: jsonHeaders,
-				body: JSON.stringify({
-					reason: "wrong_item",
-					items: [{ item_id: createdItem.id, quantity: 1 }],
-					description: "A landscape came instead of the portrait.",
-				}),
-			}),
+		sendJson("POST", `/v1/orders/${createdOrder.id}/claims`, {
+			reason: "wrong_item",
+			items: [{ item_id: createdItem.id, quantity: 1 }],
+			description: "A landscape came instead of the portrait.",
+		}),
 		{ once: true, expect: 201 },
 	);
 	const claim = (await claimed.json()) as { id: string };
@@ -285,12 +275,7 @@ export async function measureRoutes(server: DevServer, keys: Keys, size: number,
 	await measure("GET /ops/claims/{id} (console claim page)", get(`/ops/claims/${claim.id}`, session));
 	await measure(
 		"POST /v1/ops/claims/{id}/approve",
-		() =>
-			fetch(`${origin}/v1/ops/claims/${claim.id}/approve`, {
-				method: "POST",
-				headers: { ...ops, "Content-Type": "application/json" },
-				body: JSON.stringify({ remedy: "refund" }),
-			}),
+		sendJson("POST", `/v1/ops/claims/${claim.id}/approve`, { remedy: "refund" }, ops),
 		{ once: true },
 	);
 
@@ -302,12 +287,7 @@ export async function measureRoutes(server: DevServer, keys: Keys, size: number,
 
 	// Framed previews: each drawn once, then the same again from its cached PNG (the steady cost). A
 	// preview's cache key is its content, so the width differs at each size for the first call to draw.
-	const preview = () =>
-		fetch(`${origin}/v1/previews`, {
-			method: "POST",
-			headers: jsonHeaders,
-			body: JSON.stringify({ ...item, width_px: 200 + Math.round(size / 1000) }),
-		});
+	const preview = sendJson("POST", "/v1/previews", { ...item, width_px: 200 + Math.round(size / 1000) });
 	await measure("POST /v1/previews (first draw)", preview, { once: true });
 	await measure("POST /v1/previews (cached repeat)", preview, { once: true });
 	const itemPreview = get(
