@@ -24,6 +24,7 @@ import { type Call, type Cost, measureCronAndQueue, measureRoutes } from "./lib/
 import { DROP_SEED_ACCOUNTS_SQL, seedAccountsSql, seedCronWorkSql, seedOrdersSql } from "./lib/cost-seed.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
 import { liftLimits, uploadReadyFile } from "./lib/scenario.ts";
+import { writePng } from "./lib/thumbnail-bench-files.ts";
 import { applyMigrations, type D1Target, executeSql, PROJECT_ROOT } from "./lib/wrangler.ts";
 
 /** Migration 0021's backfill, run again over each seeded range: its shipped orders get their shipment. */
@@ -68,6 +69,13 @@ function trips(cost: Cost): string {
 function rows(cost: Cost | undefined): string {
 	if (cost === undefined) return "";
 	return `${cost.rowsRead.toLocaleString("en-US")} / ${cost.rowsWritten.toLocaleString("en-US")}`;
+}
+
+/** A decodable 2400 × 3000 px PNG (300 DPI at 8 × 10 in), written into `folder` and read back. */
+async function realPrintFile(folder: string): Promise<Uint8Array> {
+	const file = path.join(folder, "print-file.png");
+	await writePng(file, 2400, 3000);
+	return new Uint8Array(await readFile(file));
 }
 
 const persistTo = await mkdtemp(path.join(tmpdir(), "fps-bench-cost-"));
@@ -127,7 +135,8 @@ try {
 		});
 		await liftLimits(server.origin, admin, partner.account.id);
 		const jsonHeaders = { Authorization: `Bearer ${partner.keys.live.key}`, "Content-Type": "application/json" };
-		fileId ??= await uploadReadyFile(server.origin, jsonHeaders);
+		// A real image, so the THUMBNAILS queue's consumer makes its thumbnail and previews draw it.
+		fileId ??= await uploadReadyFile(server.origin, jsonHeaders, await realPrintFile(persistTo));
 		const calls = await measureRoutes(server, { partner, ops, admin }, size, fileId);
 		calls.push(...(await measureCronAndQueue(server, lines)));
 		results.set(size, calls);

@@ -60,6 +60,7 @@ export async function measureRoutes(server: DevServer, keys: Keys, size: number,
 	const auth = { Authorization: `Bearer ${partnerKey}` };
 	const jsonHeaders = { ...auth, "Content-Type": "application/json" };
 	const ops = { Authorization: `Bearer ${keys.ops}` };
+	const admin = { Authorization: `Bearer ${keys.admin}` };
 	const calls: Call[] = [];
 
 	/** Calls `request()` twice (warm-up, then measured), or once when `once`. */
@@ -81,6 +82,15 @@ export async function measureRoutes(server: DevServer, keys: Keys, size: number,
 		(url: string, headers: Record<string, string> = auth) =>
 		() =>
 			fetch(`${origin}${url}`, { headers });
+	/** A request with a JSON body, as the partner unless other headers are given. */
+	const sendJson =
+		(method: string, url: string, body: unknown, headers: Record<string, string> = auth) =>
+		() =>
+			fetch(`${origin}${url}`, {
+				method,
+				headers: { ...headers, "Content-Type": "application/json" },
+				body: JSON.stringify(body),
+			});
 
 	// Targets among the seeded orders of the measured partner (account 0), found without measuring.
 	const onHold = (
@@ -142,7 +152,26 @@ export async function measureRoutes(server: DevServer, keys: Keys, size: number,
 		() => fetch(`${origin}/v1/orders`, { method: "POST", headers: jsonHeaders, body: createBody() }),
 		{ expect: 201 },
 	);
-	const createdOrder = (await created.json()) as { id: string };
+	const createdOrder = (await created.json()) as { id: string; items: { id: string }[] };
+	const createdItem = createdOrder.items[0];
+	if (createdItem === undefined) throw new Error("the created order has no item");
+	await measure(
+		"PUT /v1/admin/accounts/{id}/settings",
+		// The default (no edit window), so the created order still goes to the floor at once.
+		sendJson("PUT", `/v1/admin/accounts/${keys.partner.account.id}/settings`, { edit_window_minutes: 0 }, admin),
+		{ once: true },
+	);
+	await measure(
+		"PATCH /v1/orders/{id} (metadata)",
+		sendJson("PATCH", `/v1/orders/${readTarget.id}`, { metadata: { bench_ref: `COST-${size}` } }),
+		{ once: true },
+	);
+	// The on-hold order may still change its recipient; the item's fix below then sends it to validation.
+	await measure(
+		"PATCH /v1/orders/{id} (recipient, on hold)",
+		sendJson("PATCH", `/v1/orders/${onHold.id}`, { ship_to: scenarioShipTo(`Cost Bench Recipient ${size}`) }),
+		{ once: true },
+	);
 	await measure(
 		"PATCH /v1/orders/{id}/items/{item_id}",
 		() =>
@@ -222,7 +251,71 @@ export async function measureRoutes(server: DevServer, keys: Keys, size: number,
 	const session = { Cookie: cookie };
 	await measure("GET /ops/orders (console queue)", get("/ops/orders", session));
 	await measure("GET /ops/orders/{id} (console order page)", get(`/ops/orders/${createdOrder.id}`, session));
+
+	// Claims: the created order is delivered now, with its shipment, so it may be claimed as the wrong item.
+	await measure(
+		"GET /v1/orders/{id}/actions (delivered, with shipments)",
+		get(`/v1/orders/${createdOrder.id}/actions`),
+	);
+	const claimed = await measure(
+		"POST /v1/orders/{id}/claims",
+		sendJson("POST", `/v1/orders/${createdOrder.id}/claims`, {
+			reason: "wrong_item",
+			items: [{ item_id: createdItem.id, quantity: 1 }],
+			description: "A landscape came instead of the portrait.",
+		}),
+		{ once: true, expect: 201 },
+	);
+	const claim = (await claimed.json()) as { id: string };
+	await measure("GET /v1/orders/{id}/claims", get(`/v1/orders/${createdOrder.id}/claims`));
+	await measure("GET /v1/claims/{id}", get(`/v1/claims/${claim.id}`));
+	await measure("GET /v1/claims (a page of 20)", get("/v1/claims?limit=20"));
+	await measure("GET /v1/ops/claims (a page of 20)", get("/v1/ops/claims?limit=20", ops));
+	await measure("GET /ops/claims (console claims)", get("/ops/claims", session));
+	await measure("GET /ops/claims/{id} (console claim page)", get(`/ops/claims/${claim.id}`, session));
+	await measure(
+		"POST /v1/ops/claims/{id}/approve",
+		sendJson("POST", `/v1/ops/claims/${claim.id}/approve`, { remedy: "refund" }, ops),
+		{ once: true },
+	);
+
+	// Thumbnails: the uploaded file's is made by the THUMBNAILS queue's consumer under wrangler dev.
+	await waitForThumbnail(origin, auth, fileId);
+	await measure("GET /v1/print-files/{id}", get(`/v1/print-files/${fileId}`));
+	await measure("GET /v1/print-files/{id}/thumbnail", get(`/v1/print-files/${fileId}/thumbnail`));
+	await measure("GET /v1/ops/print-files/{id}/thumbnail", get(`/v1/ops/print-files/${fileId}/thumbnail`, ops));
+
+	// Framed previews: each drawn once, then the same again from its cached PNG (the steady cost). A
+	// preview's cache key is its content, so the width differs at each size for the first call to draw.
+	const preview = sendJson("POST", "/v1/previews", { ...item, width_px: 200 + Math.round(size / 1000) });
+	await measure("POST /v1/previews (first draw)", preview, { once: true });
+	await measure("POST /v1/previews (cached repeat)", preview, { once: true });
+	const itemPreview = get(
+		`/v1/orders/${createdOrder.id}/items/${createdItem.id}/preview?width_px=${400 + Math.round(size / 1000)}`,
+	);
+	await measure("GET /v1/orders/{id}/items/{item_id}/preview (first draw)", itemPreview, { once: true });
+	await measure("GET /v1/orders/{id}/items/{item_id}/preview (cached repeat)", itemPreview, { once: true });
 	return calls;
+}
+
+/** Waits, at most a minute, for the print file's thumbnail to be made; fails saying so when it is not. */
+async function waitForThumbnail(origin: string, headers: Record<string, string>, id: string): Promise<void> {
+	const deadline = Date.now() + 60_000;
+	let status = "unknown";
+	while (Date.now() < deadline) {
+		const file = await json<{ thumbnail: { status: string; reason: string | null } }>(
+			await fetch(`${origin}/v1/print-files/${id}`, { headers }),
+			200,
+		);
+		status = file.thumbnail.status;
+		if (status === "ready") return;
+		if (status === "unavailable")
+			throw new Error(`print file ${id}'s thumbnail is unavailable: ${file.thumbnail.reason}`);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	throw new Error(
+		`print file ${id}'s thumbnail was not ready within 60 s (still ${status}): is the THUMBNAILS queue's consumer running under wrangler dev?`,
+	);
 }
 
 async function waitForStatus(

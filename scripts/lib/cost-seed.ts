@@ -8,6 +8,8 @@
  * Order `n` belongs to account `n % 100` and is created `n` × 5 minutes after a base instant a year
  * back. Its status follows its number within its account, `(n / 100) % 20`, so every account has every
  * status from its tenth order on: 70% delivered, 10% shipped, 10% in production, 5% on hold, 5% canceled. Every tenth is a test order (`n % 10 = 7`).
+ * Every seventh delivered order has a claim (`wrong_item`, its first item's unit, made the day it was delivered): a
+ * third of them submitted, a third approved with a refund, a third rejected.
  */
 
 /** The statuses a seeded order is in, by `(n / 100) % 20`, and the version its moves bring it to. */
@@ -24,6 +26,12 @@ const VERSION_SQL = `CASE (n / 100) % 20
   WHEN 3 THEN 3
   WHEN 4 THEN 4
   ELSE 5 END`;
+
+/** Every seventh order, when delivered, has a claim on its first item's unit (about 10% of the orders). */
+const CLAIM_EVERY = 7;
+
+/** A seeded claim's status by `(n / 7) % 3`: a third each submitted, approved with a refund, rejected. */
+const CLAIM_STATUS_SQL = `CASE (n / ${CLAIM_EVERY}) % 3 WHEN 0 THEN 'submitted' WHEN 1 THEN 'approved' ELSE 'rejected' END`;
 
 /** Where seeded webhooks would go: a loopback port nobody listens on (the discard port), so an attempt fails at once. */
 export const SEED_HOOK_URL = "http://127.0.0.1:9/hooks";
@@ -145,6 +153,24 @@ SELECT 'pf_seed' || printf('%08d', n), account_id, mode, 'ready', 'print-' || n 
   'seed/' || printf('%08d', n), created_at, created_at, created_at, 'tiff', 2400, 3000, 21600122, created_at, 4794,
   'seed-etag-' || n
 FROM o;
+
+${order}
+INSERT INTO claims (id, account_id, mode, order_id, reason, description, photos, status, resolution, resolution_id,
+  created_at, resolved_at)
+SELECT 'clm_seed' || printf('%08d', n), account_id, mode, id, 'wrong_item', 'A landscape came instead of the portrait.', '[]',
+  ${CLAIM_STATUS_SQL},
+  CASE (n / ${CLAIM_EVERY}) % 3 WHEN 0 THEN NULL
+    ELSE json_object('remedy', CASE (n / ${CLAIM_EVERY}) % 3 WHEN 1 THEN 'refund' END, 'reprint_order_id', NULL,
+      'credit_cents', CASE (n / ${CLAIM_EVERY}) % 3 WHEN 1 THEN 4000 END, 'message', NULL, 'resolved_at', delivered_at) END,
+  CASE (n / ${CLAIM_EVERY}) % 3 WHEN 0 THEN NULL ELSE 'seed' || n END,
+  delivered_at,
+  CASE (n / ${CLAIM_EVERY}) % 3 WHEN 0 THEN NULL ELSE delivered_at END
+FROM o WHERE status = 'delivered' AND n % ${CLAIM_EVERY} = 0;
+
+${seq}, o AS (SELECT n, ${STATUS_SQL} AS status FROM seq)
+INSERT INTO claim_items (claim_id, item_id, quantity)
+SELECT 'clm_seed' || printf('%08d', n), 'itm_seed' || printf('%08d', n) || '_0', 1
+FROM o WHERE status = 'delivered' AND n % ${CLAIM_EVERY} = 0;
 
 ${order}
 INSERT INTO quotes (id, account_id, mode, price_book_version, created_at, expires_at, body)

@@ -33,8 +33,16 @@ export async function liftLimits(origin: string, adminKey: string, accountId: st
 	if (response.status !== 200) throw new Error(`limit override failed: ${response.status} ${await response.text()}`);
 }
 
-/** Uploads a 2400 × 3000 px PNG through the worker route (300 DPI at 8 × 10 in) and returns its id. */
-export async function uploadReadyFile(origin: string, headers: Record<string, string>): Promise<string> {
+/**
+ * Uploads a 2400 × 3000 px PNG through the worker route (300 DPI at 8 × 10 in) and returns its id. The
+ * default `body` has the right header but no image data (no thumbnail can be made of it); pass a real PNG
+ * of that size where the file's thumbnail or previews are read.
+ */
+export async function uploadReadyFile(
+	origin: string,
+	headers: Record<string, string>,
+	body: Uint8Array = pngOfSize(2400, 3000, 1000),
+): Promise<string> {
 	const created = await fetch(`${origin}/v1/print-files`, {
 		method: "POST",
 		headers,
@@ -44,7 +52,7 @@ export async function uploadReadyFile(origin: string, headers: Record<string, st
 	const stored = await fetch(ticket.upload_url, {
 		method: "PUT",
 		headers: ticket.upload_headers,
-		body: pngOfSize(2400, 3000, 1000),
+		body,
 	});
 	if (stored.status !== 200) throw new Error(`upload failed: ${stored.status} ${await stored.text()}`);
 	return ticket.id;

@@ -1,6 +1,6 @@
 /**
- * Drives every route a partner, an operator and an admin call, the console, the cron and a queue
- * batch, through the worker as deployed (the workers-traced project runs it with the cost tracer on),
+ * Drives every route a partner, an operator and an admin call, the console (its claim pages too), the
+ * cron and a queue batch, through the worker as deployed (the workers-traced project runs it with the cost tracer on),
  * for the query-plan test to read the statements they ran.
  */
 import {
@@ -237,6 +237,8 @@ export async function driveEverything(): Promise<void> {
 	);
 	await json(await send("POST", `/v1/ops/claims/${again.id}/approve`, opsKey, { remedy: "refund" }), 200);
 	await json(await api("/v1/claims?limit=1", { key }), 200);
+	await json(await api("/v1/claims?limit=20", { key }), 200);
+	await json(await api("/v1/ops/claims?status=approved", ops), 200);
 	const later = encodeCursor({ createdAt: new Date(Date.now() + 60_000).toISOString(), id: "clm_z" });
 	await json(await api(`/v1/claims?status=submitted&limit=1&cursor=${later}`, { key }), 200);
 	const shipped = await json<{ shipments: Array<{ id: string }> }>(
@@ -274,6 +276,9 @@ export async function driveEverything(): Promise<void> {
 	await consoleRequest("/ops/work-tickets?status=in_production&mode=live", { cookie });
 	await consoleRequest(`/ops/print-files/${file}/download`, { cookie });
 	await consoleRequest("/ops/shipments/import", { cookie });
+	await htmlOf(await consoleRequest("/ops/claims", { cookie }), 200);
+	await htmlOf(await consoleRequest("/ops/claims?status=approved", { cookie }), 200);
+	await htmlOf(await consoleRequest(`/ops/claims/${again.id}`, { cookie }), 200);
 	const another = await json<OrderAnswer>(
 		await send("POST", "/v1/orders", key, { external_id: externalId("PLAN"), ship_to: SHIP_TO, items: [item] }),
 		201,
@@ -310,15 +315,20 @@ export async function driveEverything(): Promise<void> {
 			await api(`/v1/sandbox/orders/${id}/advance`, { key: testKey, method: "POST" });
 	}
 
-	// Admin.
-	const account = await json<{ id: string; keys: { live: { id: string } } }>(
+	// Admin: each checked, so a route answering 404 cannot leave its statements undriven.
+	const created = await json<{ account: { id: string }; keys: { live: { id: string } } }>(
 		await send("POST", "/v1/admin/accounts", adminKey, { name: "Plan Admin Partner" }),
 		201,
 	);
-	await send("POST", `/v1/admin/accounts/${account.id}/keys`, adminKey, { mode: "test", scopes: ["orders:read"] });
-	await api(`/v1/admin/keys/${account.keys.live.id}/revoke`, { key: adminKey, method: "POST" });
-	await send("PUT", `/v1/admin/accounts/${account.id}/limits`, adminKey, { requests_per_minute: 500 });
-	await send("PUT", `/v1/admin/accounts/${account.id}/pricing`, adminKey, { discount_percent: 10 });
+	const accountId = created.account.id;
+	await json(
+		await send("POST", `/v1/admin/accounts/${accountId}/keys`, adminKey, { mode: "test", scopes: ["orders:read"] }),
+		201,
+	);
+	await json(await api(`/v1/admin/keys/${created.keys.live.id}/revoke`, { key: adminKey, method: "POST" }), 200);
+	await json(await send("PUT", `/v1/admin/accounts/${accountId}/limits`, adminKey, { requests_per_minute: 500 }), 200);
+	await json(await send("PUT", `/v1/admin/accounts/${accountId}/pricing`, adminKey, { discount_percent: 10 }), 200);
+	await json(await send("PUT", `/v1/admin/accounts/${accountId}/settings`, adminKey, { edit_window_minutes: 30 }), 200);
 
 	// Thumbnails: the consumer makes one and gives up on another, then both routes read them.
 	const pinned = await Promise.all(
