@@ -23,6 +23,7 @@ const MAY_USE = {
 	console: [
 		"claims",
 		"production",
+		"previews",
 		"orders",
 		"accounts",
 		"print-files",
