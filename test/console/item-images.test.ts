@@ -5,6 +5,8 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { THUMBNAIL_UNAVAILABLE_REASONS } from "../../src/print-files/thumbnail-store.ts";
+import { thumbnailReasonWords } from "../../src/production/item-words.ts";
 import { api } from "../helpers.ts";
 import { createOrder, orderBody, settleValidation } from "../orders/order-helpers.ts";
 import { partnerWithThumbnail } from "../previews/preview-helpers.ts";
@@ -31,6 +33,24 @@ async function privatePng(response: Response): Promise<{ width: number; height: 
 	expect(response.headers.get("Content-Type")).toBe("image/png");
 	expect(response.headers.get("Cache-Control")).toMatch(/^private\b/);
 	return pngSize(new Uint8Array(await response.arrayBuffer()));
+}
+
+/** An order of a new partner whose file's thumbnail is made, then put back to `state` as the row would say it. */
+async function orderWithThumbnail(state: "ready" | "pending" | "unavailable") {
+	const { key, file } = await partnerWithThumbnail();
+	const order = await createOrder(key, orderBody(file));
+	const column = {
+		ready: null,
+		pending: "thumbnail_status = NULL",
+		unavailable: "thumbnail_status = 'unavailable', thumbnail_reason = 'unsupported_variant'",
+	}[state];
+	if (column !== null) await env.DB.prepare(`UPDATE print_files SET ${column} WHERE id = ?1`).bind(file).run();
+	return { orderId: order.id, itemId: order.items[0]?.id ?? "", file };
+}
+
+/** The `<img>` tag of the order page marked `data-<mark>-of` the item, or "" without one. */
+function imageTag(html: string, mark: "preview" | "thumbnail", itemId: string): string {
+	return new RegExp(`<img [^>]*data-${mark}-of="${itemId}"[^>]*>`).exec(html)?.[0] ?? "";
 }
 
 /** The images' two paths for an order's item. */
@@ -127,31 +147,75 @@ describe("the console's item images, refused", () => {
 	});
 
 	it("answer a 409 page saying the thumbnail is being made while it is pending", async () => {
-		const { key, file } = await partnerWithThumbnail();
-		const pending = await createOrder(key, orderBody(file));
-		const pendingItem = pending.items[0]?.id ?? "";
-		await env.DB.prepare("UPDATE print_files SET thumbnail_status = NULL WHERE id = ?1").bind(file).run();
-		for (const path of imagePaths(pending.id, pendingItem)) {
+		const pending = await orderWithThumbnail("pending");
+		for (const path of imagePaths(pending.orderId, pending.itemId)) {
 			const html = await htmlOf(await consoleRequest(path, { cookie: operator.cookie }), 409);
 			expect(textOf(html)).toContain("is still being made");
 		}
 	});
 
 	it("answer a thumbnail that will never be made with a 404 page giving the reason; the preview draws a placeholder", async () => {
-		const { key, file } = await partnerWithThumbnail();
-		const order = await createOrder(key, orderBody(file));
-		const item = order.items[0]?.id ?? "";
-		await env.DB.prepare(
-			"UPDATE print_files SET thumbnail_status = 'unavailable', thumbnail_reason = 'unsupported_variant' WHERE id = ?1",
-		)
-			.bind(file)
-			.run();
-		const [thumbnail = "", preview = ""] = imagePaths(order.id, item);
+		const { orderId: order, itemId: item, file } = await orderWithThumbnail("unavailable");
+		const [thumbnail = "", preview = ""] = imagePaths(order, item);
 		const html = await htmlOf(await consoleRequest(thumbnail, { cookie: operator.cookie }), 404);
 		expect(textOf(html)).toContain(`Print file ${file} has no thumbnail (unsupported_variant).`);
 		const response = await consoleRequest(preview, { cookie: operator.cookie });
 		expect(response.headers.get("X-Preview-Image")).toBe("placeholder");
 		expect(response.headers.get("X-Preview-Placeholder-Reason")).toBe("unsupported_variant");
 		await privatePng(response);
+	});
+});
+
+describe("GET /ops/orders/:id, the items' images", () => {
+	it("shows each item's framed preview and thumbnail from the console's routes, with width, height and alt text, under a policy allowing this origin's images", async () => {
+		const response = await consoleRequest(`/ops/orders/${orderId}`, { cookie: operator.cookie });
+		const html = await htmlOf(response, 200);
+		expect(response.headers.get("Content-Security-Policy")).toContain("img-src 'self' data:");
+		const preview = imageTag(html, "preview", itemId);
+		expect(preview).toContain(`src="/ops/orders/${orderId}/items/${itemId}/preview.png?width_px=400"`);
+		expect(preview).toContain('width="200"');
+		expect(preview).toMatch(/height="(2[0-9][0-9]|3[0-9][0-9])"/);
+		expect(preview).toMatch(
+			/alt="Framed preview of Item 1 of 1 · 8 × 10 in: the finished piece drawn to scale, [^"]+"/,
+		);
+		const thumbnail = imageTag(html, "thumbnail", itemId);
+		expect(thumbnail).toContain(`src="/ops/orders/${orderId}/items/${itemId}/thumbnail.png"`);
+		// The 819 × 1024 px thumbnail, its longest side shown 160 px.
+		expect(thumbnail).toContain('width="128"');
+		expect(thumbnail).toContain('height="160"');
+		expect(thumbnail).toContain(
+			'alt="Thumbnail of the print file of Item 1 of 1 · 8 × 10 in: the whole image, uncropped."',
+		);
+	});
+
+	it("says in words that the thumbnail is being made, and shows no image that would break, while it is pending", async () => {
+		const pending = await orderWithThumbnail("pending");
+		const html = await htmlOf(await consoleRequest(`/ops/orders/${pending.orderId}`, { cookie: operator.cookie }), 200);
+		expect(imageTag(html, "preview", pending.itemId)).toBe("");
+		expect(imageTag(html, "thumbnail", pending.itemId)).toBe("");
+		const text = textOf(html);
+		expect(text).toContain("Thumbnail being made.");
+		expect(text).toContain("The preview follows the file's thumbnail, which is being made.");
+	});
+
+	it("gives the reason a thumbnail will never be made in words, and still shows the framed preview with its placeholder", async () => {
+		const unavailable = await orderWithThumbnail("unavailable");
+		const html = await htmlOf(
+			await consoleRequest(`/ops/orders/${unavailable.orderId}`, { cookie: operator.cookie }),
+			200,
+		);
+		expect(imageTag(html, "thumbnail", unavailable.itemId)).toBe("");
+		expect(imageTag(html, "preview", unavailable.itemId)).not.toBe("");
+		const text = textOf(html);
+		expect(text).toContain(
+			"No thumbnail: the file is a variant of its format the service cannot draw; it still prints.",
+		);
+		expect(text).toContain("a grey placeholder stands for the image (no thumbnail)");
+	});
+
+	it("has words for every reason a thumbnail can be unavailable", () => {
+		for (const reason of THUMBNAIL_UNAVAILABLE_REASONS)
+			expect(thumbnailReasonWords(reason)).not.toContain("reason given");
+		expect(thumbnailReasonWords("something_new")).toBe('the reason given is "something_new"');
 	});
 });
