@@ -1,15 +1,9 @@
-/**
- * An item's thumbnail and framed preview in the console, behind the session: the PNGs themselves, and
- * every way they are refused (no session, a partner's key, another order's item, a thumbnail still
- * being made or never to be, a bad width), each as a console page and never a 500.
- */
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { THUMBNAIL_UNAVAILABLE_REASONS } from "../../src/print-files/thumbnail-store.ts";
 import { thumbnailReasonWords } from "../../src/production/item-words.ts";
 import { api } from "../helpers.ts";
 import { createOrder, orderBody, settleValidation } from "../orders/order-helpers.ts";
-import { partnerWithThumbnail } from "../previews/preview-helpers.ts";
+import { orderWithThumbnail, partnerWithThumbnail } from "../previews/preview-helpers.ts";
 import { consoleRequest, htmlOf, type Operator, signedInOperator, textOf } from "./console-helpers.ts";
 
 let operator: Operator;
@@ -33,19 +27,6 @@ async function privatePng(response: Response): Promise<{ width: number; height: 
 	expect(response.headers.get("Content-Type")).toBe("image/png");
 	expect(response.headers.get("Cache-Control")).toMatch(/^private\b/);
 	return pngSize(new Uint8Array(await response.arrayBuffer()));
-}
-
-/** An order of a new partner whose file's thumbnail is made, then put back to `state` as the row would say it. */
-async function orderWithThumbnail(state: "ready" | "pending" | "unavailable") {
-	const { key, file } = await partnerWithThumbnail();
-	const order = await createOrder(key, orderBody(file));
-	const column = {
-		ready: null,
-		pending: "thumbnail_status = NULL",
-		unavailable: "thumbnail_status = 'unavailable', thumbnail_reason = 'unsupported_variant'",
-	}[state];
-	if (column !== null) await env.DB.prepare(`UPDATE print_files SET ${column} WHERE id = ?1`).bind(file).run();
-	return { orderId: order.id, itemId: order.items[0]?.id ?? "", file };
 }
 
 /** The `<img>` tag of the order page marked `data-<mark>-of` the item, or "" without one. */
@@ -158,10 +139,10 @@ describe("the console's item images, refused", () => {
 		const { orderId: order, itemId: item, file } = await orderWithThumbnail("unavailable");
 		const [thumbnail = "", preview = ""] = imagePaths(order, item);
 		const html = await htmlOf(await consoleRequest(thumbnail, { cookie: operator.cookie }), 404);
-		expect(textOf(html)).toContain(`Print file ${file} has no thumbnail (unsupported_variant).`);
+		expect(textOf(html)).toContain(`Print file ${file} has no thumbnail (corrupt).`);
 		const response = await consoleRequest(preview, { cookie: operator.cookie });
 		expect(response.headers.get("X-Preview-Image")).toBe("placeholder");
-		expect(response.headers.get("X-Preview-Placeholder-Reason")).toBe("unsupported_variant");
+		expect(response.headers.get("X-Preview-Placeholder-Reason")).toBe("corrupt");
 		await privatePng(response);
 	});
 });
@@ -207,9 +188,7 @@ describe("GET /ops/orders/:id, the items' images", () => {
 		expect(imageTag(html, "thumbnail", unavailable.itemId)).toBe("");
 		expect(imageTag(html, "preview", unavailable.itemId)).not.toBe("");
 		const text = textOf(html);
-		expect(text).toContain(
-			"No thumbnail: the file is a variant of its format the service cannot draw; it still prints.",
-		);
+		expect(text).toContain("No thumbnail: the file's image data is damaged.");
 		expect(text).toContain("a grey placeholder stands for the image (no thumbnail)");
 	});
 

@@ -1,29 +1,9 @@
-/**
- * The work ticket's framed preview: the item's preview PNG inline beside the drawing (the same bytes
- * the partner's preview route draws), or, while the thumbnail is being made, words saying so.
- */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { bytesOfBase64 } from "../../src/base64.ts";
 import { TICKET_PREVIEW_PX } from "../../src/production/ticket-preview.ts";
 import { textOf } from "../console/console-helpers.ts";
 import { api, createKeyWithScopes } from "../helpers.ts";
-import { createOrder, orderBody, settleValidation } from "../orders/order-helpers.ts";
-import { partnerWithThumbnail } from "../previews/preview-helpers.ts";
-
-/** A partner's order in production whose file's thumbnail is made, then set to `state` as its row would say. */
-async function orderWithThumbnail(state: "ready" | "pending" | "unavailable") {
-	const { key, file } = await partnerWithThumbnail();
-	const order = await createOrder(key, orderBody(file));
-	expect((await settleValidation(key, order.id)).status).toBe("in_production");
-	const column = {
-		ready: null,
-		pending: "thumbnail_status = NULL",
-		unavailable: "thumbnail_status = 'unavailable', thumbnail_reason = 'corrupt'",
-	}[state];
-	if (column !== null) await env.DB.prepare(`UPDATE print_files SET ${column} WHERE id = ?1`).bind(file).run();
-	return { key, orderId: order.id, itemId: order.items[0]?.id ?? "" };
-}
+import { orderWithThumbnail } from "../previews/preview-helpers.ts";
 
 /** The order's work ticket as the ops API serves it. */
 async function ticketOf(orderId: string): Promise<string> {
