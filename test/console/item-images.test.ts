@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { THUMBNAIL_UNAVAILABLE_REASONS } from "../../src/print-files/thumbnail-store.ts";
 import { thumbnailReasonWords } from "../../src/production/item-words.ts";
@@ -125,6 +126,21 @@ describe("the console's item images, refused", () => {
 				"There is no order ord_nope.",
 			);
 		}
+	});
+
+	it("never serve another account's file: an item naming one (written past the API's checks) gets 404 pages", async () => {
+		const stranger = await orderWithThumbnail("ready");
+		const own = await orderWithThumbnail("ready");
+		await env.DB.prepare("UPDATE order_items SET print_file_id = ?1 WHERE id = ?2")
+			.bind(stranger.file, own.itemId)
+			.run();
+		const [thumbnail = "", preview = ""] = imagePaths(own.orderId, own.itemId);
+		expect(textOf(await htmlOf(await consoleRequest(thumbnail, { cookie: operator.cookie }), 404))).toContain(
+			`Item ${own.itemId} has no print file yet, so no thumbnail.`,
+		);
+		expect(textOf(await htmlOf(await consoleRequest(preview, { cookie: operator.cookie }), 404))).toContain(
+			`No print file ${stranger.file}.`,
+		);
 	});
 
 	it("answer a 409 page saying the thumbnail is being made while it is pending", async () => {
