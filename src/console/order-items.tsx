@@ -153,9 +153,9 @@ function Lines({ lines }: { lines: readonly SpecLine[] }) {
 }
 
 /** How wide the order page shows a framed preview, in CSS pixels (drawn twice as wide, for sharp screens). */
-export const PREVIEW_SHOWN_PX = 200;
+const PREVIEW_SHOWN_PX = 200;
 /** The longest side the order page shows a thumbnail at, in CSS pixels. */
-export const THUMBNAIL_SHOWN_PX = 160;
+const THUMBNAIL_SHOWN_PX = 160;
 
 /** Where an item's images are served, behind the console's session. */
 function imagesPath(orderId: string, itemId: string): string {
