@@ -23,6 +23,7 @@ const MAY_USE = {
 	console: [
 		"claims",
 		"production",
+		"previews",
 		"orders",
 		"accounts",
 		"print-files",
@@ -34,7 +35,19 @@ const MAY_USE = {
 	],
 	// The document also describes the webhooks the service sends: their bodies are the webhooks folder's.
 	openapi: ["access", "accounts", "webhooks"],
-	production: ["orders", "branding", "print-files", "catalog", "accounts", "addresses", "access", "pricing", "framing"],
+	// The work ticket prints an item's framed preview, drawn by previews.
+	production: [
+		"previews",
+		"orders",
+		"branding",
+		"print-files",
+		"catalog",
+		"accounts",
+		"addresses",
+		"access",
+		"pricing",
+		"framing",
+	],
 	admin: ["accounts", "webhooks", "access", "rate-limit"],
 	// Claims are made against orders' shipments and name print files as photos; a reprint is a new order.
 	claims: ["orders", "webhooks", "print-files", "access", "accounts"],

@@ -12,19 +12,13 @@ import { findClaim, listClaimsInStatus } from "../claims/store.ts";
 import { decodeCursor } from "../http/cursor.ts";
 import { ApiError } from "../http/errors.ts";
 import { loadOrderSheet } from "../production/order-sheet.ts";
-import { PAGE_SECURITY_HEADERS } from "../production/slip-page.ts";
+import { OWN_IMAGES_POLICY } from "../production/slip-page.ts";
 import { ClaimPage, ClaimsPage, type DecisionOutcome } from "./claim-pages.tsx";
 import type { ConsoleEnv, OperatorEnv } from "./console-env.ts";
 import { errorPage, page, readForm } from "./responses.tsx";
 import { requireCsrf, requireSession } from "./session-gate.ts";
 
 export const claimRoutes = new Hono<ConsoleEnv>();
-
-/** The console's policy, with the claim's own photos (this origin) allowed as images. */
-const CLAIM_PAGE_POLICY = (PAGE_SECURITY_HEADERS["Content-Security-Policy"] ?? "default-src 'none'").replace(
-	/img-src [^;]*/,
-	"img-src 'self' data:",
-);
 
 function isClaimStatus(value: string | undefined): value is ClaimStatus {
 	return (CLAIM_STATUSES as readonly string[]).includes(value ?? "");
@@ -62,7 +56,8 @@ async function claimPage(
 		<ClaimPage claim={found.claim} sheet={sheet} outcome={outcome} csrfToken={c.var.operator.csrfToken} />,
 		status,
 	);
-	response.headers.set("Content-Security-Policy", CLAIM_PAGE_POLICY);
+	// The claim's own photos (this origin) are allowed as images.
+	response.headers.set("Content-Security-Policy", OWN_IMAGES_POLICY);
 	return response;
 }
 

@@ -21,7 +21,7 @@ import { downloadPrintFile } from "../production/print-file-download.ts";
 import { MAX_IMPORT_BYTES } from "../production/shipments-csv.ts";
 import { importShipments } from "../production/shipments-import.ts";
 import { previewShipments } from "../production/shipments-preview.ts";
-import { PAGE_SECURITY_HEADERS, renderPackingSlip } from "../production/slip-page.ts";
+import { OWN_IMAGES_POLICY, PAGE_SECURITY_HEADERS, renderPackingSlip } from "../production/slip-page.ts";
 import { WorkTicketsQuery, workTicketBatch, workTicketOf } from "../production/ticket-batches.ts";
 import type { ConsoleEnv, OperatorEnv } from "./console-env.ts";
 import { ImportPage } from "./import-page.tsx";
@@ -89,7 +89,14 @@ async function orderPage(
 	const csrfToken = c.var.operator.csrfToken;
 	const [sheet, history] = await Promise.all([loadOrderSheet(c.env, orderId), listOrderMoves(c.env.DB, orderId)]);
 	if (sheet === null) return noSuchOrder(c, orderId);
-	return page(c, <OrderPage sheet={sheet} history={history} csrfToken={csrfToken} {...outcome} />, status);
+	const response = await page(
+		c,
+		<OrderPage sheet={sheet} history={history} csrfToken={csrfToken} {...outcome} />,
+		status,
+	);
+	// The items' thumbnails and previews are this origin's images, served behind the same session.
+	response.headers.set("Content-Security-Policy", OWN_IMAGES_POLICY);
+	return response;
 }
 
 function noSuchOrder(c: Context<OperatorEnv>, orderId: string): Promise<Response> {

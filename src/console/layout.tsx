@@ -41,7 +41,11 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1re
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
 .spec { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: .5rem 1.5rem; }
-.spec h3 { font-size: .85rem; margin: .25rem 0; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
+.item-images .images { display: flex; flex-wrap: wrap; gap: .75rem 1.5rem; align-items: flex-start; margin-bottom: .5rem; }
+.item-image { margin: 0; max-width: 100%; }
+.item-image img { display: block; max-width: 100%; height: auto; border: 1px solid var(--line); background: #fff; }
+.item-image figcaption { font-size: .8rem; margin-top: .25rem; max-width: 200px; }
+.item-images h3, .spec h3 { font-size: .85rem; margin: .25rem 0; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
 address { font-style: normal; }
 .muted { color: var(--muted); }
 .url { overflow-wrap: anywhere; }

@@ -1,9 +1,11 @@
 /**
  * The order page's items: each item by its place and size, its parts, file and warnings, and under it
- * its framing, dimensions and price; and the banner of every item's warnings in words.
+ * its framed preview and thumbnail, framing, dimensions and price; and the banner of every item's
+ * warnings in words.
  */
 import type { SpecLine } from "../framing/words.ts";
-import { warningWords } from "../production/item-words.ts";
+import { previewSize } from "../previews/framed-preview.ts";
+import { thumbnailReasonWords, warningWords } from "../production/item-words.ts";
 import type { SheetItem } from "../production/order-sheet.ts";
 import { bytesText } from "./format.ts";
 import { Amount, Dash, WarningTags } from "./layout.tsx";
@@ -56,7 +58,7 @@ function FileCell({ item }: { item: SheetItem }) {
  * A row per item and, under each, a row of its framing, dimensions and price. Few columns, so the
  * table fits a desktop screen; under 40rem each item becomes a card.
  */
-function ItemsTable({ items }: { items: readonly SheetItem[] }) {
+function ItemsTable({ orderId, items }: { orderId: string; items: readonly SheetItem[] }) {
 	return (
 		<div class="table-wrap">
 			<table class="cards items">
@@ -99,6 +101,7 @@ function ItemsTable({ items }: { items: readonly SheetItem[] }) {
 						</tr>,
 						<tr class="item-spec" data-spec-of={item.id}>
 							<td colspan={6} class="full">
+								<ItemImages orderId={orderId} item={item} />
 								<ItemSpec item={item} />
 							</td>
 						</tr>,
@@ -149,6 +152,81 @@ function Lines({ lines }: { lines: readonly SpecLine[] }) {
 	);
 }
 
+/** How wide the order page shows a framed preview, in CSS pixels (drawn twice as wide, for sharp screens). */
+const PREVIEW_SHOWN_PX = 200;
+/** The longest side the order page shows a thumbnail at, in CSS pixels. */
+const THUMBNAIL_SHOWN_PX = 160;
+
+/** Where an item's images are served, behind the console's session. */
+function imagesPath(orderId: string, itemId: string): string {
+	return `/ops/orders/${orderId}/items/${itemId}`;
+}
+
+/**
+ * The framed preview, drawn to scale from the cut list with the file's image in the opening; or why
+ * there is none yet, in words. Its width and height are given, so the page does not move as it loads.
+ */
+function PreviewFigure({ orderId, item }: { orderId: string; item: SheetItem }) {
+	if (item.outside === null) return <p class="muted">No preview: the item cannot be built as ordered.</p>;
+	if (item.thumbnail?.status === "pending") {
+		return <p class="muted">The preview follows the file's thumbnail, which is being made. Reload in a minute.</p>;
+	}
+	const shown = previewSize(item.outside, PREVIEW_SHOWN_PX);
+	const src = `${imagesPath(orderId, item.id)}/preview.png?width_px=${PREVIEW_SHOWN_PX * 2}`;
+	const alt = `Framed preview of ${item.name}: the finished piece drawn to scale, ${item.frame?.name ?? "unframed"}, ${item.mat?.name ?? "no mat"}.`;
+	return (
+		<figure class="item-image">
+			<img src={src} width={shown.width} height={shown.height} alt={alt} loading="lazy" data-preview-of={item.id} />
+			<figcaption class="muted">
+				{item.thumbnail === null
+					? "Framed preview; a grey placeholder stands for the image until the file is fetched."
+					: item.thumbnail.status === "unavailable"
+						? "Framed preview; a grey placeholder stands for the image (no thumbnail)."
+						: "Framed preview, to scale."}
+			</figcaption>
+		</figure>
+	);
+}
+
+/** The file's thumbnail (the whole image, uncropped), or why there is none, in words. */
+function ThumbnailFigure({ orderId, item }: { orderId: string; item: SheetItem }) {
+	const { thumbnail } = item;
+	if (thumbnail === null) return <p class="muted">No thumbnail yet: the print file is still to be fetched.</p>;
+	if (thumbnail.status === "pending") return <p class="muted">Thumbnail being made.</p>;
+	if (thumbnail.status === "unavailable" || thumbnail.width_px === null || thumbnail.height_px === null) {
+		return <p class="warning">No thumbnail: {thumbnailReasonWords(thumbnail.reason)}.</p>;
+	}
+	const scale = THUMBNAIL_SHOWN_PX / Math.max(thumbnail.width_px, thumbnail.height_px);
+	const width = Math.max(1, Math.round(thumbnail.width_px * scale));
+	const height = Math.max(1, Math.round(thumbnail.height_px * scale));
+	return (
+		<figure class="item-image">
+			<img
+				src={`${imagesPath(orderId, item.id)}/thumbnail.png`}
+				width={width}
+				height={height}
+				alt={`Thumbnail of the print file of ${item.name}: the whole image, uncropped.`}
+				loading="lazy"
+				data-thumbnail-of={item.id}
+			/>
+			<figcaption class="muted">The file's whole image, uncropped.</figcaption>
+		</figure>
+	);
+}
+
+/** An item's images: its framed preview and its file's thumbnail, side by side where they fit. */
+function ItemImages({ orderId, item }: { orderId: string; item: SheetItem }) {
+	return (
+		<div class="item-images">
+			<h3>Preview</h3>
+			<div class="images">
+				<PreviewFigure orderId={orderId} item={item} />
+				<ThumbnailFigure orderId={orderId} item={item} />
+			</div>
+		</div>
+	);
+}
+
 /** An item's framing in the framer's words, its dimensions and its price. */
 function ItemSpec({ item }: { item: SheetItem }) {
 	return (
@@ -196,11 +274,11 @@ function ItemSpec({ item }: { item: SheetItem }) {
 }
 
 /** The items section of the order page. */
-export function ItemsPanel({ items }: { items: readonly SheetItem[] }) {
+export function ItemsPanel({ orderId, items }: { orderId: string; items: readonly SheetItem[] }) {
 	return (
 		<section aria-labelledby="items-heading" class="panel">
 			<h2 id="items-heading">Items</h2>
-			<ItemsTable items={items} />
+			<ItemsTable orderId={orderId} items={items} />
 		</section>
 	);
 }

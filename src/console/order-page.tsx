@@ -78,7 +78,7 @@ export function OrderPage({ sheet, history, csrfToken, done, refusal, invalid, s
 				outcome={shipmentForm}
 			/>
 			<HoldPanel order={order} holdDetails={state.holdDetails} items={sheet.items} />
-			<ItemsPanel items={sheet.items} />
+			<ItemsPanel orderId={order.id} items={sheet.items} />
 			<MovesPanel
 				orderId={order.id}
 				status={order.status}

@@ -3,7 +3,7 @@
  *
  * Every request first gets the page headers, has a form posted from another site refused, and is
  * told who is signed in (`session`). Then the session's routes (sign-in, sign-out; session-routes.tsx)
- * and the floor's pages (floor-routes.tsx). Errors, and any other path, are answered as pages.
+ * and the floor's pages (floor-routes.tsx), claims (claim-routes.tsx) and items' images (item-image-routes.ts). Errors, and any other path, are answered as pages.
  */
 import { Hono } from "hono";
 import { toApiError } from "../http/on-error.ts";
@@ -11,6 +11,7 @@ import { log } from "../log.ts";
 import { claimRoutes } from "./claim-routes.tsx";
 import type { ConsoleEnv } from "./console-env.ts";
 import { floorRoutes } from "./floor-routes.tsx";
+import { itemImageRoutes } from "./item-image-routes.ts";
 import { refuseCrossSitePosts, securePages } from "./page-guards.ts";
 import { errorPage } from "./responses.tsx";
 import { findSession } from "./session-gate.ts";
@@ -35,6 +36,7 @@ consoleRoutes.use("*", securePages, refuseCrossSitePosts, findSession);
 consoleRoutes.route("/", sessionRoutes);
 consoleRoutes.route("/", floorRoutes);
 consoleRoutes.route("/", claimRoutes);
+consoleRoutes.route("/", itemImageRoutes);
 
 // Last: every other path under /ops is a console 404 page, not the API's JSON one.
 consoleRoutes.all("*", (c) =>

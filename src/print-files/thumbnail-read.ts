@@ -22,6 +22,18 @@ export function thumbnailOf(row: PrintFileRow): PrintFileThumbnail {
 	};
 }
 
+/**
+ * A file's thumbnail as it can be served now: a made thumbnail of bytes that are no longer the
+ * file's (replaced since) is unavailable (`file_changed`), never shown as the file's.
+ */
+export function servableThumbnail(row: PrintFileRow): PrintFileThumbnail {
+	const thumbnail = thumbnailOf(row);
+	if (thumbnail.status === "ready" && (row.thumbnail_etag === null || row.thumbnail_etag !== row.r2_etag)) {
+		return { status: "unavailable", width_px: null, height_px: null, reason: "file_changed" };
+	}
+	return thumbnail;
+}
+
 /** Why a thumbnail cannot be served: still being made (409), or there is none (404). */
 export type ThumbnailRefusal = { ok: false; code: "thumbnail_pending" | "thumbnail_unavailable"; message: string };
 
@@ -34,7 +46,7 @@ export async function servedThumbnail(
 	file: PrintFileRow,
 ): Promise<{ ok: true; body: ReadableStream; headers: Record<string, string> } | ThumbnailRefusal> {
 	const now = await printFileNow(env, file);
-	const thumbnail = thumbnailOf(now);
+	const thumbnail = servableThumbnail(now);
 	if (thumbnail.status === "pending") {
 		return {
 			ok: false,
@@ -47,9 +59,7 @@ export async function servedThumbnail(
 		code: "thumbnail_unavailable",
 		message: `Print file ${now.id} has no thumbnail (${thumbnail.reason ?? "unavailable"}).`,
 	};
-	if (thumbnail.status === "unavailable" || now.thumbnail_etag === null || now.thumbnail_etag !== now.r2_etag) {
-		return unavailable;
-	}
+	if (thumbnail.status === "unavailable" || now.thumbnail_etag === null) return unavailable;
 	const object = await env.PRINT_FILES.get(thumbnailKey(now, now.thumbnail_etag));
 	if (object === null) return unavailable;
 	return {

@@ -39,3 +39,25 @@ export function warningWords(code: string): WarningWords {
 export function itemName(item: { position: number; widthIn: number; heightIn: number }, itemCount: number): string {
 	return `Item ${item.position + 1} of ${itemCount} · ${sizeText({ width_in: item.widthIn, height_in: item.heightIn })}`;
 }
+
+/**
+ * Why a print file has no thumbnail, in the floor's words (the file itself may still print), by the
+ * thumbnail's reason (print-files' THUMBNAIL_UNAVAILABLE_REASONS; the CLI's typecheck reads this file
+ * without the Workers types, so the list is not imported).
+ */
+const THUMBNAIL_REASON_WORDS: Readonly<Record<string, string>> = {
+	unsupported_variant: "the file is a variant of its format the service cannot draw; it still prints",
+	corrupt: "the file's image data is damaged",
+	truncated: "the file ends before its image does",
+	too_large: "the image has too many pixels to draw",
+	failed: "making it kept failing",
+	file_changed: "the file's bytes changed after they were checked",
+	file_invalid: "the file was refused at its check",
+};
+
+/** A thumbnail's unavailable reason in words; a reason this page does not know is shown as itself. */
+export function thumbnailReasonWords(reason: string | null): string {
+	const words =
+		reason === null || !Object.hasOwn(THUMBNAIL_REASON_WORDS, reason) ? undefined : THUMBNAIL_REASON_WORDS[reason];
+	return words ?? `the reason given is "${reason ?? "unknown"}"`;
+}

@@ -3,6 +3,8 @@ import type { ShipTo } from "../addresses/schema.ts";
 import { type BrandProfileRow, findBrandProfile, returnAddressOf } from "../branding/store.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
 import { catalogNames } from "../catalog/names.ts";
+import { cutList } from "../framing/cut-list.ts";
+import type { Size } from "../framing/dimensions.ts";
 import { type FramingSpec, specOf } from "../framing/spec.ts";
 import { dimensionsInWords, framingInWords, type PartNames, type SpecLine } from "../framing/words.ts";
 import type { OrderCosts } from "../orders/costs.ts";
@@ -12,7 +14,9 @@ import { type ItemRow, type OrderRow, type StoredOrder, shownDpi } from "../orde
 import type { HoldDetail } from "../orders/state-machine.ts";
 import { findOrder } from "../orders/store.ts";
 import { printFileNow } from "../print-files/inspection.ts";
+import type { PrintFileThumbnail } from "../print-files/schema.ts";
 import { findAccountPrintFiles, type PrintFileRow } from "../print-files/store.ts";
+import { servableThumbnail } from "../print-files/thumbnail-read.ts";
 import { itemName } from "./item-words.ts";
 
 /** What the floor needs of an item's print file. */
@@ -32,6 +36,8 @@ export type SheetItem = {
 	effectiveDpi: number | null;
 	warnings: string[];
 	file: SheetFile | null;
+	/** The file's thumbnail as it can be shown now (a thumbnail of replaced bytes is unavailable); null without a file. */
+	thumbnail: PrintFileThumbnail | null;
 	printFileUrl: string | null;
 	/** The complete framing specification, as stored. */
 	spec: FramingSpec;
@@ -43,6 +49,8 @@ export type SheetItem = {
 	 * of drawing or cutting a piece that cannot exist.
 	 */
 	cannotBuild: string[];
+	/** The finished piece's outside size, which a framed preview is drawn to; null when it cannot be built. */
+	outside: Size | null;
 	/** The bench's dimensions in inches and fractions; null until the item can be built. */
 	dimensions: SpecLine[] | null;
 	/** One unit's price and the line's, in cents; null until priced. For the console only, never the slip. */
@@ -155,6 +163,12 @@ function sheetItem(
 	const named = (kind: "frame" | "mat", slug: string | null) =>
 		slug === null ? null : { slug, name: names(kind, slug) };
 	const price = item.priced;
+	const spec = specOf(item);
+	const file = item.print_file_id === null ? null : (files.get(item.print_file_id) ?? null);
+	const cannotBuild = buildProblems(item, catalog).map((problem) => problem.detail.message);
+	const frameWidthIn = spec.frame === null ? null : (catalog.frames.get(spec.frame)?.widthIn ?? null);
+	const cut =
+		cannotBuild.length > 0 ? null : cutList({ width_in: item.width_in, height_in: item.height_in }, spec, frameWidthIn);
 	return {
 		id: item.id,
 		name: itemName({ position: item.position, widthIn: item.width_in, heightIn: item.height_in }, itemCount),
@@ -166,11 +180,13 @@ function sheetItem(
 		quantity: item.quantity,
 		effectiveDpi: shownDpi(item),
 		warnings: item.warnings,
-		file: item.print_file_id === null ? null : (files.get(item.print_file_id) ?? null),
+		file,
+		thumbnail: file === null ? null : servableThumbnail(file),
 		printFileUrl: item.print_file_url,
-		spec: specOf(item),
-		framing: framingInWords(item, specOf(item), names),
-		cannotBuild: buildProblems(item, catalog).map((problem) => problem.detail.message),
+		spec,
+		framing: framingInWords(item, spec, names),
+		cannotBuild,
+		outside: cut?.outside ?? null,
 		dimensions: price === null ? null : dimensionsInWords({ ...price.dimensions, unitedInches: price.united_inches }),
 		price: price === null ? null : { unit: price.unit_price.total, line: price.line_total },
 	};

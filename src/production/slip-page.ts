@@ -15,6 +15,15 @@ export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 	"Cache-Control": "no-store",
 };
 
+/**
+ * The policy of a console page that shows images the console serves itself (an item's thumbnail and
+ * preview, a claim's photos): the floor's policy with this origin's images allowed.
+ */
+export const OWN_IMAGES_POLICY = (PAGE_SECURITY_HEADERS["Content-Security-Policy"] ?? "default-src 'none'").replace(
+	/img-src [^;]*/,
+	"img-src 'self' data:",
+);
+
 /** The packing slip of an order's sheet as a complete HTML document. */
 export async function renderPackingSlip(env: Env, sheet: OrderSheet, paper: PaperSize | null): Promise<string> {
 	const logoId = sheet.brand?.logo_print_file_id ?? null;

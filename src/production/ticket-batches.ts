@@ -7,6 +7,7 @@ import { listProductionQueue } from "../orders/queue-store.ts";
 import { ORDER_STATUSES } from "../orders/state-machine.ts";
 import { type OrderSheet, sheetFromStored } from "./order-sheet.ts";
 import { ticketBoxes } from "./ticket-boxes.ts";
+import { ticketPreviews } from "./ticket-preview.ts";
 import { renderWorkTickets, ticketItems } from "./work-ticket.tsx";
 
 /** Which orders a batch prints. */
@@ -19,8 +20,12 @@ export const WorkTicketsQuery = z.object({
 
 /** The work tickets of one order, as a document. */
 export async function workTicketOf(env: Env, sheet: OrderSheet): Promise<string> {
-	const [{ catalog }, boxes] = await Promise.all([isolateCatalog.get(env.DB), ticketBoxes(env, [sheet])]);
-	return renderWorkTickets(ticketItems([sheet], boxes), catalog, {
+	const [{ catalog }, boxes, previews] = await Promise.all([
+		isolateCatalog.get(env.DB),
+		ticketBoxes(env, [sheet]),
+		ticketPreviews(env, [sheet]),
+	]);
+	return renderWorkTickets(ticketItems([sheet], boxes, previews), catalog, {
 		title: `Work tickets · ${sheet.order.external_id}`,
 		next: null,
 	});
@@ -60,7 +65,8 @@ export async function workTicketBatch(
 	const last = page.at(-1);
 	const nextCursor =
 		more && last !== undefined ? encodeCursor({ createdAt: last.order.created_at, id: last.order.id }) : null;
-	const html = await renderWorkTickets(ticketItems(sheets, await ticketBoxes(env, sheets)), catalog, {
+	const [boxes, previews] = await Promise.all([ticketBoxes(env, sheets), ticketPreviews(env, sheets)]);
+	const html = await renderWorkTickets(ticketItems(sheets, boxes, previews), catalog, {
 		title: `Work tickets · ${query.status.replaceAll("_", " ")}`,
 		unread,
 		next:

@@ -3,10 +3,12 @@
  * of the finished piece (moulding in the frame's colour, each mat in its colour with its bevel
  * opening, the print area), every length in inches and fractions; the cut list (print and paper,
  * each mat's outer size, opening and borders, the reveal, glazing and backing, the four rails with
- * their long points, hardware); and a QR code of the order and item for pack-out. No prices.
+ * their long points, hardware); the framed preview with the file's image beside the drawing; and a QR
+ * code of the order and item for pack-out. No prices.
  *
  * This file is the document and each ticket's header; the drawing is in `ticket-drawing.tsx`, the
- * cut list in `ticket-cut-table.tsx`, and the catalog's names and colours in `ticket-look.ts`.
+ * preview is made in `ticket-preview.ts`, the cut list in `ticket-cut-table.tsx`, and the catalog's
+ * names and colours in `ticket-look.ts`.
  */
 import { toSVG } from "bwip-js/generic";
 import { raw } from "hono/html";
@@ -21,9 +23,13 @@ import { boxesText, type ItemBoxes, packageText } from "./ticket-boxes.ts";
 import { CutTable } from "./ticket-cut-table.tsx";
 import { Drawing, Legend } from "./ticket-drawing.tsx";
 import { type Look, lookOf } from "./ticket-look.ts";
+import type { TicketPreview } from "./ticket-preview.ts";
 
-/** One item's ticket: its order's sheet, the item, and the boxes its units go in (null when unknown). */
-export type TicketItem = { sheet: OrderSheet; item: SheetItem; boxes: ItemBoxes | null };
+/**
+ * One item's ticket: its order's sheet, the item, the boxes its units go in (null when unknown), and
+ * its framed preview (left out: none to print, as for an item that cannot be built).
+ */
+export type TicketItem = { sheet: OrderSheet; item: SheetItem; boxes: ItemBoxes | null; preview?: TicketPreview };
 
 /** What the pack-out scanner reads: the order and the item. */
 export function ticketCode(orderId: string, itemId: string): string {
@@ -48,7 +54,10 @@ header p { margin: 0; }
 .pack { margin-top: 1mm; padding: 1mm 2mm; border: 1pt solid #111; display: inline-block; }
 .pack .size { font-weight: 400; }
 .body { display: grid; grid-template-columns: 1fr 1fr; gap: 5mm; align-items: start; }
-.drawing svg { width: 100%; height: auto; max-height: 120mm; }
+.drawing svg { width: 100%; height: auto; max-height: 110mm; }
+.preview { display: flex; gap: 3mm; align-items: flex-start; margin-top: 3mm; break-inside: avoid; }
+.preview img { display: block; width: auto; height: auto; max-width: 45mm; max-height: 55mm; border: .5pt solid #999; }
+.preview p { margin: 0; font-size: 8pt; }
 .legend { display: flex; flex-wrap: wrap; gap: 1mm 4mm; font-size: 8pt; margin-top: 1mm; }
 .swatch { display: inline-block; width: 3mm; height: 3mm; border: .5pt solid #333; vertical-align: middle; margin-right: 1mm; }
 table { width: 100%; border-collapse: collapse; }
@@ -151,6 +160,36 @@ function PackLine({ boxes }: { boxes: ItemBoxes }) {
 	);
 }
 
+/** The item's framed preview beside the drawing, with what it is; or, without one, why, in words. */
+function TicketPreviewFigure({ item, preview }: { item: SheetItem; preview: TicketPreview }) {
+	if (preview.kind === "words") {
+		return (
+			<div class="preview" data-testid="preview">
+				<p class="warn">{preview.text}</p>
+			</div>
+		);
+	}
+	return (
+		<div class="preview" data-testid="preview">
+			<img
+				src={preview.dataUrl}
+				width={preview.width}
+				height={preview.height}
+				alt={`Framed preview of ${item.name}: the finished piece with the print file's image, drawn to scale`}
+			/>
+			<p>
+				Framed preview, to scale: check the image and its crop against the print.
+				{preview.note === null ? null : (
+					<>
+						<br />
+						<span class="warn">{preview.note}</span>
+					</>
+				)}
+			</p>
+		</div>
+	);
+}
+
 function Ticket({ entry, look }: { entry: TicketItem; look: Look }) {
 	const { sheet, item } = entry;
 	const { order } = sheet;
@@ -198,6 +237,7 @@ function Ticket({ entry, look }: { entry: TicketItem; look: Look }) {
 					<div class="drawing">
 						<Drawing cut={cut} look={look} />
 						<Legend cut={cut} look={look} />
+						{entry.preview === undefined ? null : <TicketPreviewFigure item={item} preview={entry.preview} />}
 					</div>
 					<div>
 						<h2>Cut list</h2>
@@ -270,7 +310,16 @@ export async function renderWorkTickets(
 	return `<!doctype html>${page}`;
 }
 
-/** Every item of these sheets, in order and item order, with the boxes its units go in. */
-export function ticketItems(sheets: readonly OrderSheet[], boxes: ReadonlyMap<string, ItemBoxes>): TicketItem[] {
-	return sheets.flatMap((sheet) => sheet.items.map((item) => ({ sheet, item, boxes: boxes.get(item.id) ?? null })));
+/** Every item of these sheets, in order and item order, with the boxes its units go in and its framed preview. */
+export function ticketItems(
+	sheets: readonly OrderSheet[],
+	boxes: ReadonlyMap<string, ItemBoxes>,
+	previews: ReadonlyMap<string, TicketPreview> = new Map(),
+): TicketItem[] {
+	return sheets.flatMap((sheet) =>
+		sheet.items.map((item) => {
+			const preview = previews.get(item.id);
+			return { sheet, item, boxes: boxes.get(item.id) ?? null, ...(preview === undefined ? {} : { preview }) };
+		}),
+	);
 }

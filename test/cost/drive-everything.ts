@@ -273,6 +273,9 @@ export async function driveEverything(): Promise<void> {
 	await htmlOf(await consoleRequest(`/ops/orders/${order.id}`, { cookie }), 200);
 	await consoleRequest(`/ops/orders/${order.id}/packing-slip`, { cookie });
 	await consoleRequest(`/ops/orders/${order.id}/work-ticket`, { cookie });
+	const imagesOf = `/ops/orders/${order.id}/items/${order.items[0]?.id ?? ""}`;
+	await consoleRequest(`${imagesOf}/thumbnail.png`, { cookie });
+	await consoleRequest(`${imagesOf}/preview.png?width_px=400`, { cookie });
 	await consoleRequest("/ops/work-tickets?status=in_production&mode=live", { cookie });
 	await consoleRequest(`/ops/print-files/${file}/download`, { cookie });
 	await consoleRequest("/ops/shipments/import", { cookie });

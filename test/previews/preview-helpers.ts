@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { consumeThumbnails } from "../../src/previews/thumbnail-consumer.ts";
 import { findPrintFileById } from "../../src/print-files/store.ts";
 import { createPartner } from "../helpers.ts";
+import { createOrder, orderBody, settleValidation } from "../orders/order-helpers.ts";
 import { encodePng } from "../print-files/fixtures/png.ts";
 import { uploadedFile } from "../print-files/upload-helpers.ts";
 
@@ -20,4 +21,25 @@ export async function partnerWithThumbnail({ made = true } = {}) {
 		);
 	}
 	return { partner, key, file };
+}
+
+/** Where a file's thumbnail stands, as its row says it. */
+const THUMBNAIL_COLUMNS = {
+	ready: null,
+	pending: "thumbnail_status = NULL",
+	unavailable: "thumbnail_status = 'unavailable', thumbnail_reason = 'corrupt'",
+} as const;
+
+/**
+ * A new partner's order in production of one 8 × 10 in item, whose file's thumbnail is made, then set
+ * to `state` as its row would say it (`unavailable`: the file's data is `corrupt`).
+ */
+export async function orderWithThumbnail(state: keyof typeof THUMBNAIL_COLUMNS) {
+	const { key, file } = await partnerWithThumbnail();
+	const order = await createOrder(key, orderBody(file));
+	const settled = await settleValidation(key, order.id);
+	if (settled.status !== "in_production") throw new Error(`order ${order.id} is ${settled.status}`);
+	const column = THUMBNAIL_COLUMNS[state];
+	if (column !== null) await env.DB.prepare(`UPDATE print_files SET ${column} WHERE id = ?1`).bind(file).run();
+	return { key, file, orderId: order.id, itemId: order.items[0]?.id ?? "" };
 }

@@ -1,0 +1,59 @@
+/**
+ * An order item's images for the console's pages, behind the session (no API key in the page): the
+ * print file's thumbnail and the framed preview, through the same functions as the API's routes. A
+ * refusal (no such order or item, a thumbnail still being made or never to be, a bad width) is
+ * thrown as the API's error and answered by the console's error page with its status.
+ */
+import { Hono } from "hono";
+import { ApiError, unprocessable } from "../http/errors.ts";
+import { findOrder } from "../orders/store.ts";
+import { PREVIEW_WIDTH } from "../previews/framed-preview.ts";
+import { orderItemPreview, previewHeaders } from "../previews/piece-preview.ts";
+import { PreviewQuery } from "../previews/schema.ts";
+import { findOwnedPrintFile } from "../print-files/store.ts";
+import { servedThumbnail } from "../print-files/thumbnail-read.ts";
+import type { ConsoleEnv } from "./console-env.ts";
+import { requireSession } from "./session-gate.ts";
+
+export const itemImageRoutes = new Hono<ConsoleEnv>();
+
+/** The order `orderId` (any partner's: the floor works them all), or a 404. */
+async function orderOf(db: D1Database, orderId: string) {
+	const found = await findOrder(db, orderId);
+	if (found === null) throw new ApiError("order_not_found", `There is no order ${orderId}.`, "id");
+	return found;
+}
+
+itemImageRoutes.get("/orders/:id/items/:item/thumbnail.png", requireSession, async (c) => {
+	const found = await orderOf(c.env.DB, c.req.param("id"));
+	const itemId = c.req.param("item");
+	const item = found.items.find((candidate) => candidate.id === itemId);
+	if (item === undefined) {
+		throw new ApiError("order_item_not_found", `Order ${found.order.id} has no item ${itemId}.`, "item");
+	}
+	const owner = { accountId: found.order.account_id, mode: found.order.mode };
+	const file = item.print_file_id === null ? null : await findOwnedPrintFile(c.env.DB, owner, item.print_file_id);
+	if (file === null) {
+		throw new ApiError("thumbnail_unavailable", `Item ${itemId} has no print file yet, so no thumbnail.`, "item");
+	}
+	const served = await servedThumbnail(c.env, file);
+	if (!served.ok) throw new ApiError(served.code, served.message, "item");
+	return c.body(served.body, 200, served.headers);
+});
+
+itemImageRoutes.get("/orders/:id/items/:item/preview.png", requireSession, async (c) => {
+	const query = PreviewQuery.safeParse(c.req.query());
+	if (!query.success) {
+		const { min, max } = PREVIEW_WIDTH;
+		throw new ApiError("invalid_field", `width_px must be a whole number from ${min} to ${max}.`, "width_px");
+	}
+	const found = await orderOf(c.env.DB, c.req.param("id"));
+	const served = await orderItemPreview(
+		c.env,
+		found,
+		c.req.param("item"),
+		query.data.width_px ?? PREVIEW_WIDTH.default,
+	);
+	if (!served.ok) throw unprocessable(served);
+	return c.body(served.body, 200, previewHeaders(served));
+});
