@@ -70,13 +70,16 @@ export async function chargeIfReleased(db: D1Database, order: OrderRow, now: Dat
 	return true;
 }
 
-/** The cron's safety net: orders in production whose window ended and that have no charge yet (at most 100). */
+/**
+ * The cron's safety net: orders in production whose window ended and that have no charge yet (at most
+ * 100). Reprints, which cost nothing and are never charged, are left out, so they cannot fill the batch.
+ */
 export async function chargeReleasedOrders(db: D1Database, now: Date = new Date()): Promise<number> {
 	// In orders_by_status: only the orders in production are read, a number that follows the floor's work.
 	const { results } = await db
 		.prepare(
 			`SELECT * FROM orders WHERE status = 'in_production' AND editable_until IS NOT NULL AND editable_until <= ?1
-			   AND json_extract(costs, '$.total') > 0 AND ${unchargedCondition("orders.id")} LIMIT 100`,
+			   AND json_extract(costs, '$.charge') IS NOT 'reprint' AND ${unchargedCondition("orders.id")} LIMIT 100`,
 		)
 		.bind(now.toISOString())
 		.all<OrderColumns>();

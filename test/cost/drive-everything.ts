@@ -239,6 +239,13 @@ export async function driveEverything(): Promise<void> {
 	await json(await api("/v1/claims?limit=1", { key }), 200);
 	const later = encodeCursor({ createdAt: new Date(Date.now() + 60_000).toISOString(), id: "clm_z" });
 	await json(await api(`/v1/claims?status=submitted&limit=1&cursor=${later}`, { key }), 200);
+	// The ledger: an adjustment by the service team, then the month's statement (the order's charge, the
+	// refund's credit, the adjustment) as JSON and as CSV.
+	const adjustment = { mode: "live", amount_cents: -500, memo: "Goodwill credit" };
+	await json(await send("POST", `/v1/admin/accounts/${partner.account.id}/adjustments`, adminKey, adjustment), 201);
+	const month = new Date().toISOString().slice(0, 7);
+	await json(await api(`/v1/statements/${month}`, { key }), 200);
+	await api(`/v1/statements/${month}`, { key, headers: { Accept: "text/csv" } });
 	const shipped = await json<{ shipments: Array<{ id: string }> }>(
 		await send("POST", `/v1/ops/orders/${order.id}/ship`, opsKey, TRACKING),
 		200,
