@@ -247,3 +247,39 @@ export async function monthOfLedger(
 	const openingRow = opening?.results[0] as { closing_balance_cents: number } | undefined;
 	return { openingCents: openingRow?.closing_balance_cents ?? 0, entries: (entries?.results ?? []) as LedgerEntry[] };
 }
+
+/** An account's balance at the end of a month: the month's net and closing (the opening is closing less net). */
+export type MonthBalance = { accountId: string; netCents: number; closingCents: number };
+
+/**
+ * Each account's balance at the end of `month` in `mode`, in one batch of one indexed row per account
+ * (its latest month with entries up to `month`): the console's overview of every partner's month.
+ */
+export async function monthBalances(
+	db: D1Database,
+	accountIds: readonly string[],
+	mode: string,
+	month: string,
+): Promise<MonthBalance[]> {
+	if (accountIds.length === 0) return [];
+	const results = await db.batch(
+		accountIds.map((accountId) =>
+			db
+				.prepare(
+					`SELECT month, net_cents, closing_balance_cents FROM ledger_months
+					 WHERE account_id = ?1 AND mode = ?2 AND month <= ?3 ORDER BY month DESC LIMIT 1`,
+				)
+				.bind(accountId, mode, month),
+		),
+	);
+	return accountIds.map((accountId, index) => {
+		const row = results[index]?.results[0] as
+			| { month: string; net_cents: number; closing_balance_cents: number }
+			| undefined;
+		return {
+			accountId,
+			netCents: row?.month === month ? row.net_cents : 0,
+			closingCents: row?.closing_balance_cents ?? 0,
+		};
+	});
+}

@@ -281,6 +281,9 @@ export async function driveEverything(): Promise<void> {
 	await consoleRequest("/ops/work-tickets?status=in_production&mode=live", { cookie });
 	await consoleRequest(`/ops/print-files/${file}/download`, { cookie });
 	await consoleRequest("/ops/shipments/import", { cookie });
+	await consoleRequest("/ops/statements", { cookie });
+	await consoleRequest(`/ops/statements/${partner.account.id}?month=2020-01&mode=live`, { cookie });
+	await consoleRequest(`/ops/statements/${partner.account.id}/csv`, { cookie });
 	const another = await json<OrderAnswer>(
 		await send("POST", "/v1/orders", key, { external_id: externalId("PLAN"), ship_to: SHIP_TO, items: [item] }),
 		201,
