@@ -74,6 +74,21 @@ function entryStatement(db: D1Database, draft: EntryDraft, condition: WriteCondi
 		);
 }
 
+/** What sets one order entry apart from another: its type, amount, memo and cause, and whether it needs the charge. */
+type EntryKind = Pick<EntryDraft, "type" | "amount" | "memo" | "causeKey" | "needsCharge"> & { claimId?: string };
+
+function orderEntry(
+	db: D1Database,
+	owner: LedgerOwner,
+	order: EntryOrder,
+	at: Date,
+	condition: WriteCondition | null,
+	kind: EntryKind,
+): D1PreparedStatement {
+	const draft = { owner, at, orderId: order.id, currency: order.currency, ...kind, claimId: kind.claimId ?? null };
+	return entryStatement(db, draft, condition);
+}
+
 /** The order's charge at its release to the floor: its total, once (`charge:<order>`). */
 export function chargeEntry(
 	db: D1Database,
@@ -83,22 +98,15 @@ export function chargeEntry(
 	at: Date,
 	condition: WriteCondition | null,
 ): D1PreparedStatement {
-	return entryStatement(
-		db,
-		{
-			owner,
-			at,
-			type: "charge",
-			orderId: order.id,
-			claimId: null,
-			amount: totalCents,
-			currency: order.currency,
-			memo: `Order ${order.externalId}`,
-			causeKey: `charge:${order.id}`,
-			needsCharge: false,
-		},
-		condition,
-	);
+	const memo = `Order ${order.externalId}`;
+	const kind = {
+		type: "charge",
+		amount: totalCents,
+		memo,
+		causeKey: `charge:${order.id}`,
+		needsCharge: false,
+	} as const;
+	return orderEntry(db, owner, order, at, condition, kind);
 }
 
 /** The difference a change of a charged order's costs makes (`reprice:<order>:<version>`); nothing before its charge. */
@@ -110,22 +118,10 @@ export function repricingEntry(
 	at: Date,
 	condition: WriteCondition | null,
 ): D1PreparedStatement {
-	return entryStatement(
-		db,
-		{
-			owner,
-			at,
-			type: "repricing",
-			orderId: order.id,
-			claimId: null,
-			amount: differenceCents,
-			currency: order.currency,
-			memo: `Order ${order.externalId} repriced`,
-			causeKey: `reprice:${order.id}:${order.version}`,
-			needsCharge: true,
-		},
-		condition,
-	);
+	const causeKey = `reprice:${order.id}:${order.version}`;
+	const memo = `Order ${order.externalId} repriced`;
+	const kind = { type: "repricing", amount: differenceCents, memo, causeKey, needsCharge: true } as const;
+	return orderEntry(db, owner, order, at, condition, kind);
 }
 
 /** A canceled order's charge (and its repricings) given back (`cancel:<order>`); nothing when it was never charged. */
@@ -136,22 +132,10 @@ export function cancellationEntry(
 	at: Date,
 	condition: WriteCondition | null,
 ): D1PreparedStatement {
-	return entryStatement(
-		db,
-		{
-			owner,
-			at,
-			type: "cancellation_credit",
-			orderId: order.id,
-			claimId: null,
-			amount: CHARGED_NET,
-			currency: order.currency,
-			memo: `Order ${order.externalId} canceled`,
-			causeKey: `cancel:${order.id}`,
-			needsCharge: true,
-		},
-		condition,
-	);
+	const memo = `Order ${order.externalId} canceled`;
+	const causeKey = `cancel:${order.id}`;
+	const kind = { type: "cancellation_credit", amount: CHARGED_NET, memo, causeKey, needsCharge: true } as const;
+	return orderEntry(db, owner, order, at, condition, kind);
 }
 
 /** A refund remedy's credit (`claim:<claim>`), a negative amount. */
@@ -162,22 +146,15 @@ export function claimCreditEntry(
 	at: Date,
 	condition: WriteCondition | null,
 ): D1PreparedStatement {
-	return entryStatement(
-		db,
-		{
-			owner,
-			at,
-			type: "claim_credit",
-			orderId: claim.order.id,
-			claimId: claim.id,
-			amount: -claim.creditCents,
-			currency: claim.order.currency,
-			memo: `Claim ${claim.id} on order ${claim.order.externalId}`,
-			causeKey: `claim:${claim.id}`,
-			needsCharge: false,
-		},
-		condition,
-	);
+	const memo = `Claim ${claim.id} on order ${claim.order.externalId}`;
+	const kind = {
+		type: "claim_credit",
+		amount: -claim.creditCents,
+		memo,
+		causeKey: `claim:${claim.id}`,
+		needsCharge: false,
+	} as const;
+	return orderEntry(db, owner, claim.order, at, condition, { ...kind, claimId: claim.id });
 }
 
 /** Writes an adjustment by the service team (`adjust:<entry>`) and returns it. */

@@ -3,7 +3,7 @@
  * a desktop (1,440 px): every partner's month with its balances, one partner's entries with the CSV
  * link, all inside the screen; the CSV the link downloads keeps a formula in a memo inert.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChromiumSession } from "../../scripts/lib/chromium.ts";
@@ -16,10 +16,9 @@ import {
 	uploadPrintFile,
 	waitForOrderStatus,
 } from "./support/partner-api.ts";
+import { keepScreenshot } from "./support/screenshots.ts";
 
 const WIDTHS = [390, 1440] as const;
-/** Where a run that sets STATEMENTS_SCREENSHOTS keeps this file's screenshots, for a person to look at. */
-const LOOK_DIR = process.env.STATEMENTS_SCREENSHOTS;
 
 let service: LocalService | undefined;
 let chromium: ChromiumSession | undefined;
@@ -32,10 +31,9 @@ function origin(): string {
 	return service.origin;
 }
 
+/** Keeps a screenshot of the page when the run asks for them (SCREENSHOTS_DIR). */
 async function look(name: string): Promise<void> {
-	if (LOOK_DIR === undefined || LOOK_DIR === "") return;
-	await mkdir(LOOK_DIR, { recursive: true });
-	await writeFile(`${LOOK_DIR}/${name}`, await page.screenshot({ type: "png", fullPage: true }));
+	await keepScreenshot(name, await page.screenshot({ type: "png", fullPage: true }));
 }
 
 beforeAll(async () => {
@@ -45,19 +43,16 @@ beforeAll(async () => {
 	const key = partner.keys.live.key;
 	const file = await uploadPrintFile(service.origin, key);
 	externalId = "CP-8120";
-	const created = await createOrder(service.origin, key, {
-		externalId,
-		printFileId: file,
-		shipTo: {
-			name: "Julia Cameron",
-			address1: "9 Dimbola Lane",
-			city: "Portland",
-			state: "ME",
-			zip: "04101",
-			country: "US",
-		},
-		items: [{ widthIn: 8, heightIn: 10, frame: "gallery-black-125", mat: "bright-white", quantity: 2 }],
-	});
+	const shipTo = {
+		name: "Margaret Bourke",
+		address1: "1 Chrysler Plaza",
+		city: "Albany",
+		state: "NY",
+		zip: "12207",
+		country: "US",
+	};
+	const items = [{ widthIn: 8, heightIn: 10, frame: "gallery-black-125", mat: "bright-white" }];
+	const created = await createOrder(service.origin, key, { externalId, printFileId: file, shipTo, items });
 	await waitForOrderStatus(service.origin, key, created.id, "in_production");
 	await callApi(service.origin, service.adminKey, "POST", `/v1/admin/accounts/${accountId}/adjustments`, {
 		mode: "live",
@@ -77,7 +72,7 @@ describe.each(WIDTHS)("the console's statements at %i px wide", (width) => {
 		const row = page.locator("tr", { hasText: "Cameron Prints" });
 		await row.waitFor();
 		expect(await row.getByRole("link", { name: "CSV" }).isVisible()).toBe(true);
-		await look(`statements-${width}.png`);
+		if (width === 1440) await look("ops-statements.png");
 		expect(await page.locator("html").evaluate((root) => root.scrollWidth)).toBeLessThanOrEqual(width);
 	});
 
@@ -87,14 +82,13 @@ describe.each(WIDTHS)("the console's statements at %i px wide", (width) => {
 		const text = (await page.locator("main").textContent()) ?? "";
 		expect(text).toContain(`Order ${externalId}`);
 		expect(text).toContain("Adjustment");
-		await look(`statement-partner-${width}.png`);
+		if (width === 1440) await look("ops-statement.png");
 		expect(await page.locator("html").evaluate((root) => root.scrollWidth)).toBeLessThanOrEqual(width);
 		const [download] = await Promise.all([
 			page.waitForEvent("download"),
 			page.getByRole("link", { name: "Download CSV" }).click(),
 		]);
 		const path = await download.path();
-		const { readFile } = await import("node:fs/promises");
 		const csv = await readFile(path, "utf8");
 		expect(csv).toContain(`"'=HYPERLINK(""https://example.com""`);
 	});
