@@ -22,6 +22,7 @@
 const MAY_USE = {
 	console: [
 		"claims",
+		"ledger",
 		"production",
 		"previews",
 		"orders",
@@ -48,11 +49,12 @@ const MAY_USE = {
 		"pricing",
 		"framing",
 	],
-	admin: ["accounts", "webhooks", "access", "rate-limit"],
+	admin: ["ledger", "accounts", "webhooks", "access", "rate-limit"],
 	// Claims are made against orders' shipments and name print files as photos; a reprint is a new order.
-	claims: ["orders", "webhooks", "print-files", "access", "accounts"],
+	claims: ["orders", "ledger", "webhooks", "print-files", "access", "accounts"],
 	quotes: ["pricing", "framing", "catalog", "print-files", "addresses", "access", "accounts"],
 	orders: [
+		"ledger",
 		"quotes",
 		"webhooks",
 		"print-files",
@@ -64,6 +66,8 @@ const MAY_USE = {
 		"pricing",
 		"framing",
 	],
+	// The ledger's entries are written in the batches of the moves that cause them (orders', claims').
+	ledger: ["webhooks", "access", "accounts"],
 	branding: ["print-files", "access", "accounts", "addresses"],
 	webhooks: ["access", "accounts"],
 	// The image decoders behind thumbnails read stored files through print-files' ByteSource; the framed

@@ -175,6 +175,10 @@ export const ERROR_CODES = {
 		action: "Send the text whole: it holds half of an emoji or symbol (a lone surrogate).",
 	},
 	invalid_cursor: { type: "validation_error", action: "Pass `next_cursor` exactly as the previous page returned it." },
+	statement_month_out_of_range: {
+		type: "validation_error",
+		action: "Ask for a month from 2020-01 to the current month (UTC).",
+	},
 	url_not_allowed: {
 		type: "validation_error",
 		action: "Use an absolute public `https` URL without credentials (not an IP in a private range, not localhost).",

@@ -27,7 +27,8 @@ export type IdPrefix =
 	| "whe"
 	| "ping"
 	| "shp"
-	| "clm";
+	| "clm"
+	| "led";
 
 /** A new opaque, URL-safe, unguessable id such as `acct_4fQ9...` (about 143 bits of randomness). */
 export function newId(prefix: IdPrefix): string {

@@ -3,6 +3,7 @@ import { app } from "./app.ts";
 import { configOf } from "./config.ts";
 import { costTracedObject, costTracedWorker, costTracingOn } from "./dev-tools/traced-entry.ts";
 import { log } from "./log.ts";
+import { chargeReleasedOrders } from "./orders/ledger-moves.ts";
 import { OrderMachine as OrderMachineObject } from "./orders/order-machine.do.ts";
 import { resumeStalledOrders } from "./orders/resume.ts";
 import { consumeThumbnails, sweepPendingThumbnails } from "./previews/thumbnail-consumer.ts";
@@ -22,19 +23,24 @@ export class OrderMachine extends costTracedObject(OrderMachineObject, tracing) 
 export class RateLimiter extends costTracedObject(RateLimiterObject, tracing) {}
 export class WebhookSender extends costTracedObject(WebhookSenderObject, tracing) {}
 
-/** The cron's safety nets: stalled orders restarted, overdue deliveries and thumbnails enqueued again. */
+/**
+ * The cron's safety nets: stalled orders restarted, overdue deliveries and thumbnails enqueued again,
+ * orders whose edit window ended charged (should their Durable Object's alarm have been lost).
+ */
 async function cron(env: Env): Promise<void> {
-	const [restarted, swept, thumbnails] = await Promise.all([
+	const [restarted, swept, thumbnails, charged] = await Promise.all([
 		resumeStalledOrders(env),
 		sweepDueDeliveries(env),
 		sweepPendingThumbnails(env),
+		chargeReleasedOrders(env.DB),
 	]);
-	if (restarted > 0 || swept > 0 || thumbnails > 0) {
+	if (restarted > 0 || swept > 0 || thumbnails > 0 || charged > 0) {
 		log.info("cron.ran", {
 			job: "cron",
 			restarted_orders: restarted,
 			swept_deliveries: swept,
 			requeued_thumbnails: thumbnails,
+			charged_orders: charged,
 		});
 	}
 }

@@ -106,6 +106,26 @@ export interface paths {
 		patch?: never;
 		trace?: never;
 	};
+	"/v1/admin/accounts/{id}/adjustments": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/**
+		 * Add an adjustment to an account's ledger in one mode: a charge (positive) or a credit (negative)
+		 * @description `amount_cents` is non-zero and at most 1,000,000,000 cents (ten million dollars) either way; `memo`, one line of 1 to 500 characters, shows on the partner's statement.
+		 */
+		post: operations["postAdminAccountsByIdAdjustments"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
 	"/v1/admin/accounts/{id}/settings": {
 		parameters: {
 			query?: never;
@@ -939,6 +959,26 @@ export interface paths {
 		};
 		/** Read a quote as it was given */
 		get: operations["getQuotesById"];
+		put?: never;
+		post?: never;
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/statements/{month}": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		/**
+		 * A month's statement of the key's account and mode: balances, entries and totals (JSON or CSV)
+		 * @description Months are UTC. `Accept: text/csv` gives the entries as RFC 4180 CSV with a header row; a cell a spreadsheet would read as a formula starts with a single quote. A month before 2020-01 or after the current one is a 422 `statement_month_out_of_range`.
+		 */
+		get: operations["getStatementsByMonth"];
 		put?: never;
 		post?: never;
 		delete?: never;
@@ -2085,6 +2125,7 @@ export interface components {
 					| "invalid_field"
 					| "text_not_well_formed"
 					| "invalid_cursor"
+					| "statement_month_out_of_range"
 					| "url_not_allowed"
 					| "unknown_print_file"
 					| "claim_units_exceeded"
@@ -2299,6 +2340,44 @@ export interface components {
 			orders_per_second?: number | null;
 			/** @example null */
 			order_burst?: number | null;
+		};
+		LedgerEntry: {
+			/** @example led_7Gh2kQ */
+			id: string;
+			/** @example 2026-11-03T14:05:09.120Z */
+			at: string;
+			/**
+			 * @example charge
+			 * @enum {string}
+			 */
+			type: "charge" | "repricing" | "cancellation_credit" | "claim_credit" | "adjustment";
+			/** @example ord_9Kd3 */
+			order_id: string | null;
+			/** @example null */
+			claim_id: string | null;
+			/**
+			 * @description Signed: charges are positive, credits negative, adjustments either.
+			 * @example 18450
+			 */
+			amount_cents: number;
+			/** @example USD */
+			currency: string;
+			/** @example Order SHOP-10442 */
+			memo: string;
+		};
+		AdjustmentRequest: {
+			/**
+			 * @example live
+			 * @enum {string}
+			 */
+			mode: "live" | "test";
+			/**
+			 * @description Signed: positive charges the partner, negative credits them.
+			 * @example -2500
+			 */
+			amount_cents: number;
+			/** @example Goodwill credit for the late delivery of SHOP-10442 */
+			memo: string;
 		};
 		AccountSettings: {
 			/** @example acct_4fQ9v2 */
@@ -4538,6 +4617,40 @@ export interface components {
 			 */
 			fit?: "fill" | "fit";
 		};
+		Statement: {
+			/** @example 2026-11 */
+			month: string;
+			/** @example USD */
+			currency: string;
+			/**
+			 * @description The previous month's closing balance.
+			 * @example 120500
+			 */
+			opening_balance_cents: number;
+			entries: components["schemas"]["LedgerEntry"][];
+			totals: components["schemas"]["StatementTotals"];
+			/**
+			 * @description opening + net.
+			 * @example 134750
+			 */
+			closing_balance_cents: number;
+		};
+		StatementTotals: {
+			/**
+			 * @description Charges and repricings.
+			 * @example 18450
+			 */
+			charges_cents: number;
+			/**
+			 * @description Cancellation and claim credits.
+			 * @example -4200
+			 */
+			credits_cents: number;
+			/** @example 0 */
+			adjustments_cents: number;
+			/** @example 14250 */
+			net_cents: number;
+		};
 		PreviewRequest: {
 			/**
 			 * @description A print file of this account and mode; its thumbnail is the image drawn.
@@ -5052,6 +5165,118 @@ export interface operations {
 				};
 				content: {
 					"application/json": components["schemas"]["Limits"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	postAdminAccountsByIdAdjustments: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["AdjustmentRequest"];
+			};
+		};
+		responses: {
+			/** @description The entry, in this month's statement. */
+			201: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["LedgerEntry"];
 				};
 			};
 			/** @description Error `bad_request` */
@@ -10945,6 +11170,86 @@ export interface operations {
 			};
 			/** @description Error `not_found` */
 			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	getStatementsByMonth: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				month: string;
+			};
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description The statement; with `Accept: text/csv`, its entries as a CSV attachment. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Statement"];
+					"text/csv": string;
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

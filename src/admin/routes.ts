@@ -18,6 +18,8 @@ import { PARTNER_SCOPES } from "../accounts/scopes.ts";
 import { accountExists, findKeyById, keyHashesOf, runBatch, updateLimits, updateSettings } from "../accounts/store.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
+import { AdjustmentBody, LedgerEntrySchema } from "../ledger/schema.ts";
+import { writeAdjustment } from "../ledger/store.ts";
 import { forgetKeys } from "../rate-limit/middleware.ts";
 import { planAccount } from "./provisioning.ts";
 
@@ -78,6 +80,23 @@ const setSettings = protectedRoute("admin", {
 	responses: { 200: jsonResponse(SettingsSchema, "The settings now in force."), ...errorResponses(400, 404, 422) },
 });
 
+const addAdjustment = protectedRoute("admin", {
+	method: "post",
+	path: "/admin/accounts/{id}/adjustments",
+	tags: ["Admin"],
+	summary: "Add an adjustment to an account's ledger in one mode: a charge (positive) or a credit (negative)",
+	description:
+		"`amount_cents` is non-zero and at most 1,000,000,000 cents (ten million dollars) either way; `memo`, one line of 1 to 500 characters, shows on the partner's statement.",
+	request: {
+		params: AccountIdParams,
+		body: { required: true, content: { "application/json": { schema: AdjustmentBody } } },
+	},
+	responses: {
+		201: jsonResponse(LedgerEntrySchema, "The entry, in this month's statement."),
+		...errorResponses(400, 404, 422),
+	},
+});
+
 function noSuchAccount(accountId: string): ApiError {
 	return new ApiError("account_not_found", `No account ${accountId}.`, "id");
 }
@@ -121,6 +140,14 @@ export const adminRoutes = createApp<AuthedEnv>()
 			},
 			200,
 		);
+	})
+	.openapi(addAdjustment, async (c) => {
+		const { id } = c.req.valid("param");
+		if (!(await accountExists(c.env.DB, id))) throw noSuchAccount(id);
+		const { mode, amount_cents, memo } = c.req.valid("json");
+		const adjustment = { amountCents: amount_cents, currency: "USD", memo };
+		const entry = await writeAdjustment(c.env.DB, { accountId: id, mode }, adjustment, new Date());
+		return c.json(entry, 201);
 	})
 	.openapi(setSettings, async (c) => {
 		const { id } = c.req.valid("param");

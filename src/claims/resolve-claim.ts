@@ -73,6 +73,7 @@ export async function resolveClaim(
 		claim,
 		accountId: found.accountId,
 		resolutionId: randomBase62(24),
+		orderExternalId: order.order.external_id,
 		event: {
 			type: decision.kind === "approve" ? "claim.approved" : "claim.rejected",
 			accountId: found.accountId,

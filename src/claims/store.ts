@@ -3,9 +3,11 @@
  * that re-counts the claimed units of each item at commit, its units and its `claim.created` event
  * only where the row was written. Concurrent claims therefore never claim more than shipped.
  */
+
 import type { Owner } from "../accounts/owner.ts";
 import type { Cursor } from "../http/cursor.ts";
 import { allConditions, condition, noConditions } from "../http/sql-conditions.ts";
+import { claimCreditEntry } from "../ledger/store.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { eventStatements, type NewEvent } from "../webhooks/store.ts";
 import type { ClaimedUnits, ClaimReason } from "./rules.ts";
@@ -194,6 +196,8 @@ export type ClaimDecision = {
 	claim: Claim;
 	accountId: string;
 	resolutionId: string;
+	/** The claimed order's external id, for the memo of a refund's ledger entry. */
+	orderExternalId: string;
 	event: Omit<NewEvent, "claim">;
 };
 
@@ -204,11 +208,29 @@ export type ClaimDecision = {
  */
 export async function writeDecision(db: D1Database, decision: ClaimDecision): Promise<PendingDelivery[] | null> {
 	const { claim, resolutionId } = decision;
-	const recorded = eventStatements(
-		db,
-		{ ...decision.event, claim },
-		{ sql: "EXISTS (SELECT 1 FROM claims WHERE id = ?1 AND resolution_id = ?2)", params: [claim.id, resolutionId] },
-	);
+	// The event and a refund's credit are written only by the decision that won.
+	const condition = {
+		sql: "EXISTS (SELECT 1 FROM claims WHERE id = ?1 AND resolution_id = ?2)",
+		params: [claim.id, resolutionId],
+	};
+	const recorded = eventStatements(db, { ...decision.event, claim }, condition);
+	const creditCents = claim.resolution?.credit_cents ?? 0;
+	const credit =
+		creditCents > 0
+			? [
+					claimCreditEntry(
+						db,
+						{ accountId: decision.accountId, mode: decision.event.mode },
+						{
+							id: claim.id,
+							order: { id: claim.order_id, externalId: decision.orderExternalId, currency: "USD" },
+							creditCents,
+						},
+						decision.event.createdAt,
+						condition,
+					),
+				]
+			: [];
 	const results = await db.batch([
 		db
 			.prepare(
@@ -223,6 +245,7 @@ export async function writeDecision(db: D1Database, decision: ClaimDecision): Pr
 				claim.resolution?.resolved_at ?? null,
 			),
 		...recorded.statements,
+		...credit,
 	]);
 	if ((results[0]?.meta.changes ?? 0) === 0) return null;
 	return recorded.pendingDeliveries(results.slice(1));

@@ -211,6 +211,7 @@ export function Layout({ title, csrfToken, children }: LayoutProps) {
 								<a href="/ops/orders">Queue</a>
 								<a href="/ops/shipments/import">Ship in bulk</a>
 								<a href="/ops/claims">Claims</a>
+								<a href="/ops/statements">Statements</a>
 							</nav>
 							<form method="post" action="/ops/sign-out">
 								<CsrfField token={csrfToken} />

@@ -16,6 +16,7 @@ import { refuseCrossSitePosts, securePages } from "./page-guards.ts";
 import { errorPage } from "./responses.tsx";
 import { findSession } from "./session-gate.ts";
 import { sessionRoutes } from "./session-routes.tsx";
+import { statementRoutes } from "./statement-routes.tsx";
 
 export const consoleRoutes = new Hono<ConsoleEnv>();
 
@@ -37,6 +38,7 @@ consoleRoutes.route("/", sessionRoutes);
 consoleRoutes.route("/", floorRoutes);
 consoleRoutes.route("/", claimRoutes);
 consoleRoutes.route("/", itemImageRoutes);
+consoleRoutes.route("/", statementRoutes);
 
 // Last: every other path under /ops is a console 404 page, not the API's JSON one.
 consoleRoutes.all("*", (c) =>

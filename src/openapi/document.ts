@@ -95,13 +95,14 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
 	"Print files": "Uploading print files and reading their inspection.",
 	Orders: "Creating, reading, listing, fixing and canceling orders.",
 	Claims: "Claiming shipped units that arrived damaged, defective or wrong, or were lost, and reading the claims.",
+	Statements: "What the account owes per mode: each month's charges, credits and adjustments, as JSON or CSV.",
 	Previews: "Framed previews: a PNG of the finished piece, drawn to scale with the print file's image.",
 	Events: "The event log of webhooks, redelivery and the signing secret.",
 	"Webhook endpoints": "Receivers an account registers per mode for the events of all its orders.",
 	Branding: "The partner's brand on packing slips and shipping labels.",
 	Sandbox: "Moving test-mode orders on at once.",
 	Operations: "The production floor (ops keys): the queue, moves, work tickets, files and shipping in bulk.",
-	Admin: "Accounts, keys, limits and prices (admin keys).",
+	Admin: "Accounts, keys, limits, prices and ledger adjustments (admin keys).",
 };
 
 type Operation = {

@@ -7,6 +7,7 @@ import { eventStatements, type PendingDelivery, type RecordedEvent } from "../we
 import { itemSpecColumns, jsonColumn } from "./columns.ts";
 import { shownCosts } from "./costs.ts";
 import { insertMove, moveNote, type OrderMoveRow, type RecordedMove } from "./history.ts";
+import { ledgerStatements } from "./ledger-moves.ts";
 import { eventSubject, type ItemRow, type OrderRow } from "./rows.ts";
 import { shipmentWrite } from "./shipment-store.ts";
 import { type ShipmentRow, shipmentView } from "./shipments.ts";
@@ -128,6 +129,8 @@ function moveStatements(
 		sql: "EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND write_token = ?2)",
 		params: [after.id, after.write_token],
 	};
+	// The ledger's entry of this move (a charge, a repricing, a cancellation's credit), on the same condition.
+	statements.push(...ledgerStatements(db, before, after, now, condition));
 	const subject = eventSubject(after);
 	// Each event with the place of its first statement among the step's.
 	const recorded: Array<{ recorded: RecordedEvent; at: number }> = [];

@@ -1,11 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
-import { configOf } from "../config.ts";
 import { log } from "../log.ts";
 import type { PrintFileRow } from "../print-files/store.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
-import { windowEndMs } from "./edit-window.ts";
+import { nextAlarmAt } from "./alarm-plan.ts";
 import type { ShipmentMove } from "./history.ts";
+import { chargeIfReleased } from "./ledger-moves.ts";
 import { type CreatedOrder, type MoveOutcome, refusal, type ShipmentOutcome } from "./move-outcome.ts";
 import { type MoveStep, type ShipmentChange, StaleOrder, writeMove } from "./move-store.ts";
 import { applyUpdate, type UpdateOutcome, type UpdateRequest } from "./order-update.ts";
@@ -40,11 +40,6 @@ type Trigger =
 	| { kind: "created"; created: CreatedOrder }
 	| { kind: "alarm"; forVersion: number | null }
 	| { kind: "advance" };
-
-/** Time between the sandbox's automatic steps for test-mode orders. */
-function sandboxStepMs(env: Env): number {
-	return configOf(env).SANDBOX_STEP_SECONDS * 1000;
-}
 
 /**
  * One instance per order (named by the order id). Every move goes through `blockConcurrencyWhile`,
@@ -139,6 +134,8 @@ export class OrderMachine extends DurableObject<Env> {
 		});
 		if (current === null) return { ok: false, kind: "not_found", status: null, message: `No order ${orderId}.` };
 		const { order } = current;
+		// The alarm at the end of the edit window charges the order (whatever version it was set for).
+		if (trigger.kind === "alarm") await chargeIfReleased(this.env.DB, order, new Date());
 		// An alarm set for a version the order has left does nothing, unless the order is validating (an
 		// alarm that started a validation is also its retry).
 		const stale =
@@ -330,12 +327,10 @@ export class OrderMachine extends DurableObject<Env> {
 		return { ok: true, order: { order: after, items: stored.items, shipments }, shipment };
 	}
 
-	/** Validation right away; the sandbox's next step after its delay; nothing otherwise. */
+	/** Sets the next alarm the order waits for (alarm-plan.ts), if any. */
 	async #scheduleNext(order: OrderRow): Promise<void> {
-		const testStep = order.mode === "test" && (order.status === "in_production" || order.status === "shipped");
-		if (order.status !== "validating" && !testStep) return;
-		// The sandbox plays the floor, which leaves an order alone until its edit window has passed.
-		const at = Math.max(Date.now() + (testStep ? sandboxStepMs(this.env) : 0), windowEndMs(order));
+		const at = nextAlarmAt(this.env, order, Date.now());
+		if (at === null) return;
 		const intent: AlarmIntent = { version: order.version, at };
 		await Promise.all([
 			this.ctx.storage.put({ [ORDER_ID_KEY]: order.id, [ALARM_KEY]: intent }),

@@ -40,6 +40,8 @@ const OWNER: Record<string, string> = {
 	order_bucket: "rate-limit",
 	claims: "claims",
 	claim_items: "claims",
+	ledger_entries: "ledger",
+	ledger_months: "ledger",
 };
 
 async function sourceFiles(dir: string): Promise<string[]> {

@@ -241,6 +241,13 @@ export async function driveEverything(): Promise<void> {
 	await json(await api("/v1/ops/claims?status=approved", ops), 200);
 	const later = encodeCursor({ createdAt: new Date(Date.now() + 60_000).toISOString(), id: "clm_z" });
 	await json(await api(`/v1/claims?status=submitted&limit=1&cursor=${later}`, { key }), 200);
+	// The ledger: an adjustment by the service team, then the month's statement (the order's charge, the
+	// refund's credit, the adjustment) as JSON and as CSV.
+	const adjustment = { mode: "live", amount_cents: -500, memo: "Goodwill credit" };
+	await json(await send("POST", `/v1/admin/accounts/${partner.account.id}/adjustments`, adminKey, adjustment), 201);
+	const month = new Date().toISOString().slice(0, 7);
+	await json(await api(`/v1/statements/${month}`, { key }), 200);
+	await api(`/v1/statements/${month}`, { key, headers: { Accept: "text/csv" } });
 	const shipped = await json<{ shipments: Array<{ id: string }> }>(
 		await send("POST", `/v1/ops/orders/${order.id}/ship`, opsKey, TRACKING),
 		200,
@@ -282,6 +289,9 @@ export async function driveEverything(): Promise<void> {
 	await htmlOf(await consoleRequest("/ops/claims", { cookie }), 200);
 	await htmlOf(await consoleRequest("/ops/claims?status=approved", { cookie }), 200);
 	await htmlOf(await consoleRequest(`/ops/claims/${again.id}`, { cookie }), 200);
+	await consoleRequest("/ops/statements", { cookie });
+	await consoleRequest(`/ops/statements/${partner.account.id}?month=2020-01&mode=live`, { cookie });
+	await consoleRequest(`/ops/statements/${partner.account.id}/csv`, { cookie });
 	const another = await json<OrderAnswer>(
 		await send("POST", "/v1/orders", key, { external_id: externalId("PLAN"), ship_to: SHIP_TO, items: [item] }),
 		201,

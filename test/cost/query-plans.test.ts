@@ -31,6 +31,8 @@ const GROWING = new Set([
 	"shipments",
 	"claims",
 	"claim_items",
+	"ledger_entries",
+	"ledger_months",
 ]);
 
 const SQL_WORDS = new Set([
@@ -65,7 +67,7 @@ function tablesByPlanName(sql: string): Map<string, string> {
 
 /**
  * Columns whose equality bounds the rows a lookup finds by something other than the data's size: an
- * id, a parent's id, a partner's order number, an order item (its claims: a few per item), a claim.
+ * id, a parent's id, a partner's order number, an order item (its claims: a few per item), a claim, a ledger entry's cause (unique).
  */
 const BOUNDING = [
 	"id",
@@ -77,6 +79,7 @@ const BOUNDING = [
 	"r2_key",
 	"item_id",
 	"claim_id",
+	"cause_key",
 ];
 
 /**

@@ -3,7 +3,7 @@
  * COST_TRACE=1). Counts, not timings: the same on any machine.
  */
 import { describe, expect, it } from "vitest";
-import { api, createPartner, send } from "../helpers.ts";
+import { api, createAdminKey, createPartner, send } from "../helpers.ts";
 import { orderBody, partnerWithFile, readyFile, SHIP_TO, settleValidation } from "../orders/order-helpers.ts";
 import { partnerWithThumbnail } from "../previews/preview-helpers.ts";
 
@@ -83,6 +83,23 @@ describe("round trips on the request's path", () => {
 		const cost = costOf(await api(`/v1/orders/${id}`, { key }));
 		expect(cost).toMatchObject({ do: 1, d1: 1, r2: 0, queue: 0 });
 		expect(beforeTheAnswer(cost)).toBe(2);
+	});
+
+	it("a statement, as JSON or CSV, is two sequential hops: the limiter, then one D1 batch (opening balance and entries)", async () => {
+		const { partner, key } = await partnerWithFile();
+		const admin = await createAdminKey();
+		const adjustment = { mode: "live", amount_cents: 700, memo: "Correction" };
+		expect((await send("POST", `/v1/admin/accounts/${partner.account.id}/adjustments`, admin, adjustment)).status).toBe(
+			201,
+		);
+		const month = new Date().toISOString().slice(0, 7);
+		for (const headers of [{ Accept: "application/json" }, { Accept: "text/csv" }]) {
+			const response = await api(`/v1/statements/${month}`, { key, headers });
+			expect(response.status).toBe(200);
+			const cost = costOf(response);
+			expect(cost).toMatchObject({ do: 1, d1: 1, r2: 0, queue: 0 });
+			expect(beforeTheAnswer(cost)).toBe(2);
+		}
 	});
 
 	it("a quote reads the price book and the account's discount in one D1 read", async () => {

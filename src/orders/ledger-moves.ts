@@ -1,0 +1,89 @@
+/**
+ * What an order's move owes the ledger: its charge when the move releases it to the floor, the
+ * difference when a charged order's costs change, the charge back when a charged order is canceled.
+ * The statements join the move's own batch under its condition, so an entry commits with its move.
+ */
+import {
+	cancellationEntry,
+	chargeEntry,
+	type EntryOrder,
+	repricingEntry,
+	unchargedCondition,
+} from "../ledger/store.ts";
+import type { WriteCondition } from "../webhooks/store.ts";
+import { type OrderColumns, orderOfColumns } from "./columns.ts";
+import { inEditWindow } from "./edit-window.ts";
+import type { OrderRow } from "./rows.ts";
+
+const RELEASED_STATUSES: ReadonlySet<OrderRow["status"]> = new Set(["in_production", "shipped", "delivered"]);
+
+/** Whether the floor has the order at `now`: in production (or past it) with its edit window over. */
+export function releasedToFloor(order: OrderRow, now: Date): boolean {
+	return RELEASED_STATUSES.has(order.status) && !inEditWindow(order, now);
+}
+
+function entryOrder(order: OrderRow): EntryOrder {
+	return { id: order.id, externalId: order.external_id, currency: order.costs?.currency ?? "USD" };
+}
+
+/**
+ * The ledger's statements for a move from `before` to `after`, under the move's condition. The repricing
+ * comes before the charge: a move that releases an order charges its new total, and reprices nothing.
+ */
+export function ledgerStatements(
+	db: D1Database,
+	before: OrderRow,
+	after: OrderRow,
+	now: Date,
+	condition: WriteCondition,
+): D1PreparedStatement[] {
+	const owner = { accountId: after.account_id, mode: after.mode };
+	const statements: D1PreparedStatement[] = [];
+	const beforeTotal = before.costs?.total ?? 0;
+	const afterTotal = after.costs?.total ?? 0;
+	if (afterTotal !== beforeTotal && after.status !== "canceled") {
+		const order = { ...entryOrder(after), version: after.version };
+		statements.push(repricingEntry(db, owner, order, afterTotal - beforeTotal, now, condition));
+	}
+	if (after.status === "canceled" && before.status !== "canceled") {
+		statements.push(cancellationEntry(db, owner, entryOrder(after), now, condition));
+	} else if (releasedToFloor(after, now) && afterTotal > 0) {
+		statements.push(chargeEntry(db, owner, entryOrder(after), afterTotal, now, condition));
+	}
+	return statements;
+}
+
+/**
+ * Charges an order whose edit window has ended since its move to production (its Durable Object's alarm,
+ * or the cron's sweep): the charge applies only while the order row is still the one read, and once.
+ * Returns whether the order was released and charged (or had been).
+ */
+export async function chargeIfReleased(db: D1Database, order: OrderRow, now: Date): Promise<boolean> {
+	const total = order.costs?.total ?? 0;
+	if (!releasedToFloor(order, now) || total <= 0) return false;
+	const condition = {
+		sql: "EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND write_token = ?2)",
+		params: [order.id, order.write_token],
+	};
+	const owner = { accountId: order.account_id, mode: order.mode };
+	await chargeEntry(db, owner, entryOrder(order), total, now, condition).run();
+	return true;
+}
+
+/**
+ * The cron's safety net: orders in production whose window ended and that have no charge yet (at most
+ * 100). Reprints, which cost nothing and are never charged, are left out, so they cannot fill the batch.
+ */
+export async function chargeReleasedOrders(db: D1Database, now: Date = new Date()): Promise<number> {
+	// In orders_by_status: only the orders in production are read, a number that follows the floor's work.
+	const { results } = await db
+		.prepare(
+			`SELECT * FROM orders WHERE status = 'in_production' AND editable_until IS NOT NULL AND editable_until <= ?1
+			   AND json_extract(costs, '$.charge') IS NOT 'reprint' AND ${unchargedCondition("orders.id")} LIMIT 100`,
+		)
+		.bind(now.toISOString())
+		.all<OrderColumns>();
+	let charged = 0;
+	for (const row of results) if (await chargeIfReleased(db, orderOfColumns(row), now)) charged += 1;
+	return charged;
+}
