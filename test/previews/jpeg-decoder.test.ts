@@ -1,5 +1,6 @@
 import jpeg from "jpeg-js";
 import { describe, expect, it } from "vitest";
+import { decodeImage } from "../../src/previews/decode.ts";
 import { decodeJpegDc } from "../../src/previews/jpeg-dc-decoder.ts";
 import {
 	COEFFICIENT_BUDGET_BYTES,
@@ -221,6 +222,29 @@ describe("decodeJpeg", () => {
 		// A sequential twin streams, so it is decoded at the scale asked for.
 		expect((await sizeChosen(10_000, 10_000, 5000)).width).toBe(5000);
 	}, 60_000);
+
+	it("a thumbnail reads a progressive JPEG only to its DC scans, at 1/8, and a baseline twin at the scale it needs", async () => {
+		const bytesRead = async (progressive: boolean) => {
+			const bytes = dcJpeg({
+				width: 2000,
+				height: 1600,
+				components: [{ id: 1, h: 1, v: 1, dc: (x: number, y: number) => (x + y) % 50 }],
+				...(progressive ? { progressive: { shift: 0, trailingBytes: 3_000_000 } } : {}),
+			});
+			const source = memorySource(bytes);
+			const sink = captureSink();
+			await decodeImage("jpeg", source, sink);
+			return { read: source.bytesRead, size: bytes.length, width: sink.raster().width };
+		};
+		const progressive = await bytesRead(true);
+		expect(progressive.width).toBe(250);
+		// Read in chunks of 1 MiB: the first holds the DC scans, and the AC scans after them are never read.
+		expect(progressive.size).toBeGreaterThan(3_000_000);
+		expect(progressive.read).toBeLessThanOrEqual(1024 * 1024);
+		const baseline = await bytesRead(false);
+		expect(baseline.width).toBe(2000);
+		expect(baseline.read).toBe(baseline.size);
+	});
 
 	it("a progressive JPEG too large even at 1/4 falls back to the DC-only 1/8", () => {
 		const big = frame(16_000, 14_000, true, [[1, 1]]);
