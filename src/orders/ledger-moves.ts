@@ -66,7 +66,16 @@ export async function chargeIfReleased(db: D1Database, order: OrderRow, now: Dat
 		params: [order.id, order.write_token],
 	};
 	const owner = { accountId: order.account_id, mode: order.mode };
-	await chargeEntry(db, owner, entryOrder(order), total, now, condition).run();
+	await db.batch([
+		chargeEntry(db, owner, entryOrder(order), total, now, condition),
+		// Charged (now, or before): the order leaves the sweep's index.
+		db
+			.prepare(
+				`UPDATE orders SET awaiting_charge = NULL
+				  WHERE id = ?1 AND awaiting_charge = 1 AND NOT ${unchargedCondition("orders.id")}`,
+			)
+			.bind(order.id),
+	]);
 	return true;
 }
 
@@ -75,10 +84,10 @@ export async function chargeIfReleased(db: D1Database, order: OrderRow, now: Dat
  * 100). Reprints, which cost nothing and are never charged, are left out, so they cannot fill the batch.
  */
 export async function chargeReleasedOrders(db: D1Database, now: Date = new Date()): Promise<number> {
-	// In orders_by_status: only the orders in production are read, a number that follows the floor's work.
+	// In orders_awaiting_charge: only the orders in production still awaiting their charge are read.
 	const { results } = await db
 		.prepare(
-			`SELECT * FROM orders WHERE status = 'in_production' AND editable_until IS NOT NULL AND editable_until <= ?1
+			`SELECT * FROM orders WHERE status = 'in_production' AND awaiting_charge = 1 AND editable_until <= ?1
 			   AND json_extract(costs, '$.charge') IS NOT 'reprint' AND ${unchargedCondition("orders.id")} LIMIT 100`,
 		)
 		.bind(now.toISOString())

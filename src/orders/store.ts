@@ -28,7 +28,8 @@ export class DuplicateExternalId extends Error {
 }
 
 /**
- * Writes a new order, its items and its `order.received` event in one batch (all or nothing). The
+ * Writes a new order, its items and its `order.received` event in one batch (all or nothing); an
+ * order with an edit window is marked as awaiting the charge its window's end brings. The
  * unique index decides between concurrent creates with one external id: the loser gets
  * DuplicateExternalId and nothing of it is written.
  */
@@ -38,9 +39,9 @@ export async function insertOrder(db: D1Database, order: OrderRow, items: ItemRo
 			.prepare(
 				`INSERT INTO orders (id, account_id, mode, external_id, request_hash, status, version, ship_to, callback_url,
 				   hold_reason, hold_details, created_at, updated_at, write_token, gift_message, shipping_method, quote_id, costs,
-				   metadata, ship_to_warnings, editable_until, reprint_of, claim_id)
+				   metadata, ship_to_warnings, editable_until, reprint_of, claim_id, awaiting_charge)
 				 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-				   ?19, ?20, ?21, ?22, ?23)`,
+				   ?19, ?20, ?21, ?22, ?23, CASE WHEN ?21 IS NULL THEN NULL ELSE 1 END)`,
 			)
 			.bind(
 				order.id,

@@ -63,8 +63,15 @@ describe("ledger entries written by the moves that cause them", () => {
 		const { key, file } = await partnerWithWindow(30);
 		const order = await settleValidation(key, (await createOrder(key, orderBody(file))).id);
 		await closeWindow(order.id);
+		const awaiting = () =>
+			env.DB.prepare("SELECT awaiting_charge FROM orders WHERE id = ?1")
+				.bind(order.id)
+				.first<number | null>("awaiting_charge");
+		expect(await awaiting()).toBe(1);
 		expect(await chargeReleasedOrders(env.DB)).toBeGreaterThanOrEqual(1);
-		await chargeReleasedOrders(env.DB);
+		// Charged, the order leaves the sweep's index: the next runs do not read it again.
+		expect(await awaiting()).toBeNull();
+		expect(await chargeReleasedOrders(env.DB)).toBe(0);
 		expect((await entriesOfOrder(order.id)).map((entry) => entry.type)).toEqual(["charge"]);
 	});
 
