@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Claim } from "../../src/claims/schema.ts";
+import { createReprint } from "../../src/orders/reprint.ts";
 import type { Order } from "../../src/orders/response.ts";
-import { api, send } from "../helpers.ts";
+import { findOrder } from "../../src/orders/store.ts";
+import { api, createPartner, send } from "../helpers.ts";
 import { eventTypes, readOrder, settleValidation, TRACKING } from "../orders/order-helpers.ts";
 import { damagedBody, deliveredOrder, postClaimOk } from "./claim-helpers.ts";
 
@@ -108,5 +110,77 @@ describe("approving a claim with a reprint", () => {
 			.bind(order.id)
 			.all<{ id: string }>();
 		expect(reprints.results).toHaveLength(approval.status === 200 ? 1 : 0);
+	});
+
+	it("the original order lists its reprint in `reprints` after the approval: read, listed and by external id; its version stays", async () => {
+		const { key, opsKey, order, itemId, photo } = await deliveredOrder(2);
+		expect(order.reprints).toEqual([]);
+		const before = await readOrder(key, order.id);
+		const claim = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
+		const reprintId = (await approvedReprint(opsKey, claim.id)).resolution?.reprint_order_id ?? "";
+		const read = await readOrder(key, order.id);
+		expect(read.reprints).toEqual([reprintId]);
+		expect(read.version).toBe(before.version);
+		expect(read.updated_at).toBe(before.updated_at);
+		const byExternalId = await api(`/v1/orders/by-external-id/${encodeURIComponent(order.external_id)}`, { key });
+		expect(((await byExternalId.json()) as Order).reprints).toEqual([reprintId]);
+		const listed = (await (await api("/v1/orders?limit=10", { key })).json()) as { data: Order[] };
+		expect(listed.data.find((each) => each.id === order.id)?.reprints).toEqual([reprintId]);
+		expect(listed.data.find((each) => each.id === reprintId)?.reprints).toEqual([]);
+		// The reprint itself goes through its pipeline; the original, untouched, still answers its moves' guards.
+		expect((await settleValidation(key, reprintId)).reprint_of).toBe(order.id);
+	});
+
+	it("a second claim's reprint is appended to the original's `reprints`, oldest first", async () => {
+		const { key, opsKey, order, itemId, photo } = await deliveredOrder(2);
+		const first = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
+		const firstReprint = (await approvedReprint(opsKey, first.id)).resolution?.reprint_order_id ?? "";
+		const second = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
+		const secondReprint = (await approvedReprint(opsKey, second.id)).resolution?.reprint_order_id ?? "";
+		expect(secondReprint).not.toBe(firstReprint);
+		expect((await readOrder(key, order.id)).reprints).toEqual([firstReprint, secondReprint]);
+	});
+
+	it("a replayed approval and a replayed reprint create do not list the reprint twice", async () => {
+		const { key, opsKey, order, itemId, photo } = await deliveredOrder(1);
+		const claim = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
+		const approved = await approvedReprint(opsKey, claim.id);
+		const reprintId = approved.resolution?.reprint_order_id ?? "";
+		expect((await approveReprint(opsKey, claim.id)).status).toBe(409);
+		const original = await findOrder(env.DB, order.id);
+		if (original === null) throw new Error("the original order is gone");
+		const request = { units: claim.items, claimId: claim.id, claimNumber: 1, orderId: reprintId };
+		const replays = await Promise.all([createReprint(env, original, request), createReprint(env, original, request)]);
+		expect(replays.map((replay) => replay.replayed)).toEqual([true, true]);
+		expect(replays.map((replay) => replay.order.order.id)).toEqual([reprintId, reprintId]);
+		expect((await readOrder(key, order.id)).reprints).toEqual([reprintId]);
+	});
+
+	it("a reprint made by approving again after its making failed is listed once on the original", async () => {
+		const { key, opsKey, order, itemId, photo } = await deliveredOrder(1);
+		const claim = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
+		const long = `${order.external_id}-${"x".repeat(126 - order.external_id.length)}`;
+		await env.DB.prepare("UPDATE orders SET external_id = ?2 WHERE id = ?1").bind(order.id, long).run();
+		expect((await approveReprint(opsKey, claim.id)).status).toBe(409);
+		expect((await readOrder(key, order.id)).reprints).toEqual([]);
+		await env.DB.prepare("UPDATE orders SET external_id = ?2 WHERE id = ?1").bind(order.id, order.external_id).run();
+		const reprintId = (await approvedReprint(opsKey, claim.id)).resolution?.reprint_order_id ?? "";
+		expect((await readOrder(key, order.id)).reprints).toEqual([reprintId]);
+	});
+
+	it("another account, and the same account's test key, get 404 for the original and see none of its reprints", async () => {
+		const { partner, key, opsKey, order, itemId, photo } = await deliveredOrder(1);
+		const claim = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
+		const reprintId = (await approvedReprint(opsKey, claim.id)).resolution?.reprint_order_id ?? "";
+		const other = (await createPartner("Other Gallery")).keys.live.key;
+		const testKey = partner.keys.test.key;
+		for (const stranger of [other, testKey]) {
+			const original = await api(`/v1/orders/${order.id}`, { key: stranger });
+			expect(original.status).toBe(404);
+			expect(await original.text()).not.toContain(reprintId);
+			expect((await api(`/v1/orders/${reprintId}`, { key: stranger })).status).toBe(404);
+			const listed = await (await api("/v1/orders?limit=100", { key: stranger })).text();
+			expect(listed).not.toContain(reprintId);
+		}
 	});
 });
