@@ -113,6 +113,16 @@ describe.each(WIDTHS)("a claim on the service team's page at %i px wide", (width
 	});
 });
 
+/** The page's link to `orderId`, which must show, with `label`, on a page inside the screen; screenshot as `shot`. */
+async function linkUnder(label: string, orderId: string, shot: string, width: number) {
+	const link = page.getByRole("link", { name: orderId });
+	expect(await link.isVisible()).toBe(true);
+	expect((await page.locator("main").textContent()) ?? "").toContain(label);
+	await look(shot);
+	expect(await page.locator("html").evaluate((root) => root.scrollWidth)).toBeLessThanOrEqual(width);
+	return link;
+}
+
 describe("an approved claim's reprint and its original on their order pages", () => {
 	let reprintId = "";
 	beforeAll(async () => {
@@ -131,18 +141,10 @@ describe("an approved claim's reprint and its original on their order pages", ()
 		async (width) => {
 			await page.setViewportSize({ width, height: 900 });
 			await page.goto(`${origin()}/ops/orders/${orderId}`);
-			const toReprint = page.getByRole("link", { name: reprintId });
-			expect(await toReprint.isVisible()).toBe(true);
-			expect((await page.locator("main").textContent()) ?? "").toContain("Reprinted as");
-			await look(`original-order-${width}.png`);
-			expect(await page.locator("html").evaluate((root) => root.scrollWidth)).toBeLessThanOrEqual(width);
+			const toReprint = await linkUnder("Reprinted as", reprintId, `original-order-${width}.png`, width);
 			await toReprint.click();
 			await page.waitForURL(`${origin()}/ops/orders/${reprintId}`);
-			const toOriginal = page.getByRole("link", { name: orderId });
-			expect(await toOriginal.isVisible()).toBe(true);
-			expect((await page.locator("main").textContent()) ?? "").toContain("Reprint of");
-			await look(`reprint-order-${width}.png`);
-			expect(await page.locator("html").evaluate((root) => root.scrollWidth)).toBeLessThanOrEqual(width);
+			await linkUnder("Reprint of", orderId, `reprint-order-${width}.png`, width);
 		},
 	);
 });
