@@ -5,7 +5,16 @@ import { createReprint } from "../../src/orders/reprint.ts";
 import type { Order } from "../../src/orders/response.ts";
 import { findOrder } from "../../src/orders/store.ts";
 import { api, createPartner, send } from "../helpers.ts";
-import { eventTypes, readOrder, settleValidation, TRACKING } from "../orders/order-helpers.ts";
+import {
+	createOrder,
+	eventTypes,
+	orderBody,
+	partnerWithFile,
+	readOrder,
+	settleValidation,
+	TRACKING,
+} from "../orders/order-helpers.ts";
+import { smallPng, uploadedFile } from "../print-files/upload-helpers.ts";
 import { damagedBody, deliveredOrder, postClaimOk } from "./claim-helpers.ts";
 
 function approveReprint(opsKey: string, claimId: string): Promise<Response> {
@@ -131,6 +140,26 @@ describe("approving a claim with a reprint", () => {
 		expect(listed.data.find((each) => each.id === reprintId)?.reprints).toEqual([]);
 		// The reprint itself goes through its pipeline; the original, untouched, still answers its moves' guards.
 		expect((await settleValidation(key, reprintId)).reprint_of).toBe(order.id);
+	});
+
+	it("after a reprint is listed on an original still in production, the floor's moves on it go through and answer its reprints", async () => {
+		const made = await partnerWithFile({ opsKey: true });
+		const opsKey = made.opsKey ?? "";
+		const created = await createOrder(made.key, orderBody(made.file, {}, { quantity: 2 }));
+		const order = await settleValidation(made.key, created.id);
+		const itemId = order.items[0]?.id ?? "";
+		const units = [{ item_id: itemId, quantity: 1 }];
+		const partial = await send("POST", `/v1/ops/orders/${order.id}/shipments`, opsKey, { ...TRACKING, items: units });
+		const shipment = (await partial.json()) as Order["shipments"][number];
+		await api(`/v1/ops/shipments/${shipment.id}/deliver`, { method: "POST", key: opsKey });
+		const photo = await uploadedFile(made.key, smallPng(48, 36));
+		const claim = await postClaimOk(made.key, order.id, damagedBody(itemId, 1, [photo]));
+		const reprintId = (await approvedReprint(opsKey, claim.id)).resolution?.reprint_order_id ?? "";
+		const shipped = await send("POST", `/v1/ops/orders/${order.id}/ship`, opsKey, TRACKING);
+		expect(shipped.status).toBe(200);
+		const after = (await shipped.json()) as Order;
+		expect(after.status).toBe("shipped");
+		expect(after.reprints).toEqual([reprintId]);
 	});
 
 	it("a second claim's reprint is appended to the original's `reprints`, oldest first", async () => {
