@@ -2618,6 +2618,14 @@ export interface components {
 			 * @example clm_4Rt8
 			 */
 			claim_id: string | null;
+			/**
+			 * @description The orders approved claims made as this order's reprints, oldest first; empty for most orders. Each reprint names this order in its `reprint_of`.
+			 * @example [
+			 *       "ord_7Kp2",
+			 *       "ord_9Qx4"
+			 *     ]
+			 */
+			reprints: string[];
 		};
 		ShipTo: {
 			/** @example Ada Lovelace */
@@ -3228,6 +3236,14 @@ export interface components {
 			 * @example clm_4Rt8
 			 */
 			claim_id: string | null;
+			/**
+			 * @description The orders approved claims made as this order's reprints, oldest first; empty for most orders. Each reprint names this order in its `reprint_of`.
+			 * @example [
+			 *       "ord_7Kp2",
+			 *       "ord_9Qx4"
+			 *     ]
+			 */
+			reprints: string[];
 			costs_changed: components["schemas"]["CostsChanged"];
 		};
 		/**

@@ -1,5 +1,5 @@
 /**
- * The order page's panels of facts: the partner, the addresses the label carries, the costs and
+ * The order page's panels of facts: the partner (with the reprint links), the addresses the label carries, the costs and
  * shipping method, the gift message, the tracking once shipped, and the hold while on hold.
  */
 import type { OrderRow } from "../orders/rows.ts";
@@ -35,12 +35,42 @@ export function PartnerPanel({ sheet }: { sheet: OrderSheet }) {
 				<dd>
 					<code>{order.id}</code>
 				</dd>
+				<ReprintLinks order={order} />
 				<dt>Created</dt>
 				<dd>
 					<time datetime={order.created_at}>{formatTime(order.created_at)}</time>
 				</dd>
 			</dl>
 		</section>
+	);
+}
+
+/** The original a reprint was made of ("Reprint of"), and the reprints made of an original ("Reprinted as"), each a link. */
+function ReprintLinks({ order }: { order: OrderRow }) {
+	return (
+		<>
+			{order.reprint_of === null ? null : (
+				<>
+					<dt>Reprint of</dt>
+					<dd>
+						<a href={`/ops/orders/${order.reprint_of}`}>{order.reprint_of}</a>
+					</dd>
+				</>
+			)}
+			{order.reprints.length === 0 ? null : (
+				<>
+					<dt>Reprinted as</dt>
+					<dd>
+						{order.reprints.map((id, index) => (
+							<>
+								{index === 0 ? "" : ", "}
+								<a href={`/ops/orders/${id}`}>{id}</a>
+							</>
+						))}
+					</dd>
+				</>
+			)}
+		</>
 	);
 }
 

@@ -5,13 +5,17 @@
 import type { ItemRow, OrderRow } from "./rows.ts";
 import type { HoldDetail, HoldReason } from "./state-machine.ts";
 
-/** An orders row as read: ship_to, ship_to_warnings, hold_details, costs and metadata as JSON text. */
-export type OrderColumns = Omit<OrderRow, "ship_to" | "ship_to_warnings" | "hold_details" | "costs" | "metadata"> & {
+/** An orders row as read: ship_to, ship_to_warnings, hold_details, costs, metadata and reprints as JSON text. */
+export type OrderColumns = Omit<
+	OrderRow,
+	"ship_to" | "ship_to_warnings" | "hold_details" | "costs" | "metadata" | "reprints"
+> & {
 	ship_to: string;
 	ship_to_warnings: string;
 	hold_details: string;
 	costs: string | null;
 	metadata: string;
+	reprints: string;
 };
 
 /** An order_items row as read: warnings and priced as JSON text. */
@@ -26,6 +30,7 @@ export function orderOfColumns(row: OrderColumns): OrderRow {
 		hold_details: holdDetailsOf(row.hold_details, row.hold_reason),
 		costs: row.costs === null ? null : (JSON.parse(row.costs) as OrderRow["costs"]),
 		metadata: JSON.parse(row.metadata) as OrderRow["metadata"],
+		reprints: JSON.parse(row.reprints) as OrderRow["reprints"],
 	};
 }
 

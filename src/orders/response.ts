@@ -173,6 +173,11 @@ export const OrderSchema = z
 			description: "The claim whose approval made this reprint; null otherwise.",
 			example: "clm_4Rt8",
 		}),
+		reprints: z.array(z.string()).openapi({
+			description:
+				"The orders approved claims made as this order's reprints, oldest first; empty for most orders. Each reprint names this order in its `reprint_of`.",
+			example: ["ord_7Kp2", "ord_9Qx4"],
+		}),
 	})
 	.openapi("Order");
 
@@ -228,6 +233,7 @@ export function toOrder({ order, items, shipments }: StoredOrder): Order {
 		editable_until: order.editable_until,
 		reprint_of: order.reprint_of,
 		claim_id: order.claim_id,
+		reprints: order.reprints,
 	};
 }
 

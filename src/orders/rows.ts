@@ -53,6 +53,8 @@ export type OrderRow = {
 	reprint_of: string | null;
 	/** The claim whose approval made this reprint; else null. */
 	claim_id: string | null;
+	/** The ids of the orders approved claims made as this one's reprints, oldest first. */
+	reprints: string[];
 };
 
 /** An order_items row, its JSON columns parsed. */
@@ -130,6 +132,7 @@ export function newOrderRow(fields: {
 		editable_until: windowMs > 0 ? new Date(fields.now.getTime() + windowMs).toISOString() : null,
 		reprint_of: fields.reprint?.of ?? null,
 		claim_id: fields.reprint?.claimId ?? null,
+		reprints: [],
 	};
 }
 

@@ -69,6 +69,7 @@ export async function insertOrder(db: D1Database, order: OrderRow, items: ItemRo
 				order.claim_id,
 			),
 		...items.map((item) => insertItem(db, item)),
+		...(order.reprint_of === null ? [] : [appendReprint(db, order.reprint_of, order.id)]),
 		// Recorded and listed, never sent: partners get no webhook for an order being received.
 		...eventStatements(
 			db,
@@ -105,6 +106,21 @@ export async function insertOrder(db: D1Database, order: OrderRow, items: ItemRo
 		}
 		throw error;
 	}
+}
+
+/**
+ * Lists a new reprint on its original order, in the batch that inserts it: a replayed create's batch
+ * fails whole on the external id's index, and the guard keeps an id from being listed twice all the
+ * same. The original's version, write token and updated_at stay: a reprint is not a move of it, so
+ * its machine's guarded writes are not disturbed.
+ */
+function appendReprint(db: D1Database, originalId: string, reprintId: string): D1PreparedStatement {
+	return db
+		.prepare(
+			`UPDATE orders SET reprints = json_insert(reprints, '$[#]', ?2)
+			 WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM json_each(orders.reprints) WHERE value = ?2)`,
+		)
+		.bind(originalId, reprintId);
 }
 
 function insertItem(db: D1Database, item: ItemRow): D1PreparedStatement {

@@ -1,7 +1,8 @@
 /**
  * A claim on the service team's page in Debian's Chromium against a real `wrangler dev`, on a phone
  * (390 px) and a desktop (1,440 px): the photo shows inline (decoded by the browser, from R2 through the
- * console), with the claim, the order and its shipment, and the forms, all inside the screen.
+ * console), with the claim, the order and its shipment, and the forms, all inside the screen; once
+ * approved with a reprint, the original's order page links to the reprint and the reprint's back.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
@@ -27,6 +28,8 @@ let service: LocalService | undefined;
 let chromium: ChromiumSession | undefined;
 let page: Page;
 let claimId = "";
+let orderId = "";
+let opsKeyOf = "";
 
 function origin(): string {
 	if (service === undefined) throw new Error("the local service did not start");
@@ -59,6 +62,8 @@ beforeAll(async () => {
 	});
 	const order = await waitForOrderStatus(service.origin, key, created.id, "in_production");
 	const opsKey = await issueOpsKey(service);
+	orderId = order.id;
+	opsKeyOf = opsKey;
 	const shipment = await callApi<{ id: string }>(
 		service.origin,
 		opsKey,
@@ -106,4 +111,40 @@ describe.each(WIDTHS)("a claim on the service team's page at %i px wide", (width
 		expect(await page.locator("html").evaluate((root) => root.scrollWidth)).toBeLessThanOrEqual(width);
 		await look(`claims-${width}.png`);
 	});
+});
+
+/** The page's link to `orderId`, which must show, with `label`, on a page inside the screen; screenshot as `shot`. */
+async function linkUnder(label: string, orderId: string, shot: string, width: number) {
+	const link = page.getByRole("link", { name: orderId });
+	expect(await link.isVisible()).toBe(true);
+	expect((await page.locator("main").textContent()) ?? "").toContain(label);
+	await look(shot);
+	expect(await page.locator("html").evaluate((root) => root.scrollWidth)).toBeLessThanOrEqual(width);
+	return link;
+}
+
+describe("an approved claim's reprint and its original on their order pages", () => {
+	let reprintId = "";
+	beforeAll(async () => {
+		const approved = await callApi<{ resolution: { reprint_order_id: string } }>(
+			origin(),
+			opsKeyOf,
+			"POST",
+			`/v1/ops/claims/${claimId}/approve`,
+			{ remedy: "reprint", message: "A new piece ships this week." },
+		);
+		reprintId = approved.resolution.reprint_order_id;
+	});
+
+	it.each(WIDTHS)(
+		"at %i px the original says Reprinted as and the reprint says Reprint of, each a link, inside the screen",
+		async (width) => {
+			await page.setViewportSize({ width, height: 900 });
+			await page.goto(`${origin()}/ops/orders/${orderId}`);
+			const toReprint = await linkUnder("Reprinted as", reprintId, `original-order-${width}.png`, width);
+			await toReprint.click();
+			await page.waitForURL(`${origin()}/ops/orders/${reprintId}`);
+			await linkUnder("Reprint of", orderId, `reprint-order-${width}.png`, width);
+		},
+	);
 });

@@ -1,9 +1,20 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Claim } from "../../src/claims/schema.ts";
+import { createReprint } from "../../src/orders/reprint.ts";
 import type { Order } from "../../src/orders/response.ts";
-import { api, send } from "../helpers.ts";
-import { eventTypes, readOrder, settleValidation, TRACKING } from "../orders/order-helpers.ts";
+import { findOrder } from "../../src/orders/store.ts";
+import { api, createPartner, send } from "../helpers.ts";
+import {
+	createOrder,
+	eventTypes,
+	orderBody,
+	partnerWithFile,
+	readOrder,
+	settleValidation,
+	TRACKING,
+} from "../orders/order-helpers.ts";
+import { smallPng, uploadedFile } from "../print-files/upload-helpers.ts";
 import { damagedBody, deliveredOrder, postClaimOk } from "./claim-helpers.ts";
 
 function approveReprint(opsKey: string, claimId: string): Promise<Response> {
@@ -48,7 +59,7 @@ describe("approving a claim with a reprint", () => {
 		expect((await readOrder(key, order.id)).costs?.charge).toBe("order");
 	});
 
-	it("a reprint whose making failed after the approval was written is made by approving again, once, with no second event", async () => {
+	it("a reprint whose making failed after the approval was written is made by approving again, once, with no second event, and only then listed on the original, once", async () => {
 		const { key, opsKey, order, itemId, photo } = await deliveredOrder(1);
 		const claim = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
 		// The original's external_id made too long for its -R1: the reprint's create fails after the approval.
@@ -58,11 +69,13 @@ describe("approving a claim with a reprint", () => {
 		const approved = (await (await api(`/v1/claims/${claim.id}`, { key })).json()) as Claim;
 		const reprintId = approved.resolution?.reprint_order_id ?? "";
 		expect((await api(`/v1/orders/${reprintId}`, { key })).status).toBe(404);
+		expect((await readOrder(key, order.id)).reprints).toEqual([]);
 
 		await env.DB.prepare("UPDATE orders SET external_id = ?2 WHERE id = ?1").bind(order.id, order.external_id).run();
 		const again = await approvedReprint(opsKey, claim.id);
 		expect(again.resolution).toEqual(approved.resolution);
 		expect((await settleValidation(key, reprintId)).external_id).toBe(`${order.external_id}-R1`);
+		expect((await readOrder(key, order.id)).reprints).toEqual([reprintId]);
 		expect((await approveReprint(opsKey, claim.id)).status).toBe(409);
 		expect((await eventTypes(order.id)).filter((type) => type === "claim.approved")).toHaveLength(1);
 		await expect(send("POST", `/v1/ops/claims/${claim.id}/reject`, opsKey, { message: "No." })).resolves.toHaveProperty(
@@ -108,5 +121,94 @@ describe("approving a claim with a reprint", () => {
 			.bind(order.id)
 			.all<{ id: string }>();
 		expect(reprints.results).toHaveLength(approval.status === 200 ? 1 : 0);
+	});
+
+	it("the original order lists its reprint in `reprints` after the approval: read, listed and by external id; its version stays", async () => {
+		const { key, opsKey, order, itemId, photo } = await deliveredOrder(2);
+		expect(order.reprints).toEqual([]);
+		const before = await readOrder(key, order.id);
+		const claim = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
+		const reprintId = (await approvedReprint(opsKey, claim.id)).resolution?.reprint_order_id ?? "";
+		const read = await readOrder(key, order.id);
+		expect(read.reprints).toEqual([reprintId]);
+		expect(read.version).toBe(before.version);
+		expect(read.updated_at).toBe(before.updated_at);
+		const byExternalId = await api(`/v1/orders/by-external-id/${encodeURIComponent(order.external_id)}`, { key });
+		expect(((await byExternalId.json()) as Order).reprints).toEqual([reprintId]);
+		const listed = (await (await api("/v1/orders?limit=10", { key })).json()) as { data: Order[] };
+		expect(listed.data.find((each) => each.id === order.id)?.reprints).toEqual([reprintId]);
+		expect(listed.data.find((each) => each.id === reprintId)?.reprints).toEqual([]);
+		// The reprint itself goes through its pipeline; the original, untouched, still answers its moves' guards.
+		expect((await settleValidation(key, reprintId)).reprint_of).toBe(order.id);
+	});
+
+	it("after a reprint is listed on an original still in production, the floor's moves on it go through and answer its reprints", async () => {
+		const made = await partnerWithFile({ opsKey: true });
+		const opsKey = made.opsKey ?? "";
+		const created = await createOrder(made.key, orderBody(made.file, {}, { quantity: 2 }));
+		const order = await settleValidation(made.key, created.id);
+		const itemId = order.items[0]?.id ?? "";
+		const units = [{ item_id: itemId, quantity: 1 }];
+		const partial = await send("POST", `/v1/ops/orders/${order.id}/shipments`, opsKey, { ...TRACKING, items: units });
+		const shipment = (await partial.json()) as Order["shipments"][number];
+		await api(`/v1/ops/shipments/${shipment.id}/deliver`, { method: "POST", key: opsKey });
+		const photo = await uploadedFile(made.key, smallPng(48, 36));
+		const claim = await postClaimOk(made.key, order.id, damagedBody(itemId, 1, [photo]));
+		const reprintId = (await approvedReprint(opsKey, claim.id)).resolution?.reprint_order_id ?? "";
+		const shipped = await send("POST", `/v1/ops/orders/${order.id}/ship`, opsKey, TRACKING);
+		expect(shipped.status).toBe(200);
+		const after = (await shipped.json()) as Order;
+		expect(after.status).toBe("shipped");
+		expect(after.reprints).toEqual([reprintId]);
+	});
+
+	it("a second claim's reprint is appended to the original's `reprints`, oldest first", async () => {
+		const { key, opsKey, order, itemId, photo } = await deliveredOrder(2);
+		const first = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
+		const firstReprint = (await approvedReprint(opsKey, first.id)).resolution?.reprint_order_id ?? "";
+		const second = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
+		const secondReprint = (await approvedReprint(opsKey, second.id)).resolution?.reprint_order_id ?? "";
+		expect(secondReprint).not.toBe(firstReprint);
+		expect((await readOrder(key, order.id)).reprints).toEqual([firstReprint, secondReprint]);
+	});
+
+	it("two claims on one order approved with reprints at the same moment: both reprints are listed on the original", async () => {
+		const { key, opsKey, order, itemId, photo } = await deliveredOrder(2);
+		const first = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
+		const second = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
+		const approved = await Promise.all([approvedReprint(opsKey, first.id), approvedReprint(opsKey, second.id)]);
+		const ids = approved.map((claim) => claim.resolution?.reprint_order_id ?? "");
+		expect([...(await readOrder(key, order.id)).reprints].sort()).toEqual([...ids].sort());
+	});
+
+	it("a replayed approval and a replayed reprint create do not list the reprint twice", async () => {
+		const { key, opsKey, order, itemId, photo } = await deliveredOrder(1);
+		const claim = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
+		const approved = await approvedReprint(opsKey, claim.id);
+		const reprintId = approved.resolution?.reprint_order_id ?? "";
+		expect((await approveReprint(opsKey, claim.id)).status).toBe(409);
+		const original = await findOrder(env.DB, order.id);
+		if (original === null) throw new Error("the original order is gone");
+		const request = { units: claim.items, claimId: claim.id, claimNumber: 1, orderId: reprintId };
+		const replays = await Promise.all([createReprint(env, original, request), createReprint(env, original, request)]);
+		expect(replays.map((replay) => replay.replayed)).toEqual([true, true]);
+		expect(replays.map((replay) => replay.order.order.id)).toEqual([reprintId, reprintId]);
+		expect((await readOrder(key, order.id)).reprints).toEqual([reprintId]);
+	});
+
+	it("another account, and the same account's test key, get 404 for the original and see none of its reprints", async () => {
+		const { partner, key, opsKey, order, itemId, photo } = await deliveredOrder(1);
+		const claim = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
+		const reprintId = (await approvedReprint(opsKey, claim.id)).resolution?.reprint_order_id ?? "";
+		const other = (await createPartner("Other Gallery")).keys.live.key;
+		const testKey = partner.keys.test.key;
+		for (const stranger of [other, testKey]) {
+			const original = await api(`/v1/orders/${order.id}`, { key: stranger });
+			expect(original.status).toBe(404);
+			expect(await original.text()).not.toContain(reprintId);
+			expect((await api(`/v1/orders/${reprintId}`, { key: stranger })).status).toBe(404);
+			const listed = await (await api("/v1/orders?limit=100", { key: stranger })).text();
+			expect(listed).not.toContain(reprintId);
+		}
 	});
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Claim } from "../../src/claims/schema.ts";
 import { damagedBody, deliveredOrder, postClaimOk } from "../claims/claim-helpers.ts";
-import { api } from "../helpers.ts";
+import { api, send } from "../helpers.ts";
 import {
 	alertOf,
 	consoleRequest,
@@ -73,6 +73,20 @@ describe("the console's claims", () => {
 			409,
 		);
 		expect(alertOf(again)).toContain("approved already");
+	});
+
+	it("the original's order page says Reprinted as with a link to its reprint, and the reprint's page says Reprint of with a link back", async () => {
+		const { order, opsKey, claim, operator } = await claimToDecide();
+		const approved = await send("POST", `/v1/ops/claims/${claim.id}/approve`, opsKey, { remedy: "reprint" });
+		const reprintId = ((await approved.json()) as Claim).resolution?.reprint_order_id ?? "";
+		const original = await htmlOf(await consoleRequest(`/ops/orders/${order.id}`, { cookie: operator.cookie }), 200);
+		expect(original).toContain("Reprinted as");
+		expect(original).toContain(`<a href="/ops/orders/${reprintId}">${reprintId}</a>`);
+		expect(original).not.toContain("Reprint of");
+		const reprint = await htmlOf(await consoleRequest(`/ops/orders/${reprintId}`, { cookie: operator.cookie }), 200);
+		expect(reprint).toContain("Reprint of");
+		expect(reprint).toContain(`<a href="/ops/orders/${order.id}">${order.id}</a>`);
+		expect(reprint).not.toContain("Reprinted as");
 	});
 
 	it("a rejection without a message is refused on the page, and nothing changes", async () => {

@@ -254,6 +254,17 @@ export async function driveEverything(): Promise<void> {
 	);
 	await json(await api(`/v1/ops/shipments/${shipped.shipments[1]?.id ?? ""}/return`, { ...ops, method: "POST" }), 200);
 	await json(await api(`/v1/ops/orders/${order.id}/deliver`, { ...ops, method: "POST" }), 200);
+	// A claim on the first shipment's other unit approved with a reprint: the reprint listed on the original.
+	const reprinted = await json<{ id: string }>(
+		await send("POST", `/v1/orders/${order.id}/claims`, key, {
+			reason: "print_defect",
+			items: [{ item_id: order.items[0]?.id ?? "", quantity: 1 }],
+			description: "The print is banded.",
+			photo_file_ids: [file],
+		}),
+		201,
+	);
+	await json(await send("POST", `/v1/ops/claims/${reprinted.id}/approve`, opsKey, { remedy: "reprint" }), 200);
 	await waitFor(async () => (await statusOf(held.id)) === "in_production", "the fixed order in production");
 	// A row with item_ids: one shipment of the units it names, through the same move as the shipments route.
 	const csv = `order_id,carrier,tracking_number,tracking_url,item_ids\n${held.id},UPS,${TRACKING.number},${TRACKING.url},${heldItem}\n`;
