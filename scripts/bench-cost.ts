@@ -5,7 +5,7 @@
  *
  * A throwaway local state folder gets the migrations, 100 partner accounts and an ops account, then
  * orders seeded straight in SQL (scripts/lib/cost-seed.ts: items, history, events, deliveries, print
- * files, quotes). At each size `wrangler dev` runs with `--var COST_TRACE:1`, which makes every
+ * files, quotes, claims, ledger entries). At each size `wrangler dev` runs with `--var COST_TRACE:1`, which makes every
  * response carry `X-Cost` and the cron and each queue batch log theirs (src/dev-tools/); each
  * route is called once to warm the isolate and once measured, on loopback, one request at a time. The
  * server is stopped before the next range is seeded into the same folder, and the folder is removed
@@ -137,7 +137,8 @@ try {
 		const jsonHeaders = { Authorization: `Bearer ${partner.keys.live.key}`, "Content-Type": "application/json" };
 		// A real image, so the THUMBNAILS queue's consumer makes its thumbnail and previews draw it.
 		fileId ??= await uploadReadyFile(server.origin, jsonHeaders, await realPrintFile(persistTo));
-		const calls = await measureRoutes(server, { partner, ops, admin }, size, fileId);
+		const statementMonth = new Date(baseUnix * 1000).toISOString().slice(0, 7);
+		const calls = await measureRoutes(server, { partner, ops, admin }, size, fileId, statementMonth);
 		calls.push(...(await measureCronAndQueue(server, lines)));
 		results.set(size, calls);
 		await server.stop();

@@ -53,8 +53,17 @@ async function json<T>(response: Response, expected: number): Promise<T> {
 	return JSON.parse(text) as T;
 }
 
-/** Measures every route once warm; returns the calls in table order. */
-export async function measureRoutes(server: DevServer, keys: Keys, size: number, fileId: string): Promise<Call[]> {
+/**
+ * Measures every route once warm; returns the calls in table order. `statementMonth` (`YYYY-MM`) is the
+ * month whose statement is read: the first seeded one, so a year of history may pile up after it.
+ */
+export async function measureRoutes(
+	server: DevServer,
+	keys: Keys,
+	size: number,
+	fileId: string,
+	statementMonth: string,
+): Promise<Call[]> {
 	const origin = server.origin;
 	const partnerKey = keys.partner.keys.live.key;
 	const auth = { Authorization: `Bearer ${partnerKey}` };
@@ -277,6 +286,23 @@ export async function measureRoutes(server: DevServer, keys: Keys, size: number,
 		"POST /v1/ops/claims/{id}/approve",
 		sendJson("POST", `/v1/ops/claims/${claim.id}/approve`, { remedy: "refund" }, ops),
 		{ once: true },
+	);
+
+	// The ledger: the first seeded month's statement, as JSON and as CSV, and an adjustment by the service team.
+	await measure("GET /v1/statements/{YYYY-MM}", get(`/v1/statements/${statementMonth}`));
+	await measure(
+		"GET /v1/statements/{YYYY-MM} (CSV)",
+		get(`/v1/statements/${statementMonth}`, { ...auth, Accept: "text/csv" }),
+	);
+	await measure(
+		"POST /v1/admin/accounts/{id}/adjustments",
+		sendJson(
+			"POST",
+			`/v1/admin/accounts/${keys.partner.account.id}/adjustments`,
+			{ mode: "live", amount_cents: -2500, memo: "Goodwill credit for a late shipment" },
+			admin,
+		),
+		{ once: true, expect: 201 },
 	);
 
 	// Thumbnails: the uploaded file's is made by the THUMBNAILS queue's consumer under wrangler dev.

@@ -10,6 +10,10 @@
  * status from its tenth order on: 70% delivered, 10% shipped, 10% in production, 5% on hold, 5% canceled. Every tenth is a test order (`n % 10 = 7`).
  * Every seventh delivered order has a claim (`wrong_item`, its first item's unit, made the day it was delivered): a
  * third of them submitted, a third approved with a refund, a third rejected.
+ * The ledger holds what those orders caused: a charge of each order released to the floor (in production, shipped,
+ * delivered, and the canceled ones, canceled from production) when it passed validation, a cancellation credit of
+ * each canceled one when it was canceled, and a claim credit of each refunded claim, so a year's entries spread over
+ * the months; the trigger of migration 0026 keeps `ledger_months` as each entry is inserted.
  */
 
 /** The statuses a seeded order is in, by `(n / 100) % 20`, and the version its moves bring it to. */
@@ -171,6 +175,24 @@ ${seq}, o AS (SELECT n, ${STATUS_SQL} AS status FROM seq)
 INSERT INTO claim_items (claim_id, item_id, quantity)
 SELECT 'clm_seed' || printf('%08d', n), 'itm_seed' || printf('%08d', n) || '_0', 1
 FROM o WHERE status = 'delivered' AND n % ${CLAIM_EVERY} = 0;
+
+${order}
+INSERT INTO ledger_entries (id, account_id, mode, at, type, order_id, claim_id, amount_cents, currency, memo, cause_key)
+SELECT 'led_seedc' || printf('%08d', n), account_id, mode, validated_at, 'charge', id, NULL, 5155, 'USD',
+  'Order ' || external_id, 'charge:' || id
+FROM o WHERE status <> 'on_hold' ORDER BY n;
+
+${order}
+INSERT INTO ledger_entries (id, account_id, mode, at, type, order_id, claim_id, amount_cents, currency, memo, cause_key)
+SELECT 'led_seedx' || printf('%08d', n), account_id, mode, shipped_at, 'cancellation_credit', id, NULL, -5155, 'USD',
+  'Order ' || external_id || ' canceled', 'cancel:' || id
+FROM o WHERE status = 'canceled' ORDER BY n;
+
+${order}
+INSERT INTO ledger_entries (id, account_id, mode, at, type, order_id, claim_id, amount_cents, currency, memo, cause_key)
+SELECT 'led_seedk' || printf('%08d', n), account_id, mode, delivered_at, 'claim_credit', id, 'clm_seed' || printf('%08d', n),
+  -4000, 'USD', 'Claim clm_seed' || printf('%08d', n) || ' on order ' || external_id, 'claim:clm_seed' || printf('%08d', n)
+FROM o WHERE status = 'delivered' AND n % ${CLAIM_EVERY} = 0 AND (n / ${CLAIM_EVERY}) % 3 = 1 ORDER BY n;
 
 ${order}
 INSERT INTO quotes (id, account_id, mode, price_book_version, created_at, expires_at, body)

@@ -15,13 +15,18 @@ import { ClaimBody } from "../../src/webhooks/event-schemas.ts";
 const MIGRATIONS = path.join(import.meta.dirname, "..", "..", "migrations");
 const ACCOUNTS = Array.from({ length: 100 }, (_, index) => `acct_seed${String(index).padStart(3, "0")}`);
 
-async function seededDatabase(orders: number): Promise<DatabaseSync> {
+/** A database with every migration and `orders` seeded, in one range or in the ranges split at `cuts`. */
+async function seededDatabase(orders: number, cuts: readonly number[] = []): Promise<DatabaseSync> {
 	const db = new DatabaseSync(":memory:");
 	db.exec("PRAGMA foreign_keys = OFF");
 	const names = (await readdir(MIGRATIONS)).filter((name) => name.endsWith(".sql")).sort();
 	for (const name of names) db.exec(await readFile(path.join(MIGRATIONS, name), "utf8"));
 	db.exec(seedAccountsSql(ACCOUNTS));
-	db.exec(seedOrdersSql({ from: 0, to: orders, accounts: ACCOUNTS, baseUnix: 1_750_000_000 }));
+	const bounds = [0, ...cuts, orders];
+	for (let index = 1; index < bounds.length; index++) {
+		const range = { from: bounds[index - 1] ?? 0, to: bounds[index] ?? orders };
+		db.exec(seedOrdersSql({ ...range, accounts: ACCOUNTS, baseUnix: 1_750_000_000 }));
+	}
 	db.exec(await readFile(path.join(MIGRATIONS, "0021_shipments_of_shipped_orders.sql"), "utf8"));
 	return db;
 }
@@ -107,5 +112,61 @@ describe("the bench's seeded claims", () => {
 			if (claim.status === "approved") expect(claim.resolution).toMatchObject({ remedy: "refund", credit_cents: 4000 });
 			if (claim.status === "rejected") expect(claim.resolution).toMatchObject({ remedy: null, credit_cents: null });
 		}
+	});
+});
+
+type LedgerCount = { status: string; charges: number; credits: number; claim_credits: number; orders: number };
+
+describe("the bench's seeded ledger", () => {
+	it("charges each released order once, credits each canceled one and each refunded claim once, and nothing on hold", async () => {
+		const db = await seededDatabase(2000);
+		const rows = db
+			.prepare(
+				`SELECT o.status, count(*) AS orders,
+				   sum((SELECT count(*) FROM ledger_entries l WHERE l.order_id = o.id AND l.type = 'charge' AND l.amount_cents = json_extract(o.costs, '$.total'))) AS charges,
+				   sum((SELECT count(*) FROM ledger_entries l WHERE l.order_id = o.id AND l.type = 'cancellation_credit' AND l.amount_cents = -json_extract(o.costs, '$.total'))) AS credits,
+				   sum((SELECT count(*) FROM ledger_entries l JOIN claims c ON c.id = l.claim_id
+				         WHERE l.order_id = o.id AND l.type = 'claim_credit' AND c.status = 'approved'
+				           AND l.amount_cents = -json_extract(c.resolution, '$.credit_cents'))) AS claim_credits
+				 FROM orders o GROUP BY o.status ORDER BY o.status`,
+			)
+			.all() as LedgerCount[];
+		const by = new Map(rows.map((row) => [row.status, row]));
+		for (const status of ["in_production", "shipped", "delivered", "canceled"])
+			expect(by.get(status)?.charges, status).toBe(by.get(status)?.orders);
+		expect(by.get("on_hold")).toMatchObject({ charges: 0, credits: 0, claim_credits: 0 });
+		expect(by.get("canceled")?.credits).toBe(by.get("canceled")?.orders);
+		const refunded = db
+			.prepare(
+				"SELECT count(*) AS n FROM claims WHERE status = 'approved' AND json_extract(resolution, '$.remedy') = 'refund'",
+			)
+			.get() as { n: number };
+		expect(by.get("delivered")?.claim_credits).toBe(refunded.n);
+		expect(refunded.n).toBeGreaterThan(0);
+		const entries = db.prepare("SELECT count(*) AS n FROM ledger_entries").get() as { n: number };
+		const counted = rows.reduce((sum, row) => sum + row.charges + row.credits + row.claim_credits, 0);
+		expect(entries.n).toBe(counted);
+	});
+
+	it("keeps ledger_months as the trigger does: each month's net and closing balance add up, however the ranges were cut", async () => {
+		const whole = await seededDatabase(20_000);
+		const cut = await seededDatabase(20_000, [1000, 7000]);
+		const months = (db: DatabaseSync) =>
+			db
+				.prepare("SELECT account_id, mode, month, net_cents, closing_balance_cents FROM ledger_months ORDER BY 1, 2, 3")
+				.all();
+		const summed = whole
+			.prepare(
+				`SELECT account_id, mode, substr(at, 1, 7) AS month, sum(amount_cents) AS net_cents,
+				   (SELECT sum(amount_cents) FROM ledger_entries later
+				     WHERE later.account_id = l.account_id AND later.mode = l.mode AND substr(later.at, 1, 7) <= substr(l.at, 1, 7)) AS closing_balance_cents
+				 FROM ledger_entries l GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+			)
+			.all();
+		expect(months(whole)).toEqual(summed);
+		expect(months(cut)).toEqual(summed);
+		// Spread over the months: the measured partner (account 0) has entries in more than one.
+		const own = months(whole).filter((row) => row.account_id === ACCOUNTS[0] && row.mode === "live");
+		expect(own.length).toBeGreaterThan(1);
 	});
 });
