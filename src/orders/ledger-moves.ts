@@ -84,10 +84,12 @@ export async function chargeIfReleased(db: D1Database, order: OrderRow, now: Dat
  * 100). Reprints, which cost nothing and are never charged, are left out, so they cannot fill the batch.
  */
 export async function chargeReleasedOrders(db: D1Database, now: Date = new Date()): Promise<number> {
-	// In orders_awaiting_charge: only the orders in production still awaiting their charge are read.
+	// Only the orders in production still awaiting their charge are read. Named, because the planner
+	// would otherwise take orders_by_status and read every order in production.
 	const { results } = await db
 		.prepare(
-			`SELECT * FROM orders WHERE status = 'in_production' AND awaiting_charge = 1 AND editable_until <= ?1
+			`SELECT * FROM orders INDEXED BY orders_awaiting_charge
+			  WHERE status = 'in_production' AND awaiting_charge = 1 AND editable_until <= ?1
 			   AND json_extract(costs, '$.charge') IS NOT 'reprint' AND ${unchargedCondition("orders.id")} LIMIT 100`,
 		)
 		.bind(now.toISOString())
