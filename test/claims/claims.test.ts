@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Claim } from "../../src/claims/schema.ts";
 import type { ErrorCode } from "../../src/error-catalog.ts";
 import { WEBHOOK_EVENT_SCHEMAS } from "../../src/webhooks/event-schemas.ts";
-import { api, createPartner } from "../helpers.ts";
+import { api, createPartner, ISO_UTC } from "../helpers.ts";
 import { eventsOf } from "../orders/order-helpers.ts";
 import { buildTiff } from "../print-files/fixtures/tiff.ts";
 import { requestUpload, smallPng, uploadedFile, uploadImage } from "../print-files/upload-helpers.ts";
@@ -31,7 +31,7 @@ describe("POST /v1/orders/{id}/claims", () => {
 			items: [{ item_id: itemId, quantity: 1 }],
 			description: "The glass arrived cracked across the top left corner.",
 			photos: [photo],
-			created_at: expect.any(String),
+			created_at: expect.stringMatching(ISO_UTC),
 			resolution: null,
 		});
 		const created = (await eventsOf(order.id)).filter((event) => event.type === "claim.created");

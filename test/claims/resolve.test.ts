@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Claim } from "../../src/claims/schema.ts";
 import { WEBHOOK_EVENT_SCHEMAS } from "../../src/webhooks/event-schemas.ts";
-import { api, createKeyWithScopes, send } from "../helpers.ts";
+import { api, createKeyWithScopes, ISO_UTC, send } from "../helpers.ts";
 import { eventsOf, readOrder } from "../orders/order-helpers.ts";
 import { ageShipment, damagedBody, deliveredOrder, expectCode, postClaimOk, shippedOrder } from "./claim-helpers.ts";
 
@@ -33,7 +33,7 @@ describe("POST /v1/ops/claims/{id}/approve and /reject", () => {
 				reprint_order_id: null,
 				credit_cents: unitPrice,
 				message: "Sorry.",
-				resolved_at: expect.any(String),
+				resolved_at: expect.stringMatching(ISO_UTC),
 			},
 		});
 		expect(await (await api(`/v1/claims/${claim.id}`, { key })).json()).toEqual(approved);

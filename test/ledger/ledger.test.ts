@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { chargeIfReleased, chargeReleasedOrders } from "../../src/orders/ledger-moves.ts";
 import { findOrder } from "../../src/orders/store.ts";
 import { damagedBody, deliveredOrder, postClaimOk } from "../claims/claim-helpers.ts";
-import { api, createAdminKey, createKeyWithScopes, expectError, send } from "../helpers.ts";
+import { api, createAdminKey, createKeyWithScopes, expectError, ISO_UTC, send } from "../helpers.ts";
 import {
 	closeWindow,
 	createOrder,
@@ -32,7 +32,7 @@ describe("ledger entries written by the moves that cause them", () => {
 		expect(entries).toEqual([
 			{
 				id: expect.stringMatching(/^led_/),
-				at: expect.any(String),
+				at: expect.stringMatching(ISO_UTC),
 				type: "charge",
 				order_id: order.id,
 				claim_id: null,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
-import { api, expectError, send } from "../helpers.ts";
+import { api, expectError, ISO_UTC, send } from "../helpers.ts";
 import {
 	createOrder,
 	eventsOf,
@@ -356,7 +356,7 @@ describe("POST /v1/ops/shipments/{id}/deliver and /return", () => {
 		expect(await delivered.json()).toMatchObject({
 			id: first.id,
 			status: "delivered",
-			delivered_at: expect.any(String),
+			delivered_at: expect.stringMatching(ISO_UTC),
 		});
 		const midway = await readOrder(key, order.id);
 		expect(midway.status).toBe("shipped");
@@ -391,7 +391,7 @@ describe("POST /v1/ops/shipments/{id}/deliver and /return", () => {
 		const before = (await eventsOf(order.id)).length;
 		const returned = await shipmentMove(opsKey, first.id, "return");
 		expect(returned.status).toBe(200);
-		expect(await returned.json()).toMatchObject({ status: "returned", returned_at: expect.any(String) });
+		expect(await returned.json()).toMatchObject({ status: "returned", returned_at: expect.stringMatching(ISO_UTC) });
 		expect((await readOrder(key, order.id)).status).toBe("shipped");
 		const events = (await eventsOf(order.id)).slice(before);
 		expect(events.map((event) => event.type)).toEqual(["shipment.returned"]);
