@@ -4,12 +4,11 @@
  */
 import type { Availability } from "../orders/order-actions.ts";
 import type { ShipmentRow } from "../orders/shipments.ts";
-import { CLAIM_WITHIN_DAYS, type ClaimReason, shipmentClaimable } from "./rules.ts";
+import { type ClaimReason, claimsCloseAt, shipmentClaimable } from "./rules.ts";
 
 /** One reason for each time rule: a lost shipment, and everything that arrived. */
 const LOST: ClaimReason = "lost_in_transit";
 const ARRIVED: ClaimReason = "damaged_in_transit";
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Units of each item a shipment carries that no standing claim holds, taken from the oldest shipment first. */
 function unclaimedShipments(
@@ -47,9 +46,7 @@ export function claimAction(
 	const arrived = open.filter((shipment) => shipmentClaimable(shipment, ARRIVED, now) === true);
 	if (lost.length > 0) return { available: true, until: null, reason: null };
 	if (arrived.length > 0) {
-		const closes = Math.max(
-			...arrived.map((shipment) => Date.parse(shipment.delivered_at ?? "") + CLAIM_WITHIN_DAYS * DAY_MS),
-		);
+		const closes = Math.max(...arrived.map((shipment) => claimsCloseAt(shipment.delivered_at ?? "")));
 		return { available: true, until: new Date(closes).toISOString(), reason: null };
 	}
 	const newest = open[open.length - 1];

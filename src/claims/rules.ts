@@ -25,6 +25,11 @@ export const CLAIM_WITHIN_DAYS = 30;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** When claims on a shipment delivered at `deliveredAt` close, for every reason but a loss (ms since the epoch). */
+export function claimsCloseAt(deliveredAt: string): number {
+	return Date.parse(deliveredAt) + CLAIM_WITHIN_DAYS * DAY_MS;
+}
+
 /** Units of one item a claim names. */
 export type ClaimedUnits = { item_id: string; quantity: number };
 
@@ -43,7 +48,7 @@ export function shipmentClaimable(shipment: ShipmentRow, reason: ClaimReason, no
 	if (shipment.status !== "delivered" || shipment.delivered_at === null) {
 		return `shipment ${shipment.id} is ${shipment.status === "returned" ? "returned" : "not delivered yet"}; this reason is claimed once it is delivered`;
 	}
-	const closesAt = Date.parse(shipment.delivered_at) + CLAIM_WITHIN_DAYS * DAY_MS;
+	const closesAt = claimsCloseAt(shipment.delivered_at);
 	if (at > closesAt) {
 		return `shipment ${shipment.id} was delivered ${shipment.delivered_at}; claims close ${CLAIM_WITHIN_DAYS} days after delivery (${new Date(closesAt).toISOString()})`;
 	}
