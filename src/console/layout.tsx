@@ -26,8 +26,8 @@ a:focus-visible, button:focus-visible, input:focus-visible, textarea:focus-visib
 }
 .top { display: flex; align-items: center; gap: 1.5rem; padding: .75rem 1.5rem; background: var(--ink); color: #fff; }
 .top .name { font-weight: 700; font-size: 1.25rem; letter-spacing: .01em; color: #fff; text-decoration: none; }
-.top nav { flex: 1; }
-.top nav a { color: #dbe4ee; font-weight: 600; text-decoration: none; padding: .35rem .6rem; border-radius: .4rem; }
+.top nav { flex: 1; display: flex; flex-wrap: wrap; gap: .25rem; }
+.top nav a { color: #dbe4ee; font-weight: 600; text-decoration: none; padding: .35rem .6rem; border-radius: .4rem; white-space: nowrap; }
 .top nav a:hover { background: rgba(255,255,255,.12); }
 .top form { margin: 0; }
 .top button { background: transparent; color: #fff; border: 2px solid #8da2b5; }
@@ -139,7 +139,8 @@ form.new-shipment legend { font-weight: 700; padding: 0; }
 .unit-choice .field-error { flex-basis: 100%; }
 form.new-shipment button { margin-top: 1rem; }
 @media (max-width: 40rem) {
-  body { font-size: 17px; } main { padding: 1rem; } .top { flex-wrap: wrap; padding: .75rem 1rem; }
+  body { font-size: 17px; } main { padding: 1rem; } .top { flex-wrap: wrap; gap: .5rem 1rem; padding: .75rem 1rem; }
+  .top .name { flex: 1; } .top nav { order: 3; flex-basis: 100%; margin: 0 -.6rem; }
   table.cards thead { display: none; }
   table.cards tr { display: block; border-bottom: 1px solid var(--line); padding: .5rem 0; }
   table.cards td { display: flex; justify-content: space-between; gap: 1rem; border: 0; padding: .25rem .9rem; }

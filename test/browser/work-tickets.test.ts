@@ -202,4 +202,25 @@ describe("the console on the floor, in Chromium", () => {
 		await page.goto(`${origin()}/ops/orders?status=shipped`);
 		await keepScreenshot("ops-queue-narrow.png", await page.screenshot({ type: "png" }));
 	});
+
+	it("at 390 px the console's header links wrap as whole links: none breaks over two lines", async () => {
+		const heights = async (width: number) => {
+			await page.setViewportSize({ width, height: 844 });
+			await page.goto(`${origin()}/ops/orders`);
+			const links = await page.locator("header nav a").all();
+			return Promise.all(
+				links.map((link) =>
+					link.evaluate(
+						(element: { getBoundingClientRect(): { height: number } }) => element.getBoundingClientRect().height,
+					),
+				),
+			);
+		};
+		const wide = await heights(1440);
+		const narrow = await heights(390);
+		expect(wide.length).toBeGreaterThanOrEqual(4);
+		expect(narrow.length).toBe(wide.length);
+		const oneLine = Math.max(...wide);
+		for (const height of narrow) expect(height).toBeLessThanOrEqual(oneLine + 0.5);
+	});
 });
