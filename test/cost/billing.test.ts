@@ -22,6 +22,7 @@ import {
 	r2OperationClass,
 } from "../../src/dev-tools/billing.ts";
 import { tracedEnv } from "../../src/dev-tools/traced-bindings.ts";
+import { costTracedWorker } from "../../src/dev-tools/traced-entry.ts";
 import worker from "../../src/index.ts";
 import type { DeliveryMessage } from "../../src/webhooks/enqueue.ts";
 import { createPartner } from "../helpers.ts";
@@ -99,6 +100,41 @@ describe("queue operations", () => {
 			await getQueueResult(batch, ctx);
 		});
 		expect(billed).toMatchObject({ queueInvocations: 1, queueReads: 2, queueDeletes: 2 });
+	});
+
+	it("counts a retried message as read but not deleted, and a batch that throws as nothing deleted", async () => {
+		// A consumer that retries its first message and acknowledges the rest, then one that fails whole:
+		// the tracer's wrapper is what is under test, so the consumers are the smallest that do each.
+		const retryingFirst = costTracedWorker<unknown>({
+			fetch: () => new Response(null, { status: 404 }),
+			queue: (batch) => batch.messages[0]?.retry(),
+			scheduled: () => undefined,
+		});
+		const failing = costTracedWorker<unknown>({
+			fetch: () => new Response(null, { status: 404 }),
+			queue: () => {
+				throw new Error("consumer failed");
+			},
+			scheduled: () => undefined,
+		});
+		const batchOf = (size: number) =>
+			createMessageBatch<unknown>(
+				"framed-print-thumbnails",
+				Array.from({ length: size }, (_, index) => ({
+					id: `retry-${index}`,
+					timestamp: new Date(),
+					attempts: 1,
+					body: { n: index },
+				})),
+			);
+		const retried = await billedDuring(() =>
+			Promise.resolve(retryingFirst.queue(batchOf(3), env, createExecutionContext())),
+		);
+		expect(retried).toMatchObject({ queueInvocations: 1, queueReads: 3, queueDeletes: 2 });
+		const failed = await billedDuring(() =>
+			Promise.resolve(failing.queue(batchOf(2), env, createExecutionContext())).catch(() => undefined),
+		);
+		expect(failed).toEqual({ queueInvocations: 1, queueReads: 2 });
 	});
 });
 
