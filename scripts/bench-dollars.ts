@@ -555,6 +555,14 @@ function report(result: Drive): void {
 
 const persistTo = await mkdtemp(path.join(tmpdir(), "fps-bench-dollars-"));
 let server: DevServer | undefined;
+// wrangler runs in its own process group, which Ctrl-C does not reach: stop it and clean up here.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+	process.once(signal, () => {
+		void (server?.stop() ?? Promise.resolve())
+			.then(() => rm(persistTo, { recursive: true, force: true }))
+			.finally(() => process.exit(130));
+	});
+}
 try {
 	const target: D1Target = { remote: false, persistTo };
 	await applyMigrations(target);
