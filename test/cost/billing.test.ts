@@ -9,6 +9,8 @@ import {
 	createMessageBatch,
 	createScheduledController,
 	getQueueResult,
+	runDurableObjectAlarm,
+	runInDurableObject,
 	waitOnExecutionContext,
 } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
@@ -158,6 +160,14 @@ describe("Worker invocations", () => {
 		const difference = billedBetween(before, await billedByWorker());
 		expect(difference.doRequests).toBe(1);
 		expect(difference.d1RowsRead).toBeGreaterThan(0);
+	});
+
+	it("counts a Durable Object's alarm as one request when it runs", async () => {
+		const stub = env.ORDER_MACHINE.get(env.ORDER_MACHINE.idFromName("billing-alarm"));
+		// An alarm set on an object with no order: it runs, finds nothing to move, and is still billed.
+		await runInDurableObject(stub, (_machine, state) => state.storage.setAlarm(Date.now() + 60_000));
+		const billed = await billedDuring(async () => expect(await runDurableObjectAlarm(stub)).toBe(true));
+		expect(billed.doAlarms).toBe(1);
 	});
 
 	it("counts a cron run as one invocation", async () => {
