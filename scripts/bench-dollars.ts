@@ -453,6 +453,12 @@ function report(result: Drive): void {
 			`| ${name} | ${count(step.calls / ORDERS, 1)} | ${count(step.rowsRead / ORDERS, 1)} | ${count(step.rowsWritten / ORDERS, 1)} |`,
 		);
 	}
+	// The totals hold every answer's rows and more: fewer would mean a binding went uncounted.
+	if (billed.d1RowsRead < answeredRead || billed.d1RowsWritten < answeredWritten) {
+		throw new Error(
+			`the billed totals (${billed.d1RowsRead} rows read, ${billed.d1RowsWritten} written) are below the answers' own (${answeredRead}, ${answeredWritten})`,
+		);
+	}
 	console.log(
 		`| after the answers: validation, webhook attempts, the thumbnail | | ${count((billed.d1RowsRead - answeredRead) / ORDERS, 1)} | ${count((billed.d1RowsWritten - answeredWritten) / ORDERS, 1)} |`,
 	);
