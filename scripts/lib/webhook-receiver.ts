@@ -4,11 +4,11 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 
 /** One event as it reached the receiver. */
-export type Arrival = { arrivedAt: number; createdAt: number; orderId: string };
+export type Arrival = { arrivedAt: number; createdAt: number; orderId: string; event: string };
 
 export type WebhookReceiver = {
 	url: string;
-	/** Arrival time (ms since epoch), the event's `created_at` and its order, by event id. */
+	/** Arrival time (ms since epoch), the event's `created_at`, its order and its type, by event id. */
 	arrivals: Map<string, Arrival>;
 	close(): Promise<void>;
 };
@@ -29,9 +29,15 @@ export async function startWebhookReceiver(options: { hang?: boolean } = {}): Pr
 					id: string;
 					created_at: string;
 					order_id: string;
+					event: string;
 				};
 				if (!arrivals.has(body.id)) {
-					arrivals.set(body.id, { arrivedAt, createdAt: Date.parse(body.created_at), orderId: body.order_id });
+					arrivals.set(body.id, {
+						arrivedAt,
+						createdAt: Date.parse(body.created_at),
+						orderId: body.order_id,
+						event: body.event,
+					});
 				}
 			} catch {
 				// Not an event: ignored, still answered.

@@ -3,6 +3,7 @@
  * namespaces that count each call into the current unit of work's trace (cost-trace.ts), and record
  * each distinct SQL statement for the query-plan test.
  */
+import { bill, queueOperationsOf, r2OperationClass } from "./billing.ts";
 import { CALL_MARK, type CostKind, type CostTrace, unwrap } from "./cost-trace.ts";
 
 // ─── The statements the traced D1 bindings run, for the query-plan test ───────────────────────────────
@@ -39,6 +40,13 @@ function run<T>(traceOf: TraceOf, kind: CostKind, call: () => Promise<T>): Promi
 
 type D1Meta = { rows_read?: number; rows_written?: number };
 
+/** Adds a D1 result's rows to the unit of work's trace, if any, and to the billed totals. */
+function countRows(traceOf: TraceOf, meta: D1Meta | undefined): void {
+	traceOf()?.addRows(meta);
+	bill("d1RowsRead", meta?.rows_read ?? 0);
+	bill("d1RowsWritten", meta?.rows_written ?? 0);
+}
+
 /** A prepared statement that counts its run; keeps the real one for batches. */
 class TracedStatement {
 	constructor(
@@ -55,14 +63,14 @@ class TracedStatement {
 	async all<T>(): Promise<D1Result<T>> {
 		record(this.sql, this.params);
 		const result = await run(this.traceOf, "d1", () => this.inner.all<T>());
-		this.traceOf()?.addRows(result.meta as D1Meta);
+		countRows(this.traceOf, result.meta as D1Meta);
 		return result;
 	}
 
 	async run<T>(): Promise<D1Result<T>> {
 		record(this.sql, this.params);
 		const result = await run(this.traceOf, "d1", () => this.inner.run<T>());
-		this.traceOf()?.addRows(result.meta as D1Meta);
+		countRows(this.traceOf, result.meta as D1Meta);
 		return result;
 	}
 
@@ -99,7 +107,7 @@ function tracedRunner(db: D1Runner, traceOf: TraceOf) {
 				return statement;
 			});
 			const results = await run(traceOf, "d1", () => db.batch<T>(inner));
-			for (const result of results) traceOf()?.addRows(result.meta as D1Meta);
+			for (const result of results) countRows(traceOf, result.meta as D1Meta);
 			return results;
 		},
 	};
@@ -119,18 +127,28 @@ function tracedD1(db: D1Database, traceOf: TraceOf): D1Database {
 	return traced as unknown as D1Database;
 }
 
-const R2_CALLS = new Set(["get", "put", "head", "list", "delete", "createMultipartUpload"]);
+const R2_UNIT = { A: "r2ClassA", B: "r2ClassB", free: "r2Free" } as const;
 
 function tracedR2(bucket: R2Bucket, traceOf: TraceOf): R2Bucket {
 	return new Proxy(bucket, {
 		get(target, name) {
 			const value = Reflect.get(target, name);
 			if (typeof value !== "function") return value;
-			if (typeof name !== "string" || !R2_CALLS.has(name)) return value.bind(target);
-			return (...args: unknown[]) =>
-				run(traceOf, "r2", () => Reflect.apply(value as (...a: unknown[]) => Promise<unknown>, target, args));
+			const operationClass = typeof name === "string" ? r2OperationClass(name) : null;
+			if (operationClass === null) return value.bind(target);
+			return (...args: unknown[]) => {
+				bill(R2_UNIT[operationClass]);
+				return run(traceOf, "r2", () => Reflect.apply(value as (...a: unknown[]) => Promise<unknown>, target, args));
+			};
 		},
 	});
+}
+
+/** The queue operations a `send(body)` or a `sendBatch([{ body }, ...])` writes: each message's own. */
+function queueWritesOf(method: "send" | "sendBatch", first: unknown): number {
+	if (method === "send") return queueOperationsOf(first);
+	if (!Array.isArray(first)) return 0;
+	return first.reduce<number>((sum, message: { body?: unknown }) => sum + queueOperationsOf(message.body), 0);
 }
 
 function tracedQueue(queue: Queue, traceOf: TraceOf): Queue {
@@ -139,8 +157,10 @@ function tracedQueue(queue: Queue, traceOf: TraceOf): Queue {
 			const value = Reflect.get(target, name);
 			if (typeof value !== "function") return value;
 			if (name !== "send" && name !== "sendBatch") return value.bind(target);
-			return (...args: unknown[]) =>
-				run(traceOf, "queue", () => Reflect.apply(value as (...a: unknown[]) => Promise<unknown>, target, args));
+			return (...args: unknown[]) => {
+				bill("queueWrites", queueWritesOf(name, args[0]));
+				return run(traceOf, "queue", () => Reflect.apply(value as (...a: unknown[]) => Promise<unknown>, target, args));
+			};
 		},
 	});
 }
@@ -156,10 +176,14 @@ function tracedStub(stub: object, traceOf: TraceOf): object {
 			if (typeof value !== "function") return value;
 			if (typeof name !== "string" || name === "then") return value.bind(target);
 			if (name === "fetch") {
-				return (...args: unknown[]) =>
-					run(traceOf, "do", () => Reflect.apply(value as (...a: unknown[]) => Promise<unknown>, target, args));
+				return (...args: unknown[]) => {
+					bill("doRequests");
+					return run(traceOf, "do", () => Reflect.apply(value as (...a: unknown[]) => Promise<unknown>, target, args));
+				};
 			}
 			return (...args: unknown[]) => {
+				// Each RPC call on a stub is its own session: one billed request.
+				bill("doRequests");
 				const trace = traceOf();
 				const call = () => Reflect.apply(value as (...a: unknown[]) => Promise<unknown>, target, [...args, CALL_MARK]);
 				return trace === undefined ? call().then(unwrap) : trace.aroundObjectCall(call);

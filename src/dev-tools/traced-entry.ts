@@ -5,6 +5,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { log } from "../log.ts";
+import { BILLED_PATH, bill, billedSoFar, queueOperationsOf } from "./billing.ts";
 import { CostTrace, costHeader, envelope, isMark } from "./cost-trace.ts";
 import { tracedEnv } from "./traced-bindings.ts";
 
@@ -22,11 +23,14 @@ export type TraceableWorker<Message> = {
 
 /**
  * `worker` with each unit of work traced: each response carries `X-Cost`; each queue batch and each
- * cron run logs a `cost_trace` line with its cost (the cost bench reads them from the log).
+ * cron run logs a `cost_trace` line with its cost (the cost bench reads them from the log). Every
+ * invocation is also added to the billed totals (billing.ts), which `GET /__cost-trace/billed` answers.
  */
 export function costTracedWorker<Message>(worker: TraceableWorker<Message>): TraceableWorker<Message> {
 	return {
 		async fetch(request, env, ctx) {
+			if (new URL(request.url).pathname === BILLED_PATH) return Response.json(billedSoFar());
+			bill("workerRequests");
 			const trace = new CostTrace();
 			const response = await worker.fetch(
 				request,
@@ -39,14 +43,25 @@ export function costTracedWorker<Message>(worker: TraceableWorker<Message>): Tra
 		},
 		async queue(batch, env, ctx) {
 			const trace = new CostTrace();
-			await worker.queue(
-				batch,
-				tracedEnv(env, () => trace),
-				ctx,
-			);
+			bill("queueInvocations");
+			const delivered = billedDelivery(batch);
+			try {
+				await worker.queue(
+					delivered.batch,
+					tracedEnv(env, () => trace),
+					ctx,
+				);
+			} catch (error) {
+				// A batch that throws is retried whole: nothing of it is deleted.
+				delivered.retryAll();
+				throw error;
+			} finally {
+				bill("queueDeletes", delivered.deleted());
+			}
 			logCost(`queue:${batch.queue}`, trace, { messages: batch.messages.length });
 		},
 		scheduled(controller, env, ctx) {
+			bill("cronInvocations");
 			const trace = new CostTrace();
 			// The cron's work runs in waitUntil: its cost is known when that work (and the handler) settles.
 			const work: Promise<unknown>[] = [];
@@ -62,6 +77,65 @@ export function costTracedWorker<Message>(worker: TraceableWorker<Message>): Tra
 			);
 		},
 	};
+}
+
+/**
+ * The batch as the consumer sees it, billing the queue's side: each message read now, and deleted
+ * once the batch is done unless it was retried (`message.retry()`, `batch.retryAll()`, or a throw).
+ */
+function billedDelivery<Message>(batch: MessageBatch<Message>): {
+	batch: MessageBatch<Message>;
+	retryAll(): void;
+	deleted(): number;
+} {
+	const retried = new Set<string>();
+	let all = false;
+	for (const message of batch.messages) bill("queueReads", queueOperationsOf(message.body));
+	const messages = batch.messages.map((message) =>
+		withMethod(message, "retry", () => {
+			retried.add(message.id);
+		}),
+	);
+	const wrapped = new Proxy(batch, {
+		get(target, name) {
+			if (name === "messages") return messages;
+			if (name === "retryAll") {
+				return (...args: unknown[]) => {
+					all = true;
+					return target.retryAll(...(args as Parameters<MessageBatch<Message>["retryAll"]>));
+				};
+			}
+			const value = Reflect.get(target, name);
+			return typeof value === "function" ? value.bind(target) : value;
+		},
+	});
+	return {
+		batch: wrapped,
+		retryAll: () => {
+			all = true;
+		},
+		deleted: () =>
+			all
+				? 0
+				: batch.messages
+						.filter((message) => !retried.has(message.id))
+						.reduce((sum, message) => sum + queueOperationsOf(message.body), 0),
+	};
+}
+
+/** `target` with its method `name` calling `before` first. */
+function withMethod<T extends object>(target: T, name: string, before: () => void): T {
+	return new Proxy(target, {
+		get(object, property) {
+			const value = Reflect.get(object, property);
+			if (typeof value !== "function") return value;
+			if (property !== name) return value.bind(object);
+			return (...args: unknown[]) => {
+				before();
+				return Reflect.apply(value as (...a: unknown[]) => unknown, object, args);
+			};
+		},
+	});
 }
 
 /** `ctx`, but the promises handed to its `waitUntil` are added to `work` instead. */
@@ -81,6 +155,17 @@ function collectingWaitUntil(ctx: ExecutionContext, work: Promise<unknown>[]): E
 
 function logCost(job: string, trace: CostTrace, extra: Record<string, unknown>): void {
 	log.info("cost_trace", { cost_trace: job, cost: costHeader(trace.summary()), ...extra });
+}
+
+/** Runs an object's alarm, billing it as a request and its wall-clock time as the object's. */
+async function timedAlarm(alarm: () => unknown): Promise<unknown> {
+	bill("doAlarms");
+	const started = Date.now();
+	try {
+		return await alarm();
+	} finally {
+		bill("doActiveMs", Date.now() - started);
+	}
 }
 
 /** A Durable Object class: constructed with its state and environment. */
@@ -114,11 +199,14 @@ export function costTracedObject<C extends ObjectClass>(Base: C, on: boolean): C
 			writable: true,
 			// Synchronous for every call but a traced caller's: the object's own methods call one another.
 			value: function (this: object, ...args: unknown[]) {
+				if (name === "alarm") return timedAlarm(() => original.apply(this, args));
 				if (!isMark(args.at(-1))) return original.apply(this, args);
+				const started = Date.now();
 				const trace = new CostTrace();
 				return current
 					.run(trace, async () => original.apply(this, args.slice(0, -1)))
-					.then((result) => envelope(result, trace.summary()));
+					.then((result) => envelope(result, trace.summary()))
+					.finally(() => bill("doActiveMs", Date.now() - started));
 			},
 		});
 	}
