@@ -99,7 +99,7 @@ export function dueEvents(env: Env, now: Date, limit = ARCHIVE_BATCH): Promise<A
 }
 
 /**
- * Writes each event into its owner's day object in R2, the days side by side. Returns the ids of the
+ * Writes each event into its owner's day object in R2, a day after another. Returns the ids of the
  * events now safely archived (the only ones that may leave D1).
  */
 export async function writeArchive(env: Env, events: ReadonlyArray<ArchivableEventRow>): Promise<string[]> {
@@ -110,10 +110,12 @@ export async function writeArchive(env: Env, events: ReadonlyArray<ArchivableEve
 		lines.push(lineOf(event));
 		byKey.set(key, lines);
 	}
-	const written = await Promise.all(
-		[...byKey].map(async ([key, lines]) => ((await mergeIntoDay(env.PRINT_FILES, key, lines)) ? lines : [])),
-	);
-	return written.flat().map((line) => line.id);
+	// One object at a time: a run holds one day's object in memory, however many days it touches.
+	const archived: string[] = [];
+	for (const [key, lines] of byKey) {
+		if (await mergeIntoDay(env.PRINT_FILES, key, lines)) archived.push(...lines.map((line) => line.id));
+	}
+	return archived;
 }
 
 /**
