@@ -16,6 +16,9 @@ import { toEvent } from "./event-view.ts";
 /** The most events one cron run moves: a run's reads, writes and memory stay bounded whatever is due. */
 export const ARCHIVE_BATCH = 500;
 
+/** Day objects a run reads and writes side by side. */
+const DAYS_AT_ONCE = 6;
+
 /** Attempts at one day's object when another run keeps writing it first. */
 const WRITE_ATTEMPTS = 3;
 
@@ -99,7 +102,7 @@ export function dueEvents(env: Env, now: Date, limit = ARCHIVE_BATCH): Promise<A
 }
 
 /**
- * Writes each event into its owner's day object in R2, a day after another. Returns the ids of the
+ * Writes each event into its owner's day object in R2, a few days side by side. Returns the ids of the
  * events now safely archived (the only ones that may leave D1).
  */
 export async function writeArchive(env: Env, events: ReadonlyArray<ArchivableEventRow>): Promise<string[]> {
@@ -110,11 +113,17 @@ export async function writeArchive(env: Env, events: ReadonlyArray<ArchivableEve
 		lines.push(lineOf(event));
 		byKey.set(key, lines);
 	}
-	// One object at a time: a run holds one day's object in memory, however many days it touches.
+	// A few objects at a time: a run holds at most DAYS_AT_ONCE days' objects in memory, and a batch
+	// spread over hundreds of days (a backlog) takes a fraction of the sequential round trips.
+	const days = [...byKey];
 	const archived: string[] = [];
-	for (const [key, lines] of byKey) {
-		if (await mergeIntoDay(env.PRINT_FILES, key, lines)) archived.push(...lines.map((line) => line.id));
-	}
+	const writer = async () => {
+		for (let next = days.shift(); next !== undefined; next = days.shift()) {
+			const [key, lines] = next;
+			if (await mergeIntoDay(env.PRINT_FILES, key, lines)) archived.push(...lines.map((line) => line.id));
+		}
+	};
+	await Promise.all(Array.from({ length: DAYS_AT_ONCE }, writer));
 	return archived;
 }
 
