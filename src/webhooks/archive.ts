@@ -120,7 +120,12 @@ export async function writeArchive(env: Env, events: ReadonlyArray<ArchivableEve
 	const writer = async () => {
 		for (let next = days.shift(); next !== undefined; next = days.shift()) {
 			const [key, lines] = next;
-			if (await mergeIntoDay(env.PRINT_FILES, key, lines)) archived.push(...lines.map((line) => line.id));
+			try {
+				if (await mergeIntoDay(env.PRINT_FILES, key, lines)) archived.push(...lines.map((line) => line.id));
+			} catch (error) {
+				// One day R2 refuses keeps its events in D1 for a later run; the other days go on.
+				log.error("events_archive.write_failed", { key, message: String(error) });
+			}
 		}
 	};
 	await Promise.all(Array.from({ length: DAYS_AT_ONCE }, writer));

@@ -355,6 +355,22 @@ describe("the events archive", () => {
 		await env.PRINT_FILES.delete(archiveKey(owner, "2026-07-04"));
 		await drain(now);
 	});
+	it("a day whose object R2 refuses keeps its events in D1 and holds back no other day", async () => {
+		const at = new Date(Date.UTC(2026, 6, 9, 9));
+		const { owner, now } = await ownerPastWindow("Refused Day Gallery", at);
+		const { orderId } = await oldEvents(owner, at, 2);
+		// An owner whose key is longer than R2 takes (1,024 bytes): its reads and writes throw.
+		const refused = newId("evt");
+		await env.DB.prepare(
+			"INSERT INTO events (id, account_id, mode, order_id, type, body, created_at) VALUES (?1, ?2, 'live', ?3, 'order.received', '{}', ?4)",
+		)
+			.bind(refused, `acct_${"x".repeat(1100)}`, orderId, at.toISOString())
+			.run();
+		expect(await archiveOldEvents(env, now)).toBe(3);
+		expect(await eventsInD1(orderId)).toEqual([refused]);
+		await expectEachOnce(owner, at, 3);
+		await env.DB.prepare("DELETE FROM events WHERE id = ?1").bind(refused).run();
+	});
 });
 
 describe("GET /v1/admin/accounts/{id}/events-archive/{mode}/{day}", () => {
