@@ -25,6 +25,7 @@ import { printFileRoutes, uploadRoutes } from "./print-files/routes.ts";
 import { productionRoutes } from "./production/routes.ts";
 import { MAX_IMPORT_BYTES } from "./production/shipments-csv.ts";
 import { quoteRoutes } from "./quotes/routes.ts";
+import { eventArchiveRoutes } from "./webhooks/archive-routes.ts";
 import { webhookEndpointRoutes } from "./webhooks/endpoint-routes.ts";
 import { webhookRoutes } from "./webhooks/routes.ts";
 
@@ -85,6 +86,7 @@ app.route("/v1", productionRoutes);
 app.route("/v1", sandboxRoutes);
 app.route("/v1", webhookRoutes);
 app.route("/v1", webhookEndpointRoutes);
+app.route("/v1", eventArchiveRoutes);
 app.route("/v1", brandingRoutes);
 app.route("/v1", pricingRoutes);
 app.route("/v1", quoteRoutes);

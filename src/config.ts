@@ -15,6 +15,14 @@ function seconds(fallback: number, bounds: { min: number; max: number }) {
 	);
 }
 
+/** Whole days, as the variables carry them (strings), within bounds; the default when unset or empty. */
+function days(fallback: number, bounds: { min: number; max: number }) {
+	return z.preprocess(
+		(value) => (value === undefined || value === "" ? fallback : Number(value)),
+		z.number().int().min(bounds.min).max(bounds.max),
+	);
+}
+
 /** A secret or address that may be absent; empty counts as absent. */
 const optionalText = z.preprocess((value) => (value === "" ? undefined : value), z.string().optional());
 
@@ -78,6 +86,11 @@ const ConfigSchema = z
 		CONSOLE_SESSION_SECRET: optionalSecret,
 		/** Hours an order may stay in production before the floor's queue flags it as late. */
 		PRODUCTION_SLA_HOURS: seconds(72, { min: 1, max: 24 * 60 }),
+		/**
+		 * Days an event and its deliveries stay in D1 before the cron archives them to R2. At least a week:
+		 * a delivery's retries end within a day of its event, and partners reconcile from the log.
+		 */
+		EVENT_RETENTION_DAYS: days(90, { min: 7, max: 3650 }),
 	})
 	.superRefine((config, ctx) => {
 		// The consumer tells the two apart by name: were they one, every batch would be taken for dead

@@ -88,6 +88,10 @@ export const ERROR_CODES = {
 		action: "Check the shipment id against the order's `shipments` (ops routes).",
 	},
 	order_item_not_found: { type: "not_found", action: "Use an item id from the order's `items`." },
+	events_archive_not_found: {
+		type: "not_found",
+		action: "Nothing of that account and mode was archived for that UTC day; check the day and the mode.",
+	},
 	thumbnail_unavailable: {
 		type: "not_found",
 		action: "This file has no thumbnail (`thumbnail.reason` says why); the file itself is unaffected.",
@@ -97,7 +101,11 @@ export const ERROR_CODES = {
 		action: "Check the id, and that the key is of the same mode (live or test) as the file.",
 	},
 	quote_not_found: { type: "not_found", action: "Check the id, and the key's mode; quotes belong to one mode." },
-	event_not_found: { type: "not_found", action: "Check the id with `GET /v1/events`." },
+	event_not_found: {
+		type: "not_found",
+		action:
+			"Check the id with `GET /v1/events`; an event older than the retention window (90 days) is archived and no longer found.",
+	},
 	webhook_endpoint_not_found: { type: "not_found", action: "Check the id with `GET /v1/webhook-endpoints`." },
 	brand_profile_not_found: { type: "not_found", action: "Create the profile with `PUT /v1/branding` first." },
 	account_not_found: { type: "not_found", action: "Check the account id (admin routes)." },

@@ -8,6 +8,7 @@ import { OrderMachine as OrderMachineObject } from "./orders/order-machine.do.ts
 import { resumeStalledOrders } from "./orders/resume.ts";
 import { consumeThumbnails, sweepPendingThumbnails } from "./previews/thumbnail-consumer.ts";
 import { RateLimiter as RateLimiterObject } from "./rate-limit/rate-limiter.do.ts";
+import { archiveOldEvents } from "./webhooks/archive.ts";
 import { consumeDeliveries } from "./webhooks/consumer.ts";
 import type { DeliveryMessage } from "./webhooks/enqueue.ts";
 import { sweepDueDeliveries } from "./webhooks/sweep.ts";
@@ -25,22 +26,25 @@ export class WebhookSender extends costTracedObject(WebhookSenderObject, tracing
 
 /**
  * The cron's safety nets: stalled orders restarted, overdue deliveries and thumbnails enqueued again,
- * orders whose edit window ended charged (should their Durable Object's alarm have been lost).
+ * orders whose edit window ended charged (should their Durable Object's alarm have been lost); and
+ * a batch of events past the retention window archived to R2.
  */
 async function cron(env: Env): Promise<void> {
-	const [restarted, swept, thumbnails, charged] = await Promise.all([
+	const [restarted, swept, thumbnails, charged, archived] = await Promise.all([
 		resumeStalledOrders(env),
 		sweepDueDeliveries(env),
 		sweepPendingThumbnails(env),
 		chargeReleasedOrders(env.DB),
+		archiveOldEvents(env),
 	]);
-	if (restarted > 0 || swept > 0 || thumbnails > 0 || charged > 0) {
+	if (restarted > 0 || swept > 0 || thumbnails > 0 || charged > 0 || archived > 0) {
 		log.info("cron.ran", {
 			job: "cron",
 			restarted_orders: restarted,
 			swept_deliveries: swept,
 			requeued_thumbnails: thumbnails,
 			charged_orders: charged,
+			archived_events: archived,
 		});
 	}
 }

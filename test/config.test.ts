@@ -13,8 +13,14 @@ describe("configuration", () => {
 			WEBHOOK_TIMEOUT_SECONDS: 10,
 			STALLED_ORDER_SECONDS: 300,
 			WEBHOOK_SWEEP_OVERDUE_SECONDS: 120,
+			EVENT_RETENTION_DAYS: 90,
 		});
 		expect(config.UPLOAD_SIGNING_SECRET).toBeUndefined();
+	});
+
+	it("keeps events the days EVENT_RETENTION_DAYS says, from a week to ten years", () => {
+		expect(configOf({ EVENT_RETENTION_DAYS: "7" }).EVENT_RETENTION_DAYS).toBe(7);
+		expect(configOf({ EVENT_RETENTION_DAYS: "3650" }).EVENT_RETENTION_DAYS).toBe(3650);
 	});
 
 	it("turns the variables' strings into numbers within their bounds", () => {
@@ -31,6 +37,9 @@ describe("configuration", () => {
 		["UPLOAD_URL_TTL_SECONDS", "0"],
 		["UPLOAD_METHOD", "ftp"],
 		["ENVIRONMENT", "staging"],
+		["EVENT_RETENTION_DAYS", "6"],
+		["EVENT_RETENTION_DAYS", "3651"],
+		["EVENT_RETENTION_DAYS", "30.5"],
 	])("a bad %s (%j) fails with a message naming the variable", (variable, value) => {
 		expect(() => configOf({ [variable]: value })).toThrow(ConfigError);
 		expect(() => configOf({ [variable]: value })).toThrow(new RegExp(`^${variable} is`));

@@ -763,7 +763,10 @@ export interface paths {
 			path?: never;
 			cookie?: never;
 		};
-		/** List events, newest first, with their delivery state */
+		/**
+		 * List events, newest first, with their delivery state
+		 * @description Events are kept for the retention window, 90 days: an event older than that has left the log with its deliveries (the service archives it), so it is not listed, a page ends before it, and `POST /v1/events/{id}/redeliver` answers 404 `event_not_found` for it. An event whose delivery is still pending or retrying stays until it is finished.
+		 */
 		get: operations["getEvents"];
 		put?: never;
 		post?: never;
@@ -782,7 +785,10 @@ export interface paths {
 		};
 		get?: never;
 		put?: never;
-		/** Send an event again (also after it failed), to its callback_url and to each endpoint it went to that still exists */
+		/**
+		 * Send an event again (also after it failed), to its callback_url and to each endpoint it went to that still exists
+		 * @description An event older than the retention window (90 days) has been archived and answers 404 `event_not_found`, with a message that says so.
+		 */
 		post: operations["postEventsByIdRedeliver"];
 		delete?: never;
 		options?: never;
@@ -854,6 +860,26 @@ export interface paths {
 		put?: never;
 		/** Send the endpoint a signed `ping` now and answer what it replied: one attempt, no retries, nothing in the event log */
 		post: operations["postWebhookEndpointsByIdTest"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/admin/accounts/{id}/events-archive/{mode}/{day}": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		/**
+		 * An account's events of one UTC day that left the event log for the archive (NDJSON)
+		 * @description Events older than the retention window leave D1 with their deliveries, written first to one object per account, mode and UTC day. This returns that object as stored: one event per line, oldest first, each as `GET /v1/events` showed it plus its `account_id` and `mode`. A day with nothing archived is a 404 `events_archive_not_found`.
+		 */
+		get: operations["getAdminAccountsByIdEventsArchiveByModeByDay"];
+		put?: never;
+		post?: never;
 		delete?: never;
 		options?: never;
 		head?: never;
@@ -2096,6 +2122,7 @@ export interface components {
 					| "claim_not_found"
 					| "shipment_not_found"
 					| "order_item_not_found"
+					| "events_archive_not_found"
 					| "thumbnail_unavailable"
 					| "print_file_not_found"
 					| "quote_not_found"
@@ -9910,6 +9937,100 @@ export interface operations {
 			};
 			/** @description Error `not_found` */
 			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	getAdminAccountsByIdEventsArchiveByModeByDay: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path: {
+				id: string;
+				mode: "live" | "test";
+				day: string;
+			};
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description The day's archived events, one JSON object per line. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/x-ndjson": string;
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

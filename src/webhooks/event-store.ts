@@ -265,3 +265,50 @@ export async function listEventPage(
 		.all<StoredEventRow>();
 	return results.map(eventOf);
 }
+
+/** An event due for the archive: as the event log reads it, with its owner. */
+export type ArchivableEventRow = EventRow & EventOwner;
+
+/**
+ * The oldest events created before `before` whose deliveries are all finished (none pending: a
+ * delivery still under way keeps its event), at most `limit`, found through `events_by_time` in its
+ * order. The events held back by a pending delivery are read past, so they never stop the rest.
+ */
+export async function archivableEvents(db: D1Database, before: Date, limit: number): Promise<ArchivableEventRow[]> {
+	const { results } = await db
+		.prepare(
+			`SELECT ${EVENT_COLUMNS}, e.account_id AS accountId, e.mode FROM ${EVENT_SOURCE}
+			  WHERE e.created_at < ?1
+			    AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.event_id = e.id AND +p.status = 'pending')
+			  ORDER BY e.created_at, e.id LIMIT ?2`,
+		)
+		.bind(before.toISOString(), limit)
+		.all<StoredEventRow & EventOwner>();
+	return results.map((row) => ({ ...eventOf(row), accountId: row.accountId, mode: row.mode }));
+}
+
+/**
+ * Deletes archived events and their deliveries, in one batch: each event only while none of its
+ * deliveries is pending (a redelivery asked for since it was read keeps it, to be archived again
+ * once finished). Returns how many events left D1.
+ */
+export async function deleteArchivedEvents(db: D1Database, eventIds: ReadonlyArray<string>): Promise<number> {
+	if (eventIds.length === 0) return 0;
+	const ids = JSON.stringify(eventIds);
+	// Unary + keeps the planner on each event's few deliveries (deliveries_by_event), not every pending one.
+	const [, events] = await db.batch([
+		db
+			.prepare(
+				`DELETE FROM deliveries WHERE event_id IN (SELECT value FROM json_each(?1))
+				   AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.event_id = deliveries.event_id AND +p.status = 'pending')`,
+			)
+			.bind(ids),
+		db
+			.prepare(
+				`DELETE FROM events WHERE id IN (SELECT value FROM json_each(?1))
+				   AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = events.id)`,
+			)
+			.bind(ids),
+	]);
+	return events?.meta.changes ?? 0;
+}

@@ -2,79 +2,17 @@ import { z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { generateWebhookSecret } from "../accounts/keys.ts";
+import { configOf } from "../config.ts";
 import { createApp } from "../http/create-app.ts";
 import { CURSOR_EXAMPLE, decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { dateTime } from "../http/date-time.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { resetForRedelivery } from "./delivery-store.ts";
-import { type EventRow, findOwnedEvent, listEventPage } from "./event-store.ts";
+import { findOwnedEvent, listEventPage } from "./event-store.ts";
+import { EventSchema, toEvent } from "./event-view.ts";
 import { DELIVERY_STATUSES, EVENT_TYPES } from "./events.ts";
 import { rotateWebhookSecret } from "./secret-store.ts";
 import { deliverSoon } from "./webhook-sender.do.ts";
-
-const deliveryFields = {
-	id: z.string().openapi({ description: "The delivery's id (`dlv_…`).", example: "dlv_7Hq2" }),
-	status: z.enum(DELIVERY_STATUSES),
-	attempts: z.number().int().openapi({ example: 1 }),
-	last_attempt_at: dateTime().nullable(),
-	last_status_code: z.number().int().nullable().openapi({ example: 200 }),
-	last_error: z
-		.string()
-		.nullable()
-		.openapi({ description: "A short excerpt; receivers' bodies are not stored.", example: "HTTP 503: upstream busy" }),
-	next_attempt_at: dateTime().nullable(),
-	delivered_at: dateTime().nullable(),
-};
-
-const EndpointDeliverySchema = z
-	.object({
-		...deliveryFields,
-		endpoint_id: z.string().openapi({ description: "The webhook endpoint it goes to.", example: "whe_3Lk9" }),
-		url: z
-			.string()
-			.openapi({ description: "The endpoint's URL when the event happened.", example: "https://example.com/hooks" }),
-	})
-	.openapi("EndpointDelivery");
-
-const DeliverySchema = z
-	.object({ ...deliveryFields, url: z.string().nullable().openapi({ example: "https://example.com/hooks" }) })
-	.openapi("Delivery");
-
-const EventSchema = z
-	.object({
-		id: z.string().openapi({ example: "evt_9Lq3" }),
-		type: z.enum(EVENT_TYPES).openapi({ example: "order.shipped" }),
-		order_id: z.string().openapi({ example: "ord_3kq9" }),
-		created_at: dateTime(),
-		// `additionalProperties: true`, not zod's `{}`: an empty schema has no type, and Scalar's reader refuses it.
-		body: z.record(z.string(), z.unknown()).openapi({
-			description: "The webhook body, as signed and sent (each event's body is under Webhooks).",
-			additionalProperties: true,
-			example: {
-				id: "evt_9Lq3",
-				event: "order.shipped",
-				created_at: "2026-11-22T10:00:00.000Z",
-				order_id: "ord_3kq9",
-				external_id: "PO-1001",
-				status: "shipped",
-				version: 4,
-				tracking: {
-					carrier: "UPS",
-					number: "1Z999AA10123456784",
-					url: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
-				},
-				shipped_at: "2026-11-22T10:00:00.000Z",
-			},
-		}),
-		delivery: DeliverySchema.nullable().openapi({
-			description: "The delivery to the order's callback_url; null for events that are not sent (order.received).",
-		}),
-		endpoint_deliveries: z.array(EndpointDeliverySchema).openapi({
-			description:
-				"One delivery per webhook endpoint of the account's mode that subscribed to the event's type when it happened, each with its own attempts and retries.",
-		}),
-	})
-	.openapi("Event");
 
 const EventPageSchema = z
 	.object({ data: z.array(EventSchema), next_cursor: z.string().nullable().openapi({ example: CURSOR_EXAMPLE }) })
@@ -88,36 +26,13 @@ const EventQuery = z.object({
 	cursor: z.string().max(512).optional(),
 });
 
-function toEvent(row: EventRow): z.infer<typeof EventSchema> {
-	return {
-		id: row.id,
-		type: row.type,
-		order_id: row.order_id,
-		created_at: row.created_at,
-		body: row.body,
-		delivery:
-			row.d_status === null || row.d_id === null
-				? null
-				: {
-						id: row.d_id,
-						status: row.d_status,
-						url: row.url,
-						attempts: row.attempts ?? 0,
-						last_attempt_at: row.last_attempt_at,
-						last_status_code: row.last_status_code,
-						last_error: row.last_error,
-						next_attempt_at: row.next_attempt_at,
-						delivered_at: row.delivered_at,
-					},
-		endpoint_deliveries: [...row.endpoint_deliveries].sort((a, b) => (a.endpoint_id < b.endpoint_id ? -1 : 1)),
-	};
-}
-
 const listEvents = protectedRoute("events:read", {
 	method: "get",
 	path: "/events",
 	tags: ["Events"],
 	summary: "List events, newest first, with their delivery state",
+	description:
+		"Events are kept for the retention window, 90 days: an event older than that has left the log with its deliveries (the service archives it), so it is not listed, a page ends before it, and `POST /v1/events/{id}/redeliver` answers 404 `event_not_found` for it. An event whose delivery is still pending or retrying stays until it is finished.",
 	request: { query: EventQuery },
 	responses: { 200: jsonResponse(EventPageSchema, "A page of events."), ...errorResponses(422) },
 });
@@ -130,6 +45,8 @@ const redeliver = protectedRoute("events:read", {
 	tags: ["Events"],
 	summary:
 		"Send an event again (also after it failed), to its callback_url and to each endpoint it went to that still exists",
+	description:
+		"An event older than the retention window (90 days) has been archived and answers 404 `event_not_found`, with a message that says so.",
 	request: { params: EventIdParams },
 	responses: {
 		200: jsonResponse(EventSchema, "The event, its deliveries pending again."),
@@ -159,6 +76,12 @@ const rotateSecret = protectedRoute("orders:write", {
 	},
 });
 
+/** Why an event is not found: a wrong id, or an event older than the window, archived. */
+function notFoundMessage(env: Env, id: string): string {
+	const days = configOf(env).EVENT_RETENTION_DAYS;
+	return `No event ${id}. Events older than ${days} days are archived: no longer listed or redelivered.`;
+}
+
 /** The event log, redelivery and secret rotation. */
 export const webhookRoutes = createApp<AuthedEnv>()
 	.openapi(listEvents, async (c) => {
@@ -187,7 +110,7 @@ export const webhookRoutes = createApp<AuthedEnv>()
 	.openapi(redeliver, async (c) => {
 		const { id } = c.req.valid("param");
 		const event = await findOwnedEvent(c.env.DB, c.var.principal, id);
-		if (event === null) throw new ApiError("event_not_found", `No event ${id}.`, "id");
+		if (event === null) throw new ApiError("event_not_found", notFoundMessage(c.env, id), "id");
 		if (event.d_status === null) throw new ApiError("event_never_sent", `Event ${id} is recorded, never sent.`);
 		const deliveries = await resetForRedelivery(c.env.DB, id, new Date());
 		if (deliveries.length === 0) {
@@ -198,7 +121,7 @@ export const webhookRoutes = createApp<AuthedEnv>()
 		}
 		await deliverSoon(c.env, deliveries);
 		const updated = await findOwnedEvent(c.env.DB, c.var.principal, id);
-		if (updated === null) throw new ApiError("event_not_found", `No event ${id}.`, "id");
+		if (updated === null) throw new ApiError("event_not_found", notFoundMessage(c.env, id), "id");
 		return c.json(toEvent(updated), 200);
 	})
 	.openapi(rotateSecret, async (c) => {

@@ -1,6 +1,6 @@
 /**
  * Drives every route a partner, an operator and an admin call, the console (its claim pages too), the
- * cron and a queue batch, through the worker as deployed (the workers-traced project runs it with the cost tracer on),
+ * cron (its events archive too) and a queue batch, through the worker as deployed (the workers-traced project runs it with the cost tracer on),
  * for the query-plan test to read the statements they ran.
  */
 import {
@@ -396,9 +396,14 @@ export async function driveEverything(): Promise<void> {
 	await env.DB.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = ?1 WHERE account_id = ?2")
 		.bind(longAgo.toISOString(), owner.accountId)
 		.run();
+	// An order delivered past the events' retention window: the cron archives its event to R2.
+	const pastWindow = new Date(Date.now() - 100 * 24 * 3600_000);
+	await insertRawOrder(owner, "delivered", "https://files.partner.example/ok/print.png", { now: pastWindow });
 	const ctx = createExecutionContext();
 	await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), env, ctx);
 	await waitOnExecutionContext(ctx);
+	const archivedDay = `/v1/admin/accounts/${owner.accountId}/events-archive/live/${pastWindow.toISOString().slice(0, 10)}`;
+	expect((await api(archivedDay, { key: adminKey })).status).toBe(200);
 	const delivery = await env.DB.prepare("SELECT id, event_id FROM deliveries WHERE account_id = ?1 LIMIT 1")
 		.bind(owner.accountId)
 		.first<{ id: string; event_id: string }>();

@@ -12,11 +12,13 @@
  * `webhook_endpoints` (bounded per account), the catalog, accounts, keys and the other small tables
  * may be scanned.
  */
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { type RecordedStatement, recordStatements } from "../../src/dev-tools/traced-bindings.ts";
+import worker from "../../src/index.ts";
 import { api } from "../helpers.ts";
-import { partnerWithFile } from "../orders/order-helpers.ts";
+import { insertRawOrder, partnerWithFile } from "../orders/order-helpers.ts";
 import { driveEverything, json } from "./drive-everything.ts";
 
 /** Tables whose rows grow with the orders. */
@@ -178,6 +180,40 @@ describe("query plans", () => {
 			),
 		).toBe(true);
 		expect(details.some((detail) => /^USE TEMP B-TREE/.test(detail))).toBe(false);
+	});
+
+	it("the events archive finds its batch through events_by_time and deletes by each event's deliveries", async () => {
+		const { partner } = await partnerWithFile({ name: "Archive Plan Gallery" });
+		const pastWindow = new Date(Date.now() - 100 * 24 * 3600_000);
+		await insertRawOrder({ accountId: partner.account.id, mode: "live" }, "delivered", "https://x.example/p.png", {
+			now: pastWindow,
+		});
+		const recorded = recordStatements();
+		const ctx = createExecutionContext();
+		await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), env, ctx);
+		await waitOnExecutionContext(ctx);
+		expect(
+			await env.DB.prepare("SELECT id FROM events WHERE created_at = ?1").bind(pastWindow.toISOString()).first(),
+		).toBeNull();
+		const plans = await Promise.all(
+			[...recorded.values()]
+				.filter((statement) => /\b(FROM|INTO) (events|deliveries)\b/.test(statement.sql))
+				.map(async (statement) => ({
+					sql: statement.sql,
+					details: (await planOf(statement)).map((line) => line.detail),
+				})),
+		);
+		const batch = plans.find((plan) => /ORDER BY e\.created_at, e\.id LIMIT/.test(plan.sql));
+		expect(batch?.details[0]).toMatch(/^SEARCH e USING (COVERING )?INDEX events_by_time \(created_at<\?\)/);
+		const deletes = plans.filter((plan) => /^\s*DELETE/.test(plan.sql));
+		expect(deletes).toHaveLength(2);
+		for (const { details } of deletes) {
+			expect(details.filter((detail) => /^(SEARCH|SCAN) (deliveries|events|p|d)\b/.test(detail))).toEqual(
+				details.filter((detail) =>
+					/(deliveries_by_event \(event_id=\?|sqlite_autoindex_events_1 \(id=\?)/.test(detail),
+				),
+			);
+		}
 	});
 
 	it("finds full scans, counted ranges and sorted ranges (the check itself can fail)", async () => {

@@ -1,0 +1,443 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { KeyMode } from "../../src/accounts/scopes.ts";
+import { newId } from "../../src/ids.ts";
+import worker from "../../src/index.ts";
+import { eventSubject, newOrderRow } from "../../src/orders/rows.ts";
+import { insertOrder } from "../../src/orders/store.ts";
+import { ARCHIVE_BATCH, archiveKey, archiveOldEvents, dueEvents, writeArchive } from "../../src/webhooks/archive.ts";
+import { deleteArchivedEvents } from "../../src/webhooks/event-store.ts";
+import { eventStatements } from "../../src/webhooks/store.ts";
+import { api, createAdminKey, createKeyWithScopes, createPartner, expectError } from "../helpers.ts";
+import { externalId, SHIP_TO } from "../orders/order-helpers.ts";
+import { hookUrl, storedEvent } from "./webhook-helpers.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The retention window wrangler.toml sets (and the default). */
+const WINDOW_DAYS = 90;
+
+type Owner = { accountId: string; mode: KeyMode };
+type ArchivedLine = {
+	account_id: string;
+	mode: string;
+	id: string;
+	type: string;
+	created_at: string;
+	body: Record<string, unknown>;
+	delivery: { status: string } | null;
+	endpoint_deliveries: unknown[];
+};
+
+function daysAgo(days: number, from = Date.now()): Date {
+	return new Date(from - days * DAY_MS);
+}
+
+/** Runs the Worker's scheduled handler, as the cron trigger would, and waits for what it started. */
+async function runCron(): Promise<void> {
+	const ctx = createExecutionContext();
+	await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), env, ctx);
+	await waitOnExecutionContext(ctx);
+}
+
+/** Archive runs until nothing more is due at `now` (events other tests left past the window go too). */
+async function drain(now = new Date()): Promise<void> {
+	for (let run = 0; run < 50; run++) {
+		if ((await archiveOldEvents(env, now)) === 0) return;
+	}
+	throw new Error("the archive never ran dry");
+}
+
+/**
+ * An order of `owner` made at `at` (its order.received event, never sent), and `count` order.in_production
+ * events of it, each a millisecond apart from `at` on, whose only delivery is the `no_endpoint` record.
+ */
+async function oldEvents(owner: Owner, at: Date, count: number): Promise<{ orderId: string; eventIds: string[] }> {
+	const order = newOrderRow({
+		id: newId("ord"),
+		accountId: owner.accountId,
+		mode: owner.mode,
+		externalId: externalId("ARC"),
+		requestHash: "0".repeat(64),
+		shipTo: SHIP_TO,
+		callbackUrl: null,
+		now: at,
+		status: "in_production",
+	});
+	await insertOrder(env.DB, order, [], at);
+	const recorded = Array.from({ length: count }, (_, index) =>
+		eventStatements(
+			env.DB,
+			{
+				type: "order.in_production",
+				accountId: owner.accountId,
+				mode: owner.mode,
+				order: eventSubject(order),
+				delivery: { url: null },
+				createdAt: new Date(at.getTime() + index + 1),
+			},
+			null,
+		),
+	);
+	const statements = recorded.flatMap((event) => event.statements);
+	for (let start = 0; start < statements.length; start += 300) {
+		await env.DB.batch(statements.slice(start, start + 300));
+	}
+	return { orderId: order.id, eventIds: recorded.map((event) => event.eventId) };
+}
+
+/** The ids of an order's events still in D1. */
+async function eventsInD1(orderId: string): Promise<string[]> {
+	const { results } = await env.DB.prepare("SELECT id FROM events WHERE order_id = ?1")
+		.bind(orderId)
+		.all<{ id: string }>();
+	return results.map((row) => row.id);
+}
+
+/** How many delivery rows of these events are still in D1. */
+async function deliveriesInD1(eventIds: ReadonlyArray<string>): Promise<number> {
+	const row = await env.DB.prepare(
+		"SELECT COUNT(*) AS count FROM deliveries WHERE event_id IN (SELECT value FROM json_each(?1))",
+	)
+		.bind(JSON.stringify(eventIds))
+		.first<{ count: number }>();
+	return row?.count ?? 0;
+}
+
+/** The lines of an archive object, parsed, or null when there is none. */
+async function archivedLines(owner: Owner, at: Date): Promise<ArchivedLine[] | null> {
+	const object = await env.PRINT_FILES.get(archiveKey(owner, at.toISOString().slice(0, 10)));
+	if (object === null) return null;
+	const text = await object.text();
+	expect(text.endsWith("\n")).toBe(true);
+	return text
+		.trimEnd()
+		.split("\n")
+		.map((line) => JSON.parse(line) as ArchivedLine);
+}
+
+/** The ids in an archive object, each as often as it appears. */
+async function archivedIds(owner: Owner, at: Date): Promise<string[]> {
+	return ((await archivedLines(owner, at)) ?? []).map((line) => line.id);
+}
+
+/**
+ * A fresh partner's owner (live unless `mode` says), once the archive has run dry: its events made at
+ * `at` are past the window at `now`, a day after it ends.
+ */
+async function ownerPastWindow(name: string, at: Date, mode: KeyMode = "live"): Promise<{ owner: Owner; now: Date }> {
+	await drain();
+	const partner = await createPartner(name);
+	return { owner: { accountId: partner.account.id, mode }, now: new Date(at.getTime() + (WINDOW_DAYS + 1) * DAY_MS) };
+}
+
+/** Asserts the day's object holds `count` lines, each event once. */
+async function expectEachOnce(owner: Owner, at: Date, count: number): Promise<string[]> {
+	const ids = await archivedIds(owner, at);
+	expect(ids).toHaveLength(count);
+	expect(new Set(ids).size).toBe(count);
+	return ids;
+}
+
+async function listedIds(key: string, query = ""): Promise<string[]> {
+	const response = await api(`/v1/events?limit=100${query}`, { key });
+	expect(response.status).toBe(200);
+	const page = (await response.json()) as { data: { id: string }[] };
+	return page.data.map((event) => event.id);
+}
+
+describe("the events archive", () => {
+	it("the cron moves events past the window to their day's object and out of D1 and GET /v1/events; events inside it stay", async () => {
+		const partner = await createPartner("Archive Gallery");
+		const owner: Owner = { accountId: partner.account.id, mode: "live" };
+		const key = partner.keys.live.key;
+		const oldAt = daysAgo(WINDOW_DAYS + 1);
+		const recentAt = daysAgo(WINDOW_DAYS - 1);
+		const old = await storedEvent(owner, null, oldAt);
+		const recent = await storedEvent(owner, null, recentAt);
+		const listedBefore = await listedIds(key);
+		expect(listedBefore).toContain(old.eventId);
+
+		await runCron();
+
+		expect(await eventsInD1(old.orderId)).toEqual([]);
+		expect(await deliveriesInD1([old.eventId])).toBe(0);
+		expect(await listedIds(key)).not.toContain(old.eventId);
+		expect(await listedIds(key, `&order_id=${old.orderId}`)).toEqual([]);
+		// Inside the window: untouched.
+		expect((await eventsInD1(recent.orderId)).sort()).toHaveLength(2);
+		expect(await listedIds(key)).toContain(recent.eventId);
+		// The order itself, and its history, stay.
+		const order = await api(`/v1/orders/${old.orderId}`, { key });
+		expect(order.status).toBe(200);
+
+		// The day's object holds the order's two events, oldest first, each as the log showed it.
+		const lines = await archivedLines(owner, oldAt);
+		const mine = (lines ?? []).filter((line) => line.body.order_id === old.orderId);
+		// Both at the same instant: in id order.
+		expect(mine.map((line) => line.type).sort()).toEqual(["order.in_production", "order.received"]);
+		const sent = mine.find((line) => line.type === "order.in_production");
+		expect(sent).toMatchObject({ account_id: owner.accountId, mode: "live", id: old.eventId, endpoint_deliveries: [] });
+		expect(sent?.delivery?.status).toBe("no_endpoint");
+		expect(sent?.created_at).toBe(oldAt.toISOString());
+
+		// A redelivery of the archived event is a 404 that says why.
+		const error = await expectError(
+			await api(`/v1/events/${old.eventId}/redeliver`, { method: "POST", key }),
+			"not_found",
+			"id",
+		);
+		expect(error.code).toBe("event_not_found");
+		expect(error.message).toContain(`older than ${WINDOW_DAYS} days are archived`);
+	});
+
+	it("an event whose delivery is still pending keeps its place in D1 until it is finished, then is archived", async () => {
+		const partner = await createPartner("Pending Gallery");
+		const owner: Owner = { accountId: partner.account.id, mode: "live" };
+		const oldAt = daysAgo(WINDOW_DAYS + 5);
+		const held = await storedEvent(owner, hookUrl("ok"), oldAt);
+		await drain();
+		// The order.received event (never sent) went; the one with a pending delivery stayed, with its delivery.
+		expect(await eventsInD1(held.orderId)).toEqual([held.eventId]);
+		expect(await deliveriesInD1([held.eventId])).toBe(1);
+		expect(await listedIds(partner.keys.live.key)).toContain(held.eventId);
+
+		// A retrying one (pending, attempts made) stays too.
+		await env.DB.prepare("UPDATE deliveries SET attempts = 3, last_status_code = 503 WHERE id = ?1")
+			.bind(held.deliveryId)
+			.run();
+		await drain();
+		expect(await eventsInD1(held.orderId)).toEqual([held.eventId]);
+
+		await env.DB.prepare("UPDATE deliveries SET status = 'failed', next_attempt_at = NULL WHERE id = ?1")
+			.bind(held.deliveryId)
+			.run();
+		await drain();
+		expect(await eventsInD1(held.orderId)).toEqual([]);
+		const line = (await archivedLines(owner, oldAt))?.find((archived) => archived.id === held.eventId);
+		expect(line?.delivery).toMatchObject({ status: "failed", attempts: 3, last_status_code: 503 });
+	});
+
+	it("a redelivery asked for between the archive's write and its delete keeps the event in D1, pending", async () => {
+		await drain();
+		const partner = await createPartner("Race Gallery");
+		const owner: Owner = { accountId: partner.account.id, mode: "live" };
+		const oldAt = daysAgo(WINDOW_DAYS + 3);
+		// A receiver that keeps answering 503: the redelivered attempt leaves the delivery pending, retrying.
+		const event = await storedEvent(owner, hookUrl("status/503"), oldAt);
+		await env.DB.prepare("UPDATE deliveries SET status = 'failed', next_attempt_at = NULL WHERE id = ?1")
+			.bind(event.deliveryId)
+			.run();
+		const written = await writeArchive(env, await dueEvents(env, new Date()));
+		expect(written).toContain(event.eventId);
+
+		const redelivered = await api(`/v1/events/${event.eventId}/redeliver`, {
+			method: "POST",
+			key: partner.keys.live.key,
+		});
+		expect(redelivered.status).toBe(200);
+		expect(await deleteArchivedEvents(env.DB, written)).toBe(written.length - 1);
+		expect(await eventsInD1(event.orderId)).toEqual([event.eventId]);
+		expect(await deliveriesInD1([event.eventId])).toBe(1);
+	});
+
+	it(`a run moves at most ${ARCHIVE_BATCH} events; the rest go in the next run, into the same day's object`, async () => {
+		const at = new Date(Date.UTC(2026, 0, 15, 10));
+		const { owner, now } = await ownerPastWindow("Busy Gallery", at);
+		const { orderId, eventIds } = await oldEvents(owner, at, ARCHIVE_BATCH + 20);
+
+		expect(await archiveOldEvents(env, now)).toBe(ARCHIVE_BATCH);
+		expect(await eventsInD1(orderId)).toHaveLength(21);
+		expect(await archivedIds(owner, at)).toHaveLength(ARCHIVE_BATCH);
+
+		expect(await archiveOldEvents(env, now)).toBe(21);
+		expect(await eventsInD1(orderId)).toEqual([]);
+		expect(await deliveriesInD1(eventIds)).toBe(0);
+		const ids = await archivedIds(owner, at);
+		expect(ids).toHaveLength(ARCHIVE_BATCH + 21);
+		expect(ids).toEqual(expect.arrayContaining(eventIds));
+		// Nothing more is due: a third run reads nothing and writes nothing.
+		expect(await archiveOldEvents(env, now)).toBe(0);
+	});
+
+	it("a rerun changes nothing: the object keeps each event once and is not written again", async () => {
+		const at = new Date(Date.UTC(2026, 1, 3, 8));
+		const { owner, now } = await ownerPastWindow("Rerun Gallery", at, "test");
+		const { eventIds } = await oldEvents(owner, at, 5);
+		await drain(now);
+		const first = await env.PRINT_FILES.head(archiveKey(owner, "2026-02-03"));
+		await drain(now);
+		const second = await env.PRINT_FILES.head(archiveKey(owner, "2026-02-03"));
+		expect(second?.etag).toBe(first?.etag);
+		expect((await archivedIds(owner, at)).sort()).toEqual(expect.arrayContaining(eventIds));
+		expect(await archivedIds(owner, at)).toHaveLength(6);
+	});
+
+	it("a run that died between the R2 write and the D1 delete is finished by the next: each event once", async () => {
+		const at = new Date(Date.UTC(2026, 2, 9, 23, 59, 59));
+		const { owner, now } = await ownerPastWindow("Crash Gallery", at);
+		const { orderId, eventIds } = await oldEvents(owner, at, 4);
+
+		// The writer alone, as a run killed before its delete: in R2 and still in D1.
+		const written = await writeArchive(env, await dueEvents(env, now));
+		expect(written).toEqual(expect.arrayContaining(eventIds));
+		expect(await eventsInD1(orderId)).toHaveLength(5);
+		expect(await archivedIds(owner, at)).toHaveLength(5);
+
+		expect(await archiveOldEvents(env, now)).toBe(5);
+		expect(await eventsInD1(orderId)).toEqual([]);
+		await expectEachOnce(owner, at, 5);
+	});
+
+	it("two runs at once lose nothing and write nothing twice", async () => {
+		const at = new Date(Date.UTC(2026, 3, 20, 12));
+		const { owner, now } = await ownerPastWindow("Concurrent Gallery", at);
+		const { orderId } = await oldEvents(owner, at, 30);
+
+		const [first, second] = await Promise.all([archiveOldEvents(env, now), archiveOldEvents(env, now)]);
+		expect(first + second).toBeGreaterThanOrEqual(31);
+		expect(await eventsInD1(orderId)).toEqual([]);
+		await expectEachOnce(owner, at, 31);
+	});
+
+	it("two writers of different events of the same day, at once, both land: neither overwrites the other", async () => {
+		const at = new Date(Date.UTC(2026, 4, 2, 6));
+		const { owner, now } = await ownerPastWindow("Split Day Gallery", at);
+		await oldEvents(owner, at, 9);
+		const due = (await dueEvents(env, now)).filter((event) => event.accountId === owner.accountId);
+		expect(due).toHaveLength(10);
+
+		// Each writer reads the object before the other has written it: only the conditional put keeps both.
+		const halves = [due.slice(0, 5), due.slice(5)];
+		const written = await Promise.all(halves.map((half) => writeArchive(env, half)));
+		expect(written.flat()).toHaveLength(10);
+		expect((await archivedIds(owner, at)).sort()).toEqual(due.map((event) => event.id).sort());
+	});
+
+	it("each account and mode has its own object for the day", async () => {
+		await drain();
+		const gallery = await createPartner("Own Objects Gallery");
+		const other = await createPartner("Other Objects Gallery");
+		const live: Owner = { accountId: gallery.account.id, mode: "live" };
+		const test: Owner = { accountId: gallery.account.id, mode: "test" };
+		const otherLive: Owner = { accountId: other.account.id, mode: "live" };
+		const at = new Date(Date.UTC(2026, 5, 11, 9));
+		const now = new Date(at.getTime() + (WINDOW_DAYS + 1) * DAY_MS);
+		const made = await Promise.all([oldEvents(live, at, 2), oldEvents(test, at, 3), oldEvents(otherLive, at, 1)]);
+		await drain(now);
+
+		const [liveLines, testLines, otherLines] = await Promise.all([
+			archivedLines(live, at),
+			archivedLines(test, at),
+			archivedLines(otherLive, at),
+		]);
+		expect(liveLines?.map((line) => line.body.order_id)).toEqual(Array(3).fill(made[0]?.orderId));
+		expect(testLines?.map((line) => line.body.order_id)).toEqual(Array(4).fill(made[1]?.orderId));
+		expect(otherLines?.map((line) => line.body.order_id)).toEqual(Array(2).fill(made[2]?.orderId));
+		expect(new Set(liveLines?.map((line) => `${line.account_id} ${line.mode}`))).toEqual(
+			new Set([`${live.accountId} live`]),
+		);
+		expect(new Set(testLines?.map((line) => `${line.account_id} ${line.mode}`))).toEqual(
+			new Set([`${test.accountId} test`]),
+		);
+		// Events just after midnight UTC go to the next day's object.
+		expect(await env.PRINT_FILES.head(archiveKey(live, "2026-06-12"))).toBeNull();
+	});
+
+	it("an object that is not an archive is left as it is, and its events stay in D1", async () => {
+		const at = new Date(Date.UTC(2026, 6, 4, 4));
+		const { owner, now } = await ownerPastWindow("Damaged Archive Gallery", at);
+		const { orderId } = await oldEvents(owner, at, 2);
+		await env.PRINT_FILES.put(archiveKey(owner, "2026-07-04"), "not json\n");
+		expect(await archiveOldEvents(env, now)).toBe(0);
+		expect(await eventsInD1(orderId)).toHaveLength(3);
+		expect(await (await env.PRINT_FILES.get(archiveKey(owner, "2026-07-04")))?.text()).toBe("not json\n");
+		await env.PRINT_FILES.delete(archiveKey(owner, "2026-07-04"));
+		await drain(now);
+	});
+	it("a day whose object R2 refuses keeps its events in D1 and holds back no other day", async () => {
+		const at = new Date(Date.UTC(2026, 6, 9, 9));
+		const { owner, now } = await ownerPastWindow("Refused Day Gallery", at);
+		const { orderId } = await oldEvents(owner, at, 2);
+		// An owner whose key is longer than R2 takes (1,024 bytes): its reads and writes throw.
+		const refused = newId("evt");
+		await env.DB.prepare(
+			"INSERT INTO events (id, account_id, mode, order_id, type, body, created_at) VALUES (?1, ?2, 'live', ?3, 'order.received', '{}', ?4)",
+		)
+			.bind(refused, `acct_${"x".repeat(1100)}`, orderId, at.toISOString())
+			.run();
+		expect(await archiveOldEvents(env, now)).toBe(3);
+		expect(await eventsInD1(orderId)).toEqual([refused]);
+		await expectEachOnce(owner, at, 3);
+		await env.DB.prepare("DELETE FROM events WHERE id = ?1").bind(refused).run();
+	});
+});
+
+describe("GET /v1/admin/accounts/{id}/events-archive/{mode}/{day}", () => {
+	it("gives the service team an archived day as stored, one event per line", async () => {
+		const at = new Date(Date.UTC(2026, 7, 20, 15));
+		const { owner, now } = await ownerPastWindow("Read Archive Gallery", at);
+		const { eventIds } = await oldEvents(owner, at, 2);
+		await drain(now);
+		const admin = await createAdminKey();
+
+		const response = await api(`/v1/admin/accounts/${owner.accountId}/events-archive/live/2026-08-20`, { key: admin });
+		expect(response.status).toBe(200);
+		expect(response.headers.get("Content-Type")).toBe("application/x-ndjson; charset=utf-8");
+		const lines = (await response.text())
+			.trimEnd()
+			.split("\n")
+			.map((line) => JSON.parse(line) as ArchivedLine);
+		expect(lines.map((line) => line.id)).toEqual(expect.arrayContaining(eventIds));
+		expect(lines[0]?.type).toBe("order.received");
+
+		// The other mode, another day, another account: nothing archived.
+		for (const path of [
+			`${owner.accountId}/events-archive/test/2026-08-20`,
+			`${owner.accountId}/events-archive/live/2026-08-21`,
+			`acct_${"Z".repeat(24)}/events-archive/live/2026-08-20`,
+		]) {
+			const missing = await expectError(await api(`/v1/admin/accounts/${path}`, { key: admin }), "not_found");
+			expect(missing.code).toBe("events_archive_not_found");
+		}
+	});
+
+	it("refuses a malformed day, mode or account id with a 422 naming it", async () => {
+		const admin = await createAdminKey();
+		const base = "/v1/admin/accounts";
+		await expectError(
+			await api(`${base}/acct_X1/events-archive/live/2026-02-30`, { key: admin }),
+			"validation_error",
+			"day",
+		);
+		await expectError(
+			await api(`${base}/acct_X1/events-archive/live/20260201`, { key: admin }),
+			"validation_error",
+			"day",
+		);
+		await expectError(
+			await api(`${base}/acct_X1/events-archive/staging/2026-02-01`, { key: admin }),
+			"validation_error",
+			"mode",
+		);
+		const hostile = encodeURIComponent("acct_X1/live/2026-02-01.ndjson?");
+		await expectError(
+			await api(`${base}/${hostile}/events-archive/live/2026-02-01`, { key: admin }),
+			"validation_error",
+			"id",
+		);
+		await expectError(
+			await api(`${base}/${"acct_".padEnd(5000, "x")}/events-archive/live/2026-02-01`, { key: admin }),
+			"validation_error",
+			"id",
+		);
+	});
+
+	it("is the admin's alone: a partner key and an ops key are refused", async () => {
+		const partner = await createPartner("Curious Gallery");
+		const path = `/v1/admin/accounts/${partner.account.id}/events-archive/live/2026-08-20`;
+		await expectError(await api(path, { key: partner.keys.live.key }), "forbidden");
+		await expectError(await api(path, { key: await createKeyWithScopes(["ops"]) }), "forbidden");
+		await expectError(await api(path), "unauthorized");
+	});
+});
