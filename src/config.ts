@@ -78,6 +78,15 @@ const ConfigSchema = z
 		CONSOLE_SESSION_SECRET: optionalSecret,
 		/** Hours an order may stay in production before the floor's queue flags it as late. */
 		PRODUCTION_SLA_HOURS: seconds(72, { min: 1, max: 24 * 60 }),
+		/**
+		 * Days a print file (or claim photo) is kept after its last use ends: its last order delivered or
+		 * canceled, its claim decided; a file never used, after its creation. Past it the cron deletes the
+		 * bytes. At least 31: a claim may come up to 30 days after delivery, and its reprint needs the file.
+		 */
+		PRINT_FILE_RETENTION_DAYS: z.preprocess(
+			(value) => (value === undefined || value === "" ? 45 : Number(value)),
+			z.number().int().min(31).max(3650),
+		),
 	})
 	.superRefine((config, ctx) => {
 		// The consumer tells the two apart by name: were they one, every batch would be taken for dead

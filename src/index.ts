@@ -2,6 +2,7 @@ import { env as moduleEnv } from "cloudflare:workers";
 import { app } from "./app.ts";
 import { configOf } from "./config.ts";
 import { costTracedObject, costTracedWorker, costTracingOn } from "./dev-tools/traced-entry.ts";
+import { sweepExpiredPrintFiles } from "./file-retention/sweep.ts";
 import { log } from "./log.ts";
 import { chargeReleasedOrders } from "./orders/ledger-moves.ts";
 import { OrderMachine as OrderMachineObject } from "./orders/order-machine.do.ts";
@@ -25,22 +26,26 @@ export class WebhookSender extends costTracedObject(WebhookSenderObject, tracing
 
 /**
  * The cron's safety nets: stalled orders restarted, overdue deliveries and thumbnails enqueued again,
- * orders whose edit window ended charged (should their Durable Object's alarm have been lost).
+ * orders whose edit window ended charged (should their Durable Object's alarm have been lost), print
+ * files past their retention expired and their bytes deleted.
  */
 async function cron(env: Env): Promise<void> {
-	const [restarted, swept, thumbnails, charged] = await Promise.all([
+	const [restarted, swept, thumbnails, charged, retention] = await Promise.all([
 		resumeStalledOrders(env),
 		sweepDueDeliveries(env),
 		sweepPendingThumbnails(env),
 		chargeReleasedOrders(env.DB),
+		sweepExpiredPrintFiles(env),
 	]);
-	if (restarted > 0 || swept > 0 || thumbnails > 0 || charged > 0) {
+	if (restarted > 0 || swept > 0 || thumbnails > 0 || charged > 0 || retention.expired > 0 || retention.purged > 0) {
 		log.info("cron.ran", {
 			job: "cron",
 			restarted_orders: restarted,
 			swept_deliveries: swept,
 			requeued_thumbnails: thumbnails,
 			charged_orders: charged,
+			expired_print_files: retention.expired,
+			purged_print_files: retention.purged,
 		});
 	}
 }
