@@ -4,6 +4,7 @@ import { sweepExpiredPrintFiles } from "../../src/file-retention/sweep.ts";
 import { findPrintFileById } from "../../src/print-files/store.ts";
 import { putProfile } from "../branding/branding-helpers.ts";
 import { damagedBody, deliveredOrder, postClaimOk, shippedOrder } from "../claims/claim-helpers.ts";
+import { consoleRequest, htmlOf, signedInOperator } from "../console/console-helpers.ts";
 import { api, createPartner, expectError, ISO_UTC, send } from "../helpers.ts";
 import {
 	createOrder,
@@ -176,6 +177,22 @@ describe("the print files' retention sweep", () => {
 		expect(await fileState(gone)).toEqual({ expired: true, inR2: false });
 		expect(await fileState(halfDone)).toEqual({ expired: true, inR2: false });
 		expect((await findPrintFileById(env.DB, halfDone))?.purged_at).toMatch(ISO_UTC);
+	});
+});
+
+describe("an expired print file on the floor", () => {
+	it("the console's order page shows it as expired without a download link, and its download is a 409", async () => {
+		const { opsKey, file, order } = await deliveredOrder(1);
+		await sweepExpiredPrintFiles(env, daysFromNow(46));
+		expect(await fileState(file)).toEqual({ expired: true, inR2: false });
+		const itemId = order.items[0]?.id ?? "";
+		const download = await api(`/v1/ops/print-files/${file}/download?item_id=${itemId}`, { key: opsKey });
+		expect((await expectError(download, "conflict", "id")).message).toMatch(/expired/);
+
+		const operator = await signedInOperator();
+		const html = await htmlOf(await consoleRequest(`/ops/orders/${order.id}`, { cookie: operator.cookie }), 200);
+		expect(html).toContain(`<code>${file}</code> <span class="warning">expired</span>`);
+		expect(html).not.toContain(`/ops/print-files/${file}/download`);
 	});
 });
 
