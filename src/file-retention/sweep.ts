@@ -8,6 +8,7 @@
 import { logoReleaseOfFile } from "../branding/file-release.ts";
 import { claimsReleaseOfOrder, photoReleaseOfFile } from "../claims/file-release.ts";
 import { configOf } from "../config.ts";
+import { log } from "../log.ts";
 import { ordersReleaseOfFile } from "../orders/file-release.ts";
 import { expireOrPostpone, type FileRelease, markPurged, retentionWork } from "../print-files/retention-store.ts";
 
@@ -45,7 +46,13 @@ export async function sweepExpiredPrintFiles(
 	if (toPurge.length > 0) {
 		// The row says expired before the object goes: a crash here leaves an expired file whose object the
 		// next run deletes, never an order-ready file without its bytes.
-		await env.PRINT_FILES.delete(toPurge.map((file) => file.r2_key));
+		try {
+			await env.PRINT_FILES.delete(toPurge.map((file) => file.r2_key));
+		} catch (error) {
+			// The files read expired already; their objects go at a later run.
+			log.warn("retention.purge_failed", { files: toPurge.length, message: String(error) });
+			return { expired: expired.length, postponed: work.due.length - expired.length, purged: 0 };
+		}
 		await markPurged(
 			env.DB,
 			toPurge.map((file) => file.id),

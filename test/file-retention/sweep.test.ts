@@ -237,8 +237,15 @@ describe("using an expired print file", () => {
 		expect((await expectError(patch, "validation_error", "print_file_id")).code).toBe("print_file_expired");
 	});
 
-	it("another account naming an expired file learns nothing of it: it is not its file", async () => {
-		const { file } = await expiredFile();
+	it("another account, or the other mode, naming an expired file learns nothing of it: it is not its file", async () => {
+		const { partner, file } = await expiredFile();
+		const testMode = await api(`/v1/print-files/${file}`, { key: partner.keys.test.key });
+		expect(testMode.status).toBe(404);
+		await testMode.arrayBuffer();
+		const testOrder = await postOrder(partner.keys.test.key, orderBody(file));
+		expect((await expectError(testOrder, "validation_error", "items[0].print_file_id")).code).toBe(
+			"unknown_print_file",
+		);
 		const other = (await createPartner("Other Gallery")).keys.live.key;
 		const read = await api(`/v1/print-files/${file}`, { key: other });
 		expect(read.status).toBe(404);
@@ -249,17 +256,30 @@ describe("using an expired print file", () => {
 });
 
 describe("a new use racing the sweep's expiry", () => {
-	it("the database refuses an item naming an expired file, and the sweep expires no file an order on its way names", async () => {
-		const { file } = await expiredFile();
-		await expect(
+	it("the database refuses any write naming an expired file: an item, an item's change, a claim's photo, a logo", async () => {
+		const { partner, file } = await expiredFile();
+		const { order, file: kept } = await shippedOrder(1);
+		const itemId = order.items[0]?.id ?? "";
+		const writes = [
 			env.DB.prepare(
 				`INSERT INTO order_items (id, order_id, position, print_file_id, width_in, height_in, quantity)
-				 VALUES ('itm_race', 'ord_race', 0, ?1, 8, 10, 1)`,
-			)
-				.bind(file)
-				.run(),
-		).rejects.toThrow(/print_file_expired/);
+				 VALUES ('itm_race', ?2, 9, ?1, 8, 10, 1)`,
+			).bind(file, order.id),
+			env.DB.prepare("UPDATE order_items SET print_file_id = ?1 WHERE id = ?2").bind(file, itemId),
+			env.DB.prepare("INSERT INTO claim_photos (print_file_id, claim_id) VALUES (?1, 'clm_race')").bind(file),
+			env.DB.prepare(
+				`INSERT INTO brand_profiles (account_id, brand_name, logo_print_file_id, created_at, updated_at)
+				 VALUES (?1, 'Lumen', ?2, ?3, ?3)`,
+			).bind(partner.account.id, file, new Date().toISOString()),
+		];
+		for (const write of writes) await expect(write.run()).rejects.toThrow(/print_file_expired/);
+		const item = await env.DB.prepare("SELECT print_file_id FROM order_items WHERE id = ?1")
+			.bind(itemId)
+			.first<{ print_file_id: string }>();
+		expect(item?.print_file_id).toBe(kept);
+	});
 
+	it("the sweep expires no file that an order on its way names, however old its clock", async () => {
 		const { file: kept } = await shippedOrder(1);
 		await backdateClock(kept);
 		await sweepExpiredPrintFiles(env, daysFromNow(46));
@@ -267,11 +287,15 @@ describe("a new use racing the sweep's expiry", () => {
 	});
 
 	it("orders created while the sweep runs either keep their file or are refused: never an order on a deleted file", async () => {
-		for (let attempt = 0; attempt < 6; attempt++) {
+		// The sweep starts a little later each time, so it lands before, inside and after the create's work.
+		for (let attempt = 0; attempt < 12; attempt++) {
 			const key = (await createPartner()).keys.live.key;
 			const file = await uploadedFile(key, sharpPng());
 			await backdateClock(file);
-			const [response] = await Promise.all([postOrder(key, orderBody(file)), sweepExpiredPrintFiles(env)]);
+			const sweepLater = new Promise((resolve) => setTimeout(resolve, attempt * 4)).then(() =>
+				sweepExpiredPrintFiles(env),
+			);
+			const [response] = await Promise.all([postOrder(key, orderBody(file)), sweepLater]);
 			const state = await fileState(file);
 			if (response.status === 201) {
 				await response.arrayBuffer();
