@@ -6,7 +6,7 @@
  *   pages, routes   each capability's routes.ts / *-routes.ts, the console, the OpenAPI document
  *   capabilities    each folder's logic, store and Durable Objects, in this order (a folder may use
  *                   the ones listed after it, never one before it):
- *                     console > openapi > production > admin > claims > orders > quotes > branding > pricing
+ *                     console > openapi > production > file-retention > admin > claims > orders > quotes > branding > pricing
  *                     > webhooks, print-files, catalog, health > access > rate-limit > accounts
  *                     > addresses, framing
  *                   previews (the image decoders and the framed previews) sits above orders, whose items it draws,
@@ -49,6 +49,8 @@ const MAY_USE = {
 		"pricing",
 		"framing",
 	],
+	// The retention sweep asks each owner of a print file's uses (orders, claims, logos) what holds it.
+	"file-retention": ["claims", "orders", "branding", "print-files"],
 	admin: ["ledger", "accounts", "webhooks", "access", "rate-limit"],
 	// Claims are made against orders' shipments and name print files as photos; a reprint is a new order.
 	claims: ["orders", "ledger", "webhooks", "print-files", "access", "accounts"],

@@ -91,6 +91,12 @@ const ConfigSchema = z
 		 * a delivery's retries end within a day of its event, and partners reconcile from the log.
 		 */
 		EVENT_RETENTION_DAYS: days(90, { min: 7, max: 3650 }),
+		/**
+		 * Days a print file (or claim photo) is kept after its last use ends: its last order delivered or
+		 * canceled, its claim decided; a file never used, after its creation. Past it the cron deletes the
+		 * bytes. At least 31: a claim may come up to 30 days after delivery, and its reprint needs the file.
+		 */
+		PRINT_FILE_RETENTION_DAYS: days(45, { min: 31, max: 3650 }),
 	})
 	.superRefine((config, ctx) => {
 		// The consumer tells the two apart by name: were they one, every batch would be taken for dead

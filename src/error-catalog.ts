@@ -204,6 +204,11 @@ export const ERROR_CODES = {
 		type: "validation_error",
 		action: "Upload the file to its `upload_url`, then send again.",
 	},
+	print_file_expired: {
+		type: "validation_error",
+		action:
+			"The file passed its retention and its bytes were deleted (`GET /v1/print-files/{id}` reads `expired`): upload it again as a new print file and use the new id.",
+	},
 	file_unreadable: {
 		type: "validation_error",
 		action: "The file is not a usable image (its `invalid_reason` says why): upload it again, whole.",

@@ -2,6 +2,7 @@ import { env as moduleEnv } from "cloudflare:workers";
 import { app } from "./app.ts";
 import { configOf } from "./config.ts";
 import { costTracedObject, costTracedWorker, costTracingOn } from "./dev-tools/traced-entry.ts";
+import { sweepExpiredPrintFiles } from "./file-retention/sweep.ts";
 import { log } from "./log.ts";
 import { chargeReleasedOrders } from "./orders/ledger-moves.ts";
 import { OrderMachine as OrderMachineObject } from "./orders/order-machine.do.ts";
@@ -26,18 +27,28 @@ export class WebhookSender extends costTracedObject(WebhookSenderObject, tracing
 
 /**
  * The cron's safety nets: stalled orders restarted, overdue deliveries and thumbnails enqueued again,
- * orders whose edit window ended charged (should their Durable Object's alarm have been lost); and
- * a batch of events past the retention window archived to R2.
+ * orders whose edit window ended charged (should their Durable Object's alarm have been lost), a
+ * batch of events past the retention window archived to R2, and print files past their retention
+ * expired and their bytes deleted.
  */
 async function cron(env: Env): Promise<void> {
-	const [restarted, swept, thumbnails, charged, archived] = await Promise.all([
+	const [restarted, swept, thumbnails, charged, archived, retention] = await Promise.all([
 		resumeStalledOrders(env),
 		sweepDueDeliveries(env),
 		sweepPendingThumbnails(env),
 		chargeReleasedOrders(env.DB),
 		archiveOldEvents(env),
+		sweepExpiredPrintFiles(env),
 	]);
-	if (restarted > 0 || swept > 0 || thumbnails > 0 || charged > 0 || archived > 0) {
+	if (
+		restarted > 0 ||
+		swept > 0 ||
+		thumbnails > 0 ||
+		charged > 0 ||
+		archived > 0 ||
+		retention.expired > 0 ||
+		retention.purged > 0
+	) {
 		log.info("cron.ran", {
 			job: "cron",
 			restarted_orders: restarted,
@@ -45,6 +56,8 @@ async function cron(env: Env): Promise<void> {
 			requeued_thumbnails: thumbnails,
 			charged_orders: charged,
 			archived_events: archived,
+			expired_print_files: retention.expired,
+			purged_print_files: retention.purged,
 		});
 	}
 }

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { CLAIM_WITHIN_DAYS } from "../src/claims/rules.ts";
 import { ConfigError, configOf } from "../src/config.ts";
 
 describe("configuration", () => {
@@ -23,6 +24,12 @@ describe("configuration", () => {
 		expect(configOf({ EVENT_RETENTION_DAYS: "3650" }).EVENT_RETENTION_DAYS).toBe(3650);
 	});
 
+	it("keeps print files 45 days after their last use unless told, and never less than the claims window", () => {
+		expect(configOf({}).PRINT_FILE_RETENTION_DAYS).toBe(45);
+		expect(configOf({ PRINT_FILE_RETENTION_DAYS: "31" }).PRINT_FILE_RETENTION_DAYS).toBe(31);
+		expect(CLAIM_WITHIN_DAYS).toBeLessThan(31);
+	});
+
 	it("turns the variables' strings into numbers within their bounds", () => {
 		expect(configOf({ SANDBOX_STEP_SECONDS: "5", WEBHOOK_TIMEOUT_SECONDS: "1" })).toMatchObject({
 			SANDBOX_STEP_SECONDS: 5,
@@ -40,6 +47,9 @@ describe("configuration", () => {
 		["EVENT_RETENTION_DAYS", "6"],
 		["EVENT_RETENTION_DAYS", "3651"],
 		["EVENT_RETENTION_DAYS", "30.5"],
+		["PRINT_FILE_RETENTION_DAYS", "30"],
+		["PRINT_FILE_RETENTION_DAYS", "45.5"],
+		["PRINT_FILE_RETENTION_DAYS", "3651"],
 	])("a bad %s (%j) fails with a message naming the variable", (variable, value) => {
 		expect(() => configOf({ [variable]: value })).toThrow(ConfigError);
 		expect(() => configOf({ [variable]: value })).toThrow(new RegExp(`^${variable} is`));

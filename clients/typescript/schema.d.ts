@@ -2157,6 +2157,7 @@ export interface components {
 					| "unknown_print_file"
 					| "claim_units_exceeded"
 					| "print_file_not_uploaded"
+					| "print_file_expired"
 					| "file_unreadable"
 					| "unsupported_file_format"
 					| "file_resolution_too_low"
@@ -2464,8 +2465,12 @@ export interface components {
 		PrintFile: {
 			/** @example pf_7cQm2x */
 			id: string;
-			/** @enum {string} */
-			status: "awaiting_upload" | "processing" | "ready" | "invalid";
+			/**
+			 * @description `awaiting_upload` → `processing` → `ready` or `invalid`; `expired` once the file passed its retention (its bytes deleted, `expired_at` says when): it can no longer be used on an order, a quote, an item's fix, a claim, a logo or a preview.
+			 * @example ready
+			 * @enum {string}
+			 */
+			status: "awaiting_upload" | "processing" | "ready" | "invalid" | "expired";
 			/** @example harbour-at-dusk.tif */
 			filename: string | null;
 			/**
@@ -2518,6 +2523,12 @@ export interface components {
 			 * @example 2026-11-22T10:00:00.000Z
 			 */
 			uploaded_at: string | null;
+			/**
+			 * Format: date-time
+			 * @description When the file passed its retention and its bytes were deleted; null while it is kept. Its thumbnail stays.
+			 * @example null
+			 */
+			expired_at: string | null;
 			thumbnail: components["schemas"]["PrintFileThumbnail"];
 		};
 		/** @description A PNG of the file, longest side 1024 px, made after inspection; never affects the file's status. */

@@ -152,10 +152,11 @@ FROM m WHERE s >= 3;
 
 ${order}
 INSERT INTO print_files (id, account_id, mode, status, filename, content_type, declared_size_bytes, r2_key, created_at,
-  expires_at, uploaded_at, format, width_px, height_px, size_bytes, inspected_at, inspection_bytes_read, r2_etag)
+  expires_at, uploaded_at, format, width_px, height_px, size_bytes, inspected_at, inspection_bytes_read, r2_etag,
+  retention_clock)
 SELECT 'pf_seed' || printf('%08d', n), account_id, mode, 'ready', 'print-' || n || '.tif', 'image/tiff', NULL,
   'seed/' || printf('%08d', n), created_at, created_at, created_at, 'tiff', 2400, 3000, 21600122, created_at, 4794,
-  'seed-etag-' || n
+  'seed-etag-' || n, created_at
 FROM o;
 
 ${order}

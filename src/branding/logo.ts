@@ -1,19 +1,34 @@
 import { base64Of } from "../base64.ts";
 import { printFileNow } from "../print-files/inspection.ts";
 import { readCapped } from "../print-files/read-capped.ts";
-import { findAccountPrintFile } from "../print-files/store.ts";
+import { findAccountPrintFile, type PrintFileRow } from "../print-files/store.ts";
 import { LOGO_FORMATS, LOGO_MAX_BYTES, LOGO_MAX_SIDE_PX } from "./schema.ts";
 
 const LOGO_FORMAT_SET: ReadonlySet<string> = new Set(LOGO_FORMATS);
 
+/** Why a file cannot be the logo: its code (`print_file_expired` for a file past its retention) and a sentence's end. */
+export type LogoProblem = { code: "logo_unusable" | "print_file_expired"; message: string };
+
 /**
- * Why this account's print file cannot be its logo, as a message for `logo_print_file_id`, or null
- * when it can: it must be uploaded, a readable PNG or JPEG, small in pixels and in bytes.
+ * Why this account's print file cannot be its logo, for `logo_print_file_id`, or null when it can: it
+ * must be kept (not past its retention), uploaded, a readable PNG or JPEG, small in pixels and in bytes.
  */
-export async function logoProblem(env: Env, accountId: string, fileId: string): Promise<string | null> {
+export async function logoProblem(env: Env, accountId: string, fileId: string): Promise<LogoProblem | null> {
 	const found = await findAccountPrintFile(env.DB, accountId, fileId);
-	if (found === null) return `is not a print file of this account (${fileId})`;
+	if (found === null) return { code: "logo_unusable", message: `is not a print file of this account (${fileId})` };
 	const file = await printFileNow(env, found);
+	if (file.expired_at !== null) {
+		return {
+			code: "print_file_expired",
+			message: `${fileId} expired ${file.expired_at}: its bytes were deleted after the retention period; upload it again`,
+		};
+	}
+	const problem = unusableLogo(file, fileId);
+	return problem === null ? null : { code: "logo_unusable", message: problem };
+}
+
+/** Why a kept file cannot be a logo, as a sentence's end, or null. */
+function unusableLogo(file: PrintFileRow, fileId: string): string | null {
 	if (file.status === "awaiting_upload" || file.status === "processing") {
 		return `must be uploaded first: ${fileId} is ${file.status}`;
 	}

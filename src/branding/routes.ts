@@ -2,9 +2,16 @@ import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
+import { isExpiredFileAbort } from "../print-files/retention.ts";
 import { logoProblem } from "./logo.ts";
 import { BrandProfileBody, BrandProfileSchema } from "./schema.ts";
-import { deleteBrandProfile, findBrandProfile, putBrandProfile, toBrandProfile } from "./store.ts";
+import {
+	type BrandProfileRow,
+	deleteBrandProfile,
+	findBrandProfile,
+	putBrandProfile,
+	toBrandProfile,
+} from "./store.ts";
 
 const NO_PROFILE = "This account has no brand profile yet: PUT /v1/branding creates one.";
 
@@ -37,6 +44,24 @@ const deleteBranding = protectedRoute("orders:write", {
 });
 
 /** `GET`, `PUT` and `DELETE /v1/branding`: one profile per account, whatever the key's mode. */
+/**
+ * putBrandProfile, with the logo's expiry between its check and the write (the database refuses the
+ * write) as the same 422 as an expired logo found by the check.
+ */
+async function writeBrandProfile(...args: Parameters<typeof putBrandProfile>): Promise<BrandProfileRow> {
+	try {
+		return await putBrandProfile(...args);
+	} catch (error) {
+		if (!isExpiredFileAbort(error)) throw error;
+		const [, row] = args;
+		throw new ApiError(
+			"print_file_expired",
+			`logo_print_file_id ${row.logo_print_file_id ?? ""} expired just now: its bytes were deleted after the retention period; upload it again.`,
+			"logo_print_file_id",
+		);
+	}
+}
+
 export const brandingRoutes = createApp<AuthedEnv>()
 	.openapi(getBranding, async (c) => {
 		const row = await findBrandProfile(c.env.DB, c.var.principal.accountId);
@@ -49,9 +74,10 @@ export const brandingRoutes = createApp<AuthedEnv>()
 		const logoId = input.logo_print_file_id ?? null;
 		if (logoId !== null) {
 			const problem = await logoProblem(c.env, accountId, logoId);
-			if (problem !== null) throw new ApiError("logo_unusable", `logo_print_file_id ${problem}.`, "logo_print_file_id");
+			if (problem !== null)
+				throw new ApiError(problem.code, `logo_print_file_id ${problem.message}.`, "logo_print_file_id");
 		}
-		const row = await putBrandProfile(
+		const row = await writeBrandProfile(
 			c.env.DB,
 			{
 				account_id: accountId,

@@ -3,6 +3,7 @@
  * PNG. What a reason needs and what each file must be, as a refusal naming `photo_file_ids[i]`.
  */
 import type { Owner } from "../accounts/owner.ts";
+import { expiredFileRefusal } from "../print-files/retention.ts";
 import type { PrintFileRow } from "../print-files/store.ts";
 import { type Refusal, refusal } from "../problem.ts";
 import { type ClaimReason, REASONS_NEEDING_PHOTOS } from "./rules.ts";
@@ -50,6 +51,8 @@ export function photoFiles(
 		if (file === undefined || file.mode !== owner.mode) {
 			return refusal("unknown_print_file", field, `${id} is not a print file of this account and mode`);
 		}
+		const expired = expiredFileRefusal(file, field);
+		if (expired !== null) return expired;
 		if (file.status === "invalid") {
 			return refusal("file_unreadable", field, `${id} is not a usable image (${file.invalid_reason ?? "invalid"})`);
 		}

@@ -184,11 +184,20 @@ export async function insertClaim(db: D1Database, created: NewClaim): Promise<Pe
 				)
 				.bind(claim.id, unit.item_id, unit.quantity),
 		),
+		// Each photo's row tells the retention sweep the file belongs to this claim while it is open; a
+		// photo expired meanwhile fails the batch (a trigger), so no claim names a deleted file.
+		...claim.photos.map((photoId) =>
+			db
+				.prepare(
+					"INSERT INTO claim_photos (print_file_id, claim_id) SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM claims WHERE id = ?2)",
+				)
+				.bind(photoId, claim.id),
+		),
 		...recorded.statements,
 	];
 	const results = await db.batch(statements);
 	if ((results[0]?.meta.changes ?? 0) === 0) return null;
-	return recorded.pendingDeliveries(results.slice(1 + units.length));
+	return recorded.pendingDeliveries(results.slice(1 + units.length + claim.photos.length));
 }
 
 /** A decision to write: the claim as it resolves it, who owns it, a random id of the decision, and its event. */

@@ -5,6 +5,7 @@
  */
 import type { SpecLine } from "../framing/words.ts";
 import { previewSize } from "../previews/framed-preview.ts";
+import { readStatus } from "../print-files/store.ts";
 import { thumbnailReasonWords, warningWords } from "../production/item-words.ts";
 import type { SheetItem } from "../production/order-sheet.ts";
 import { bytesText } from "./format.ts";
@@ -28,13 +29,13 @@ function FileCell({ item }: { item: SheetItem }) {
 	return (
 		<td data-label="Print file">
 			<div>
-				{file.status === "ready" ? (
+				{readStatus(file) === "ready" ? (
 					<a href={`/ops/print-files/${file.id}/download?item_id=${item.id}`} download>
 						<code>{file.id}</code>
 					</a>
 				) : (
 					<>
-						<code>{file.id}</code> <span class="warning">{file.status}</span>
+						<code>{file.id}</code> <span class="warning">{readStatus(file)}</span>
 					</>
 				)}
 				<div class="muted file-facts">

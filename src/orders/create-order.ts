@@ -13,7 +13,8 @@ import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { newId, sha256Hex } from "../ids.ts";
 import { log } from "../log.ts";
 import { printFileNow } from "../print-files/inspection.ts";
-import { ownedPrintFileRead, type PrintFileRow } from "../print-files/store.ts";
+import { expiredFileRefusal, isExpiredFileAbort } from "../print-files/retention.ts";
+import { findOwnedPrintFile, ownedPrintFileRead, type PrintFileRow } from "../print-files/store.ts";
 import { type Problem, type Refusal, refusal } from "../problem.ts";
 import { piecesFactsWith, pricingFactsRead } from "../quotes/facts.ts";
 import type { PieceFacts } from "../quotes/price-quote.ts";
@@ -118,9 +119,35 @@ async function storeNewOrder(
 		await insertOrder(env.DB, order, items, now);
 	} catch (error) {
 		if (error instanceof DuplicateExternalId) return { ok: false, error };
+		if (isExpiredFileAbort(error))
+			return { ok: false, error: unprocessable(await expiredMeanwhile(env, owner, items)) };
 		throw error;
 	}
 	return { ok: true, order: { order, items, shipments: [] }, files };
+}
+
+/**
+ * The refusal of a create whose file the retention sweep expired between its check and the write (the
+ * database refused the items): the first item whose file reads expired now.
+ */
+async function expiredMeanwhile(env: Env, owner: Owner, items: ReadonlyArray<ItemRow>): Promise<Problem> {
+	const named = items.flatMap((item) => (item.print_file_id === null ? [] : [item]));
+	const files = await Promise.all(named.map((item) => findOwnedPrintFile(env.DB, owner, item.print_file_id ?? "")));
+	for (const [index, file] of files.entries()) {
+		const item = named[index];
+		const expired = file === null || item === undefined ? null : expiredFileRefusal(file, itemFileField(item));
+		if (expired !== null) return expired;
+	}
+	const first = named[0];
+	return {
+		code: "print_file_expired",
+		field: first === undefined ? "items" : itemFileField(first),
+		message: "A print file of this order expired while the order was being written; upload it again.",
+	};
+}
+
+function itemFileField(item: Pick<ItemRow, "position">): string {
+	return `items[${item.position}].print_file_id`;
 }
 
 /**

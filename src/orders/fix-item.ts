@@ -2,6 +2,7 @@
  * A partner's fix of an item of an order on hold, or in production within its edit window: a new
  * file, size, frame or mat. The item as changed must be buildable and its uploaded file print at its size; the order is then validated again.
  */
+
 import type { Owner } from "../accounts/owner.ts";
 import { allowsLocalUrls } from "../config.ts";
 import {
@@ -14,6 +15,7 @@ import {
 } from "../framing/spec.ts";
 import { ApiError, unprocessable } from "../http/errors.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
+import { isExpiredFileAbort } from "../print-files/retention.ts";
 import { type Refusal, refusal } from "../problem.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
 import { itemsChange } from "./order-actions.ts";
@@ -61,7 +63,17 @@ export async function fixItem(
 		changed = { ...changed, effective_dpi: effectiveDpi, cropped_percent: croppedPercent, warnings };
 	}
 	const changes = [{ field: "items" as const, ...itemChange(item, changed) }];
-	const outcome = await orderMachine(env, orderId).move(orderId, { kind: "fix_items", changes }, "partner", [changed]);
+	const outcome = await orderMachine(env, orderId)
+		.move(orderId, { kind: "fix_items", changes }, "partner", [changed])
+		.catch((error: unknown) => {
+			// The file expired between its check and the write: the database refused the item's change.
+			if (!isExpiredFileAbort(error)) throw error;
+			throw unprocessable({
+				code: "print_file_expired",
+				field: "print_file_id",
+				message: `Print file ${changed.print_file_id ?? ""} expired just now: its bytes were deleted after the retention period. Upload it again as a new print file.`,
+			});
+		});
 	return orderFromOutcome(outcome);
 }
 

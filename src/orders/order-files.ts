@@ -7,6 +7,7 @@ import type { Owner } from "../accounts/owner.ts";
 import { type ErrorCode, isErrorCode } from "../error-catalog.ts";
 import type { FramingSpec } from "../framing/spec.ts";
 import { printFileNow } from "../print-files/inspection.ts";
+import { expiredFileRefusal } from "../print-files/retention.ts";
 import { findOwnedPrintFile, type PrintFileRow } from "../print-files/store.ts";
 import { type Refusal, refusal } from "../problem.ts";
 import { type FileFacts, fileAtSize, type ItemWarning } from "./item-checks.ts";
@@ -41,6 +42,8 @@ export function checkedUpload(
 	field: string,
 ): ({ ok: true } & UploadCheck) | Refusal {
 	if (file === null) return refusal("unknown_print_file", field, `No print file ${printFileId} in this account.`);
+	const expired = expiredFileRefusal(file, field);
+	if (expired !== null) return expired;
 	const facts = uploadFacts(file, printFileId);
 	const judged = fileAtSize(facts, size, `Print file ${printFileId}`);
 	if (!judged.ok) return refusal(uploadRefusalCode(facts, judged.reason), field, judged.message);
@@ -73,6 +76,8 @@ function uploadFacts(file: PrintFileRow, printFileId: string): FileFacts {
 /** What an inspected (or failed) print file tells validation's item check. */
 export function fileFacts(file: PrintFileRow | null): FileFacts {
 	if (file === null) return { kind: "missing", message: "The print file no longer exists." };
+	// An order holds its files, so only a file expired before the order named it gets here: its bytes are gone.
+	if (file.expired_at !== null) return { kind: "missing", message: `The print file expired ${file.expired_at}.` };
 	if (file.status === "ready" && file.width_px !== null && file.height_px !== null) {
 		return { kind: "ready", widthPx: file.width_px, heightPx: file.height_px };
 	}

@@ -3,6 +3,7 @@ import { isolateCatalog } from "../catalog/cache.ts";
 import { sentFraming } from "../framing/spec.ts";
 import type { StoredOrder } from "../orders/rows.ts";
 import { printFileNow } from "../print-files/inspection.ts";
+import { expiredFileRefusal } from "../print-files/retention.ts";
 import { findOwnedPrintFile } from "../print-files/store.ts";
 import { type Refusal, refusal } from "../problem.ts";
 import { framedPreview, type ServedPreview, unfetchedPreview } from "./make-preview.ts";
@@ -16,7 +17,7 @@ import { drawablePiece, type PieceRequest } from "./preview-piece.ts";
 export async function piecePreview(
 	env: Env,
 	owner: Owner,
-	file: { id: string | null; field: string },
+	file: { id: string | null; field: string; ofOrderItem?: boolean },
 	request: PieceRequest,
 	widthPx: number,
 ): Promise<ServedPreview | Refusal> {
@@ -27,6 +28,9 @@ export async function piecePreview(
 		fileId === null ? null : printFileNow(env, { owner, id: fileId, row: findOwnedPrintFile(env.DB, owner, fileId) }),
 	]);
 	if (fileId !== null && found === null) return refusal("print_file_not_found", file.field, `No print file ${fileId}.`);
+	// A new piece may not name an expired file; an order's own item is still drawn, from its kept thumbnail.
+	const expired = found === null || file.ofOrderItem === true ? null : expiredFileRefusal(found, file.field);
+	if (expired !== null) return expired;
 	const drawable = drawablePiece(catalog.catalog, request);
 	if (!drawable.ok) return drawable;
 	const served =
@@ -47,7 +51,7 @@ export async function orderItemPreview(
 	}
 	const owner = { accountId: found.order.account_id, mode: found.order.mode };
 	const request = { width_in: item.width_in, height_in: item.height_in, ...sentFraming(item) };
-	return piecePreview(env, owner, { id: item.print_file_id, field: "item_id" }, request, widthPx);
+	return piecePreview(env, owner, { id: item.print_file_id, field: "item_id", ofOrderItem: true }, request, widthPx);
 }
 
 /** The headers a preview's PNG is sent with: its type, etag, a private cache, and whether it shows the image. */

@@ -56,6 +56,8 @@ async function headAskedEarly(env: Env, key: string): Promise<EarlyHead | null> 
 
 /** The file inspected if it never was, else compared with its object (`head` counts only for its own key). */
 async function settled(env: Env, file: PrintFileRow, head: EarlyHead | null, now: Date): Promise<PrintFileRow> {
+	// Past its retention the bytes are gone on purpose: nothing to inspect or compare, and not a change.
+	if (file.expired_at !== null) return file;
 	if (file.inspected_at === null) return inspected(env, file, now);
 	if (file.status !== "ready") return file;
 	const object = head !== null && head.key === file.r2_key ? head.object : await env.PRINT_FILES.head(file.r2_key);

@@ -22,6 +22,7 @@ import {
 	markUploaded,
 	type PrintFileRow,
 	printFileKey,
+	readStatus,
 } from "./store.ts";
 import { servedThumbnail, thumbnailOf } from "./thumbnail-read.ts";
 import { verifyUpload } from "./upload-signature.ts";
@@ -31,7 +32,7 @@ import { uploadUrlIssuer } from "./upload-url.ts";
 export function toPrintFile(row: PrintFileRow): PrintFile {
 	return {
 		id: row.id,
-		status: row.status,
+		status: readStatus(row),
 		filename: row.filename,
 		content_type: row.content_type,
 		format: row.format,
@@ -43,6 +44,7 @@ export function toPrintFile(row: PrintFileRow): PrintFile {
 		created_at: row.created_at,
 		expires_at: row.expires_at,
 		uploaded_at: row.uploaded_at,
+		expired_at: row.expired_at,
 		thumbnail: thumbnailOf(row),
 	};
 }

@@ -3,7 +3,7 @@ import { dateTime } from "../http/date-time.ts";
 import { BIDI_CONTROLS_REFUSED, NO_BIDI_CONTROLS } from "../text-rules.ts";
 import { IMAGE_FORMATS, INVALID_REASONS } from "./image-types.ts";
 import { MAX_PRINT_FILE_BYTES } from "./inspection.ts";
-import { PRINT_FILE_STATUSES } from "./store.ts";
+import { PRINT_FILE_READ_STATUSES } from "./store.ts";
 import { THUMBNAIL_STATUSES, THUMBNAIL_UNAVAILABLE_REASONS } from "./thumbnail-store.ts";
 
 /** Declared types accepted; the real format is read from the file's magic bytes. */
@@ -87,7 +87,11 @@ export type PrintFileThumbnail = z.infer<typeof ThumbnailSchema>;
 export const PrintFileSchema = z
 	.object({
 		id: z.string().openapi({ example: "pf_7cQm2x" }),
-		status: z.enum(PRINT_FILE_STATUSES),
+		status: z.enum(PRINT_FILE_READ_STATUSES).openapi({
+			description:
+				"`awaiting_upload` → `processing` → `ready` or `invalid`; `expired` once the file passed its retention (its bytes deleted, `expired_at` says when): it can no longer be used on an order, a quote, an item's fix, a claim, a logo or a preview.",
+			example: "ready",
+		}),
 		filename: z.string().nullable().openapi({ example: "harbour-at-dusk.tif" }),
 		content_type: z.string().openapi({ description: "As declared at creation.", example: "image/tiff" }),
 		format: z.enum(IMAGE_FORMATS).nullable().openapi({ description: "As read from the file itself." }),
@@ -104,6 +108,11 @@ export const PrintFileSchema = z
 		created_at: dateTime(),
 		expires_at: dateTime().openapi({ description: "When the upload URL stops working." }),
 		uploaded_at: dateTime().nullable(),
+		expired_at: dateTime().nullable().openapi({
+			description:
+				"When the file passed its retention and its bytes were deleted; null while it is kept. Its thumbnail stays.",
+			example: null,
+		}),
 		thumbnail: ThumbnailSchema,
 	})
 	.openapi("PrintFile");

@@ -8,6 +8,16 @@ export const PRINT_FILE_STATUSES = ["awaiting_upload", "processing", "ready", "i
 /** awaiting_upload → (bytes stored) processing → (inspected) ready | invalid. */
 export type PrintFileStatus = (typeof PRINT_FILE_STATUSES)[number];
 
+/** The statuses a partner reads: the stored ones, and `expired` once the retention sweep removed the bytes. */
+export const PRINT_FILE_READ_STATUSES = [...PRINT_FILE_STATUSES, "expired"] as const;
+/** One of PRINT_FILE_READ_STATUSES. */
+export type PrintFileReadStatus = (typeof PRINT_FILE_READ_STATUSES)[number];
+
+/** The status a file reads as: `expired` past its retention, whatever it was before. */
+export function readStatus(file: Pick<PrintFileRow, "status" | "expired_at">): PrintFileReadStatus {
+	return file.expired_at === null ? file.status : "expired";
+}
+
 /** A print_files row (its thumbnail's columns included). */
 export type PrintFileRow = ThumbnailColumns & {
 	id: string;
@@ -31,6 +41,12 @@ export type PrintFileRow = ThumbnailColumns & {
 	inspection_bytes_read: number | null;
 	/** R2's etag of the bytes the inspection read: the file is those bytes and no others. */
 	r2_etag: string | null;
+	/** When the file's retention period started: its creation, or the latest use the retention sweep found. */
+	retention_clock: string | null;
+	/** When the retention sweep expired the file: its bytes are gone (or going), and no new use is taken. */
+	expired_at: string | null;
+	/** When the expired file's object left R2. */
+	purged_at: string | null;
 };
 
 /** Stores a new file awaiting its upload. */
@@ -51,8 +67,8 @@ export async function insertPrintFile(
 ): Promise<void> {
 	await db
 		.prepare(
-			`INSERT INTO print_files (id, account_id, mode, status, filename, content_type, declared_size_bytes, r2_key, created_at, expires_at)
-			 VALUES (?1, ?2, ?3, 'awaiting_upload', ?4, ?5, ?6, ?7, ?8, ?9)`,
+			`INSERT INTO print_files (id, account_id, mode, status, filename, content_type, declared_size_bytes, r2_key, created_at, expires_at, retention_clock)
+			 VALUES (?1, ?2, ?3, 'awaiting_upload', ?4, ?5, ?6, ?7, ?8, ?9, ?8)`,
 		)
 		.bind(
 			file.id,

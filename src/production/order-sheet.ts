@@ -20,7 +20,10 @@ import { servableThumbnail } from "../print-files/thumbnail-read.ts";
 import { itemName } from "./item-words.ts";
 
 /** What the floor needs of an item's print file. */
-export type SheetFile = Pick<PrintFileRow, "id" | "status" | "format" | "width_px" | "height_px" | "size_bytes">;
+export type SheetFile = Pick<
+	PrintFileRow,
+	"id" | "status" | "expired_at" | "format" | "width_px" | "height_px" | "size_bytes"
+>;
 
 /** An item with the catalog's names for its frame and mat, and its print file once known. */
 export type SheetItem = {

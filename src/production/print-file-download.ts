@@ -48,6 +48,13 @@ export async function downloadPrintFile(
 	if (itemId !== null && item === null) {
 		return { ok: false, status: 404, message: `Item ${itemId} does not print file ${fileId}.` };
 	}
+	if (file.expired_at !== null) {
+		return {
+			ok: false,
+			status: 409,
+			message: `Print file ${fileId} expired ${file.expired_at}: its bytes were deleted after the retention period (its thumbnail is kept).`,
+		};
+	}
 	if (file.invalid_reason === "file_changed") return replaced(fileId);
 	if (file.status !== "ready" || file.r2_etag === null) {
 		return {

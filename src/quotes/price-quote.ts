@@ -4,6 +4,7 @@
  * cart, and the totals per method. Pure: the catalog, the book, the discount and the files are
  * read by the caller. A cart that cannot be priced comes back as the field at fault and why.
  */
+
 import type { Catalog } from "../catalog/schema.ts";
 import type { ErrorCode } from "../error-catalog.ts";
 import { innerSize, mouldingCut, pieceDimensions, toSixteenths } from "../framing/dimensions.ts";
@@ -18,6 +19,7 @@ import {
 } from "../pricing/shipping.ts";
 import { unitPrice } from "../pricing/unit-price.ts";
 import { effectiveDpi as effectiveDpiOf, resolutionVerdict } from "../print-files/resolution.ts";
+import { expiredFileRefusal } from "../print-files/retention.ts";
 import type { PrintFileRow } from "../print-files/store.ts";
 import type { CreateQuoteInput, Quote } from "./schema.ts";
 
@@ -174,6 +176,8 @@ export function priceQuote(input: CreateQuoteInput, facts: QuoteFacts): QuoteOut
 			const file = facts.files.get(item.print_file_id);
 			if (file === undefined)
 				return refuse("unknown_print_file", at, `No print file ${item.print_file_id} in this account.`);
+			const expired = expiredFileRefusal(file, at);
+			if (expired !== null) return refuse("print_file_expired", at, expired.message);
 			if (file.status !== "ready") {
 				const code = file.status === "invalid" ? "file_unreadable" : "print_file_not_uploaded";
 				return refuse(code, at, `Print file ${item.print_file_id} is ${file.status}, not a ready image.`);

@@ -40,6 +40,7 @@ const OWNER: Record<string, string> = {
 	order_bucket: "rate-limit",
 	claims: "claims",
 	claim_items: "claims",
+	claim_photos: "claims",
 	ledger_entries: "ledger",
 	ledger_months: "ledger",
 };

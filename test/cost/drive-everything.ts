@@ -385,11 +385,17 @@ export async function driveEverything(): Promise<void> {
 	}
 	await api(`/v1/orders/${order.id}/items/${order.items[0]?.id ?? ""}/preview?width_px=200`, { key });
 
-	// The cron, with a stalled order, an overdue delivery and an overdue thumbnail to find, then a queue batch.
+	// The cron, with a stalled order, an overdue delivery, an overdue thumbnail and files past their retention to
+	// find, then a queue batch.
 	await env.DB.prepare(
 		"UPDATE print_files SET thumbnail_status = 'pending', thumbnail_queued_at = '2000-01-01T00:00:00.000Z' WHERE id = ?1",
 	)
 		.bind(file)
+		.run();
+	// The retention sweep's too: a file nobody used to expire and the order's file to keep (its clock moves on).
+	const abandoned = await uploadedFile(key, encodePng(32, 32, { opaque: true }));
+	await env.DB.prepare("UPDATE print_files SET retention_clock = '2000-01-01T00:00:00.000Z' WHERE id IN (?1, ?2)")
+		.bind(abandoned, file)
 		.run();
 	const longAgo = new Date(Date.now() - 3600_000);
 	await insertRawOrder(owner, "received", "https://files.partner.example/ok/print.png", { now: longAgo });

@@ -33,6 +33,7 @@ const GROWING = new Set([
 	"shipments",
 	"claims",
 	"claim_items",
+	"claim_photos",
 	"ledger_entries",
 	"ledger_months",
 ]);
