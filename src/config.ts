@@ -40,6 +40,36 @@ const optionalSecret = z.preprocess(
 		.optional(),
 );
 
+/** A D1 binding's name as wrangler.toml spells it. */
+const BINDING_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
+
+/**
+ * The ranges of account ids and the D1 binding holding each, as a JSON array sorted by `from`; the first
+ * starts at "" so that every account has a database. Unset or empty: one range, every account in DB.
+ */
+const accountDatabases = z.preprocess(
+	(value) => {
+		if (value === undefined || value === "") return [{ from: "", binding: "DB" }];
+		if (typeof value !== "string") return value;
+		try {
+			return JSON.parse(value);
+		} catch {
+			return value;
+		}
+	},
+	z
+		.array(
+			z.object({ from: z.string().max(64), binding: z.string().regex(BINDING_NAME, "must be a D1 binding's name") }),
+		)
+		.min(1, "must name at least one range")
+		.max(256)
+		.refine((ranges) => ranges[0]?.from === "", 'must begin with a range from "" (every account has a database)')
+		.refine(
+			(ranges) => ranges.every((range, index) => index === 0 || (ranges[index - 1]?.from ?? "") < range.from),
+			"must list its ranges by `from`, ascending, each once",
+		),
+);
+
 /** Settings whose values are never written into an error message or a log. */
 const SECRET_SETTINGS: ReadonlySet<string> = new Set([
 	"UPLOAD_SIGNING_SECRET",
@@ -78,6 +108,11 @@ const ConfigSchema = z
 		CONSOLE_SESSION_SECRET: optionalSecret,
 		/** Hours an order may stay in production before the floor's queue flags it as late. */
 		PRODUCTION_SLA_HOURS: seconds(72, { min: 1, max: 24 * 60 }),
+		/**
+		 * Which D1 database holds each account's rows: ranges of account ids, each from its `from` (inclusive)
+		 * to the next one's, named by binding. Read by src/databases.ts only. Default: every account in DB.
+		 */
+		ACCOUNT_DATABASES: accountDatabases,
 	})
 	.superRefine((config, ctx) => {
 		// The consumer tells the two apart by name: were they one, every batch would be taken for dead

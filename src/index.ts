@@ -1,6 +1,7 @@
 import { env as moduleEnv } from "cloudflare:workers";
 import { app } from "./app.ts";
 import { configOf } from "./config.ts";
+import { everyDatabase } from "./databases.ts";
 import { costTracedObject, costTracedWorker, costTracingOn } from "./dev-tools/traced-entry.ts";
 import { log } from "./log.ts";
 import { chargeReleasedOrders } from "./orders/ledger-moves.ts";
@@ -32,7 +33,9 @@ async function cron(env: Env): Promise<void> {
 		resumeStalledOrders(env),
 		sweepDueDeliveries(env),
 		sweepPendingThumbnails(env),
-		chargeReleasedOrders(env.DB),
+		Promise.all(everyDatabase(env).map((database) => chargeReleasedOrders(database))).then((counts) =>
+			counts.reduce((sum, count) => sum + count, 0),
+		),
 	]);
 	if (restarted > 0 || swept > 0 || thumbnails > 0 || charged > 0) {
 		log.info("cron.ran", {

@@ -1,4 +1,5 @@
 import { base64Of } from "../base64.ts";
+import { databaseOf } from "../databases.ts";
 import { printFileNow } from "../print-files/inspection.ts";
 import { readCapped } from "../print-files/read-capped.ts";
 import { findAccountPrintFile } from "../print-files/store.ts";
@@ -11,7 +12,7 @@ const LOGO_FORMAT_SET: ReadonlySet<string> = new Set(LOGO_FORMATS);
  * when it can: it must be uploaded, a readable PNG or JPEG, small in pixels and in bytes.
  */
 export async function logoProblem(env: Env, accountId: string, fileId: string): Promise<string | null> {
-	const found = await findAccountPrintFile(env.DB, accountId, fileId);
+	const found = await findAccountPrintFile(databaseOf(env, accountId), accountId, fileId);
 	if (found === null) return `is not a print file of this account (${fileId})`;
 	const file = await printFileNow(env, found);
 	if (file.status === "awaiting_upload" || file.status === "processing") {
@@ -38,7 +39,7 @@ export async function logoProblem(env: Env, accountId: string, fileId: string): 
  * conditional on the pinned etag) and never more than LOGO_MAX_BYTES, whatever sits in R2.
  */
 export async function logoDataUrl(env: Env, accountId: string, fileId: string): Promise<string | null> {
-	const found = await findAccountPrintFile(env.DB, accountId, fileId);
+	const found = await findAccountPrintFile(databaseOf(env, accountId), accountId, fileId);
 	if (found === null) return null;
 	const file = await printFileNow(env, found);
 	if (file.status !== "ready" || file.format === null || !LOGO_FORMAT_SET.has(file.format)) return null;
