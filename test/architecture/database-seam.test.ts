@@ -3,22 +3,16 @@
  * the DB binding, so that spreading accounts over several databases stays a change of configuration.
  * Reads the source, so it runs in Node.
  */
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "./source-files.ts";
 
 const SRC = path.join(import.meta.dirname, "..", "..", "src");
 const SEAM = path.join(SRC, "databases.ts");
 
 /** The ways code reaches the binding: `env.DB`, `env["DB"]`, and `const { DB } = env`. */
 const READS_OF_DB = [/\.DB\b/, /\[\s*["'`]DB["'`]\s*\]/, /\{[^}]*\bDB\b[^}]*\}\s*=/];
-
-async function sourceFiles(dir: string): Promise<string[]> {
-	const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-	return entries
-		.filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts"))
-		.map((entry) => path.join(entry.parentPath, entry.name));
-}
 
 /** Each line of `text` that reads the DB binding, with its number. */
 function readsOfDb(text: string): string[] {
