@@ -56,10 +56,12 @@ describe("databaseOf", () => {
 		expect(directoryDatabase(spread)).toBe(env.DB);
 	});
 
-	it("refuses a range naming a binding the Worker does not have, naming the setting", () => {
+	it("refuses a range naming a binding the Worker does not have, or one that is not a database, naming the setting", () => {
 		const missing = spreadEnv(JSON.stringify([{ from: "", binding: "DB_9" }]));
 		expect(() => databaseOf(missing, "acct_A")).toThrow(ConfigError);
 		expect(() => databaseOf(missing, "acct_A")).toThrow(/ACCOUNT_DATABASES names DB_9/);
+		const bucket = spreadEnv(JSON.stringify([{ from: "", binding: "PRINT_FILES" }]));
+		expect(() => everyDatabase(bucket)).toThrow(/ACCOUNT_DATABASES names PRINT_FILES, which is not a D1 binding/);
 	});
 
 	it("refuses ranges out of order, without a first range from the start, or not JSON", () => {
