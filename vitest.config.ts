@@ -20,6 +20,8 @@ export default defineConfig(async () => {
 									// A receiver that does not answer is given up on quickly in the tests.
 									WEBHOOK_TIMEOUT_SECONDS: "1",
 								},
+								// A second database, for the tests of accounts spread over two (test/databases.test.ts).
+								d1Databases: { DB_2: "framed-print-api-second" },
 								outboundService: partnerHosts,
 							},
 						}),

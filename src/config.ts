@@ -48,6 +48,36 @@ const optionalSecret = z.preprocess(
 		.optional(),
 );
 
+/** A D1 binding's name as wrangler.toml spells it. */
+const BINDING_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
+
+/**
+ * The ranges of account ids and the D1 binding holding each, as a JSON array sorted by `from`; the first
+ * starts at "" so that every account has a database. Unset or empty: one range, every account in DB.
+ */
+const accountDatabases = z.preprocess(
+	(value) => {
+		if (value === undefined || value === "") return [{ from: "", binding: "DB" }];
+		if (typeof value !== "string") return value;
+		try {
+			return JSON.parse(value);
+		} catch {
+			return value;
+		}
+	},
+	z
+		.array(
+			z.object({ from: z.string().max(64), binding: z.string().regex(BINDING_NAME, "must be a D1 binding's name") }),
+		)
+		.min(1, "must name at least one range")
+		.max(256)
+		.refine((ranges) => ranges[0]?.from === "", 'must begin with a range from "" (every account has a database)')
+		.refine(
+			(ranges) => ranges.every((range, index) => index === 0 || (ranges[index - 1]?.from ?? "") < range.from),
+			"must list its ranges by `from`, ascending, each once",
+		),
+);
+
 /** Settings whose values are never written into an error message or a log. */
 const SECRET_SETTINGS: ReadonlySet<string> = new Set([
 	"UPLOAD_SIGNING_SECRET",
@@ -97,6 +127,11 @@ const ConfigSchema = z
 		 * bytes. At least 31: a claim may come up to 30 days after delivery, and its reprint needs the file.
 		 */
 		PRINT_FILE_RETENTION_DAYS: days(45, { min: 31, max: 3650 }),
+		/**
+		 * Which D1 database holds each account's rows: ranges of account ids, each from its `from` (inclusive)
+		 * to the next one's, named by binding. Read by src/databases.ts only. Default: every account in DB.
+		 */
+		ACCOUNT_DATABASES: accountDatabases,
 	})
 	.superRefine((config, ctx) => {
 		// The consumer tells the two apart by name: were they one, every batch would be taken for dead

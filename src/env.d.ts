@@ -16,6 +16,11 @@ interface SecretEnv {
 	/** Seconds a pending delivery must be overdue before the cron sweep re-enqueues it (default 120). */
 	WEBHOOK_SWEEP_OVERDUE_SECONDS?: string;
 	/**
+	 * Which D1 database holds each account's rows, as JSON ranges of account ids (src/databases.ts), e.g.
+	 * `[{"from":"","binding":"DB"},{"from":"acct_V","binding":"DB_2"}]`. Unset: every account in DB.
+	 */
+	ACCOUNT_DATABASES?: string;
+	/**
 	 * "1" turns the cost tracer on (src/dev-tools/): `npm run bench:cost` and the workers-traced
 	 * test project only, never deployed. Read once by the entry when the isolate loads.
 	 */

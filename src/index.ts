@@ -1,6 +1,7 @@
 import { env as moduleEnv } from "cloudflare:workers";
 import { app } from "./app.ts";
 import { configOf } from "./config.ts";
+import { everyDatabase } from "./databases.ts";
 import { costTracedObject, costTracedWorker, costTracingOn } from "./dev-tools/traced-entry.ts";
 import { sweepExpiredPrintFiles } from "./file-retention/sweep.ts";
 import { log } from "./log.ts";
@@ -36,7 +37,9 @@ async function cron(env: Env): Promise<void> {
 		resumeStalledOrders(env),
 		sweepDueDeliveries(env),
 		sweepPendingThumbnails(env),
-		chargeReleasedOrders(env.DB),
+		Promise.all(everyDatabase(env).map((database) => chargeReleasedOrders(database))).then((counts) =>
+			counts.reduce((sum, count) => sum + count, 0),
+		),
 		archiveOldEvents(env),
 		sweepExpiredPrintFiles(env),
 	]);

@@ -2,6 +2,8 @@ declare namespace Cloudflare {
 	interface Env {
 		/** Injected by vitest.config.ts so the setup file can apply the D1 migrations. */
 		TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+		/** A second D1 database (the workers project only), for accounts spread over two: test/databases.test.ts. */
+		DB_2?: D1Database;
 	}
 }
 

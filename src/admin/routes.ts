@@ -16,6 +16,7 @@ import {
 } from "../accounts/schema.ts";
 import { PARTNER_SCOPES } from "../accounts/scopes.ts";
 import { accountExists, findKeyById, keyHashesOf, runBatch, updateLimits, updateSettings } from "../accounts/store.ts";
+import { databaseOf, directoryDatabase } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { AdjustmentBody, LedgerEntrySchema } from "../ledger/schema.ts";
@@ -106,31 +107,31 @@ export const adminRoutes = createApp<AuthedEnv>()
 	.openapi(createAccount, async (c) => {
 		const { name } = c.req.valid("json");
 		const { created, statements } = await planAccount(name, PARTNER_SCOPES, new Date());
-		await runBatch(c.env.DB, statements);
+		await runBatch(directoryDatabase(c.env), statements);
 		return c.json(created, 201);
 	})
 	.openapi(createKey, async (c) => {
 		const { id } = c.req.valid("param");
 		const { mode, scopes } = c.req.valid("json");
-		if (!(await accountExists(c.env.DB, id))) throw noSuchAccount(id);
+		if (!(await accountExists(directoryDatabase(c.env), id))) throw noSuchAccount(id);
 		const { issued, statement } = await planKey(id, mode, scopes ?? PARTNER_SCOPES, new Date());
-		await runBatch(c.env.DB, [statement]);
+		await runBatch(directoryDatabase(c.env), [statement]);
 		return c.json(issued, 201);
 	})
 	.openapi(revokeKey, async (c) => {
 		const { key_id: keyId } = c.req.valid("param");
-		await runBatch(c.env.DB, [revokeKeyStatement(keyId, new Date())]);
+		await runBatch(directoryDatabase(c.env), [revokeKeyStatement(keyId, new Date())]);
 		// The key's limiter holds its principal: it must read the revoked row on the key's very next request.
-		await forgetKeys(c.env, await keyHashesOf(c.env.DB, { keyId }));
-		const key = await findKeyById(c.env.DB, keyId);
+		await forgetKeys(c.env, await keyHashesOf(directoryDatabase(c.env), { keyId }));
+		const key = await findKeyById(directoryDatabase(c.env), keyId);
 		if (key === null) throw new ApiError("api_key_not_found", `No key ${keyId}.`, "key_id");
 		return c.json(key, 200);
 	})
 	.openapi(setLimits, async (c) => {
 		const { id } = c.req.valid("param");
-		const limits = await updateLimits(c.env.DB, id, c.req.valid("json"));
+		const limits = await updateLimits(directoryDatabase(c.env), id, c.req.valid("json"));
 		if (limits === null) throw noSuchAccount(id);
-		await forgetKeys(c.env, await keyHashesOf(c.env.DB, { accountId: id }));
+		await forgetKeys(c.env, await keyHashesOf(directoryDatabase(c.env), { accountId: id }));
 		return c.json(
 			{
 				account_id: id,
@@ -143,17 +144,17 @@ export const adminRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(addAdjustment, async (c) => {
 		const { id } = c.req.valid("param");
-		if (!(await accountExists(c.env.DB, id))) throw noSuchAccount(id);
+		if (!(await accountExists(directoryDatabase(c.env), id))) throw noSuchAccount(id);
 		const { mode, amount_cents, memo } = c.req.valid("json");
 		const adjustment = { amountCents: amount_cents, currency: "USD", memo };
-		const entry = await writeAdjustment(c.env.DB, { accountId: id, mode }, adjustment, new Date());
+		const entry = await writeAdjustment(databaseOf(c.env, id), { accountId: id, mode }, adjustment, new Date());
 		return c.json(entry, 201);
 	})
 	.openapi(setSettings, async (c) => {
 		const { id } = c.req.valid("param");
-		const settings = await updateSettings(c.env.DB, id, c.req.valid("json"));
+		const settings = await updateSettings(directoryDatabase(c.env), id, c.req.valid("json"));
 		if (settings === null) throw noSuchAccount(id);
 		// Each key's limiter holds its principal, which carries the window its next create uses.
-		await forgetKeys(c.env, await keyHashesOf(c.env.DB, { accountId: id }));
+		await forgetKeys(c.env, await keyHashesOf(directoryDatabase(c.env), { accountId: id }));
 		return c.json({ account_id: id, edit_window_minutes: settings.edit_window_minutes }, 200);
 	});

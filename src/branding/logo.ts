@@ -1,4 +1,5 @@
 import { base64Of } from "../base64.ts";
+import { databaseOf } from "../databases.ts";
 import { printFileNow } from "../print-files/inspection.ts";
 import { readCapped } from "../print-files/read-capped.ts";
 import { findAccountPrintFile, type PrintFileRow } from "../print-files/store.ts";
@@ -14,7 +15,7 @@ export type LogoProblem = { code: "logo_unusable" | "print_file_expired"; messag
  * must be kept (not past its retention), uploaded, a readable PNG or JPEG, small in pixels and in bytes.
  */
 export async function logoProblem(env: Env, accountId: string, fileId: string): Promise<LogoProblem | null> {
-	const found = await findAccountPrintFile(env.DB, accountId, fileId);
+	const found = await findAccountPrintFile(databaseOf(env, accountId), accountId, fileId);
 	if (found === null) return { code: "logo_unusable", message: `is not a print file of this account (${fileId})` };
 	const file = await printFileNow(env, found);
 	if (file.expired_at !== null) {
@@ -53,7 +54,7 @@ function unusableLogo(file: PrintFileRow, fileId: string): string | null {
  * conditional on the pinned etag) and never more than LOGO_MAX_BYTES, whatever sits in R2.
  */
 export async function logoDataUrl(env: Env, accountId: string, fileId: string): Promise<string | null> {
-	const found = await findAccountPrintFile(env.DB, accountId, fileId);
+	const found = await findAccountPrintFile(databaseOf(env, accountId), accountId, fileId);
 	if (found === null) return null;
 	const file = await printFileNow(env, found);
 	if (file.status !== "ready" || file.format === null || !LOGO_FORMAT_SET.has(file.format)) return null;

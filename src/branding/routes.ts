@@ -1,5 +1,6 @@
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
+import { databaseOf } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { isExpiredFileAbort } from "../print-files/retention.ts";
@@ -64,7 +65,7 @@ async function writeBrandProfile(...args: Parameters<typeof putBrandProfile>): P
 
 export const brandingRoutes = createApp<AuthedEnv>()
 	.openapi(getBranding, async (c) => {
-		const row = await findBrandProfile(c.env.DB, c.var.principal.accountId);
+		const row = await findBrandProfile(databaseOf(c.env, c.var.principal.accountId), c.var.principal.accountId);
 		if (row === null) throw new ApiError("brand_profile_not_found", NO_PROFILE);
 		return c.json(toBrandProfile(row), 200);
 	})
@@ -78,7 +79,7 @@ export const brandingRoutes = createApp<AuthedEnv>()
 				throw new ApiError(problem.code, `logo_print_file_id ${problem.message}.`, "logo_print_file_id");
 		}
 		const row = await writeBrandProfile(
-			c.env.DB,
+			databaseOf(c.env, c.var.principal.accountId),
 			{
 				account_id: accountId,
 				brand_name: input.brand_name,
@@ -93,7 +94,7 @@ export const brandingRoutes = createApp<AuthedEnv>()
 		return c.json(toBrandProfile(row), 200);
 	})
 	.openapi(deleteBranding, async (c) => {
-		if (!(await deleteBrandProfile(c.env.DB, c.var.principal.accountId)))
+		if (!(await deleteBrandProfile(databaseOf(c.env, c.var.principal.accountId), c.var.principal.accountId)))
 			throw new ApiError("brand_profile_not_found", NO_PROFILE);
 		return c.body(null, 204);
 	});

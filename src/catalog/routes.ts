@@ -1,5 +1,6 @@
 import { protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
+import { directoryDatabase } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
 import { ifNoneMatchHits } from "../http/etag.ts";
 import { isolateCatalog } from "./cache.ts";
@@ -25,7 +26,7 @@ const getCatalog = protectedRoute(null, {
 
 /** `GET /v1/catalog`. */
 export const catalogRoutes = createApp<AuthedEnv>().openapi(getCatalog, async (c) => {
-	const { body, etag } = await isolateCatalog.get(c.env.DB);
+	const { body, etag } = await isolateCatalog.get(directoryDatabase(c.env));
 	c.header("ETag", etag);
 	c.header("Cache-Control", CACHE_CONTROL);
 	if (ifNoneMatchHits(c.req.header("If-None-Match"), etag)) return c.body(null, 304);

@@ -4,6 +4,7 @@
  * and no more than shipped less what standing claims hold (422), checked again at commit.
  */
 import type { Owner } from "../accounts/owner.ts";
+import { databaseOf } from "../databases.ts";
 import { ApiError, unprocessable } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import { eventSubject } from "../orders/rows.ts";
@@ -29,12 +30,12 @@ export async function createClaim(
 	input: CreateClaimInput,
 	now: Date,
 ): Promise<{ claim: Claim; deliveries: PendingDelivery[] }> {
-	const found = await findOwnedOrder(env.DB, owner, orderId);
+	const found = await findOwnedOrder(databaseOf(env, owner.accountId), owner, orderId);
 	if (found === null) throw orderNotFound(orderId);
 	const photos = input.photo_file_ids ?? [];
 	const counted = photoCount(input.reason, photos);
 	if (!counted.ok) throw unprocessable(counted);
-	const stored = await findAccountPrintFiles(env.DB, owner.accountId, photos);
+	const stored = await findAccountPrintFiles(databaseOf(env, owner.accountId), owner.accountId, photos);
 	// A photo still being read is read now, as a print file named by an order is.
 	const files = new Map(
 		await Promise.all([...stored].map(async ([id, file]) => [id, await printFileNow(env, file)] as const)),
@@ -42,7 +43,7 @@ export async function createClaim(
 	const fit = photoFiles(owner, photos, files);
 	if (!fit.ok) throw unprocessable(fit);
 
-	const claims = await claimsOfOrder(env.DB, orderId);
+	const claims = await claimsOfOrder(databaseOf(env, owner.accountId), orderId);
 	const units = claimableUnits(found.items, found.shipments, unitsInStandingClaims(claims), input.items);
 	if (!units.ok) throw unprocessable(units);
 	const window = claimWindow(found.shipments, input.reason, input.items, now);
@@ -59,7 +60,7 @@ export async function createClaim(
 		created_at: now.toISOString(),
 		resolution: null,
 	};
-	const deliveries = await insertClaim(env.DB, {
+	const deliveries = await insertClaim(databaseOf(env, owner.accountId), {
 		claim,
 		owner,
 		shipped: units.shipped,
@@ -72,7 +73,8 @@ export async function createClaim(
 			createdAt: now,
 		},
 	});
-	if (deliveries === null) throw await unitsTakenMeanwhile(env.DB, orderId, input.items, units.shipped);
+	if (deliveries === null)
+		throw await unitsTakenMeanwhile(databaseOf(env, owner.accountId), orderId, input.items, units.shipped);
 	return { claim, deliveries };
 }
 

@@ -5,9 +5,9 @@ import { createApp } from "../http/create-app.ts";
 import { decodeCursor } from "../http/cursor.ts";
 import { errorResponses } from "../http/errors.ts";
 import { printedMessage } from "../text-rules.ts";
+import { claimsInStatus } from "./claims-to-decide.ts";
 import { type Decision, handOverDecision, resolveClaim } from "./resolve-claim.ts";
 import { CLAIM_STATUSES, ClaimIdParams, ClaimPageSchema, ClaimSchema, toClaimPage } from "./schema.ts";
-import { listClaimsInStatus } from "./store.ts";
 
 /** The longest message of a decision, in characters: it reaches the partner in the claim and its event. */
 const MAX_DECISION_MESSAGE = 1000;
@@ -101,7 +101,7 @@ export const opsClaimRoutes = createApp<AuthedEnv>()
 	.openapi(listRoute, async (c) => {
 		const query = c.req.valid("query");
 		const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-		const { page, more } = await listClaimsInStatus(c.env.DB, query.status, query.limit, cursor);
+		const { page, more } = await claimsInStatus(c.env, query.status, query.limit, cursor);
 		return c.json(toClaimPage({ page, more }), 200);
 	})
 	.openapi(approveRoute, async (c) => {

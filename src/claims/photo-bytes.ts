@@ -3,6 +3,8 @@
  * inline as the image type the inspection found (only JPEG and PNG; the partner's declared type is
  * not trusted), so the console can show it in the claim's page.
  */
+
+import { databaseOf, findInEveryDatabase } from "../databases.ts";
 import { findPrintFileById } from "../print-files/store.ts";
 import { PHOTO_FORMATS } from "./photos.ts";
 import { findClaim } from "./store.ts";
@@ -18,12 +20,12 @@ export async function claimPhoto(
 	claimId: string,
 	index: number,
 ): Promise<{ ok: true; body: ReadableStream; headers: Record<string, string> } | PhotoRefusal> {
-	const found = await findClaim(env.DB, claimId);
+	const found = await findInEveryDatabase(env, (database) => findClaim(database, claimId));
 	const fileId = found?.claim.photos[index];
 	if (found === null || fileId === undefined) {
 		return { ok: false, status: 404, message: `Claim ${claimId} has no photo ${index + 1}.` };
 	}
-	const file = await findPrintFileById(env.DB, fileId);
+	const file = await findPrintFileById(databaseOf(env, found.accountId), fileId);
 	if (file === null) return { ok: false, status: 404, message: `No print file ${fileId}.` };
 	const mediaType = file.format === null ? undefined : MEDIA_TYPES[file.format];
 	if (

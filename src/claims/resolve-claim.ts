@@ -3,6 +3,8 @@
  * The decision is written only over a claim still `submitted`, so of two operators deciding at the same
  * moment one wins and the other gets the 409.
  */
+
+import { databaseOf, findInEveryDatabase } from "../databases.ts";
 import { ApiError } from "../http/errors.ts";
 import { newId, randomBase62 } from "../ids.ts";
 import { type OrderCreated, startOrder } from "../orders/create-order.ts";
@@ -55,12 +57,12 @@ export async function resolveClaim(
 	decision: Decision,
 	now: Date,
 ): Promise<{ claim: Claim; deliveries: PendingDelivery[]; reprint: OrderCreated | null }> {
-	const found = await findClaim(env.DB, id);
+	const found = await findInEveryDatabase(env, (database) => findClaim(database, id));
 	if (found === null) throw claimNotFound(id);
-	const order = await findOrder(env.DB, found.claim.order_id);
+	const order = await findOrder(databaseOf(env, found.accountId), found.claim.order_id);
 	if (order === null) throw new Error(`claim ${id} names order ${found.claim.order_id}, which is gone`);
 	if (found.claim.status !== "submitted") {
-		const unmade = await unmadeReprint(env, found.claim, decision);
+		const unmade = await unmadeReprint(env, found, decision);
 		if (unmade === null) throw alreadyResolved(found.claim);
 		// Approved with a reprint whose order was never made (the make failed after the approval was
 		// written): this approval again makes it, under the id the claim names, and sends nothing else.
@@ -69,7 +71,7 @@ export async function resolveClaim(
 	}
 	const reprintOrderId = decision.kind === "approve" && decision.remedy === "reprint" ? newId("ord") : null;
 	const claim = decided(found, decision, order, reprintOrderId, now);
-	const deliveries = await writeDecision(env.DB, {
+	const deliveries = await writeDecision(databaseOf(env, found.accountId), {
 		claim,
 		accountId: found.accountId,
 		resolutionId: randomBase62(24),
@@ -85,7 +87,7 @@ export async function resolveClaim(
 	});
 	if (deliveries === null) {
 		// Another decision won between the read and the write: say what it was.
-		const winner = await findClaim(env.DB, id);
+		const winner = await findInEveryDatabase(env, (database) => findClaim(database, id));
 		throw alreadyResolved(winner?.claim ?? found.claim);
 	}
 	if (reprintOrderId === null) return { claim, deliveries, reprint: null };
@@ -93,15 +95,18 @@ export async function resolveClaim(
 }
 
 /** The reprint order id of a claim approved with a reprint that has no order yet, when `decision` asks for it again. */
-async function unmadeReprint(env: Env, claim: Claim, decision: Decision): Promise<string | null> {
+async function unmadeReprint(env: Env, { claim, accountId }: StoredClaim, decision: Decision): Promise<string | null> {
 	const orderId = claim.resolution?.reprint_order_id ?? null;
 	if (decision.kind !== "approve" || decision.remedy !== "reprint" || orderId === null) return null;
-	return (await findOrder(env.DB, orderId)) === null ? orderId : null;
+	return (await findOrder(databaseOf(env, accountId), orderId)) === null ? orderId : null;
 }
 
 /** Makes the claim's reprint as `orderId`, numbered by the claim's place on the order (the same number on a retry). */
 async function makeReprint(env: Env, order: StoredOrder, claim: Claim, orderId: string): Promise<OrderCreated> {
-	const claimNumber = (await claimsOfOrder(env.DB, order.order.id)).findIndex((each) => each.claim.id === claim.id) + 1;
+	const claimNumber =
+		(await claimsOfOrder(databaseOf(env, order.order.account_id), order.order.id)).findIndex(
+			(each) => each.claim.id === claim.id,
+		) + 1;
 	return createReprint(env, order, { units: claim.items, claimId: claim.id, claimNumber, orderId });
 }
 

@@ -1,5 +1,6 @@
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
+import { databaseOf } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
 import { decodeCursor } from "../http/cursor.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
@@ -88,30 +89,32 @@ export const claimRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(getActions, async (c) => {
 		const { id } = c.req.valid("param");
-		const found = await findOwnedOrder(c.env.DB, c.var.principal, id);
+		const found = await findOwnedOrder(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
 		if (found === null) throw orderNotFound(id);
 		const now = new Date();
 		const standing =
-			found.shipments.length === 0 ? new Map() : unitsInStandingClaims(await claimsOfOrder(c.env.DB, id));
+			found.shipments.length === 0
+				? new Map()
+				: unitsInStandingClaims(await claimsOfOrder(databaseOf(c.env, c.var.principal.accountId), id));
 		return c.json({ ...orderActions(found, now), claim: claimAction(found.shipments, standing, now) }, 200);
 	})
 	.openapi(orderClaimsRoute, async (c) => {
 		const { id } = c.req.valid("param");
-		const found = await findOwnedOrder(c.env.DB, c.var.principal, id);
+		const found = await findOwnedOrder(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
 		if (found === null) throw orderNotFound(id);
-		const claims = await claimsOfOrder(c.env.DB, id);
+		const claims = await claimsOfOrder(databaseOf(c.env, c.var.principal.accountId), id);
 		return c.json({ data: claims.map(({ claim }) => claim), next_cursor: null }, 200);
 	})
 	.openapi(getClaimRoute, async (c) => {
 		const { id } = c.req.valid("param");
-		const found = await findOwnedClaim(c.env.DB, c.var.principal, id);
+		const found = await findOwnedClaim(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
 		if (found === null) throw new ApiError("claim_not_found", `No claim ${id}.`, "id");
 		return c.json(found.claim, 200);
 	})
 	.openapi(listClaimsRoute, async (c) => {
 		const query = c.req.valid("query");
 		const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-		const { page, more } = await listClaims(c.env.DB, c.var.principal, {
+		const { page, more } = await listClaims(databaseOf(c.env, c.var.principal.accountId), c.var.principal, {
 			status: query.status,
 			limit: query.limit,
 			cursor,

@@ -5,10 +5,12 @@
  */
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { claimsInStatus } from "../claims/claims-to-decide.ts";
 import { claimPhoto } from "../claims/photo-bytes.ts";
 import { type Decision, handOverDecision, resolveClaim } from "../claims/resolve-claim.ts";
 import { CLAIM_STATUSES, type ClaimStatus, nextClaimCursor } from "../claims/schema.ts";
-import { findClaim, listClaimsInStatus } from "../claims/store.ts";
+import { findClaim } from "../claims/store.ts";
+import { findInEveryDatabase } from "../databases.ts";
 import { decodeCursor } from "../http/cursor.ts";
 import { ApiError } from "../http/errors.ts";
 import { loadOrderSheet } from "../production/order-sheet.ts";
@@ -29,7 +31,7 @@ claimRoutes.get("/claims", requireSession, async (c) => {
 	const status: ClaimStatus = isClaimStatus(asked) ? asked : "submitted";
 	const cursorText = c.req.query("cursor");
 	const cursor = cursorText === undefined ? undefined : decodeCursor(cursorText);
-	const { page: found, more } = await listClaimsInStatus(c.env.DB, status, 50, cursor);
+	const { page: found, more } = await claimsInStatus(c.env, status, 50, cursor);
 	const next = nextClaimCursor(found, more);
 	const nextPageHref = next === null ? null : `/ops/claims?status=${status}&cursor=${next}`;
 	const claims = found.map(({ claim }) => claim);
@@ -46,7 +48,7 @@ async function claimPage(
 	outcome: DecisionOutcome,
 	status: ContentfulStatusCode,
 ): Promise<Response> {
-	const found = await findClaim(c.env.DB, claimId);
+	const found = await findInEveryDatabase(c.env, (database) => findClaim(database, claimId));
 	const sheet = found === null ? null : await loadOrderSheet(c.env, found.claim.order_id);
 	if (found === null || sheet === null) {
 		return errorPage(c, 404, `There is no claim ${claimId}.`, c.var.operator.csrfToken);

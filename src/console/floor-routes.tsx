@@ -9,11 +9,12 @@ import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { listAccountNames } from "../accounts/store.ts";
 import { configOf } from "../config.ts";
+import { directoryDatabase, findInEveryDatabase } from "../databases.ts";
 import { ApiError } from "../http/errors.ts";
 import { floorRefusal } from "../orders/edit-window.ts";
+import { floorCounts } from "../orders/floor-queue.ts";
 import { listOrderMoves } from "../orders/history.ts";
 import { moveAsOperator, moveShipmentAsOperator, shipUnitsAsOperator } from "../orders/operator-moves.ts";
-import { countOrdersByStatus } from "../orders/queue-store.ts";
 import type { Move } from "../orders/state-machine.ts";
 import { loadOrderSheet } from "../production/order-sheet.ts";
 import { isPaperSize } from "../production/packing-slip.tsx";
@@ -50,15 +51,17 @@ function importMarks(env: Env, sessionId: string): ImportMarks {
 
 floorRoutes.get("/orders", requireSession, async (c) => {
 	const asked = askedQueue(c.req.query());
-	const { DB } = c.env;
-	const [counts, partners] = await Promise.all([countOrdersByStatus(DB, asked.search.mode), listAccountNames(DB)]);
+	const [counts, partners] = await Promise.all([
+		floorCounts(c.env, asked.search.mode),
+		listAccountNames(directoryDatabase(c.env)),
+	]);
 	const slaHours = configOf(c.env).PRODUCTION_SLA_HOURS;
 	const base = { search: asked.search, counts, partners, slaHours, csrfToken: c.var.operator.csrfToken };
 	if (!asked.ok) {
 		const none = { rows: [], nextPageHref: null, morePartnersNamed: false };
 		return page(c, <QueuePage {...base} {...none} valid={false} error={asked.error} />, 422);
 	}
-	const shown = await queueRows(DB, asked.query, asked.search, slaHours);
+	const shown = await queueRows(c.env, asked.query, asked.search, slaHours);
 	return page(c, <QueuePage {...base} {...shown} valid={true} error={null} />);
 });
 
@@ -87,7 +90,13 @@ async function orderPage(
 	status: ContentfulStatusCode,
 ): Promise<Response> {
 	const csrfToken = c.var.operator.csrfToken;
-	const [sheet, history] = await Promise.all([loadOrderSheet(c.env, orderId), listOrderMoves(c.env.DB, orderId)]);
+	const [sheet, history] = await Promise.all([
+		loadOrderSheet(c.env, orderId),
+		findInEveryDatabase(c.env, async (database) => {
+			const moves = await listOrderMoves(database, orderId);
+			return moves.length === 0 ? null : moves;
+		}).then((moves) => moves ?? []),
+	]);
 	if (sheet === null) return noSuchOrder(c, orderId);
 	const response = await page(
 		c,

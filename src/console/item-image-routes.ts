@@ -5,6 +5,7 @@
  * thrown as the API's error and answered by the console's error page with its status.
  */
 import { Hono } from "hono";
+import { databaseOf, findInEveryDatabase } from "../databases.ts";
 import { ApiError, unprocessable } from "../http/errors.ts";
 import { findOrder } from "../orders/store.ts";
 import { PREVIEW_WIDTH } from "../previews/framed-preview.ts";
@@ -18,21 +19,24 @@ import { requireSession } from "./session-gate.ts";
 export const itemImageRoutes = new Hono<ConsoleEnv>();
 
 /** The order `orderId` (any partner's: the floor works them all), or a 404. */
-async function orderOf(db: D1Database, orderId: string) {
-	const found = await findOrder(db, orderId);
+async function orderOf(env: Env, orderId: string) {
+	const found = await findInEveryDatabase(env, (database) => findOrder(database, orderId));
 	if (found === null) throw new ApiError("order_not_found", `There is no order ${orderId}.`, "id");
 	return found;
 }
 
 itemImageRoutes.get("/orders/:id/items/:item/thumbnail.png", requireSession, async (c) => {
-	const found = await orderOf(c.env.DB, c.req.param("id"));
+	const found = await orderOf(c.env, c.req.param("id"));
 	const itemId = c.req.param("item");
 	const item = found.items.find((candidate) => candidate.id === itemId);
 	if (item === undefined) {
 		throw new ApiError("order_item_not_found", `Order ${found.order.id} has no item ${itemId}.`, "item");
 	}
 	const owner = { accountId: found.order.account_id, mode: found.order.mode };
-	const file = item.print_file_id === null ? null : await findOwnedPrintFile(c.env.DB, owner, item.print_file_id);
+	const file =
+		item.print_file_id === null
+			? null
+			: await findOwnedPrintFile(databaseOf(c.env, owner.accountId), owner, item.print_file_id);
 	if (file === null) {
 		throw new ApiError("thumbnail_unavailable", `Item ${itemId} has no print file yet, so no thumbnail.`, "item");
 	}
@@ -47,7 +51,7 @@ itemImageRoutes.get("/orders/:id/items/:item/preview.png", requireSession, async
 		const { min, max } = PREVIEW_WIDTH;
 		throw new ApiError("invalid_field", `width_px must be a whole number from ${min} to ${max}.`, "width_px");
 	}
-	const found = await orderOf(c.env.DB, c.req.param("id"));
+	const found = await orderOf(c.env, c.req.param("id"));
 	const served = await orderItemPreview(
 		c.env,
 		found,

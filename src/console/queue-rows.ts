@@ -2,10 +2,11 @@
 
 import type { z } from "@hono/zod-openapi";
 import { accountNames } from "../accounts/store.ts";
+import { directoryDatabase } from "../databases.ts";
 import { sizeText } from "../framing/words.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
+import { floorQueue } from "../orders/floor-queue.ts";
 import type { QueueQuery } from "../orders/queue-query.ts";
-import { listProductionQueue } from "../orders/queue-store.ts";
 import type { ItemRow, OrderRow } from "../orders/rows.ts";
 import { fulfillmentOf, type ShipmentRow } from "../orders/shipments.ts";
 import { itemName, warningWords } from "../production/item-words.ts";
@@ -19,7 +20,7 @@ export type QueueRows = { rows: QueueRow[]; nextPageHref: string | null; morePar
 
 /** The page of the queue a valid search asks for, with each order's partner by name. */
 export async function queueRows(
-	db: D1Database,
+	env: Env,
 	query: z.infer<typeof QueueQuery>,
 	search: QueueSearch,
 	slaHours: number,
@@ -28,7 +29,7 @@ export async function queueRows(
 		page: orders,
 		more,
 		partnerSearch,
-	} = await listProductionQueue(db, {
+	} = await floorQueue(env, {
 		q: query.q,
 		accountId: query.account_id,
 		status: query.status,
@@ -37,7 +38,7 @@ export async function queueRows(
 		...(query.cursor === undefined ? {} : { cursor: decodeCursor(query.cursor) }),
 	});
 	const names = await accountNames(
-		db,
+		directoryDatabase(env),
 		orders.map(({ order }) => order.account_id),
 	);
 	const now = new Date();

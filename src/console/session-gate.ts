@@ -7,6 +7,7 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import { configOf } from "../config.ts";
+import { directoryDatabase } from "../databases.ts";
 import type { ConsoleEnv, OperatorEnv } from "./console-env.ts";
 import { errorPage, readForm } from "./responses.tsx";
 import {
@@ -34,7 +35,7 @@ export const findSession = createMiddleware<ConsoleEnv>(async (c, next) => {
 	if (secret !== null && cookie !== undefined) {
 		const now = new Date();
 		const signed = await verifySessionCookie(secret, cookie, Math.floor(now.getTime() / 1000));
-		const stored = signed === null ? null : await findLiveSession(c.env.DB, signed.sessionId, now);
+		const stored = signed === null ? null : await findLiveSession(directoryDatabase(c.env), signed.sessionId, now);
 		if (stored !== null) {
 			c.set("session", { id: stored.id, keyId: stored.keyId, csrfToken: await csrfTokenOf(secret, stored.id) });
 		}
@@ -76,13 +77,17 @@ export async function startSession(c: Context<ConsoleEnv>, secret: string, keyId
 	const now = new Date();
 	const expiresUnix = Math.floor(now.getTime() / 1000) + SESSION_SECONDS;
 	const sessionId = newSessionId();
-	await insertSession(c.env.DB, { id: sessionId, keyId, expiresAt: new Date(expiresUnix * 1000).toISOString() }, now);
+	await insertSession(
+		directoryDatabase(c.env),
+		{ id: sessionId, keyId, expiresAt: new Date(expiresUnix * 1000).toISOString() },
+		now,
+	);
 	setSessionCookie(c, await signSessionCookie(secret, sessionId, expiresUnix));
 }
 
 /** Signs the operator out: their stored session goes, so the cookie names nothing even if the browser keeps it. */
 export async function endSession(c: Context<OperatorEnv>): Promise<void> {
-	await deleteSession(c.env.DB, c.var.operator.id);
+	await deleteSession(directoryDatabase(c.env), c.var.operator.id);
 	clearSessionCookie(c);
 }
 

@@ -5,6 +5,7 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { accountNames, listAccountNames } from "../accounts/store.ts";
+import { databaseOf, directoryDatabase, readByAccountDatabase } from "../databases.ts";
 import { ApiError, unprocessable } from "../http/errors.ts";
 import { MONTH_PATTERN, statementCsv, statementMonth } from "../ledger/statement.ts";
 import { statementFor } from "../ledger/statement-read.ts";
@@ -31,12 +32,11 @@ statementRoutes.get("/statements", requireSession, async (c) => {
 	// The month's bounds are checked as the API checks them: a month to come, or before 2020, is refused.
 	const bounds = statementMonth(view.month, now);
 	if (!bounds.ok) throw unprocessable(bounds);
-	const accounts = await listAccountNames(c.env.DB);
-	const balances = await monthBalances(
-		c.env.DB,
+	const accounts = await listAccountNames(directoryDatabase(c.env));
+	const balances = await readByAccountDatabase(
+		c.env,
 		accounts.map((account) => account.id),
-		view.mode,
-		view.month,
+		(database, accountIds) => monthBalances(database, accountIds, view.mode, view.month),
 	);
 	const partners = accounts.map((account, index) => {
 		const balance = balances[index] ?? { netCents: 0, closingCents: 0 };
@@ -57,8 +57,8 @@ statementRoutes.get("/statements/:accountId", requireSession, async (c) => {
 	const now = new Date();
 	const view = viewOf(c, now);
 	const accountId = c.req.param("accountId");
-	const name = await partnerName(c.env.DB, accountId);
-	const statement = await statementFor(c.env.DB, { accountId, mode: view.mode }, view.month, now);
+	const name = await partnerName(directoryDatabase(c.env), accountId);
+	const statement = await statementFor(databaseOf(c.env, accountId), { accountId, mode: view.mode }, view.month, now);
 	const props = { name, accountId, view, statement, csrfToken: c.var.operator.csrfToken };
 	return page(c, <PartnerStatementPage {...props} />);
 });
@@ -67,8 +67,8 @@ statementRoutes.get("/statements/:accountId/csv", requireSession, async (c) => {
 	const now = new Date();
 	const view = viewOf(c, now);
 	const accountId = c.req.param("accountId");
-	await partnerName(c.env.DB, accountId);
-	const statement = await statementFor(c.env.DB, { accountId, mode: view.mode }, view.month, now);
+	await partnerName(directoryDatabase(c.env), accountId);
+	const statement = await statementFor(databaseOf(c.env, accountId), { accountId, mode: view.mode }, view.month, now);
 	return c.body(statementCsv(statement), 200, {
 		"Content-Type": "text/csv; charset=utf-8",
 		"Content-Disposition": `attachment; filename="statement-${accountId}-${view.month}-${view.mode}.csv"`,

@@ -8,6 +8,7 @@
 import { logoReleaseOfFile } from "../branding/file-release.ts";
 import { claimsReleaseOfOrder, photoReleaseOfFile } from "../claims/file-release.ts";
 import { configOf } from "../config.ts";
+import { everyDatabase } from "../databases.ts";
 import { log } from "../log.ts";
 import { ordersReleaseOfFile } from "../orders/file-release.ts";
 import { expireOrPostpone, type FileRelease, markPurged, retentionWork } from "../print-files/retention-store.ts";
@@ -37,10 +38,20 @@ export async function sweepExpiredPrintFiles(
 	now: Date = new Date(),
 	batchSize: number = RETENTION_BATCH,
 ): Promise<RetentionRun> {
+	const runs = await Promise.all(everyDatabase(env).map((database) => sweepDatabase(env, database, now, batchSize)));
+	return runs.reduce((sum, run) => ({
+		expired: sum.expired + run.expired,
+		postponed: sum.postponed + run.postponed,
+		purged: sum.purged + run.purged,
+	}));
+}
+
+/** One run over one database's files: each database has its own batch. */
+async function sweepDatabase(env: Env, database: D1Database, now: Date, batchSize: number): Promise<RetentionRun> {
 	const days = configOf(env).PRINT_FILE_RETENTION_DAYS;
 	const at = { now: now.toISOString(), cutoff: new Date(now.getTime() - days * DAY_MS).toISOString() };
-	const work = await retentionWork(env.DB, at, batchSize);
-	const expired = await expireOrPostpone(env.DB, work.due, RELEASES, at);
+	const work = await retentionWork(database, at, batchSize);
+	const expired = await expireOrPostpone(database, work.due, RELEASES, at);
 	const seen = new Set(work.awaitingPurge.map((file) => file.id));
 	const toPurge = [...work.awaitingPurge, ...expired.filter((file) => !seen.has(file.id))].slice(0, batchSize);
 	if (toPurge.length > 0) {
@@ -54,7 +65,7 @@ export async function sweepExpiredPrintFiles(
 			return { expired: expired.length, postponed: work.due.length - expired.length, purged: 0 };
 		}
 		await markPurged(
-			env.DB,
+			database,
 			toPurge.map((file) => file.id),
 			at.now,
 		);

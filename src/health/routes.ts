@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { directoryDatabase } from "../databases.ts";
 import type { PublicEnv } from "../http/app-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
@@ -26,7 +27,7 @@ const getHealth = createRoute({
 /** `GET /v1/health` (public): 200 when D1 answers a query, else 500 `server_error`. */
 export const healthRoutes = createApp<PublicEnv>().openapi(getHealth, async (c) => {
 	try {
-		await c.env.DB.prepare("SELECT 1").first();
+		await directoryDatabase(c.env).prepare("SELECT 1").first();
 	} catch (error) {
 		log.error("health.database_unreachable", {
 			request_id: c.var.requestId,

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
+import { databaseOf } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
 import { errorResponses } from "../http/errors.ts";
 import { StatementParams, StatementSchema } from "./schema.ts";
@@ -40,7 +41,12 @@ function wantsCsv(accept: string | undefined): boolean {
 
 export const ledgerRoutes = createApp<AuthedEnv>().openapi(getStatementRoute, async (c) => {
 	const { month } = c.req.valid("param");
-	const statement = await statementFor(c.env.DB, c.var.principal, month, new Date());
+	const statement = await statementFor(
+		databaseOf(c.env, c.var.principal.accountId),
+		c.var.principal,
+		month,
+		new Date(),
+	);
 	if (!wantsCsv(c.req.header("accept"))) return c.json(statement, 200);
 	const filename = `statement-${statement.month}-${c.var.principal.mode}.csv`;
 	return c.body(statementCsv(statement), 200, {

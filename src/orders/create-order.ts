@@ -6,6 +6,7 @@ import type { Owner } from "../accounts/owner.ts";
 import { shipToWarnings } from "../addresses/ship-to-warnings.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
 import { allowsLocalUrls } from "../config.ts";
+import { databaseOf } from "../databases.ts";
 import { completeFraming } from "../framing/spec.ts";
 import { allOf, known, readTogether } from "../http/batched-read.ts";
 import { ApiError, unprocessable } from "../http/errors.ts";
@@ -57,7 +58,7 @@ export async function createOrder(
 	// Refused, or the external_id is taken. A repeat is answered as the first order was, even if its
 	// file or quote would be refused today; the unique index, not an earlier read, decides which create
 	// was first.
-	const first = await findOrderByExternalId(env.DB, owner, input.external_id);
+	const first = await findOrderByExternalId(databaseOf(env, owner.accountId), owner, input.external_id);
 	if (first === null) throw made.error;
 	if (first.order.request_hash !== requestHash) {
 		throw new ApiError(
@@ -116,7 +117,7 @@ async function storeNewOrder(
 		...(reprint === undefined ? {} : { reprint: { of: reprint.of, claimId: reprint.claimId } }),
 	});
 	try {
-		await insertOrder(env.DB, order, items, now);
+		await insertOrder(databaseOf(env, owner.accountId), order, items, now);
 	} catch (error) {
 		if (error instanceof DuplicateExternalId) return { ok: false, error };
 		if (isExpiredFileAbort(error))
@@ -132,7 +133,9 @@ async function storeNewOrder(
  */
 async function expiredMeanwhile(env: Env, owner: Owner, items: ReadonlyArray<ItemRow>): Promise<Problem> {
 	const named = items.flatMap((item) => (item.print_file_id === null ? [] : [item]));
-	const files = await Promise.all(named.map((item) => findOwnedPrintFile(env.DB, owner, item.print_file_id ?? "")));
+	const files = await Promise.all(
+		named.map((item) => findOwnedPrintFile(databaseOf(env, owner.accountId), owner, item.print_file_id ?? "")),
+	);
 	for (const [index, file] of files.entries()) {
 		const item = named[index];
 		const expired = file === null || item === undefined ? null : expiredFileRefusal(file, itemFileField(item));
@@ -186,17 +189,19 @@ async function prepareItems(
 		piece: { ...completeFraming(item), width_in: item.width_in, height_in: item.height_in, quantity: item.quantity },
 	}));
 	const quoteId = input.quote_id;
-	const reading = readTogether(env.DB, {
+	const reading = readTogether(databaseOf(env, owner.accountId), {
 		files: allOf(
 			entries.map(({ item }) =>
-				item.print_file_id === undefined ? known(null) : ownedPrintFileRead(env.DB, owner, item.print_file_id),
+				item.print_file_id === undefined
+					? known(null)
+					: ownedPrintFileRead(databaseOf(env, owner.accountId), owner, item.print_file_id),
 			),
 		),
-		facts: quoteId === undefined ? pricingFactsRead(env.DB, owner.accountId) : known(null),
-		quote: quoteId === undefined ? known(null) : ownedQuoteRead(env.DB, owner, quoteId),
+		facts: quoteId === undefined ? pricingFactsRead(databaseOf(env, owner.accountId), owner.accountId) : known(null),
+		quote: quoteId === undefined ? known(null) : ownedQuoteRead(databaseOf(env, owner.accountId), owner, quoteId),
 	});
 	const [snapshot, read, files] = await Promise.all([
-		quoteId === undefined ? isolateCatalog.get(env.DB) : null,
+		quoteId === undefined ? isolateCatalog.get(databaseOf(env, owner.accountId)) : null,
 		reading,
 		// Each file as it is now, its row from the batch above (R2 is asked about it meanwhile).
 		Promise.all(

@@ -5,6 +5,7 @@
 
 import type { Owner } from "../accounts/owner.ts";
 import { allowsLocalUrls } from "../config.ts";
+import { databaseOf } from "../databases.ts";
 import {
 	completeFraming,
 	FRAMING_FIELDS,
@@ -36,7 +37,7 @@ export async function fixItem(
 	itemId: string,
 	patch: PatchItemInput,
 ): Promise<StoredOrder> {
-	const found = await findOwnedOrder(env.DB, owner, orderId);
+	const found = await findOwnedOrder(databaseOf(env, owner.accountId), owner, orderId);
 	if (found === null) throw new ApiError("order_not_found", `No order ${orderId}.`, "id");
 	const item = found.items.find((candidate) => candidate.id === itemId);
 	if (item === undefined)

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { findInEveryDatabase } from "../databases.ts";
 import { ApiError } from "../http/errors.ts";
 import { singleLineText, webUrl } from "../text-rules.ts";
 import { KNOWN_CARRIER_NAMES, resolveTracking } from "./carrier-tracking.ts";
@@ -84,7 +85,7 @@ export function shipTracking(body: { carrier: string; number: string; url?: stri
  * console. 404 for an unknown order, 409 naming the current status when the move is not allowed.
  */
 export async function moveAsOperator(env: Env, orderId: string, move: Move): Promise<StoredOrder> {
-	const found = await findOrder(env.DB, orderId);
+	const found = await findInEveryDatabase(env, (database) => findOrder(database, orderId));
 	if (found === null) throw new ApiError("order_not_found", `No order ${orderId}.`, "id");
 	if (move.kind === "ship") refuseInEditWindow(found);
 	return orderFromOutcome(await orderMachine(env, orderId).move(orderId, move, "operator"));
@@ -101,7 +102,7 @@ export async function shipUnitsAsOperator(
 	orderId: string,
 	body: z.infer<typeof ShipmentBody>,
 ): Promise<{ shipment: ShipmentRow; repeated: boolean }> {
-	const found = await findOrder(env.DB, orderId);
+	const found = await findInEveryDatabase(env, (database) => findOrder(database, orderId));
 	if (found === null) throw new ApiError("order_not_found", `No order ${orderId}.`, "id");
 	refuseInEditWindow(found);
 	const request: ShipmentRequest = { kind: "create", tracking: shipTracking(body), items: body.items };
@@ -129,7 +130,7 @@ export async function moveShipmentAsOperator(
 	kind: "deliver" | "return",
 	onOrder?: string,
 ): Promise<ShipmentRow> {
-	const orderId = await orderIdOfShipment(env.DB, shipmentId);
+	const orderId = await findInEveryDatabase(env, (database) => orderIdOfShipment(database, shipmentId));
 	if (orderId === null || (onOrder !== undefined && orderId !== onOrder)) {
 		throw new ApiError(
 			"shipment_not_found",

@@ -1,9 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
+import { databaseOf } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
 import { decodeCursor } from "../http/cursor.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
+import { floorQueue } from "./floor-queue.ts";
 import { orderFromOutcome, orderMachine } from "./machine.ts";
 import {
 	HoldBody,
@@ -15,7 +17,6 @@ import {
 	shipUnitsAsOperator,
 } from "./operator-moves.ts";
 import { QueuePageSchema, QueueQuery, toQueuePage } from "./queue-query.ts";
-import { listProductionQueue } from "./queue-store.ts";
 import { OrderIdParams, OrderSchema, ShipmentSchema, toOrder, toShipment } from "./response.ts";
 import type { Move } from "./state-machine.ts";
 import { findOwnedOrder } from "./store.ts";
@@ -117,7 +118,7 @@ async function movedOrder(env: Env, id: string, move: Move) {
 export const opsRoutes = createApp<AuthedEnv>()
 	.openapi(listQueue, async (c) => {
 		const query = c.req.valid("query");
-		const queue = await listProductionQueue(c.env.DB, {
+		const queue = await floorQueue(c.env, {
 			q: query.q,
 			accountId: query.account_id,
 			status: query.status,
@@ -170,7 +171,7 @@ export const sandboxRoutes = createApp<AuthedEnv>().openapi(advanceRoute, async 
 	if (principal.mode !== "test") {
 		throw new ApiError("sandbox_needs_test_key", "The sandbox only moves test-mode orders: use a fps_test_ key.");
 	}
-	const found = await findOwnedOrder(c.env.DB, principal, id);
+	const found = await findOwnedOrder(databaseOf(c.env, principal.accountId), principal, id);
 	if (found === null) throw new ApiError("order_not_found", `No order ${id}.`, "id");
 	return c.json(toOrder(orderFromOutcome(await orderMachine(c.env, id).advance(id))), 200);
 });

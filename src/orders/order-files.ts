@@ -4,6 +4,7 @@
  * validation holds an order whose file went away or failed since.
  */
 import type { Owner } from "../accounts/owner.ts";
+import { databaseOf } from "../databases.ts";
 import { type ErrorCode, isErrorCode } from "../error-catalog.ts";
 import type { FramingSpec } from "../framing/spec.ts";
 import { printFileNow } from "../print-files/inspection.ts";
@@ -30,7 +31,11 @@ export async function checkUploadedFile(
 	size: SizeAndFit,
 	field: string,
 ): Promise<({ ok: true } & UploadCheck) | Refusal> {
-	const file = await printFileNow(env, { owner, id: printFileId, row: findOwnedPrintFile(env.DB, owner, printFileId) });
+	const file = await printFileNow(env, {
+		owner,
+		id: printFileId,
+		row: findOwnedPrintFile(databaseOf(env, owner.accountId), owner, printFileId),
+	});
 	return checkedUpload(file, printFileId, size, field);
 }
 

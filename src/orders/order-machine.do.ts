@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { databaseOf, findInEveryDatabase } from "../databases.ts";
 import { log } from "../log.ts";
 import type { PrintFileRow } from "../print-files/store.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
@@ -124,7 +125,8 @@ export class OrderMachine extends DurableObject<Env> {
 		const created = trigger.kind === "created" ? trigger.created : null;
 		// Read, and start validating a received order, in one serialized section.
 		const current = await this.ctx.blockConcurrencyWhile(async () => {
-			const stored = created?.order ?? (await findOrder(this.env.DB, orderId));
+			const stored =
+				created?.order ?? (await findInEveryDatabase(this.env, (database) => findOrder(database, orderId)));
 			// Uploaded files are checked in moments, so the start and the verdict are written together below.
 			if (stored === null || stored.order.status !== "received" || checksUploadsOnly(stored)) return stored;
 			// This run goes on to validate at once, so the move sets no alarm of its own: should the run die,
@@ -135,7 +137,7 @@ export class OrderMachine extends DurableObject<Env> {
 		if (current === null) return { ok: false, kind: "not_found", status: null, message: `No order ${orderId}.` };
 		const { order } = current;
 		// The alarm at the end of the edit window charges the order (whatever version it was set for).
-		if (trigger.kind === "alarm") await chargeIfReleased(this.env.DB, order, new Date());
+		if (trigger.kind === "alarm") await chargeIfReleased(databaseOf(this.env, order.account_id), order, new Date());
 		// An alarm set for a version the order has left does nothing, unless the order is validating (an
 		// alarm that started a validation is also its retry).
 		const stale =
@@ -182,7 +184,7 @@ export class OrderMachine extends DurableObject<Env> {
 			const outcome = await this.#apply(stored, moves, "system", items, { schedule: true, charges });
 			if (outcome.ok || outcome.kind !== "stale") return outcome;
 			// Moved on meanwhile (canceled while its files were checked, say): that move decides what comes next.
-			const current = await findOrder(this.env.DB, stored.order.id);
+			const current = await findOrder(databaseOf(this.env, stored.order.account_id), stored.order.id);
 			return current === null
 				? { ok: false, kind: "not_found", status: null, message: `No order ${stored.order.id}.` }
 				: { ok: true, order: current };
@@ -212,7 +214,7 @@ export class OrderMachine extends DurableObject<Env> {
 
 	/** One move on the order as it is in D1 now. */
 	async #move(orderId: string, move: Move, actor: Actor, itemUpdates: ItemRow[]): Promise<MoveOutcome> {
-		const stored = await findOrder(this.env.DB, orderId);
+		const stored = await findInEveryDatabase(this.env, (database) => findOrder(database, orderId));
 		if (stored === null) return { ok: false, kind: "not_found", status: null, message: `No order ${orderId}.` };
 		const outcome = await this.#apply(stored, [move], actor, itemUpdates);
 		if (outcome.ok || outcome.kind !== "stale") return outcome;
@@ -247,7 +249,7 @@ export class OrderMachine extends DurableObject<Env> {
 			const last = index === moves.length - 1;
 			after = { ...withState(after, result.state, now), ...(last ? (options.charges ?? {}) : {}) };
 			const shipmentChanges = await shipmentsOfMove(stored, asked, actor, now, () =>
-				packagerFor(this.env.DB, stored.order, stored.items),
+				packagerFor(databaseOf(this.env, stored.order.account_id), stored.order, stored.items),
 			);
 			steps.push({
 				after,
@@ -259,7 +261,7 @@ export class OrderMachine extends DurableObject<Env> {
 		}
 		let deliveries: PendingDelivery[];
 		try {
-			({ deliveries } = await writeMove(this.env.DB, stored.order, steps, now));
+			({ deliveries } = await writeMove(databaseOf(this.env, stored.order.account_id), stored.order, steps, now));
 		} catch (error) {
 			if (error instanceof StaleOrder) return { ok: false, kind: "stale" };
 			throw error;
@@ -279,10 +281,12 @@ export class OrderMachine extends DurableObject<Env> {
 
 	/** One shipment's move on the order as it is in D1 now, as `planShipment` decides it. */
 	async #shipment(orderId: string, request: ShipmentRequest, actor: Actor): Promise<ShipmentOutcome> {
-		const stored = await findOrder(this.env.DB, orderId);
+		const stored = await findInEveryDatabase(this.env, (database) => findOrder(database, orderId));
 		if (stored === null) return { ok: false, kind: "not_found", status: null, message: `No order ${orderId}.` };
 		const now = new Date();
-		const plan = await planShipment(stored, request, now, () => packagerFor(this.env.DB, stored.order, stored.items));
+		const plan = await planShipment(stored, request, now, () =>
+			packagerFor(databaseOf(this.env, stored.order.account_id), stored.order, stored.items),
+		);
 		if (!plan.ok) return plan.kind === "order_refused" ? refusal(stored.order, plan.message) : plan;
 		return this.#shipmentStep(stored, plan.move, actor, plan.changes, plan.shipment, now);
 	}
@@ -312,7 +316,7 @@ export class OrderMachine extends DurableObject<Env> {
 		let deliveries: PendingDelivery[];
 		try {
 			({ deliveries } = await writeMove(
-				this.env.DB,
+				databaseOf(this.env, stored.order.account_id),
 				stored.order,
 				[{ after, event, itemUpdates: [], shipmentChanges, made: { move, actor } }],
 				now,

@@ -8,6 +8,7 @@ import type { Owner } from "../accounts/owner.ts";
 import type { ShipTo } from "../addresses/schema.ts";
 import { shipToWarnings } from "../addresses/ship-to-warnings.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
+import { databaseOf } from "../databases.ts";
 import { sentFraming, specOf } from "../framing/spec.ts";
 import { randomBase62 } from "../ids.ts";
 import { shippingTablesOf } from "../pricing/book.ts";
@@ -68,7 +69,7 @@ export async function applyUpdate(
 	{ owner, orderId, input }: UpdateRequest,
 	now: Date,
 ): Promise<UpdateOutcome> {
-	const stored = await findOwnedOrder(env.DB, owner, orderId);
+	const stored = await findOwnedOrder(databaseOf(env, owner.accountId), owner, orderId);
 	if (stored === null) return { ok: false, kind: "not_found", message: `No order ${orderId}.` };
 	const { order } = stored;
 	const changes: Change[] = [];
@@ -88,7 +89,7 @@ export async function applyUpdate(
 		}
 	}
 	if (recipientChanged || methodChanged) {
-		const priced = await repricedShipping(env.DB, stored, shipTo, method);
+		const priced = await repricedShipping(databaseOf(env, owner.accountId), stored, shipTo, method);
 		if (!priced.ok) return { ok: false, kind: "invalid", problem: priced };
 		after = {
 			...after,
@@ -112,7 +113,13 @@ export async function applyUpdate(
 	if (changes.length === 0) return { ok: true, order: stored, costsChanged: null };
 	after = { ...after, version: order.version + 1, write_token: randomBase62(16) };
 	try {
-		const deliveries = await writeUpdate(env.DB, order, after, { changes, costs: shownCosts(after.costs) }, now);
+		const deliveries = await writeUpdate(
+			databaseOf(env, owner.accountId),
+			order,
+			after,
+			{ changes, costs: shownCosts(after.costs) },
+			now,
+		);
 		await deliverSoon(env, deliveries);
 	} catch (error) {
 		if (!(error instanceof StaleOrder)) throw error;

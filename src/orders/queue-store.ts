@@ -37,11 +37,12 @@ export type PartnerSearch = { partners: number; more: boolean } | null;
  * the rows read are a page per part, never the whole table (an OR in one statement would scan it).
  * A page per named partner is why the name search covers at most NAME_SEARCH_PARTNERS of them, the
  * first by name; `partnerSearch` says how many it covered and whether more matched, for the caller
- * to show.
+ * to show. Partners are named in `directory` (the accounts' database), orders read in `db`.
  */
 export async function listProductionQueue(
 	db: D1Database,
 	filter: QueueFilter,
+	directory: D1Database = db,
 ): Promise<{ page: StoredOrder[]; more: boolean; partnerSearch: PartnerSearch }> {
 	const asTyped = filter.q ?? "";
 	const q = asTyped.trim();
@@ -64,7 +65,7 @@ export async function listProductionQueue(
 		if (filter.accountId !== undefined) {
 			for (const key of keys) condition(key, "+account_id = ?", filter.accountId);
 		}
-		const named = await accountsNamed(db, q, filter.accountId);
+		const named = await accountsNamed(directory, q, filter.accountId);
 		for (const accountId of named.ids) part(false, "account_id = ?", accountId);
 		partnerSearch = { partners: named.ids.length, more: named.more };
 	}

@@ -1,4 +1,5 @@
 import { configOf } from "../config.ts";
+import { everyDatabase } from "../databases.ts";
 import { orderMachine } from "./machine.ts";
 
 /** An order still received or validating this long after its last move is taken to be stalled. */
@@ -18,11 +19,17 @@ export async function resumeStalledOrders(env: Env, now: Date = new Date()): Pro
 	// No ORDER BY: sorting would read every order in those statuses first. In orders_by_status's order
 	// (received before validating, each oldest first) the first 100 stalled ones are read, and only the
 	// orders under way besides them: a number that follows the traffic, not the size of the data.
-	const { results } = await env.DB.prepare(
-		`SELECT id FROM orders WHERE status IN ('received', 'validating') AND updated_at < ?1 LIMIT 100`,
-	)
-		.bind(new Date(now.getTime() - stalledAfterMs(env)).toISOString())
-		.all<{ id: string }>();
+	// Each database is asked alike: the first 100 of each.
+	const stalledBefore = new Date(now.getTime() - stalledAfterMs(env)).toISOString();
+	const pages = await Promise.all(
+		everyDatabase(env).map((database) =>
+			database
+				.prepare(`SELECT id FROM orders WHERE status IN ('received', 'validating') AND updated_at < ?1 LIMIT 100`)
+				.bind(stalledBefore)
+				.all<{ id: string }>(),
+		),
+	);
+	const results = pages.flatMap((page) => page.results);
 	await Promise.all(results.map(({ id }) => orderMachine(env, id).begin(id)));
 	return results.length;
 }

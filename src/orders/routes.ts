@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
+import { databaseOf } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
 import { decodeCursor } from "../http/cursor.ts";
 import { ApiError, errorResponses, unprocessable } from "../http/errors.ts";
@@ -141,13 +142,17 @@ export const orderRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(getOrder, async (c) => {
 		const { id } = c.req.valid("param");
-		const found = await findOwnedOrder(c.env.DB, c.var.principal, id);
+		const found = await findOwnedOrder(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
 		if (found === null) throw notFound(id);
 		return c.json(toOrder(found), 200);
 	})
 	.openapi(getOrderByExternalId, async (c) => {
 		const { external_id: externalId } = c.req.valid("param");
-		const found = await findOrderByExternalId(c.env.DB, c.var.principal, externalId);
+		const found = await findOrderByExternalId(
+			databaseOf(c.env, c.var.principal.accountId),
+			c.var.principal,
+			externalId,
+		);
 		if (found === null)
 			throw new ApiError("order_not_found", `No order with external_id "${externalId}".`, "external_id");
 		return c.json(toOrder(found), 200);
@@ -155,7 +160,7 @@ export const orderRoutes = createApp<AuthedEnv>()
 	.openapi(listOrdersRoute, async (c) => {
 		const query = c.req.valid("query");
 		const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-		const { page, more } = await listOrders(c.env.DB, c.var.principal, {
+		const { page, more } = await listOrders(databaseOf(c.env, c.var.principal.accountId), c.var.principal, {
 			status: query.status,
 			// Stored times always carry milliseconds; comparing text needs the same spelling.
 			createdAfter: query.created_after === undefined ? undefined : new Date(query.created_after).toISOString(),
@@ -172,14 +177,15 @@ export const orderRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(cancelOrder, async (c) => {
 		const { id } = c.req.valid("param");
-		const found = await findOwnedOrder(c.env.DB, c.var.principal, id);
+		const found = await findOwnedOrder(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
 		if (found === null) throw notFound(id);
 		const outcome = await orderMachine(c.env, id).move(id, { kind: "cancel" }, "partner");
 		return c.json(toOrder(orderFromOutcome(outcome)), 200);
 	})
 	.openapi(updateOrderRoute, async (c) => {
 		const { id } = c.req.valid("param");
-		if ((await findOwnedOrder(c.env.DB, c.var.principal, id)) === null) throw notFound(id);
+		if ((await findOwnedOrder(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id)) === null)
+			throw notFound(id);
 		const { accountId, mode } = c.var.principal;
 		const outcome = await orderMachine(c.env, id).update({
 			owner: { accountId, mode },

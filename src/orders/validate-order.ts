@@ -1,4 +1,5 @@
 import { isolateCatalog } from "../catalog/cache.ts";
+import { databaseOf } from "../databases.ts";
 import { sentFraming, specOf } from "../framing/spec.ts";
 import { fetchPrintFile } from "../print-files/fetch.ts";
 import { printFileNow } from "../print-files/inspection.ts";
@@ -39,7 +40,7 @@ export async function validateOrder(
 	now: Date = new Date(),
 	checkedFiles: PrintFileRow[] = [],
 ): Promise<ValidationResult> {
-	const catalog = await catalogFacts(env.DB);
+	const catalog = await catalogFacts(databaseOf(env, order.account_id));
 	const checkedById = new Map(checkedFiles.map((file) => [file.id, file]));
 	const checked: ItemRow[] = [];
 	const findings = [];
@@ -67,7 +68,7 @@ export async function validateOrder(
 			warnings: finding.warnings,
 		});
 	}
-	const pricing = await repriced(env.DB, order, checked);
+	const pricing = await repriced(databaseOf(env, order.account_id), order, checked);
 	return { verdict: orderVerdict(findings), items: pricing?.items ?? checked, pricing: pricing?.charges ?? null };
 }
 
@@ -117,7 +118,7 @@ async function resolveFile(
 	if (item.print_file_id !== null) {
 		// Compared with R2 on every use: bytes replaced since the check make the file invalid (file_changed).
 		const id = item.print_file_id;
-		const file = await printFileNow(env, { owner, id, row: findPrintFileById(env.DB, id) });
+		const file = await printFileNow(env, { owner, id, row: findPrintFileById(databaseOf(env, owner.accountId), id) });
 		// An uploaded file keeps its id; a file fetched earlier for this item is reused.
 		if (item.print_file_url === null || file !== null) return { file, facts: fileFacts(file) };
 	}

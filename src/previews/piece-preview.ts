@@ -1,5 +1,6 @@
 import type { Owner } from "../accounts/owner.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
+import { databaseOf } from "../databases.ts";
 import { sentFraming } from "../framing/spec.ts";
 import type { StoredOrder } from "../orders/rows.ts";
 import { printFileNow } from "../print-files/inspection.ts";
@@ -24,8 +25,14 @@ export async function piecePreview(
 	const fileId = file.id;
 	// The file's row and its R2 head are read side by side (printFileNow compares the two), beside the catalog.
 	const [catalog, found] = await Promise.all([
-		isolateCatalog.get(env.DB),
-		fileId === null ? null : printFileNow(env, { owner, id: fileId, row: findOwnedPrintFile(env.DB, owner, fileId) }),
+		isolateCatalog.get(databaseOf(env, owner.accountId)),
+		fileId === null
+			? null
+			: printFileNow(env, {
+					owner,
+					id: fileId,
+					row: findOwnedPrintFile(databaseOf(env, owner.accountId), owner, fileId),
+				}),
 	]);
 	if (fileId !== null && found === null) return refusal("print_file_not_found", file.field, `No print file ${fileId}.`);
 	// A new piece may not name an expired file; an order's own item is still drawn, from its kept thumbnail.

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
+import { databaseOf } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses, unprocessable } from "../http/errors.ts";
 import { findOwnedOrder } from "../orders/store.ts";
@@ -52,7 +53,7 @@ export const previewRoutes = createApp<AuthedEnv>()
 	.openapi(itemPreview, async (c) => {
 		const { id, item_id: itemId } = c.req.valid("param");
 		const { width_px: widthPx } = c.req.valid("query");
-		const found = await findOwnedOrder(c.env.DB, c.var.principal, id);
+		const found = await findOwnedOrder(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
 		if (found === null) throw new ApiError("order_not_found", `No order ${id}.`, "id");
 		return previewResponse(c, await orderItemPreview(c.env, found, itemId, widthPx ?? PREVIEW_WIDTH.default));
 	});

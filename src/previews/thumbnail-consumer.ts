@@ -1,4 +1,5 @@
 import { configOf } from "../config.ts";
+import { everyDatabase, findInEveryDatabase } from "../databases.ts";
 import { log } from "../log.ts";
 import { r2Source } from "../print-files/r2-source.ts";
 import { requestThumbnails, ThumbnailMessage } from "../print-files/thumbnail-queue.ts";
@@ -50,14 +51,19 @@ export async function consumeThumbnails(batch: MessageBatch<unknown>, env: Env):
 
 /** Makes one file's thumbnail, or says why not. */
 async function thumbnailOf(env: Env, request: ThumbnailMessage): Promise<{ kind: Outcome; attempt: number }> {
-	const claim = await claimThumbnail(env.DB, request.print_file_id, request.etag);
-	if (claim === null) return { kind: "nothing", attempt: 0 };
+	// The message names the file only: the database that holds it is the one whose claim succeeds.
+	const claimed = await findInEveryDatabase(env, async (database) => {
+		const claim = await claimThumbnail(database, request.print_file_id, request.etag);
+		return claim === null ? null : { database, claim };
+	});
+	if (claimed === null) return { kind: "nothing", attempt: 0 };
+	const { database, claim } = claimed;
 	if (claim.thumbnail_attempts > MAX_THUMBNAIL_ATTEMPTS) {
-		await markThumbnailUnavailable(env.DB, claim.id, claim.r2_etag, "failed");
+		await markThumbnailUnavailable(database, claim.id, claim.r2_etag, "failed");
 		return { kind: "unavailable", attempt: claim.thumbnail_attempts };
 	}
 	try {
-		return { kind: await madeFrom(env, claim), attempt: claim.thumbnail_attempts };
+		return { kind: await madeFrom(env, database, claim), attempt: claim.thumbnail_attempts };
 	} catch (error) {
 		const last = claim.thumbnail_attempts >= MAX_THUMBNAIL_ATTEMPTS;
 		log.error(last ? "thumbnail.failed" : "thumbnail.retried", {
@@ -66,18 +72,18 @@ async function thumbnailOf(env: Env, request: ThumbnailMessage): Promise<{ kind:
 			message: String(error),
 		});
 		if (!last) return { kind: "retry", attempt: claim.thumbnail_attempts };
-		await markThumbnailUnavailable(env.DB, claim.id, claim.r2_etag, "failed");
+		await markThumbnailUnavailable(database, claim.id, claim.r2_etag, "failed");
 		return { kind: "unavailable", attempt: claim.thumbnail_attempts };
 	}
 }
 
 /** Reads, decodes, stores and records the thumbnail of the claimed file's pinned bytes. */
-async function madeFrom(env: Env, claim: ThumbnailClaim): Promise<Outcome> {
+async function madeFrom(env: Env, database: D1Database, claim: ThumbnailClaim): Promise<Outcome> {
 	const started = Date.now();
 	const head = await env.PRINT_FILES.head(claim.r2_key);
 	if (head === null || head.etag !== claim.r2_etag) {
 		// Not the inspected bytes: no thumbnail of them is ever made under this file's pinned key.
-		await markThumbnailUnavailable(env.DB, claim.id, claim.r2_etag, "file_changed");
+		await markThumbnailUnavailable(database, claim.id, claim.r2_etag, "file_changed");
 		return "unavailable";
 	}
 	const source = r2Source(env.PRINT_FILES, claim.r2_key, head.size, claim.r2_etag);
@@ -86,14 +92,14 @@ async function madeFrom(env: Env, claim: ThumbnailClaim): Promise<Outcome> {
 		made = await makeThumbnail(claim.format, source);
 	} catch (error) {
 		if (!(error instanceof UndecodableImage)) throw error;
-		await markThumbnailUnavailable(env.DB, claim.id, claim.r2_etag, error.reason);
+		await markThumbnailUnavailable(database, claim.id, claim.r2_etag, error.reason);
 		log.info("thumbnail.unavailable", { print_file_id: claim.id, reason: error.reason, message: error.message });
 		return "unavailable";
 	}
 	await env.PRINT_FILES.put(thumbnailKey(claim, claim.r2_etag), made.png, {
 		httpMetadata: { contentType: "image/png" },
 	});
-	await markThumbnailReady(env.DB, claim.id, claim.r2_etag, made);
+	await markThumbnailReady(database, claim.id, claim.r2_etag, made);
 	log.info("thumbnail.made", {
 		print_file_id: claim.id,
 		format: claim.format,
@@ -113,20 +119,22 @@ async function madeFrom(env: Env, claim: ThumbnailClaim): Promise<Outcome> {
  * ago (lost, or its consumer died) are sent again, and marked as sent now. A duplicate is harmless.
  */
 export async function sweepPendingThumbnails(env: Env, now: Date = new Date()): Promise<number> {
-	const overdue = await overdueThumbnails(
-		env.DB,
-		new Date(now.getTime() - configOf(env).THUMBNAIL_SWEEP_OVERDUE_SECONDS * 1000),
-		50,
+	const sentBefore = new Date(now.getTime() - configOf(env).THUMBNAIL_SWEEP_OVERDUE_SECONDS * 1000);
+	const swept = await Promise.all(
+		everyDatabase(env).map(async (database) => {
+			const overdue = await overdueThumbnails(database, sentBefore, 50);
+			if (overdue.length === 0) return 0;
+			await requestThumbnails(
+				env,
+				overdue.map((file) => ({ print_file_id: file.id, etag: file.r2_etag })),
+			);
+			await markThumbnailsQueued(
+				database,
+				overdue.map((file) => file.id),
+				now,
+			);
+			return overdue.length;
+		}),
 	);
-	if (overdue.length === 0) return 0;
-	await requestThumbnails(
-		env,
-		overdue.map((file) => ({ print_file_id: file.id, etag: file.r2_etag })),
-	);
-	await markThumbnailsQueued(
-		env.DB,
-		overdue.map((file) => file.id),
-		now,
-	);
-	return overdue.length;
+	return swept.reduce((sum, count) => sum + count, 0);
 }

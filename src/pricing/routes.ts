@@ -4,6 +4,7 @@ import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { AccountIdParams } from "../accounts/schema.ts";
 import { accountExists } from "../accounts/store.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
+import { databaseOf, directoryDatabase, everyDatabase } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { PriceBookBody, type PriceBookBodyInput, type PriceBookInput, PriceBookSchema } from "./book.ts";
@@ -156,7 +157,7 @@ const publishedMeanwhile = () =>
 export const pricingRoutes = createApp<AuthedEnv>()
 	.openapi(getPriceBook, async (c) => {
 		const { version } = c.req.valid("query");
-		const book = await findPriceBook(c.env.DB, version);
+		const book = await findPriceBook(directoryDatabase(c.env), version);
 		if (book === null)
 			throw new ApiError("price_book_not_found", `No price book version ${version ?? ""}.`.trim(), "version");
 		return c.json(book, 200);
@@ -164,16 +165,23 @@ export const pricingRoutes = createApp<AuthedEnv>()
 	.openapi(publish, async (c) => {
 		const body = c.req.valid("json");
 		const { version: _version, published_at: _publishedAt, ...book } = body;
-		const readFrom = await versionReadFrom(c.env.DB, body);
-		await checkCoversCatalog(c.env.DB, book);
-		const published = await publishPriceBook(c.env.DB, book, new Date(), readFrom);
+		const readFrom = await versionReadFrom(directoryDatabase(c.env), body);
+		await checkCoversCatalog(directoryDatabase(c.env), book);
+		const published = await publishPriceBook(directoryDatabase(c.env), book, new Date(), readFrom);
 		if (published === null) throw publishedMeanwhile();
+		// Orders are priced from the book in their account's database: each other one gets the same book.
+		await Promise.all(
+			everyDatabase(c.env)
+				.filter((database) => database !== directoryDatabase(c.env))
+				.map((database) => publishPriceBook(database, book, new Date(published.published_at), null)),
+		);
 		return c.json(published, 201);
 	})
 	.openapi(setDiscount, async (c) => {
 		const { id } = c.req.valid("param");
 		const { discount_percent: percent } = c.req.valid("json");
-		if (!(await accountExists(c.env.DB, id))) throw new ApiError("account_not_found", `No account ${id}.`, "id");
-		await setDiscountPercent(c.env.DB, id, percent, new Date());
+		if (!(await accountExists(directoryDatabase(c.env), id)))
+			throw new ApiError("account_not_found", `No account ${id}.`, "id");
+		await setDiscountPercent(databaseOf(c.env, id), id, percent, new Date());
 		return c.json({ account_id: id, discount_percent: percent }, 200);
 	});

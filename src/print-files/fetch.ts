@@ -1,5 +1,6 @@
 import type { Owner } from "../accounts/owner.ts";
 import { allowsLocalUrls } from "../config.ts";
+import { databaseOf } from "../databases.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { newId } from "../ids.ts";
 import { MAX_PRINT_FILE_BYTES, printFileNow } from "./inspection.ts";
@@ -28,7 +29,7 @@ export async function fetchPrintFile(
 	const r2Key = printFileKey(owner, id);
 	const fetched = await fetchPrintFileIntoR2(env.PRINT_FILES, r2Key, url, { allowLocal: allowsLocalUrls(env) });
 	if (!fetched.ok) return fetched;
-	await insertPrintFile(env.DB, {
+	await insertPrintFile(databaseOf(env, owner.accountId), {
 		id,
 		account_id: owner.accountId,
 		mode: owner.mode,
@@ -40,7 +41,7 @@ export async function fetchPrintFile(
 		// No upload URL is issued for a fetched file: the service fetched it itself.
 		expires_at: now.toISOString(),
 	});
-	const row = await findPrintFileById(env.DB, id);
+	const row = await findPrintFileById(databaseOf(env, owner.accountId), id);
 	return { ok: true, file: row === null ? null : await printFileNow(env, row) };
 }
 

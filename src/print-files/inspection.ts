@@ -1,4 +1,5 @@
 import type { Owner } from "../accounts/owner.ts";
+import { databaseOf } from "../databases.ts";
 import { inspectImage } from "./inspect.ts";
 import { r2Source } from "./r2-source.ts";
 import {
@@ -95,7 +96,7 @@ async function inspected(env: Env, file: PrintFileRow, now: Date): Promise<Print
 				? { status: "ready", format: inspection.format, widthPx: inspection.widthPx, heightPx: inspection.heightPx }
 				: { status: "invalid", format: inspection.format, reason: inspection.reason, message: inspection.message };
 		}
-		const recorded = await recordInspection(env.DB, file.id, result, {
+		const recorded = await recordInspection(databaseOf(env, file.account_id), file.id, result, {
 			sizeBytes: head.size,
 			etag: head.etag,
 			uploadedAt: head.uploaded,
@@ -117,12 +118,12 @@ async function comparedWith(env: Env, file: PrintFileRow, head: R2Object | null)
 	if (change === null) {
 		// Inspected before files were pinned to an etag: pinned to the object now, its size unchanged.
 		if (file.r2_etag === null && head !== null) {
-			await pinLegacyFile(env.DB, file.id, head.etag);
+			await pinLegacyFile(databaseOf(env, file.account_id), file.id, head.etag);
 			return { ...file, r2_etag: head.etag };
 		}
 		return file;
 	}
-	return (await markFileChanged(env.DB, file.id, file.r2_etag, change)) ?? file;
+	return (await markFileChanged(databaseOf(env, file.account_id), file.id, file.r2_etag, change)) ?? file;
 }
 
 /** Why the object in R2 is not the inspected one (a message for the partner), or null when it is. */

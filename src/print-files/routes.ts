@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { configOf } from "../config.ts";
+import { databaseOf, findInEveryDatabase } from "../databases.ts";
 import type { PublicEnv } from "../http/app-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
@@ -101,7 +102,7 @@ export const printFileRoutes = createApp<AuthedEnv>()
 			declaredSizeBytes: body.size_bytes ?? null,
 			expiresAt,
 		});
-		await insertPrintFile(c.env.DB, {
+		await insertPrintFile(databaseOf(c.env, accountId), {
 			id,
 			account_id: accountId,
 			mode,
@@ -126,13 +127,13 @@ export const printFileRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(getPrintFile, async (c) => {
 		const { id } = c.req.valid("param");
-		const row = await findOwnedPrintFile(c.env.DB, c.var.principal, id);
+		const row = await findOwnedPrintFile(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
 		if (row === null) throw new ApiError("print_file_not_found", `No print file ${id}.`, "id");
 		return c.json(toPrintFile(await printFileNow(c.env, row)), 200);
 	})
 	.openapi(getThumbnail, async (c) => {
 		const { id } = c.req.valid("param");
-		const row = await findOwnedPrintFile(c.env.DB, c.var.principal, id);
+		const row = await findOwnedPrintFile(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
 		if (row === null) throw new ApiError("print_file_not_found", `No print file ${id}.`, "id");
 		const served = await servedThumbnail(c.env, row);
 		if (!served.ok) throw new ApiError(served.code, served.message, "id");
@@ -192,7 +193,7 @@ export const uploadRoutes = createApp<PublicEnv>().openapi(putUpload, async (c) 
 			`This upload URL expired at ${new Date(expiresUnix * 1000).toISOString()}; request a new one with POST /v1/print-files.`,
 		);
 	}
-	const file = await findPrintFileById(c.env.DB, id);
+	const file = await findInEveryDatabase(c.env, (database) => findPrintFileById(database, id));
 	if (file === null) throw new ApiError("print_file_not_found", `No print file ${id}.`);
 	if (file.status !== "awaiting_upload") {
 		throw new ApiError(
@@ -229,8 +230,9 @@ export const uploadRoutes = createApp<PublicEnv>().openapi(putUpload, async (c) 
 			`Print file ${id} has already been uploaded; request a new upload URL for another file.`,
 		);
 	}
-	await markUploaded(c.env.DB, id, length, new Date());
-	const updated = (await findPrintFileById(c.env.DB, id)) ?? file;
+	const database = databaseOf(c.env, file.account_id);
+	await markUploaded(database, id, length, new Date());
+	const updated = (await findPrintFileById(database, id)) ?? file;
 	return c.json(toPrintFile(updated), 200);
 });
 

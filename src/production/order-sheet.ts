@@ -3,6 +3,7 @@ import type { ShipTo } from "../addresses/schema.ts";
 import { type BrandProfileRow, findBrandProfile, returnAddressOf } from "../branding/store.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
 import { catalogNames } from "../catalog/names.ts";
+import { databaseOf, directoryDatabase, findInEveryDatabase } from "../databases.ts";
 import { cutList } from "../framing/cut-list.ts";
 import type { Size } from "../framing/dimensions.ts";
 import { type FramingSpec, specOf } from "../framing/spec.ts";
@@ -85,7 +86,7 @@ export type OrderSheet = {
  * and put an order in production on hold, so the floor never works from bytes nobody checked.
  */
 export async function loadOrderSheet(env: Env, orderId: string): Promise<OrderSheet | null> {
-	const found = await findOrder(env.DB, orderId);
+	const found = await findInEveryDatabase(env, (database) => findOrder(database, orderId));
 	if (found === null) return null;
 	return sheetFromStored(env, found);
 }
@@ -100,7 +101,7 @@ export async function sheetFromStored(env: Env, found: StoredOrder): Promise<Ord
 /** The order's print files (its own account's only: an item never shows another account's file), checked against R2. */
 async function currentFilesOf(env: Env, { order, items }: StoredOrder): Promise<Map<string, PrintFileRow>> {
 	const fileIds = items.flatMap((item) => (item.print_file_id === null ? [] : [item.print_file_id]));
-	const found = await findAccountPrintFiles(env.DB, order.account_id, fileIds);
+	const found = await findAccountPrintFiles(databaseOf(env, order.account_id), order.account_id, fileIds);
 	const current = await Promise.all([...found.values()].map((file) => printFileNow(env, file)));
 	return new Map(current.map((file) => [file.id, file]));
 }
@@ -132,15 +133,17 @@ async function holdIfFilesChanged(
 		"system",
 	);
 	// Refused only when the order moved on meanwhile (shipped, canceled): the sheet then shows it as it is now.
-	return outcome.ok ? outcome.order : ((await findOrder(env.DB, stored.order.id)) ?? stored);
+	return outcome.ok
+		? outcome.order
+		: ((await findOrder(databaseOf(env, stored.order.account_id), stored.order.id)) ?? stored);
 }
 
 async function sheetOf(env: Env, stored: StoredOrder, files: Map<string, PrintFileRow>): Promise<OrderSheet> {
 	const { order } = stored;
 	const [account, brand, snapshot] = await Promise.all([
-		findAccount(env.DB, order.account_id),
-		findBrandProfile(env.DB, order.account_id),
-		isolateCatalog.get(env.DB),
+		findAccount(directoryDatabase(env), order.account_id),
+		findBrandProfile(databaseOf(env, order.account_id), order.account_id),
+		isolateCatalog.get(databaseOf(env, order.account_id)),
 	]);
 	const names = catalogNames(snapshot.catalog);
 	const facts = catalogFactsOf(snapshot.catalog);

@@ -5,6 +5,7 @@
  * refused, never handed to the printer.
  */
 
+import { findInEveryDatabase } from "../databases.ts";
 import { findItemPrinting, type ItemNaming } from "../orders/queue-store.ts";
 import type { ImageFormat } from "../print-files/image-types.ts";
 import { findPrintFileById, type PrintFileRow } from "../print-files/store.ts";
@@ -43,7 +44,16 @@ export async function downloadPrintFile(
 	fileId: string,
 	itemId: string | null,
 ): Promise<{ ok: true; body: ReadableStream; headers: Record<string, string> } | DownloadRefusal> {
-	const [file, item] = await Promise.all([findPrintFileById(env.DB, fileId), findItemPrinting(env.DB, fileId, itemId)]);
+	// The file's database is the one that has it; its item is read there, side by side.
+	const found = await findInEveryDatabase(env, async (database) => {
+		const [file, item] = await Promise.all([
+			findPrintFileById(database, fileId),
+			findItemPrinting(database, fileId, itemId),
+		]);
+		return file === null ? null : { file, item };
+	});
+	if (found === null) return { ok: false, status: 404, message: `No print file ${fileId}.` };
+	const { file, item } = found;
 	if (file === null) return { ok: false, status: 404, message: `No print file ${fileId}.` };
 	if (itemId !== null && item === null) {
 		return { ok: false, status: 404, message: `Item ${itemId} does not print file ${fileId}.` };

@@ -3,6 +3,7 @@ import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { postalLines } from "../addresses/postal-lines.ts";
 import { ShipToSchema } from "../addresses/schema.ts";
+import { findInEveryDatabase } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { refuseInEditWindow } from "../orders/operator-moves.ts";
@@ -317,7 +318,7 @@ export const productionRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(getOpsThumbnail, async (c) => {
 		const { id } = c.req.valid("param");
-		const file = await findPrintFileById(c.env.DB, id);
+		const file = await findInEveryDatabase(c.env, (database) => findPrintFileById(database, id));
 		if (file === null) throw new ApiError("print_file_not_found", `No print file ${id}.`, "id");
 		const served = await servedThumbnail(c.env, file);
 		if (!served.ok) throw new ApiError(served.code, served.message, "id");

@@ -8,6 +8,7 @@
  * the move's result, in the order's Durable Object, not from the import's own earlier read.
  */
 
+import { everyDatabase } from "../databases.ts";
 import { log } from "../log.ts";
 import { floorRefusal } from "../orders/edit-window.ts";
 import { orderMachine } from "../orders/machine.ts";
@@ -90,10 +91,14 @@ export async function readRows(env: Env, rows: readonly ImportRow[]): Promise<Re
 	const externals = rows.flatMap((row) =>
 		row.values.order_id === undefined && row.values.external_id !== undefined ? [row.values.external_id] : [],
 	);
-	const [byIdRows, byExternalRows] = await Promise.all([
-		findShippingFacts(env.DB, "id", ids),
-		findShippingFacts(env.DB, "external_id", externals),
-	]);
+	// The file names orders of any account: each database is asked for the ones it holds.
+	const found = await Promise.all(
+		everyDatabase(env).map((database) =>
+			Promise.all([findShippingFacts(database, "id", ids), findShippingFacts(database, "external_id", externals)]),
+		),
+	);
+	const byIdRows = found.flatMap(([byIds]) => byIds);
+	const byExternalRows = found.flatMap(([, byExternals]) => byExternals);
 	const byId = new Map(byIdRows.map((order) => [order.id, order]));
 	const byExternal = new Map<string, ShippingFacts[]>();
 	for (const order of byExternalRows)
@@ -116,11 +121,12 @@ export async function readRows(env: Env, rows: readonly ImportRow[]): Promise<Re
 }
 
 /** The units of every order the rows found (their items and shipments): one read per 90 orders. */
-export function unitsOfRows(env: Env, read: readonly ReadRow[]): Promise<Map<string, OrderUnits>> {
-	return unitsOfOrders(
-		env.DB,
-		read.flatMap((entry) => (entry.ok ? [entry.order.id] : [])),
-	);
+export async function unitsOfRows(env: Env, read: readonly ReadRow[]): Promise<Map<string, OrderUnits>> {
+	const orderIds = read.flatMap((entry) => (entry.ok ? [entry.order.id] : []));
+	const [first, ...others] = await Promise.all(everyDatabase(env).map((database) => unitsOfOrders(database, orderIds)));
+	const units = first ?? new Map<string, OrderUnits>();
+	for (const more of others) for (const [orderId, found] of more) units.set(orderId, found);
+	return units;
 }
 
 /** Every unit of an order that remains, as a shipment names them. */

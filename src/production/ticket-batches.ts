@@ -1,9 +1,10 @@
 /** Work tickets as documents: one order's, and a batch of the queue's (the API's and the console's routes share them). */
 import { z } from "@hono/zod-openapi";
 import { isolateCatalog } from "../catalog/cache.ts";
+import { databaseOf, directoryDatabase } from "../databases.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { log } from "../log.ts";
-import { listProductionQueue } from "../orders/queue-store.ts";
+import { floorQueue } from "../orders/floor-queue.ts";
 import { ORDER_STATUSES } from "../orders/state-machine.ts";
 import { type OrderSheet, sheetFromStored } from "./order-sheet.ts";
 import { ticketBoxes } from "./ticket-boxes.ts";
@@ -21,7 +22,7 @@ export const WorkTicketsQuery = z.object({
 /** The work tickets of one order, as a document. */
 export async function workTicketOf(env: Env, sheet: OrderSheet): Promise<string> {
 	const [{ catalog }, boxes, previews] = await Promise.all([
-		isolateCatalog.get(env.DB),
+		isolateCatalog.get(databaseOf(env, sheet.order.account_id)),
 		ticketBoxes(env, [sheet]),
 		ticketPreviews(env, [sheet]),
 	]);
@@ -42,13 +43,13 @@ export async function workTicketBatch(
 	path: string,
 ): Promise<{ html: string; nextCursor: string | null }> {
 	const [{ page, more }, { catalog }] = await Promise.all([
-		listProductionQueue(env.DB, {
+		floorQueue(env, {
 			status: query.status,
 			mode: query.mode,
 			limit: query.limit,
 			cursor: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
 		}),
-		isolateCatalog.get(env.DB),
+		isolateCatalog.get(directoryDatabase(env)),
 	]);
 	// One order whose sheet cannot be made (its file check failing, say) is named, not the batch's end.
 	const settled = await Promise.allSettled(page.map((stored) => sheetFromStored(env, stored)));

@@ -3,6 +3,8 @@
  * item order; one flat box, last, for every unframed print) and the boxes' sizes and billable weights
  * where the model gives them: the work ticket's pack-out line.
  */
+
+import { directoryDatabase } from "../databases.ts";
 import { inchesText } from "../framing/words.ts";
 import { log } from "../log.ts";
 import { boxingFacts, packagerWith } from "../orders/shipment-packages.ts";
@@ -54,7 +56,7 @@ export function boxesOfOrder(
 export async function ticketBoxes(env: Env, sheets: readonly OrderSheet[]): Promise<Map<string, ItemBoxes>> {
 	let facts: Awaited<ReturnType<typeof boxingFacts>> | null = null;
 	try {
-		facts = await boxingFacts(env.DB);
+		facts = await boxingFacts(directoryDatabase(env));
 	} catch (error) {
 		log.warn("work_ticket.boxes_unsized", { message: error instanceof Error ? error.message : String(error) });
 	}

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
+import { databaseOf } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { newId } from "../ids.ts";
@@ -41,7 +42,7 @@ async function filesOf(env: Env, owner: AuthedEnv["Variables"]["principal"], inp
 	const ids = [
 		...new Set(input.items.flatMap((item) => (item.print_file_id === undefined ? [] : [item.print_file_id]))),
 	];
-	const found = await Promise.all(ids.map((id) => findOwnedPrintFile(env.DB, owner, id)));
+	const found = await Promise.all(ids.map((id) => findOwnedPrintFile(databaseOf(env, owner.accountId), owner, id)));
 	const current = await Promise.all(found.flatMap((file) => (file === null ? [] : [printFileNow(env, file)])));
 	return new Map<string, PrintFileRow>(current.map((file) => [file.id, file]));
 }
@@ -51,7 +52,10 @@ export const quoteRoutes = createApp<AuthedEnv>()
 	.openapi(createQuote, async (c) => {
 		const input = c.req.valid("json");
 		const owner = c.var.principal;
-		const [facts, files] = await Promise.all([pieceFactsOf(c.env.DB, owner.accountId), filesOf(c.env, owner, input)]);
+		const [facts, files] = await Promise.all([
+			pieceFactsOf(databaseOf(c.env, owner.accountId), owner.accountId),
+			filesOf(c.env, owner, input),
+		]);
 		const outcome = priceQuote(input, { ...facts, files });
 		if (!outcome.ok) throw new ApiError(outcome.code, `${outcome.field}: ${outcome.message}`, outcome.field);
 		const now = new Date();
@@ -61,12 +65,12 @@ export const quoteRoutes = createApp<AuthedEnv>()
 			expires_at: new Date(now.getTime() + QUOTE_LIFETIME_MS).toISOString(),
 			...outcome.quote,
 		};
-		await insertQuote(c.env.DB, owner, quote);
+		await insertQuote(databaseOf(c.env, owner.accountId), owner, quote);
 		return c.json(quote, 201);
 	})
 	.openapi(getQuote, async (c) => {
 		const { id } = c.req.valid("param");
-		const quote = await findOwnedQuote(c.env.DB, c.var.principal, id);
+		const quote = await findOwnedQuote(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
 		if (quote === null) throw new ApiError("quote_not_found", `No quote ${id}.`, "id");
 		return c.json(quote, 200);
 	});

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { keyScopeProblem } from "../accounts/scopes.ts";
 import { findKeyByHash, type Principal } from "../accounts/store.ts";
+import { directoryDatabase } from "../databases.ts";
 import { PRINCIPAL_TTL_MS } from "./principal-hold.ts";
 import { decideRequest, type RequestDecision } from "./sliding-window.ts";
 import { type BucketDecision, type BucketState, takeToken } from "./token-bucket.ts";
@@ -87,7 +88,7 @@ export class RateLimiter extends DurableObject<Env> {
 		const held = this.#standing;
 		if (held !== null && Date.now() - held.loadedAt < PRINCIPAL_TTL_MS) return held.value;
 		if (this.#loading === null) {
-			const loading = findKeyByHash(this.env.DB, keyHash);
+			const loading = findKeyByHash(directoryDatabase(this.env), keyHash);
 			this.#loading = loading;
 			const loadedAt = Date.now();
 			try {

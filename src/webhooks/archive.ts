@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { configOf } from "../config.ts";
+import { everyDatabase } from "../databases.ts";
 import { log } from "../log.ts";
 import { type ArchivableEventRow, archivableEvents, deleteArchivedEvents, type EventOwner } from "./event-store.ts";
 import { toEvent } from "./event-view.ts";
@@ -96,9 +97,14 @@ async function mergeIntoDay(bucket: R2Bucket, key: string, lines: ReadonlyArray<
 	return false;
 }
 
-/** The events due for the archive at `now`: the oldest finished ones past the window, at most `limit`. */
-export function dueEvents(env: Env, now: Date, limit = ARCHIVE_BATCH): Promise<ArchivableEventRow[]> {
-	return archivableEvents(env.DB, archiveCutoff(env, now), limit);
+/** A database's events due for the archive at `now`: the oldest finished ones past the window, at most `limit`. */
+export function dueEvents(
+	env: Env,
+	database: D1Database,
+	now: Date,
+	limit = ARCHIVE_BATCH,
+): Promise<ArchivableEventRow[]> {
+	return archivableEvents(database, archiveCutoff(env, now), limit);
 }
 
 /**
@@ -133,13 +139,18 @@ export async function writeArchive(env: Env, events: ReadonlyArray<ArchivableEve
 }
 
 /**
- * The cron's job: a batch of events past the window written to their day objects, then deleted from
- * D1 with their deliveries. Returns how many left D1.
+ * The cron's job: in each database, a batch of events past the window written to their day objects,
+ * then deleted from D1 with their deliveries. Returns how many left D1.
  */
 export async function archiveOldEvents(env: Env, now: Date = new Date()): Promise<number> {
-	const due = await dueEvents(env, now);
-	if (due.length === 0) return 0;
-	return deleteArchivedEvents(env.DB, await writeArchive(env, due));
+	const moved = await Promise.all(
+		everyDatabase(env).map(async (database) => {
+			const due = await dueEvents(env, database, now);
+			if (due.length === 0) return 0;
+			return deleteArchivedEvents(database, await writeArchive(env, due));
+		}),
+	);
+	return moved.reduce((sum, count) => sum + count, 0);
 }
 
 /** An owner's archived events of one UTC day, as stored (NDJSON, oldest first), or null when none were archived. */

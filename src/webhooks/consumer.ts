@@ -1,4 +1,5 @@
 import { configOf } from "../config.ts";
+import { findInEveryDatabase } from "../databases.ts";
 import { log } from "../log.ts";
 import { callbackDelivery, findDelivery, type PendingDelivery } from "./delivery-store.ts";
 import type { DeliveryMessage } from "./enqueue.ts";
@@ -44,12 +45,15 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
 
 /** The delivery a message stands for: its own, or (an older message) its event's callback delivery. */
 async function deliveryOf(env: Env, message: DeliveryMessage): Promise<PendingDelivery | null> {
-	if (typeof message.delivery_id === "string" && typeof message.url === "string") {
-		return { id: message.delivery_id, url: message.url };
+	const { delivery_id: deliveryId, event_id: eventId } = message;
+	if (typeof deliveryId === "string" && typeof message.url === "string") {
+		return { id: deliveryId, url: message.url };
 	}
-	if (typeof message.delivery_id === "string") {
-		const due = await findDelivery(env.DB, message.delivery_id);
+	if (typeof deliveryId === "string") {
+		const due = await findInEveryDatabase(env, (database) => findDelivery(database, deliveryId));
 		return due?.url ? { id: due.id, url: due.url } : null;
 	}
-	return typeof message.event_id === "string" ? callbackDelivery(env.DB, message.event_id) : null;
+	return typeof eventId === "string"
+		? findInEveryDatabase(env, (database) => callbackDelivery(database, eventId))
+		: null;
 }

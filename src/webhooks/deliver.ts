@@ -1,5 +1,6 @@
 import type { KeyMode } from "../accounts/scopes.ts";
 import { allowsLocalUrls, configOf } from "../config.ts";
+import { databaseOf, directoryDatabase, findInEveryDatabase } from "../databases.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { newId } from "../ids.ts";
 import { findDelivery, recordDelivered, recordFailure } from "./delivery-store.ts";
@@ -41,7 +42,7 @@ async function postSigned(env: Env, post: SignedPost, now: Date): Promise<PostRe
 	const refused = outboundUrlProblem(post.url, { allowLocal: allowsLocalUrls(env) });
 	if (refused !== null) return { kind: "refused", problem: `Not sent: ${refused}` };
 	// Signed before the attempt: a missing secret is the service's fault (thrown, logged, retried), not the receiver's.
-	const secrets = await signingSecrets(env.DB, post.accountId, post.mode, now);
+	const secrets = await signingSecrets(directoryDatabase(env), post.accountId, post.mode, now);
 	const nowSeconds = Math.floor(now.getTime() / 1000);
 	const [signature, standard] = await Promise.all([
 		signatureHeader(post.body, secrets, nowSeconds),
@@ -97,7 +98,7 @@ async function postSigned(env: Env, post: SignedPost, now: Date): Promise<PostRe
  * schedule until 24 h after the event, then failed.
  */
 export async function attemptDelivery(env: Env, deliveryId: string, now: Date = new Date()): Promise<AttemptOutcome> {
-	const due = await findDelivery(env.DB, deliveryId);
+	const due = await findInEveryDatabase(env, (database) => findDelivery(database, deliveryId));
 	if (due === null || due.status !== "pending" || due.url === null) return { kind: "done" };
 	const result = await postSigned(
 		env,
@@ -105,11 +106,16 @@ export async function attemptDelivery(env: Env, deliveryId: string, now: Date = 
 		now,
 	);
 	if (result.kind === "delivered") {
-		await recordDelivered(env.DB, deliveryId, now, result.statusCode);
+		await recordDelivered(databaseOf(env, due.account_id), deliveryId, now, result.statusCode);
 		return { kind: "done" };
 	}
 	if (result.kind === "refused") {
-		await recordFailure(env.DB, deliveryId, { at: now, statusCode: null, problem: result.problem, next: null });
+		await recordFailure(databaseOf(env, due.account_id), deliveryId, {
+			at: now,
+			statusCode: null,
+			problem: result.problem,
+			next: null,
+		});
 		return { kind: "done" };
 	}
 	const { statusCode, problem } = result;
@@ -119,7 +125,7 @@ export async function attemptDelivery(env: Env, deliveryId: string, now: Date = 
 		now,
 		retryAfterSeconds: result.retryAfter,
 	});
-	await recordFailure(env.DB, deliveryId, { at: now, statusCode, problem, next });
+	await recordFailure(databaseOf(env, due.account_id), deliveryId, { at: now, statusCode, problem, next });
 	return next === null ? { kind: "done" } : { kind: "retry", delaySeconds: queueDelaySeconds(next, now) };
 }
 

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { allowsLocalUrls } from "../config.ts";
+import { databaseOf } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
 import { dateTime } from "../http/date-time.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
@@ -160,7 +161,7 @@ export const webhookEndpointRoutes = createApp<AuthedEnv>()
 		const problem = outboundUrlProblem(url, { allowLocal: allowsLocalUrls(c.env) });
 		if (problem !== null) throw new ApiError("url_not_allowed", problem, "url");
 		const added = await addEndpoint(
-			c.env.DB,
+			databaseOf(c.env, c.var.principal.accountId),
 			c.var.principal,
 			{ url, events: input.events ?? SENT_EVENT_TYPES, description: input.description ?? null },
 			new Date(),
@@ -181,23 +182,23 @@ export const webhookEndpointRoutes = createApp<AuthedEnv>()
 		return c.json(toEndpoint(added.endpoint), 201);
 	})
 	.openapi(listEndpointsRoute, async (c) => {
-		const rows = await listEndpoints(c.env.DB, c.var.principal);
+		const rows = await listEndpoints(databaseOf(c.env, c.var.principal.accountId), c.var.principal);
 		return c.json({ data: rows.map(toEndpoint) }, 200);
 	})
 	.openapi(getEndpoint, async (c) => {
 		const { id } = c.req.valid("param");
-		const row = await findEndpoint(c.env.DB, c.var.principal, id);
+		const row = await findEndpoint(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
 		if (row === null) throw notFound(id);
 		return c.json(toEndpoint(row), 200);
 	})
 	.openapi(removeEndpoint, async (c) => {
 		const { id } = c.req.valid("param");
-		if (!(await deleteEndpoint(c.env.DB, c.var.principal, id))) throw notFound(id);
+		if (!(await deleteEndpoint(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id))) throw notFound(id);
 		return c.body(null, 204);
 	})
 	.openapi(pingEndpoint, async (c) => {
 		const { id } = c.req.valid("param");
-		const row = await findEndpoint(c.env.DB, c.var.principal, id);
+		const row = await findEndpoint(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
 		if (row === null) throw notFound(id);
 		const outcome = await sendPing(c.env, { id: row.id, url: row.url, accountId: row.account_id, mode: row.mode });
 		return c.json(outcome, 200);

@@ -3,6 +3,7 @@ import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { generateWebhookSecret } from "../accounts/keys.ts";
 import { configOf } from "../config.ts";
+import { databaseOf, directoryDatabase } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
 import { CURSOR_EXAMPLE, decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { dateTime } from "../http/date-time.ts";
@@ -87,7 +88,7 @@ export const webhookRoutes = createApp<AuthedEnv>()
 	.openapi(listEvents, async (c) => {
 		const query = c.req.valid("query");
 		const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-		const results = await listEventPage(c.env.DB, c.var.principal, {
+		const results = await listEventPage(databaseOf(c.env, c.var.principal.accountId), c.var.principal, {
 			orderId: query.order_id,
 			type: query.type,
 			deliveryStatus: query.delivery_status,
@@ -109,10 +110,10 @@ export const webhookRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(redeliver, async (c) => {
 		const { id } = c.req.valid("param");
-		const event = await findOwnedEvent(c.env.DB, c.var.principal, id);
+		const event = await findOwnedEvent(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
 		if (event === null) throw new ApiError("event_not_found", notFoundMessage(c.env, id), "id");
 		if (event.d_status === null) throw new ApiError("event_never_sent", `Event ${id} is recorded, never sent.`);
-		const deliveries = await resetForRedelivery(c.env.DB, id, new Date());
+		const deliveries = await resetForRedelivery(databaseOf(c.env, c.var.principal.accountId), id, new Date());
 		if (deliveries.length === 0) {
 			throw new ApiError(
 				"event_has_no_destination",
@@ -120,13 +121,19 @@ export const webhookRoutes = createApp<AuthedEnv>()
 			);
 		}
 		await deliverSoon(c.env, deliveries);
-		const updated = await findOwnedEvent(c.env.DB, c.var.principal, id);
+		const updated = await findOwnedEvent(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
 		if (updated === null) throw new ApiError("event_not_found", notFoundMessage(c.env, id), "id");
 		return c.json(toEvent(updated), 200);
 	})
 	.openapi(rotateSecret, async (c) => {
 		const { accountId, mode } = c.var.principal;
 		const secret = generateWebhookSecret();
-		const { previousExpiresAt } = await rotateWebhookSecret(c.env.DB, accountId, mode, secret, new Date());
+		const { previousExpiresAt } = await rotateWebhookSecret(
+			directoryDatabase(c.env),
+			accountId,
+			mode,
+			secret,
+			new Date(),
+		);
 		return c.json({ webhook_secret: secret, mode, previous_secrets_expire_at: previousExpiresAt }, 201);
 	});

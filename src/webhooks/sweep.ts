@@ -1,4 +1,5 @@
 import { configOf } from "../config.ts";
+import { everyDatabase, findInEveryDatabase } from "../databases.ts";
 import { callbackDelivery, overdueDeliveries, rescheduleDeliveries } from "./delivery-store.ts";
 import { type DeliveryMessage, enqueueDeliveries } from "./enqueue.ts";
 
@@ -16,17 +17,23 @@ function overdueMs(env: Env): number {
  * duplicate delivery is possible and allowed (at-least-once; receivers deduplicate on the event id).
  */
 export async function sweepDueDeliveries(env: Env, now: Date = new Date()): Promise<number> {
-	const due = await overdueDeliveries(env.DB, new Date(now.getTime() - overdueMs(env)), 100);
-	if (due.length === 0) return 0;
-	// A queue that refuses them fails the run before they are marked enqueued: the next run tries again.
-	await enqueueDeliveries(env, due);
-	await rescheduleDeliveries(
-		env.DB,
-		due.map(({ id }) => id),
-		now,
-		true,
+	const dueBefore = new Date(now.getTime() - overdueMs(env));
+	const swept = await Promise.all(
+		everyDatabase(env).map(async (database) => {
+			const due = await overdueDeliveries(database, dueBefore, 100);
+			if (due.length === 0) return 0;
+			// A queue that refuses them fails the run before they are marked enqueued: the next run tries again.
+			await enqueueDeliveries(env, due);
+			await rescheduleDeliveries(
+				database,
+				due.map(({ id }) => id),
+				now,
+				true,
+			);
+			return due.length;
+		}),
 	);
-	return due.length;
+	return swept.reduce((sum, count) => sum + count, 0);
 }
 
 /**
@@ -39,16 +46,17 @@ export async function returnToSweep(
 	now: Date = new Date(),
 ): Promise<void> {
 	const ids = await Promise.all(
-		messages.map(async (message) => {
-			if (typeof message.delivery_id === "string") return message.delivery_id;
-			if (typeof message.event_id !== "string") return null;
-			return (await callbackDelivery(env.DB, message.event_id))?.id ?? null;
+		messages.map(async ({ delivery_id: deliveryId, event_id: eventId }) => {
+			if (typeof deliveryId === "string") return deliveryId;
+			if (typeof eventId !== "string") return null;
+			return (await findInEveryDatabase(env, (database) => callbackDelivery(database, eventId)))?.id ?? null;
 		}),
 	);
-	await rescheduleDeliveries(
-		env.DB,
-		ids.filter((id): id is string => id !== null),
-		new Date(now.getTime() - OVERDUE_MS),
-		false,
+	const known = ids.filter((id): id is string => id !== null);
+	// A delivery's id does not say its database: each marks the ones it holds.
+	await Promise.all(
+		everyDatabase(env).map((database) =>
+			rescheduleDeliveries(database, known, new Date(now.getTime() - OVERDUE_MS), false),
+		),
 	);
 }

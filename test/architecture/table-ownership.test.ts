@@ -6,6 +6,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "./source-files.ts";
 
 const SRC = path.join(import.meta.dirname, "..", "..", "src");
 const MIGRATIONS = path.join(import.meta.dirname, "..", "..", "migrations");
@@ -44,13 +45,6 @@ const OWNER: Record<string, string> = {
 	ledger_entries: "ledger",
 	ledger_months: "ledger",
 };
-
-async function sourceFiles(dir: string): Promise<string[]> {
-	const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-	return entries
-		.filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts"))
-		.map((entry) => path.join(entry.parentPath, entry.name));
-}
 
 /** Every table a file's SQL names (after FROM, JOIN, INTO or UPDATE, written in capitals as all SQL here is). */
 function tablesNamedIn(text: string): string[] {

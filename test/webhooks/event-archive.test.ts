@@ -228,7 +228,7 @@ describe("the events archive", () => {
 		await env.DB.prepare("UPDATE deliveries SET status = 'failed', next_attempt_at = NULL WHERE id = ?1")
 			.bind(event.deliveryId)
 			.run();
-		const written = await writeArchive(env, await dueEvents(env, new Date()));
+		const written = await writeArchive(env, await dueEvents(env, env.DB, new Date()));
 		expect(written).toContain(event.eventId);
 
 		const redelivered = await api(`/v1/events/${event.eventId}/redeliver`, {
@@ -279,7 +279,7 @@ describe("the events archive", () => {
 		const { orderId, eventIds } = await oldEvents(owner, at, 4);
 
 		// The writer alone, as a run killed before its delete: in R2 and still in D1.
-		const written = await writeArchive(env, await dueEvents(env, now));
+		const written = await writeArchive(env, await dueEvents(env, env.DB, now));
 		expect(written).toEqual(expect.arrayContaining(eventIds));
 		expect(await eventsInD1(orderId)).toHaveLength(5);
 		expect(await archivedIds(owner, at)).toHaveLength(5);
@@ -304,7 +304,7 @@ describe("the events archive", () => {
 		const at = new Date(Date.UTC(2026, 4, 2, 6));
 		const { owner, now } = await ownerPastWindow("Split Day Gallery", at);
 		await oldEvents(owner, at, 9);
-		const due = (await dueEvents(env, now)).filter((event) => event.accountId === owner.accountId);
+		const due = (await dueEvents(env, env.DB, now)).filter((event) => event.accountId === owner.accountId);
 		expect(due).toHaveLength(10);
 
 		// Each writer reads the object before the other has written it: only the conditional put keeps both.
