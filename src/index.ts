@@ -26,6 +26,25 @@ export class OrderMachine extends costTracedObject(OrderMachineObject, tracing) 
 export class RateLimiter extends costTracedObject(RateLimiterObject, tracing) {}
 export class WebhookSender extends costTracedObject(WebhookSenderObject, tracing) {}
 
+/** One of the cron's jobs: what it does at `now`, and what it answers (how much it did). */
+type CronJob = (env: Env, now: Date) => Promise<unknown>;
+
+/**
+ * The cron's jobs by name, each a bounded batch a run. The cost bench measures each on its own through
+ * the tracer's entry (COST_TRACE only), by these names.
+ */
+const cronJobs = {
+	"restart-stalled-orders": (env: Env, now: Date) => resumeStalledOrders(env, now),
+	"sweep-deliveries": (env: Env, now: Date) => sweepDueDeliveries(env, now),
+	"sweep-thumbnails": (env: Env, now: Date) => sweepPendingThumbnails(env, now),
+	"charge-released-orders": async (env: Env, now: Date) => {
+		const counts = await Promise.all(everyDatabase(env).map((database) => chargeReleasedOrders(database, now)));
+		return counts.reduce((sum, count) => sum + count, 0);
+	},
+	"archive-events": (env: Env, now: Date) => archiveOldEvents(env, now),
+	"expire-print-files": (env: Env, now: Date) => sweepExpiredPrintFiles(env, now),
+} satisfies Record<string, CronJob>;
+
 /**
  * The cron's safety nets: stalled orders restarted, overdue deliveries and thumbnails enqueued again,
  * orders whose edit window ended charged (should their Durable Object's alarm have been lost), a
@@ -33,15 +52,14 @@ export class WebhookSender extends costTracedObject(WebhookSenderObject, tracing
  * expired and their bytes deleted.
  */
 async function cron(env: Env): Promise<void> {
+	const now = new Date();
 	const [restarted, swept, thumbnails, charged, archived, retention] = await Promise.all([
-		resumeStalledOrders(env),
-		sweepDueDeliveries(env),
-		sweepPendingThumbnails(env),
-		Promise.all(everyDatabase(env).map((database) => chargeReleasedOrders(database))).then((counts) =>
-			counts.reduce((sum, count) => sum + count, 0),
-		),
-		archiveOldEvents(env),
-		sweepExpiredPrintFiles(env),
+		cronJobs["restart-stalled-orders"](env, now),
+		cronJobs["sweep-deliveries"](env, now),
+		cronJobs["sweep-thumbnails"](env, now),
+		cronJobs["charge-released-orders"](env, now),
+		cronJobs["archive-events"](env, now),
+		cronJobs["expire-print-files"](env, now),
 	]);
 	if (
 		restarted > 0 ||
@@ -80,4 +98,4 @@ const worker = {
 	},
 } satisfies ExportedHandler<Env, DeliveryMessage>;
 
-export default tracing ? costTracedWorker(worker) : worker;
+export default tracing ? costTracedWorker(worker, cronJobs) : worker;

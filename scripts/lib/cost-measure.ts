@@ -1,9 +1,10 @@
 /**
  * What `npm run bench:cost` measures against a running `wrangler dev` with COST_TRACE on: each route
- * once warm, read from its `X-Cost` header, and the cron and a queue batch, read from the
- * `cost_trace` lines they log (src/dev-tools/).
+ * once warm, read from its `X-Cost` header; each cron job alone, through the tracer's cron entry; and a
+ * queue batch, read from the `cost_trace` line it logs (src/dev-tools/).
  */
 import type { NewAccount } from "../../src/admin/provisioning.ts";
+import { CRON_BATCHES, type CronJobName } from "./cost-seed.ts";
 import type { DevServer } from "./dev-server.ts";
 import { scenarioShipTo } from "./scenario.ts";
 
@@ -371,10 +372,71 @@ async function signIn(origin: string, key: string): Promise<string> {
 	return pair;
 }
 
-/** Triggers the cron and waits for its logged cost and the first queue batch's after it. */
-export async function measureCronAndQueue(server: DevServer, lines: string[]): Promise<Call[]> {
-	const logged = (kind: (job: string) => boolean, after: number) =>
-		lines
+/** Each cron job's name in the tables, by the name the tracer's cron entry runs it under. */
+export const CRON_JOB_LABELS: Record<CronJobName, string> = {
+	"restart-stalled-orders": "restart stalled orders",
+	"sweep-deliveries": "deliveries sweep",
+	"sweep-thumbnails": "thumbnails sweep",
+	"charge-released-orders": "charge sweep",
+	"archive-events": "events archive",
+	"expire-print-files": "print-file retention",
+};
+
+/** How many items a job's answer says it took: a count, or the retention sweep's files expired and kept. */
+function itemsTaken(result: unknown): number {
+	if (typeof result === "number") return result;
+	const run = result as { expired?: unknown; postponed?: unknown };
+	if (typeof run.expired === "number" && typeof run.postponed === "number") return run.expired + run.postponed;
+	throw new Error(`a cron job answered ${JSON.stringify(result)}`);
+}
+
+/**
+ * Runs each cron job alone through the tracer's entry (`POST /__cost-trace/cron/{job}`), twice at the
+ * same instant `at`: with its one seeded batch due, then with nothing due. Then the first webhook queue
+ * batch the deliveries sweep's messages made, read from the log. Returns the rows, and each run that did
+ * not take what was due (a batch, then nothing) as a problem.
+ */
+export async function measureCronJobs(
+	server: DevServer,
+	lines: string[],
+	at: Date,
+): Promise<{ calls: Call[]; problems: string[] }> {
+	const calls: Call[] = [];
+	const problems: string[] = [];
+	let queueStart = lines.length;
+	for (const [job, batch] of Object.entries(CRON_BATCHES) as [CronJobName, number][]) {
+		if (job === "sweep-deliveries") queueStart = lines.length;
+		for (const [expected, name] of [
+			[batch, `cron: ${CRON_JOB_LABELS[job]} (a batch of ${batch} due)`],
+			[0, `cron: ${CRON_JOB_LABELS[job]} (nothing due)`],
+		] as const) {
+			const response = await fetch(`${server.origin}/__cost-trace/cron/${job}?at=${at.toISOString()}`, {
+				method: "POST",
+			});
+			const cost = parseCost(response.headers.get("X-Cost"));
+			const answer = await json<{ result: unknown }>(response, 200);
+			const taken = itemsTaken(answer.result);
+			if (taken !== expected) problems.push(`${name}: took ${taken}, expected ${expected}`);
+			calls.push({ name, status: response.status, cost });
+		}
+	}
+	const queue = await loggedQueueBatch(lines, queueStart);
+	if (queue?.cost !== undefined) {
+		calls.push({ name: `queue batch (${queue.messages ?? "?"} messages)`, status: 0, cost: parseCost(queue.cost) });
+	} else {
+		problems.push("the webhook queue logged no batch within 30 s of the deliveries sweep");
+	}
+	return { calls, problems };
+}
+
+/** The first webhook queue batch's logged cost after line `after`, waiting at most 30 s for it. */
+async function loggedQueueBatch(
+	lines: string[],
+	after: number,
+): Promise<{ cost?: string; messages?: number } | undefined> {
+	const deadline = Date.now() + 30_000;
+	while (Date.now() < deadline) {
+		const found = lines
 			.slice(after)
 			.map((line) => {
 				try {
@@ -383,25 +445,11 @@ export async function measureCronAndQueue(server: DevServer, lines: string[]): P
 					return {};
 				}
 			})
-			.find((entry) => entry.cost_trace !== undefined && kind(entry.cost_trace));
-	const start = lines.length;
-	const triggered = await fetch(`${server.origin}/cdn-cgi/local/scheduled`);
-	await triggered.arrayBuffer();
-	const deadline = Date.now() + 30_000;
-	let cron: ReturnType<typeof logged>;
-	let queue: ReturnType<typeof logged>;
-	while (Date.now() < deadline) {
-		cron = logged((job) => job === "scheduled", start);
-		queue = logged((job) => job.startsWith("queue:") && !job.endsWith("-dlq"), start);
-		if (cron !== undefined && queue !== undefined) break;
+			.find(
+				(entry) => entry.cost_trace?.startsWith("queue:framed-print-webhooks") && !entry.cost_trace.endsWith("-dlq"),
+			);
+		if (found !== undefined) return found;
 		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
-	if (cron?.cost === undefined) throw new Error("the cron logged no cost");
-	const calls: Call[] = [
-		{ name: "cron (restart stalled orders, sweep deliveries)", status: 0, cost: parseCost(cron.cost) },
-	];
-	if (queue?.cost !== undefined) {
-		calls.push({ name: `queue batch (${queue.messages ?? "?"} messages)`, status: 0, cost: parseCost(queue.cost) });
-	}
-	return calls;
+	return undefined;
 }

@@ -215,40 +215,137 @@ INSERT INTO bench_seed_accounts (idx, id) VALUES
 export const DROP_SEED_ACCOUNTS_SQL = "DROP TABLE IF EXISTS bench_seed_accounts;\n";
 
 /**
- * What the cron and a queue batch find to do at each size: `stalled` orders left `received` an hour
- * ago (the cron restarts them; their file URL is refused, so they end on hold) and `overdue` pending
- * deliveries an hour late (the cron enqueues them; the queue hands them to their sender), with a
- * label `tag` making their ids unique.
+ * The most each cron job takes in one run (src/index.ts's `cron`): stalled orders restarted
+ * (src/orders/resume.ts), overdue deliveries enqueued (src/webhooks/sweep.ts), overdue thumbnails sent
+ * again (src/previews/thumbnail-consumer.ts), orders charged at their edit window's end
+ * (src/orders/ledger-moves.ts), events archived (ARCHIVE_BATCH) and print files expired (RETENTION_BATCH).
+ * Keyed by the names the tracer's cron entry runs them under; test/cost/cron-jobs.test.ts holds each
+ * job to its number.
  */
-export function seedCronWorkSql(options: {
+export const CRON_BATCHES = {
+	"restart-stalled-orders": 100,
+	"sweep-deliveries": 100,
+	"sweep-thumbnails": 50,
+	"charge-released-orders": 100,
+	"archive-events": 500,
+	"expire-print-files": 50,
+} as const;
+
+export type CronJobName = keyof typeof CRON_BATCHES;
+
+/** `WITH RECURSIVE k(i)`: the numbers 0 to `count - 1`, for seeding `count` rows of one kind in one statement. */
+function numbers(count: number): string {
+	return `WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < ${count - 1})`;
+}
+
+/** An ISO instant `secondsBefore` before `nowUnix`, in SQL. */
+function instantSql(nowUnix: number, secondsBefore = 0): string {
+	return `strftime('%Y-%m-%dT%H:%M:%fZ', ${nowUnix - secondsBefore}, 'unixepoch')`;
+}
+
+/**
+ * What the cron's four safety nets find due at `nowUnix` (each `count` times, labelled `tag` for unique
+ * ids), as a minute after an outage would leave them, all of `accountId`'s live mode: orders left
+ * `received` an hour ago (restarted; their file URL is refused, so they end on hold), pending deliveries an
+ * hour overdue (enqueued; the queue hands them to their sender), ready files whose thumbnail's message
+ * was sent an hour ago and never answered (sent again), and orders in production whose edit window ended
+ * an hour ago with no charge (charged).
+ */
+export function cronWorkDueSql(options: {
 	tag: string;
 	accountId: string;
-	stalled: number;
-	overdue: number;
 	nowUnix: number;
+	counts: Pick<
+		Record<CronJobName, number>,
+		"restart-stalled-orders" | "sweep-deliveries" | "sweep-thumbnails" | "charge-released-orders"
+	>;
 }): string {
-	const { tag, accountId, stalled, overdue, nowUnix } = options;
-	const hourAgo = `strftime('%Y-%m-%dT%H:%M:%fZ', ${nowUnix - 3600}, 'unixepoch')`;
-	const statements: string[] = [];
-	for (let index = 0; index < stalled; index++) {
-		const id = sqlText(`ord_stall${tag}_${index}`);
-		statements.push(`INSERT INTO orders (id, account_id, mode, external_id, request_hash, status, version, write_token, ship_to,
-  callback_url, hold_details, created_at, updated_at, shipping_method)
-VALUES (${id}, ${sqlText(accountId)}, 'live', ${sqlText(`STALL-${tag}-${index}`)}, printf('%064d', 0), 'received', 1, 'seed',
-  '{"name":"Stalled Buyer","address1":"1 Main St","city":"Portland","state":"OR","zip":"97201","country":"US"}', NULL, '[]',
-  ${hourAgo}, ${hourAgo}, 'standard');
+	const { tag, nowUnix, counts } = options;
+	const account = sqlText(options.accountId);
+	const hourAgo = instantSql(nowUnix, 3600);
+	const label = sqlText(tag);
+	const costs = sqlText(
+		'{"currency":"USD","items":4000,"shipping":1155,"total":5155,"price_book_version":1,"quote_id":null}',
+	);
+	const shipTo = sqlText(
+		'{"name":"Cron Buyer","address1":"1 Main St","city":"Portland","state":"OR","zip":"97201","country":"US"}',
+	);
+	/** `count` orders of `kind` in `status`, each with one item, its create move and `extra` columns. */
+	const orders = (kind: string, count: number, status: string, extra: { columns: string; values: string }) => `
+${numbers(count)}
+INSERT INTO orders (id, account_id, mode, external_id, request_hash, status, version, write_token, ship_to, callback_url,
+  hold_details, created_at, updated_at, shipping_method, costs${extra.columns})
+SELECT 'ord_${kind}' || ${label} || '_' || i, ${account}, 'live', '${kind.toUpperCase()}-' || ${label} || '-' || i,
+  printf('%064d', i), ${sqlText(status)}, 1, 'seed', ${shipTo}, NULL, '[]', ${hourAgo}, ${hourAgo}, 'standard', ${costs}${extra.values}
+FROM k;
+${numbers(count)}
 INSERT INTO order_items (id, order_id, position, print_file_url, width_in, height_in, quantity, warnings, glazing, paper, fit)
-VALUES (${sqlText(`itm_stall${tag}_${index}`)}, ${id}, 0, 'http://127.0.0.1:9/stalled.png', 8, 10, 1, '[]', 'none', 'archival-matte', 'fill');
+SELECT 'itm_${kind}' || ${label} || '_' || i, 'ord_${kind}' || ${label} || '_' || i, 0, 'http://127.0.0.1:9/${kind}.png', 8, 10, 1,
+  '[]', 'none', 'archival-matte', 'fill'
+FROM k;
+${numbers(count)}
 INSERT INTO order_moves (order_id, version, move, actor, from_status, to_status, created_at)
-VALUES (${id}, 1, 'create', 'partner', NULL, 'received', ${hourAgo});`);
-	}
-	for (let index = 0; index < overdue; index++) {
-		const event = sqlText(`evt_overdue${tag}_${index}`);
-		statements.push(`INSERT INTO events (id, account_id, mode, order_id, type, body, created_at)
-VALUES (${event}, ${sqlText(accountId)}, 'live', 'ord_seed00000001', 'order.shipped', '{"seeded":true}', ${hourAgo});
+SELECT 'ord_${kind}' || ${label} || '_' || i, 1, 'create', 'partner', NULL, 'received', ${hourAgo}
+FROM k;
+`;
+	return `${orders("stall", counts["restart-stalled-orders"], "received", { columns: "", values: "" })}
+${orders("charge", counts["charge-released-orders"], "in_production", {
+	columns: ", editable_until, awaiting_charge",
+	values: `, ${hourAgo}, 1`,
+})}
+${numbers(counts["sweep-deliveries"])}
+INSERT INTO events (id, account_id, mode, order_id, type, body, created_at)
+SELECT 'evt_overdue' || ${label} || '_' || i, ${account}, 'live', 'ord_seed00000001', 'order.shipped', '{"seeded":true}', ${hourAgo}
+FROM k;
+${numbers(counts["sweep-deliveries"])}
 INSERT INTO deliveries (id, event_id, endpoint_id, account_id, mode, url, status, attempts, next_attempt_at, created_at)
-VALUES (${sqlText(`dlv_overdue${tag}_${index}`)}, ${event}, NULL, ${sqlText(accountId)}, 'live', ${sqlText(SEED_HOOK_URL)},
-  'pending', 1, ${hourAgo}, ${hourAgo});`);
-	}
-	return `${statements.join("\n")}\n`;
+SELECT 'dlv_overdue' || ${label} || '_' || i, 'evt_overdue' || ${label} || '_' || i, NULL, ${account}, 'live',
+  ${sqlText(SEED_HOOK_URL)}, 'pending', 1, ${hourAgo}, ${hourAgo}
+FROM k;
+${numbers(counts["sweep-thumbnails"])}
+INSERT INTO print_files (id, account_id, mode, status, filename, content_type, declared_size_bytes, r2_key, created_at,
+  expires_at, uploaded_at, format, width_px, height_px, size_bytes, inspected_at, inspection_bytes_read, r2_etag,
+  retention_clock, thumbnail_status, thumbnail_queued_at)
+SELECT 'pf_thumb' || ${label} || '_' || i, ${account}, 'live', 'ready', 'thumb-' || i || '.tif', 'image/tiff', NULL,
+  'seed/thumb-' || ${label} || '-' || i, ${hourAgo}, ${hourAgo}, ${hourAgo}, 'tiff', 2400, 3000, 21600122, ${hourAgo}, 4794,
+  'seed-etag-thumb-' || i, ${hourAgo}, 'pending', ${hourAgo}
+FROM k;
+`;
+}
+
+/**
+ * The seeded backlog worked off as the cron's catch-up runs leave it at `nowUnix`, but for one batch
+ * of each retention job: every event past `eventRetentionDays` archived (out of D1, with its
+ * deliveries) but the newest `keepEvents` of them, every file past `fileRetentionDays` expired and
+ * purged but the newest `keepFiles` of them (the seeded files are on no order, so the sweep would expire
+ * them all), pending deliveries and thumbnails already sent again, as the sweeps leave them. Events a
+ * pending delivery holds stay, as the archive leaves them.
+ */
+export function drainCronBacklogSql(options: {
+	nowUnix: number;
+	eventRetentionDays: number;
+	fileRetentionDays: number;
+	keepEvents: number;
+	keepFiles: number;
+}): string {
+	const { nowUnix, keepEvents, keepFiles } = options;
+	const now = instantSql(nowUnix);
+	const eventCutoff = instantSql(nowUnix, options.eventRetentionDays * 86400);
+	const fileCutoff = instantSql(nowUnix, options.fileRetentionDays * 86400);
+	return `DROP TABLE IF EXISTS bench_archived_events;
+CREATE TABLE bench_archived_events (id TEXT PRIMARY KEY);
+INSERT INTO bench_archived_events (id)
+SELECT id FROM events e WHERE created_at < ${eventCutoff}
+  AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.event_id = e.id AND p.status = 'pending')
+ORDER BY created_at DESC, id DESC LIMIT -1 OFFSET ${keepEvents};
+DELETE FROM deliveries WHERE event_id IN (SELECT id FROM bench_archived_events);
+DELETE FROM events WHERE id IN (SELECT id FROM bench_archived_events);
+DROP TABLE bench_archived_events;
+UPDATE print_files SET expired_at = ${now}, purged_at = ${now}
+ WHERE id IN (SELECT id FROM print_files WHERE expired_at IS NULL AND retention_clock <= ${fileCutoff}
+   ORDER BY retention_clock DESC LIMIT -1 OFFSET ${keepFiles});
+UPDATE print_files SET purged_at = ${now} WHERE expired_at IS NOT NULL AND purged_at IS NULL;
+UPDATE deliveries SET next_attempt_at = ${now} WHERE status = 'pending' AND next_attempt_at < ${now};
+UPDATE print_files SET thumbnail_queued_at = ${now} WHERE thumbnail_status = 'pending' AND thumbnail_queued_at < ${now};
+`;
 }

@@ -4,6 +4,7 @@
  * only when `costTracingOn` says so; otherwise the Worker runs exactly as written.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { z } from "zod";
 import { log } from "../log.ts";
 import { BILLED_PATH, bill, billedSoFar, queueOperationsOf } from "./billing.ts";
 import { CostTrace, costHeader, envelope, isMark } from "./cost-trace.ts";
@@ -21,15 +22,31 @@ export type TraceableWorker<Message> = {
 	scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext): void | Promise<void>;
 };
 
+/** The cron's jobs by name, each run at an instant: what the tracer's cron entry runs one at a time. */
+export type CronJobs = Readonly<Record<string, (env: Env, now: Date) => Promise<unknown>>>;
+
+/** `POST /__cost-trace/cron/{job}`: one cron job run once, answered with its cost (only with COST_TRACE on). */
+export const CRON_JOB_PATH = "/__cost-trace/cron/";
+
+/** `at`, when given: the instant the job runs at (a fixed one, so that what is due does not move between runs). */
+const JobInstant = z.iso.datetime({ offset: true }).optional();
+
 /**
  * `worker` with each unit of work traced: each response carries `X-Cost`; each queue batch and each
  * cron run logs a `cost_trace` line with its cost (the cost bench reads them from the log). Every
  * invocation is also added to the billed totals (billing.ts), which `GET /__cost-trace/billed` answers.
+ * `POST /__cost-trace/cron/{job}` runs one of `cronJobs` alone, so each job's cost is its own.
  */
-export function costTracedWorker<Message>(worker: TraceableWorker<Message>): TraceableWorker<Message> {
+export function costTracedWorker<Message>(
+	worker: TraceableWorker<Message>,
+	cronJobs: CronJobs = {},
+): TraceableWorker<Message> {
 	return {
 		async fetch(request, env, ctx) {
-			if (new URL(request.url).pathname === BILLED_PATH) return Response.json(billedSoFar());
+			const url = new URL(request.url);
+			if (url.pathname === BILLED_PATH) return Response.json(billedSoFar());
+			const job = request.method === "POST" ? jobNamed(cronJobs, url.pathname) : undefined;
+			if (job !== undefined) return runCronJob(job, url, env);
 			bill("workerRequests");
 			const trace = new CostTrace();
 			const response = await worker.fetch(
@@ -77,6 +94,44 @@ export function costTracedWorker<Message>(worker: TraceableWorker<Message>): Tra
 			);
 		},
 	};
+}
+
+/** The job a cron entry's path names, if it is one of `jobs` (anything else goes on to the app, a 404). */
+function jobNamed(jobs: CronJobs, pathname: string): { name: string; run: CronJobs[string] } | undefined {
+	if (!pathname.startsWith(CRON_JOB_PATH)) return undefined;
+	const name = pathname.slice(CRON_JOB_PATH.length);
+	const run = Object.hasOwn(jobs, name) ? jobs[name] : undefined;
+	return run === undefined ? undefined : { name, run };
+}
+
+/** Runs one cron job at `?at=` (now by default) with its own trace: `{job, at, result}` and `X-Cost`. */
+async function runCronJob(job: { name: string; run: CronJobs[string] }, url: URL, env: Env): Promise<Response> {
+	const at = JobInstant.safeParse(url.searchParams.get("at") ?? undefined);
+	if (!at.success) {
+		const requestId = crypto.randomUUID();
+		return Response.json(
+			{
+				error: {
+					type: "validation_error",
+					code: "invalid_field",
+					message: "`at` must be an ISO 8601 instant with its offset, such as 2026-11-24T09:30:00Z.",
+					field: "at",
+					request_id: requestId,
+				},
+			},
+			{ status: 422, headers: { "X-Request-Id": requestId } },
+		);
+	}
+	const now = at.data === undefined ? new Date() : new Date(at.data);
+	const trace = new CostTrace();
+	const result = await job.run(
+		tracedEnv(env, () => trace),
+		now,
+	);
+	return Response.json(
+		{ job: job.name, at: now.toISOString(), result },
+		{ headers: { "X-Cost": costHeader(trace.summary()) } },
+	);
 }
 
 /**
