@@ -54,19 +54,19 @@ export function ledgerStatements(
 }
 
 /**
- * Charges an order whose edit window has ended since its move to production (its Durable Object's alarm,
- * or the cron's sweep): the charge applies only while the order row is still the one read, and once.
- * Returns whether the order was released and charged (or had been).
+ * The statements that charge an order whose edit window has ended since its move to production, or null
+ * when it is not released or costs nothing: the charge applies only while the order row is still the one
+ * read, and once (`cause_key`), and the order then leaves the sweep's index.
  */
-export async function chargeIfReleased(db: D1Database, order: OrderRow, now: Date): Promise<boolean> {
+function chargeStatements(db: D1Database, order: OrderRow, now: Date): D1PreparedStatement[] | null {
 	const total = order.costs?.total ?? 0;
-	if (!releasedToFloor(order, now) || total <= 0) return false;
+	if (!releasedToFloor(order, now) || total <= 0) return null;
 	const condition = {
 		sql: "EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND write_token = ?2)",
 		params: [order.id, order.write_token],
 	};
 	const owner = { accountId: order.account_id, mode: order.mode };
-	await db.batch([
+	return [
 		chargeEntry(db, owner, entryOrder(order), total, now, condition),
 		// Charged (now, or before): the order leaves the sweep's index.
 		db
@@ -75,7 +75,17 @@ export async function chargeIfReleased(db: D1Database, order: OrderRow, now: Dat
 				  WHERE id = ?1 AND awaiting_charge = 1 AND NOT ${unchargedCondition("orders.id")}`,
 			)
 			.bind(order.id),
-	]);
+	];
+}
+
+/**
+ * Charges an order whose edit window has ended (its Durable Object's alarm). Returns whether the order
+ * was released and charged (or had been).
+ */
+export async function chargeIfReleased(db: D1Database, order: OrderRow, now: Date): Promise<boolean> {
+	const statements = chargeStatements(db, order, now);
+	if (statements === null) return false;
+	await db.batch(statements);
 	return true;
 }
 
@@ -94,7 +104,9 @@ export async function chargeReleasedOrders(db: D1Database, now: Date = new Date(
 		)
 		.bind(now.toISOString())
 		.all<OrderColumns>();
-	let charged = 0;
-	for (const row of results) if (await chargeIfReleased(db, orderOfColumns(row), now)) charged += 1;
-	return charged;
+	// Every charge of the batch in one D1 batch, one round trip: each is guarded by its own order's
+	// write token and cause key, so an order moved or charged meanwhile is skipped, not the batch.
+	const charges = results.map((row) => chargeStatements(db, orderOfColumns(row), now)).filter((each) => each !== null);
+	if (charges.length > 0) await db.batch(charges.flat());
+	return charges.length;
 }
