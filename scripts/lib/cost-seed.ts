@@ -235,7 +235,7 @@ export type CronJobName = keyof typeof CRON_BATCHES;
 
 /** `WITH RECURSIVE k(i)`: the numbers 0 to `count - 1`, for seeding `count` rows of one kind in one statement. */
 function numbers(count: number): string {
-	return `WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < ${count - 1})`;
+	return `WITH RECURSIVE k(i) AS (SELECT 0 WHERE ${count} > 0 UNION ALL SELECT i + 1 FROM k WHERE i < ${count - 1})`;
 }
 
 /** An ISO instant `secondsBefore` before `nowUnix`, in SQL. */

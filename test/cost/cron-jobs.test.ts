@@ -54,13 +54,16 @@ async function seedYearOfOrders(nowUnix: number, from: number): Promise<string> 
 }
 
 /** The D1 rows read and written an `X-Cost` header states (`...;rows_read=5;rows_written=0;...`). */
-function rowsOf(header: string): { rowsRead: number; rowsWritten: number } {
+function rowsOf(header: string): { rowsRead: number; rowsWritten: number; d1: number } {
 	const field = (name: string) => Number(new RegExp(`(?:^|;)${name}=(\\d+)(?:;|$)`).exec(header)?.[1] ?? Number.NaN);
-	return { rowsRead: field("rows_read"), rowsWritten: field("rows_written") };
+	return { rowsRead: field("rows_read"), rowsWritten: field("rows_written"), d1: field("d1") };
 }
 
 /** One run of `job` at `at`: how many items it took and what it cost. */
-async function runJob(job: CronJobName, at: Date): Promise<{ taken: number; rowsRead: number; rowsWritten: number }> {
+async function runJob(
+	job: CronJobName,
+	at: Date,
+): Promise<{ taken: number; rowsRead: number; rowsWritten: number; d1: number }> {
 	const response = await exports.default.fetch(
 		new Request(`https://api.test${CRON_JOB_PATH}${job}?at=${at.toISOString()}`, { method: "POST" }),
 	);
@@ -68,7 +71,7 @@ async function runJob(job: CronJobName, at: Date): Promise<{ taken: number; rows
 	const cost = rowsOf(response.headers.get("X-Cost") ?? "");
 	const { result } = (await response.json()) as { result: number | { expired: number; postponed: number } };
 	const taken = typeof result === "number" ? result : result.expired + result.postponed;
-	return { taken, rowsRead: cost.rowsRead, rowsWritten: cost.rowsWritten };
+	return { taken, rowsRead: cost.rowsRead, rowsWritten: cost.rowsWritten, d1: cost.d1 };
 }
 
 /**
@@ -159,6 +162,26 @@ describe("each cron job alone, through the tracer's cron entry", () => {
 				expect({ job, taken: idle.taken, written: idle.rowsWritten }).toEqual({ job, taken: 0, written: 0 });
 				expect({ job, read: idle.rowsRead <= 2 }).toEqual({ job, read: true });
 			}
+		},
+		SEEDED_TEST_TIMEOUT_MS,
+	);
+});
+
+describe("the charge sweep", () => {
+	it(
+		"charges a whole batch of released orders in two sequential D1 round trips: the read and one batch",
+		async () => {
+			const nowUnix = Math.floor(Date.now() / 1000);
+			const accountId = await seedYearOfOrders(nowUnix, 2000);
+			const counts = {
+				"restart-stalled-orders": 0,
+				"sweep-deliveries": 0,
+				"sweep-thumbnails": 0,
+				"charge-released-orders": CRON_BATCHES["charge-released-orders"],
+			};
+			await runSql(cronWorkDueSql({ tag: "rt", accountId, nowUnix, counts }));
+			const run = await runJob("charge-released-orders", new Date(nowUnix * 1000));
+			expect({ taken: run.taken, d1: run.d1 }).toEqual({ taken: CRON_BATCHES["charge-released-orders"], d1: 2 });
 		},
 		SEEDED_TEST_TIMEOUT_MS,
 	);
