@@ -1,6 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createClaim } from "../../src/claims/create-claim.ts";
+import type { CreateClaimInput } from "../../src/claims/schema.ts";
 import { sweepExpiredPrintFiles } from "../../src/file-retention/sweep.ts";
+import { ApiError } from "../../src/http/errors.ts";
 import { findPrintFileById } from "../../src/print-files/store.ts";
 import { putProfile } from "../branding/branding-helpers.ts";
 import { damagedBody, deliveredOrder, postClaimOk, shippedOrder } from "../claims/claim-helpers.ts";
@@ -307,5 +310,89 @@ describe("a new use racing the sweep's expiry", () => {
 				expect(state.expired).toBe(true);
 			}
 		}
+	});
+});
+
+describe("expired print files, attacked", () => {
+	it("an order against a quote made before its file expired is a 422 print_file_expired naming the item's field", async () => {
+		const partner = await createPartner();
+		const key = partner.keys.live.key;
+		const file = await uploadedFile(key, sharpPng());
+		const body = orderBody(file);
+		const quoted = await send("POST", "/v1/quotes", key, { ship_to: body.ship_to, items: body.items });
+		expect(quoted.status).toBe(201);
+		const quote = (await quoted.json()) as { id: string };
+		await backdateClock(file);
+		await sweepExpiredPrintFiles(env);
+		expect(await fileState(file)).toEqual({ expired: true, inR2: false });
+
+		const response = await postOrder(key, { ...body, quote_id: quote.id });
+		expect((await expectError(response, "validation_error", "items[0].print_file_id")).code).toBe("print_file_expired");
+	});
+
+	it("a file that expired before it was ever uploaded has no thumbnail to wait for: unavailable, and its route a 404", async () => {
+		const key = (await createPartner()).keys.live.key;
+		const created = await send("POST", "/v1/print-files", key, {
+			filename: "never-sent.png",
+			content_type: "image/png",
+		});
+		expect(created.status).toBe(201);
+		const { id } = (await created.json()) as { id: string };
+		await backdateClock(id);
+		await sweepExpiredPrintFiles(env);
+
+		const read = await api(`/v1/print-files/${id}`, { key });
+		const body = (await read.json()) as { status: string; thumbnail: { status: string; reason: string | null } };
+		expect(body.status).toBe("expired");
+		expect(body.thumbnail).toMatchObject({ status: "unavailable", reason: "file_changed" });
+		const thumbnail = await api(`/v1/print-files/${id}/thumbnail`, { key });
+		expect((await expectError(thumbnail, "not_found", "id")).code).toBe("thumbnail_unavailable");
+	});
+
+	it("the work ticket of an old delivered order whose file expired still prints, saying its file expired, with the preview from the kept thumbnail", async () => {
+		const { opsKey, file, order } = await deliveredOrder(1);
+		await sweepExpiredPrintFiles(env, daysFromNow(46));
+		expect(await fileState(file)).toEqual({ expired: true, inR2: false });
+		const ticket = await api(`/v1/ops/orders/${order.id}/work-ticket`, { key: opsKey });
+		expect(ticket.status).toBe(200);
+		const html = await ticket.text();
+		expect(html).toContain(order.id);
+		expect(html).toMatch(new RegExp(`File <code>${file}</code>[^<]* · expired \\d{4}-\\d{2}-\\d{2}, bytes deleted`));
+		// Its framed preview is still drawn, from the kept thumbnail.
+		expect(html).toContain("data:image/png;base64,");
+	});
+
+	it("a claim whose photo expires between its check and its write is a 422 print_file_expired naming the photo, not a 500", async () => {
+		const { partner, key, order, itemId, photo } = await deliveredOrder(1);
+		await backdateClock(photo);
+		// The real sweep runs right after the claim's check has read the photo's object in R2, before its write.
+		const sweepAfterHead: Env = {
+			...env,
+			PRINT_FILES: new Proxy(env.PRINT_FILES, {
+				get(bucket, property) {
+					if (property === "head") {
+						return async (r2Key: string) => {
+							const head = await bucket.head(r2Key);
+							await sweepExpiredPrintFiles(env);
+							return head;
+						};
+					}
+					const value: unknown = Reflect.get(bucket, property);
+					return typeof value === "function" ? value.bind(bucket) : value;
+				},
+			}),
+		};
+		const refused = await createClaim(
+			sweepAfterHead,
+			{ accountId: partner.account.id, mode: "live" },
+			order.id,
+			damagedBody(itemId, 1, [photo]) as CreateClaimInput,
+			new Date(),
+		).catch((error: unknown) => error);
+		expect(refused).toBeInstanceOf(ApiError);
+		expect(refused).toMatchObject({ code: "print_file_expired", field: "photo_file_ids[0]" });
+		expect(await fileState(photo)).toEqual({ expired: true, inR2: false });
+		const claims = await api(`/v1/orders/${order.id}/claims`, { key });
+		expect(((await claims.json()) as { data: unknown[] }).data).toEqual([]);
 	});
 });
