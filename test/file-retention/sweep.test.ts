@@ -396,3 +396,57 @@ describe("expired print files, attacked", () => {
 		expect(((await claims.json()) as { data: unknown[] }).data).toEqual([]);
 	});
 });
+
+describe("the sweep, attacked", () => {
+	it("ten runs at once expire each due file once and delete its bytes, and leave a file an order took meanwhile alone", async () => {
+		const key = (await createPartner()).keys.live.key;
+		const files = await Promise.all([50, 51, 52, 53, 54].map((width) => uploadedFile(key, smallPng(width, 37))));
+		const taken = await uploadedFile(key, sharpPng());
+		for (const id of [...files, taken]) await backdateClock(id);
+		const at = new Date("2000-03-01T00:00:00.000Z");
+
+		const [runs, order] = await Promise.all([
+			Promise.all(Array.from({ length: 10 }, () => sweepExpiredPrintFiles(env, at))),
+			postOrder(key, orderBody(taken)),
+		]);
+		expect(runs.reduce((sum, run) => sum + run.expired, 0)).toBe(order.status === 201 ? 5 : 6);
+		for (const id of files) expect(await fileState(id)).toEqual({ expired: true, inR2: false });
+		if (order.status === 201) {
+			await order.arrayBuffer();
+			expect(await fileState(taken)).toEqual({ expired: false, inR2: true });
+		} else {
+			expect((await expectError(order, "validation_error", "items[0].print_file_id")).code).toBe("print_file_expired");
+		}
+	});
+
+	it("a retention lowered from 45 to 31 days expires, at the next run, a file whose order was delivered 32 days before", async () => {
+		const { file } = await deliveredOrder(1);
+		await sweepExpiredPrintFiles(env, daysFromNow(32));
+		expect(await fileState(file)).toEqual({ expired: false, inR2: true });
+		const lowered = { ...env, PRINT_FILE_RETENTION_DAYS: "31" };
+		await sweepExpiredPrintFiles(lowered, daysFromNow(30));
+		expect(await fileState(file)).toEqual({ expired: false, inR2: true });
+		await sweepExpiredPrintFiles(lowered, daysFromNow(32));
+		expect(await fileState(file)).toEqual({ expired: true, inR2: false });
+	});
+
+	it("an object R2 refuses to delete holds back no other file's deletion: the others go, it is tried again later", async () => {
+		const key = (await createPartner()).keys.live.key;
+		const refused = await uploadedFile(key, smallPng(55, 37));
+		const fine = await uploadedFile(key, smallPng(56, 37));
+		// A key longer than R2 takes (1,024 bytes): every call naming it throws. It expired first, so it
+		// leads the files awaiting deletion.
+		await env.DB.prepare("UPDATE print_files SET expired_at = '1999-01-01T00:00:00.000Z', r2_key = ?2 WHERE id = ?1")
+			.bind(refused, `print-files/${"x".repeat(1100)}`)
+			.run();
+		await env.DB.prepare("UPDATE print_files SET expired_at = '1999-01-02T00:00:00.000Z' WHERE id = ?1")
+			.bind(fine)
+			.run();
+		await sweepExpiredPrintFiles(env, daysFromNow(1));
+		await sweepExpiredPrintFiles(env, daysFromNow(1));
+		expect(await fileState(fine)).toEqual({ expired: true, inR2: false });
+		expect((await findPrintFileById(env.DB, fine))?.purged_at).toMatch(ISO_UTC);
+		expect((await findPrintFileById(env.DB, refused))?.purged_at).toBeNull();
+		await env.DB.prepare("UPDATE print_files SET purged_at = expired_at WHERE id = ?1").bind(refused).run();
+	});
+});
