@@ -16,6 +16,9 @@ import { toEvent } from "./event-view.ts";
 /** The most events one cron run moves: a run's reads, writes and memory stay bounded whatever is due. */
 export const ARCHIVE_BATCH = 500;
 
+/** The most bytes of event bodies one cron run moves (at least one event): 500 events of 100 KB would be 50 MB. */
+export const ARCHIVE_BATCH_BYTES = 8 * 1024 * 1024;
+
 /** Day objects a run reads and writes side by side. */
 const DAYS_AT_ONCE = 6;
 
@@ -96,9 +99,9 @@ async function mergeIntoDay(bucket: R2Bucket, key: string, lines: ReadonlyArray<
 	return false;
 }
 
-/** The events due for the archive at `now`: the oldest finished ones past the window, at most `limit`. */
+/** The events due for the archive at `now`: the oldest finished ones past the window, at most `limit` and ARCHIVE_BATCH_BYTES. */
 export function dueEvents(env: Env, now: Date, limit = ARCHIVE_BATCH): Promise<ArchivableEventRow[]> {
-	return archivableEvents(env.DB, archiveCutoff(env, now), limit);
+	return archivableEvents(env.DB, archiveCutoff(env, now), limit, ARCHIVE_BATCH_BYTES);
 }
 
 /**
