@@ -13,6 +13,7 @@ import {
 	archiveKey,
 	archiveOldEvents,
 	dueEvents,
+	MAX_DAY_OBJECT_BYTES,
 	writeArchive,
 } from "../../src/webhooks/archive.ts";
 import { deleteArchivedEvents } from "../../src/webhooks/event-store.ts";
@@ -409,6 +410,44 @@ describe("the events archive, attacked", () => {
 		await drain(now);
 		expect(await eventsInD1(orderId)).toEqual([]);
 		await expectEachOnce(owner, at, count + 1);
+	});
+
+	it("a day whose object cannot be written holds back only its own events: runs take the due events from both ends", async () => {
+		const at = new Date(Date.UTC(2020, 2, 1, 5));
+		const { owner: stuck } = await ownerPastWindow("Stuck Day Gallery", at);
+		const later = new Date(at.getTime() + 3 * DAY_MS);
+		const other: Owner = { accountId: (await createPartner("Next Day Gallery")).account.id, mode: "live" };
+		// More events than a run takes, on a day whose object is not an archive: each run fails to write it.
+		const stuckEvents = await oldEvents(stuck, at, ARCHIVE_BATCH + 20);
+		await env.PRINT_FILES.put(archiveKey(stuck, "2020-03-01"), "written by hand\n");
+		const { orderId } = await oldEvents(other, later, 2);
+		const evenMinute = new Date(Date.UTC(2020, 5, 2, 12, 0));
+		const oddMinute = new Date(Date.UTC(2020, 5, 2, 12, 1));
+
+		expect(await archiveOldEvents(env, evenMinute)).toBe(0);
+		expect(await eventsInD1(orderId)).toHaveLength(3);
+		expect(await archiveOldEvents(env, oddMinute)).toBe(3);
+		expect(await eventsInD1(orderId)).toEqual([]);
+		await expectEachOnce(other, later, 3);
+		expect(await eventsInD1(stuckEvents.orderId)).toHaveLength(ARCHIVE_BATCH + 21);
+
+		await env.PRINT_FILES.delete(archiveKey(stuck, "2020-03-01"));
+		await drain(oddMinute);
+		expect(await eventsInD1(stuckEvents.orderId)).toEqual([]);
+	});
+
+	it(`a day whose object passed ${MAX_DAY_OBJECT_BYTES} bytes is not read into memory: its further events stay in D1, the object as it was`, async () => {
+		const at = new Date(Date.UTC(2026, 9, 20, 7));
+		const { owner, now } = await ownerPastWindow("Oversized Day Gallery", at);
+		const { orderId } = await oldEvents(owner, at, 2);
+		const line = JSON.stringify({ id: "evt_big", created_at: at.toISOString(), pad: "x".repeat(MAX_DAY_OBJECT_BYTES) });
+		const stored = await env.PRINT_FILES.put(archiveKey(owner, "2026-10-20"), `${line}\n`);
+		// Every other due event goes; these stay.
+		await drain(now);
+		expect(await eventsInD1(orderId)).toHaveLength(3);
+		expect((await env.PRINT_FILES.head(archiveKey(owner, "2026-10-20")))?.etag).toBe(stored?.etag);
+		await env.PRINT_FILES.delete(archiveKey(owner, "2026-10-20"));
+		await drain(now);
 	});
 
 	it("an event exactly at the window's edge stays in D1; a millisecond older goes", async () => {
