@@ -48,6 +48,14 @@ async function backdateClock(id: string): Promise<void> {
 		.run();
 }
 
+/** Sweeps at `keptAt`, where the file must still be kept, then at `expiredAt`, where it must be expired and gone from R2. */
+async function expectExpiresBetween(file: string, keptAt: Date, expiredAt: Date, swept: Env = env): Promise<void> {
+	await sweepExpiredPrintFiles(swept, keptAt);
+	expect(await fileState(file)).toEqual({ expired: false, inR2: true });
+	await sweepExpiredPrintFiles(swept, expiredAt);
+	expect(await fileState(file)).toEqual({ expired: true, inR2: false });
+}
+
 /** A ready file of a new partner, expired by the sweep (nothing used it; the clock moved 46 days on). */
 async function expiredFile() {
 	const partner = await createPartner();
@@ -141,10 +149,7 @@ describe("the print files' retention sweep", () => {
 		// Its clock as old as can be again: only the replacement starts it anew.
 		await backdateClock(logo);
 		await putProfile(key, { brand_name: "Lumen Prints" });
-		await sweepExpiredPrintFiles(env, daysFromNow(44));
-		expect(await fileState(logo)).toEqual({ expired: false, inR2: true });
-		await sweepExpiredPrintFiles(env, daysFromNow(46));
-		expect(await fileState(logo)).toEqual({ expired: true, inR2: false });
+		await expectExpiresBetween(logo, daysFromNow(44), daysFromNow(46));
 	});
 
 	it("more due files than one batch take two runs, and a rerun changes nothing", async () => {
@@ -423,11 +428,7 @@ describe("the sweep, attacked", () => {
 		const { file } = await deliveredOrder(1);
 		await sweepExpiredPrintFiles(env, daysFromNow(32));
 		expect(await fileState(file)).toEqual({ expired: false, inR2: true });
-		const lowered = { ...env, PRINT_FILE_RETENTION_DAYS: "31" };
-		await sweepExpiredPrintFiles(lowered, daysFromNow(30));
-		expect(await fileState(file)).toEqual({ expired: false, inR2: true });
-		await sweepExpiredPrintFiles(lowered, daysFromNow(32));
-		expect(await fileState(file)).toEqual({ expired: true, inR2: false });
+		await expectExpiresBetween(file, daysFromNow(30), daysFromNow(32), { ...env, PRINT_FILE_RETENTION_DAYS: "31" });
 	});
 
 	it("an object R2 refuses to delete holds back no other file's deletion: the others go, it is tried again later", async () => {
