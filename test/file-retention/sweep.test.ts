@@ -6,7 +6,7 @@ import { sweepExpiredPrintFiles } from "../../src/file-retention/sweep.ts";
 import { ApiError } from "../../src/http/errors.ts";
 import { findPrintFileById } from "../../src/print-files/store.ts";
 import { putProfile } from "../branding/branding-helpers.ts";
-import { damagedBody, deliveredOrder, postClaimOk, shippedOrder } from "../claims/claim-helpers.ts";
+import { ageShipment, damagedBody, deliveredOrder, postClaimOk, shippedOrder } from "../claims/claim-helpers.ts";
 import { consoleRequest, htmlOf, signedInOperator } from "../console/console-helpers.ts";
 import { api, createPartner, expectError, ISO_UTC, send } from "../helpers.ts";
 import {
@@ -333,6 +333,45 @@ describe("expired print files, attacked", () => {
 
 		const response = await postOrder(key, { ...body, quote_id: quote.id });
 		expect((await expectError(response, "validation_error", "items[0].print_file_id")).code).toBe("print_file_expired");
+	});
+
+	it("at the lowest retention (31 days) a claim on its window's last day still gets a reprint of the kept file, which the reprint holds again", async () => {
+		const lowest: Env = { ...env, PRINT_FILE_RETENTION_DAYS: "31" };
+		const { key, opsKey, file, order, itemId, photo, shipment } = await deliveredOrder(1);
+		// Delivered 29 days and 23 hours ago: the claim window (30 days) closes within the hour.
+		const hoursAgo = 29 * 24 + 23;
+		await ageShipment(shipment.id, hoursAgo / 24);
+		await env.DB.prepare("UPDATE orders SET delivered_at = ?2 WHERE id = ?1")
+			.bind(order.id, new Date(Date.now() - hoursAgo * 3600_000).toISOString())
+			.run();
+		const claim = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
+		await sweepExpiredPrintFiles(lowest, daysFromNow(60));
+		expect(await fileState(file)).toEqual({ expired: false, inR2: true });
+
+		const approved = await send("POST", `/v1/ops/claims/${claim.id}/approve`, opsKey, {
+			remedy: "reprint",
+			message: "A new one ships.",
+		});
+		expect(approved.status).toBe(200);
+		const reprintId = ((await approved.json()) as { resolution: { reprint_order_id: string } }).resolution
+			.reprint_order_id;
+		expect((await readOrder(key, reprintId)).items[0]?.print_file_id).toBe(file);
+		await sweepExpiredPrintFiles(lowest, daysFromNow(120));
+		expect(await fileState(file)).toEqual({ expired: false, inR2: true });
+	});
+
+	it("a claim after the window is refused, so no claim ever reaches a file the lowest retention deleted", async () => {
+		const lowest: Env = { ...env, PRINT_FILE_RETENTION_DAYS: "31" };
+		const { key, file, order, itemId, photo, shipment } = await deliveredOrder(1);
+		await ageShipment(shipment.id, 32);
+		await env.DB.prepare("UPDATE orders SET delivered_at = ?2 WHERE id = ?1")
+			.bind(order.id, daysFromNow(-32).toISOString())
+			.run();
+		await backdateClock(file);
+		await sweepExpiredPrintFiles(lowest);
+		expect(await fileState(file)).toEqual({ expired: true, inR2: false });
+		const late = await send("POST", `/v1/orders/${order.id}/claims`, key, damagedBody(itemId, 1, [photo]));
+		expect((await expectError(late, "conflict", "items[0].quantity")).code).toBe("claim_not_allowed");
 	});
 
 	it("a file that expired before it was ever uploaded has no thumbnail to wait for: unavailable, and its route a 404", async () => {
