@@ -19,7 +19,7 @@ import {
 } from "../orders/order-helpers.ts";
 import { partnerWithThumbnail } from "../previews/preview-helpers.ts";
 import { partnerFileServer } from "../print-files/file-hosting.ts";
-import { sharpPng, smallPng, uploadedFile } from "../print-files/upload-helpers.ts";
+import { putBytes, requestUpload, sharpPng, smallPng, uploadedFile } from "../print-files/upload-helpers.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const { hostFile } = partnerFileServer("file-retention");
@@ -372,6 +372,30 @@ describe("expired print files, attacked", () => {
 		expect(await fileState(file)).toEqual({ expired: true, inR2: false });
 		const late = await send("POST", `/v1/orders/${order.id}/claims`, key, damagedBody(itemId, 1, [photo]));
 		expect((await expectError(late, "conflict", "items[0].quantity")).code).toBe("claim_not_allowed");
+	});
+
+	it("a PUT to an expired file's upload URL, a second one or a late first one, is a 403 upload_url_expired and stores nothing", async () => {
+		const key = (await createPartner()).keys.live.key;
+		const uploaded = await requestUpload(key);
+		expect((await putBytes(uploaded.upload_url, smallPng(57, 37), uploaded.upload_headers)).status).toBe(200);
+		const never = await requestUpload(key);
+		// Expired while their upload URLs still work (the URLs live 7 days at most, the files 31 at least:
+		// only a clock that jumped gets here).
+		await env.DB.prepare(
+			"UPDATE print_files SET expired_at = ?2, purged_at = ?2 WHERE id IN (SELECT value FROM json_each(?1))",
+		)
+			.bind(JSON.stringify([uploaded.id, never.id]), new Date().toISOString())
+			.run();
+		const uploadedRow = await findPrintFileById(env.DB, uploaded.id);
+		await env.PRINT_FILES.delete(uploadedRow?.r2_key ?? "");
+
+		for (const ticket of [uploaded, never]) {
+			const put = await putBytes(ticket.upload_url, smallPng(58, 37), ticket.upload_headers);
+			expect((await expectError(put, "forbidden")).code).toBe("upload_url_expired");
+		}
+		for (const id of [uploaded.id, never.id]) expect(await fileState(id)).toEqual({ expired: true, inR2: false });
+		const read = await api(`/v1/print-files/${never.id}`, { key });
+		expect(((await read.json()) as { status: string }).status).toBe("expired");
 	});
 
 	it("a file that expired before it was ever uploaded has no thumbnail to wait for: unavailable, and its route a 404", async () => {
