@@ -10,6 +10,7 @@ import { newId } from "../ids.ts";
 import { eventSubject } from "../orders/rows.ts";
 import { findOwnedOrder } from "../orders/store.ts";
 import { printFileNow } from "../print-files/inspection.ts";
+import { expiredFileRefusal, isExpiredFileAbort } from "../print-files/retention.ts";
 import { findAccountPrintFiles } from "../print-files/store.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { photoCount, photoFiles } from "./photos.ts";
@@ -72,10 +73,31 @@ export async function createClaim(
 			delivery: { url: found.order.callback_url },
 			createdAt: now,
 		},
+	}).catch(async (error: unknown) => {
+		if (isExpiredFileAbort(error)) throw await photoExpiredMeanwhile(databaseOf(env, owner.accountId), owner, photos);
+		throw error;
 	});
 	if (deliveries === null)
 		throw await unitsTakenMeanwhile(databaseOf(env, owner.accountId), orderId, input.items, units.shipped);
 	return { claim, deliveries };
+}
+
+/**
+ * The 422 of a claim whose photo the retention sweep expired between the check and the write (the
+ * database refused the photo's row): the first photo that reads expired now.
+ */
+async function photoExpiredMeanwhile(db: D1Database, owner: Owner, photos: string[]): Promise<ApiError> {
+	const files = await findAccountPrintFiles(db, owner.accountId, photos);
+	for (const [index, id] of photos.entries()) {
+		const file = files.get(id);
+		const expired = file === undefined ? null : expiredFileRefusal(file, `photo_file_ids[${index}]`);
+		if (expired !== null) return unprocessable(expired);
+	}
+	return new ApiError(
+		"print_file_expired",
+		"A photo of this claim expired while the claim was being written; upload it again.",
+		"photo_file_ids",
+	);
 }
 
 /** The 422 of a claim whose units other claims took between the check and the commit, naming the entry. */

@@ -11,7 +11,13 @@ import { configOf } from "../config.ts";
 import { everyDatabase } from "../databases.ts";
 import { log } from "../log.ts";
 import { ordersReleaseOfFile } from "../orders/file-release.ts";
-import { expireOrPostpone, type FileRelease, markPurged, retentionWork } from "../print-files/retention-store.ts";
+import {
+	expireOrPostpone,
+	type FileRelease,
+	markPurged,
+	retentionWork,
+	type SweptFile,
+} from "../print-files/retention-store.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -54,21 +60,40 @@ async function sweepDatabase(env: Env, database: D1Database, now: Date, batchSiz
 	const expired = await expireOrPostpone(database, work.due, RELEASES, at);
 	const seen = new Set(work.awaitingPurge.map((file) => file.id));
 	const toPurge = [...work.awaitingPurge, ...expired.filter((file) => !seen.has(file.id))].slice(0, batchSize);
-	if (toPurge.length > 0) {
-		// The row says expired before the object goes: a crash here leaves an expired file whose object the
-		// next run deletes, never an order-ready file without its bytes.
-		try {
-			await env.PRINT_FILES.delete(toPurge.map((file) => file.r2_key));
-		} catch (error) {
-			// The files read expired already; their objects go at a later run.
-			log.warn("retention.purge_failed", { files: toPurge.length, message: String(error) });
-			return { expired: expired.length, postponed: work.due.length - expired.length, purged: 0 };
-		}
-		await markPurged(
-			database,
-			toPurge.map((file) => file.id),
-			at.now,
-		);
+	// The rows say expired before the objects go: a crash here leaves expired files whose objects the next
+	// run deletes, never an order-ready file without its bytes.
+	const purged = await deleteObjects(env.PRINT_FILES, toPurge);
+	await markPurged(
+		database,
+		purged.map((file) => file.id),
+		at.now,
+	);
+	return { expired: expired.length, postponed: work.due.length - expired.length, purged: purged.length };
+}
+
+/**
+ * Deletes the files' objects from R2: in one call, or, when R2 refuses it, one object at a time, so an
+ * object R2 keeps refusing holds back no other. Returns the files whose object is gone; the others read
+ * expired already, and their objects are tried again at the next run.
+ */
+async function deleteObjects(bucket: R2Bucket, files: ReadonlyArray<SweptFile>): Promise<SweptFile[]> {
+	if (files.length === 0) return [];
+	try {
+		await bucket.delete(files.map((file) => file.r2_key));
+		return [...files];
+	} catch (error) {
+		log.warn("retention.purge_failed", { files: files.length, message: String(error) });
 	}
-	return { expired: expired.length, postponed: work.due.length - expired.length, purged: toPurge.length };
+	const deleted = await Promise.all(
+		files.map(async (file) => {
+			try {
+				await bucket.delete(file.r2_key);
+				return [file];
+			} catch (error) {
+				log.warn("retention.purge_failed", { print_file_id: file.id, message: String(error) });
+				return [];
+			}
+		}),
+	);
+	return deleted.flat();
 }

@@ -195,6 +195,13 @@ export const uploadRoutes = createApp<PublicEnv>().openapi(putUpload, async (c) 
 	}
 	const file = await findInEveryDatabase(c.env, (database) => findPrintFileById(database, id));
 	if (file === null) throw new ApiError("print_file_not_found", `No print file ${id}.`);
+	// Past its retention no bytes go under its key again (they would never be deleted): its URL is dead.
+	if (file.expired_at !== null) {
+		throw new ApiError(
+			"upload_url_expired",
+			`Print file ${id} passed its retention at ${file.expired_at}; request a new upload URL with POST /v1/print-files.`,
+		);
+	}
 	if (file.status !== "awaiting_upload") {
 		throw new ApiError(
 			"print_file_already_uploaded",

@@ -5,10 +5,15 @@ import { thumbnailKey } from "./thumbnail-store.ts";
 
 /**
  * A file's thumbnail as the API shows it: pending until the file is ready and the thumbnail made;
- * unavailable (`file_invalid`) for a file refused at inspection.
+ * unavailable (`file_invalid`) for a file refused at inspection, (`file_changed`) for a file that expired
+ * before its thumbnail was made.
  */
 export function thumbnailOf(row: PrintFileRow): PrintFileThumbnail {
 	const made = row.thumbnail_status === "ready";
+	// Past its retention the bytes are gone: a thumbnail not made by then never will be.
+	if (row.expired_at !== null && !made && row.thumbnail_status !== "unavailable") {
+		return { status: "unavailable", width_px: null, height_px: null, reason: "file_changed" };
+	}
 	if (row.thumbnail_status === null) {
 		return row.status === "invalid"
 			? { status: "unavailable", width_px: null, height_px: null, reason: "file_invalid" }

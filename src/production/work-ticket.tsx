@@ -224,6 +224,7 @@ function Ticket({ entry, look }: { entry: TicketItem; look: Look }) {
 								? null
 								: ` · ${item.file.width_px} × ${item.file.height_px} px`}
 							{item.effectiveDpi === null ? null : ` · ${item.effectiveDpi} DPI`}
+							{item.file.expired_at === null ? null : ` · expired ${item.file.expired_at.slice(0, 10)}, bytes deleted`}
 						</p>
 					)}
 				</div>

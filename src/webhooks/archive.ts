@@ -17,6 +17,15 @@ import { toEvent } from "./event-view.ts";
 /** The most events one cron run moves: a run's reads, writes and memory stay bounded whatever is due. */
 export const ARCHIVE_BATCH = 500;
 
+/** The most bytes of event bodies one cron run moves (at least one event): 500 events of 100 KB would be 50 MB. */
+export const ARCHIVE_BATCH_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The largest day object a run reads to merge into: merging holds the object two or three times over
+ * in memory, and a Worker has 128 MB. A larger day keeps its further events in D1 (logged).
+ */
+export const MAX_DAY_OBJECT_BYTES = 16 * 1024 * 1024;
+
 /** Day objects a run reads and writes side by side. */
 const DAYS_AT_ONCE = 6;
 
@@ -76,6 +85,15 @@ function parseArchive(text: string): Map<string, ArchiveLine> | null {
 async function mergeIntoDay(bucket: R2Bucket, key: string, lines: ReadonlyArray<ArchiveLine>): Promise<boolean> {
 	for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
 		const existing = await bucket.get(key);
+		if (existing !== null && existing.size > MAX_DAY_OBJECT_BYTES) {
+			await existing.body.cancel();
+			log.error("events_archive.day_too_large", {
+				key,
+				size_bytes: existing.size,
+				message: `the day's object passed ${MAX_DAY_OBJECT_BYTES} bytes; its further events stay in D1`,
+			});
+			return false;
+		}
 		const merged = existing === null ? new Map<string, ArchiveLine>() : parseArchive(await existing.text());
 		if (merged === null) {
 			log.error("events_archive.unreadable", { key, message: "a line is not an archived event; left as it is" });
@@ -97,14 +115,20 @@ async function mergeIntoDay(bucket: R2Bucket, key: string, lines: ReadonlyArray<
 	return false;
 }
 
-/** A database's events due for the archive at `now`: the oldest finished ones past the window, at most `limit`. */
+/**
+ * A database's events due for the archive at `now`: finished ones past the window, at most `limit` and
+ * ARCHIVE_BATCH_BYTES; the oldest in an even minute, the newest in an odd one. A day whose object cannot
+ * be written keeps its events in D1; taken from both ends, such a day holds back only its own events,
+ * never the whole archive behind it.
+ */
 export function dueEvents(
 	env: Env,
 	database: D1Database,
 	now: Date,
 	limit = ARCHIVE_BATCH,
 ): Promise<ArchivableEventRow[]> {
-	return archivableEvents(database, archiveCutoff(env, now), limit);
+	const from = now.getUTCMinutes() % 2 === 0 ? "oldest" : "newest";
+	return archivableEvents(database, archiveCutoff(env, now), limit, ARCHIVE_BATCH_BYTES, from);
 }
 
 /**

@@ -271,18 +271,45 @@ export type ArchivableEventRow = EventRow & EventOwner;
 
 /**
  * The oldest events created before `before` whose deliveries are all finished (none pending: a
- * delivery still under way keeps its event), at most `limit`, found through `events_by_time` in its
- * order. The events held back by a pending delivery are read past, so they never stop the rest.
+ * delivery still under way keeps its event), at most `limit` of them and, past the first, no more
+ * than `maxBytes` of bodies, found through `events_by_time` in its order. The events held back by a
+ * pending delivery are read past, so they never stop the rest. Two reads: the sizes, then the rows.
+ * `from: "newest"` takes the newest due events instead (walking the same index down from `before`).
  */
-export async function archivableEvents(db: D1Database, before: Date, limit: number): Promise<ArchivableEventRow[]> {
+export async function archivableEvents(
+	db: D1Database,
+	before: Date,
+	limit: number,
+	maxBytes: number,
+	from: "oldest" | "newest" = "oldest",
+): Promise<ArchivableEventRow[]> {
+	const direction = from === "oldest" ? "" : " DESC";
+	// The candidates' sizes first (no body leaves D1), then the full rows of those that fit the budget,
+	// each by its id: a run of large events is cut short, never skipped, and the first always goes.
+	const { results: candidates } = await db
+		.prepare(
+			`SELECT e.id, length(CAST(e.body AS BLOB)) AS size FROM events e
+			  WHERE e.created_at < ?1
+			    AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.event_id = e.id AND +p.status = 'pending')
+			  ORDER BY e.created_at${direction}, e.id${direction} LIMIT ?2`,
+		)
+		.bind(before.toISOString(), limit)
+		.all<{ id: string; size: number }>();
+	const taken: string[] = [];
+	let bytes = 0;
+	for (const candidate of candidates) {
+		if (taken.length > 0 && bytes + candidate.size > maxBytes) break;
+		taken.push(candidate.id);
+		bytes += candidate.size;
+	}
+	if (taken.length === 0) return [];
 	const { results } = await db
 		.prepare(
 			`SELECT ${EVENT_COLUMNS}, e.account_id AS accountId, e.mode FROM ${EVENT_SOURCE}
-			  WHERE e.created_at < ?1
-			    AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.event_id = e.id AND +p.status = 'pending')
-			  ORDER BY e.created_at, e.id LIMIT ?2`,
+			  WHERE e.id IN (SELECT value FROM json_each(?1))
+			  ORDER BY e.created_at, e.id`,
 		)
-		.bind(before.toISOString(), limit)
+		.bind(JSON.stringify(taken))
 		.all<StoredEventRow & EventOwner>();
 	return results.map((row) => ({ ...eventOf(row), accountId: row.accountId, mode: row.mode }));
 }

@@ -1,9 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createClaim } from "../../src/claims/create-claim.ts";
+import type { CreateClaimInput } from "../../src/claims/schema.ts";
 import { sweepExpiredPrintFiles } from "../../src/file-retention/sweep.ts";
+import { ApiError } from "../../src/http/errors.ts";
 import { findPrintFileById } from "../../src/print-files/store.ts";
 import { putProfile } from "../branding/branding-helpers.ts";
-import { damagedBody, deliveredOrder, postClaimOk, shippedOrder } from "../claims/claim-helpers.ts";
+import { ageShipment, damagedBody, deliveredOrder, postClaimOk, shippedOrder } from "../claims/claim-helpers.ts";
 import { consoleRequest, htmlOf, signedInOperator } from "../console/console-helpers.ts";
 import { api, createPartner, expectError, ISO_UTC, send } from "../helpers.ts";
 import {
@@ -16,7 +19,7 @@ import {
 } from "../orders/order-helpers.ts";
 import { partnerWithThumbnail } from "../previews/preview-helpers.ts";
 import { partnerFileServer } from "../print-files/file-hosting.ts";
-import { sharpPng, smallPng, uploadedFile } from "../print-files/upload-helpers.ts";
+import { putBytes, requestUpload, sharpPng, smallPng, uploadedFile } from "../print-files/upload-helpers.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const { hostFile } = partnerFileServer("file-retention");
@@ -43,6 +46,14 @@ async function backdateClock(id: string): Promise<void> {
 	await env.DB.prepare("UPDATE print_files SET retention_clock = '2000-01-01T00:00:00.000Z' WHERE id = ?1")
 		.bind(id)
 		.run();
+}
+
+/** Sweeps at `keptAt`, where the file must still be kept, then at `expiredAt`, where it must be expired and gone from R2. */
+async function expectExpiresBetween(file: string, keptAt: Date, expiredAt: Date, swept: Env = env): Promise<void> {
+	await sweepExpiredPrintFiles(swept, keptAt);
+	expect(await fileState(file)).toEqual({ expired: false, inR2: true });
+	await sweepExpiredPrintFiles(swept, expiredAt);
+	expect(await fileState(file)).toEqual({ expired: true, inR2: false });
 }
 
 /** A ready file of a new partner, expired by the sweep (nothing used it; the clock moved 46 days on). */
@@ -138,10 +149,7 @@ describe("the print files' retention sweep", () => {
 		// Its clock as old as can be again: only the replacement starts it anew.
 		await backdateClock(logo);
 		await putProfile(key, { brand_name: "Lumen Prints" });
-		await sweepExpiredPrintFiles(env, daysFromNow(44));
-		expect(await fileState(logo)).toEqual({ expired: false, inR2: true });
-		await sweepExpiredPrintFiles(env, daysFromNow(46));
-		expect(await fileState(logo)).toEqual({ expired: true, inR2: false });
+		await expectExpiresBetween(logo, daysFromNow(44), daysFromNow(46));
 	});
 
 	it("more due files than one batch take two runs, and a rerun changes nothing", async () => {
@@ -307,5 +315,202 @@ describe("a new use racing the sweep's expiry", () => {
 				expect(state.expired).toBe(true);
 			}
 		}
+	});
+});
+
+describe("expired print files, attacked", () => {
+	it("an order against a quote made before its file expired is a 422 print_file_expired naming the item's field", async () => {
+		const partner = await createPartner();
+		const key = partner.keys.live.key;
+		const file = await uploadedFile(key, sharpPng());
+		const body = orderBody(file);
+		const quoted = await send("POST", "/v1/quotes", key, { ship_to: body.ship_to, items: body.items });
+		expect(quoted.status).toBe(201);
+		const quote = (await quoted.json()) as { id: string };
+		await backdateClock(file);
+		await sweepExpiredPrintFiles(env);
+		expect(await fileState(file)).toEqual({ expired: true, inR2: false });
+
+		const response = await postOrder(key, { ...body, quote_id: quote.id });
+		expect((await expectError(response, "validation_error", "items[0].print_file_id")).code).toBe("print_file_expired");
+	});
+
+	it("at the lowest retention (31 days) a claim on its window's last day still gets a reprint of the kept file, which the reprint holds again", async () => {
+		const lowest: Env = { ...env, PRINT_FILE_RETENTION_DAYS: "31" };
+		const { key, opsKey, file, order, itemId, photo, shipment } = await deliveredOrder(1);
+		// Delivered 29 days and 23 hours ago: the claim window (30 days) closes within the hour.
+		const hoursAgo = 29 * 24 + 23;
+		await ageShipment(shipment.id, hoursAgo / 24);
+		await env.DB.prepare("UPDATE orders SET delivered_at = ?2 WHERE id = ?1")
+			.bind(order.id, new Date(Date.now() - hoursAgo * 3600_000).toISOString())
+			.run();
+		const claim = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
+		await sweepExpiredPrintFiles(lowest, daysFromNow(60));
+		expect(await fileState(file)).toEqual({ expired: false, inR2: true });
+
+		const approved = await send("POST", `/v1/ops/claims/${claim.id}/approve`, opsKey, {
+			remedy: "reprint",
+			message: "A new one ships.",
+		});
+		expect(approved.status).toBe(200);
+		const reprintId = ((await approved.json()) as { resolution: { reprint_order_id: string } }).resolution
+			.reprint_order_id;
+		expect((await readOrder(key, reprintId)).items[0]?.print_file_id).toBe(file);
+		await sweepExpiredPrintFiles(lowest, daysFromNow(120));
+		expect(await fileState(file)).toEqual({ expired: false, inR2: true });
+	});
+
+	it("a claim after the window is refused, so no claim ever reaches a file the lowest retention deleted", async () => {
+		const lowest: Env = { ...env, PRINT_FILE_RETENTION_DAYS: "31" };
+		const { key, file, order, itemId, photo, shipment } = await deliveredOrder(1);
+		await ageShipment(shipment.id, 32);
+		await env.DB.prepare("UPDATE orders SET delivered_at = ?2 WHERE id = ?1")
+			.bind(order.id, daysFromNow(-32).toISOString())
+			.run();
+		await backdateClock(file);
+		await sweepExpiredPrintFiles(lowest);
+		expect(await fileState(file)).toEqual({ expired: true, inR2: false });
+		const late = await send("POST", `/v1/orders/${order.id}/claims`, key, damagedBody(itemId, 1, [photo]));
+		expect((await expectError(late, "conflict", "items[0].quantity")).code).toBe("claim_not_allowed");
+	});
+
+	it("a PUT to an expired file's upload URL, a second one or a late first one, is a 403 upload_url_expired and stores nothing", async () => {
+		const key = (await createPartner()).keys.live.key;
+		const uploaded = await requestUpload(key);
+		expect((await putBytes(uploaded.upload_url, smallPng(57, 37), uploaded.upload_headers)).status).toBe(200);
+		const never = await requestUpload(key);
+		// Expired while their upload URLs still work (the URLs live 7 days at most, the files 31 at least:
+		// only a clock that jumped gets here).
+		await env.DB.prepare(
+			"UPDATE print_files SET expired_at = ?2, purged_at = ?2 WHERE id IN (SELECT value FROM json_each(?1))",
+		)
+			.bind(JSON.stringify([uploaded.id, never.id]), new Date().toISOString())
+			.run();
+		const uploadedRow = await findPrintFileById(env.DB, uploaded.id);
+		await env.PRINT_FILES.delete(uploadedRow?.r2_key ?? "");
+
+		for (const ticket of [uploaded, never]) {
+			const put = await putBytes(ticket.upload_url, smallPng(58, 37), ticket.upload_headers);
+			expect((await expectError(put, "forbidden")).code).toBe("upload_url_expired");
+		}
+		for (const id of [uploaded.id, never.id]) expect(await fileState(id)).toEqual({ expired: true, inR2: false });
+		const read = await api(`/v1/print-files/${never.id}`, { key });
+		expect(((await read.json()) as { status: string }).status).toBe("expired");
+	});
+
+	it("a file that expired before it was ever uploaded has no thumbnail to wait for: unavailable, and its route a 404", async () => {
+		const key = (await createPartner()).keys.live.key;
+		const created = await send("POST", "/v1/print-files", key, {
+			filename: "never-sent.png",
+			content_type: "image/png",
+		});
+		expect(created.status).toBe(201);
+		const { id } = (await created.json()) as { id: string };
+		await backdateClock(id);
+		await sweepExpiredPrintFiles(env);
+
+		const read = await api(`/v1/print-files/${id}`, { key });
+		const body = (await read.json()) as { status: string; thumbnail: { status: string; reason: string | null } };
+		expect(body.status).toBe("expired");
+		expect(body.thumbnail).toMatchObject({ status: "unavailable", reason: "file_changed" });
+		const thumbnail = await api(`/v1/print-files/${id}/thumbnail`, { key });
+		expect((await expectError(thumbnail, "not_found", "id")).code).toBe("thumbnail_unavailable");
+	});
+
+	it("the work ticket of an old delivered order whose file expired still prints, saying its file expired, with the preview from the kept thumbnail", async () => {
+		const { opsKey, file, order } = await deliveredOrder(1);
+		await sweepExpiredPrintFiles(env, daysFromNow(46));
+		expect(await fileState(file)).toEqual({ expired: true, inR2: false });
+		const ticket = await api(`/v1/ops/orders/${order.id}/work-ticket`, { key: opsKey });
+		expect(ticket.status).toBe(200);
+		const html = await ticket.text();
+		expect(html).toContain(order.id);
+		expect(html).toMatch(new RegExp(`File <code>${file}</code>[^<]* · expired \\d{4}-\\d{2}-\\d{2}, bytes deleted`));
+		// Its framed preview is still drawn, from the kept thumbnail.
+		expect(html).toContain("data:image/png;base64,");
+	});
+
+	it("a claim whose photo expires between its check and its write is a 422 print_file_expired naming the photo, not a 500", async () => {
+		const { partner, key, order, itemId, photo } = await deliveredOrder(1);
+		await backdateClock(photo);
+		// The real sweep runs right after the claim's check has read the photo's object in R2, before its write.
+		const sweepAfterHead: Env = {
+			...env,
+			PRINT_FILES: new Proxy(env.PRINT_FILES, {
+				get(bucket, property) {
+					if (property === "head") {
+						return async (r2Key: string) => {
+							const head = await bucket.head(r2Key);
+							await sweepExpiredPrintFiles(env);
+							return head;
+						};
+					}
+					const value: unknown = Reflect.get(bucket, property);
+					return typeof value === "function" ? value.bind(bucket) : value;
+				},
+			}),
+		};
+		const refused = await createClaim(
+			sweepAfterHead,
+			{ accountId: partner.account.id, mode: "live" },
+			order.id,
+			damagedBody(itemId, 1, [photo]) as CreateClaimInput,
+			new Date(),
+		).catch((error: unknown) => error);
+		expect(refused).toBeInstanceOf(ApiError);
+		expect(refused).toMatchObject({ code: "print_file_expired", field: "photo_file_ids[0]" });
+		expect(await fileState(photo)).toEqual({ expired: true, inR2: false });
+		const claims = await api(`/v1/orders/${order.id}/claims`, { key });
+		expect(((await claims.json()) as { data: unknown[] }).data).toEqual([]);
+	});
+});
+
+describe("the sweep, attacked", () => {
+	it("ten runs at once expire each due file once and delete its bytes, and leave a file an order took meanwhile alone", async () => {
+		const key = (await createPartner()).keys.live.key;
+		const files = await Promise.all([50, 51, 52, 53, 54].map((width) => uploadedFile(key, smallPng(width, 37))));
+		const taken = await uploadedFile(key, sharpPng());
+		for (const id of [...files, taken]) await backdateClock(id);
+		const at = new Date("2000-03-01T00:00:00.000Z");
+
+		const [runs, order] = await Promise.all([
+			Promise.all(Array.from({ length: 10 }, () => sweepExpiredPrintFiles(env, at))),
+			postOrder(key, orderBody(taken)),
+		]);
+		expect(runs.reduce((sum, run) => sum + run.expired, 0)).toBe(order.status === 201 ? 5 : 6);
+		for (const id of files) expect(await fileState(id)).toEqual({ expired: true, inR2: false });
+		if (order.status === 201) {
+			await order.arrayBuffer();
+			expect(await fileState(taken)).toEqual({ expired: false, inR2: true });
+		} else {
+			expect((await expectError(order, "validation_error", "items[0].print_file_id")).code).toBe("print_file_expired");
+		}
+	});
+
+	it("a retention lowered from 45 to 31 days expires, at the next run, a file whose order was delivered 32 days before", async () => {
+		const { file } = await deliveredOrder(1);
+		await sweepExpiredPrintFiles(env, daysFromNow(32));
+		expect(await fileState(file)).toEqual({ expired: false, inR2: true });
+		await expectExpiresBetween(file, daysFromNow(30), daysFromNow(32), { ...env, PRINT_FILE_RETENTION_DAYS: "31" });
+	});
+
+	it("an object R2 refuses to delete holds back no other file's deletion: the others go, it is tried again later", async () => {
+		const key = (await createPartner()).keys.live.key;
+		const refused = await uploadedFile(key, smallPng(55, 37));
+		const fine = await uploadedFile(key, smallPng(56, 37));
+		// A key longer than R2 takes (1,024 bytes): every call naming it throws. It expired first, so it
+		// leads the files awaiting deletion.
+		await env.DB.prepare("UPDATE print_files SET expired_at = '1999-01-01T00:00:00.000Z', r2_key = ?2 WHERE id = ?1")
+			.bind(refused, `print-files/${"x".repeat(1100)}`)
+			.run();
+		await env.DB.prepare("UPDATE print_files SET expired_at = '1999-01-02T00:00:00.000Z' WHERE id = ?1")
+			.bind(fine)
+			.run();
+		await sweepExpiredPrintFiles(env, daysFromNow(1));
+		await sweepExpiredPrintFiles(env, daysFromNow(1));
+		expect(await fileState(fine)).toEqual({ expired: true, inR2: false });
+		expect((await findPrintFileById(env.DB, fine))?.purged_at).toMatch(ISO_UTC);
+		expect((await findPrintFileById(env.DB, refused))?.purged_at).toBeNull();
+		await env.DB.prepare("UPDATE print_files SET purged_at = expired_at WHERE id = ?1").bind(refused).run();
 	});
 });

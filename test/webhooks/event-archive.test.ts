@@ -2,14 +2,23 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { KeyMode } from "../../src/accounts/scopes.ts";
+import { encodeCursor } from "../../src/http/cursor.ts";
 import { newId } from "../../src/ids.ts";
 import worker from "../../src/index.ts";
 import { eventSubject, newOrderRow } from "../../src/orders/rows.ts";
 import { insertOrder } from "../../src/orders/store.ts";
-import { ARCHIVE_BATCH, archiveKey, archiveOldEvents, dueEvents, writeArchive } from "../../src/webhooks/archive.ts";
+import {
+	ARCHIVE_BATCH,
+	ARCHIVE_BATCH_BYTES,
+	archiveKey,
+	archiveOldEvents,
+	dueEvents,
+	MAX_DAY_OBJECT_BYTES,
+	writeArchive,
+} from "../../src/webhooks/archive.ts";
 import { deleteArchivedEvents } from "../../src/webhooks/event-store.ts";
 import { eventStatements } from "../../src/webhooks/store.ts";
-import { api, createAdminKey, createKeyWithScopes, createPartner, expectError } from "../helpers.ts";
+import { api, createAdminKey, createKeyWithScopes, createPartner, expectError, insertKeyRow } from "../helpers.ts";
 import { externalId, SHIP_TO } from "../orders/order-helpers.ts";
 import { hookUrl, storedEvent } from "./webhook-helpers.ts";
 
@@ -373,6 +382,110 @@ describe("the events archive", () => {
 	});
 });
 
+describe("the events archive, attacked", () => {
+	it(`a run moves at most ${ARCHIVE_BATCH_BYTES} bytes of event bodies: a day of 100 KB events goes over several runs, each event once`, async () => {
+		const at = new Date(Date.UTC(2026, 7, 3, 11));
+		const { owner, now } = await ownerPastWindow("Heavy Day Gallery", at);
+		const { orderId } = await oldEvents(owner, at, 0);
+		const count = Math.ceil((ARCHIVE_BATCH_BYTES * 1.5) / 100_000);
+		const statements = Array.from({ length: count }, (_, index) =>
+			env.DB.prepare(
+				"INSERT INTO events (id, account_id, mode, order_id, type, body, created_at) VALUES (?1, ?2, ?3, ?4, 'order.updated', ?5, ?6)",
+			).bind(
+				newId("evt"),
+				owner.accountId,
+				owner.mode,
+				orderId,
+				JSON.stringify({ event: "order.updated", pad: "é".repeat(50_000) }),
+				new Date(at.getTime() + index + 1).toISOString(),
+			),
+		);
+		for (let start = 0; start < statements.length; start += 20) {
+			await env.DB.batch(statements.slice(start, start + 20));
+		}
+
+		const first = await archiveOldEvents(env, now);
+		expect(first).toBeGreaterThan(1);
+		expect(first).toBeLessThanOrEqual(Math.ceil(ARCHIVE_BATCH_BYTES / 100_000) + 1);
+		await drain(now);
+		expect(await eventsInD1(orderId)).toEqual([]);
+		await expectEachOnce(owner, at, count + 1);
+	});
+
+	it("a day whose object cannot be written holds back only its own events: runs take the due events from both ends", async () => {
+		const at = new Date(Date.UTC(2020, 2, 1, 5));
+		const { owner: stuck } = await ownerPastWindow("Stuck Day Gallery", at);
+		const later = new Date(at.getTime() + 3 * DAY_MS);
+		const other: Owner = { accountId: (await createPartner("Next Day Gallery")).account.id, mode: "live" };
+		// More events than a run takes, on a day whose object is not an archive: each run fails to write it.
+		const stuckEvents = await oldEvents(stuck, at, ARCHIVE_BATCH + 20);
+		await env.PRINT_FILES.put(archiveKey(stuck, "2020-03-01"), "written by hand\n");
+		const { orderId } = await oldEvents(other, later, 2);
+		const evenMinute = new Date(Date.UTC(2020, 5, 2, 12, 0));
+		const oddMinute = new Date(Date.UTC(2020, 5, 2, 12, 1));
+
+		expect(await archiveOldEvents(env, evenMinute)).toBe(0);
+		expect(await eventsInD1(orderId)).toHaveLength(3);
+		expect(await archiveOldEvents(env, oddMinute)).toBe(3);
+		expect(await eventsInD1(orderId)).toEqual([]);
+		await expectEachOnce(other, later, 3);
+		expect(await eventsInD1(stuckEvents.orderId)).toHaveLength(ARCHIVE_BATCH + 21);
+
+		await env.PRINT_FILES.delete(archiveKey(stuck, "2020-03-01"));
+		await drain(oddMinute);
+		expect(await eventsInD1(stuckEvents.orderId)).toEqual([]);
+	});
+
+	it(`a day whose object passed ${MAX_DAY_OBJECT_BYTES} bytes is not read into memory: its further events stay in D1, the object as it was`, async () => {
+		const at = new Date(Date.UTC(2026, 9, 20, 7));
+		const { owner, now } = await ownerPastWindow("Oversized Day Gallery", at);
+		const { orderId } = await oldEvents(owner, at, 2);
+		const line = JSON.stringify({ id: "evt_big", created_at: at.toISOString(), pad: "x".repeat(MAX_DAY_OBJECT_BYTES) });
+		const stored = await env.PRINT_FILES.put(archiveKey(owner, "2026-10-20"), `${line}\n`);
+		// Every other due event goes; these stay.
+		await drain(now);
+		expect(await eventsInD1(orderId)).toHaveLength(3);
+		expect((await env.PRINT_FILES.head(archiveKey(owner, "2026-10-20")))?.etag).toBe(stored?.etag);
+		await env.PRINT_FILES.delete(archiveKey(owner, "2026-10-20"));
+		await drain(now);
+	});
+
+	it("an event exactly at the window's edge stays in D1; a millisecond older goes", async () => {
+		const at = new Date(Date.UTC(2026, 8, 14, 0, 0, 0));
+		const { owner } = await ownerPastWindow("Edge Gallery", at);
+		const now = new Date(at.getTime() + WINDOW_DAYS * DAY_MS);
+		const { orderId, eventIds } = await oldEvents(owner, new Date(at.getTime() - 2), 2);
+		// The order.received event is 2 ms past the edge, the first in_production 1 ms, the second exactly at it.
+		await drain(now);
+		expect(await eventsInD1(orderId)).toEqual([eventIds[1]]);
+		await drain(new Date(now.getTime() + 1));
+		expect(await eventsInD1(orderId)).toEqual([]);
+		// Both sides of the edge in the day's object, and nothing in the day before.
+		await expectEachOnce(owner, at, 1);
+		expect(await archivedIds(owner, new Date(at.getTime() - 1))).toHaveLength(2);
+	});
+
+	it("a cursor of GET /v1/events pointing into the archived range gives an empty page, not an error", async () => {
+		const partner = await createPartner("Cursor Gallery");
+		const owner: Owner = { accountId: partner.account.id, mode: "live" };
+		const key = partner.keys.live.key;
+		const at = daysAgo(WINDOW_DAYS + 2);
+		const { eventIds } = await oldEvents(owner, at, 3);
+		const first = await api("/v1/events?limit=2", { key });
+		const page = (await first.json()) as { data: { id: string }[]; next_cursor: string | null };
+		expect(page.next_cursor).not.toBeNull();
+		await drain();
+
+		const next = await api(`/v1/events?limit=2&cursor=${page.next_cursor ?? ""}`, { key });
+		expect(next.status).toBe(200);
+		expect(await next.json()).toEqual({ data: [], next_cursor: null });
+		// A cursor made up to point at an archived event reads the same.
+		const madeUp = encodeCursor({ createdAt: at.toISOString(), id: eventIds[2] ?? "" });
+		const pointed = await api(`/v1/events?limit=100&cursor=${madeUp}`, { key });
+		expect(await pointed.json()).toEqual({ data: [], next_cursor: null });
+	});
+});
+
 describe("GET /v1/admin/accounts/{id}/events-archive/{mode}/{day}", () => {
 	it("gives the service team an archived day as stored, one event per line", async () => {
 		const at = new Date(Date.UTC(2026, 7, 20, 15));
@@ -431,13 +544,23 @@ describe("GET /v1/admin/accounts/{id}/events-archive/{mode}/{day}", () => {
 			"validation_error",
 			"id",
 		);
+		for (const [path, field] of [
+			[`..%2F..%2Facct_X1/events-archive/live/2026-02-01`, "id"],
+			[`acct_X1/events-archive/live/..%2F..%2F2026-02-01`, "day"],
+			[`acct_X1/events-archive/live%2F..%2Ftest/2026-02-01`, "mode"],
+			[`acct_X1/events-archive/live/2026-02-01%00`, "day"],
+		] as const) {
+			await expectError(await api(`${base}/${path}`, { key: admin }), "validation_error", field);
+		}
 	});
 
-	it("is the admin's alone: a partner key and an ops key are refused", async () => {
+	it("is the admin's alone: a partner key, an ops key and a test-mode admin key are refused", async () => {
 		const partner = await createPartner("Curious Gallery");
 		const path = `/v1/admin/accounts/${partner.account.id}/events-archive/live/2026-08-20`;
 		await expectError(await api(path, { key: partner.keys.live.key }), "forbidden");
 		await expectError(await api(path, { key: await createKeyWithScopes(["ops"]) }), "forbidden");
+		// An admin scope on a test key (which provisioning never issues) reads no archive either.
+		await expectError(await api(path, { key: await insertKeyRow(["admin"], "test") }), "forbidden");
 		await expectError(await api(path), "unauthorized");
 	});
 });
