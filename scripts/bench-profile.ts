@@ -1,0 +1,332 @@
+/**
+ * `npm run bench:profile -- --route create|read|health`: V8's CPU profile of one route under load.
+ * Starts `wrangler dev` on a throwaway state folder with its DevTools inspector on a free loopback
+ * port, sets up a partner with lifted limits and a ready print file (as `npm run bench` does), warms
+ * the route up, then connects to the Worker's inspector over the Chrome DevTools Protocol, starts V8's
+ * sampling profiler, drives `--requests` requests (10 at a time), stops it and prints the self time by
+ * function and by source file (the bundle's lines mapped back to the `src/` and `node_modules/` file
+ * each came from). The Worker and its Durable Objects run in the one isolate profiled; D1 and R2's
+ * local simulation run in other isolates and are not in the profile. `--out file.cpuprofile` keeps the
+ * raw profile for Chromium's DevTools. The whole run is bounded by `--timeout` seconds; it stops its
+ * server and removes its folder on success, failure and timeout.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { z } from "zod";
+import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
+import { createScenarioAccounts, liftLimits, scenarioShipTo, uploadReadyFile } from "./lib/scenario.ts";
+import { applyMigrations, type D1Target } from "./lib/wrangler.ts";
+
+const ROUTES = ["create", "read", "health"] as const;
+type RouteName = (typeof ROUTES)[number];
+
+const { values } = parseArgs({
+	options: {
+		route: { type: "string", default: "create" },
+		requests: { type: "string", default: "2000" },
+		warmup: { type: "string", default: "300" },
+		top: { type: "string", default: "25" },
+		out: { type: "string" },
+		timeout: { type: "string", default: "300" },
+	},
+});
+const route = z.enum(ROUTES).parse(values.route);
+const requests = Math.min(50_000, Math.max(10, Number(values.requests)));
+const warmupRequests = Math.min(10_000, Math.max(0, Number(values.warmup)));
+const top = Math.min(200, Math.max(1, Number(values.top)));
+const timeoutSeconds = Math.min(1_800, Math.max(30, Number(values.timeout)));
+const CONNECTIONS = 10;
+/** V8's sampling interval, in microseconds (its default is 1,000). */
+const SAMPLING_INTERVAL_US = 100;
+
+/** The parts of a CPU profile (the DevTools Protocol's Profiler.Profile) the summary reads. */
+const ProfileSchema = z.object({
+	nodes: z.array(
+		z.object({
+			id: z.number(),
+			children: z.array(z.number()).optional(),
+			callFrame: z.object({
+				functionName: z.string(),
+				scriptId: z.string(),
+				url: z.string(),
+				lineNumber: z.number(),
+				columnNumber: z.number(),
+			}),
+		}),
+	),
+	startTime: z.number(),
+	endTime: z.number(),
+	samples: z.array(z.number()).optional(),
+	timeDeltas: z.array(z.number()).optional(),
+});
+type Profile = z.infer<typeof ProfileSchema>;
+
+const TargetsSchema = z.array(z.object({ webSocketDebuggerUrl: z.string(), title: z.string().optional() }));
+const ReplySchema = z.object({
+	id: z.number().optional(),
+	method: z.string().optional(),
+	params: z.unknown().optional(),
+	result: z.unknown().optional(),
+	error: z.object({ message: z.string() }).optional(),
+});
+const ScriptParsedSchema = z.object({ scriptId: z.string(), url: z.string() });
+
+/** One DevTools Protocol session over a WebSocket: commands answered by id, events kept by method. */
+type Session = {
+	send(method: string, params?: Record<string, unknown>): Promise<unknown>;
+	events(method: string): unknown[];
+	close(): void;
+};
+
+async function openSession(url: string): Promise<Session> {
+	// wrangler's inspector proxy takes only loopback origins.
+	const socket = new WebSocket(url, { headers: { Origin: "http://127.0.0.1" } });
+	const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+	const received = new Map<string, unknown[]>();
+	let nextId = 0;
+	socket.addEventListener("message", (event) => {
+		const reply = ReplySchema.parse(JSON.parse(String(event.data)));
+		if (reply.id !== undefined) {
+			const waiter = pending.get(reply.id);
+			pending.delete(reply.id);
+			if (reply.error !== undefined) waiter?.reject(new Error(reply.error.message));
+			else waiter?.resolve(reply.result);
+		} else if (reply.method !== undefined) {
+			received.set(reply.method, [...(received.get(reply.method) ?? []), reply.params]);
+		}
+	});
+	await new Promise<void>((resolve, reject) => {
+		socket.addEventListener("open", () => resolve(), { once: true });
+		socket.addEventListener("error", () => reject(new Error(`could not connect to ${url}`)), { once: true });
+	});
+	socket.addEventListener("close", () => {
+		for (const waiter of pending.values()) waiter.reject(new Error("the inspector closed the connection"));
+		pending.clear();
+	});
+	return {
+		send(method, params = {}) {
+			nextId += 1;
+			const id = nextId;
+			return new Promise((resolve, reject) => {
+				pending.set(id, { resolve, reject });
+				socket.send(JSON.stringify({ id, method, params }));
+			});
+		},
+		events: (method) => received.get(method) ?? [],
+		close: () => socket.close(),
+	};
+}
+
+/** The Worker's inspector target: wrangler's proxy lists it once the Worker has answered a request. */
+async function workerTarget(inspectorPort: number): Promise<string> {
+	const deadline = Date.now() + 30_000;
+	while (Date.now() < deadline) {
+		const targets = await fetch(`http://127.0.0.1:${inspectorPort}/json`)
+			.then(async (response) => TargetsSchema.parse(await response.json()))
+			.catch(() => []);
+		const first = targets[0];
+		if (first !== undefined) return first.webSocketDebuggerUrl;
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	throw new Error(`no inspector target on port ${inspectorPort}`);
+}
+
+/** Where a line of a bundle came from: the source file and the line's place in that file's part of the bundle. */
+type SourceLine = { file: string; line: number };
+
+/**
+ * For each bundled script, the source file of each of its lines: esbuild starts every module of a
+ * bundle that is not minified with a `// path/to/file.ts` comment line.
+ */
+async function sourceFilesByLine(session: Session, scriptIds: Set<string>): Promise<Map<string, SourceLine[]>> {
+	await session.send("Debugger.enable");
+	const files = new Map<string, SourceLine[]>();
+	for (const parsed of session.events("Debugger.scriptParsed")) {
+		const script = ScriptParsedSchema.parse(parsed);
+		if (!scriptIds.has(script.scriptId)) continue;
+		const { scriptSource } = z
+			.object({ scriptSource: z.string() })
+			.parse(await session.send("Debugger.getScriptSource", { scriptId: script.scriptId }));
+		let current = script.url === "" ? "(no url)" : path.basename(script.url);
+		let startsAt = 0;
+		const lines = scriptSource.split("\n").map((text, index) => {
+			const marker = /^\/\/ ((?:src|node_modules|\.\.\/)\S*\.[cm]?[jt]sx?)$/.exec(text);
+			if (marker?.[1] !== undefined) {
+				// Dependencies come through node_modules, wherever the folder really lives.
+				current = marker[1].replace(/^(\.\.\/)+/, "").replace(/^.*?(node_modules\/)/, "$1");
+				startsAt = index;
+			}
+			return { file: current, line: index - startsAt };
+		});
+		files.set(script.scriptId, lines);
+	}
+	await session.send("Debugger.disable");
+	return files;
+}
+
+type SelfTime = { name: string; microseconds: number };
+
+/** A frame's name: the function and its file (and, for an anonymous function, its line in that file's part of the bundle). */
+function frameName(frame: Profile["nodes"][number]["callFrame"], linesOf: Map<string, SourceLine[]>) {
+	const source = linesOf.get(frame.scriptId)?.[frame.lineNumber];
+	const file = source?.file ?? (frame.url === "" ? "(V8 and runtime)" : frame.url);
+	const name =
+		frame.functionName === "" ? `(anonymous, line ${(source?.line ?? frame.lineNumber) + 1})` : frame.functionName;
+	return { file, name: `${name}  ${file}` };
+}
+
+/**
+ * The profile's self time by function and by source file, and the total time (its own and its callees')
+ * of each function of the service's own code, `src/`: where a runtime call (a D1 query, a Durable Object
+ * call, a Response) shows up under the code that made it. Largest first.
+ */
+function summarise(profile: Profile, linesOf: Map<string, SourceLine[]>) {
+	const byNode = new Map<number, number>();
+	const samples = profile.samples ?? [];
+	const deltas = profile.timeDeltas ?? [];
+	// Each sample's time is the gap to the next one (the last sample has none).
+	samples.forEach((nodeId, index) => {
+		const next = deltas[index + 1] ?? 0;
+		byNode.set(nodeId, (byNode.get(nodeId) ?? 0) + next);
+	});
+	const parentOf = new Map<number, number>();
+	for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+	const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+	const byFunction = new Map<string, number>();
+	const byFile = new Map<string, number>();
+	const inclusive = new Map<string, number>();
+	let busy = 0;
+	let idle = 0;
+	for (const node of profile.nodes) {
+		const micros = byNode.get(node.id) ?? 0;
+		if (micros === 0) continue;
+		if (node.callFrame.functionName === "(idle)") {
+			idle += micros;
+			continue;
+		}
+		busy += micros;
+		const { file, name } = frameName(node.callFrame, linesOf);
+		byFunction.set(name, (byFunction.get(name) ?? 0) + micros);
+		byFile.set(file, (byFile.get(file) ?? 0) + micros);
+		// Each of the service's functions on this stack once, however deep its recursion.
+		const onStack = new Set<string>();
+		for (let at: number | undefined = node.id; at !== undefined; at = parentOf.get(at)) {
+			const frame = nodes.get(at)?.callFrame;
+			if (frame === undefined) break;
+			const named = frameName(frame, linesOf);
+			if (named.file.startsWith("src/")) onStack.add(named.name);
+		}
+		for (const name of onStack) inclusive.set(name, (inclusive.get(name) ?? 0) + micros);
+	}
+	const sorted = (map: Map<string, number>): SelfTime[] =>
+		[...map.entries()]
+			.map(([name, microseconds]) => ({ name, microseconds }))
+			.sort((a, b) => b.microseconds - a.microseconds);
+	return { busy, idle, byFunction: sorted(byFunction), byFile: sorted(byFile), inclusive: sorted(inclusive) };
+}
+
+function printTable(title: string, rows: SelfTime[], busy: number, completed: number): void {
+	console.log(`\n${title.padEnd(72)} ms   share   µs/request`);
+	for (const row of rows.slice(0, top)) {
+		console.log(
+			`  ${row.name.slice(0, 70).padEnd(70)} ${(row.microseconds / 1000).toFixed(1).padStart(8)} ${`${((row.microseconds / busy) * 100).toFixed(1)}%`.padStart(7)} ${(row.microseconds / completed).toFixed(1).padStart(11)}`,
+		);
+	}
+}
+
+type Driven = { url: string; method: "GET" | "POST"; headers: Record<string, string>; body?: () => string };
+
+async function drive(target: Driven, amount: number): Promise<{ completed: number; non2xx: number }> {
+	const { body } = target;
+	const result = await autocannon({
+		url: target.url,
+		method: target.method,
+		headers: target.headers,
+		connections: CONNECTIONS,
+		amount,
+		...(body === undefined ? {} : { requests: [{ setupRequest: (request) => ({ ...request, body: body() }) }] }),
+	});
+	return { completed: result.requests.total, non2xx: result.non2xx + result.errors };
+}
+
+const persistTo = await mkdtemp(path.join(tmpdir(), "fps-profile-"));
+let server: DevServer | undefined;
+const deadline = setTimeout(() => {
+	console.error(`bench:profile: stopped after ${timeoutSeconds} s`);
+	process.exitCode = 1;
+	void Promise.resolve(server?.stop()).finally(() =>
+		rm(persistTo, { recursive: true, force: true }).finally(() => process.exit()),
+	);
+}, timeoutSeconds * 1000);
+try {
+	const target: D1Target = { remote: false, persistTo };
+	await applyMigrations(target);
+	const { partner, adminKey } = await createScenarioAccounts(target, "Profile");
+	const inspectorPort = await freePort();
+	server = await startDevServer({
+		port: await freePort(),
+		persistTo,
+		inspectorPort,
+		vars: { UPLOAD_SIGNING_SECRET: "bench-upload-signing-secret-0123456789" },
+	});
+	const origin = server.origin;
+	await liftLimits(origin, adminKey, partner.account.id);
+	const auth = { Authorization: `Bearer ${partner.keys.live.key}` };
+	const json = { ...auth, "Content-Type": "application/json" };
+	const fileId = await uploadReadyFile(origin, json);
+	let sequence = 0;
+	const orderBody = () => {
+		sequence += 1;
+		return JSON.stringify({
+			external_id: `PROFILE-${process.pid}-${sequence}`,
+			ship_to: scenarioShipTo("Profile Buyer"),
+			items: [{ print_file_id: fileId, width_in: 8, height_in: 10, frame: "walnut-flat-075", mat: "bright-white" }],
+		});
+	};
+	const seeded = await fetch(`${origin}/v1/orders`, { method: "POST", headers: json, body: orderBody() });
+	if (seeded.status !== 201) throw new Error(`order create failed: ${seeded.status} ${await seeded.text()}`);
+	const orderId = z.object({ id: z.string() }).parse(await seeded.json()).id;
+
+	const driven: Record<RouteName, Driven> = {
+		create: { url: `${origin}/v1/orders`, method: "POST", headers: json, body: orderBody },
+		read: { url: `${origin}/v1/orders/${orderId}`, method: "GET", headers: auth },
+		health: { url: `${origin}/v1/health`, method: "GET", headers: {} },
+	};
+	if (warmupRequests > 0) await drive(driven[route], warmupRequests);
+
+	const session = await openSession(await workerTarget(inspectorPort));
+	try {
+		await session.send("Profiler.enable");
+		await session.send("Profiler.setSamplingInterval", { interval: SAMPLING_INTERVAL_US });
+		await session.send("Profiler.start");
+		const driveStarted = performance.now();
+		const { completed, non2xx } = await drive(driven[route], requests);
+		const driveMs = performance.now() - driveStarted;
+		// The work a create sets off after its answer (validation) finishes within a moment.
+		await new Promise((resolve) => setTimeout(resolve, 1_000));
+		const { profile: raw } = z.object({ profile: z.unknown() }).parse(await session.send("Profiler.stop"));
+		const profile = ProfileSchema.parse(raw);
+		if (values.out !== undefined) await writeFile(values.out, JSON.stringify(raw));
+		const scriptIds = new Set(profile.nodes.map((node) => node.callFrame.scriptId));
+		const summary = summarise(profile, await sourceFilesByLine(session, scriptIds));
+		console.log(
+			`${route}: ${completed} requests (${non2xx} not 2xx) in ${(driveMs / 1000).toFixed(1)} s, ${CONNECTIONS} at a time, after ${warmupRequests} warm-up requests`,
+		);
+		console.log(
+			`profiled isolate: ${(summary.busy / 1000).toFixed(0)} ms busy (${(summary.busy / completed).toFixed(0)} µs per request), ${(summary.idle / 1000).toFixed(0)} ms idle; sampled every ${SAMPLING_INTERVAL_US} µs`,
+		);
+		printTable("self time by function", summary.byFunction, summary.busy, completed);
+		printTable("self time by source file", summary.byFile, summary.busy, completed);
+		printTable("total time (self and callees) of the service's functions", summary.inclusive, summary.busy, completed);
+		if (non2xx > 0) process.exitCode = 1;
+	} finally {
+		session.close();
+	}
+} finally {
+	clearTimeout(deadline);
+	await server?.stop();
+	await rm(persistTo, { recursive: true, force: true });
+}
