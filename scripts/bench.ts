@@ -12,8 +12,8 @@
  * rate-limit override through the admin route so the limiter's cost is measured but not its allowance.
  * Beside throughput, each endpoint's workerd CPU per request (from /proc): the CPU the workerd processes
  * spent from the start of the measured stretch until they are idle again (so a create's validation,
- * which runs after its answer, counts), divided by the requests completed in the stretch. The warm-up
- * and whatever it set off are over before the stretch starts.
+ * which runs after its answer, counts), less their idle CPU over that time, divided by the requests
+ * completed in the stretch. The warm-up and whatever it set off are over before the stretch starts.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -57,6 +57,8 @@ type Measurement = {
 	total: number;
 	/** workerd's CPU milliseconds per request completed, or null where /proc cannot be read. */
 	cpuMsPerRequest: number | null;
+	/** workerd's idle CPU before the stretch, as a share of one core (taken off the stretch's), or null. */
+	idleCpuShare: number | null;
 };
 
 async function measure(endpoint: Endpoint, seconds: number): Promise<Measurement> {
@@ -77,6 +79,7 @@ async function measure(endpoint: Endpoint, seconds: number): Promise<Measurement
 		errors: result.errors,
 		total: result.requests.total,
 		cpuMsPerRequest: null,
+		idleCpuShare: null,
 	};
 }
 
@@ -85,34 +88,50 @@ const SETTLE_WINDOW_MS = 500;
 const SETTLE_IDLE_CPU_SECONDS = 0.01;
 /** The longest wait for workerd to settle; past it the figure includes whatever still runs. */
 const SETTLE_LIMIT_MS = 15_000;
+/** How long workerd's idle CPU is sampled before each stretch, to be taken off the stretch's. */
+const IDLE_SAMPLE_MS = 3_000;
+
+/** workerd's CPU seconds so far, and when they were read (performance.now(), ms). */
+type CpuReading = { cpuSeconds: number; at: number };
+
+async function cpuReading(pid: number): Promise<CpuReading> {
+	return { cpuSeconds: await workerdCpuSeconds(pid), at: performance.now() };
+}
 
 /**
  * Waits until the workerd processes below `pid` use (almost) no CPU over a window: the work a stretch of
- * requests set off after answering (validation, webhooks) is then over. Returns their CPU seconds then.
+ * requests set off after answering (validation, webhooks) is then over.
  */
-async function settledCpuSeconds(pid: number): Promise<number> {
+async function settledCpu(pid: number): Promise<CpuReading> {
 	const deadline = Date.now() + SETTLE_LIMIT_MS;
-	let last = await workerdCpuSeconds(pid);
+	let last = await cpuReading(pid);
 	for (;;) {
 		await new Promise((resolve) => setTimeout(resolve, SETTLE_WINDOW_MS));
-		const now = await workerdCpuSeconds(pid);
-		if (now - last <= SETTLE_IDLE_CPU_SECONDS || Date.now() > deadline) return now;
+		const now = await cpuReading(pid);
+		if (now.cpuSeconds - last.cpuSeconds <= SETTLE_IDLE_CPU_SECONDS || Date.now() > deadline) return now;
 		last = now;
 	}
 }
 
 /**
  * One endpoint's warm-up, then its measured stretch with workerd's CPU read from the settled state before
- * to the settled state after, per request completed in the stretch.
+ * to the settled state after, less what workerd uses when idle (timers, the webhook retries of the
+ * hanging receiver, Durable Objects being evicted) over the same time, per request completed in the
+ * stretch. Without that, a slow stretch on a busy machine would spread the same idle CPU over fewer
+ * requests.
  */
 async function measureWithCpu(endpoint: Endpoint, workerdPid: number | null): Promise<Measurement> {
 	if (warmupSeconds > 0) await measure(endpoint, warmupSeconds);
 	if (workerdPid === null) return measure(endpoint, durationSeconds);
-	const before = await settledCpuSeconds(workerdPid);
+	const settled = await settledCpu(workerdPid);
+	await new Promise((resolve) => setTimeout(resolve, IDLE_SAMPLE_MS));
+	const before = await cpuReading(workerdPid);
+	const idlePerMs = Math.max(0, before.cpuSeconds - settled.cpuSeconds) / (before.at - settled.at);
 	const measured = await measure(endpoint, durationSeconds);
-	const after = await settledCpuSeconds(workerdPid);
-	const cpuMsPerRequest = measured.total > 0 ? ((after - before) * 1000) / measured.total : null;
-	return { ...measured, cpuMsPerRequest };
+	const after = await settledCpu(workerdPid);
+	const busySeconds = Math.max(0, after.cpuSeconds - before.cpuSeconds - idlePerMs * (after.at - before.at));
+	const cpuMsPerRequest = measured.total > 0 ? (busySeconds * 1000) / measured.total : null;
+	return { ...measured, cpuMsPerRequest, idleCpuShare: idlePerMs * 1000 };
 }
 
 const WEBHOOK_EVENTS = 200;
@@ -314,6 +333,10 @@ try {
 		);
 	}
 	if (workerdPid === null) console.log("(CPU per request needs Linux's /proc: not measured here.)");
+	else {
+		const idle = results.map((result) => `${((result.idleCpuShare ?? 0) * 100).toFixed(1)}%`).join(", ");
+		console.log(`workerd's idle CPU before each stretch, taken off it (share of one core): ${idle}`);
+	}
 	const failed = results.some((result) => result.non2xx > 0 || result.errors > 0);
 	if (failed) {
 		console.error("\nSome requests failed: the figures above do not measure successful requests only.");
