@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { z } from "zod";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
-import { createScenarioAccounts, liftLimits, scenarioShipTo, uploadReadyFile } from "./lib/scenario.ts";
+import { benchPartner, createScenarioAccounts, liftLimits } from "./lib/scenario.ts";
 import { applyMigrations, type D1Target } from "./lib/wrangler.ts";
 
 const ROUTES = ["create", "read", "health"] as const;
@@ -274,21 +274,12 @@ try {
 	});
 	const origin = server.origin;
 	await liftLimits(origin, adminKey, partner.account.id);
-	const auth = { Authorization: `Bearer ${partner.keys.live.key}` };
-	const json = { ...auth, "Content-Type": "application/json" };
-	const fileId = await uploadReadyFile(origin, json);
-	let sequence = 0;
-	const orderBody = () => {
-		sequence += 1;
-		return JSON.stringify({
-			external_id: `PROFILE-${process.pid}-${sequence}`,
-			ship_to: scenarioShipTo("Profile Buyer"),
-			items: [{ print_file_id: fileId, width_in: 8, height_in: 10, frame: "walnut-flat-075", mat: "bright-white" }],
-		});
-	};
-	const seeded = await fetch(`${origin}/v1/orders`, { method: "POST", headers: json, body: orderBody() });
-	if (seeded.status !== 201) throw new Error(`order create failed: ${seeded.status} ${await seeded.text()}`);
-	const orderId = z.object({ id: z.string() }).parse(await seeded.json()).id;
+	const { auth, json, orderBody, orderId } = await benchPartner(
+		origin,
+		partner.keys.live.key,
+		"PROFILE",
+		"Profile Buyer",
+	);
 
 	const driven: Record<RouteName, Driven> = {
 		create: { url: `${origin}/v1/orders`, method: "POST", headers: json, body: orderBody },

@@ -24,7 +24,7 @@ import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
 import { createAccount } from "./lib/accounts.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
 import { processCpuAvailable, workerdCpuSeconds } from "./lib/process-cpu.ts";
-import { createScenarioAccounts, liftLimits, scenarioShipTo, uploadReadyFile } from "./lib/scenario.ts";
+import { benchPartner, createScenarioAccounts, liftLimits, scenarioShipTo, uploadReadyFile } from "./lib/scenario.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./lib/webhook-receiver.ts";
 import { applyMigrations, type D1Target } from "./lib/wrangler.ts";
 
@@ -281,21 +281,12 @@ try {
 	await liftLimits(origin, adminKey, partner.account.id);
 	await liftLimits(origin, adminKey, stuckPartner.account.id);
 
-	const auth = { Authorization: `Bearer ${partner.keys.live.key}` };
-	const json = { ...auth, "Content-Type": "application/json" };
-	const fileId = await uploadReadyFile(origin, json);
-	let sequence = 0;
-	const orderBody = () => {
-		sequence += 1;
-		return JSON.stringify({
-			external_id: `BENCH-${process.pid}-${sequence}`,
-			ship_to: BENCH_SHIP_TO,
-			items: [{ print_file_id: fileId, width_in: 8, height_in: 10, frame: "walnut-flat-075", mat: "bright-white" }],
-		});
-	};
-	const seeded = await fetch(`${origin}/v1/orders`, { method: "POST", headers: json, body: orderBody() });
-	if (seeded.status !== 201) throw new Error(`order create failed: ${seeded.status} ${await seeded.text()}`);
-	const orderId = ((await seeded.json()) as { id: string }).id;
+	const { auth, json, fileId, orderBody, orderId } = await benchPartner(
+		origin,
+		partner.keys.live.key,
+		"BENCH",
+		"Bench Buyer",
+	);
 
 	const endpoints: Endpoint[] = [
 		{ name: "GET /v1/health", url: `${origin}/v1/health`, headers: {} },
