@@ -33,11 +33,18 @@ const { values } = parseArgs({
 		timeout: { type: "string", default: "300" },
 	},
 });
-const route = z.enum(ROUTES).parse(values.route);
-const requests = Math.min(50_000, Math.max(10, Number(values.requests)));
-const warmupRequests = Math.min(10_000, Math.max(0, Number(values.warmup)));
-const top = Math.min(200, Math.max(1, Number(values.top)));
-const timeoutSeconds = Math.min(1_800, Math.max(30, Number(values.timeout)));
+/** A whole-number option within its bounds, or a usage error naming it. */
+function wholeOption(name: string, value: string | undefined, min: number, max: number): number {
+	const parsed = z.coerce.number().int().min(min).max(max).safeParse(value);
+	if (!parsed.success) throw new Error(`--${name} takes a whole number from ${min} to ${max}, not "${value}"`);
+	return parsed.data;
+}
+
+const route = z.enum(ROUTES, { error: `--route is one of ${ROUTES.join(", ")}` }).parse(values.route);
+const requests = wholeOption("requests", values.requests, 10, 50_000);
+const warmupRequests = wholeOption("warmup", values.warmup, 0, 10_000);
+const top = wholeOption("top", values.top, 1, 200);
+const timeoutSeconds = wholeOption("timeout", values.timeout, 30, 1_800);
 const CONNECTIONS = 10;
 /** V8's sampling interval, in microseconds (its default is 1,000). */
 const SAMPLING_INTERVAL_US = 100;
