@@ -16,6 +16,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { z } from "zod";
+import { ProfileSchema, type SelfTime, type SourceLine, sourceLinesOf, summarise } from "./lib/cpu-profile.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
 import { benchPartner, createScenarioAccounts, liftLimits } from "./lib/scenario.ts";
 import { applyMigrations, type D1Target } from "./lib/wrangler.ts";
@@ -48,28 +49,6 @@ const timeoutSeconds = wholeOption("timeout", values.timeout, 30, 1_800);
 const CONNECTIONS = 10;
 /** V8's sampling interval, in microseconds (its default is 1,000). */
 const SAMPLING_INTERVAL_US = 100;
-
-/** The parts of a CPU profile (the DevTools Protocol's Profiler.Profile) the summary reads. */
-const ProfileSchema = z.object({
-	nodes: z.array(
-		z.object({
-			id: z.number(),
-			children: z.array(z.number()).optional(),
-			callFrame: z.object({
-				functionName: z.string(),
-				scriptId: z.string(),
-				url: z.string(),
-				lineNumber: z.number(),
-				columnNumber: z.number(),
-			}),
-		}),
-	),
-	startTime: z.number(),
-	endTime: z.number(),
-	samples: z.array(z.number()).optional(),
-	timeDeltas: z.array(z.number()).optional(),
-});
-type Profile = z.infer<typeof ProfileSchema>;
 
 const TargetsSchema = z.array(z.object({ webSocketDebuggerUrl: z.string(), title: z.string().optional() }));
 const ReplySchema = z.object({
@@ -141,13 +120,7 @@ async function workerTarget(inspectorPort: number): Promise<string> {
 	throw new Error(`no inspector target on port ${inspectorPort}`);
 }
 
-/** Where a line of a bundle came from: the source file and the line's place in that file's part of the bundle. */
-type SourceLine = { file: string; line: number };
-
-/**
- * For each bundled script, the source file of each of its lines: esbuild starts every module of a
- * bundle that is not minified with a `// path/to/file.ts` comment line.
- */
+/** For each bundled script in the profile, the source file of each of its lines (sourceLinesOf). */
 async function sourceFilesByLine(session: Session, scriptIds: Set<string>): Promise<Map<string, SourceLine[]>> {
 	await session.send("Debugger.enable");
 	const files = new Map<string, SourceLine[]>();
@@ -157,82 +130,10 @@ async function sourceFilesByLine(session: Session, scriptIds: Set<string>): Prom
 		const { scriptSource } = z
 			.object({ scriptSource: z.string() })
 			.parse(await session.send("Debugger.getScriptSource", { scriptId: script.scriptId }));
-		let current = script.url === "" ? "(no url)" : path.basename(script.url);
-		let startsAt = 0;
-		const lines = scriptSource.split("\n").map((text, index) => {
-			const marker = /^\/\/ ((?:src|node_modules|\.\.\/)\S*\.[cm]?[jt]sx?)$/.exec(text);
-			if (marker?.[1] !== undefined) {
-				// Dependencies come through node_modules, wherever the folder really lives.
-				current = marker[1].replace(/^(\.\.\/)+/, "").replace(/^.*?(node_modules\/)/, "$1");
-				startsAt = index;
-			}
-			return { file: current, line: index - startsAt };
-		});
-		files.set(script.scriptId, lines);
+		files.set(script.scriptId, sourceLinesOf(scriptSource, script.url));
 	}
 	await session.send("Debugger.disable");
 	return files;
-}
-
-type SelfTime = { name: string; microseconds: number };
-
-/** A frame's name: the function and its file (and, for an anonymous function, its line in that file's part of the bundle). */
-function frameName(frame: Profile["nodes"][number]["callFrame"], linesOf: Map<string, SourceLine[]>) {
-	const source = linesOf.get(frame.scriptId)?.[frame.lineNumber];
-	const file = source?.file ?? (frame.url === "" ? "(V8 and runtime)" : frame.url);
-	const name =
-		frame.functionName === "" ? `(anonymous, line ${(source?.line ?? frame.lineNumber) + 1})` : frame.functionName;
-	return { file, name: `${name}  ${file}` };
-}
-
-/**
- * The profile's self time by function and by source file, and the total time (its own and its callees')
- * of each function of the service's own code, `src/`: where a runtime call (a D1 query, a Durable Object
- * call, a Response) shows up under the code that made it. Largest first.
- */
-function summarise(profile: Profile, linesOf: Map<string, SourceLine[]>) {
-	const byNode = new Map<number, number>();
-	const samples = profile.samples ?? [];
-	const deltas = profile.timeDeltas ?? [];
-	// Each sample's time is the gap to the next one (the last sample has none).
-	samples.forEach((nodeId, index) => {
-		const next = deltas[index + 1] ?? 0;
-		byNode.set(nodeId, (byNode.get(nodeId) ?? 0) + next);
-	});
-	const parentOf = new Map<number, number>();
-	for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
-	const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
-	const byFunction = new Map<string, number>();
-	const byFile = new Map<string, number>();
-	const inclusive = new Map<string, number>();
-	let busy = 0;
-	let idle = 0;
-	for (const node of profile.nodes) {
-		const micros = byNode.get(node.id) ?? 0;
-		if (micros === 0) continue;
-		if (node.callFrame.functionName === "(idle)") {
-			idle += micros;
-			continue;
-		}
-		busy += micros;
-		const { file, name } = frameName(node.callFrame, linesOf);
-		byFunction.set(name, (byFunction.get(name) ?? 0) + micros);
-		byFile.set(file, (byFile.get(file) ?? 0) + micros);
-		// Each of the service's functions on this stack once, however deep its recursion.
-		const onStack = new Set<string>();
-		for (let at: number | undefined = node.id; at !== undefined; at = parentOf.get(at)) {
-			const frame = nodes.get(at)?.callFrame;
-			if (frame === undefined) break;
-			const named = frameName(frame, linesOf);
-			if (named.file.startsWith("src/")) onStack.add(named.name);
-		}
-		for (const name of onStack) inclusive.set(name, (inclusive.get(name) ?? 0) + micros);
-	}
-	const sorted = (map: Map<string, number>): SelfTime[] =>
-		[...map.entries()]
-			.map(([name, microseconds]) => ({ name, microseconds }))
-			.sort((a, b) => b.microseconds - a.microseconds);
-	return { busy, idle, byFunction: sorted(byFunction), byFile: sorted(byFile), inclusive: sorted(inclusive) };
 }
 
 function printTable(title: string, rows: SelfTime[], busy: number, completed: number): void {
