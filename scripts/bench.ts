@@ -10,6 +10,10 @@
  * for a stream of 200, and for the same stream while a second account's receiver hangs.
  * Each figure is printed with its ratio to health measured in the same run. The bench account gets a
  * rate-limit override through the admin route so the limiter's cost is measured but not its allowance.
+ * Beside throughput, each endpoint's workerd CPU per request (from /proc): the CPU the workerd processes
+ * spent from the start of the measured stretch until they are idle again (so a create's validation,
+ * which runs after its answer, counts), less their idle CPU over that time, divided by the requests
+ * completed in the stretch. The warm-up and whatever it set off are over before the stretch starts.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -19,7 +23,8 @@ import autocannon from "autocannon";
 import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
 import { createAccount } from "./lib/accounts.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
-import { createScenarioAccounts, liftLimits, scenarioShipTo, uploadReadyFile } from "./lib/scenario.ts";
+import { processCpuAvailable, workerdCpuSeconds } from "./lib/process-cpu.ts";
+import { benchPartner, createScenarioAccounts, liftLimits, scenarioShipTo, uploadReadyFile } from "./lib/scenario.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./lib/webhook-receiver.ts";
 import { applyMigrations, type D1Target } from "./lib/wrangler.ts";
 
@@ -50,6 +55,10 @@ type Measurement = {
 	non2xx: number;
 	errors: number;
 	total: number;
+	/** workerd's CPU milliseconds per request completed, or null where /proc cannot be read. */
+	cpuMsPerRequest: number | null;
+	/** workerd's idle CPU before the stretch, as a share of one core (taken off the stretch's), or null. */
+	idleCpuShare: number | null;
 };
 
 async function measure(endpoint: Endpoint, seconds: number): Promise<Measurement> {
@@ -69,7 +78,60 @@ async function measure(endpoint: Endpoint, seconds: number): Promise<Measurement
 		non2xx: result.non2xx,
 		errors: result.errors,
 		total: result.requests.total,
+		cpuMsPerRequest: null,
+		idleCpuShare: null,
 	};
+}
+
+/** How long workerd must stay (almost) idle to count as settled, and the CPU it may use meanwhile. */
+const SETTLE_WINDOW_MS = 500;
+const SETTLE_IDLE_CPU_SECONDS = 0.01;
+/** The longest wait for workerd to settle; past it the figure includes whatever still runs. */
+const SETTLE_LIMIT_MS = 15_000;
+/** How long workerd's idle CPU is sampled before each stretch, to be taken off the stretch's. */
+const IDLE_SAMPLE_MS = 3_000;
+
+/** workerd's CPU seconds so far, and when they were read (performance.now(), ms). */
+type CpuReading = { cpuSeconds: number; at: number };
+
+async function cpuReading(pid: number): Promise<CpuReading> {
+	return { cpuSeconds: await workerdCpuSeconds(pid), at: performance.now() };
+}
+
+/**
+ * Waits until the workerd processes below `pid` use (almost) no CPU over a window: the work a stretch of
+ * requests set off after answering (validation, webhooks) is then over.
+ */
+async function settledCpu(pid: number): Promise<CpuReading> {
+	const deadline = Date.now() + SETTLE_LIMIT_MS;
+	let last = await cpuReading(pid);
+	for (;;) {
+		await new Promise((resolve) => setTimeout(resolve, SETTLE_WINDOW_MS));
+		const now = await cpuReading(pid);
+		if (now.cpuSeconds - last.cpuSeconds <= SETTLE_IDLE_CPU_SECONDS || Date.now() > deadline) return now;
+		last = now;
+	}
+}
+
+/**
+ * One endpoint's warm-up, then its measured stretch with workerd's CPU read from the settled state before
+ * to the settled state after, less what workerd uses when idle (timers, the webhook retries of the
+ * hanging receiver, Durable Objects being evicted) over the same time, per request completed in the
+ * stretch. Without that, a slow stretch on a busy machine would spread the same idle CPU over fewer
+ * requests.
+ */
+async function measureWithCpu(endpoint: Endpoint, workerdPid: number | null): Promise<Measurement> {
+	if (warmupSeconds > 0) await measure(endpoint, warmupSeconds);
+	if (workerdPid === null) return measure(endpoint, durationSeconds);
+	const settled = await settledCpu(workerdPid);
+	await new Promise((resolve) => setTimeout(resolve, IDLE_SAMPLE_MS));
+	const before = await cpuReading(workerdPid);
+	const idlePerMs = Math.max(0, before.cpuSeconds - settled.cpuSeconds) / (before.at - settled.at);
+	const measured = await measure(endpoint, durationSeconds);
+	const after = await settledCpu(workerdPid);
+	const busySeconds = Math.max(0, after.cpuSeconds - before.cpuSeconds - idlePerMs * (after.at - before.at));
+	const cpuMsPerRequest = measured.total > 0 ? (busySeconds * 1000) / measured.total : null;
+	return { ...measured, cpuMsPerRequest, idleCpuShare: idlePerMs * 1000 };
 }
 
 const WEBHOOK_EVENTS = 200;
@@ -219,21 +281,12 @@ try {
 	await liftLimits(origin, adminKey, partner.account.id);
 	await liftLimits(origin, adminKey, stuckPartner.account.id);
 
-	const auth = { Authorization: `Bearer ${partner.keys.live.key}` };
-	const json = { ...auth, "Content-Type": "application/json" };
-	const fileId = await uploadReadyFile(origin, json);
-	let sequence = 0;
-	const orderBody = () => {
-		sequence += 1;
-		return JSON.stringify({
-			external_id: `BENCH-${process.pid}-${sequence}`,
-			ship_to: BENCH_SHIP_TO,
-			items: [{ print_file_id: fileId, width_in: 8, height_in: 10, frame: "walnut-flat-075", mat: "bright-white" }],
-		});
-	};
-	const seeded = await fetch(`${origin}/v1/orders`, { method: "POST", headers: json, body: orderBody() });
-	if (seeded.status !== 201) throw new Error(`order create failed: ${seeded.status} ${await seeded.text()}`);
-	const orderId = ((await seeded.json()) as { id: string }).id;
+	const { auth, json, fileId, orderBody, orderId } = await benchPartner(
+		origin,
+		partner.keys.live.key,
+		"BENCH",
+		"Bench Buyer",
+	);
 
 	const endpoints: Endpoint[] = [
 		{ name: "GET /v1/health", url: `${origin}/v1/health`, headers: {} },
@@ -251,19 +304,29 @@ try {
 		{ headers: json, fileId, label: "A" },
 		{ headers: stuckJson, fileId: await uploadReadyFile(origin, stuckJson), label: "B" },
 	);
+	const workerdPid = server.pid !== undefined && (await processCpuAvailable()) ? server.pid : null;
 	const results: Measurement[] = [];
-	for (const endpoint of endpoints) {
-		if (warmupSeconds > 0) await measure(endpoint, warmupSeconds);
-		results.push(await measure(endpoint, durationSeconds));
-	}
+	for (const endpoint of endpoints) results.push(await measureWithCpu(endpoint, workerdPid));
 	const floor = results[0];
 	if (floor === undefined || floor.requestsPerSecond === 0) throw new Error("health measured no requests");
-	console.log("\nendpoint              req/s    p99 ms  non-2xx  errors  ratio to health (req/s)");
+	console.log(
+		"\nendpoint              req/s    p99 ms  non-2xx  errors  ratio to health (req/s)  CPU ms/req  CPU ratio to health",
+	);
 	for (const result of results) {
 		const ratio = result.requestsPerSecond / floor.requestsPerSecond;
+		const cpu = result.cpuMsPerRequest === null ? "n/a" : result.cpuMsPerRequest.toFixed(3);
+		const cpuRatio =
+			result.cpuMsPerRequest === null || floor.cpuMsPerRequest === null || floor.cpuMsPerRequest === 0
+				? "n/a"
+				: `${(result.cpuMsPerRequest / floor.cpuMsPerRequest).toFixed(2)}×`;
 		console.log(
-			`${result.name.padEnd(20)} ${result.requestsPerSecond.toFixed(0).padStart(6)} ${String(result.p99Ms).padStart(9)} ${String(result.non2xx).padStart(8)} ${String(result.errors).padStart(7)}  ${(ratio * 100).toFixed(1)}%`,
+			`${result.name.padEnd(20)} ${result.requestsPerSecond.toFixed(0).padStart(6)} ${String(result.p99Ms).padStart(9)} ${String(result.non2xx).padStart(8)} ${String(result.errors).padStart(7)}  ${`${(ratio * 100).toFixed(1)}%`.padStart(23)}  ${cpu.padStart(10)}  ${cpuRatio.padStart(19)}`,
 		);
+	}
+	if (workerdPid === null) console.log("(CPU per request needs Linux's /proc: not measured here.)");
+	else {
+		const idle = results.map((result) => `${((result.idleCpuShare ?? 0) * 100).toFixed(1)}%`).join(", ");
+		console.log(`workerd's idle CPU before each stretch, taken off it (share of one core): ${idle}`);
 	}
 	const failed = results.some((result) => result.non2xx > 0 || result.errors > 0);
 	if (failed) {

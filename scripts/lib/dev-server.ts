@@ -20,6 +20,8 @@ export type DevServerOptions = {
 	persistTo?: string;
 	/** Extra `--var NAME:value` pairs. */
 	vars?: Record<string, string>;
+	/** The loopback port of wrangler's DevTools inspector (its own free port when left out). */
+	inspectorPort?: number;
 	/** Pass wrangler's output through to this process (npm start) instead of buffering it for errors. */
 	inheritOutput?: boolean;
 	readyTimeoutMs?: number;
@@ -54,6 +56,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 	const args = [WRANGLER_BIN, "dev", "--ip", "127.0.0.1", "--port", String(options.port)];
 	if (options.persistTo !== undefined) args.push("--persist-to", options.persistTo);
 	for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
+	if (options.inspectorPort !== undefined) args.push("--inspector-port", String(options.inspectorPort));
 	// No hotkeys: wrangler runs in its own process group, where reading the terminal would stop it.
 	args.push("--show-interactive-dev-session=false");
 	const child = spawn(process.execPath, args, {

@@ -11,6 +11,43 @@ export function scenarioShipTo(name: string) {
 	return { name, address1: "1 Main St", city: "Portland", state: "OR", zip: "97201", country: "US" };
 }
 
+/**
+ * Bodies of framed orders of one ready file (8 × 10 in, walnut frame, white mat), a fresh external id
+ * under `prefix` each call: what the benchmarks create again and again.
+ */
+export function framedOrderBodies(fileId: string, prefix: string, buyer: string): () => string {
+	let sequence = 0;
+	return () => {
+		sequence += 1;
+		return JSON.stringify({
+			external_id: `${prefix}-${process.pid}-${sequence}`,
+			ship_to: scenarioShipTo(buyer),
+			items: [{ print_file_id: fileId, width_in: 8, height_in: 10, frame: "walnut-flat-075", mat: "bright-white" }],
+		});
+	};
+}
+
+/** What the benchmarks drive as one partner: its headers, a ready file, fresh order bodies of it, and one order made. */
+export type BenchPartner = {
+	auth: Record<string, string>;
+	json: Record<string, string>;
+	fileId: string;
+	orderBody: () => string;
+	orderId: string;
+};
+
+/** Uploads a ready file with the partner's `key` and creates one order of it, whose id the order reads use. */
+export async function benchPartner(origin: string, key: string, prefix: string, buyer: string): Promise<BenchPartner> {
+	const auth = { Authorization: `Bearer ${key}` };
+	const json = { ...auth, "Content-Type": "application/json" };
+	const fileId = await uploadReadyFile(origin, json);
+	const orderBody = framedOrderBodies(fileId, prefix, buyer);
+	const seeded = await fetch(`${origin}/v1/orders`, { method: "POST", headers: json, body: orderBody() });
+	if (seeded.status !== 201) throw new Error(`order create failed: ${seeded.status} ${await seeded.text()}`);
+	const orderId = ((await seeded.json()) as { id: string }).id;
+	return { auth, json, fileId, orderBody, orderId };
+}
+
 /** A partner account and an admin key on a service-team account, written to the target database. */
 export async function createScenarioAccounts(
 	target: D1Target,

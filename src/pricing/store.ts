@@ -4,13 +4,47 @@ import { type PriceBook, type PriceBookInput, PriceBookSchema } from "./book.ts"
 
 type BookRow = { version: number; published_at: string; book: string };
 
+/** How many parsed books an isolate keeps: the one in force and the few older ones orders still name. */
+const PARSED_BOOKS_KEPT = 8;
+
+/**
+ * The books this isolate parsed, by version, with the stored text they were parsed from. Every order
+ * create reads the book in force; parsing its JSON through the schema was most of the create's own
+ * CPU. A book never changes once published, and the row is still read on every request: only a row
+ * whose text is exactly the one parsed before is answered from here, so nothing stale is served.
+ */
+const parsedBooks = new Map<number, { row: BookRow; book: PriceBook }>();
+
 function bookOf(row: BookRow): PriceBook {
+	const parsed = parsedBooks.get(row.version);
+	if (parsed !== undefined && parsed.row.book === row.book && parsed.row.published_at === row.published_at) {
+		return parsed.book;
+	}
 	// Stored books were validated when published (and the seed by its test); parsing again guards the row.
-	return PriceBookSchema.parse({
-		...(JSON.parse(row.book) as object),
-		version: row.version,
-		published_at: row.published_at,
-	});
+	const book = deepFreeze(
+		PriceBookSchema.parse({
+			...(JSON.parse(row.book) as object),
+			version: row.version,
+			published_at: row.published_at,
+		}),
+	);
+	parsedBooks.delete(row.version);
+	parsedBooks.set(row.version, { row, book });
+	// Maps keep insertion order: the first key is the book parsed longest ago.
+	for (const version of parsedBooks.keys()) {
+		if (parsedBooks.size <= PARSED_BOOKS_KEPT) break;
+		parsedBooks.delete(version);
+	}
+	return book;
+}
+
+/** `value` frozen all the way down: a book shared by the isolate's requests cannot be changed by one of them. */
+function deepFreeze<T>(value: T): T {
+	if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+		Object.freeze(value);
+		for (const child of Object.values(value)) deepFreeze(child);
+	}
+	return value;
 }
 
 /** The book in force (the newest), or a given version; null when there is no such version. */

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { PriceBook } from "../../src/pricing/book.ts";
 import { SEED_BOOK } from "../../src/pricing/seed-book.ts";
-import { discountPercentOf } from "../../src/pricing/store.ts";
+import { discountPercentOf, findPriceBook } from "../../src/pricing/store.ts";
 import { api, createAdminKey, createPartner, expectError, send } from "../helpers.ts";
 
 async function readBook(key: string, query = ""): Promise<PriceBook> {
@@ -293,5 +293,32 @@ describe("PUT /v1/admin/accounts/{id}/pricing", () => {
 			"id",
 		);
 		await expectError(await send("PUT", path, partner.keys.live.key, { discount_percent: 5 }), "forbidden");
+	});
+});
+
+describe("the book as the store reads it", () => {
+	it("a version read twice is parsed once: the same frozen book, which no request can change", async () => {
+		const first = await findPriceBook(env.DB, 1);
+		const again = await findPriceBook(env.DB, 1);
+		expect(first).not.toBeNull();
+		expect(again).toBe(first);
+		expect(Object.isFrozen(first)).toBe(true);
+		expect(Object.isFrozen(first?.frames.mills_per_foot)).toBe(true);
+		expect(() => {
+			(first as { version: number }).version = 2;
+		}).toThrow(TypeError);
+	});
+
+	it("a stored row whose text differs from the one parsed before is parsed again, never answered stale", async () => {
+		const before = await findPriceBook(env.DB, 1);
+		if (before === null) throw new Error("no book 1");
+		const row = await env.DB.prepare("SELECT book FROM price_books WHERE version = 1").first<{ book: string }>();
+		if (row === null) throw new Error("no row 1");
+		const stored = JSON.parse(row.book) as PriceBook;
+		const changed = { ...stored, assembly: { cents_per_framed_piece: before.assembly.cents_per_framed_piece + 1 } };
+		await env.DB.prepare("UPDATE price_books SET book = ?1 WHERE version = 1").bind(JSON.stringify(changed)).run();
+		const after = await findPriceBook(env.DB, 1);
+		expect(after).not.toBe(before);
+		expect(after?.assembly.cents_per_framed_piece).toBe(before.assembly.cents_per_framed_piece + 1);
 	});
 });
