@@ -100,7 +100,8 @@ const ROWS_PER_ITEM: Record<CronJobName, { read: number; written: number }> = {
 	"sweep-deliveries": { read: 3, written: 3 },
 	"sweep-thumbnails": { read: 8, written: 3 },
 	"charge-released-orders": { read: 12, written: 10 },
-	"archive-events": { read: 20, written: 3 },
+	// The candidates' sizes first, then each event with its deliveries, the pending checks, the deletes.
+	"archive-events": { read: 24, written: 3 },
 	"expire-print-files": { read: 12, written: 4 },
 };
 
