@@ -48,9 +48,27 @@ function partNumberOf(tail: string): number | null {
 }
 
 /** The custom metadata a part is written with: the time range of its lines. */
-export function partMetadata(lines: ReadonlyArray<ArchiveLine>): Record<string, string> {
+function partMetadata(lines: ReadonlyArray<ArchiveLine>): Record<string, string> {
 	const times = lines.map((line) => line.createdAt).sort();
 	return { first: times[0] ?? "", last: times.at(-1) ?? "" };
+}
+
+/**
+ * Writes a part's lines, in order and with their time range, only if `onlyIf` still holds (the etag it
+ * was read at, or `If-None-Match: *` for a new part). False when another run wrote it first.
+ */
+export async function writePart(
+	bucket: R2Bucket,
+	key: string,
+	lines: ReadonlyArray<ArchiveLine>,
+	onlyIf: R2Conditional | Headers,
+): Promise<boolean> {
+	const written = await bucket.put(key, partText(lines), {
+		onlyIf,
+		httpMetadata: { contentType: "application/x-ndjson" },
+		customMetadata: partMetadata(lines),
+	});
+	return written !== null;
 }
 
 /** The parts of an owner's archived day, first to last (empty when nothing was archived that day). */
@@ -140,7 +158,7 @@ export function inPartOrder(a: ArchiveLine, b: ArchiveLine): number {
 }
 
 /** A part's text: its lines in order, one a line, ending in a newline. */
-export function partText(lines: Iterable<ArchiveLine>): string {
+function partText(lines: Iterable<ArchiveLine>): string {
 	return `${[...lines]
 		.sort(inPartOrder)
 		.map((line) => line.text)

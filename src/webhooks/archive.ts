@@ -20,9 +20,8 @@ import {
 	inPartOrder,
 	listDayParts,
 	parsePart,
-	partMetadata,
-	partText,
 	readArchivedDay,
+	writePart,
 } from "./archive-parts.ts";
 import { type ArchivableEventRow, archivableEvents, deleteArchivedEvents, type EventOwner } from "./event-store.ts";
 import { toEvent } from "./event-view.ts";
@@ -105,13 +104,8 @@ async function replaceInPart(
 		changed = true;
 	}
 	if (!changed) return "written";
-	const values = [...merged.values()];
-	const written = await bucket.put(part.key, partText(values), {
-		onlyIf: { etagMatches: object.etag },
-		httpMetadata: { contentType: "application/x-ndjson" },
-		customMetadata: partMetadata(values),
-	});
-	return written === null ? "contended" : "written";
+	const written = await writePart(bucket, part.key, [...merged.values()], { etagMatches: object.etag });
+	return written ? "written" : "contended";
 }
 
 /**
@@ -158,13 +152,7 @@ async function appendToDay(
 		changed = true;
 	}
 	if (open !== undefined && changed) {
-		const values = [...merged.values()];
-		const written = await bucket.put(open.key, partText(values), {
-			onlyIf: { etagMatches: etag },
-			httpMetadata: { contentType: "application/x-ndjson" },
-			customMetadata: partMetadata(values),
-		});
-		if (written === null) return [];
+		if (!(await writePart(bucket, open.key, [...merged.values()], { etagMatches: etag }))) return [];
 	}
 	const archived = intoOpen;
 	let number = lastNumber;
@@ -178,13 +166,10 @@ async function appendToDay(
 		}
 		const lines = spilled.slice(start, end);
 		number += 1;
-		// A new part only if still absent: a null answer means another run started it first.
-		const written = await bucket.put(archivePartKey(owner, day, number), partText(lines), {
-			onlyIf: new Headers({ "If-None-Match": "*" }),
-			httpMetadata: { contentType: "application/x-ndjson" },
-			customMetadata: partMetadata(lines),
-		});
-		if (written === null) return archived;
+		// A new part only if still absent: false means another run started it first.
+		if (!(await writePart(bucket, archivePartKey(owner, day, number), lines, new Headers({ "If-None-Match": "*" })))) {
+			return archived;
+		}
 		archived.push(...lines.map((line) => line.id));
 		start = end;
 	}
