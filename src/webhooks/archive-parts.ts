@@ -3,7 +3,9 @@
  * `<day>.ndjson` first (the name a day had before it could have parts), then `<day>.2.ndjson`,
  * `<day>.3.ndjson` and on, each NDJSON and at most a bound in size. Each part carries, as custom
  * metadata, the earliest and latest `created_at` of its lines, so a run can tell which parts could
- * hold an event without reading them.
+ * hold an event without reading them, and whether it is sealed: a part is sealed (by a conditional
+ * write) before the next is started, so no run can add to it after, even one that listed the day
+ * before the next part existed.
  */
 import { z } from "zod";
 import type { EventOwner } from "./event-store.ts";
@@ -11,7 +13,7 @@ import type { EventOwner } from "./event-store.ts";
 /** One line of an archive part: its event's id and time, and its text. */
 export type ArchiveLine = { id: string; createdAt: string; text: string };
 
-/** A part of an archived day, as listed: its number (1 first), key, size, etag and time range when known. */
+/** A part of an archived day, as listed: its number (1 first), key, size, etag, time range when known, and whether it is sealed. */
 export type DayPart = {
 	number: number;
 	key: string;
@@ -19,6 +21,8 @@ export type DayPart = {
 	etag: string;
 	/** The earliest and latest `created_at` of its lines; null on a part written without them. */
 	range: { first: string; last: string } | null;
+	/** Sealed before the next part was started: nothing is added to it any more, lines are only replaced. */
+	sealed: boolean;
 };
 
 /** The custom metadata each part carries: its lines' time range. */
@@ -47,26 +51,33 @@ function partNumberOf(tail: string): number | null {
 	return match?.[1] === undefined ? null : Number(match[1]);
 }
 
-/** The custom metadata a part is written with: the time range of its lines. */
-function partMetadata(lines: ReadonlyArray<ArchiveLine>): Record<string, string> {
+/** The custom metadata a part is written with: the time range of its lines, and whether it is sealed. */
+function partMetadata(lines: ReadonlyArray<ArchiveLine>, sealed: boolean): Record<string, string> {
 	const times = lines.map((line) => line.createdAt).sort();
-	return { first: times[0] ?? "", last: times.at(-1) ?? "" };
+	return { first: times[0] ?? "", last: times.at(-1) ?? "", sealed: String(sealed) };
+}
+
+/** Whether a part's custom metadata says it is sealed. */
+export function isSealed(customMetadata: Record<string, string> | undefined): boolean {
+	return customMetadata?.sealed === "true";
 }
 
 /**
- * Writes a part's lines, in order and with their time range, only if `onlyIf` still holds (the etag it
- * was read at, or `If-None-Match: *` for a new part). False when another run wrote it first.
+ * Writes a part's lines, in order and with their time range (and sealed or not), only if `onlyIf` still
+ * holds (the etag it was read at, or `If-None-Match: *` for a new part). False when another run wrote
+ * it first.
  */
 export async function writePart(
 	bucket: R2Bucket,
 	key: string,
 	lines: ReadonlyArray<ArchiveLine>,
 	onlyIf: R2Conditional | Headers,
+	sealed: boolean,
 ): Promise<boolean> {
 	const written = await bucket.put(key, partText(lines), {
 		onlyIf,
 		httpMetadata: { contentType: "application/x-ndjson" },
-		customMetadata: partMetadata(lines),
+		customMetadata: partMetadata(lines, sealed),
 	});
 	return written !== null;
 }
@@ -88,6 +99,7 @@ export async function listDayParts(bucket: R2Bucket, owner: EventOwner, day: str
 				size: object.size,
 				etag: object.etag,
 				range: range.success ? range.data : null,
+				sealed: isSealed(object.customMetadata),
 			});
 		}
 		cursor = page.truncated ? page.cursor : undefined;

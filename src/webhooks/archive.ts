@@ -18,6 +18,7 @@ import {
 	type DayPart,
 	idsInPart,
 	inPartOrder,
+	isSealed,
 	listDayParts,
 	parsePart,
 	readArchivedDay,
@@ -104,15 +105,23 @@ async function replaceInPart(
 		changed = true;
 	}
 	if (!changed) return "written";
-	const written = await writePart(bucket, part.key, [...merged.values()], { etagMatches: object.etag });
+	const written = await writePart(
+		bucket,
+		part.key,
+		[...merged.values()],
+		{ etagMatches: object.etag },
+		isSealed(object.customMetadata),
+	);
 	return written ? "written" : "contended";
 }
 
 /**
- * Adds lines of events no sealed part holds to the day: into its open part (the last, while under the
- * bound; a line of an event it holds is replaced) up to the bound, then into new parts, each up to the
- * bound (at least one line). Returns the ids written, in order, stopping at the first write another run
- * won; "unreadable" when the open part is not an archive.
+ * Adds lines of events no sealed part holds to the day: into its open part (the last, while unsealed
+ * and under the bound; a line of an event it holds is replaced) up to the bound, then into new parts,
+ * each up to the bound (at least one line). A part is sealed before the next is started, so a run that
+ * read it before cannot add to it after. Returns the ids written, in order, stopping at the first write
+ * another run won (or at a part sealed since the listing); "unreadable" when the open part is not an
+ * archive.
  */
 async function appendToDay(
 	bucket: R2Bucket,
@@ -128,7 +137,8 @@ async function appendToDay(
 	let size = 0;
 	if (open !== undefined) {
 		const object = await bucket.get(open.key);
-		if (object === null) return [];
+		// Deleted or sealed since the listing: the day is listed again, and this part searched as a sealed one.
+		if (object === null || isSealed(object.customMetadata)) return [];
 		const parsed = parsePart(await object.text());
 		if (parsed === null) return "unreadable";
 		merged = parsed;
@@ -151,8 +161,10 @@ async function appendToDay(
 		merged.set(line.id, line);
 		changed = true;
 	}
-	if (open !== undefined && changed) {
-		if (!(await writePart(bucket, open.key, [...merged.values()], { etagMatches: etag }))) return [];
+	// The open part is sealed by the write that fills it, before the next part exists.
+	const seal = open !== undefined && spilled.length > 0;
+	if (open !== undefined && (changed || seal)) {
+		if (!(await writePart(bucket, open.key, [...merged.values()], { etagMatches: etag }, seal))) return [];
 	}
 	const archived = intoOpen;
 	let number = lastNumber;
@@ -167,7 +179,9 @@ async function appendToDay(
 		const lines = spilled.slice(start, end);
 		number += 1;
 		// A new part only if still absent: false means another run started it first.
-		if (!(await writePart(bucket, archivePartKey(owner, day, number), lines, new Headers({ "If-None-Match": "*" })))) {
+		const key = archivePartKey(owner, day, number);
+		// A full part is sealed from the start; the last one stays open for the next run.
+		if (!(await writePart(bucket, key, lines, new Headers({ "If-None-Match": "*" }), end < spilled.length))) {
 			return archived;
 		}
 		archived.push(...lines.map((line) => line.id));
@@ -201,7 +215,7 @@ async function archiveDay(
 	attempts: for (let attempt = 0; attempt < WRITE_ATTEMPTS && pending.size > 0; attempt++) {
 		const parts = await listDayParts(bucket, owner, day);
 		const last = parts.at(-1);
-		const open = last !== undefined && last.size < partBytes ? last : undefined;
+		const open = last !== undefined && !last.sealed && last.size < partBytes ? last : undefined;
 		for (const part of parts) {
 			if (part === open) continue;
 			const candidates = [...pending.values()].filter((line) => mayHold(part, line));

@@ -569,6 +569,19 @@ describe("the events archive, a day in parts", () => {
 		const keys = (await listDayParts(env.PRINT_FILES, owner, "2026-11-02")).map((part) => part.key);
 		expect(keys[0]).toBe(archiveKey(owner, "2026-11-02"));
 		expect(keys.slice(1)).toEqual(keys.slice(1).map((_, index) => archivePartKey(owner, "2026-11-02", index + 2)));
+		// Each part carries its lines' time range; every part but the last is sealed.
+		const parts = await listDayParts(env.PRINT_FILES, owner, "2026-11-02");
+		const texts = await partTexts(owner, "2026-11-02");
+		expect(parts.map((part) => part.sealed)).toEqual(parts.map((_, index) => index < parts.length - 1));
+		expect(parts.map((part) => part.range)).toEqual(
+			texts.map((text) => {
+				const times = text
+					.trimEnd()
+					.split("\n")
+					.map((line) => (JSON.parse(line) as ArchivedLine).created_at);
+				return { first: times[0], last: times.at(-1) };
+			}),
+		);
 	});
 
 	it("a run that died between the write and the delete is finished by the next: events in an earlier part are not written again, a changed one is replaced where it is", async () => {
@@ -653,6 +666,40 @@ describe("the events archive, a day in parts", () => {
 		expect(await writeArchive(env, due.slice(0, 10), { ...options, bucket })).toHaveLength(10);
 		await expectParts(owner, "2026-11-10", SMALL_PART);
 		expect((await archivedIds(owner, at)).sort()).toEqual(due.map((event) => event.id).sort());
+	});
+
+	it("a run that read the open part as it was before another sealed it and started the next adds nothing to it", async () => {
+		const at = new Date(Date.UTC(2026, 10, 12, 3));
+		const { owner, now } = await ownerPastWindow("Sealed Meanwhile Gallery", at);
+		const { orderId } = await oldEvents(owner, at, 1);
+		await drain(now, { partBytes: SMALL_PART });
+		// Then a large event and a small one of the same day: the small one fits in the open part, the
+		// large one (earlier) does not.
+		const large = newId("evt");
+		await env.DB.prepare(
+			"INSERT INTO events (id, account_id, mode, order_id, type, body, created_at) VALUES (?1, ?2, ?3, ?4, 'order.updated', ?5, ?6)",
+		)
+			.bind(
+				large,
+				owner.accountId,
+				owner.mode,
+				orderId,
+				JSON.stringify({ event: "order.updated", pad: "x".repeat(2_000) }),
+				new Date(at.getTime() + 60_000).toISOString(),
+			)
+			.run();
+		const small = await oldEvents(owner, new Date(at.getTime() + 120_000), 0);
+		const due = (await dueEvents(env, env.DB, now)).filter((event) => event.accountId === owner.accountId);
+		expect(due.map((event) => event.id)).toEqual([large, ...(await eventsInD1(small.orderId))]);
+		const options = { partBytes: SMALL_PART };
+
+		// The slow run (the small event alone) listed the day with its first part open; meanwhile the other
+		// run, with both events, filled nothing in it, sealed it and put both in the second part.
+		const bucket = overtakenBucket(() => writeArchive(env, due, options));
+		expect(await writeArchive(env, due.slice(1), { ...options, bucket })).toEqual([due[1]?.id]);
+		await expectEachOnce(owner, at, 4);
+		const parts = await listDayParts(env.PRINT_FILES, owner, "2026-11-12");
+		expect(parts.map((part) => part.sealed)).toEqual([true, false]);
 	});
 
 	it("two writers of different events of a day in parts, at once, both land in it, each event once", async () => {
