@@ -875,7 +875,7 @@ export interface paths {
 		};
 		/**
 		 * An account's events of one UTC day that left the event log for the archive (NDJSON)
-		 * @description Events older than the retention window leave D1 with their deliveries, written first to one object per account, mode and UTC day. This returns that object as stored: one event per line, oldest first, each as `GET /v1/events` showed it plus its `account_id` and `mode`. A day with nothing archived is a 404 `events_archive_not_found`.
+		 * @description Events older than the retention window leave D1 with their deliveries, written first to R2 per account, mode and UTC day. A busy day is stored in several parts, each at most a few megabytes. This returns the whole day, its parts one after the other in the order they were written (each part oldest first), streamed: one event per line, each as `GET /v1/events` showed it plus its `account_id` and `mode`, each event once. A day with nothing archived is a 404 `events_archive_not_found`.
 		 */
 		get: operations["getAdminAccountsByIdEventsArchiveByModeByDay"];
 		put?: never;

@@ -62,7 +62,7 @@ const readArchive = protectedRoute("admin", {
 	tags: ["Admin"],
 	summary: "An account's events of one UTC day that left the event log for the archive (NDJSON)",
 	description:
-		"Events older than the retention window leave D1 with their deliveries, written first to one object per account, mode and UTC day. This returns that object as stored: one event per line, oldest first, each as `GET /v1/events` showed it plus its `account_id` and `mode`. A day with nothing archived is a 404 `events_archive_not_found`.",
+		"Events older than the retention window leave D1 with their deliveries, written first to R2 per account, mode and UTC day. A busy day is stored in several parts, each at most a few megabytes. This returns the whole day, its parts one after the other in the order they were written (each part oldest first), streamed: one event per line, each as `GET /v1/events` showed it plus its `account_id` and `mode`, each event once. A day with nothing archived is a 404 `events_archive_not_found`.",
 	request: { params: ArchiveParams },
 	responses: {
 		200: {
@@ -93,14 +93,11 @@ export const eventArchiveRoutes = createApp<AuthedEnv>().openapi(
 	},
 	async (c) => {
 		const { id, mode, day } = c.req.valid("param");
-		const object = await readArchiveDay(c.env, { accountId: id, mode }, day);
-		if (object === null) {
+		const archived = await readArchiveDay(c.env, { accountId: id, mode }, day);
+		if (archived === null) {
 			throw new ApiError("events_archive_not_found", `No events of ${id} (${mode}) were archived for ${day}.`);
 		}
-		return c.body(object.body, 200, {
-			"Content-Type": "application/x-ndjson; charset=utf-8",
-			"Content-Length": String(object.size),
-		});
+		return c.body(archived, 200, { "Content-Type": "application/x-ndjson; charset=utf-8" });
 	},
 );
 eventArchiveRoutes.openAPIRegistry.registerPath(described);

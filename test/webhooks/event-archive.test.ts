@@ -10,12 +10,13 @@ import { insertOrder } from "../../src/orders/store.ts";
 import {
 	ARCHIVE_BATCH,
 	ARCHIVE_BATCH_BYTES,
+	type ArchiveOptions,
 	archiveKey,
 	archiveOldEvents,
 	dueEvents,
-	MAX_DAY_OBJECT_BYTES,
 	writeArchive,
 } from "../../src/webhooks/archive.ts";
+import { archivePartKey, listDayParts } from "../../src/webhooks/archive-parts.ts";
 import { deleteArchivedEvents } from "../../src/webhooks/event-store.ts";
 import { eventStatements } from "../../src/webhooks/store.ts";
 import { api, createAdminKey, createKeyWithScopes, createPartner, expectError, insertKeyRow } from "../helpers.ts";
@@ -50,9 +51,9 @@ async function runCron(): Promise<void> {
 }
 
 /** Archive runs until nothing more is due at `now` (events other tests left past the window go too). */
-async function drain(now = new Date()): Promise<void> {
+async function drain(now = new Date(), options: ArchiveOptions = {}): Promise<void> {
 	for (let run = 0; run < 50; run++) {
-		if ((await archiveOldEvents(env, now)) === 0) return;
+		if ((await archiveOldEvents(env, now, options)) === 0) return;
 	}
 	throw new Error("the archive never ran dry");
 }
@@ -113,13 +114,23 @@ async function deliveriesInD1(eventIds: ReadonlyArray<string>): Promise<number> 
 	return row?.count ?? 0;
 }
 
-/** The lines of an archive object, parsed, or null when there is none. */
+/** The texts of a day's archive parts, first to last. */
+async function partTexts(owner: Owner, day: string): Promise<string[]> {
+	const texts: string[] = [];
+	for (const part of await listDayParts(env.PRINT_FILES, owner, day)) {
+		const text = (await (await env.PRINT_FILES.get(part.key))?.text()) ?? "";
+		expect(text.endsWith("\n")).toBe(true);
+		texts.push(text);
+	}
+	return texts;
+}
+
+/** The lines of a day's archive, every part in order, parsed, or null when there is none. */
 async function archivedLines(owner: Owner, at: Date): Promise<ArchivedLine[] | null> {
-	const object = await env.PRINT_FILES.get(archiveKey(owner, at.toISOString().slice(0, 10)));
-	if (object === null) return null;
-	const text = await object.text();
-	expect(text.endsWith("\n")).toBe(true);
-	return text
+	const texts = await partTexts(owner, at.toISOString().slice(0, 10));
+	if (texts.length === 0) return null;
+	return texts
+		.join("")
 		.trimEnd()
 		.split("\n")
 		.map((line) => JSON.parse(line) as ArchivedLine);
@@ -436,20 +447,6 @@ describe("the events archive, attacked", () => {
 		expect(await eventsInD1(stuckEvents.orderId)).toEqual([]);
 	});
 
-	it(`a day whose object passed ${MAX_DAY_OBJECT_BYTES} bytes is not read into memory: its further events stay in D1, the object as it was`, async () => {
-		const at = new Date(Date.UTC(2026, 9, 20, 7));
-		const { owner, now } = await ownerPastWindow("Oversized Day Gallery", at);
-		const { orderId } = await oldEvents(owner, at, 2);
-		const line = JSON.stringify({ id: "evt_big", created_at: at.toISOString(), pad: "x".repeat(MAX_DAY_OBJECT_BYTES) });
-		const stored = await env.PRINT_FILES.put(archiveKey(owner, "2026-10-20"), `${line}\n`);
-		// Every other due event goes; these stay.
-		await drain(now);
-		expect(await eventsInD1(orderId)).toHaveLength(3);
-		expect((await env.PRINT_FILES.head(archiveKey(owner, "2026-10-20")))?.etag).toBe(stored?.etag);
-		await env.PRINT_FILES.delete(archiveKey(owner, "2026-10-20"));
-		await drain(now);
-	});
-
 	it("an event exactly at the window's edge stays in D1; a millisecond older goes", async () => {
 		const at = new Date(Date.UTC(2026, 8, 14, 0, 0, 0));
 		const { owner } = await ownerPastWindow("Edge Gallery", at);
@@ -486,6 +483,292 @@ describe("the events archive, attacked", () => {
 	});
 });
 
+/** A part bound small enough that a few events of a day fill a part. */
+const SMALL_PART = 3_000;
+
+/** The real bucket, recording the keys each run reads whole or streams (get) and writes (put). */
+function recordingBucket(): { bucket: R2Bucket; reads: string[]; writes: string[] } {
+	const reads: string[] = [];
+	const writes: string[] = [];
+	const real = env.PRINT_FILES;
+	const bucket = new Proxy(real, {
+		get(target, property) {
+			if (property === "get") {
+				return (key: string) => {
+					reads.push(key);
+					return target.get(key);
+				};
+			}
+			if (property === "put") {
+				return (...args: Parameters<R2Bucket["put"]>) => {
+					writes.push(args[0]);
+					return target.put(...args);
+				};
+			}
+			const value: unknown = Reflect.get(target, property);
+			return typeof value === "function" ? value.bind(target) : value;
+		},
+	});
+	return { bucket, reads, writes };
+}
+
+/**
+ * The real bucket, whose first listing is answered as it was before `meanwhile` ran: the run using it
+ * works from a stale view, as a run overtaken by another would.
+ */
+function overtakenBucket(meanwhile: () => Promise<unknown>): R2Bucket {
+	let overtaken = false;
+	return new Proxy(env.PRINT_FILES, {
+		get(target, property) {
+			if (property === "list") {
+				return async (options: R2ListOptions) => {
+					const listed = await target.list(options);
+					if (!overtaken) {
+						overtaken = true;
+						await meanwhile();
+					}
+					return listed;
+				};
+			}
+			const value: unknown = Reflect.get(target, property);
+			return typeof value === "function" ? value.bind(target) : value;
+		},
+	});
+}
+
+/** Asserts a day is stored in several parts, none past the bound unless it holds a single line, each part in time order. */
+async function expectParts(owner: Owner, day: string, bound: number): Promise<string[]> {
+	const texts = await partTexts(owner, day);
+	expect(texts.length).toBeGreaterThan(1);
+	const utf8 = new TextEncoder();
+	for (const text of texts) {
+		const lines = text.trimEnd().split("\n");
+		if (lines.length > 1) expect(utf8.encode(text).length).toBeLessThanOrEqual(bound);
+		const times = lines.map((line) => (JSON.parse(line) as ArchivedLine).created_at);
+		expect(times).toEqual([...times].sort());
+	}
+	return texts;
+}
+
+describe("the events archive, a day in parts", () => {
+	it("a day past one part's bound ends in several parts, none past it, each event exactly once across them", async () => {
+		const at = new Date(Date.UTC(2026, 10, 2, 9));
+		const { owner, now } = await ownerPastWindow("Parts Gallery", at);
+		const { orderId, eventIds } = await oldEvents(owner, at, 30);
+		// One run writes a few events, and deletes them; the next adds the rest, filling the last part, then new ones.
+		const due = (await dueEvents(env, env.DB, now)).filter((event) => event.accountId === owner.accountId);
+		const first = await writeArchive(env, due.slice(0, 3), { partBytes: SMALL_PART });
+		expect(await deleteArchivedEvents(env.DB, first)).toBe(3);
+		await drain(now, { partBytes: SMALL_PART });
+
+		expect(await eventsInD1(orderId)).toEqual([]);
+		await expectParts(owner, "2026-11-02", SMALL_PART);
+		const ids = await expectEachOnce(owner, at, 31);
+		expect(ids).toEqual(expect.arrayContaining(eventIds));
+		// The first part keeps its old name; the others follow it.
+		const keys = (await listDayParts(env.PRINT_FILES, owner, "2026-11-02")).map((part) => part.key);
+		expect(keys[0]).toBe(archiveKey(owner, "2026-11-02"));
+		expect(keys.slice(1)).toEqual(keys.slice(1).map((_, index) => archivePartKey(owner, "2026-11-02", index + 2)));
+		// Each part carries its lines' time range; every part but the last is sealed.
+		const parts = await listDayParts(env.PRINT_FILES, owner, "2026-11-02");
+		const texts = await partTexts(owner, "2026-11-02");
+		expect(parts.map((part) => part.sealed)).toEqual(parts.map((_, index) => index < parts.length - 1));
+		expect(parts.map((part) => part.range)).toEqual(
+			texts.map((text) => {
+				const times = text
+					.trimEnd()
+					.split("\n")
+					.map((line) => (JSON.parse(line) as ArchivedLine).created_at);
+				return { first: times[0], last: times.at(-1) };
+			}),
+		);
+	});
+
+	it("a run that died between the write and the delete is finished by the next: events in an earlier part are not written again, a changed one is replaced where it is", async () => {
+		const at = new Date(Date.UTC(2026, 10, 5, 13));
+		const { owner, now } = await ownerPastWindow("Crashed Parts Gallery", at);
+		const { orderId, eventIds } = await oldEvents(owner, at, 20);
+		// The writer alone, as a run killed before its delete: every event in R2 and still in D1.
+		const written = await writeArchive(env, await dueEvents(env, env.DB, now), { partBytes: SMALL_PART });
+		expect(written).toEqual(expect.arrayContaining(eventIds));
+		const before = await expectParts(owner, "2026-11-05", SMALL_PART);
+		// Meanwhile the first event's delivery outcome changes: the rerun replaces its line in the first part.
+		const changed = eventIds[0] ?? "";
+		await env.DB.prepare("UPDATE deliveries SET attempts = 7 WHERE event_id = ?1").bind(changed).run();
+
+		expect(await archiveOldEvents(env, now, { partBytes: SMALL_PART })).toBe(21);
+		expect(await eventsInD1(orderId)).toEqual([]);
+		await expectEachOnce(owner, at, 21);
+		const after = await expectParts(owner, "2026-11-05", SMALL_PART);
+		expect(after).toHaveLength(before.length);
+		const holder = after.findIndex((text) => text.includes(changed));
+		expect(after[holder]).toContain('"attempts":7');
+		// Every other part is as it was.
+		expect(after.filter((_, index) => index !== holder)).toEqual(before.filter((_, index) => index !== holder));
+	});
+
+	it("a rerun of a day in parts writes nothing", async () => {
+		const at = new Date(Date.UTC(2026, 10, 7, 1));
+		const { owner, now } = await ownerPastWindow("Rerun Parts Gallery", at);
+		await oldEvents(owner, at, 12);
+		const due = await dueEvents(env, env.DB, now);
+		await writeArchive(env, due, { partBytes: SMALL_PART });
+		const recorded = recordingBucket();
+		expect(await writeArchive(env, due, { partBytes: SMALL_PART, bucket: recorded.bucket })).toHaveLength(due.length);
+		expect(recorded.writes).toEqual([]);
+		await drain(now, { partBytes: SMALL_PART });
+		await expectEachOnce(owner, at, 13);
+	});
+
+	it("two runs at once over a day past the bound lose nothing and write nothing twice", async () => {
+		const at = new Date(Date.UTC(2026, 10, 9, 17));
+		const { owner, now } = await ownerPastWindow("Concurrent Parts Gallery", at);
+		const { orderId } = await oldEvents(owner, at, 30);
+		const options = { partBytes: SMALL_PART };
+		const [first, second] = await Promise.all([
+			archiveOldEvents(env, now, options),
+			archiveOldEvents(env, now, options),
+		]);
+		expect(first + second).toBeGreaterThanOrEqual(31);
+		await drain(now, options);
+		expect(await eventsInD1(orderId)).toEqual([]);
+		await expectParts(owner, "2026-11-09", SMALL_PART);
+		await expectEachOnce(owner, at, 31);
+	});
+
+	it("a run overtaken by another that wrote the same events into several parts writes none of them again", async () => {
+		const at = new Date(Date.UTC(2026, 10, 10, 12));
+		const { owner, now } = await ownerPastWindow("Overtaken Parts Gallery", at);
+		const { orderId } = await oldEvents(owner, at, 20);
+		const due = await dueEvents(env, env.DB, now);
+		const options = { partBytes: SMALL_PART };
+		// The slow run listed the day (nothing yet), then the other wrote every event, filling several parts.
+		let other: string[] = [];
+		const bucket = overtakenBucket(async () => {
+			other = await writeArchive(env, due, options);
+		});
+		const slow = await writeArchive(env, due, { ...options, bucket });
+		expect(other).toHaveLength(21);
+		expect(slow.sort()).toEqual([...other].sort());
+		await expectParts(owner, "2026-11-10", SMALL_PART);
+		await expectEachOnce(owner, at, 21);
+		expect(await deleteArchivedEvents(env.DB, slow)).toBe(21);
+		expect(await eventsInD1(orderId)).toEqual([]);
+	});
+
+	it("a run overtaken by another that added other events of the day still writes its own, once", async () => {
+		const at = new Date(Date.UTC(2026, 10, 10, 18));
+		const { owner, now } = await ownerPastWindow("Overtaken Split Gallery", at);
+		await oldEvents(owner, at, 20);
+		const due = (await dueEvents(env, env.DB, now)).filter((event) => event.accountId === owner.accountId);
+		const options = { partBytes: SMALL_PART };
+		const bucket = overtakenBucket(() => writeArchive(env, due.slice(10), options));
+		expect(await writeArchive(env, due.slice(0, 10), { ...options, bucket })).toHaveLength(10);
+		await expectParts(owner, "2026-11-10", SMALL_PART);
+		expect((await archivedIds(owner, at)).sort()).toEqual(due.map((event) => event.id).sort());
+	});
+
+	it("a run that read the open part as it was before another sealed it and started the next adds nothing to it", async () => {
+		const at = new Date(Date.UTC(2026, 10, 12, 3));
+		const { owner, now } = await ownerPastWindow("Sealed Meanwhile Gallery", at);
+		const { orderId } = await oldEvents(owner, at, 1);
+		await drain(now, { partBytes: SMALL_PART });
+		// Then a large event and a small one of the same day: the small one fits in the open part, the
+		// large one (earlier) does not.
+		const large = newId("evt");
+		await env.DB.prepare(
+			"INSERT INTO events (id, account_id, mode, order_id, type, body, created_at) VALUES (?1, ?2, ?3, ?4, 'order.updated', ?5, ?6)",
+		)
+			.bind(
+				large,
+				owner.accountId,
+				owner.mode,
+				orderId,
+				JSON.stringify({ event: "order.updated", pad: "x".repeat(2_000) }),
+				new Date(at.getTime() + 60_000).toISOString(),
+			)
+			.run();
+		const small = await oldEvents(owner, new Date(at.getTime() + 120_000), 0);
+		const due = (await dueEvents(env, env.DB, now)).filter((event) => event.accountId === owner.accountId);
+		expect(due.map((event) => event.id)).toEqual([large, ...(await eventsInD1(small.orderId))]);
+		const options = { partBytes: SMALL_PART };
+
+		// The slow run (the small event alone) listed the day with its first part open; meanwhile the other
+		// run, with both events, filled nothing in it, sealed it and put both in the second part.
+		const bucket = overtakenBucket(() => writeArchive(env, due, options));
+		expect(await writeArchive(env, due.slice(1), { ...options, bucket })).toEqual([due[1]?.id]);
+		await expectEachOnce(owner, at, 4);
+		const parts = await listDayParts(env.PRINT_FILES, owner, "2026-11-12");
+		expect(parts.map((part) => part.sealed)).toEqual([true, false]);
+	});
+
+	it("two writers of different events of a day in parts, at once, both land in it, each event once", async () => {
+		const at = new Date(Date.UTC(2026, 10, 11, 6));
+		const { owner, now } = await ownerPastWindow("Split Parts Gallery", at);
+		await oldEvents(owner, at, 23);
+		const due = (await dueEvents(env, env.DB, now)).filter((event) => event.accountId === owner.accountId);
+		const halves = [due.filter((_, index) => index % 2 === 0), due.filter((_, index) => index % 2 === 1)];
+		const written = await Promise.all(halves.map((half) => writeArchive(env, half, { partBytes: SMALL_PART })));
+		// A writer that lost three times leaves its rest for the next run; the next run writes it once.
+		const left = due.filter((event) => !written.flat().includes(event.id));
+		await writeArchive(env, left, { partBytes: SMALL_PART });
+		await expectParts(owner, "2026-11-11", SMALL_PART);
+		expect((await archivedIds(owner, at)).sort()).toEqual(due.map((event) => event.id).sort());
+	});
+
+	it("a run adding later events to a day of several parts reads and writes only its last part (and the new ones)", async () => {
+		const at = new Date(Date.UTC(2026, 10, 13, 8));
+		const { owner, now } = await ownerPastWindow("Bounded Parts Gallery", at);
+		const { orderId } = await oldEvents(owner, at, 16);
+		await drain(now, { partBytes: SMALL_PART });
+		const parts = await listDayParts(env.PRINT_FILES, owner, "2026-11-13");
+		expect(parts.length).toBeGreaterThan(2);
+		const lastKey = parts.at(-1)?.key;
+
+		// Later events of the same day, and a run with a bucket that records what it touches.
+		const later = await oldEvents(owner, new Date(at.getTime() + 60_000), 3);
+		const recorded = recordingBucket();
+		expect(await archiveOldEvents(env, now, { partBytes: SMALL_PART, bucket: recorded.bucket })).toBe(4);
+		expect(recorded.reads).toEqual([lastKey]);
+		const sealed = parts.slice(0, -1).map((part) => part.key);
+		expect(recorded.writes.filter((key) => sealed.includes(key))).toEqual([]);
+		expect(await eventsInD1(orderId)).toEqual([]);
+		expect(await eventsInD1(later.orderId)).toEqual([]);
+		await expectEachOnce(owner, at, 21);
+	});
+
+	it("a day's first object past the bound (archived before days had parts) is never rewritten: the day goes on in the next part", async () => {
+		const at = new Date(Date.UTC(2026, 9, 20, 7));
+		const { owner, now } = await ownerPastWindow("Oversized Day Gallery", at);
+		const { orderId, eventIds } = await oldEvents(owner, at, 2);
+		const line = JSON.stringify({ id: "evt_big", created_at: at.toISOString(), pad: "x".repeat(3 * SMALL_PART) });
+		const stored = await env.PRINT_FILES.put(archiveKey(owner, "2026-10-20"), `${line}\n`);
+		await drain(now, { partBytes: SMALL_PART });
+		expect(await eventsInD1(orderId)).toEqual([]);
+		expect((await env.PRINT_FILES.head(archiveKey(owner, "2026-10-20")))?.etag).toBe(stored?.etag);
+		const ids = await expectEachOnce(owner, at, 4);
+		expect(ids[0]).toBe("evt_big");
+		expect(ids).toEqual(expect.arrayContaining(eventIds));
+		expect(await env.PRINT_FILES.head(archivePartKey(owner, "2026-10-20", 2))).not.toBeNull();
+	});
+
+	it("a part that is not an archive is left as it is, and the events it might hold stay in D1", async () => {
+		const at = new Date(Date.UTC(2026, 10, 15, 4));
+		const { owner, now } = await ownerPastWindow("Damaged Part Gallery", at);
+		const { orderId } = await oldEvents(owner, at, 10);
+		await drain(now, { partBytes: SMALL_PART });
+		// Part 1 replaced by hand with text that is not an archive, then more events of the day come due.
+		await env.PRINT_FILES.put(archiveKey(owner, "2026-11-15"), "not json\n");
+		const later = await oldEvents(owner, at, 1);
+		expect(await archiveOldEvents(env, now, { partBytes: SMALL_PART })).toBe(0);
+		expect(await eventsInD1(later.orderId)).toHaveLength(2);
+		expect(await (await env.PRINT_FILES.get(archiveKey(owner, "2026-11-15")))?.text()).toBe("not json\n");
+		expect(await eventsInD1(orderId)).toEqual([]);
+		for (const part of await listDayParts(env.PRINT_FILES, owner, "2026-11-15")) await env.PRINT_FILES.delete(part.key);
+		await drain(now);
+	});
+});
+
 describe("GET /v1/admin/accounts/{id}/events-archive/{mode}/{day}", () => {
 	it("gives the service team an archived day as stored, one event per line", async () => {
 		const at = new Date(Date.UTC(2026, 7, 20, 15));
@@ -513,6 +796,31 @@ describe("GET /v1/admin/accounts/{id}/events-archive/{mode}/{day}", () => {
 			const missing = await expectError(await api(`/v1/admin/accounts/${path}`, { key: admin }), "not_found");
 			expect(missing.code).toBe("events_archive_not_found");
 		}
+	});
+
+	it("answers a day stored in parts whole: every part in order, streamed, each event once; other objects beside them are not sent", async () => {
+		const at = new Date(Date.UTC(2026, 10, 18, 10));
+		const { owner, now } = await ownerPastWindow("Read Parts Gallery", at);
+		const { eventIds } = await oldEvents(owner, at, 25);
+		await drain(now, { partBytes: SMALL_PART });
+		const texts = await expectParts(owner, "2026-11-18", SMALL_PART);
+		expect(texts.length).toBeGreaterThan(3);
+		// An object under the day's name that is not a part (a note left by hand) is not part of the day.
+		await env.PRINT_FILES.put(`${archiveKey(owner, "2026-11-18")}.bak`, "not a part\n");
+		await env.PRINT_FILES.put(archivePartKey(owner, "2026-11-18", 1).replace(".ndjson", ".02.ndjson"), "nor this\n");
+		const admin = await createAdminKey();
+
+		const response = await api(`/v1/admin/accounts/${owner.accountId}/events-archive/live/2026-11-18`, { key: admin });
+		expect(response.status).toBe(200);
+		expect(response.headers.get("Content-Type")).toBe("application/x-ndjson; charset=utf-8");
+		const body = await response.text();
+		expect(body).toBe(texts.join(""));
+		const ids = body
+			.trimEnd()
+			.split("\n")
+			.map((line) => (JSON.parse(line) as ArchivedLine).id);
+		expect(new Set(ids).size).toBe(26);
+		expect(ids).toEqual(expect.arrayContaining(eventIds));
 	});
 
 	it("refuses a malformed day, mode or account id with a 422 naming it", async () => {
