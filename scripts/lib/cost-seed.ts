@@ -330,7 +330,9 @@ export function drainCronBacklogSql(options: {
 }): string {
 	const { nowUnix, keepEvents, keepFiles } = options;
 	const now = instantSql(nowUnix);
-	const eventCutoff = instantSql(nowUnix, options.eventRetentionDays * 86400);
+	// The archive's cutoff: the start of the UTC day the window's edge falls in (src/webhooks/archive.ts).
+	const eventEdge = nowUnix - options.eventRetentionDays * 86400;
+	const eventCutoff = instantSql(eventEdge - (eventEdge % 86400));
 	const fileCutoff = instantSql(nowUnix, options.fileRetentionDays * 86400);
 	return `DROP TABLE IF EXISTS bench_archived_events;
 CREATE TABLE bench_archived_events (id TEXT PRIMARY KEY);

@@ -56,9 +56,15 @@ export function archiveKey(owner: EventOwner, day: string): string {
 	return archivePartKey(owner, day, 1);
 }
 
-/** The instant before which events are archived: `EVENT_RETENTION_DAYS` before `now`. */
+/**
+ * The instant before which events are archived: the start of the UTC day `EVENT_RETENTION_DAYS` before
+ * `now`. A day's events leave together once the whole day is past the window (an event is kept 90 to 91
+ * days), so a day's object is written once for each batch of its events, not again every minute as the
+ * window's edge crosses the day: each write is an R2 class A operation, and a rewrite of the day so far.
+ */
 export function archiveCutoff(env: Env, now: Date): Date {
-	return new Date(now.getTime() - configOf(env).EVENT_RETENTION_DAYS * DAY_MS);
+	const edge = now.getTime() - configOf(env).EVENT_RETENTION_DAYS * DAY_MS;
+	return new Date(edge - (((edge % DAY_MS) + DAY_MS) % DAY_MS));
 }
 
 /** An event as its archive line: the event log's view of it with its account and mode first. */

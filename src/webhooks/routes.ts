@@ -33,7 +33,7 @@ const listEvents = protectedRoute("events:read", {
 	tags: ["Events"],
 	summary: "List events, newest first, with their delivery state",
 	description:
-		"Events are kept for the retention window, 90 days: an event older than that has left the log with its deliveries (the service archives it), so it is not listed, a page ends before it, and `POST /v1/events/{id}/redeliver` answers 404 `event_not_found` for it. An event whose delivery is still pending or retrying stays until it is finished.",
+		"Events are kept for the retention window, 90 days: a UTC day's events leave the log together, with their deliveries, once the whole day is older than that (so an event is kept 90 to 91 days; the service archives them). An event that has left is not listed, a page ends before it, and `POST /v1/events/{id}/redeliver` answers 404 `event_not_found` for it. An event whose delivery is still pending or retrying stays until it is finished.",
 	request: { query: EventQuery },
 	responses: { 200: jsonResponse(EventPageSchema, "A page of events."), ...errorResponses(422) },
 });

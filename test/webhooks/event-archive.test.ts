@@ -426,7 +426,8 @@ describe("the events archive, attacked", () => {
 	it("a day whose object cannot be written holds back only its own events: runs take the due events from both ends", async () => {
 		const at = new Date(Date.UTC(2020, 2, 1, 5));
 		const { owner: stuck } = await ownerPastWindow("Stuck Day Gallery", at);
-		const later = new Date(at.getTime() + 3 * DAY_MS);
+		// Two days on: the window's edge at the minutes below (June 2, noon) is past the whole of March 3.
+		const later = new Date(at.getTime() + 2 * DAY_MS);
 		const other: Owner = { accountId: (await createPartner("Next Day Gallery")).account.id, mode: "live" };
 		// More events than a run takes, on a day whose object is not an archive: each run fails to write it.
 		const stuckEvents = await oldEvents(stuck, at, ARCHIVE_BATCH + 20);
@@ -447,17 +448,22 @@ describe("the events archive, attacked", () => {
 		expect(await eventsInD1(stuckEvents.orderId)).toEqual([]);
 	});
 
-	it("an event exactly at the window's edge stays in D1; a millisecond older goes", async () => {
+	it("a UTC day's events leave D1 together, once the whole day is older than the window", async () => {
 		const at = new Date(Date.UTC(2026, 8, 14, 0, 0, 0));
 		const { owner } = await ownerPastWindow("Edge Gallery", at);
-		const now = new Date(at.getTime() + WINDOW_DAYS * DAY_MS);
 		const { orderId, eventIds } = await oldEvents(owner, new Date(at.getTime() - 2), 2);
-		// The order.received event is 2 ms past the edge, the first in_production 1 ms, the second exactly at it.
-		await drain(now);
+		// The order.received event is the 13th's second-last millisecond, the first in_production its last, the
+		// second the 14th's first. The 13th leaves once the window's edge is past the 13th's end, at once.
+		const edgeAt = (instant: Date) => new Date(instant.getTime() + WINDOW_DAYS * DAY_MS);
+		await drain(new Date(edgeAt(at).getTime() - 1));
+		expect(await eventsInD1(orderId)).toHaveLength(3);
+		await drain(edgeAt(at));
 		expect(await eventsInD1(orderId)).toEqual([eventIds[1]]);
-		await drain(new Date(now.getTime() + 1));
+		// The 14th stays however far into the 15th the edge goes, until the 15th begins.
+		await drain(new Date(edgeAt(at).getTime() + DAY_MS - 1));
+		expect(await eventsInD1(orderId)).toEqual([eventIds[1]]);
+		await drain(new Date(edgeAt(at).getTime() + DAY_MS));
 		expect(await eventsInD1(orderId)).toEqual([]);
-		// Both sides of the edge in the day's object, and nothing in the day before.
 		await expectEachOnce(owner, at, 1);
 		expect(await archivedIds(owner, new Date(at.getTime() - 1))).toHaveLength(2);
 	});
