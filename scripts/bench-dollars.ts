@@ -389,10 +389,10 @@ async function drive(
 const count = (value: number, digits = 0) =>
 	value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 /** A list price as written on Cloudflare's pages: cents, or as many decimals as it has ($0.015, $0.001). */
-const listDollars = (value: number) => (Number(value.toFixed(2)) === value ? value.toFixed(2) : String(value));
+const priceDigits = (value: number) => (Number(value.toFixed(2)) === value ? value.toFixed(2) : String(value));
 const dollars = (value: number) => `$${value < 1 ? value.toFixed(4) : value.toFixed(2)}`;
 const priceText = (price: Price) =>
-	`$${listDollars(price.dollars)} per ${price.per === 1_000_000 ? "million" : price.per === 1 ? "unit" : count(price.per)}`;
+	`$${priceDigits(price.dollars)} per ${price.per === 1_000_000 ? "million" : price.per === 1 ? "unit" : count(price.per)}`;
 
 function report(result: Drive): void {
 	const perThousand = (units: number) => (units / ORDERS) * 1000;
