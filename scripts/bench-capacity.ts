@@ -28,7 +28,7 @@ import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
 import { planAccount } from "../src/admin/provisioning.ts";
 import { DROP_SEED_ACCOUNTS_SQL, seedAccountsSql, seedOrdersSql } from "./lib/cost-seed.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
-import { createScenarioAccounts, liftLimits, scenarioShipTo, uploadReadyFile } from "./lib/scenario.ts";
+import { createScenarioAccounts, framedOrderBodies, liftLimits, uploadReadyFile } from "./lib/scenario.ts";
 import { applyMigrations, type D1Target, executeSql, PROJECT_ROOT } from "./lib/wrangler.ts";
 
 /** The shipments migration's backfill: each seeded shipped or delivered order gets its shipment, as in bench:cost. */
@@ -104,18 +104,18 @@ async function seedPartners(target: D1Target): Promise<string[]> {
 	return ids;
 }
 
-/** Creates per second answered 201 over `seconds`, from CONNECTIONS connections, distinct external ids each. */
-async function createsPerSecond(origin: string, headers: Record<string, string>, fileId: string, seconds: number) {
-	let sequence = 0;
-	const shipTo = scenarioShipTo("Capacity Buyer");
-	const body = () => {
-		sequence += 1;
-		return JSON.stringify({
-			external_id: `CAP-${process.pid}-${sequence}`,
-			ship_to: shipTo,
-			items: [{ print_file_id: fileId, width_in: 8, height_in: 10, frame: "walnut-flat-075", mat: "bright-white" }],
-		});
-	};
+/**
+ * Creates per second answered 201 over `seconds`, from CONNECTIONS connections, each a new external id
+ * under `prefix` (a stretch of its own, so no create repeats an earlier stretch's and is answered as a replay).
+ */
+async function createsPerSecond(
+	origin: string,
+	headers: Record<string, string>,
+	fileId: string,
+	seconds: number,
+	prefix: string,
+) {
+	const body = framedOrderBodies(fileId, prefix, "Capacity Buyer");
 	const result = await autocannon({
 		url: `${origin}/v1/orders`,
 		method: "POST",
@@ -185,8 +185,8 @@ try {
 	await liftLimits(server.origin, adminKey, partner.account.id);
 	const headers = { Authorization: `Bearer ${partner.keys.live.key}`, "Content-Type": "application/json" };
 	const fileId = await uploadReadyFile(server.origin, headers);
-	await createsPerSecond(server.origin, headers, fileId, WARM_UP_SECONDS);
-	const load = await createsPerSecond(server.origin, headers, fileId, LOAD_SECONDS);
+	await createsPerSecond(server.origin, headers, fileId, WARM_UP_SECONDS, "CAP-WARM");
+	const load = await createsPerSecond(server.origin, headers, fileId, LOAD_SECONDS, "CAP");
 	await server.stop();
 	server = undefined;
 
