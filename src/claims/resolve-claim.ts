@@ -24,7 +24,7 @@ export type Decision =
 
 /**
  * Hands a decision's work on in the background: its event to the senders, and a new reprint to its
- * machine, which validates it as any new order's does. Neither need hold up the answer.
+ * machine, which validates it like every new order. Neither need hold up the answer.
  */
 export function handOverDecision(
 	env: Env,

@@ -137,7 +137,7 @@ describe("round trips of the floor's shipments", () => {
 		const units = [{ item_id: created.items[0]?.id ?? "", quantity: 1 }];
 		const ship = (number: string) =>
 			send("POST", `/v1/ops/orders/${created.id}/shipments`, opsKey, { carrier: "UPS", number, items: units });
-		// The first loads the catalog into the isolate, as any pricing does once.
+		// The first loads the catalog into the isolate, as the first pricing always does.
 		expect((await ship("1Z999AA10123456784")).status).toBe(201);
 		const response = await ship("1Z999AA10123456785");
 		expect(response.status).toBe(201);

@@ -132,7 +132,7 @@ describe("POST /v1/addresses/check", () => {
 		]);
 	});
 
-	it("takes emoji and right-to-left text as any other text", async () => {
+	it("takes emoji and right-to-left text like other text", async () => {
 		const verdict = await check({
 			ship_to: {
 				name: "نور الهدى 🌙",

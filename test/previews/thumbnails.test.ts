@@ -135,7 +135,7 @@ describe("thumbnails made by the queue consumer", () => {
 			(x, y, s) => (s === 0 ? x % 256 : s === 1 ? y % 256 : 128),
 		);
 		const tiff = await uploadImage(key, tiffBytes, "image/tiff");
-		// The first read inspects them (ready), as any use of a file does.
+		// The first read inspects them (ready), as every use of a file does.
 		for (const id of [jpeg, tiff]) expect((await api(`/v1/print-files/${id}`, { key })).status).toBe(200);
 		await runConsumer([
 			{ print_file_id: jpeg, etag: (await rowOf(jpeg)).r2_etag },
