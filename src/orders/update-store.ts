@@ -1,11 +1,13 @@
 /**
- * What a change of an order writes: the order row at its new version, its history row and its
- * `order.updated` event with the deliveries, in one batch that applies only over the version read.
+ * What a change of an order writes: the order row at its new version, its history row, the ledger's
+ * entry when the change reprices a charged order, and its `order.updated` event with the deliveries, in
+ * one batch that applies only over the version read.
  */
 import type { OrderUpdateSubject } from "../webhooks/events.ts";
 import { eventStatements, type PendingDelivery } from "../webhooks/store.ts";
 import { jsonColumn } from "./columns.ts";
 import { insertMove } from "./history.ts";
+import { ledgerStatements } from "./ledger-moves.ts";
 import { StaleOrder } from "./move-store.ts";
 import { eventSubject, type OrderRow } from "./rows.ts";
 
@@ -70,7 +72,9 @@ export async function writeUpdate(
 		},
 		condition,
 	);
-	const results = await db.batch([orderRow, history, ...event.statements]);
+	// A new method or destination on a charged order (held by the floor after its release) reprices it.
+	const ledger = ledgerStatements(db, before, after, now, condition);
+	const results = await db.batch([orderRow, history, ...ledger, ...event.statements]);
 	if ((results[0]?.meta.changes ?? 0) === 0) throw new StaleOrder(before.id);
-	return event.pendingDeliveries(results.slice(2));
+	return event.pendingDeliveries(results.slice(2 + ledger.length));
 }

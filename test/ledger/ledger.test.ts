@@ -124,6 +124,25 @@ describe("ledger entries written by the moves that cause them", () => {
 		]);
 	});
 
+	it("a partner's change of shipping method on a charged order held by the floor writes its repricing in the change's batch", async () => {
+		const { opsKey, key, order } = await releasedOrder();
+		await opsMoveOk(opsKey, order.id, "hold", { message: "The moulding is back-ordered for a week." });
+		const patched = await send("PATCH", `/v1/orders/${order.id}`, key, { shipping_method: "express" });
+		expect(patched.status).toBe(200);
+		const changed = (await patched.json()) as { costs: { total: number } | null };
+		const before = order.costs?.total ?? 0;
+		const now = changed.costs?.total ?? 0;
+		expect(now).toBeGreaterThan(before);
+		const entries = await entriesOfOrder(order.id);
+		expect(entries.map((entry) => [entry.type, entry.amount_cents])).toEqual([
+			["charge", before],
+			["repricing", now - before],
+		]);
+		// Released again, it is not charged twice.
+		await opsMoveOk(opsKey, order.id, "release");
+		expect((await entriesOfOrder(order.id)).reduce((sum, entry) => sum + entry.amount_cents, 0)).toBe(now);
+	});
+
 	it("a refund approval credits the claim in the decision's batch; a reprint approval writes no entry", async () => {
 		const { key, opsKey, order, itemId, photo } = await deliveredOrder(2);
 		const refunded = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
