@@ -14,7 +14,7 @@ import { expiredFileRefusal, isExpiredFileAbort } from "../print-files/retention
 import { findAccountPrintFiles } from "../print-files/store.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { photoCount, photoFiles } from "./photos.ts";
-import { claimableUnits, claimWindow, unitsRefusal } from "./rules.ts";
+import { judgeClaim } from "./rules.ts";
 import type { Claim, CreateClaimInput } from "./schema.ts";
 import { claimsOfOrder, insertClaim, unitsInStandingClaims } from "./store.ts";
 
@@ -45,10 +45,8 @@ export async function createClaim(
 	if (!fit.ok) throw unprocessable(fit);
 
 	const claims = await claimsOfOrder(databaseOf(env, owner.accountId), orderId);
-	const units = claimableUnits(found.items, found.shipments, unitsInStandingClaims(claims), input.items);
-	if (!units.ok) throw unprocessable(units);
-	const window = claimWindow(found.shipments, input.reason, input.items, now);
-	if (!window.ok) throw unprocessable(window);
+	const judged = judgeClaim(found, unitsInStandingClaims(claims), input.reason, input.items, now);
+	if (!judged.ok) throw unprocessable(judged);
 
 	const claim: Claim = {
 		id: newId("clm"),
@@ -64,7 +62,7 @@ export async function createClaim(
 	const deliveries = await insertClaim(databaseOf(env, owner.accountId), {
 		claim,
 		owner,
-		shipped: units.shipped,
+		caps: judged.caps,
 		event: {
 			type: "claim.created",
 			accountId: owner.accountId,
@@ -77,8 +75,11 @@ export async function createClaim(
 		if (isExpiredFileAbort(error)) throw await photoExpiredMeanwhile(databaseOf(env, owner.accountId), owner, photos);
 		throw error;
 	});
-	if (deliveries === null)
-		throw await unitsTakenMeanwhile(databaseOf(env, owner.accountId), orderId, input.items, units.shipped);
+	if (deliveries === null) {
+		// Another claim took the units meanwhile: the rules again, over the claims as they are now.
+		const standing = unitsInStandingClaims(await claimsOfOrder(databaseOf(env, owner.accountId), orderId));
+		throw unitsTakenMeanwhile(judgeClaim(found, standing, input.reason, input.items, now));
+	}
 	return { claim, deliveries };
 }
 
@@ -100,18 +101,9 @@ async function photoExpiredMeanwhile(db: D1Database, owner: Owner, photos: strin
 	);
 }
 
-/** The 422 of a claim whose units other claims took between the check and the commit, naming the entry. */
-async function unitsTakenMeanwhile(
-	db: D1Database,
-	orderId: string,
-	requested: CreateClaimInput["items"],
-	shipped: ReadonlyMap<string, number>,
-): Promise<ApiError> {
-	const claimed = unitsInStandingClaims(await claimsOfOrder(db, orderId));
-	for (const [index, unit] of requested.entries()) {
-		const left = (shipped.get(unit.item_id) ?? 0) - (claimed.get(unit.item_id) ?? 0);
-		if (unit.quantity > left) return unprocessable(unitsRefusal(index, unit, Math.max(0, left)));
-	}
+/** The 422 of a claim whose units other claims took between the check and the commit: the rules' refusal now. */
+function unitsTakenMeanwhile(judged: ReturnType<typeof judgeClaim>): ApiError {
+	if (!judged.ok) return unprocessable(judged);
 	// The guard refused, yet the units fit now: a claim that held them was rejected in between.
 	return new ApiError(
 		"claim_units_exceeded",

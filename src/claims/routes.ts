@@ -94,7 +94,7 @@ export const claimRoutes = createApp<AuthedEnv>()
 		const now = new Date();
 		const standing =
 			found.shipments.length === 0
-				? new Map()
+				? { lost: new Map(), arrived: new Map() }
 				: unitsInStandingClaims(await claimsOfOrder(databaseOf(c.env, c.var.principal.accountId), id));
 		return c.json({ ...orderActions(found, now), claim: claimAction(found.shipments, standing, now) }, 200);
 	})

@@ -10,7 +10,7 @@ import { allConditions, condition, noConditions } from "../http/sql-conditions.t
 import { claimCreditEntry } from "../ledger/store.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { eventStatements, type NewEvent } from "../webhooks/store.ts";
-import type { ClaimedUnits, ClaimReason } from "./rules.ts";
+import type { ClaimedUnits, ClaimReason, StandingUnits } from "./rules.ts";
 import type { Claim, ClaimStatus } from "./schema.ts";
 
 /** A claims row as stored, its JSON columns as text. */
@@ -73,14 +73,16 @@ export async function claimsOfOrder(db: D1Database, orderId: string): Promise<St
 	return claimsOfRows(rows?.results ?? [], units?.results ?? []);
 }
 
-/** The units of each item in the open or approved claims among `claims`. */
-export function unitsInStandingClaims(claims: ReadonlyArray<StoredClaim>): Map<string, number> {
-	const claimed = new Map<string, number>();
+/** The units of each item in the open or approved claims among `claims`, losses apart from the rest. */
+export function unitsInStandingClaims(claims: ReadonlyArray<StoredClaim>): StandingUnits {
+	const lost = new Map<string, number>();
+	const arrived = new Map<string, number>();
 	for (const { claim } of claims) {
 		if (claim.status === "rejected") continue;
-		for (const unit of claim.items) claimed.set(unit.item_id, (claimed.get(unit.item_id) ?? 0) + unit.quantity);
+		const held = claim.reason === "lost_in_transit" ? lost : arrived;
+		for (const unit of claim.items) held.set(unit.item_id, (held.get(unit.item_id) ?? 0) + unit.quantity);
 	}
-	return claimed;
+	return { lost, arrived };
 }
 
 /** A claim by id alone, with its units (the service team's routes), or null. */
@@ -129,11 +131,14 @@ export async function listClaims(
 	return { page: found.slice(0, filter.limit), more: found.length > filter.limit };
 }
 
-/** A new claim to write: the claim, its owner, the units shipped of each claimed item, and its event. */
+/**
+ * A new claim to write: the claim, its owner, the most units of each claimed item that open or approved
+ * claims may hold once it is in (the rules' caps), and its event.
+ */
 export type NewClaim = {
 	claim: Claim;
 	owner: Owner;
-	shipped: ReadonlyMap<string, number>;
+	caps: ReadonlyMap<string, number>;
 	event: Omit<NewEvent, "claim">;
 };
 
@@ -144,19 +149,19 @@ function claimWritten(id: string) {
 
 /**
  * Writes a claim, its units and its event in one batch, only if, at commit, every claimed item's units
- * in open or approved claims plus the new ones stay within its shipped units. Returns the event's
+ * in open or approved claims plus the new ones stay within its cap. Returns the event's
  * pending deliveries, or null when the guard refused (another claim took the units meanwhile).
  */
 export async function insertClaim(db: D1Database, created: NewClaim): Promise<PendingDelivery[] | null> {
-	const { claim, owner, shipped } = created;
+	const { claim, owner, caps } = created;
 	const units: ReadonlyArray<ClaimedUnits> = claim.items;
-	// Each item's guard: ?(n) its id, ?(n+1) the units claimed now, ?(n+2) its shipped units.
+	// Each item's guard: ?(n) its id, ?(n+1) the units claimed now, ?(n+2) its cap.
 	const guards = units.map(
 		(_, index) =>
 			`(SELECT COALESCE(SUM(ci.quantity), 0) FROM claim_items ci JOIN claims c ON c.id = ci.claim_id
 			   WHERE ci.item_id = ?${10 + index * 3} AND c.status <> 'rejected') + ?${11 + index * 3} <= ?${12 + index * 3}`,
 	);
-	const guardParams = units.flatMap((unit) => [unit.item_id, unit.quantity, shipped.get(unit.item_id) ?? 0]);
+	const guardParams = units.flatMap((unit) => [unit.item_id, unit.quantity, caps.get(unit.item_id) ?? 0]);
 	const written = claimWritten(claim.id);
 	const recorded = eventStatements(db, { ...created.event, claim }, written);
 	const statements = [

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { claimableUnits, claimWindow, shipmentClaimable } from "../../src/claims/rules.ts";
+import {
+	claimableUnits,
+	claimWindow,
+	itemClaimable,
+	type StandingUnits,
+	shipmentClaimable,
+} from "../../src/claims/rules.ts";
 import type { ShipmentRow } from "../../src/orders/shipments.ts";
 
 const SHIPPED_AT = "2026-11-01T12:00:00.000Z";
@@ -20,6 +26,8 @@ function shipment(overrides: Partial<ShipmentRow> = {}): ShipmentRow {
 		...overrides,
 	};
 }
+
+const NONE: StandingUnits = { lost: new Map(), arrived: new Map() };
 
 const delivered = (overrides: Partial<ShipmentRow> = {}) =>
 	shipment({ status: "delivered", delivered_at: DELIVERED_AT, ...overrides });
@@ -61,14 +69,58 @@ describe("claimWindow", () => {
 			shipment({ id: "shp_2", position: 2, items: [{ item_id: "itm_a", quantity: 1 }] }),
 		];
 		const now = daysAfter(DELIVERED_AT, 1);
-		expect(claimWindow(shipments, "print_defect", [{ item_id: "itm_a", quantity: 1 }], now)).toEqual({ ok: true });
-		const refused = claimWindow(shipments, "print_defect", [{ item_id: "itm_a", quantity: 2 }], now);
+		expect(claimWindow(shipments, NONE, "print_defect", [{ item_id: "itm_a", quantity: 1 }], now)).toMatchObject({
+			ok: true,
+		});
+		const refused = claimWindow(shipments, NONE, "print_defect", [{ item_id: "itm_a", quantity: 2 }], now);
 		expect(refused).toMatchObject({ ok: false, code: "claim_not_allowed", field: "items[0].quantity" });
 	});
 
 	it("an item in no shipment has not shipped yet", () => {
-		const refused = claimWindow([shipment()], "wrong_item", [{ item_id: "itm_b", quantity: 1 }], new Date());
+		const refused = claimWindow([shipment()], NONE, "wrong_item", [{ item_id: "itm_b", quantity: 1 }], new Date());
 		expect(refused).toMatchObject({ ok: false, field: "items[0].item_id", message: "itm_b has not shipped yet" });
+	});
+});
+
+describe("itemClaimable: a unit is claimed once, in one kind of box", () => {
+	const boxes = [
+		delivered({ id: "shp_1", items: [{ item_id: "itm_a", quantity: 1 }] }),
+		shipment({ id: "shp_2", position: 2, items: [{ item_id: "itm_a", quantity: 1 }] }),
+	];
+	const now = daysAfter(SHIPPED_AT, 6);
+
+	it("a damage claim holds the delivered unit; a loss holds the undelivered one", () => {
+		const damaged: StandingUnits = { lost: new Map(), arrived: new Map([["itm_a", 1]]) };
+		expect(itemClaimable(boxes, damaged, "itm_a", "damaged_in_transit", now)).toMatchObject({ eligible: 1, left: 0 });
+		expect(itemClaimable(boxes, damaged, "itm_a", "lost_in_transit", now)).toMatchObject({ eligible: 1, left: 1 });
+		const lost: StandingUnits = { lost: new Map([["itm_a", 1]]), arrived: new Map() };
+		expect(itemClaimable(boxes, lost, "itm_a", "lost_in_transit", now)).toMatchObject({ eligible: 1, left: 0 });
+		expect(itemClaimable(boxes, lost, "itm_a", "print_defect", now)).toMatchObject({ eligible: 1, left: 1 });
+	});
+
+	it("a loss whose box was delivered since holds a delivered unit", () => {
+		const both = [
+			boxes[0] ?? delivered(),
+			delivered({ id: "shp_2", position: 2, items: [{ item_id: "itm_a", quantity: 1 }] }),
+		];
+		const lost: StandingUnits = { lost: new Map([["itm_a", 1]]), arrived: new Map() };
+		expect(itemClaimable(both, lost, "itm_a", "print_defect", now)).toMatchObject({ eligible: 2, left: 1 });
+	});
+
+	it("a standing claim is read as holding a box past its time before one a new claim may name", () => {
+		const late = daysAfter(DELIVERED_AT, 40);
+		const old = delivered({ id: "shp_1", items: [{ item_id: "itm_a", quantity: 1 }] });
+		const recent = delivered({
+			id: "shp_2",
+			position: 2,
+			delivered_at: daysAfter(DELIVERED_AT, 20).toISOString(),
+			items: [{ item_id: "itm_a", quantity: 1 }],
+		});
+		const damaged: StandingUnits = { lost: new Map(), arrived: new Map([["itm_a", 1]]) };
+		expect(itemClaimable([old, recent], damaged, "itm_a", "print_defect", late)).toMatchObject({
+			eligible: 1,
+			left: 1,
+		});
 	});
 });
 
@@ -76,7 +128,7 @@ describe("claimableUnits", () => {
 	const items = [{ id: "itm_a" }, { id: "itm_b" }];
 
 	it("allows the shipped units less those in standing claims, and refuses one more on its entry", () => {
-		const claimed = new Map([["itm_a", 1]]);
+		const claimed: StandingUnits = { lost: new Map(), arrived: new Map([["itm_a", 1]]) };
 		expect(claimableUnits(items, [shipment()], claimed, [{ item_id: "itm_a", quantity: 1 }])).toMatchObject({
 			ok: true,
 		});
@@ -88,7 +140,7 @@ describe("claimableUnits", () => {
 	});
 
 	it("leaves an item with nothing shipped to the time rule", () => {
-		expect(claimableUnits(items, [shipment()], new Map(), [{ item_id: "itm_b", quantity: 1 }])).toMatchObject({
+		expect(claimableUnits(items, [shipment()], NONE, [{ item_id: "itm_b", quantity: 1 }])).toMatchObject({
 			ok: true,
 		});
 	});
