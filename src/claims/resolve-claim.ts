@@ -7,10 +7,11 @@
 import { databaseOf, findInEveryDatabase } from "../databases.ts";
 import { ApiError } from "../http/errors.ts";
 import { newId, randomBase62 } from "../ids.ts";
-import { type OrderCreated, startOrder } from "../orders/create-order.ts";
-import { createReprint } from "../orders/reprint.ts";
+import { type OrderCreated, type PreparedOrder, startOrder } from "../orders/create-order.ts";
+import { prepareReprint } from "../orders/reprint.ts";
 import { eventSubject, type StoredOrder } from "../orders/rows.ts";
-import { findOrder } from "../orders/store.ts";
+import { findOrder, insertOrder } from "../orders/store.ts";
+import { isExpiredFileAbort } from "../print-files/retention.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
 import { refundCredit } from "./credit.ts";
@@ -64,13 +65,16 @@ export async function resolveClaim(
 	if (found.claim.status !== "submitted") {
 		const unmade = await unmadeReprint(env, found, decision);
 		if (unmade === null) throw alreadyResolved(found.claim);
-		// Approved with a reprint whose order was never made (the make failed after the approval was
-		// written): this approval again makes it, under the id the claim names, and sends nothing else.
-		const reprint = await makeReprint(env, order, found.claim, unmade);
-		return { claim: found.claim, deliveries: [], reprint };
+		// Approved with a reprint whose order was never made (before a decision and its reprint were one
+		// write): this approval again makes it, under the id the claim names, and sends nothing else.
+		const reprint = await prepareClaimReprint(env, order, found.claim, unmade);
+		await insertOrder(databaseOf(env, found.accountId), reprint.order.order, reprint.order.items, now);
+		return { claim: found.claim, deliveries: [], reprint: { ...reprint, replayed: false } };
 	}
 	const reprintOrderId = decision.kind === "approve" && decision.remedy === "reprint" ? newId("ord") : null;
 	const claim = decided(found, decision, order, reprintOrderId, now);
+	// The reprint is checked before anything is written: a reprint that cannot be made refuses the decision.
+	const reprint = reprintOrderId === null ? null : await prepareClaimReprint(env, order, claim, reprintOrderId);
 	const deliveries = await writeDecision(databaseOf(env, found.accountId), {
 		claim,
 		accountId: found.accountId,
@@ -84,14 +88,25 @@ export async function resolveClaim(
 			delivery: { url: order.order.callback_url },
 			createdAt: now,
 		},
+		reprint: reprint === null ? null : { order: reprint.order.order, items: reprint.order.items },
+	}).catch((error: unknown) => {
+		if (isExpiredFileAbort(error)) throw reprintFileExpired(order);
+		throw error;
 	});
 	if (deliveries === null) {
 		// Another decision won between the read and the write: say what it was.
 		const winner = await findInEveryDatabase(env, (database) => findClaim(database, id));
 		throw alreadyResolved(winner?.claim ?? found.claim);
 	}
-	if (reprintOrderId === null) return { claim, deliveries, reprint: null };
-	return { claim, deliveries, reprint: await makeReprint(env, order, claim, reprintOrderId) };
+	return { claim, deliveries, reprint: reprint === null ? null : { ...reprint, replayed: false } };
+}
+
+/** The refusal of a reprint whose print file expired between its check and the decision's write. */
+function reprintFileExpired(order: StoredOrder): ApiError {
+	return new ApiError(
+		"print_file_expired",
+		`A print file of order ${order.order.id} expired while its reprint was being written: nothing was decided.`,
+	);
 }
 
 /** The reprint order id of a claim approved with a reprint that has no order yet, when `decision` asks for it again. */
@@ -101,13 +116,18 @@ async function unmadeReprint(env: Env, { claim, accountId }: StoredClaim, decisi
 	return (await findOrder(databaseOf(env, accountId), orderId)) === null ? orderId : null;
 }
 
-/** Makes the claim's reprint as `orderId`, numbered by the claim's place on the order (the same number on a retry). */
-async function makeReprint(env: Env, order: StoredOrder, claim: Claim, orderId: string): Promise<OrderCreated> {
+/** The claim's reprint as `orderId`, numbered by the claim's place on the order (the same number on a retry), not written. */
+async function prepareClaimReprint(
+	env: Env,
+	order: StoredOrder,
+	claim: Claim,
+	orderId: string,
+): Promise<PreparedOrder> {
 	const claimNumber =
 		(await claimsOfOrder(databaseOf(env, order.order.account_id), order.order.id)).findIndex(
 			(each) => each.claim.id === claim.id,
 		) + 1;
-	return createReprint(env, order, { units: claim.items, claimId: claim.id, claimNumber, orderId });
+	return prepareReprint(env, order, { units: claim.items, claimId: claim.id, claimNumber, orderId });
 }
 
 /** The claim as `decision` resolves it. */

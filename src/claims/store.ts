@@ -8,6 +8,8 @@ import type { Owner } from "../accounts/owner.ts";
 import type { Cursor } from "../http/cursor.ts";
 import { allConditions, condition, noConditions } from "../http/sql-conditions.ts";
 import { claimCreditEntry } from "../ledger/store.ts";
+import type { ItemRow, OrderRow } from "../orders/rows.ts";
+import { orderInsertStatements } from "../orders/store.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { eventStatements, type NewEvent } from "../webhooks/store.ts";
 import type { ClaimedUnits, ClaimReason, StandingUnits } from "./rules.ts";
@@ -213,12 +215,15 @@ export type ClaimDecision = {
 	/** The claimed order's external id, for the memo of a refund's ledger entry. */
 	orderExternalId: string;
 	event: Omit<NewEvent, "claim">;
+	/** A reprint's new order, written with the decision or not at all. */
+	reprint: { order: OrderRow; items: ItemRow[] } | null;
 };
 
 /**
- * Writes a decision on a claim still `submitted`, with its event, in one batch; the event only where
- * this decision's update applied. Returns the event's pending deliveries, or null when the claim was
- * resolved already (another decision won, even one made at the same moment).
+ * Writes a decision on a claim still `submitted`, with its event (and a reprint's order, or a refund's
+ * credit), in one batch; all of it only where this decision's update applied. Returns the event's
+ * pending deliveries, or null when the claim was resolved already (another decision won, even one
+ * made at the same moment).
  */
 export async function writeDecision(db: D1Database, decision: ClaimDecision): Promise<PendingDelivery[] | null> {
 	const { claim, resolutionId } = decision;
@@ -260,6 +265,9 @@ export async function writeDecision(db: D1Database, decision: ClaimDecision): Pr
 			),
 		...recorded.statements,
 		...credit,
+		...(decision.reprint === null
+			? []
+			: orderInsertStatements(db, decision.reprint.order, decision.reprint.items, decision.event.createdAt, condition)),
 	]);
 	if ((results[0]?.meta.changes ?? 0) === 0) return null;
 	return recorded.pendingDeliveries(results.slice(1));

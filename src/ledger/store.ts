@@ -4,7 +4,7 @@
  * and the reads a monthly statement needs.
  */
 import { newId } from "../ids.ts";
-import type { WriteCondition } from "../webhooks/store.ts";
+import { conditionAfter, type WriteCondition } from "../webhooks/store.ts";
 
 /** The kinds of entries; credits are negative amounts, charges positive, adjustments either. */
 export const ENTRY_TYPES = ["charge", "repricing", "cancellation_credit", "claim_credit", "adjustment"] as const;
@@ -51,7 +51,7 @@ type EntryDraft = {
 function entryStatement(db: D1Database, draft: EntryDraft, condition: WriteCondition | null): D1PreparedStatement {
 	const guards: string[] = [];
 	if (draft.needsCharge) guards.push(HAS_CHARGE);
-	if (condition !== null) guards.push(condition.sql.replace(/\?(\d+)/g, (_m, n: string) => `?${Number(n) + 11}`));
+	if (condition !== null) guards.push(conditionAfter(condition, 11));
 	const where = guards.length === 0 ? "WHERE 1" : `WHERE ${guards.join(" AND ")}`;
 	const amount = typeof draft.amount === "number" ? "?8" : `-${draft.amount}`;
 	return db

@@ -48,12 +48,11 @@ export async function createOrder(
 	env: Env,
 	owner: Owner & { editWindowMinutes: number },
 	input: CreateOrderInput,
-	reprint?: ReprintOf,
 ): Promise<OrderCreated> {
 	const addressProblem = outboundUrlsProblem(env, input);
 	if (addressProblem !== null) throw unprocessable(addressProblem);
 	const requestHash = await sha256Hex(canonicalOrderRequest(input));
-	const made = await storeNewOrder(env, owner, input, requestHash, reprint);
+	const made = await storeNewOrder(env, owner, input, requestHash);
 	if (made.ok) return { order: made.order, replayed: false, files: made.files };
 	// Refused, or the external_id is taken. A repeat is answered as the first order was, even if its
 	// file or quote would be refused today; the unique index, not an earlier read, decides which create
@@ -83,18 +82,61 @@ export async function startOrder(env: Env, created: CreatedOrder, requestId: str
 	}
 }
 
+/** A new order ready to write (not written): its row, items and no shipments, and the files its create checked. */
+export type PreparedOrder = { order: StoredOrder; files: PrintFileRow[] };
+
+/**
+ * A claim's reprint of the units `input` names, ready to write in its decision's batch: checked and
+ * priced as a create is, charged nothing, under the id the claim gave it. Throws the create's 422s.
+ */
+export async function prepareReprintOrder(
+	env: Env,
+	owner: Owner & { editWindowMinutes: number },
+	input: CreateOrderInput,
+	reprint: ReprintOf,
+): Promise<PreparedOrder> {
+	const addressProblem = outboundUrlsProblem(env, input);
+	if (addressProblem !== null) throw unprocessable(addressProblem);
+	const requestHash = await sha256Hex(canonicalOrderRequest(input));
+	const prepared = await prepareOrder(env, owner, input, requestHash, reprint, new Date());
+	if (!prepared.ok) throw unprocessable(prepared);
+	return prepared;
+}
+
 /** The order written, or why not: a refusal, or the external_id found taken by the unique index. */
 async function storeNewOrder(
 	env: Env,
 	owner: Owner & { editWindowMinutes: number },
 	input: CreateOrderInput,
 	requestHash: string,
-	reprint: ReprintOf | undefined,
 ): Promise<{ ok: true; order: StoredOrder; files: PrintFileRow[] } | { ok: false; error: Error }> {
 	const now = new Date();
+	const prepared = await prepareOrder(env, owner, input, requestHash, undefined, now);
+	if (!prepared.ok) return { ok: false, error: unprocessable(prepared) };
+	const { order, items } = prepared.order;
+	try {
+		await insertOrder(databaseOf(env, owner.accountId), order, items, now);
+	} catch (error) {
+		if (error instanceof DuplicateExternalId) return { ok: false, error };
+		if (isExpiredFileAbort(error))
+			return { ok: false, error: unprocessable(await expiredMeanwhile(env, owner, items)) };
+		throw error;
+	}
+	return prepared;
+}
+
+/** The new order's rows, checked and priced, or the refusal. */
+async function prepareOrder(
+	env: Env,
+	owner: Owner & { editWindowMinutes: number },
+	input: CreateOrderInput,
+	requestHash: string,
+	reprint: ReprintOf | undefined,
+	now: Date,
+): Promise<({ ok: true } & PreparedOrder) | Refusal> {
 	const orderId = reprint?.orderId ?? newId("ord");
 	const prepared = await prepareItems(env, owner, input, orderId, now);
-	if (!prepared.ok) return { ok: false, error: unprocessable(prepared) };
+	if (!prepared.ok) return prepared;
 	const { items, pricing, files } = prepared;
 	const order = newOrderRow({
 		id: orderId,
@@ -116,14 +158,6 @@ async function storeNewOrder(
 		now,
 		...(reprint === undefined ? {} : { reprint: { of: reprint.of, claimId: reprint.claimId } }),
 	});
-	try {
-		await insertOrder(databaseOf(env, owner.accountId), order, items, now);
-	} catch (error) {
-		if (error instanceof DuplicateExternalId) return { ok: false, error };
-		if (isExpiredFileAbort(error))
-			return { ok: false, error: unprocessable(await expiredMeanwhile(env, owner, items)) };
-		throw error;
-	}
 	return { ok: true, order: { order, items, shipments: [] }, files };
 }
 

@@ -1,13 +1,15 @@
 /**
  * A claim's reprint: a new order for the claimed units of an order, with the same files, framing,
- * ship-to, shipping method, callback URL and metadata, charged nothing, through the normal create and
- * its pipeline. Its external id is the original's with `-R<n>`, n the claim's number on the order, so
- * a reprint is made once per claim however often its making is retried.
+ * ship-to, shipping method, callback URL and metadata, charged nothing, checked as a create is and
+ * then through the normal pipeline. Its external id is the original's with `-R<n>`, n the claim's
+ * number on the order (the original's end cut so the name stays within 128 characters). The name is
+ * for people: a reprint is unique by its claim, and never takes or replays a partner's own order of
+ * the same name.
  */
 import type { Owner } from "../accounts/owner.ts";
 import { FRAMING_FIELDS } from "../framing/spec.ts";
 import { ApiError } from "../http/errors.ts";
-import { createOrder, type OrderCreated } from "./create-order.ts";
+import { type PreparedOrder, prepareReprintOrder } from "./create-order.ts";
 import type { StoredOrder } from "./rows.ts";
 import { CreateOrderBody } from "./schema.ts";
 
@@ -41,7 +43,7 @@ export function reprintRequest(original: StoredOrder, request: ReprintRequest): 
 	});
 	const { order } = original;
 	return {
-		external_id: `${order.external_id}-R${request.claimNumber}`,
+		external_id: reprintExternalId(order.external_id, request.claimNumber),
 		ship_to: order.ship_to,
 		items,
 		...(order.shipping_method === null ? {} : { shipping_method: order.shipping_method }),
@@ -50,8 +52,22 @@ export function reprintRequest(original: StoredOrder, request: ReprintRequest): 
 	};
 }
 
-/** Creates the reprint of `original`'s claimed units for its owner (or finds the one made before). */
-export async function createReprint(env: Env, original: StoredOrder, request: ReprintRequest): Promise<OrderCreated> {
+/**
+ * `<external id>-R<n>` within the external id's 128 (UTF-16) units: the original's id cut at a whole
+ * character to make room, never through a surrogate pair.
+ */
+export function reprintExternalId(externalId: string, claimNumber: number): string {
+	const suffix = `-R${claimNumber}`;
+	let kept = "";
+	for (const character of externalId) {
+		if (kept.length + character.length + suffix.length > 128) break;
+		kept += character;
+	}
+	return `${kept}${suffix}`;
+}
+
+/** The reprint of `original`'s claimed units for its owner, checked and ready to write (not written). */
+export async function prepareReprint(env: Env, original: StoredOrder, request: ReprintRequest): Promise<PreparedOrder> {
 	const parsed = CreateOrderBody.safeParse(reprintRequest(original, request));
 	if (!parsed.success) {
 		const issue = parsed.error.issues[0];
@@ -66,7 +82,7 @@ export async function createReprint(env: Env, original: StoredOrder, request: Re
 		mode: original.order.mode,
 		editWindowMinutes: 0,
 	};
-	return createOrder(env, owner, parsed.data, {
+	return prepareReprintOrder(env, owner, parsed.data, {
 		of: original.order.id,
 		claimId: request.claimId,
 		orderId: request.orderId,

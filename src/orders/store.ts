@@ -7,7 +7,7 @@
 import type { Owner } from "../accounts/owner.ts";
 import type { Cursor } from "../http/cursor.ts";
 import { allConditions, condition, noConditions } from "../http/sql-conditions.ts";
-import { eventStatements } from "../webhooks/store.ts";
+import { conditionAfter, eventStatements, type WriteCondition } from "../webhooks/store.ts";
 import {
 	type ItemColumns,
 	itemOfColumns,
@@ -34,14 +34,38 @@ export class DuplicateExternalId extends Error {
  * DuplicateExternalId and nothing of it is written.
  */
 export async function insertOrder(db: D1Database, order: OrderRow, items: ItemRow[], now: Date): Promise<void> {
-	const statements = [
+	try {
+		await db.batch(orderInsertStatements(db, order, items, now, null));
+	} catch (error) {
+		if (String(error).includes("UNIQUE constraint failed: orders.account_id, orders.mode, orders.external_id")) {
+			throw new DuplicateExternalId(order.external_id);
+		}
+		throw error;
+	}
+}
+
+/**
+ * The statements that write a new order, its items, its history and its `order.received` event, for the
+ * caller's batch. Under `guard` the order row is written only when the guard holds at commit, and the rest
+ * only where the order row was written (a claim's reprint, written in its decision's batch).
+ */
+export function orderInsertStatements(
+	db: D1Database,
+	order: OrderRow,
+	items: ItemRow[],
+	now: Date,
+	guard: WriteCondition | null,
+): D1PreparedStatement[] {
+	const written = guard === null ? null : { sql: "EXISTS (SELECT 1 FROM orders WHERE id = ?1)", params: [order.id] };
+	return [
 		db
 			.prepare(
 				`INSERT INTO orders (id, account_id, mode, external_id, request_hash, status, version, ship_to, callback_url,
 				   hold_reason, hold_details, created_at, updated_at, write_token, gift_message, shipping_method, quote_id, costs,
 				   metadata, ship_to_warnings, editable_until, reprint_of, claim_id, awaiting_charge)
-				 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-				   ?19, ?20, ?21, ?22, ?23, CASE WHEN ?21 IS NULL THEN NULL ELSE 1 END)`,
+				 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+				   ?19, ?20, ?21, ?22, ?23, CASE WHEN ?21 IS NULL THEN NULL ELSE 1 END
+				 WHERE ${guard === null ? "1" : conditionAfter(guard, 23)}`,
 			)
 			.bind(
 				order.id,
@@ -67,8 +91,9 @@ export async function insertOrder(db: D1Database, order: OrderRow, items: ItemRo
 				order.editable_until,
 				order.reprint_of,
 				order.claim_id,
+				...(guard?.params ?? []),
 			),
-		...items.map((item) => insertItem(db, item)),
+		...items.map((item) => insertItem(db, item, written !== null)),
 		...(order.reprint_of === null ? [] : [appendReprint(db, order.reprint_of, order.id)]),
 		// Recorded and listed, never sent: partners get no webhook for an order being received.
 		...eventStatements(
@@ -81,8 +106,9 @@ export async function insertOrder(db: D1Database, order: OrderRow, items: ItemRo
 				delivery: null,
 				createdAt: now,
 			},
-			null,
+			written,
 		).statements,
+		// Written only where the order row (with its token) was.
 		insertMove(
 			db,
 			{
@@ -98,38 +124,32 @@ export async function insertOrder(db: D1Database, order: OrderRow, items: ItemRo
 			order.write_token,
 		),
 	];
-	try {
-		await db.batch(statements);
-	} catch (error) {
-		if (String(error).includes("UNIQUE constraint failed: orders.account_id, orders.mode, orders.external_id")) {
-			throw new DuplicateExternalId(order.external_id);
-		}
-		throw error;
-	}
 }
 
 /**
- * Lists a new reprint on its original order, in the batch that inserts it: a replayed create's batch
- * fails whole on the external id's index, and the guard keeps an id from being listed twice all the
- * same. The original's version, write token and updated_at stay: a reprint is not a move of it, so
- * its machine's guarded writes are not disturbed.
+ * Lists a new reprint on its original order, in the batch that inserts it, only where the reprint's row
+ * was written (its decision won), and never twice. The original's version, write token and updated_at
+ * stay: a reprint is not a move of it, so its machine's guarded writes are not disturbed.
  */
 function appendReprint(db: D1Database, originalId: string, reprintId: string): D1PreparedStatement {
 	return db
 		.prepare(
 			`UPDATE orders SET reprints = json_insert(reprints, '$[#]', ?2)
-			 WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM json_each(orders.reprints) WHERE value = ?2)`,
+			 WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM json_each(orders.reprints) WHERE value = ?2)
+			   AND EXISTS (SELECT 1 FROM orders WHERE id = ?2)`,
 		)
 		.bind(originalId, reprintId);
 }
 
-function insertItem(db: D1Database, item: ItemRow): D1PreparedStatement {
+/** An item's insert; `guarded`, only where its order's row was written in the same batch. */
+function insertItem(db: D1Database, item: ItemRow, guarded: boolean): D1PreparedStatement {
+	const where = guarded ? "WHERE EXISTS (SELECT 1 FROM orders WHERE id = ?2)" : "";
 	return db
 		.prepare(
 			`INSERT INTO order_items (id, order_id, position, print_file_id, print_file_url, width_in, height_in, frame, mat,
 			   quantity, effective_dpi, warnings, mat_border_in, mat_bottom_border_in, inner_mat, inner_mat_reveal_in, glazing,
 			   paper, fit, priced, cropped_percent)
-			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)`,
+			 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21 ${where}`,
 		)
 		.bind(
 			item.id,
@@ -196,7 +216,8 @@ export async function findOrderByExternalId(
 	externalId: string,
 ): Promise<StoredOrder | null> {
 	const row = await db
-		.prepare("SELECT * FROM orders WHERE account_id = ?1 AND mode = ?2 AND external_id = ?3")
+		// A partner's own order: a claim's reprint has a name of its own making, never the partner's key.
+		.prepare("SELECT * FROM orders WHERE account_id = ?1 AND mode = ?2 AND external_id = ?3 AND claim_id IS NULL")
 		.bind(owner.accountId, owner.mode, externalId)
 		.first<OrderColumns>();
 	if (row === null) return null;

@@ -27,6 +27,11 @@ import {
  */
 export type WriteCondition = { sql: string; params: ReadonlyArray<string> };
 
+/** The condition's SQL with its parameters numbered after a statement's own `offset` ones (`?1` becomes `?<offset + 1>`). */
+export function conditionAfter(condition: WriteCondition, offset: number): string {
+	return condition.sql.replace(/\?(\d+)/g, (_match, n: string) => `?${Number(n) + offset}`);
+}
+
 /** An event to record: its type, the order it is about, and whether it is sent (to which URL). */
 export type NewEvent = {
 	type: EventType;
@@ -75,8 +80,7 @@ export function eventStatements(db: D1Database, event: NewEvent, condition: Writ
 					? event.update
 					: null;
 	const body = webhookBody(event.type, event.order, eventId, at, about);
-	const renumbered = (offset: number) =>
-		condition === null ? null : condition.sql.replace(/\?(\d+)/g, (_m, n: string) => `?${Number(n) + offset}`);
+	const renumbered = (offset: number) => (condition === null ? null : conditionAfter(condition, offset));
 	const guard = (offset: number) => {
 		const sql = renumbered(offset);
 		return sql === null ? "" : ` WHERE ${sql}`;

@@ -5,4 +5,10 @@
  * event-store.ts, delivery-store.ts.
  */
 export type { PendingDelivery } from "./delivery-store.ts";
-export { eventStatements, type NewEvent, type RecordedEvent, type WriteCondition } from "./event-store.ts";
+export {
+	conditionAfter,
+	eventStatements,
+	type NewEvent,
+	type RecordedEvent,
+	type WriteCondition,
+} from "./event-store.ts";
