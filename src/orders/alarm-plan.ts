@@ -13,11 +13,11 @@ function sandboxStepMs(env: Env): number {
 
 /** The epoch milliseconds of the order's next alarm, or null when nothing waits for one. */
 export function nextAlarmAt(env: Env, order: OrderRow, nowMs: number): number | null {
+	// Validation runs at once, inside the edit window too: the window holds back the floor, not the checks.
+	if (order.status === "validating") return nowMs;
 	const testStep = order.mode === "test" && (order.status === "in_production" || order.status === "shipped");
 	// The sandbox plays the floor, which leaves an order alone until its edit window has passed.
-	if (order.status === "validating" || testStep) {
-		return Math.max(nowMs + (testStep ? sandboxStepMs(env) : 0), windowEndMs(order));
-	}
+	if (testStep) return Math.max(nowMs + sandboxStepMs(env), windowEndMs(order));
 	const windowEnd = windowEndMs(order);
 	return order.status === "in_production" && windowEnd > nowMs ? windowEnd : null;
 }

@@ -17,6 +17,7 @@ export function orderFromOutcome(outcome: MoveOutcome): StoredOrder {
 /** The API's error for a refused move: 404 for an unknown order, else 409 naming the current status. */
 export function refusalError(outcome: Exclude<MoveOutcome, { ok: true }>): ApiError {
 	if (outcome.kind === "not_found") return new ApiError("order_not_found", outcome.message, "id");
+	if (outcome.kind === "label_reused") return new ApiError("shipment_label_reused", outcome.message, "number");
 	const message = `${outcome.message} (current status: ${outcome.status ?? "unknown"})`;
 	return new ApiError(outcome.partnerMustFix ? "hold_needs_partner_fix" : "order_move_refused", message);
 }

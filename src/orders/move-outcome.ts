@@ -20,7 +20,11 @@ export type CreatedOrder = { order: StoredOrder; files: PrintFileRow[] };
 export type MoveOutcome =
 	| { ok: true; order: StoredOrder }
 	| { ok: false; kind: "not_found"; status: null; message: string }
+	| LabelReused
 	| MoveRefused;
+
+/** A ship whose label one of the order's shipments already carries, with other units: refused, whichever route. */
+export type LabelReused = { ok: false; kind: "label_reused"; message: string };
 
 export type MoveRefused = {
 	ok: false;
@@ -40,7 +44,7 @@ export type ShipmentOutcome =
 	| { ok: false; kind: "shipment_not_found"; message: string }
 	| { ok: false; kind: "shipment_refused"; message: string }
 	| { ok: false; kind: "label_repeat"; shipment: ShipmentRow }
-	| { ok: false; kind: "label_reused"; message: string }
+	| LabelReused
 	| ({ kind: "invalid" } & Refusal)
 	| MoveRefused;
 

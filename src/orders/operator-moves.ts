@@ -152,8 +152,6 @@ function shipmentFromOutcome(outcome: ShipmentOutcome): ShipmentRow {
 			throw new ApiError("shipment_not_found", outcome.message, "id");
 		case "shipment_refused":
 			throw new ApiError("shipment_move_refused", outcome.message);
-		case "label_reused":
-			throw new ApiError("shipment_label_reused", outcome.message, "number");
 		case "label_repeat":
 			return outcome.shipment;
 		default:

@@ -17,6 +17,7 @@ import {
 	repeatsWithShipments,
 	type ShipmentRequest,
 	sandboxTracking,
+	shipLabelReused,
 	shipmentsOfMove,
 	withChanges,
 } from "./shipment-moves.ts";
@@ -94,9 +95,17 @@ export class OrderMachine extends DurableObject<Env> {
 		return this.ctx.blockConcurrencyWhile(() => this.#shipment(orderId, request, actor));
 	}
 
-	/** A partner's change of the order (order-update.ts), serialized with every move of the order. */
+	/**
+	 * A partner's change of the order (order-update.ts), serialized with every move of the order. The
+	 * change moves the order's version on, so its next step (validation under way, the sandbox's next
+	 * move) is set again for the version it is now at: an alarm set for the old one would do nothing.
+	 */
 	update(request: UpdateRequest): Promise<UpdateOutcome> {
-		return this.ctx.blockConcurrencyWhile(() => applyUpdate(this.env, request, new Date()));
+		return this.ctx.blockConcurrencyWhile(async () => {
+			const outcome = await applyUpdate(this.env, request, new Date());
+			if (outcome.ok) await this.#scheduleNext(outcome.order.order);
+			return outcome;
+		});
 	}
 
 	/** The sandbox's next step, now: validation, production, shipping or delivery of a test order. */
@@ -183,11 +192,13 @@ export class OrderMachine extends DurableObject<Env> {
 		return this.ctx.blockConcurrencyWhile(async () => {
 			const outcome = await this.#apply(stored, moves, "system", items, { schedule: true, charges });
 			if (outcome.ok || outcome.kind !== "stale") return outcome;
-			// Moved on meanwhile (canceled while its files were checked, say): that move decides what comes next.
+			// Moved on meanwhile (canceled while its files were checked, or changed by the partner): the order's
+			// next step is set for what it is now, since the winner may have set none (a change sets its own).
 			const current = await findOrder(databaseOf(this.env, stored.order.account_id), stored.order.id);
-			return current === null
-				? { ok: false, kind: "not_found", status: null, message: `No order ${stored.order.id}.` }
-				: { ok: true, order: current };
+			if (current === null)
+				return { ok: false, kind: "not_found", status: null, message: `No order ${stored.order.id}.` };
+			await this.#scheduleNext(current.order);
+			return { ok: true, order: current };
 		});
 	}
 
@@ -233,6 +244,10 @@ export class OrderMachine extends DurableObject<Env> {
 		options: { schedule: boolean; charges?: OrderCharges | null } = { schedule: true },
 	): Promise<MoveOutcome | { ok: false; kind: "stale" }> {
 		const now = new Date();
+		for (const asked of moves) {
+			const reused = shipLabelReused(stored, asked);
+			if (reused !== null) return { ok: false, kind: "label_reused", message: reused };
+		}
 		const steps: MoveStep[] = [];
 		let after = stored.order;
 		for (const [index, asked] of moves.entries()) {

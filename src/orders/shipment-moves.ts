@@ -137,6 +137,18 @@ export function applyWithShipments(
 	return applied;
 }
 
+/**
+ * The refusal of a whole-order ship whose label one of the order's shipments already carries: the
+ * units left would go under a label that shipped others. One rule for labels, whichever route records
+ * the box (a shipment, the one-step ship, a bulk import's whole-order row); null when the label is new
+ * or the order is not in production (a shipped order's repeat is judged as a repeat).
+ */
+export function shipLabelReused(stored: StoredOrder, move: Move): string | null {
+	if (move.kind !== "ship" || stored.order.status !== "in_production") return null;
+	const seen = labelOnOrder(stored.items, stored.shipments, move.tracking, undefined);
+	return seen?.kind === "reused" ? seen.message : null;
+}
+
 /** Whether a refused move only repeats what the order already is: a ship with a tracking one of its shipments has. */
 export function repeatsWithShipments(stored: StoredOrder, state: OrderState, asked: Move): boolean {
 	const shippedBefore =

@@ -6,7 +6,7 @@
 import { floorRefusal } from "../orders/edit-window.ts";
 import type { ShippingFacts } from "../orders/queue-store.ts";
 import type { OrderUnits } from "../orders/shipment-store.ts";
-import type { ShipmentItem } from "../orders/shipments.ts";
+import { labelOnOrder, type ShipmentItem } from "../orders/shipments.ts";
 import { applyMove, initialState, sameTracking, type Tracking } from "../orders/state-machine.ts";
 import { inFileShipment, judgeUnits, type UnitsVerdict } from "./partial-rows.ts";
 import type { ImportRow } from "./shipments-csv.ts";
@@ -118,6 +118,9 @@ function shipRefusal(
 	if (order.status === "shipped" || order.status === "delivered") return afterShipping(order, tracking, units);
 	const inWindow = floorRefusal(order, new Date());
 	if (inWindow !== null) return { outcome: "refused", message: inWindow };
+	// A label one of its shipments carries (or an earlier row of the file) ships no other units.
+	const seen = units === undefined ? null : labelOnOrder(units.items, units.shipments, tracking, undefined);
+	if (seen?.kind === "reused" && order.status === "in_production") return { outcome: "refused", message: seen.message };
 	// Only the status decides whether a ship may be made: the rest of the state is left as a new order's.
 	const state = { ...initialState(), status: order.status };
 	const move = applyMove(state, { kind: "ship", tracking }, "operator", new Date());

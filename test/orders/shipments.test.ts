@@ -289,6 +289,24 @@ describe("POST /v1/ops/orders/{id}/shipments with a label the order already has"
 		expect((await readOrder(key, order.id)).fulfillment.shipped_units).toBe(1);
 	});
 
+	it("the one-step ship with the label of a partial shipment is a 409 shipment_label_reused naming it, and nothing ships", async () => {
+		const { order, key, opsKey } = await threeUnitOrder();
+		const first = await shipUnitsOk(opsKey, order.id, {
+			...TRACKING,
+			items: [{ item_id: framedItem(order), quantity: 1 }],
+		});
+		const before = (await eventsOf(order.id)).length;
+		const error = await expectError(await opsMove(opsKey, order.id, "ship", TRACKING), "conflict", "number");
+		expect(error.code).toBe("shipment_label_reused");
+		expect(error.message).toContain(first.id);
+		const after = await readOrder(key, order.id);
+		expect(after.status).toBe("in_production");
+		expect(after.shipments).toHaveLength(1);
+		expect(await eventTypesAfter(order.id, before)).toEqual([]);
+		// A new label ships what remains.
+		expect((await opsMoveOk(opsKey, order.id, "ship", SECOND)).status).toBe("shipped");
+	});
+
 	it("the label that shipped every unit, sent again without items after the order shipped, is a 200 with that shipment", async () => {
 		const { order, key, opsKey } = await threeUnitOrder();
 		const first = await shipUnitsOk(opsKey, order.id, TRACKING);

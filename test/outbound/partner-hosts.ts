@@ -116,6 +116,12 @@ export async function partnerHosts(request: Request): Promise<Response> {
 	}
 	const status = /^\/status\/(\d{3})$/.exec(url.pathname);
 	if (status?.[1] !== undefined) return new Response("as asked", { status: Number(status[1]) });
+	const slow = /^\/slow\/(\d+)(\/.*)$/.exec(url.pathname);
+	if (slow?.[1] !== undefined && slow[2] !== undefined) {
+		await new Promise((resolve) => setTimeout(resolve, Number(slow[1])));
+		const stored = files.get(slow[2]);
+		return stored === undefined ? new Response("not found", { status: 404 }) : new Response(stored, { status: 200 });
+	}
 	const chunked = url.pathname.startsWith("/chunked/");
 	const bytes = files.get(chunked ? url.pathname.slice("/chunked".length) : url.pathname);
 	if (bytes === undefined) return new Response("not found", { status: 404 });

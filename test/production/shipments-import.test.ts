@@ -446,6 +446,26 @@ describe("the import's item_ids column", () => {
 		expect((await importCsv(ops, csv)).rows.map((row) => row.outcome)).toEqual(["already_shipped", "already_shipped"]);
 	});
 
+	it("a whole-order row with the label of a partial shipment is refused as reused, and what remains does not ship", async () => {
+		const { key, file } = await partnerWithFile();
+		const ops = await createKeyWithScopes(["ops"]);
+		const { order, print } = await twoItemOrder(key, file);
+		const csv = [
+			"order_id,carrier,tracking_number,item_ids",
+			`${order.id},UPS,1Z999AA10000000031,${print}`,
+			`${order.id},UPS,1Z999AA10000000031,`,
+		].join("\n");
+		const preview = await previewOf(ops, csv);
+		expect(preview.rows.map((row) => row.action)).toEqual(["ship", "refused"]);
+		expect(preview.rows[1]?.message).toContain("a label ships its units once");
+		const report = await importCsv(ops, csv);
+		expect(report.rows.map((row) => row.outcome)).toEqual(["shipped", "refused"]);
+		expect(report.rows[1]?.message).toContain("a label ships its units once");
+		const after = await readOrder(key, order.id);
+		expect(after.status).toBe("in_production");
+		expect(after.fulfillment.shipped_units).toBe(1);
+	});
+
 	it("bad ids, another order's items, over-shipping and a label reused for other units are refused by row, and nothing ships", async () => {
 		const { key, file } = await partnerWithFile();
 		const ops = await createKeyWithScopes(["ops"]);
