@@ -49,9 +49,7 @@ export async function createOrder(
 	owner: Owner & { editWindowMinutes: number },
 	input: CreateOrderInput,
 ): Promise<OrderCreated> {
-	const addressProblem = outboundUrlsProblem(env, input);
-	if (addressProblem !== null) throw unprocessable(addressProblem);
-	const requestHash = await sha256Hex(canonicalOrderRequest(input));
+	const requestHash = await checkedRequestHash(env, input);
 	const made = await storeNewOrder(env, owner, input, requestHash);
 	if (made.ok) return { order: made.order, replayed: false, files: made.files };
 	// Refused, or the external_id is taken. A repeat is answered as the first order was, even if its
@@ -95,12 +93,17 @@ export async function prepareReprintOrder(
 	input: CreateOrderInput,
 	reprint: ReprintOf,
 ): Promise<PreparedOrder> {
-	const addressProblem = outboundUrlsProblem(env, input);
-	if (addressProblem !== null) throw unprocessable(addressProblem);
-	const requestHash = await sha256Hex(canonicalOrderRequest(input));
+	const requestHash = await checkedRequestHash(env, input);
 	const prepared = await prepareOrder(env, owner, input, requestHash, reprint, new Date());
 	if (!prepared.ok) throw unprocessable(prepared);
 	return prepared;
+}
+
+/** The request's hash (what tells a repeat from a new order), once its addresses pass the outbound rules (else a 422). */
+async function checkedRequestHash(env: Env, input: CreateOrderInput): Promise<string> {
+	const addressProblem = outboundUrlsProblem(env, input);
+	if (addressProblem !== null) throw unprocessable(addressProblem);
+	return sha256Hex(canonicalOrderRequest(input));
 }
 
 /** The order written, or why not: a refusal, or the external_id found taken by the unique index. */
