@@ -248,13 +248,13 @@ export async function driveEverything(): Promise<void> {
 	const month = new Date().toISOString().slice(0, 7);
 	await json(await api(`/v1/statements/${month}`, { key }), 200);
 	await api(`/v1/statements/${month}`, { key, headers: { Accept: "text/csv" } });
-	const shipped = await json<{ shipments: Array<{ id: string }> }>(
-		await send("POST", `/v1/ops/orders/${order.id}/ship`, opsKey, TRACKING),
+	await json(
+		// The rest under a label of its own: the partial shipment's label ships its units once.
+		await send("POST", `/v1/ops/orders/${order.id}/ship`, opsKey, { ...TRACKING, number: "1Z999AA10123456785" }),
 		200,
 	);
-	await json(await api(`/v1/ops/shipments/${shipped.shipments[1]?.id ?? ""}/return`, { ...ops, method: "POST" }), 200);
 	await json(await api(`/v1/ops/orders/${order.id}/deliver`, { ...ops, method: "POST" }), 200);
-	// A claim on the first shipment's other unit approved with a reprint: the reprint listed on the original.
+	// A claim on the second shipment's unit, delivered, approved with a reprint: the reprint listed on the original.
 	const reprinted = await json<{ id: string }>(
 		await send("POST", `/v1/orders/${order.id}/claims`, key, {
 			reason: "print_defect",
@@ -275,13 +275,20 @@ export async function driveEverything(): Promise<void> {
 		body: csv,
 	});
 	await api("/v1/ops/shipments/import", { ...ops, method: "POST", headers: { "Content-Type": "text/csv" }, body: csv });
-	const byExternal = `external_id,carrier,tracking_number,tracking_url\n${held.external_id},UPS,${TRACKING.number},${TRACKING.url}\n`;
+	const byExternal = `external_id,carrier,tracking_number,tracking_url\n${held.external_id},UPS,1Z999AA10123456786,\n`;
 	await api("/v1/ops/shipments/import", {
 		...ops,
 		method: "POST",
 		headers: { "Content-Type": "text/csv" },
 		body: byExternal,
 	});
+	// Its last box comes back to the sender.
+	const heldShipped = await json<{ shipments: Array<{ id: string }> }>(
+		await api(`/v1/orders/${held.id}`, { key }),
+		200,
+	);
+	const lastBox = heldShipped.shipments.at(-1)?.id ?? "";
+	await json(await api(`/v1/ops/shipments/${lastBox}/return`, { ...ops, method: "POST" }), 200);
 
 	// The console, signed in.
 	const cookie = await signIn(await createKeyWithScopes(["ops"]));
