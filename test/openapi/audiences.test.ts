@@ -41,7 +41,8 @@ describe("the partner reference holds only what a partner can call; ops and admi
 		const partner = await served(OPENAPI_PATH);
 		const internal = operations(partner).filter(
 			({ path, operation }) =>
-				/^\/v1\/(ops|admin)\//.test(path) || (operation.tags ?? []).some((tag) => tag === "Operations" || tag === "Admin"),
+				/^\/v1\/(ops|admin)\//.test(path) ||
+				(operation.tags ?? []).some((tag) => tag === "Operations" || tag === "Admin"),
 		);
 		expect(internal.map(({ method, path }) => `${method.toUpperCase()} ${path}`)).toEqual([]);
 		expect(operations(partner).length).toBeGreaterThan(30);
@@ -53,17 +54,20 @@ describe("the partner reference holds only what a partner can call; ops and admi
 	it.each([
 		["ops", "Operations", /^\/v1\/ops\//],
 		["admin", "Admin", /^\/v1\/admin\//],
-	] as const)("the %s document holds exactly the %s operations, every one behind a key, and no webhooks", async (audience, tag, pattern) => {
-		const document = await served(AUDIENCE_DOCUMENTS[audience].path);
-		const all = operations(document);
-		expect(all.length).toBeGreaterThan(3);
-		for (const { path, method, operation } of all) {
-			expect(path, `${method} ${path}`).toMatch(pattern);
-			expect(operation.tags, `${method} ${path}`).toEqual([tag]);
-			expect(operation.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
-		}
-		expect(document.webhooks).toBeUndefined();
-	});
+	] as const)(
+		"the %s document holds exactly the %s operations, every one behind a key, and no webhooks",
+		async (audience, tag, pattern) => {
+			const document = await served(AUDIENCE_DOCUMENTS[audience].path);
+			const all = operations(document);
+			expect(all.length).toBeGreaterThan(3);
+			for (const { path, method, operation } of all) {
+				expect(path, `${method} ${path}`).toMatch(pattern);
+				expect(operation.tags, `${method} ${path}`).toEqual([tag]);
+				expect(operation.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
+			}
+			expect(document.webhooks).toBeUndefined();
+		},
+	);
 
 	it("the three documents together hold each operation once", async () => {
 		const seen = new Map<string, Audience>();
