@@ -39,10 +39,11 @@ export function newId(prefix: IdPrefix): string {
 const SEQUENCE_LENGTH = 6;
 const SEQUENCE_WRAP = 62 ** SEQUENCE_LENGTH;
 /**
- * This isolate's sequence of ordered ids, started at random in the lower half (so two isolates' ids are
- * not alike, and an isolate would issue 28 billion before the sequence wraps).
+ * This isolate's sequence of ordered ids, started at random in the lower half on the first id (so two
+ * isolates' ids are not alike, and an isolate would issue 28 billion before the sequence wraps). Not
+ * at load: a Worker may not draw random values in its global scope.
  */
-let sequence = Math.floor(((crypto.getRandomValues(new Uint32Array(1))[0] ?? 0) / 2 ** 32) * (SEQUENCE_WRAP / 2));
+let sequence: number | null = null;
 
 /** `value` as `length` base62 characters, most significant first: text order is number order. */
 function fixedBase62(value: number, length: number): string {
@@ -56,12 +57,15 @@ function fixedBase62(value: number, length: number): string {
 }
 
 /**
- * A new id like newId's, whose text sorts after every ordered id this isolate issued before it: 6 characters of sequence, then 18 random (about 107 bits). For
- * rows written together at one instant and listed by (time, id), such as one move's events: their
- * order is the order they were made in, not chance.
+ * A new id like newId's, whose text sorts after every ordered id this isolate issued before it: 6
+ * characters of sequence, then 18 random (about 107 bits). For rows written together at one instant
+ * and listed by (time, id), such as one move's events: their order is the order they were made in,
+ * not chance.
  */
 export function newOrderedId(prefix: IdPrefix): string {
-	sequence = (sequence + 1) % SEQUENCE_WRAP;
+	const start =
+		sequence ?? Math.floor(((crypto.getRandomValues(new Uint32Array(1))[0] ?? 0) / 2 ** 32) * (SEQUENCE_WRAP / 2));
+	sequence = (start + 1) % SEQUENCE_WRAP;
 	return `${prefix}_${fixedBase62(sequence, SEQUENCE_LENGTH)}${randomBase62(24 - SEQUENCE_LENGTH)}`;
 }
 
