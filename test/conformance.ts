@@ -1,6 +1,7 @@
 /**
- * The document checked against reality: every response the workers tests get from the API (through
- * `api()` in helpers.ts) is compared with what `/v1/openapi.json` says of its operation. A status the
+ * The documents checked against reality: every response the workers tests get from the API (through
+ * `api()` in helpers.ts) is compared with what the served documents (the partner's `/v1/openapi.json`,
+ * the floor's and the service team's) say of its operation. A status the
  * operation does not list, a JSON body its schema refuses (a field more or less, a wrong type or
  * format), a header the document names that this response does not list, or a listed header that
  * is missing, throws, and fails the test that made the request.
@@ -55,9 +56,25 @@ const GENERIC_HEADERS = new Set([
 	"x-cost",
 ]);
 
+/** The served documents: the partner's, the production floor's and the service team's. */
+const DOCUMENT_PATHS = ["/v1/openapi.json", "/v1/ops/openapi.json", "/v1/admin/openapi.json"];
+
+/** The served documents as one: their paths side by side, and their components (each a subset of one registry's). */
 async function load(): Promise<Harness> {
-	const response = await exports.default.fetch(new Request("https://api.test/v1/openapi.json"));
-	const document = (await response.json()) as OpenApiDocument;
+	const documents = await Promise.all(
+		DOCUMENT_PATHS.map(async (path) => {
+			const response = await exports.default.fetch(new Request(`https://api.test${path}`));
+			return (await response.json()) as OpenApiDocument;
+		}),
+	);
+	const document: OpenApiDocument = { paths: {}, components: {} };
+	for (const part of documents) {
+		document.paths = { ...document.paths, ...part.paths };
+		document.components = {
+			schemas: { ...document.components.schemas, ...part.components.schemas },
+			headers: { ...document.components.headers, ...part.components.headers },
+		};
+	}
 	const matchers = Object.keys(document.paths).map((template) => {
 		const source = template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+");
 		return { template, pattern: new RegExp(`^${source}$`), parameters: (template.match(/\{/g) ?? []).length };

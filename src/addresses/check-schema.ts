@@ -1,6 +1,6 @@
 /** The address check's answer and the warnings an order carries, as the OpenAPI document shows them. */
 import { z } from "@hono/zod-openapi";
-import { ShipToSchema } from "./schema.ts";
+import { type ShipTo, ShipToSchema } from "./schema.ts";
 import { SHIP_TO_WARNINGS } from "./ship-to-warnings.ts";
 
 export const ShipToWarningSchema = z
@@ -76,3 +76,29 @@ export const AddressCheckSchema = z
 		description:
 			"`normalized` is the address trimmed, runs of spaces made one, a US or Canadian state and postcode upper-cased (a Canadian postcode with its space); null when there are problems.",
 	});
+
+/** A field of the address to check: any text, judged by the check as a create would judge it. */
+const judged = (example: string) => z.string().optional().openapi({ example });
+
+const SHIP_TO_FIELDS_TO_CHECK = {
+	name: judged("Ada Lovelace"),
+	address1: judged("350 Fifth Avenue"),
+	address2: judged("Suite 2100"),
+	city: judged("New York"),
+	state: judged("NY"),
+	zip: judged("10118"),
+	country: judged("US"),
+	phone: judged("+1 212-555-0100"),
+	email: judged("ada@example.com"),
+} satisfies Record<keyof ShipTo, z.ZodType>;
+
+/**
+ * `ship_to` as the address check takes it: the fields of ShipTo, each any text and none required,
+ * so that a postcode in the wrong format, an unknown state or country, a missing field or an
+ * over-long line reach the check and come back as problems (200), as creation would refuse them.
+ * Only what no ship_to could be is refused (400 or 422): a field ShipTo does not have, a value that is not text.
+ */
+export const ShipToToCheckSchema = z.strictObject(SHIP_TO_FIELDS_TO_CHECK).openapi("ShipToToCheck", {
+	description:
+		"The fields of ShipTo, each any text and none required: what breaks ShipTo's rules (a missing field, a postcode in the wrong format, an unknown state or country, an over-long line) is answered in `problems`, not refused.",
+});

@@ -14,13 +14,16 @@ import {
 	toBrandProfile,
 } from "./store.ts";
 
-const NO_PROFILE = "This account has no brand profile yet: PUT /v1/branding creates one.";
+/** The 404's message: the profile is the key's mode's, so the other mode's may exist. */
+function noProfile(mode: string): string {
+	return `This account has no ${mode} brand profile yet: PUT /v1/branding with a ${mode} key creates one (live and test keys each have their own).`;
+}
 
 const getBranding = protectedRoute("orders:read", {
 	method: "get",
 	path: "/branding",
 	tags: ["Branding"],
-	summary: "The account's brand profile (shared by live and test mode)",
+	summary: "The brand profile of the key's mode: live orders' slips print the live one, test orders' the test one",
 	responses: { 200: jsonResponse(BrandProfileSchema, "The brand profile."), ...errorResponses(404) },
 });
 
@@ -28,7 +31,8 @@ const putBranding = protectedRoute("orders:write", {
 	method: "put",
 	path: "/branding",
 	tags: ["Branding"],
-	summary: "Create or replace the brand profile printed on packing slips and shipping labels",
+	summary:
+		"Create or replace the key's mode's brand profile, printed on that mode's packing slips and shipping labels (a test key never changes the live one)",
 	request: { body: { required: true, content: { "application/json": { schema: BrandProfileBody } } } },
 	responses: {
 		200: jsonResponse(BrandProfileSchema, "The profile as stored; slips printed from now on carry it."),
@@ -40,11 +44,10 @@ const deleteBranding = protectedRoute("orders:write", {
 	method: "delete",
 	path: "/branding",
 	tags: ["Branding"],
-	summary: "Remove the brand profile: slips become neutral, with no brand at all",
+	summary: "Remove the key's mode's brand profile: that mode's slips become neutral (the other mode's profile stays)",
 	responses: { 204: { description: "Removed." }, ...errorResponses(404) },
 });
 
-/** `GET`, `PUT` and `DELETE /v1/branding`: one profile per account, whatever the key's mode. */
 /**
  * putBrandProfile, with the logo's expiry between its check and the write (the database refuses the
  * write) as the same 422 as an expired logo found by the check.
@@ -63,10 +66,12 @@ async function writeBrandProfile(...args: Parameters<typeof putBrandProfile>): P
 	}
 }
 
+/** `GET`, `PUT` and `DELETE /v1/branding`: one profile per account and mode, the key's. */
 export const brandingRoutes = createApp<AuthedEnv>()
 	.openapi(getBranding, async (c) => {
-		const row = await findBrandProfile(databaseOf(c.env, c.var.principal.accountId), c.var.principal.accountId);
-		if (row === null) throw new ApiError("brand_profile_not_found", NO_PROFILE);
+		const { principal } = c.var;
+		const row = await findBrandProfile(databaseOf(c.env, principal.accountId), principal);
+		if (row === null) throw new ApiError("brand_profile_not_found", noProfile(principal.mode));
 		return c.json(toBrandProfile(row), 200);
 	})
 	.openapi(putBranding, async (c) => {
@@ -82,6 +87,7 @@ export const brandingRoutes = createApp<AuthedEnv>()
 			databaseOf(c.env, c.var.principal.accountId),
 			{
 				account_id: accountId,
+				mode: c.var.principal.mode,
 				brand_name: input.brand_name,
 				return_address: input.return_address == null ? null : JSON.stringify(input.return_address),
 				support_email: input.support_email ?? null,
@@ -94,7 +100,8 @@ export const brandingRoutes = createApp<AuthedEnv>()
 		return c.json(toBrandProfile(row), 200);
 	})
 	.openapi(deleteBranding, async (c) => {
-		if (!(await deleteBrandProfile(databaseOf(c.env, c.var.principal.accountId), c.var.principal.accountId)))
-			throw new ApiError("brand_profile_not_found", NO_PROFILE);
+		const { principal } = c.var;
+		if (!(await deleteBrandProfile(databaseOf(c.env, principal.accountId), principal)))
+			throw new ApiError("brand_profile_not_found", noProfile(principal.mode));
 		return c.body(null, 204);
 	});

@@ -1,9 +1,15 @@
+import type { Owner } from "../accounts/owner.ts";
+import type { KeyMode } from "../accounts/scopes.ts";
 import type { ShipTo } from "../addresses/schema.ts";
 import type { BrandProfile } from "./schema.ts";
 
-/** A brand_profiles row. */
+/**
+ * A brand_profiles row: one per account and mode. A test key reads and writes the test profile and test
+ * orders print it; the live one, what live orders ship with, is a live key's alone.
+ */
 export type BrandProfileRow = {
 	account_id: string;
+	mode: KeyMode;
 	brand_name: string;
 	return_address: string | null;
 	support_email: string | null;
@@ -14,9 +20,12 @@ export type BrandProfileRow = {
 	updated_at: string;
 };
 
-/** The account's brand profile, or null when it has none. */
-export function findBrandProfile(db: D1Database, accountId: string): Promise<BrandProfileRow | null> {
-	return db.prepare("SELECT * FROM brand_profiles WHERE account_id = ?1").bind(accountId).first<BrandProfileRow>();
+/** The brand profile of the account in one mode, or null when it has none. */
+export function findBrandProfile(db: D1Database, owner: Owner): Promise<BrandProfileRow | null> {
+	return db
+		.prepare("SELECT * FROM brand_profiles WHERE account_id = ?1 AND mode = ?2")
+		.bind(owner.accountId, owner.mode)
+		.first<BrandProfileRow>();
 }
 
 /** Writes the whole profile; a first write creates it, a later one replaces every field but `created_at`. */
@@ -29,9 +38,9 @@ export async function putBrandProfile(
 	const written = await db
 		.prepare(
 			`INSERT INTO brand_profiles (account_id, brand_name, return_address, support_email, support_url,
-			   packing_slip_message, logo_print_file_id, created_at, updated_at)
-			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)
-			 ON CONFLICT (account_id) DO UPDATE SET
+			   packing_slip_message, logo_print_file_id, created_at, updated_at, mode)
+			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9)
+			 ON CONFLICT (account_id, mode) DO UPDATE SET
 			   brand_name = excluded.brand_name, return_address = excluded.return_address,
 			   support_email = excluded.support_email, support_url = excluded.support_url,
 			   packing_slip_message = excluded.packing_slip_message, logo_print_file_id = excluded.logo_print_file_id,
@@ -47,15 +56,19 @@ export async function putBrandProfile(
 			row.packing_slip_message,
 			row.logo_print_file_id,
 			at,
+			row.mode,
 		)
 		.first<BrandProfileRow>();
-	if (written === null) throw new Error(`brand profile of ${row.account_id} was not written`);
+	if (written === null) throw new Error(`brand profile of ${row.account_id} (${row.mode}) was not written`);
 	return written;
 }
 
-/** Deletes the account's profile; whether there was one. */
-export async function deleteBrandProfile(db: D1Database, accountId: string): Promise<boolean> {
-	const result = await db.prepare("DELETE FROM brand_profiles WHERE account_id = ?1").bind(accountId).run();
+/** Deletes the account's profile of one mode (the other mode's stays); whether there was one. */
+export async function deleteBrandProfile(db: D1Database, owner: Owner): Promise<boolean> {
+	const result = await db
+		.prepare("DELETE FROM brand_profiles WHERE account_id = ?1 AND mode = ?2")
+		.bind(owner.accountId, owner.mode)
+		.run();
 	return result.meta.changes > 0;
 }
 

@@ -14,7 +14,7 @@ const MAX_DECISION_MESSAGE = 1000;
 
 /** The body of `POST /v1/ops/claims/{id}/approve`. */
 export const ApproveClaimBody = z
-	.object({
+	.strictObject({
 		remedy: z.enum(["reprint", "refund"]).openapi({
 			description:
 				"`reprint`: a new order for the claimed units, charged nothing (`reprint_order_id`); `refund`: a credit of the claimed units' share of the item charges (and, when lost, of shipping), in `credit_cents`.",
@@ -28,7 +28,7 @@ export const ApproveClaimBody = z
 
 /** The body of `POST /v1/ops/claims/{id}/reject`. */
 export const RejectClaimBody = z
-	.object({
+	.strictObject({
 		message: printedMessage(MAX_DECISION_MESSAGE).openapi({
 			description: "Why, for the partner (1 to 1,000 characters).",
 			example: "The photos show the frame intact; the scratch is on the glass's protective film.",

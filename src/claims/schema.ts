@@ -17,12 +17,15 @@ export const MAX_PHOTOS = 10;
 /** The longest description, in characters. */
 export const MAX_DESCRIPTION = 2000;
 
-/** The body of `POST /v1/orders/{id}/claims`. */
+/** Units of one item a claim request names: the shape a claim shows, refusing any other field. */
+const ClaimItemRequest = z.strictObject(ClaimItemBody.shape);
+
+/** The body of `POST /v1/orders/{id}/claims`: strict, like every request body (no field it does not name). */
 export const CreateClaimBody = z
-	.object({
+	.strictObject({
 		reason: z.enum(CLAIM_REASONS).openapi({ example: "damaged_in_transit" }),
 		items: z
-			.array(ClaimItemBody)
+			.array(ClaimItemRequest)
 			.min(1, "must hold at least 1 entry")
 			.max(50, "must hold at most 50 entries")
 			.openapi({ description: "The units claimed, by item: each item once." }),

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { accepts } from "hono/accepts";
 import { protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { databaseOf } from "../databases.ts";
@@ -17,7 +18,7 @@ const getStatementRoute = protectedRoute("orders:read", {
 	tags: ["Statements"],
 	summary: "A month's statement of the key's account and mode: balances, entries and totals (JSON or CSV)",
 	description:
-		"Months are UTC. `Accept: text/csv` gives the entries as RFC 4180 CSV with a header row; a cell a spreadsheet would read as a formula starts with a single quote. A month before 2020-01 or after the current one is a 422 `statement_month_out_of_range`.",
+		"Months are UTC. `Accept: text/csv` gives the entries as RFC 4180 CSV with a header row (Accept is negotiated by its q values: `text/csv;q=0.1, application/json` gives JSON); a cell a spreadsheet would read as a formula starts with a single quote. A month before 2020-01 or after the current one is a 422 `statement_month_out_of_range`.",
 	request: { params: StatementParams },
 	responses: {
 		200: {
@@ -31,13 +32,8 @@ const getStatementRoute = protectedRoute("orders:read", {
 	},
 });
 
-/** Whether the request asks for CSV before JSON. */
-function wantsCsv(accept: string | undefined): boolean {
-	const types = (accept ?? "").split(",").map((part) => part.split(";")[0]?.trim().toLowerCase());
-	const csv = types.indexOf("text/csv");
-	const json = types.indexOf("application/json");
-	return csv !== -1 && (json === -1 || csv < json);
-}
+/** What the statement can be answered as; JSON first: the answer to no Accept, to any type, or to anything else. */
+const STATEMENT_TYPES = ["application/json", "text/csv"];
 
 export const ledgerRoutes = createApp<AuthedEnv>().openapi(getStatementRoute, async (c) => {
 	const { month } = c.req.valid("param");
@@ -47,7 +43,10 @@ export const ledgerRoutes = createApp<AuthedEnv>().openapi(getStatementRoute, as
 		month,
 		new Date(),
 	);
-	if (!wantsCsv(c.req.header("accept"))) return c.json(statement, 200);
+	// Content negotiation by Accept's q values (RFC 9110 12.5.1): the highest q wins, a more specific range
+	// at equal q, then the order written; q=0 refuses a type.
+	const type = accepts(c, { header: "Accept", supports: STATEMENT_TYPES, default: "application/json" });
+	if (type !== "text/csv") return c.json(statement, 200);
 	const filename = `statement-${statement.month}-${c.var.principal.mode}.csv`;
 	return c.body(statementCsv(statement), 200, {
 		"Content-Type": "text/csv; charset=utf-8",

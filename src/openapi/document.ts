@@ -7,13 +7,23 @@ import { BEARER_SCHEME } from "../access/protected-route.ts";
 import { DEFAULT_LIMITS } from "../accounts/store.ts";
 import { base64Of } from "../base64.ts";
 import { PingEventSchema, WEBHOOK_EVENT_SCHEMAS, WebhookHeaders } from "../webhooks/event-schemas.ts";
+import { SENT_EVENT_TYPES } from "../webhooks/events.ts";
+import { AUDIENCE_DOCUMENTS, type Audience, documentFor } from "./audiences.ts";
 import postmanCollectionFile from "./postman-collection.json";
 import scalarBundle from "./vendor/scalar-standalone.txt";
 import scalarVersion from "./vendor/scalar-version.txt";
 
-export const OPENAPI_PATH = "/v1/openapi.json";
+/** The partner's document: what a partner key can call, and the webhooks. */
+export const OPENAPI_PATH = AUDIENCE_DOCUMENTS.partner.path;
 /** Where the Postman collection generated from the document is served. */
 export const POSTMAN_PATH = "/v1/postman.json";
+
+/** The sent events whose names start with `prefix`, as the introduction lists them. */
+function eventList(prefix: string): string {
+	return SENT_EVENT_TYPES.filter((type) => type.startsWith(prefix))
+		.map((type) => `\`${type}\``)
+		.join(", ");
+}
 
 /**
  * The reference's opening (`info.description`): what a partner needs before the first call, a short
@@ -33,9 +43,15 @@ const INTRODUCTION = `White-label fulfillment of custom-framed prints: send an o
 
 **Rate limits.** ${DEFAULT_LIMITS.requestsPerMinute} requests in any rolling minute per key, and order creation ${DEFAULT_LIMITS.ordersPerSecond} a second with bursts of ${DEFAULT_LIMITS.orderBurst}, unless your account has other limits. Every counted answer carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; past a limit the answer is a 429 \`rate_limited\` with \`Retry-After\` in seconds.
 
-**Webhooks.** Each move of an order (\`order.in_production\`, \`order.on_hold\`, \`order.shipped\`, \`order.delivered\`, \`order.canceled\`) is POSTed to the order's \`callback_url\` and to the webhook endpoints subscribed to it. Every webhook is signed: \`SVC-Signature: t=<unix seconds>,v1=<hex>\` is the HMAC-SHA256 of the raw body keyed with your mode's webhook secret, and the Standard Webhooks headers (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`) carry the same proof for its libraries. Verify before trusting a body, answer any 2xx within 10 seconds, and deduplicate on the event \`id\`: anything else is retried for 24 hours. The Webhooks section below has each body.
+**Webhooks.** ${SENT_EVENT_TYPES.length} events are sent, each POSTed to the order's \`callback_url\` and to the webhook endpoints subscribed to it: an order's moves and changes (${eventList("order.")}), its shipments' (${eventList("shipment.")}) and its claims' (${eventList("claim.")}); \`order.received\` is listed in the event log, never sent. Every webhook is signed: \`SVC-Signature: t=<unix seconds>,v1=<hex>\` is the HMAC-SHA256 of the raw body keyed with your mode's webhook secret, and the Standard Webhooks headers (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`) carry the same proof for its libraries. Verify before trusting a body, answer any 2xx within 10 seconds, and deduplicate on the event \`id\`: anything else is retried for 24 hours. The Webhooks section below has each body.
 
 **Tools.** This document as OpenAPI 3.1: [${OPENAPI_PATH}](${OPENAPI_PATH}). A Postman collection of every operation, with these examples as bodies: [${POSTMAN_PATH}](${POSTMAN_PATH}) (set its \`api_key\` and \`base_url\` variables).`;
+
+/** The opening of the floor's and the service team's documents, which partners never need. */
+const INTERNAL_INTRODUCTION: Readonly<Record<Exclude<Audience, "partner">, string>> = {
+	ops: `The production floor's operations: the queue, an order's moves, work tickets, print files, packing slips, shipments and claims to decide. Every one needs a live key with the \`ops\` scope. Partners' operations are in [${OPENAPI_PATH}](${OPENAPI_PATH}).`,
+	admin: `The service team's operations: accounts, keys, limits, settings, price books, discounts, ledger adjustments and the events archive. Every one needs a live key with the \`admin\` scope. Partners' operations are in [${OPENAPI_PATH}](${OPENAPI_PATH}).`,
+};
 
 /**
  * The reference page's script: @scalar/api-reference's browser bundle as installed (pinned by the
@@ -268,22 +284,30 @@ export function serveApiDocs<E extends HonoEnv>(app: OpenAPIHono<E>): void {
 		scheme: "bearer",
 		description: "An API key: `fps_live_...` or `fps_test_...`, issued by the service's team.",
 	});
-	app.get(OPENAPI_PATH, (c) =>
-		c.json(
-			finishedDocument(
-				app.getOpenAPI31Document({
-					openapi: "3.1.0",
-					info: {
-						title: "Framed-Print Fulfillment API",
-						version: packageManifest.version,
-						license: { name: "MIT", url: "https://opensource.org/license/mit" },
-						description: INTRODUCTION,
-					},
-					servers: [{ url: new URL(c.req.url).origin }],
-				}),
+	for (const [audience, { path, title }] of Object.entries(AUDIENCE_DOCUMENTS) as [
+		Audience,
+		{ path: string; title: string },
+	][]) {
+		app.get(path, (c) =>
+			c.json(
+				documentFor(
+					finishedDocument(
+						app.getOpenAPI31Document({
+							openapi: "3.1.0",
+							info: {
+								title,
+								version: packageManifest.version,
+								license: { name: "MIT", url: "https://opensource.org/license/mit" },
+								description: audience === "partner" ? INTRODUCTION : INTERNAL_INTRODUCTION[audience],
+							},
+							servers: [{ url: new URL(c.req.url).origin }],
+						}),
+					),
+					audience,
+				),
 			),
-		),
-	);
+		);
+	}
 	// The collection `npm run postman:generate` made from this document, its base_url set to this origin.
 	app.get(POSTMAN_PATH, (c) =>
 		c.json({

@@ -8,7 +8,7 @@ import { z } from "@hono/zod-openapi";
 import type { ErrorCode } from "../error-catalog.ts";
 import type { Refusal } from "../problem.ts";
 import { NO_CONTROL_CHARACTERS } from "../text-rules.ts";
-import { METADATA_EXAMPLE } from "../webhooks/event-schemas.ts";
+import { METADATA_EXAMPLE, METADATA_KEY_ORDER } from "../webhooks/event-schemas.ts";
 
 /** Most keys an order's metadata may hold, after a change too. */
 export const METADATA_MAX_KEYS = 20;
@@ -125,7 +125,8 @@ export const MetadataSchema = documented(
 	}),
 	"The partner's own keys and values, returned on the order and in every event body, never printed and never interpreted. " +
 		"At most 20 keys of 1 to 40 characters of A-Z, a-z, 0-9, _, . and -; each value a string of at most 500 characters " +
-		"without control characters. Part of the idempotency comparison; `{}` is the same as leaving it out.",
+		"without control characters. Part of the idempotency comparison; `{}` is the same as leaving it out. " +
+		METADATA_KEY_ORDER,
 	false,
 );
 
@@ -139,7 +140,8 @@ export const MetadataPatchSchema = documented(
 		if (entries === null) return z.NEVER;
 		return Object.fromEntries(entries) as MetadataPatch;
 	}),
-	"Keys to set (a string) or remove (null); keys left out stay as they are. The order keeps at most 20 keys.",
+	"Keys to set (a string) or remove (null); keys left out stay as they are. The order keeps at most 20 keys; a new key comes after the others. " +
+		METADATA_KEY_ORDER,
 	true,
 );
 

@@ -142,7 +142,8 @@ async function sheetOf(env: Env, stored: StoredOrder, files: Map<string, PrintFi
 	const { order } = stored;
 	const [account, brand, snapshot] = await Promise.all([
 		findAccount(directoryDatabase(env), order.account_id),
-		findBrandProfile(databaseOf(env, order.account_id), order.account_id),
+		// The profile of the order's mode: a test key's branding never reaches a live order's slip.
+		findBrandProfile(databaseOf(env, order.account_id), { accountId: order.account_id, mode: order.mode }),
 		isolateCatalog.get(databaseOf(env, order.account_id)),
 	]);
 	const names = catalogNames(snapshot.catalog);

@@ -11,12 +11,20 @@ import { CLAIM_REASONS, CLAIM_STATUSES, SHIPMENT_STATUSES } from "./events.ts";
 export const METADATA_EXAMPLE = { shop_order_ref: "SO-48213", customer_id: "cus_8842", channel: "etsy" };
 
 /**
+ * What the reference says of the order of metadata's keys: JavaScript objects, and so every JSON
+ * answer built from one, put canonical array indexes first, ascending; the other keys keep their order.
+ */
+export const METADATA_KEY_ORDER =
+	"Keys come back in the order sent, except that keys that are integers (`0`, `7`, `42`; not `007` or `-1`) come first, in ascending numeric order, as every JSON object in JavaScript orders them.";
+
+/**
  * An order's metadata as the order and every event body show it: the partner's keys and string values,
  * exactly as last set; `{}` when there are none. Event bodies of other families (a shipment's) carry it too.
  */
 export const MetadataSchema = z.record(z.string(), z.string()).openapi("Metadata", {
 	description:
-		"The partner's own keys and values, as last set (`{}` for none); never printed and never interpreted by the service.",
+		"The partner's own keys and values, as last set (`{}` for none); never printed and never interpreted by the service. " +
+		METADATA_KEY_ORDER,
 	example: METADATA_EXAMPLE,
 });
 

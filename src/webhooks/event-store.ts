@@ -9,7 +9,7 @@ import type { Owner } from "../accounts/owner.ts";
 import type { KeyMode } from "../accounts/scopes.ts";
 import type { Cursor } from "../http/cursor.ts";
 import { allConditions, condition, noConditions } from "../http/sql-conditions.ts";
-import { newId } from "../ids.ts";
+import { newId, newOrderedId } from "../ids.ts";
 import type { PendingDelivery } from "./delivery-store.ts";
 import {
 	type ClaimEventSubject,
@@ -69,7 +69,9 @@ const DELIVERY_INSERT = `INSERT INTO deliveries (id, event_id, endpoint_id, acco
  * insert itself, not before), only when `condition` holds at commit; for the caller's batch.
  */
 export function eventStatements(db: D1Database, event: NewEvent, condition: WriteCondition | null): RecordedEvent {
-	const eventId = newId("evt");
+	// Ordered: one move's events share their created_at, and the log lists by (created_at, id), so a
+	// ship's shipment.created always precedes its order.shipped, as they were written.
+	const eventId = newOrderedId("evt");
 	const at = event.createdAt.toISOString();
 	const about =
 		event.claim !== undefined

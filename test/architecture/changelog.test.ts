@@ -17,9 +17,15 @@ const packageVersion = z
 
 type Release = { version: string; date: string; body: string };
 
-/** The `## X.Y.Z — YYYY-MM-DD: title` sections, in the file's order, each with its text. */
+/**
+ * The `## X.Y.Z — YYYY-MM-DD: title` sections, in the file's order, each with its text. A first
+ * `## Unreleased` section, what has landed since the newest release, is not a release.
+ */
 function releases(): Release[] {
-	const sections = changelog.split(/^## /m).slice(1);
+	const sections = changelog
+		.split(/^## /m)
+		.slice(1)
+		.filter((section, index) => !(index === 0 && /^Unreleased\n/.test(section)));
 	return sections.map((section) => {
 		const heading = /^(\d+\.\d+\.\d+) — (\d{4}-\d{2}-\d{2}): \S/.exec(section);
 		if (heading === null)

@@ -31,6 +31,8 @@ const OWNER: Record<string, string> = {
 	deliveries_by_receiver: "webhooks",
 	webhook_endpoints: "webhooks",
 	brand_profiles: "branding",
+	// The brand profiles as migration 0031 rebuilt them (one per mode), under this name until the rename.
+	brand_profiles_per_mode: "branding",
 	ops_sessions: "console",
 	price_books: "pricing",
 	quotes: "quotes",

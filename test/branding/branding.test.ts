@@ -419,27 +419,34 @@ describe("PUT /v1/branding: logo_print_file_id", () => {
 	});
 });
 
-describe("/v1/branding: one profile shared by live and test mode", () => {
-	it("a PUT with the live key is read with the test key", async () => {
+describe("/v1/branding: a profile per mode, so a test key never changes the live brand", () => {
+	it("a PUT with the live key is not the test key's: the test key reads a 404 until it sets its own", async () => {
 		const { live, test } = await partnerKeys();
 		const stored = await putProfile(live, { brand_name: "Lumen Prints", return_address: RETURN_ADDRESS });
-		const response = await getBranding(test);
-		expect(response.status).toBe(200);
-		expect(await response.json()).toEqual(stored);
+		const error = await expectError(await getBranding(test), "not_found");
+		expect(error.code).toBe("brand_profile_not_found");
+		expect(error.message).toContain("test");
+		expect(await (await getBranding(live)).json()).toEqual(stored);
 	});
 
-	it("a PUT with the test key replaces what the live key reads", async () => {
+	it("a PUT with the test key sets the test profile and leaves the live one as it was", async () => {
 		const { live, test } = await partnerKeys();
-		await putProfile(live, { brand_name: "Live Name" });
-		const replaced = await putProfile(test, { brand_name: "Test Name" });
-		expect(await (await getBranding(live)).json()).toEqual(replaced);
+		const liveProfile = await putProfile(live, { brand_name: "Live Name" });
+		const testProfile = await putProfile(test, { brand_name: "Test Name" });
+		expect(await (await getBranding(live)).json()).toEqual(liveProfile);
+		expect(await (await getBranding(test)).json()).toEqual(testProfile);
 	});
 
-	it("a DELETE with the test key removes the profile the live key set", async () => {
+	it("a DELETE with the test key removes the test profile only: the live one stays", async () => {
 		const { live, test } = await partnerKeys();
-		await putProfile(live, { brand_name: "Lumen Prints" });
+		const liveProfile = await putProfile(live, { brand_name: "Lumen Prints" });
+		await putProfile(test, { brand_name: "Lumen Sandbox" });
 		expect((await api("/v1/branding", { method: "DELETE", key: test })).status).toBe(204);
-		await expectError(await getBranding(live), "not_found");
+		expect(await (await getBranding(live)).json()).toEqual(liveProfile);
+		await expectError(await getBranding(test), "not_found");
+		// And with no test profile at all, the test key's DELETE is a 404, the live one untouched.
+		await expectError(await api("/v1/branding", { method: "DELETE", key: test }), "not_found");
+		expect(await (await getBranding(live)).json()).toEqual(liveProfile);
 	});
 });
 

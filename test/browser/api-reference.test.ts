@@ -55,7 +55,7 @@ describe.each([
 
 	it("renders the reference from the worker alone and lists the operations", async () => {
 		// The first group is open; the others list their operations' paths.
-		for (const path of ["/v1/orders/{id}/items/{item_id}", "/v1/quotes", "/v1/ops/work-tickets", "/v1/price-book"]) {
+		for (const path of ["/v1/orders/{id}/items/{item_id}", "/v1/quotes", "/v1/claims", "/v1/price-book"]) {
 			await page.getByText(path, { exact: true }).first().waitFor({ state: "attached", timeout: 30_000 });
 		}
 		expect(pageErrors).toEqual([]);

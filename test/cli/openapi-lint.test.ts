@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document as tools read it: the document a real `wrangler dev` serves, linted by
+ * The OpenAPI documents as tools read them: the three a real `wrangler dev` serves, each linted by
  * `@redocly/cli` with `redocly.yaml` (the recommended rules; the few turned off say why there).
  * 0 errors and 0 warnings, or the test fails with redocly's report.
  */
@@ -27,12 +27,15 @@ afterAll(async () => {
 	await rm(folder, { recursive: true, force: true });
 });
 
-describe("the served OpenAPI document under @redocly/cli lint", () => {
-	it("has 0 errors and 0 warnings", async () => {
+/** The served documents: the partner's, the production floor's and the service team's. */
+const DOCUMENTS = ["/v1/openapi.json", "/v1/ops/openapi.json", "/v1/admin/openapi.json"];
+
+describe("the served OpenAPI documents under @redocly/cli lint", () => {
+	it.each(DOCUMENTS)("%s has 0 errors and 0 warnings", async (documentPath) => {
 		if (server === undefined) throw new Error("wrangler dev did not start");
-		const response = await fetch(`${server.origin}/v1/openapi.json`);
+		const response = await fetch(`${server.origin}${documentPath}`);
 		expect(response.status).toBe(200);
-		const file = path.join(folder, "openapi.json");
+		const file = path.join(folder, `${documentPath.replaceAll("/", "_")}.json`);
 		await writeFile(file, await response.text());
 		const redocly = path.join(PROJECT_ROOT, "node_modules", ".bin", "redocly");
 		const result = await run(redocly, ["lint", file, "--config", path.join(PROJECT_ROOT, "redocly.yaml")], {

@@ -67,4 +67,12 @@ describe("the conformance harness (every response of the workers tests, checked 
 		const console = { method: "GET", url: "https://api.test/ops/orders" };
 		expect(await conformanceProblems(console, new Response("<p>hi</p>", { status: 200, headers: html }))).toEqual([]);
 	});
+
+	it("checks the floor's and the service team's operations against their own documents too", async () => {
+		for (const url of ["https://api.test/v1/ops/orders/ord_x", "https://api.test/v1/admin/accounts/acct_x/keys"]) {
+			const method = url.includes("/ops/") ? "GET" : "POST";
+			const problems = await conformanceProblems({ method, url }, new Response("{}", { status: 202 }));
+			expect(problems, url).toEqual([expect.stringContaining("the status is not documented")]);
+		}
+	});
 });

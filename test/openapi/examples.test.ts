@@ -6,6 +6,7 @@
 import { type Schema, Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
 import { exampleOf, exampleOfBody, resolveSchema, type SchemaComponents } from "../../scripts/lib/openapi-examples.ts";
+import { AUDIENCE_DOCUMENTS } from "../../src/openapi/audiences.ts";
 import { OPENAPI_PATH } from "../../src/openapi/document.ts";
 import { api } from "../helpers.ts";
 
@@ -17,10 +18,21 @@ type OpenApiDocument = {
 	components: { schemas: Record<string, unknown> };
 };
 
-async function fetchDocument(): Promise<OpenApiDocument> {
-	const response = await api(OPENAPI_PATH);
+async function fetchOne(path: string): Promise<OpenApiDocument> {
+	const response = await api(path);
 	expect(response.status).toBe(200);
 	return (await response.json()) as OpenApiDocument;
+}
+
+/** The served documents as one (the partner's with the floor's and the service team's paths and schemas), so every example is checked. */
+async function fetchDocument(): Promise<OpenApiDocument> {
+	const partner = await fetchOne(OPENAPI_PATH);
+	for (const { path } of [AUDIENCE_DOCUMENTS.ops, AUDIENCE_DOCUMENTS.admin]) {
+		const other = await fetchOne(path);
+		partner.paths = { ...partner.paths, ...other.paths };
+		partner.components.schemas = { ...partner.components.schemas, ...other.components.schemas };
+	}
+	return partner;
 }
 
 type JsonBody = { at: string; schema: unknown; media: { schema?: unknown; example?: unknown } };

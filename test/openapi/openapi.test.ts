@@ -3,6 +3,7 @@ import packageManifest from "../../package.json";
 import { exampleOf } from "../../scripts/lib/openapi-examples.ts";
 import { app } from "../../src/app.ts";
 import { FRAMING_FIELDS } from "../../src/framing/spec.ts";
+import { AUDIENCE_DOCUMENTS } from "../../src/openapi/audiences.ts";
 import { OPENAPI_PATH, POSTMAN_PATH } from "../../src/openapi/document.ts";
 import { api, createPartner } from "../helpers.ts";
 import { readyFile, settleValidation } from "../orders/order-helpers.ts";
@@ -23,7 +24,11 @@ type OpenApiDocument = {
 
 /** Routes without a bearer key: health, and the signed upload URL (its signature is the authority). */
 const PUBLIC_ROUTES = new Set(["GET /v1/health", "PUT /v1/uploads/{id}"]);
-const DOCUMENTATION_ROUTES = new Set([OPENAPI_PATH, POSTMAN_PATH, "/v1/docs"]);
+const DOCUMENTATION_ROUTES = new Set([
+	...Object.values(AUDIENCE_DOCUMENTS).map((document) => document.path),
+	POSTMAN_PATH,
+	"/v1/docs",
+]);
 
 /**
  * Every method and path of the API the app serves (Hono's route list; `ALL` entries are middleware), in
@@ -45,11 +50,24 @@ function servedRoutes(): Array<{ method: string; path: string }> {
 	return [...seen.values()];
 }
 
-async function fetchDocument(): Promise<OpenApiDocument> {
-	const response = await api(OPENAPI_PATH);
+async function fetchDocument(path = OPENAPI_PATH): Promise<OpenApiDocument> {
+	const response = await api(path);
 	expect(response.status).toBe(200);
 	expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
 	return JSON.parse(await response.text()) as OpenApiDocument;
+}
+
+/** The three served documents as one: the partner's, the floor's and the service team's paths side by side. */
+async function everyDocument(): Promise<OpenApiDocument> {
+	const [partner, ...others] = await Promise.all(
+		Object.values(AUDIENCE_DOCUMENTS).map((document) => fetchDocument(document.path)),
+	);
+	if (partner === undefined) throw new Error("no partner document");
+	for (const document of others) {
+		partner.paths = { ...partner.paths, ...document.paths };
+		partner.components.schemas = { ...partner.components.schemas, ...document.components.schemas };
+	}
+	return partner;
 }
 
 describe("GET /v1/openapi.json", () => {
@@ -81,8 +99,8 @@ describe("GET /v1/openapi.json", () => {
 		expect(routes).toContainEqual({ method: "POST", path: "/v1/admin/accounts/{id}/keys" });
 	});
 
-	it("lists every route the app serves", async () => {
-		const document = await fetchDocument();
+	it("lists every route the app serves, in one of the three documents", async () => {
+		const document = await everyDocument();
 		for (const { method, path } of servedRoutes()) {
 			expect(document.paths[path], `${method} ${path}`).toBeDefined();
 			expect(document.paths[path]?.[method.toLowerCase()], `${method} ${path}`).toBeDefined();
@@ -90,7 +108,7 @@ describe("GET /v1/openapi.json", () => {
 	});
 
 	it("lists no route the app does not serve", async () => {
-		const document = await fetchDocument();
+		const document = await everyDocument();
 		const served = new Set(servedRoutes().map(({ method, path }) => `${method} ${path}`));
 		for (const [path, operations] of Object.entries(document.paths)) {
 			for (const method of Object.keys(operations)) expect(served).toContain(`${method.toUpperCase()} ${path}`);
@@ -98,7 +116,7 @@ describe("GET /v1/openapi.json", () => {
 	});
 
 	it("documents branding (GET, PUT, DELETE), the ops order view and the packing slip as HTML with its paper option", async () => {
-		const document = await fetchDocument();
+		const document = await everyDocument();
 		expect(Object.keys(document.paths["/v1/branding"] ?? {}).sort()).toEqual(["delete", "get", "put"]);
 		expect(document.paths["/v1/ops/orders/{id}"]?.get).toBeDefined();
 		const slip = document.paths["/v1/ops/orders/{id}/packing-slip"]?.get;
@@ -308,7 +326,7 @@ describe("GET /v1/openapi.json", () => {
 	});
 
 	it("protected routes require the bearer key and document 401, 403 and 429; health and signed uploads are public", async () => {
-		const document = await fetchDocument();
+		const document = await everyDocument();
 		for (const { method, path } of servedRoutes()) {
 			const operation = document.paths[path]?.[method.toLowerCase()];
 			if (PUBLIC_ROUTES.has(`${method} ${path}`)) {

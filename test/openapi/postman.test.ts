@@ -96,7 +96,7 @@ describe("GET /v1/postman.json", () => {
 		const operations = Object.entries(document.paths).flatMap(([path, item]) =>
 			Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
 		);
-		expect(operations.length).toBeGreaterThan(40);
+		expect(operations.length).toBeGreaterThan(30);
 		expect(requests.map(operationOf).sort()).toEqual(operations.sort());
 	});
 
@@ -129,7 +129,7 @@ describe("GET /v1/postman.json", () => {
 			expect(request.request.header).toContainEqual({ key: "Content-Type", value: "application/json" });
 			compared++;
 		}
-		expect(compared).toBeGreaterThanOrEqual(13);
+		expect(compared).toBeGreaterThanOrEqual(10);
 	});
 
 	it("fills each path variable with the parameter's example, so a request reads as a real one", async () => {

@@ -99,14 +99,18 @@ describe("GET /v1/ops/orders/{id}", () => {
 		expect(view.shipping_label.return_address).toBeNull();
 	});
 
-	it("a test-mode order uses the profile the partner set with its live key", async () => {
+	it("a test-mode order uses the test key's profile, never the one the partner set with its live key", async () => {
 		const { partner, key, opsKey } = await partnerWithFile(HARBOUR);
 		await putProfile(key, { brand_name: "Harbour Prints", return_address: RETURN_ADDRESS });
 		const testKey = partner.keys.test.key;
 		const created = await createOrder(testKey, orderBody(await readyFile(testKey, 2400, 3000)));
+		const unbranded = await opsView(opsKey, created.id);
+		expect(unbranded.order.mode).toBe("test");
+		expect(unbranded.brand_name).toBeNull();
+		expect(unbranded.shipping_label.return_address).toBeNull();
+		await putProfile(testKey, { brand_name: "Harbour Sandbox", return_address: RETURN_ADDRESS });
 		const view = await opsView(opsKey, created.id);
-		expect(view.order.mode).toBe("test");
-		expect(view.brand_name).toBe("Harbour Prints");
+		expect(view.brand_name).toBe("Harbour Sandbox");
 		expect(view.shipping_label.return_address).toEqual(STORED_RETURN_ADDRESS);
 	});
 

@@ -170,15 +170,20 @@ describe("GET /v1/ops/orders/{id}/packing-slip: with a brand profile", () => {
 		expect(html).not.toContain("A message for you");
 	});
 
-	it("a test-mode order's slip carries the profile set with the live key", async () => {
-		const { partner, opsKey } = await brandedOrder();
+	it("a test-mode order's slip carries the test key's profile, never the live one; a live order's never the test one", async () => {
+		const { partner, opsKey, order: liveOrder } = await brandedOrder();
 		const testKey = partner.keys.test.key;
 		const testFile = await readyFile(testKey, 4800, 6000);
 		const order = await createOrder(testKey, twoItemOrder(testFile, "walnut-flat-075", "bright-white"));
 		expect(order.mode).toBe("test");
-		const html = await slipHtml(opsKey, order.id);
-		expect(html).toContain("<h1>Lumen Prints</h1>");
-		expect(html).toContain("data:image/png;base64,");
+		const unbranded = await slipHtml(opsKey, order.id);
+		expect(unbranded).not.toContain("Lumen Prints</h1>");
+		expect(unbranded).not.toContain("data:image/png;base64,");
+		await putProfile(testKey, { brand_name: "Lumen Sandbox" });
+		expect(await slipHtml(opsKey, order.id)).toContain("<h1>Lumen Sandbox</h1>");
+		const live = await slipHtml(opsKey, liveOrder.id);
+		expect(live).toContain("<h1>Lumen Prints</h1>");
+		expect(live).not.toContain("Lumen Sandbox");
 	});
 
 	it("prints the profile as it is now: a change after the order was placed shows on the next print", async () => {
