@@ -3,7 +3,7 @@
  * writes one entry), each written in the batch of the move that causes it under that move's condition,
  * and the reads a monthly statement needs.
  */
-import { newId } from "../ids.ts";
+import { newOrderedId } from "../ids.ts";
 import { conditionAfter, type WriteCondition } from "../webhooks/store.ts";
 
 /** The kinds of entries; credits are negative amounts, charges positive, adjustments either. */
@@ -59,7 +59,8 @@ function entryStatement(db: D1Database, draft: EntryDraft, condition: WriteCondi
 			`${INSERT} SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ${amount}, ?9, ?10, ?11 ${where} ON CONFLICT (cause_key) DO NOTHING`,
 		)
 		.bind(
-			newId("led"),
+			// Ordered: entries one batch writes at one instant list in the order written (a repricing before a charge).
+			newOrderedId("led"),
 			draft.owner.accountId,
 			draft.owner.mode,
 			draft.at.toISOString(),
@@ -164,7 +165,7 @@ export async function writeAdjustment(
 	adjustment: { amountCents: number; currency: string; memo: string },
 	at: Date,
 ): Promise<LedgerEntry> {
-	const id = newId("led");
+	const id = newOrderedId("led");
 	await db
 		.prepare(`${INSERT} VALUES (?1, ?2, ?3, ?4, 'adjustment', NULL, NULL, ?5, ?6, ?7, 'adjust:' || ?1)`)
 		.bind(
