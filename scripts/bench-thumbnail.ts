@@ -1,14 +1,17 @@
 /**
- * `npm run bench:thumbnail`: the making of a thumbnail from the largest accepted files, measured.
- * Writes, a band at a time, a 300 MB TIFF (uncompressed and LZW), a 100 MB PNG and a 50 MB baseline
- * and progressive JPEG into a throwaway folder, then for each:
+ * `npm run bench:thumbnail`: the making of a thumbnail from the largest accepted files, and from small
+ * ones that are hard in other ways, measured. Writes, a band at a time, a 300 MB TIFF (uncompressed and
+ * LZW), a 100 MB PNG and a 50 MB baseline and progressive JPEG into a throwaway folder; then, by
+ * ImageMagick, a 9000 × 6000 smooth gradient as a PNG and as a one-strip Deflate TIFF (a few hundred kB
+ * whose data inflates about a thousandfold) and a 3000 × 2000 progressive JPEG. For each:
  *   - in Node under `--max-old-space-size=64` (a child process per file): bytes read, time, peak heap,
  *     ArrayBuffers and RSS (completing there shows the bound);
  *   - in workerd through the real route: `wrangler dev` on throwaway state with presigned uploads (as
  *     `npm start`), the file PUT to its presigned URL, read once (inspected: ready), and the thumbnail
  *     made by the THUMBNAILS queue's consumer; bytes read and time from its `thumbnail.made` log line,
  *     the peak memory as the workerd process's RSS sampled every 50 ms above its level before.
- * The server is stopped, and the folder removed, on success and failure alike.
+ * The table gives each file's thumbnail size too. The server is stopped, and the folder removed, on
+ * success and failure alike (and on Ctrl-C).
  */
 import { execFile } from "node:child_process";
 import { createReadStream } from "node:fs";
@@ -21,7 +24,7 @@ import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
 import { createAccount } from "./lib/accounts.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
 import { presignedUploadVars } from "./lib/local-uploads.ts";
-import { writeJpeg, writePng, writeTiff } from "./lib/thumbnail-bench-files.ts";
+import { writeGradient, writeJpeg, writePng, writeProgressiveJpeg, writeTiff } from "./lib/thumbnail-bench-files.ts";
 import { applyMigrations, type D1Target } from "./lib/wrangler.ts";
 
 const run = promisify(execFile);
@@ -29,10 +32,17 @@ const MB = 1_000_000;
 const MIB = 1024 * 1024;
 
 type BenchFile = { name: string; file: string; format: "tiff" | "png" | "jpeg"; contentType: string };
-type Figures = { bytesRead: number; ms: number; peakBytes: number; detail: string };
+type Figures = { bytesRead: number; ms: number; peakBytes: number; detail: string; thumbnail: string };
 
 const folder = await mkdtemp(path.join(tmpdir(), "fps-bench-thumbnail-"));
 let server: DevServer | undefined;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+	process.once(signal, () => {
+		void (server?.stop() ?? Promise.resolve())
+			.then(() => rm(folder, { recursive: true, force: true }))
+			.finally(() => process.exit(130));
+	});
+}
 try {
 	const generated = performance.now();
 	const files: BenchFile[] = [
@@ -56,6 +66,24 @@ try {
 			format: "jpeg",
 			contentType: "image/jpeg",
 		},
+		{
+			name: "PNG 9000 × 6000 gradient",
+			file: path.join(folder, "gradient.png"),
+			format: "png",
+			contentType: "image/png",
+		},
+		{
+			name: "TIFF 9000 × 6000 gradient, Deflate, one strip",
+			file: path.join(folder, "gradient.tif"),
+			format: "tiff",
+			contentType: "image/tiff",
+		},
+		{
+			name: "JPEG 3000 × 2000, progressive",
+			file: path.join(folder, "progressive-3000.jpg"),
+			format: "jpeg",
+			contentType: "image/jpeg",
+		},
 	];
 	// 10,000 × 10,000 RGB is 300 MB raw; 9,400 × 9,400 in 9-bit LZW codes is 300 MB too.
 	await writeTiff(files[0]?.file ?? "", 10_000, 10_000, 1);
@@ -63,8 +91,16 @@ try {
 	await writePng(files[2]?.file ?? "", 6_200, 6_200);
 	const baseline = await writeJpeg(files[3]?.file ?? "", 50 * MB, false);
 	const progressive = await writeJpeg(files[4]?.file ?? "", 50 * MB, true);
+	await writeGradient(files[5]?.file ?? "", 9000, 6000, "png");
+	await writeGradient(files[6]?.file ?? "", 9000, 6000, "tiff");
+	await writeProgressiveJpeg(files[7]?.file ?? "", 3000, 2000);
+	// What the gradients' image data inflates to, against their size on disk.
+	const gradientRows = 6000 * 9000 * 3;
+	const ratios = await Promise.all(
+		[files[5], files[6]].map(async (bench) => Math.round(gradientRows / (await stat(bench?.file ?? "")).size)),
+	);
 	console.log(
-		`files written in ${((performance.now() - generated) / 1000).toFixed(1)} s (JPEGs ${baseline.width} × ${baseline.height} and ${progressive.width} × ${progressive.height})`,
+		`files written in ${((performance.now() - generated) / 1000).toFixed(1)} s (JPEGs ${baseline.width} × ${baseline.height} and ${progressive.width} × ${progressive.height}; the gradients' rows are ${ratios.join(" and ")} times their PNG and TIFF)`,
 	);
 
 	const node = new Map<string, Figures>();
@@ -97,17 +133,22 @@ try {
 	}
 
 	const date = new Date().toISOString().slice(0, 10);
-	console.log(`\nthumbnail bench, ${date}: bytes read, time, peak memory`);
+	console.log(`\nthumbnail bench, ${date}: bytes read, time, peak memory, thumbnail size`);
 	console.log(
-		"| file | size | Node: read | Node: time | Node: peak heap + buffers / RSS | workerd: read | workerd: time | workerd: peak RSS above idle |",
+		"| file | size | Node: read | Node: time | Node: peak heap + buffers / RSS | workerd: read | workerd: time | workerd: peak RSS above idle | thumbnail |",
 	);
-	console.log("| --- | --: | --: | --: | --: | --: | --: | --: |");
+	console.log("| --- | --: | --: | --: | --: | --: | --: | --: | --: |");
 	for (const bench of files) {
 		const size = (await stat(bench.file)).size;
 		const inNodeFigures = node.get(bench.name);
 		const inWorkerdFigures = workers.get(bench.name);
+		// One size when Node and workerd made the same thumbnail (they run the same code), both otherwise.
+		const thumbnail =
+			inNodeFigures?.thumbnail === inWorkerdFigures?.thumbnail
+				? (inNodeFigures?.thumbnail ?? "?")
+				: `${inNodeFigures?.thumbnail ?? "?"} (Node) / ${inWorkerdFigures?.thumbnail ?? "?"} (workerd)`;
 		console.log(
-			`| ${bench.name} | ${(size / MB).toFixed(1)} MB | ${mb(inNodeFigures?.bytesRead)} | ${seconds(inNodeFigures?.ms)} | ${inNodeFigures?.detail ?? "?"} | ${mb(inWorkerdFigures?.bytesRead)} | ${seconds(inWorkerdFigures?.ms)} | ${mib(inWorkerdFigures?.peakBytes)} |`,
+			`| ${bench.name} | ${megabytes(size)} | ${megabytes(inNodeFigures?.bytesRead)} | ${seconds(inNodeFigures?.ms)} | ${inNodeFigures?.detail ?? "?"} | ${megabytes(inWorkerdFigures?.bytesRead)} | ${seconds(inWorkerdFigures?.ms)} | ${mib(inWorkerdFigures?.peakBytes)} | ${thumbnail} |`,
 		);
 	}
 } finally {
@@ -115,8 +156,10 @@ try {
 	await rm(folder, { recursive: true, force: true });
 }
 
-function mb(bytes: number | undefined): string {
-	return bytes === undefined ? "?" : `${(bytes / MB).toFixed(1)} MB`;
+/** Megabytes to a tenth, or kilobytes under one megabyte (the small files). */
+function megabytes(bytes: number | undefined): string {
+	if (bytes === undefined || Number.isNaN(bytes)) return "?";
+	return bytes < MB ? `${(bytes / 1000).toFixed(0)} kB` : `${(bytes / MB).toFixed(1)} MB`;
 }
 
 function mib(bytes: number | undefined): string {
@@ -148,6 +191,7 @@ async function inNode(bench: BenchFile): Promise<Figures> {
 		ms: figures.ms,
 		peakBytes: figures.peak_heap_bytes + figures.peak_array_buffer_bytes,
 		detail: `${mib(figures.peak_heap_bytes + figures.peak_array_buffer_bytes)} / ${mib(figures.peak_rss_bytes)}`,
+		thumbnail: `${figures.width} × ${figures.height}`,
 	};
 }
 
@@ -238,5 +282,6 @@ async function inWorkerd(
 		ms: Number(line?.ms ?? Number.NaN),
 		peakBytes: peak - idle,
 		detail: "",
+		thumbnail: `${String(line?.width_px ?? "?")} × ${String(line?.height_px ?? "?")}`,
 	};
 }

@@ -1,7 +1,9 @@
 /**
- * Large print files for `npm run bench:thumbnail`, written to disk a band of rows at a time (never
- * whole in memory): TIFF uncompressed and LZW, PNG, and JPEG baseline and progressive (ImageMagick's
- * `convert` from a generated PPM, sized from a small probe so that one large conversion is enough).
+ * Print files for `npm run bench:thumbnail`. The large ones are written to disk a band of rows at a time
+ * (never whole in memory): TIFF uncompressed and LZW, PNG, and JPEG baseline and progressive
+ * (ImageMagick's `convert` from a generated PPM, sized from a small probe so that one large conversion
+ * is enough). The small ones are ImageMagick's own: a smooth gradient as a PNG and as a one-strip
+ * Deflate TIFF, whose data inflates about a thousandfold, and a 3000 px progressive JPEG.
  */
 import { execFile } from "node:child_process";
 import { randomFillSync } from "node:crypto";
@@ -191,4 +193,26 @@ export async function writeJpeg(
 	await writePpm(source, width, height);
 	await run("convert", [source, ...options, file], { maxBuffer: 1024 * 1024 });
 	return { width, height };
+}
+
+/**
+ * A `width` × `height` 8-bit RGB gradient from navy at the top to orange at the bottom, written by
+ * ImageMagick as a PNG, or as a TIFF whose rows are one Deflate strip (as some writers store a whole
+ * image): a few hundred kB that inflate about a thousandfold.
+ */
+export async function writeGradient(
+	file: string,
+	width: number,
+	height: number,
+	format: "png" | "tiff",
+): Promise<void> {
+	const options = format === "png" ? [] : ["-compress", "zip", "-define", `tiff:rows-per-strip=${height}`];
+	await run("convert", ["-size", `${width}x${height}`, "gradient:navy-orange", "-depth", "8", ...options, file]);
+}
+
+/** A `width` × `height` progressive JPEG (4:2:0, quality 92, as web exports are) of a grainy photograph-like picture. */
+export async function writeProgressiveJpeg(file: string, width: number, height: number): Promise<void> {
+	const source = `${file}.ppm`;
+	await writePpm(source, width, height);
+	await run("convert", [source, "-quality", "92", "-sampling-factor", "2x2", "-interlace", "Plane", file]);
 }

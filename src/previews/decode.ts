@@ -7,15 +7,16 @@ import type { Decoded, RasterSink } from "./raster.ts";
 import { decodeTiff } from "./tiff-decoder.ts";
 
 /**
- * The one place a format picks its decoder: the image's rows, streamed into `sink`. A baseline JPEG is
- * read at the coarsest scale (1/8 from its DC coefficients, 1/4, 1/2 or whole) that still gives a
- * thumbnail's longest side; a progressive JPEG only to the end of its DC scans, at 1/8 (the rest of its
- * file, its AC scans, is never read: its thumbnail is 1/8 of its size when that is under 1024 px).
+ * The one place a format picks its decoder: the image's rows, streamed into `sink`. A JPEG, baseline or
+ * progressive, is read at the coarsest scale (1/8 from its DC coefficients, 1/4, 1/2 or whole) that
+ * still gives a thumbnail's longest side (or the image's own, when smaller). A progressive file keeps
+ * its coefficients at that scale until its last scan, within a budget: one whose planes would pass it
+ * is read at a coarser scale, down to 1/8, where only its DC scans are read.
  */
 export function decodeImage(format: ImageFormat, source: ByteSource, sink: RasterSink): Promise<Decoded> {
 	switch (format) {
 		case "jpeg":
-			return decodeJpeg(source, sink, { minLongSide: THUMBNAIL_LONGEST_SIDE, progressiveDcOnly: true });
+			return decodeJpeg(source, sink, { minLongSide: THUMBNAIL_LONGEST_SIDE });
 		case "png":
 			return decodePng(source, sink);
 		case "tiff":

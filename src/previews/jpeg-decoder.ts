@@ -7,11 +7,8 @@ import { decodeProgressiveScan, type ProgressivePlane } from "./jpeg-progressive
 import type { Frame } from "./jpeg-segments.ts";
 import { type Decoded, type RasterSink, UndecodableImage } from "./raster.ts";
 
-/**
- * What `decodeJpeg` is asked for: the output's long side it should reach, where the image allows; and
- * with `progressiveDcOnly`, a progressive file read only to the end of its DC scans (1/8), whatever its size.
- */
-export type JpegScaleOptions = JpegDecodeOptions & { minLongSide: number; progressiveDcOnly?: boolean };
+/** What `decodeJpeg` is asked for: the output's long side it should reach, where the image allows. */
+export type JpegScaleOptions = JpegDecodeOptions & { minLongSide: number };
 
 /**
  * Most bytes of coefficients held for a file whose blocks are only final after every scan (a progressive
@@ -63,8 +60,7 @@ export function jpegBlockSide(frame: Frame, minLongSide: number, wholePlanes: bo
 export async function decodeJpeg(source: ByteSource, sink: RasterSink, options: JpegScaleOptions): Promise<Decoded> {
 	return readJpeg(source, options, (tables, frame, first) => {
 		const wholePlanes = frame.progressive || first.components.length !== frame.components.length;
-		const dcOnly = frame.progressive && options.progressiveDcOnly === true;
-		const side = dcOnly ? 1 : jpegBlockSide(frame, options.minLongSide, wholePlanes);
+		const side = jpegBlockSide(frame, options.minLongSide, wholePlanes);
 		if (side === 1) return dcScans(sink, tables, frame);
 		return wholePlanes ? planeScans(sink, tables, frame, side) : streamingScans(sink, tables, frame, side);
 	});

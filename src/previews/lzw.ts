@@ -1,7 +1,16 @@
 /**
- * TIFF's LZW (MSB-first codes of 9 to 12 bits, "early change"), decoded piece by piece so a strip
- * of any size streams: `push` takes compressed bytes and returns what they decode to.
+ * TIFF's LZW (MSB-first codes of 9 to 12 bits, "early change") and PackBits, decoded piece by piece so
+ * a strip of any size streams, paced by the consumer: `push` hands over compressed bytes, and each
+ * `next` returns at most about CODED_PIECE_BYTES of what they decode to (empty once they are used up),
+ * so data that expands a thousandfold never turns into a large buffer at once.
  */
+
+/** Most bytes `next` returns at once (LZW may add one string of up to 4 KiB, PackBits one run of 128). */
+export const CODED_PIECE_BYTES = 64 * 1024;
+
+/** LZW's longest string: a table of 4096 codes, each one byte longer than the one before at most. */
+const LONGEST_STRING = 4096;
+
 export class LzwDecoder {
 	static readonly #CLEAR = 256;
 	static readonly #END = 257;
@@ -15,7 +24,9 @@ export class LzwDecoder {
 	#bits = 0;
 	#bitCount = 0;
 	#ended = false;
-	#out = new Uint8Array(64 * 1024);
+	#input: Uint8Array = new Uint8Array(0);
+	#at = 0;
+	readonly #out = new Uint8Array(CODED_PIECE_BYTES + LONGEST_STRING + 1);
 	#filled = 0;
 
 	constructor() {
@@ -32,30 +43,32 @@ export class LzwDecoder {
 		return this.#ended;
 	}
 
-	/**
-	 * The bytes `input` decodes to; throws a RangeError on a code that cannot occur. The result is a
-	 * view of a buffer the next call reuses: copy what must outlive it.
-	 */
-	push(input: Uint8Array): Uint8Array {
-		this.#filled = 0;
-		for (let i = 0; i < input.length && !this.#ended; i++) {
-			this.#bits = ((this.#bits << 8) | (input[i] ?? 0)) & 0xffffff;
-			this.#bitCount += 8;
-			while (this.#bitCount >= this.#width && !this.#ended) {
-				const code = (this.#bits >>> (this.#bitCount - this.#width)) & ((1 << this.#width) - 1);
-				this.#bitCount -= this.#width;
-				this.#take(code);
-			}
-		}
-		return this.#out.subarray(0, this.#filled);
+	/** The next compressed bytes, once `next` has used up the ones before (it returns empty then). */
+	push(input: Uint8Array): void {
+		this.#input = input;
+		this.#at = 0;
 	}
 
-	/** Room for `count` more output bytes. */
-	#reserve(count: number): void {
-		if (this.#filled + count <= this.#out.length) return;
-		const grown = new Uint8Array(Math.max(this.#out.length * 2, this.#filled + count));
-		grown.set(this.#out.subarray(0, this.#filled));
-		this.#out = grown;
+	/**
+	 * Up to CODED_PIECE_BYTES (and one string) of what the pushed bytes decode to; empty once they are
+	 * used up or the end code was read. Throws a RangeError on a code that cannot occur. The result is a
+	 * view of a buffer the next call reuses: copy what must outlive it.
+	 */
+	next(): Uint8Array {
+		this.#filled = 0;
+		const input = this.#input;
+		while (!this.#ended && this.#filled < CODED_PIECE_BYTES) {
+			if (this.#bitCount < this.#width) {
+				if (this.#at >= input.length) break;
+				this.#bits = ((this.#bits << 8) | (input[this.#at++] ?? 0)) & 0xffffff;
+				this.#bitCount += 8;
+				continue;
+			}
+			const code = (this.#bits >>> (this.#bitCount - this.#width)) & ((1 << this.#width) - 1);
+			this.#bitCount -= this.#width;
+			this.#take(code);
+		}
+		return this.#out.subarray(0, this.#filled);
 	}
 
 	#take(code: number): void {
@@ -72,7 +85,6 @@ export class LzwDecoder {
 		const previous = this.#previous;
 		if (previous === -1) {
 			if (code > 255) throw new RangeError(`LZW code ${code} right after a clear`);
-			this.#reserve(1);
 			this.#out[this.#filled++] = code;
 			this.#previous = code;
 			return;
@@ -84,7 +96,6 @@ export class LzwDecoder {
 		} else if (code === this.#nextCode) {
 			first = this.#firstByte[previous] ?? 0;
 			this.#emit(previous);
-			this.#reserve(1);
 			this.#out[this.#filled++] = first;
 		} else {
 			throw new RangeError(`LZW code ${code} beyond the table (${this.#nextCode})`);
@@ -103,7 +114,6 @@ export class LzwDecoder {
 
 	#emit(code: number): void {
 		const length = this.#length[code] ?? 0;
-		this.#reserve(length);
 		// The string is written back to front by walking its prefixes.
 		let at = this.#filled + length;
 		let walk = code;
@@ -119,16 +129,23 @@ export class LzwDecoder {
 export class PackBitsDecoder {
 	/** Literal bytes still to copy, or the count of a run waiting for its byte (as a negative number). */
 	#pending = 0;
-	#out = new Uint8Array(64 * 1024);
+	#input: Uint8Array = new Uint8Array(0);
+	#at = 0;
+	readonly #out = new Uint8Array(CODED_PIECE_BYTES + 128);
 
-	/** The bytes `input` decodes to. */
-	push(input: Uint8Array): Uint8Array {
-		// Each input byte yields at most 128 bytes.
-		if (this.#out.length < input.length * 128) this.#out = new Uint8Array(input.length * 128);
+	/** The next compressed bytes, once `next` has used up the ones before. */
+	push(input: Uint8Array): void {
+		this.#input = input;
+		this.#at = 0;
+	}
+
+	/** Up to CODED_PIECE_BYTES (and one run) of what the pushed bytes decode to; empty once they are used up. */
+	next(): Uint8Array {
+		const input = this.#input;
 		const out = this.#out;
 		let filled = 0;
-		for (let i = 0; i < input.length; i++) {
-			const byte = input[i] ?? 0;
+		while (this.#at < input.length && filled < CODED_PIECE_BYTES) {
+			const byte = input[this.#at++] ?? 0;
 			if (this.#pending > 0) {
 				out[filled++] = byte;
 				this.#pending--;

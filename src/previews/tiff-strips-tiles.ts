@@ -15,8 +15,6 @@ import { interleave, type Pixels, rowToRgb, undoPredictor } from "./tiff-samples
 const MAX_TILE_BYTES = 16 * 1024 * 1024;
 /** Largest band of tile rows (as 8-bit RGB) held at once. */
 const MAX_BAND_BYTES = 48 * 1024 * 1024;
-/** LZW or PackBits bytes decoded at a time: 4 KiB expands to at most about 11 MiB of LZW output. */
-const CODED_PIECE = 4096;
 /** Offsets and byte counts are read this many at a time, as the strips and tiles come. */
 const ARRAY_WINDOW = 4096;
 
@@ -92,19 +90,22 @@ async function* decompressed(read: Read, offset: number, count: number, expected
 	const decoder = compression === 5 ? new LzwDecoder() : new PackBitsDecoder();
 	let left = expected;
 	for await (const piece of compressed) {
-		// Small inputs, so highly compressed data never expands into a large buffer at once.
-		for (let at = 0; at < piece.length; at += CODED_PIECE) {
+		decoder.push(piece);
+		// A piece at a time, each taken before the next is decoded: data that expands a thousandfold never piles up.
+		for (;;) {
 			let out: Uint8Array;
 			try {
-				out = decoder.push(piece.subarray(at, at + CODED_PIECE));
+				out = decoder.next();
 			} catch {
 				throw new UndecodableImage("corrupt", "A TIFF strip's LZW data is damaged.");
 			}
+			if (out.length === 0) break;
 			const kept = out.subarray(0, left);
 			left -= kept.length;
-			if (kept.length > 0) yield kept;
-			if (left <= 0 || (decoder instanceof LzwDecoder && decoder.ended)) return;
+			yield kept;
+			if (left <= 0) return;
 		}
+		if (decoder instanceof LzwDecoder && decoder.ended) return;
 	}
 }
 

@@ -10,6 +10,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AreaReducer } from "../../src/previews/area-reducer.ts";
+import { decodeImage } from "../../src/previews/decode.ts";
 import { decodeJpegDc } from "../../src/previews/jpeg-dc-decoder.ts";
 import { decodeJpeg } from "../../src/previews/jpeg-decoder.ts";
 import type { RasterSink } from "../../src/previews/raster.ts";
@@ -35,19 +37,23 @@ function encode(name: string, options: string[]): Uint8Array {
 
 /** ImageMagick's reference: the JPEG decoded in full, then box-filtered to `width` × `height`. */
 function reference(name: string, width: number, height: number): Raster {
-	const rgb = execFileSync(CONVERT, [
-		path.join(dir, `${name}.jpg`),
-		"-colorspace",
-		"sRGB",
-		"-background",
-		"white",
-		"-flatten",
-		"-scale",
-		`${width}x${height}!`,
-		"-depth",
-		"8",
-		"rgb:-",
-	]);
+	const rgb = execFileSync(
+		CONVERT,
+		[
+			path.join(dir, `${name}.jpg`),
+			"-colorspace",
+			"sRGB",
+			"-background",
+			"white",
+			"-flatten",
+			"-scale",
+			`${width}x${height}!`,
+			"-depth",
+			"8",
+			"rgb:-",
+		],
+		{ maxBuffer: 64 * 1024 * 1024 },
+	);
 	return { width, height, rgb: new Uint8Array(rgb) };
 }
 
@@ -116,6 +122,24 @@ describe.skipIf(!COMPARE)("decodeJpegDc against ImageMagick", () => {
 		await decodeJpegDc(source, captureSink(), { chunkBytes: 64 * 1024 });
 		expect(source.bytesRead).toBeLessThan(bytes.length * 0.4);
 	});
+
+	it("a 3000 × 2000 progressive JPEG's thumbnail is 1024 px (decoded at 1/2), within 6/255 of ImageMagick's", async () => {
+		const png = path.join(dir, "photo-3000.png");
+		const jpg = path.join(dir, "photo-3000.jpg");
+		execFileSync(CONVERT, ["-size", "1000x667", "-seed", "5", "plasma:fractal", "-resize", "3000x2000!", png]);
+		execFileSync(CONVERT, [png, "-interlace", "Plane", "-quality", "90", jpg]);
+		const bytes = new Uint8Array(readFileSync(jpg));
+		const source = memorySource(bytes);
+		// As the queue's consumer makes it (makeThumbnail), short of the PNG encoding.
+		const reducer = new AreaReducer();
+		const { orientation } = await decodeImage("jpeg", source, reducer);
+		const thumbnail = reducer.finish(orientation);
+		expect([thumbnail.width, thumbnail.height]).toEqual([1024, 683]);
+		// Every scan is read: the AC scans are most of the file.
+		expect(source.bytesRead).toBe(bytes.length);
+		const error = meanAbsoluteError(thumbnail, reference("photo-3000", 1024, 683));
+		expect(error).toBeLessThan(MAX_MEAN_ERROR);
+	}, 60_000);
 
 	/** The scaled decoder's variants: every coding and colour model its inverse DCT path reads. */
 	const SCALED_VARIANTS = VARIANTS.filter(([name]) => !name.startsWith("low quality"));

@@ -223,33 +223,82 @@ describe("decodeJpeg", () => {
 		expect((await sizeChosen(10_000, 10_000, 5000)).width).toBe(5000);
 	}, 60_000);
 
-	it("a thumbnail reads a progressive JPEG only to its DC scans, at 1/8, and a baseline twin at the scale it needs", async () => {
-		const bytesRead = async (progressive: boolean) => {
-			const bytes = dcJpeg({
-				width: 2000,
-				height: 1600,
+	it("a thumbnail decodes a progressive JPEG under 8,192 px at the smallest scale reaching 1,024 px, as its baseline twin", async () => {
+		const decoded = async (width: number, height: number, progressive: boolean) => {
+			const spec: DcJpegSpec = {
+				width,
+				height,
 				components: [{ id: 1, h: 1, v: 1, dc: (x: number, y: number) => (x + y) % 50 }],
-				...(progressive ? { progressive: { shift: 0, trailingBytes: 3_000_000 } } : {}),
-			});
+			};
+			const blocks = Math.ceil(width / 8) * Math.ceil(height / 8);
+			// The DC scan, then an AC scan of every block's band 1 to 63 (its first coefficient 6 in every block).
+			const bytes = progressive
+				? concat(
+						progressiveDcScans(spec),
+						progressiveAcScan(1, blocks, { start: 1, end: 63, shift: 0, refine: false }, (_, k) => (k === 1 ? 6 : 0)),
+						Uint8Array.of(0xff, 0xd9),
+					)
+				: dcJpeg(spec);
 			const source = memorySource(bytes);
 			const sink = captureSink();
 			await decodeImage("jpeg", source, sink);
-			return { read: source.bytesRead, size: bytes.length, width: sink.raster().width };
+			return { width: sink.raster().width, read: source.bytesRead, size: bytes.length };
 		};
-		const progressive = await bytesRead(true);
-		expect(progressive.width).toBe(250);
+		// 3000 px at 1/2 and 6000 px at 1/4 (1500 px each; 1/8 would give 375 and 750), 800 px whole.
+		for (const [width, height, decodedWidth] of [
+			[3000, 2000, 1500],
+			[6000, 4000, 1500],
+			[800, 600, 800],
+		] as const) {
+			for (const progressive of [true, false]) {
+				const result = await decoded(width, height, progressive);
+				expect(result.width, `${width} px, ${progressive ? "progressive" : "baseline"}`).toBe(decodedWidth);
+				// Every scan is read: the AC scans come after the DC ones.
+				expect(result.read).toBe(result.size);
+			}
+		}
+	}, 60_000);
+
+	it("a thumbnail reads a progressive JPEG of 8,192 px or more only to its DC scans: 1/8 already reaches 1,024 px", async () => {
+		const bytes = dcJpeg({
+			width: 8192,
+			height: 5464,
+			components: [{ id: 1, h: 1, v: 1, dc: (x: number, y: number) => (x + y) % 50 }],
+			progressive: { shift: 0, trailingBytes: 3_000_000 },
+		});
+		const source = memorySource(bytes);
+		const sink = captureSink();
+		await decodeImage("jpeg", source, sink);
+		expect(sink.raster().width).toBe(1024);
 		// Read in chunks of 1 MiB: the first holds the DC scans, and the AC scans after them are never read.
-		expect(progressive.size).toBeGreaterThan(3_000_000);
-		expect(progressive.read).toBeLessThanOrEqual(1024 * 1024);
-		const baseline = await bytesRead(false);
-		expect(baseline.width).toBe(2000);
-		expect(baseline.read).toBe(baseline.size);
-	});
+		expect(source.bytesRead).toBeLessThanOrEqual(1024 * 1024);
+		expect(bytes.length).toBeGreaterThan(3_000_000);
+	}, 60_000);
 
 	it("a progressive JPEG too large even at 1/4 falls back to the DC-only 1/8", () => {
 		const big = frame(16_000, 14_000, true, [[1, 1]]);
 		expect(jpegBlockSide(big, 4000, true)).toBe(1);
 		expect(jpegBlockSide(big, 4000, false)).toBe(2);
+		// An 8000 px 4:4:4 CMYK file's planes at 1/4 take 64 MB: its thumbnail is its 1/8 (1000 px), the only scale within the budget.
+		const cmyk = frame(8000, 8000, true, [
+			[1, 1],
+			[1, 1],
+			[1, 1],
+			[1, 1],
+		]);
+		expect(planeBytes(cmyk, 2)).toBeGreaterThan(COEFFICIENT_BUDGET_BYTES);
+		expect(jpegBlockSide(cmyk, 1024, true)).toBe(1);
+		expect(
+			jpegBlockSide(
+				frame(8000, 8000, true, [
+					[2, 2],
+					[1, 1],
+					[1, 1],
+				]),
+				1024,
+				true,
+			),
+		).toBe(2);
 		const camera = frame(6000, 4000, true, [
 			[2, 2],
 			[1, 1],
