@@ -6,8 +6,8 @@
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { claimsInStatus } from "../claims/claims-to-decide.ts";
-import { claimPhoto } from "../claims/photo-bytes.ts";
 import { ApproveClaimBody, RejectClaimBody } from "../claims/decision-bodies.ts";
+import { claimPhoto } from "../claims/photo-bytes.ts";
 import { type Decision, handOverDecision, resolveClaim } from "../claims/resolve-claim.ts";
 import { CLAIM_STATUSES, type ClaimStatus, nextClaimCursor } from "../claims/schema.ts";
 import { findClaim } from "../claims/store.ts";

@@ -102,6 +102,8 @@ ul.plain { margin: 0; padding-left: 1.1rem; }
 .actions { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: 1.25rem; }
 .actions form { background: var(--paper); border: 1px solid var(--line); border-radius: .6rem; padding: 1.1rem 1.25rem; margin: 0; }
 .actions form.danger { border-color: #f3b8b2; }
+.confirm-cancel { border: 2px solid var(--danger); }
+.confirm-actions { display: flex; flex-wrap: wrap; gap: .75rem 1.25rem; align-items: center; }
 label { display: block; font-weight: 600; margin: .6rem 0 .25rem; }
 input[type="text"], input[type="url"], input[type="password"], textarea {
   width: 100%; font: inherit; padding: .6rem .75rem; border: 2px solid #aab5c0; border-radius: .45rem; background: #fff; color: var(--ink);

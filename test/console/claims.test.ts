@@ -97,7 +97,11 @@ describe("the console's claims", () => {
 			["approve", { remedy: "refund", message: "Sorry\u0007" }],
 		] as const) {
 			const refused = await htmlOf(
-				await postForm(`/ops/claims/${claim.id}/${action}`, { _csrf: operator.csrf, ...fields }, { cookie: operator.cookie }),
+				await postForm(
+					`/ops/claims/${claim.id}/${action}`,
+					{ _csrf: operator.csrf, ...fields },
+					{ cookie: operator.cookie },
+				),
 				422,
 			);
 			expect(alertOf(refused)).toContain("must not contain control characters");
