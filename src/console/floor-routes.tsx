@@ -61,7 +61,7 @@ floorRoutes.get("/orders", requireSession, async (c) => {
 		const none = { rows: [], nextPageHref: null, morePartnersNamed: false };
 		return page(c, <QueuePage {...base} {...none} valid={false} error={asked.error} />, 422);
 	}
-	const shown = await queueRows(c.env, asked.query, asked.search, slaHours);
+	const shown = await queueRows(c.env, asked.query, asked.search, asked.statuses, slaHours);
 	return page(c, <QueuePage {...base} {...shown} valid={true} error={null} />);
 });
 

@@ -9,6 +9,7 @@ import { floorQueue } from "../orders/floor-queue.ts";
 import type { QueueQuery } from "../orders/queue-query.ts";
 import type { ItemRow, OrderRow } from "../orders/rows.ts";
 import { fulfillmentOf, type ShipmentRow } from "../orders/shipments.ts";
+import { ORDER_STATUSES, type OrderStatus } from "../orders/state-machine.ts";
 import { itemName, warningWords } from "../production/item-words.ts";
 import { holdReasonLabel, hoursSince } from "./format.ts";
 import { type QueueRow, type QueueSearch, queueHref } from "./queue-page.tsx";
@@ -23,6 +24,7 @@ export async function queueRows(
 	env: Env,
 	query: z.infer<typeof QueueQuery>,
 	search: QueueSearch,
+	statuses: readonly OrderStatus[],
 	slaHours: number,
 ): Promise<QueueRows> {
 	const {
@@ -33,6 +35,8 @@ export async function queueRows(
 		q: query.q,
 		accountId: query.account_id,
 		status: query.status,
+		// Every status is no filter at all, so the index in the queue's order serves it.
+		...(statuses.length === ORDER_STATUSES.length ? {} : { statuses }),
 		mode: query.mode,
 		limit: QUEUE_PAGE_SIZE,
 		...(query.cursor === undefined ? {} : { cursor: decodeCursor(query.cursor) }),
