@@ -12,6 +12,7 @@ import { EditWindowBanner } from "./edit-window-banner.tsx";
 import { Layout, StatusBadge } from "./layout.tsx";
 import { type ConsoleMove, DONE_MESSAGES, type InvalidMoveForm } from "./move-forms.ts";
 import {
+	AddressWarningsBanner,
 	CostsPanel,
 	GiftPanel,
 	HoldPanel,
@@ -81,6 +82,7 @@ export function OrderPage({
 			)}
 			<EditWindowBanner order={order} now={new Date()} />
 			<WarningsBanner items={sheet.items} />
+			<AddressWarningsBanner sheet={sheet} />
 			<div class="grid">
 				<PartnerPanel sheet={sheet} />
 				<ShipToPanel sheet={sheet} />

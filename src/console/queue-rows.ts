@@ -10,6 +10,7 @@ import type { QueueQuery } from "../orders/queue-query.ts";
 import type { ItemRow, OrderRow } from "../orders/rows.ts";
 import { fulfillmentOf, type ShipmentRow } from "../orders/shipments.ts";
 import { ORDER_STATUSES, type OrderStatus } from "../orders/state-machine.ts";
+import { addressWarningWords } from "../production/address-words.ts";
 import { itemName, warningWords } from "../production/item-words.ts";
 import { holdReasonLabel, hoursSince } from "./format.ts";
 import { type QueueRow, type QueueSearch, queueHref } from "./queue-page.tsx";
@@ -75,7 +76,11 @@ function queueRow(
 		itemCount: items.length,
 		shippedPart: shippedPart(order, items, shipments),
 		largest: largestPiece(items),
-		warnings: warningsInWords(items),
+		// The address's warnings too: a box must not go to an address a carrier may refuse.
+		warnings: [
+			...warningsInWords(items),
+			...order.ship_to_warnings.map((warning) => `${addressWarningWords(warning).title} · Ship to`),
+		],
 		createdAt: order.created_at,
 		ageHours,
 		late: order.status === "in_production" && ageHours >= slaHours,

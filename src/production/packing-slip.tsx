@@ -1,6 +1,8 @@
 import type { ShipTo } from "../addresses/schema.ts";
+import type { ShipToWarning } from "../addresses/ship-to-warnings.ts";
 import { PageHead } from "../http/page-head.tsx";
 import { AddressLines } from "./address.tsx";
+import { addressWarningWords } from "./address-words.ts";
 import type { OrderSheet } from "./order-sheet.ts";
 
 /** Paper sizes a slip can be forced to; without one the printer's own paper is used. */
@@ -51,6 +53,10 @@ tr { page-break-inside: avoid; }
 .gift p { font-size: 12pt; font-style: italic; }
 footer { margin-top: 6mm; font-size: 9.5pt; color: #333; border-top: .5pt solid #bbb; padding-top: 3mm; }
 footer a { color: inherit; }
+.screen-only { border: 2pt solid #a40; color: #7a2e00; background: #fff4e5; padding: 3mm 4mm; margin-bottom: 5mm; }
+.screen-only h3 { color: inherit; }
+.screen-only ul { margin: 0; padding-left: 5mm; }
+@media print { .screen-only { display: none; } }
 `;
 }
 
@@ -61,6 +67,29 @@ export function printSize(widthIn: number, heightIn: number): string {
 
 function trimNumber(value: number): string {
 	return String(Math.round(value * 100) / 100);
+}
+
+/**
+ * The address warnings for the packer who opens the slip: on screen only, never on the printed slip,
+ * which is the buyer's (they are the floor's and the partner's business, not the buyer's).
+ */
+function AddressWarningsNotice({ warnings }: { warnings: readonly ShipToWarning[] }) {
+	if (warnings.length === 0) return null;
+	return (
+		<section data-testid="address-warnings" class="screen-only" aria-label="Address warnings">
+			<h3>Check the address before shipping (not printed)</h3>
+			<ul>
+				{warnings.map((warning) => {
+					const words = addressWarningWords(warning);
+					return (
+						<li>
+							<strong>{words.title}.</strong> {words.detail}
+						</li>
+					);
+				})}
+			</ul>
+		</section>
+	);
 }
 
 function ShipToBlock({ shipTo }: { shipTo: ShipTo }) {
@@ -85,6 +114,7 @@ export function PackingSlip({ sheet, logoDataUrl, paper }: PackingSlipProps) {
 			<PageHead title={title} css={slipCss(paper)} />
 			<body>
 				<main class="slip">
+					<AddressWarningsNotice warnings={order.ship_to_warnings} />
 					<header>
 						<div class="brand">
 							{logoDataUrl === null || brand === null ? null : <img src={logoDataUrl} alt={brand.brand_name} />}

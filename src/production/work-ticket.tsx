@@ -10,13 +10,16 @@
  * preview is made in `ticket-preview.ts`, the cut list in `ticket-cut-table.tsx`, and the catalog's
  * names and colours in `ticket-look.ts`.
  */
+
 import { toSVG } from "bwip-js/generic";
 import { raw } from "hono/html";
+import type { ShipToWarning } from "../addresses/ship-to-warnings.ts";
 import type { Catalog } from "../catalog/schema.ts";
 import { cutList } from "../framing/cut-list.ts";
 import { sizeText } from "../framing/words.ts";
 import { PageHead } from "../http/page-head.tsx";
 import { log } from "../log.ts";
+import { addressWarningWords } from "./address-words.ts";
 import { warningWords } from "./item-words.ts";
 import type { OrderSheet, SheetItem } from "./order-sheet.ts";
 import { boxesText, type ItemBoxes, packageText } from "./ticket-boxes.ts";
@@ -142,6 +145,26 @@ function TicketWarnings({ codes }: { codes: readonly string[] }) {
 	);
 }
 
+/** The order's address warnings, boxed like the item's: the box must not go to an address a carrier may refuse. */
+function AddressWarnings({ warnings }: { warnings: readonly ShipToWarning[] }) {
+	if (warnings.length === 0) return null;
+	return (
+		<div class="warn-box" role="note" data-testid="address-warnings">
+			<p>Check the address before the box is sent:</p>
+			<ul>
+				{warnings.map((warning) => {
+					const words = addressWarningWords(warning);
+					return (
+						<li>
+							<strong>{words.title}.</strong> {words.detail}
+						</li>
+					);
+				})}
+			</ul>
+		</div>
+	);
+}
+
 /** Which box the item's units go in, and the box's size and billable weight when the model gives them. */
 function PackLine({ boxes }: { boxes: ItemBoxes }) {
 	const [box] = boxes.packages;
@@ -231,6 +254,7 @@ function Ticket({ entry, look }: { entry: TicketItem; look: Look }) {
 				<Code orderId={order.id} itemId={item.id} />
 			</header>
 			<TicketWarnings codes={item.warnings} />
+			<AddressWarnings warnings={order.ship_to_warnings} />
 			{cut === null || item.cannotBuild.length > 0 ? (
 				<CannotBuild item={item} />
 			) : (
