@@ -1,5 +1,6 @@
 import type { ShipTo } from "../addresses/schema.ts";
 import type { ShipToWarning } from "../addresses/ship-to-warnings.ts";
+import { sizeText } from "../framing/words.ts";
 import { PageHead } from "../http/page-head.tsx";
 import { AddressLines } from "./address.tsx";
 import { addressWarningWords } from "./address-words.ts";
@@ -58,15 +59,6 @@ footer a { color: inherit; }
 .screen-only ul { margin: 0; padding-left: 5mm; }
 @media print { .screen-only { display: none; } }
 `;
-}
-
-/** `24 × 36 in`, without trailing zeros. */
-export function printSize(widthIn: number, heightIn: number): string {
-	return `${trimNumber(widthIn)} × ${trimNumber(heightIn)} in`;
-}
-
-function trimNumber(value: number): string {
-	return String(Math.round(value * 100) / 100);
 }
 
 /**
@@ -152,7 +144,7 @@ export function PackingSlip({ sheet, logoDataUrl, paper }: PackingSlipProps) {
 							{items.map((item) => (
 								<tr>
 									<td>{item.position + 1}</td>
-									<td>{printSize(item.widthIn, item.heightIn)}</td>
+									<td>{sizeText({ width_in: item.widthIn, height_in: item.heightIn })}</td>
 									<td>{item.frame?.name ?? "Unframed"}</td>
 									<td>{item.mat?.name ?? "No mat"}</td>
 									<td class="qty">{item.quantity}</td>

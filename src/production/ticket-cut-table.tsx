@@ -3,7 +3,8 @@
  * reveal, glazing and backing, the moulding's four rails with their long points, and hardware.
  */
 import type { CutList } from "../framing/cut-list.ts";
-import { inchesText, sizeText } from "../framing/words.ts";
+import type { FramingSpec } from "../framing/spec.ts";
+import { inchesText, matBordersText, orderedBorders, sizeText } from "../framing/words.ts";
 import type { Look } from "./ticket-look.ts";
 
 /** A measure that never breaks across lines ("7 3/4 × 9 3/4 in" split after the 7 reads as 7 in). */
@@ -11,22 +12,9 @@ function Measure({ text }: { text: string }) {
 	return <span class="measure">{text}</span>;
 }
 
-/** A mat's borders as the framer marks them (the sides always equal the top). */
-function Borders({ mat }: { mat: CutList["mats"][number] }) {
-	const { top_in: top, bottom_in: bottom } = mat.borders;
-	return top === bottom ? (
-		<>
-			<Measure text={`${inchesText(top)} in`} /> all round
-		</>
-	) : (
-		<>
-			<Measure text={`${inchesText(top)} in`} /> top and sides, <Measure text={`${inchesText(bottom)} in`} /> bottom
-		</>
-	);
-}
-
 /** Every part to cut or fetch for one piece, a row each. */
-export function CutTable({ cut, look }: { cut: CutList; look: Look }) {
+export function CutTable({ cut, look, spec }: { cut: CutList; look: Look; spec: FramingSpec }) {
+	const ordered = orderedBorders(spec);
 	return (
 		<table>
 			<tbody>
@@ -42,7 +30,8 @@ export function CutTable({ cut, look }: { cut: CutList; look: Look }) {
 						<th scope="row">{mat.layer === "top" ? "Mat" : "Inner mat"}</th>
 						<td>
 							{look.name("mat", mat.slug)}: cut <Measure text={sizeText(mat.outer)} />, opening{" "}
-							<Measure text={sizeText(mat.opening)} />, borders <Borders mat={mat} />
+							<Measure text={sizeText(mat.opening)} />, borders{" "}
+							<Measure text={matBordersText(mat.borders, mat.layer === "top" ? ordered : null)} />
 						</td>
 					</tr>
 				))}
