@@ -61,6 +61,8 @@ tbody tr:last-child td { border-bottom: 0; }
 tbody tr:hover td { background: #f8fafc; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td a.order-link { font-weight: 700; font-size: 1.05rem; white-space: nowrap; }
+table.history td.note { min-width: 12rem; }
+table.history td.note > div { overflow-wrap: anywhere; }
 .filters { display: flex; flex-wrap: wrap; gap: .5rem; margin: 0 0 1.25rem; padding: 0; list-style: none; }
 .filters a { display: inline-block; padding: .45rem .9rem; border: 2px solid var(--line); border-radius: 999px;
   background: var(--paper); color: var(--ink); text-decoration: none; font-weight: 600; }
@@ -146,7 +148,7 @@ form.new-shipment button { margin-top: 1rem; }
   table.cards thead { display: none; }
   table.cards tr { display: block; border-bottom: 1px solid var(--line); padding: .5rem 0; }
   table.cards td { display: flex; justify-content: space-between; gap: 1rem; border: 0; padding: .25rem .9rem; }
-  table.cards td::before { content: attr(data-label); color: var(--muted); font-size: .8rem; text-transform: uppercase; }
+  table.cards td::before { content: attr(data-label); color: var(--muted); font-size: .8rem; text-transform: uppercase; flex-shrink: 0; }
   table.cards td.full { display: block; }
   table.cards td.full::before { content: none; }
   table.cards td > div { text-align: right; min-width: 0; overflow-wrap: anywhere; }

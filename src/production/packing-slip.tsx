@@ -58,6 +58,15 @@ footer a { color: inherit; }
 .screen-only h3 { color: inherit; }
 .screen-only ul { margin: 0; padding-left: 5mm; }
 @media print { .screen-only { display: none; } }
+/* On a phone's screen (never on paper): the header wraps and long ids break, nothing runs off the side. */
+@media screen and (max-width: 40rem) {
+  .slip { padding: 5mm 4mm; }
+  header { flex-wrap: wrap; }
+  .doc { text-align: left; white-space: normal; min-width: 0; }
+  .doc dl { grid-template-columns: auto minmax(0, 1fr); }
+  .doc dd, .ship-to, .sender { overflow-wrap: anywhere; }
+  th, td { padding: 2mm 1.5mm; }
+}
 `;
 }
 

@@ -12,6 +12,14 @@ function Measure({ text }: { text: string }) {
 	return <span class="measure">{text}</span>;
 }
 
+/** A length in words: whole inches and a fraction, or a fraction alone, then "in". */
+const LENGTH = /(\d+ \d+\/\d+ in|\d+(?:\/\d+)? in)/;
+
+/** Words with lengths in them (the mat's borders), each length kept on one line, the words free to wrap. */
+function Measured({ text }: { text: string }) {
+	return <>{text.split(LENGTH).map((part, index) => (index % 2 === 1 ? <Measure text={part} /> : part))}</>;
+}
+
 /** Every part to cut or fetch for one piece, a row each. */
 export function CutTable({ cut, look, spec }: { cut: CutList; look: Look; spec: FramingSpec }) {
 	const ordered = orderedBorders(spec);
@@ -31,7 +39,7 @@ export function CutTable({ cut, look, spec }: { cut: CutList; look: Look; spec: 
 						<td>
 							{look.name("mat", mat.slug)}: cut <Measure text={sizeText(mat.outer)} />, opening{" "}
 							<Measure text={sizeText(mat.opening)} />, borders{" "}
-							<Measure text={matBordersText(mat.borders, mat.layer === "top" ? ordered : null)} />
+							<Measured text={matBordersText(mat.borders, mat.layer === "top" ? ordered : null)} />
 						</td>
 					</tr>
 				))}

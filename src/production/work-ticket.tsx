@@ -76,6 +76,17 @@ ul { margin: 0; padding-left: 4mm; }
 .empty { padding: 20mm 0; text-align: center; }
 nav { margin: 4mm auto; max-width: 186mm; }
 @media print { nav { display: none; } .ticket { padding: 0; } }
+/* On a phone's screen (never on paper): one column, long ids wrap, nothing runs off the side. */
+@media screen and (max-width: 40rem) {
+  body { font-size: 11pt; }
+  .ticket, nav { padding: 4mm 4mm 6mm; }
+  header { flex-wrap: wrap; }
+  header h1, header p, .code { overflow-wrap: anywhere; }
+  .body { grid-template-columns: minmax(0, 1fr); }
+  th { width: 6.5rem; }
+  td { overflow-wrap: anywhere; }
+  .preview { flex-wrap: wrap; }
+}
 `;
 
 /** The QR code of the order and item, as inline SVG (bwip-js, which runs in Workers). */
