@@ -65,13 +65,15 @@ async function look(name: string): Promise<void> {
  * How far the page, or a table inside its scrolling wrapper, runs past its edge, in CSS pixels (0 or
  * less when everything fits): a table that only fits by scrolling sideways spills too.
  */
-function overflow(): Promise<number> {
-	return page.evaluate(() =>
-		Math.max(
-			document.documentElement.scrollWidth - window.innerWidth,
-			...[...document.querySelectorAll(".table-wrap")].map((wrap) => wrap.scrollWidth - wrap.clientWidth),
-		),
-	);
+async function overflow(): Promise<number> {
+	const windowWidth = page.viewportSize()?.width ?? 0;
+	const pageWidth = await page.locator("html").evaluate((root: { scrollWidth: number }) => root.scrollWidth);
+	const tables = await page
+		.locator(".table-wrap")
+		.evaluateAll((wraps: { scrollWidth: number; clientWidth: number }[]) =>
+			wraps.map((wrap) => wrap.scrollWidth - wrap.clientWidth),
+		);
+	return Math.max(pageWidth - windowWidth, ...tables);
 }
 
 beforeAll(async () => {
