@@ -128,9 +128,10 @@ function MoveForm({
 				</form>
 			);
 		case "cancel":
-			// The first press asks to confirm (ConfirmCancel); nothing is canceled from here in one click.
+			// The first press asks to confirm (ConfirmCancel); nothing is canceled from here in one click. The
+			// fragment brings the confirmation, at the top of the page, into view however far down this form is.
 			return (
-				<form method="post" action={action} class="danger">
+				<form method="post" action={`${action}#confirm-cancel`} class="danger">
 					<h3>Cancel</h3>
 					<p class="muted">The partner is told at once. This cannot be undone. You are asked to confirm.</p>
 					<CsrfField token={csrfToken} />
@@ -170,7 +171,12 @@ export function ConfirmCancel({
 		return <div role="alert">This order can no longer be canceled: it is {status.replaceAll("_", " ")}.</div>;
 	}
 	return (
-		<section class="panel confirm-cancel" aria-labelledby="confirm-cancel-heading" data-testid="confirm-cancel">
+		<section
+			class="panel confirm-cancel"
+			id="confirm-cancel"
+			aria-labelledby="confirm-cancel-heading"
+			data-testid="confirm-cancel"
+		>
 			<h2 id="confirm-cancel-heading">Cancel order {externalId}?</h2>
 			<p>
 				The partner is told at once, and it cannot be undone. Reason: <strong>{reason}</strong>

@@ -33,26 +33,25 @@ export function sizeText(size: Size): string {
 }
 
 /**
- * A mat's borders as every floor page says them (the order page, the work ticket): measured from the
- * opening, as the framer cuts them and the buyer sees them, and for the top mat the border as ordered,
- * to the print's edge, which is 1/8 in less (the mat overlaps the print). `2 1/8 in all round from
- * the opening (ordered: 2 in, to the print's edge)`.
+ * A mat's borders as every floor page says them (the order page, the work ticket), from one
+ * computation (matBordersAtOpening): measured from the opening, as the framer cuts them and the buyer
+ * sees them: `2 1/8 in all round`. With `ordered` (the order page's top mat), the border as ordered
+ * follows, to the print's edge, 1/8 in less (the mat overlaps the print): `2 1/8 in all round from
+ * the opening (ordered: 2 in, to the print's edge)`. The ticket's cut list leaves that out: its row
+ * already says the board's cut and opening sizes, and a printed ticket has no room to spare.
  */
-export function matBordersText(
-	atOpening: MatBorders,
-	ordered: { border_in: number; bottom_in: number } | null,
-): string {
+export function matBordersText(atOpening: MatBorders, ordered: { border_in: number; bottom_in: number } | null): string {
 	const { top_in: top, bottom_in: bottom } = atOpening;
 	const measured =
 		top === bottom
-			? `${inchesText(top)} in all round from the opening`
-			: `${inchesText(top)} in top and sides, ${inchesText(bottom)} in bottom from the opening`;
+			? `${inchesText(top)} in all round`
+			: `${inchesText(top)} in top and sides, ${inchesText(bottom)} in bottom`;
 	if (ordered === null) return measured;
 	const asOrdered =
 		ordered.border_in === ordered.bottom_in
 			? `${inchesText(ordered.border_in)} in`
 			: `${inchesText(ordered.border_in)} in, ${inchesText(ordered.bottom_in)} in bottom`;
-	return `${measured} (ordered: ${asOrdered}, to the print's edge)`;
+	return `${measured} from the opening (ordered: ${asOrdered}, to the print's edge)`;
 }
 
 /** The border a specification ordered, for matBordersText; null without a mat. */

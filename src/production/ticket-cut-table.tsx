@@ -3,8 +3,7 @@
  * reveal, glazing and backing, the moulding's four rails with their long points, and hardware.
  */
 import type { CutList } from "../framing/cut-list.ts";
-import type { FramingSpec } from "../framing/spec.ts";
-import { inchesText, matBordersText, orderedBorders, sizeText } from "../framing/words.ts";
+import { inchesText, matBordersText, sizeText } from "../framing/words.ts";
 import type { Look } from "./ticket-look.ts";
 
 /** A measure that never breaks across lines ("7 3/4 × 9 3/4 in" split after the 7 reads as 7 in). */
@@ -21,8 +20,7 @@ function Measured({ text }: { text: string }) {
 }
 
 /** Every part to cut or fetch for one piece, a row each. */
-export function CutTable({ cut, look, spec }: { cut: CutList; look: Look; spec: FramingSpec }) {
-	const ordered = orderedBorders(spec);
+export function CutTable({ cut, look }: { cut: CutList; look: Look }) {
 	return (
 		<table>
 			<tbody>
@@ -39,7 +37,7 @@ export function CutTable({ cut, look, spec }: { cut: CutList; look: Look; spec: 
 						<td>
 							{look.name("mat", mat.slug)}: cut <Measure text={sizeText(mat.outer)} />, opening{" "}
 							<Measure text={sizeText(mat.opening)} />, borders{" "}
-							<Measured text={matBordersText(mat.borders, mat.layer === "top" ? ordered : null)} />
+							<Measured text={matBordersText(mat.borders, null)} />
 						</td>
 					</tr>
 				))}

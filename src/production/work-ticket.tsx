@@ -277,7 +277,7 @@ function Ticket({ entry, look }: { entry: TicketItem; look: Look }) {
 					</div>
 					<div>
 						<h2>Cut list</h2>
-						<CutTable cut={cut} look={look} spec={item.spec} />
+						<CutTable cut={cut} look={look} />
 					</div>
 				</div>
 			)}

@@ -156,6 +156,10 @@ describe.each(WIDTHS)("the floor's pages at %i px wide", (width) => {
 		await moves.getByRole("button", { name: "Cancel order…" }).click();
 		const confirm = page.getByTestId("confirm-cancel");
 		expect(await confirm.textContent()).toContain("The buyer asked to cancel by phone");
+		// The confirmation is in view, not above the window where the page was scrolled to the form.
+		const box = await confirm.boundingBox();
+		expect(box?.y ?? -1).toBeGreaterThanOrEqual(0);
+		expect((box?.y ?? 900) + (box?.height ?? 0)).toBeLessThanOrEqual(900);
 		expect(await overflow()).toBeLessThanOrEqual(0);
 		await look(`cancel-confirm-${width}.png`);
 		if (width === 390) await keepScreenshot("ops-cancel-confirm-narrow.png", await page.screenshot({ type: "png" }));

@@ -164,7 +164,7 @@ describe("GET /ops/orders/:id", () => {
 		const csrfField = `<input type="hidden" name="_csrf" value="${operator.csrf}"/>`;
 		for (const move of ["ship", "hold", "cancel"]) {
 			const form = new RegExp(
-				`<form method="post" action="/ops/orders/${orderId}/${move}"[^>]*>([\\s\\S]*?)</form>`,
+				`<form method="post" action="/ops/orders/${orderId}/${move}(?:#confirm-cancel)?"[^>]*>([\\s\\S]*?)</form>`,
 			).exec(html)?.[1];
 			expect(form, move).toBeDefined();
 			expect(form).toContain(csrfField);

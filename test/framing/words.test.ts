@@ -42,7 +42,7 @@ describe("framingInWords", () => {
 			},
 			{
 				label: "Inner mat",
-				text: "Museum Rag Black 4-ply, borders 2 5/8 in top and sides, 3 1/8 in bottom from the opening, 1/4 in reveal",
+				text: "Museum Rag Black 4-ply, borders 2 5/8 in top and sides, 3 1/8 in bottom, 1/4 in reveal",
 			},
 			{ label: "Frame", text: "Walnut Flat 1 1/4 in" },
 			{ label: "Glazing", text: "Museum acrylic" },
