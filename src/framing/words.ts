@@ -40,7 +40,10 @@ export function sizeText(size: Size): string {
  * the opening (ordered: 2 in, to the print's edge)`. The ticket's cut list leaves that out: its row
  * already says the board's cut and opening sizes, and a printed ticket has no room to spare.
  */
-export function matBordersText(atOpening: MatBorders, ordered: { border_in: number; bottom_in: number } | null): string {
+export function matBordersText(
+	atOpening: MatBorders,
+	ordered: { border_in: number; bottom_in: number } | null,
+): string {
 	const { top_in: top, bottom_in: bottom } = atOpening;
 	const measured =
 		top === bottom

@@ -36,8 +36,7 @@ export function CutTable({ cut, look }: { cut: CutList; look: Look }) {
 						<th scope="row">{mat.layer === "top" ? "Mat" : "Inner mat"}</th>
 						<td>
 							{look.name("mat", mat.slug)}: cut <Measure text={sizeText(mat.outer)} />, opening{" "}
-							<Measure text={sizeText(mat.opening)} />, borders{" "}
-							<Measured text={matBordersText(mat.borders, null)} />
+							<Measure text={sizeText(mat.opening)} />, borders <Measured text={matBordersText(mat.borders, null)} />
 						</td>
 					</tr>
 				))}
