@@ -4,37 +4,10 @@ import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { decodeCursor } from "../http/cursor.ts";
 import { errorResponses } from "../http/errors.ts";
-import { printedMessage } from "../text-rules.ts";
 import { claimsInStatus } from "./claims-to-decide.ts";
+import { ApproveClaimBody, RejectClaimBody } from "./decision-bodies.ts";
 import { type Decision, handOverDecision, resolveClaim } from "./resolve-claim.ts";
 import { CLAIM_STATUSES, ClaimIdParams, ClaimPageSchema, ClaimSchema, toClaimPage } from "./schema.ts";
-
-/** The longest message of a decision, in characters: it reaches the partner in the claim and its event. */
-const MAX_DECISION_MESSAGE = 1000;
-
-/** The body of `POST /v1/ops/claims/{id}/approve`. */
-export const ApproveClaimBody = z
-	.strictObject({
-		remedy: z.enum(["reprint", "refund"]).openapi({
-			description:
-				"`reprint`: a new order for the claimed units, charged nothing (`reprint_order_id`); `refund`: a credit of the claimed units' share of the item charges (and, when lost, of shipping), in `credit_cents`.",
-			example: "reprint",
-		}),
-		message: printedMessage(MAX_DECISION_MESSAGE)
-			.optional()
-			.openapi({ description: "For the partner (1 to 1,000 characters).", example: "Sorry about the glass." }),
-	})
-	.openapi("ApproveClaim");
-
-/** The body of `POST /v1/ops/claims/{id}/reject`. */
-export const RejectClaimBody = z
-	.strictObject({
-		message: printedMessage(MAX_DECISION_MESSAGE).openapi({
-			description: "Why, for the partner (1 to 1,000 characters).",
-			example: "The photos show the frame intact; the scratch is on the glass's protective film.",
-		}),
-	})
-	.openapi("RejectClaim");
 
 const OpsClaimQuery = z.object({
 	status: z.enum(CLAIM_STATUSES).default("submitted"),

@@ -16,7 +16,7 @@ const REASON_WORDS: Readonly<Record<Claim["reason"], string>> = {
 
 /** The claim page's own rules: a long claim id wraps, photos and radio choices stay inside a phone's width. */
 const CLAIM_CSS =
-	".claim-title { overflow-wrap: anywhere; } .photos { display: flex; flex-wrap: wrap; gap: .75rem; } .photos img { max-width: 100%; max-height: 24rem; height: auto; border: 1px solid var(--line); border-radius: .4rem; } .choice { display: flex; gap: .5rem; align-items: baseline; margin: .35rem 0; } .decide input:not([type]) { width: 100%; font: inherit; padding: .5rem .6rem; margin: .25rem 0 .75rem; } table.claims a { word-break: break-all; } @media (max-width: 40rem) { table.claims { table-layout: fixed; } table.claims td > div { min-width: 0; word-break: break-all; } }";
+	".claim-title { overflow-wrap: anywhere; } .photos { display: flex; flex-wrap: wrap; gap: .75rem; } .photos img { max-width: 100%; max-height: 24rem; height: auto; border: 1px solid var(--line); border-radius: .4rem; } .choice { display: flex; gap: .5rem; align-items: baseline; margin: .35rem 0; } .decide textarea { width: 100%; font: inherit; padding: .5rem .6rem; margin: .25rem 0 .75rem; } table.claims a { word-break: break-all; } @media (max-width: 40rem) { table.claims { table-layout: fixed; } table.claims td > div { min-width: 0; word-break: break-all; } }";
 
 const STATUS_TABS: ReadonlyArray<ClaimStatus> = ["submitted", "approved", "rejected"];
 
@@ -241,14 +241,16 @@ function DecisionForms({ claimId, csrfToken }: { claimId: string; csrfToken: str
 					<input type="radio" name="remedy" value="refund" /> Refund their share of the charges
 				</label>
 				<label for="approve-message">Message to the partner (optional)</label>
-				<input id="approve-message" name="message" maxLength={1000} />
+				{/* The API's rule for this field: lines allowed, 1,000 characters as a reader counts them (which a
+				browser's maxlength, counting UTF-16 units, would not), so the server alone counts. */}
+				<textarea id="approve-message" name="message" rows={3} />
 				<button type="submit">Approve</button>
 			</form>
 			<form class="panel decide" method="post" action={`/ops/claims/${claimId}/reject`}>
 				<h3>Reject</h3>
 				<CsrfField token={csrfToken} />
 				<label for="reject-message">Why (sent to the partner)</label>
-				<input id="reject-message" name="message" maxLength={1000} required />
+				<textarea id="reject-message" name="message" rows={3} required />
 				<button type="submit">Reject</button>
 			</form>
 		</div>

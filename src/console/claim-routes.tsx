@@ -6,6 +6,7 @@
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { claimsInStatus } from "../claims/claims-to-decide.ts";
+import { ApproveClaimBody, RejectClaimBody } from "../claims/decision-bodies.ts";
 import { claimPhoto } from "../claims/photo-bytes.ts";
 import { type Decision, handOverDecision, resolveClaim } from "../claims/resolve-claim.ts";
 import { CLAIM_STATUSES, type ClaimStatus, nextClaimCursor } from "../claims/schema.ts";
@@ -73,20 +74,36 @@ claimRoutes.get("/claims/:id/photos/:index{[0-9]{1,2}}", requireSession, async (
 	return c.body(photo.body, 200, photo.headers);
 });
 
-/** The decision a posted form asks for, or the 422 saying what to fix. */
+/**
+ * The decision a posted form asks for, or the 422 saying what to fix: read by the ops routes' own
+ * bodies, so a message follows the same rule whichever door it comes through (no control characters
+ * but line breaks, 1 to 1,000 characters counted as a reader counts them, Windows line ends made \n).
+ */
 function decisionOf(action: "approve" | "reject", form: Record<string, unknown>): Decision {
-	const message = typeof form.message === "string" ? form.message.trim() : "";
-	if (message.length > 1000) throw new ApiError("invalid_field", "The message is at most 1,000 characters.", "message");
+	const typed = typeof form.message === "string" ? form.message : "";
 	if (action === "reject") {
-		if (message === "")
+		if (typed.trim() === "") {
 			throw new ApiError("invalid_field", "Say why the claim is rejected: the partner reads it.", "message");
-		return { kind: "reject", message };
+		}
+		const parsed = RejectClaimBody.safeParse({ message: typed });
+		if (!parsed.success) throw fieldError(parsed.error);
+		return { kind: "reject", message: parsed.data.message };
 	}
 	const remedy = form.remedy;
 	if (remedy !== "reprint" && remedy !== "refund") {
 		throw new ApiError("invalid_field", "Choose a remedy: reprint or refund.", "remedy");
 	}
-	return { kind: "approve", remedy, message: message === "" ? null : message };
+	// An empty optional message is no message, as a body without one.
+	const parsed = ApproveClaimBody.safeParse(typed.trim() === "" ? { remedy } : { remedy, message: typed });
+	if (!parsed.success) throw fieldError(parsed.error);
+	return { kind: "approve", remedy: parsed.data.remedy, message: parsed.data.message ?? null };
+}
+
+/** The first problem of a decision's body as the page says it: `The message must not contain control characters…`. */
+function fieldError(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): ApiError {
+	const issue = error.issues[0];
+	const field = String(issue?.path[0] ?? "message");
+	return new ApiError("invalid_field", `The ${field} ${issue?.message ?? "is not valid"}.`, field);
 }
 
 claimRoutes.post("/claims/:id/:action{approve|reject}", requireSession, requireCsrf, async (c) => {

@@ -27,7 +27,7 @@ import { WorkTicketsQuery, workTicketBatch, workTicketOf } from "../production/t
 import type { ConsoleEnv, OperatorEnv } from "./console-env.ts";
 import { ImportPage } from "./import-page.tsx";
 import { confirmedRows, type ImportMarks, MAX_CARRIED_CHARACTERS, uploadedRows } from "./import-upload.ts";
-import { type ConsoleMove, type InvalidMoveForm, isConsoleMove, moveFromForm } from "./move-forms.ts";
+import { type ConsoleMove, cancelConfirmed, type InvalidMoveForm, isConsoleMove, moveFromForm } from "./move-forms.ts";
 import { OrderPage } from "./order-page.tsx";
 import type { ShipmentFormOutcome } from "./order-shipments.tsx";
 import { QueuePage } from "./queue-page.tsx";
@@ -61,7 +61,7 @@ floorRoutes.get("/orders", requireSession, async (c) => {
 		const none = { rows: [], nextPageHref: null, morePartnersNamed: false };
 		return page(c, <QueuePage {...base} {...none} valid={false} error={asked.error} />, 422);
 	}
-	const shown = await queueRows(c.env, asked.query, asked.search, slaHours);
+	const shown = await queueRows(c.env, asked.query, asked.search, asked.statuses, slaHours);
 	return page(c, <QueuePage {...base} {...shown} valid={true} error={null} />);
 });
 
@@ -74,12 +74,15 @@ type MoveOutcome = {
 	refusal: string | null;
 	invalid: InvalidMoveForm | null;
 	shipmentForm: ShipmentFormOutcome;
+	/** A cancel asked for with this reason, not yet confirmed: the page asks to confirm it. */
+	confirmCancel: string | null;
 };
 const NO_OUTCOME: MoveOutcome = {
 	done: null,
 	refusal: null,
 	invalid: null,
 	shipmentForm: { refusal: null, invalid: null },
+	confirmCancel: null,
 };
 
 /** The order page with a move's outcome, or a 404 page when there is no such order. */
@@ -176,10 +179,15 @@ floorRoutes.post("/orders/:id/:move{ship|hold|release|deliver|cancel}", requireS
 	const id = c.req.param("id");
 	const move = c.req.param("move");
 	if (!isConsoleMove(move)) return errorPage(c, 404, `There is no move ${move}.`, c.var.operator.csrfToken);
-	const parsed = moveFromForm(move, await readForm(c));
+	const form = await readForm(c);
+	const parsed = moveFromForm(move, form);
 	if (!parsed.ok) {
 		const invalid = { move, values: parsed.values, fieldErrors: parsed.fieldErrors };
 		return orderPage(c, id, { ...NO_OUTCOME, invalid }, 422);
+	}
+	// A cancel cannot be undone: its first press only asks to confirm, with the reason given.
+	if (parsed.move.kind === "cancel" && !cancelConfirmed(form)) {
+		return orderPage(c, id, { ...NO_OUTCOME, confirmCancel: parsed.move.reason ?? "" }, 200);
 	}
 	const refusal = await moveRefusal(c.env, id, parsed.move);
 	if (refusal !== null) return orderPage(c, id, { ...NO_OUTCOME, refusal }, 409);

@@ -61,6 +61,8 @@ tbody tr:last-child td { border-bottom: 0; }
 tbody tr:hover td { background: #f8fafc; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td a.order-link { font-weight: 700; font-size: 1.05rem; white-space: nowrap; }
+table.history td.note { min-width: 12rem; }
+table.history td.note > div { overflow-wrap: anywhere; }
 .filters { display: flex; flex-wrap: wrap; gap: .5rem; margin: 0 0 1.25rem; padding: 0; list-style: none; }
 .filters a { display: inline-block; padding: .45rem .9rem; border: 2px solid var(--line); border-radius: 999px;
   background: var(--paper); color: var(--ink); text-decoration: none; font-weight: 600; }
@@ -102,6 +104,8 @@ ul.plain { margin: 0; padding-left: 1.1rem; }
 .actions { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: 1.25rem; }
 .actions form { background: var(--paper); border: 1px solid var(--line); border-radius: .6rem; padding: 1.1rem 1.25rem; margin: 0; }
 .actions form.danger { border-color: #f3b8b2; }
+.confirm-cancel { border: 2px solid var(--danger); }
+.confirm-actions { display: flex; flex-wrap: wrap; gap: .75rem 1.25rem; align-items: center; }
 label { display: block; font-weight: 600; margin: .6rem 0 .25rem; }
 input[type="text"], input[type="url"], input[type="password"], textarea {
   width: 100%; font: inherit; padding: .6rem .75rem; border: 2px solid #aab5c0; border-radius: .45rem; background: #fff; color: var(--ink);
@@ -144,7 +148,7 @@ form.new-shipment button { margin-top: 1rem; }
   table.cards thead { display: none; }
   table.cards tr { display: block; border-bottom: 1px solid var(--line); padding: .5rem 0; }
   table.cards td { display: flex; justify-content: space-between; gap: 1rem; border: 0; padding: .25rem .9rem; }
-  table.cards td::before { content: attr(data-label); color: var(--muted); font-size: .8rem; text-transform: uppercase; }
+  table.cards td::before { content: attr(data-label); color: var(--muted); font-size: .8rem; text-transform: uppercase; flex-shrink: 0; }
   table.cards td.full { display: block; }
   table.cards td.full::before { content: none; }
   table.cards td > div { text-align: right; min-width: 0; overflow-wrap: anywhere; }

@@ -1,4 +1,4 @@
-import { HoldBody, ShipBody, shipTracking } from "../orders/operator-moves.ts";
+import { CancelBody, HoldBody, ShipBody, shipTracking } from "../orders/operator-moves.ts";
 import { type HoldReason, type Move, type OrderStatus, releasable, TRANSITIONS } from "../orders/state-machine.ts";
 
 /** The moves an operator makes from the console, in the order their forms appear. */
@@ -32,6 +32,11 @@ export const DONE_MESSAGES: Readonly<Record<ConsoleMove, string>> = {
 	cancel: "Order canceled.",
 };
 
+/** Whether a cancel's form is the confirmation (the second step), not the first press. */
+export function cancelConfirmed(form: Readonly<Record<string, unknown>>): boolean {
+	return form.confirm === "yes";
+}
+
 /** The text fields of a move's form, as typed (kept when the form comes back with errors). */
 export type MoveFormValues = Readonly<Record<string, string>>;
 
@@ -41,6 +46,7 @@ const FIELD_LABELS: Readonly<Record<string, string>> = {
 	number: "Tracking number",
 	url: "Tracking URL",
 	message: "Hold message",
+	reason: "Reason",
 };
 
 /** A form read into a move, or the problem with each field. */
@@ -86,9 +92,13 @@ export function moveFromForm(kind: ConsoleMove, form: Readonly<Record<string, un
 				? { ok: true, move: { kind, message: parsed.data.message } }
 				: invalid(values, parsed.error);
 		}
+		case "cancel": {
+			const values = { reason: textField(form, "reason") };
+			const parsed = CancelBody.safeParse(values);
+			return parsed.success ? { ok: true, move: { kind, reason: parsed.data.reason } } : invalid(values, parsed.error);
+		}
 		case "release":
 		case "deliver":
-		case "cancel":
 			return { ok: true, move: { kind } };
 	}
 }

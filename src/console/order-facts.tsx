@@ -2,6 +2,7 @@
  * The order page's panels of facts: the partner (with the reprint links), the addresses the label carries, the costs and
  * shipping method, the gift message, the tracking once shipped, and the hold while on hold.
  */
+
 import type { OrderRow } from "../orders/rows.ts";
 import {
 	decidingHoldReason,
@@ -12,6 +13,7 @@ import {
 	type Tracking,
 } from "../orders/state-machine.ts";
 import { AddressLines } from "../production/address.tsx";
+import { addressWarningWords } from "../production/address-words.ts";
 import type { OrderSheet, SheetItem } from "../production/order-sheet.ts";
 import { formatTime, holdReasonLabel } from "./format.ts";
 import { Amount, Dash } from "./layout.tsx";
@@ -75,6 +77,30 @@ function ReprintLinks({ order }: { order: OrderRow }) {
 }
 
 /** Where the package goes, with the phone the carrier may call. */
+/**
+ * The order's address warnings in words, above the facts: a carrier may refuse or misdeliver the box,
+ * so the floor checks with the partner before shipping. Nothing when there are none.
+ */
+export function AddressWarningsBanner({ sheet }: { sheet: OrderSheet }) {
+	const warnings = sheet.order.ship_to_warnings;
+	if (warnings.length === 0) return null;
+	return (
+		<section class="warn-banner" aria-labelledby="address-warnings-heading" data-testid="address-warnings">
+			<h2 id="address-warnings-heading">Check the address before shipping</h2>
+			<ul>
+				{warnings.map((warning) => {
+					const words = addressWarningWords(warning);
+					return (
+						<li>
+							<strong>{words.title}.</strong> {words.detail}
+						</li>
+					);
+				})}
+			</ul>
+		</section>
+	);
+}
+
 export function ShipToPanel({ sheet }: { sheet: OrderSheet }) {
 	return (
 		<section class="panel" aria-labelledby="ship-to-heading">

@@ -7,7 +7,8 @@ import { Dash } from "./layout.tsx";
 function HistoryTable({ history }: { history: readonly OrderMoveRow[] }) {
 	return (
 		<div class="table-wrap">
-			<table>
+			{/* Cards under 40rem, like the queue and the items, so a long note never runs off a phone's screen. */}
+			<table class="cards history">
 				<thead>
 					<tr>
 						<th scope="col">Time</th>
@@ -20,15 +21,25 @@ function HistoryTable({ history }: { history: readonly OrderMoveRow[] }) {
 				<tbody>
 					{history.map((row) => (
 						<tr>
-							<td>
-								<time datetime={row.created_at}>{formatTime(row.created_at, true)}</time>
+							<td data-label="Time">
+								<div>
+									<time datetime={row.created_at}>{formatTime(row.created_at, true)}</time>
+								</div>
 							</td>
-							<td>{row.move.replaceAll("_", " ")}</td>
-							<td>{row.actor}</td>
-							<td>
-								{row.from_status ?? "—"} → {row.to_status}
+							<td data-label="Move">
+								<div>{row.move.replaceAll("_", " ")}</div>
 							</td>
-							<td>{row.note ?? <Dash />}</td>
+							<td data-label="Actor">
+								<div>{row.actor}</div>
+							</td>
+							<td data-label="From → to">
+								<div>
+									{row.from_status ?? "—"} → {row.to_status}
+								</div>
+							</td>
+							<td data-label="Note" class="note">
+								<div>{row.note ?? <Dash />}</div>
+							</td>
 						</tr>
 					))}
 				</tbody>

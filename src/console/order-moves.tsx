@@ -128,17 +128,70 @@ function MoveForm({
 				</form>
 			);
 		case "cancel":
+			// The first press asks to confirm (ConfirmCancel); nothing is canceled from here in one click. The
+			// fragment brings the confirmation, at the top of the page, into view however far down this form is.
 			return (
-				<form method="post" action={action} class="danger">
+				<form method="post" action={`${action}#confirm-cancel`} class="danger">
 					<h3>Cancel</h3>
-					<p class="muted">The partner is told at once. This cannot be undone.</p>
+					<p class="muted">The partner is told at once. This cannot be undone. You are asked to confirm.</p>
 					<CsrfField token={csrfToken} />
+					<Field
+						idPrefix="cancel"
+						name="reason"
+						label="Reason (kept in the order's history)"
+						maxLength={1000}
+						form={invalid?.move === "cancel" ? invalid : null}
+					/>
 					<button type="submit" class="danger">
-						Cancel order
+						Cancel order…
 					</button>
 				</form>
 			);
 	}
+}
+
+/**
+ * The second step of a cancel: the reason given, and a button that cancels, or a way back. Shown at the
+ * top of the order page, so the operator sees it without scrolling; only when the status allows a cancel.
+ */
+export function ConfirmCancel({
+	orderId,
+	externalId,
+	status,
+	reason,
+	csrfToken,
+}: {
+	orderId: string;
+	externalId: string;
+	status: OrderStatus;
+	reason: string;
+	csrfToken: string;
+}) {
+	if (!movesAllowedFrom(status).includes("cancel")) {
+		return <div role="alert">This order can no longer be canceled: it is {status.replaceAll("_", " ")}.</div>;
+	}
+	return (
+		<section
+			class="panel confirm-cancel"
+			id="confirm-cancel"
+			aria-labelledby="confirm-cancel-heading"
+			data-testid="confirm-cancel"
+		>
+			<h2 id="confirm-cancel-heading">Cancel order {externalId}?</h2>
+			<p>
+				The partner is told at once, and it cannot be undone. Reason: <strong>{reason}</strong>
+			</p>
+			<form method="post" action={`/ops/orders/${orderId}/cancel`} class="confirm-actions">
+				<CsrfField token={csrfToken} />
+				<input type="hidden" name="reason" value={reason} />
+				<input type="hidden" name="confirm" value="yes" />
+				<button type="submit" class="danger">
+					Yes, cancel the order
+				</button>
+				<a href={`/ops/orders/${orderId}`}>No, keep the order</a>
+			</form>
+		</section>
+	);
 }
 
 /** The alert above the forms: a refused move, or a summary of the fields to fix. */

@@ -12,6 +12,7 @@ import { EditWindowBanner } from "./edit-window-banner.tsx";
 import { Layout, StatusBadge } from "./layout.tsx";
 import { type ConsoleMove, DONE_MESSAGES, type InvalidMoveForm } from "./move-forms.ts";
 import {
+	AddressWarningsBanner,
 	CostsPanel,
 	GiftPanel,
 	HoldPanel,
@@ -22,7 +23,7 @@ import {
 } from "./order-facts.tsx";
 import { HistoryPanel } from "./order-history.tsx";
 import { ItemsPanel, WarningsBanner } from "./order-items.tsx";
-import { MovesPanel } from "./order-moves.tsx";
+import { ConfirmCancel, MovesPanel } from "./order-moves.tsx";
 import { type ShipmentFormOutcome, ShipmentsPanel } from "./order-shipments.tsx";
 import { isShipmentAction, SHIPMENT_DONE_MESSAGES, type ShipmentAction } from "./shipment-forms.ts";
 
@@ -40,10 +41,21 @@ export type OrderPageProps = {
 	invalid: InvalidMoveForm | null;
 	/** The last shipment form, refused or back with errors. */
 	shipmentForm: ShipmentFormOutcome;
+	/** A cancel asked for with this reason and not yet confirmed; null otherwise. */
+	confirmCancel: string | null;
 };
 
 /** One order as the floor works it: partner, addresses, items and their files, history, and the moves it allows. */
-export function OrderPage({ sheet, history, csrfToken, done, refusal, invalid, shipmentForm }: OrderPageProps) {
+export function OrderPage({
+	sheet,
+	history,
+	csrfToken,
+	done,
+	refusal,
+	invalid,
+	shipmentForm,
+	confirmCancel,
+}: OrderPageProps) {
 	const { order } = sheet;
 	const state = stateOf(order);
 	return (
@@ -59,8 +71,18 @@ export function OrderPage({ sheet, history, csrfToken, done, refusal, invalid, s
 			{done === null ? null : (
 				<div role="status">{isShipmentAction(done) ? SHIPMENT_DONE_MESSAGES[done] : DONE_MESSAGES[done]}</div>
 			)}
+			{confirmCancel === null ? null : (
+				<ConfirmCancel
+					orderId={order.id}
+					externalId={order.external_id}
+					status={order.status}
+					reason={confirmCancel}
+					csrfToken={csrfToken}
+				/>
+			)}
 			<EditWindowBanner order={order} now={new Date()} />
 			<WarningsBanner items={sheet.items} />
+			<AddressWarningsBanner sheet={sheet} />
 			<div class="grid">
 				<PartnerPanel sheet={sheet} />
 				<ShipToPanel sheet={sheet} />

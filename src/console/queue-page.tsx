@@ -27,13 +27,29 @@ export type QueueRow = {
 	late: boolean;
 };
 
+/**
+ * What the queue's status filter asks for: one status, every status (`all`), or none picked (null):
+ * the work still to do (TO_DO_STATUSES) when browsing, every status when searching.
+ */
+export type StatusFilter = OrderStatus | "all" | null;
+
+/** The statuses of the work still to do: every status before shipped. The queue's default view. */
+export const TO_DO_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.slice(0, ORDER_STATUSES.indexOf("shipped"));
+
 /** What the queue is narrowed to, as the search form holds it. */
 export type QueueSearch = {
 	q: string;
 	accountId: string;
-	status: OrderStatus | null;
+	status: StatusFilter;
 	mode: KeyMode;
 };
+
+/** The statuses a search lists: the work to do by default, every status for a search or All, or the one picked. */
+export function statusesShown(search: QueueSearch): readonly OrderStatus[] {
+	if (search.status === "all") return ORDER_STATUSES;
+	if (search.status !== null) return [search.status];
+	return search.q.trim() === "" ? TO_DO_STATUSES : ORDER_STATUSES;
+}
 
 /** What the queue page shows: the search, the counts, one page of orders, the partners to pick from, and any error. */
 export type QueuePageProps = {
@@ -65,9 +81,16 @@ export function queueHref(search: Partial<QueueSearch>, cursor?: string): string
 
 function StatusFilters({ search, valid, counts }: Pick<QueuePageProps, "search" | "valid" | "counts">) {
 	const total = ORDER_STATUSES.reduce((sum, each) => sum + counts[each], 0);
+	const toDo = TO_DO_STATUSES.reduce((sum, each) => sum + counts[each], 0);
 	const base = { mode: search.mode };
+	const browsing = search.q.trim() === "";
 	const filters: { href: string; label: string; active: boolean }[] = [
-		{ href: queueHref(base), label: `All (${total})`, active: valid && search.status === null },
+		{ href: queueHref(base), label: `To do (${toDo})`, active: valid && browsing && search.status === null },
+		{
+			href: queueHref({ ...base, status: "all" }),
+			label: `All (${total})`,
+			active: valid && (search.status === "all" || (!browsing && search.status === null)),
+		},
 		...ORDER_STATUSES.map((each) => ({
 			href: queueHref({ ...base, status: each }),
 			label: `${statusLabel(each)} (${counts[each]})`,
@@ -110,7 +133,10 @@ function SearchForm({ search, partners }: Pick<QueuePageProps, "search" | "partn
 			<div>
 				<label for="status">Status</label>
 				<select id="status" name="status">
-					<option value="">Any status</option>
+					<option value="">To do (every status when searching)</option>
+					<option value="all" selected={search.status === "all"}>
+						All statuses
+					</option>
 					{ORDER_STATUSES.map((status) => (
 						<option value={status} selected={status === search.status}>
 							{statusLabel(status)}
@@ -199,10 +225,11 @@ function QueueTable({ rows, slaHours }: { rows: readonly QueueRow[]; slaHours: n
 	);
 }
 
-/** The production queue: search, counts and filters by status, and the orders oldest first. */
+/** The production queue: search, counts and filters by status, and the orders oldest first (the work to do unless asked). */
 export function QueuePage(props: QueuePageProps) {
 	const { search } = props;
-	const tickets = new URLSearchParams({ status: search.status ?? "in_production", mode: search.mode });
+	const ticketStatus = search.status === null || search.status === "all" ? "in_production" : search.status;
+	const tickets = new URLSearchParams({ status: ticketStatus, mode: search.mode });
 	return (
 		<Layout title="Production queue" csrfToken={props.csrfToken}>
 			<div class="heading">
@@ -213,6 +240,12 @@ export function QueuePage(props: QueuePageProps) {
 			</div>
 			<SearchForm search={search} partners={props.partners} />
 			<StatusFilters search={search} valid={props.valid} counts={props.counts} />
+			{props.valid && search.status === null && search.q.trim() === "" ? (
+				<p class="muted" id="queue-view">
+					The work still to do (received, validating, in production, on hold), oldest first. Shipped, delivered and
+					canceled orders are under their own filters and All.
+				</p>
+			) : null}
 			{props.error === null ? (
 				<>
 					{props.morePartnersNamed ? (

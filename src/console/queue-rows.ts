@@ -9,6 +9,8 @@ import { floorQueue } from "../orders/floor-queue.ts";
 import type { QueueQuery } from "../orders/queue-query.ts";
 import type { ItemRow, OrderRow } from "../orders/rows.ts";
 import { fulfillmentOf, type ShipmentRow } from "../orders/shipments.ts";
+import { ORDER_STATUSES, type OrderStatus } from "../orders/state-machine.ts";
+import { addressWarningWords } from "../production/address-words.ts";
 import { itemName, warningWords } from "../production/item-words.ts";
 import { holdReasonLabel, hoursSince } from "./format.ts";
 import { type QueueRow, type QueueSearch, queueHref } from "./queue-page.tsx";
@@ -23,6 +25,7 @@ export async function queueRows(
 	env: Env,
 	query: z.infer<typeof QueueQuery>,
 	search: QueueSearch,
+	statuses: readonly OrderStatus[],
 	slaHours: number,
 ): Promise<QueueRows> {
 	const {
@@ -33,6 +36,8 @@ export async function queueRows(
 		q: query.q,
 		accountId: query.account_id,
 		status: query.status,
+		// Every status is no filter at all, so the index in the queue's order serves it.
+		...(statuses.length === ORDER_STATUSES.length ? {} : { statuses }),
 		mode: query.mode,
 		limit: QUEUE_PAGE_SIZE,
 		...(query.cursor === undefined ? {} : { cursor: decodeCursor(query.cursor) }),
@@ -71,7 +76,11 @@ function queueRow(
 		itemCount: items.length,
 		shippedPart: shippedPart(order, items, shipments),
 		largest: largestPiece(items),
-		warnings: warningsInWords(items),
+		// The address's warnings too: a box must not go to an address a carrier may refuse.
+		warnings: [
+			...warningsInWords(items),
+			...order.ship_to_warnings.map((warning) => `${addressWarningWords(warning).title} · Ship to`),
+		],
 		createdAt: order.created_at,
 		ageHours,
 		late: order.status === "in_production" && ageHours >= slaHours,

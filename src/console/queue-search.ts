@@ -1,27 +1,31 @@
 /** The queue page's search as asked in its URL: what the form shows, and the query to run when it is valid. */
 import type { z } from "@hono/zod-openapi";
 import { QueueQuery } from "../orders/queue-query.ts";
-import type { QueueSearch } from "./queue-page.tsx";
+import type { OrderStatus } from "../orders/state-machine.ts";
+import { type QueueSearch, statusesShown } from "./queue-page.tsx";
 
 /** A search the queue can run, or the form as it was sent and what is wrong with it. */
 export type AskedQueue =
-	| { ok: true; search: QueueSearch; query: z.infer<typeof QueueQuery> }
+	| { ok: true; search: QueueSearch; query: z.infer<typeof QueueQuery>; statuses: readonly OrderStatus[] }
 	| { ok: false; search: QueueSearch; error: string };
 
 /** Reads the queue's URL parameters with the same filters as the ops API's queue. */
 export function askedQueue(params: Readonly<Record<string, string>>): AskedQueue {
 	// The search form sends every field; one left empty ("All partners", "Any status") is no filter.
 	const asked = Object.fromEntries(Object.entries(params).filter(([, value]) => value !== ""));
-	const parsed = QueueQuery.safeParse(asked);
+	// `all` is the console's own: every status, which the API's queue lists when no status is given.
+	const all = asked.status === "all";
+	const { status: _all, ...rest } = asked;
+	const parsed = QueueQuery.safeParse(all ? rest : asked);
 	if (parsed.success) {
 		const query = parsed.data;
-		const search = {
+		const search: QueueSearch = {
 			q: query.q ?? "",
 			accountId: query.account_id ?? "",
-			status: query.status ?? null,
+			status: all ? "all" : (query.status ?? null),
 			mode: query.mode,
 		};
-		return { ok: true, search, query };
+		return { ok: true, search, query, statuses: statusesShown(search) };
 	}
 	// The form shows the words typed (cut to the field's length) and no other filter.
 	const search: QueueSearch = { q: (asked.q ?? "").slice(0, 128), accountId: "", status: null, mode: "live" };

@@ -14,6 +14,9 @@ import {
 } from "./dimensions.ts";
 import { type FramingSpec, pieceSpecOf } from "./spec.ts";
 
+/** A mat's borders from its opening's edge to the board's edge (the sides always equal the top). */
+export type MatBorders = { top_in: number; sides_in: number; bottom_in: number };
+
 /** One mat board as cut: its outer size, its bevelled opening and the borders around that opening. */
 export type MatCut = {
 	layer: "top" | "inner";
@@ -21,8 +24,34 @@ export type MatCut = {
 	outer: Size;
 	opening: Size;
 	/** From the opening's edge to the board's edge. */
-	borders: { top_in: number; sides_in: number; bottom_in: number };
+	borders: MatBorders;
 };
+
+/**
+ * Each mat's borders from its opening, top mat first (empty without a mat): the ordered border plus the
+ * 1/8 in the mat overlaps the print, less the reveal on a double mat's top board. What the framer cuts
+ * and the buyer sees; every floor page says the borders from these.
+ */
+export function matBordersAtOpening(spec: FramingSpec): { layer: "top" | "inner"; borders: MatBorders }[] {
+	const border = spec.mat_border_in;
+	const bottom = spec.mat_bottom_border_in;
+	if (spec.mat === null || border === null || bottom === null) return [];
+	// The mat overlaps the print by 1/8 in each side, so each border of the opening is 1/8 in wider.
+	const overlap = 1 / 8;
+	const reveal = spec.inner_mat === null ? 0 : (spec.inner_mat_reveal_in ?? 0);
+	const inner = { top_in: border + overlap, sides_in: border + overlap, bottom_in: bottom + overlap };
+	const top = {
+		top_in: minus(inner.top_in, reveal),
+		sides_in: minus(inner.sides_in, reveal),
+		bottom_in: minus(inner.bottom_in, reveal),
+	};
+	return spec.inner_mat === null
+		? [{ layer: "top", borders: top }]
+		: [
+				{ layer: "top", borders: top },
+				{ layer: "inner", borders: inner },
+			];
+}
 
 /** A moulding rail: its side, its long point (the outside length), both ends mitred at 45°. */
 export type RailCut = { side: "top" | "bottom" | "left" | "right"; long_point_in: number; short_point_in: number };
@@ -79,32 +108,18 @@ export function cutList(
 	if (sizes.some((part) => part !== null && (part.width_in <= 0 || part.height_in <= 0))) return null;
 	const mats: MatCut[] = [];
 	const outer = dimensions.mat_outer;
-	const border = spec.mat_border_in;
-	const bottom = spec.mat_bottom_border_in;
-	if (spec.mat !== null && outer !== null && dimensions.mat_opening !== null && border !== null && bottom !== null) {
-		// The mat overlaps the print by 1/8 in each side, so each border of the opening is 1/8 in wider.
-		const overlap = 1 / 8;
-		const reveal = spec.inner_mat === null ? 0 : (spec.inner_mat_reveal_in ?? 0);
-		const topOpening = dimensions.top_mat_opening ?? dimensions.mat_opening;
+	const [topMat, innerMat] = matBordersAtOpening(spec);
+	if (spec.mat !== null && outer !== null && dimensions.mat_opening !== null && topMat !== undefined) {
 		mats.push({
 			layer: "top",
 			slug: spec.mat,
 			outer,
-			opening: topOpening,
-			borders: {
-				top_in: minus(border + overlap, reveal),
-				sides_in: minus(border + overlap, reveal),
-				bottom_in: minus(bottom + overlap, reveal),
-			},
+			opening: dimensions.top_mat_opening ?? dimensions.mat_opening,
+			borders: topMat.borders,
 		});
-		if (spec.inner_mat !== null) {
-			mats.push({
-				layer: "inner",
-				slug: spec.inner_mat,
-				outer,
-				opening: dimensions.mat_opening,
-				borders: { top_in: border + overlap, sides_in: border + overlap, bottom_in: bottom + overlap },
-			});
+		if (spec.inner_mat !== null && innerMat !== undefined) {
+			const opening = dimensions.mat_opening;
+			mats.push({ layer: "inner", slug: spec.inner_mat, outer, opening, borders: innerMat.borders });
 		}
 	}
 	const cut = mouldingCut(piece);

@@ -3,6 +3,7 @@
  * 16.25), the framing specification as a framer says it, and the dimensions that matter at the bench.
  * Pure; the console's order page uses it, and so will the floor's work tickets.
  */
+import { type MatBorders, matBordersAtOpening } from "./cut-list.ts";
 import { SIXTEENTHS, type Size } from "./dimensions.ts";
 import type { FramingSpec } from "./spec.ts";
 
@@ -31,6 +32,38 @@ export function sizeText(size: Size): string {
 	return `${inchesText(size.width_in)} × ${inchesText(size.height_in)} in`;
 }
 
+/**
+ * A mat's borders as every floor page says them (the order page, the work ticket), from one
+ * computation (matBordersAtOpening): measured from the opening, as the framer cuts them and the buyer
+ * sees them: `2 1/8 in all round`. With `ordered` (the order page's top mat), the border as ordered
+ * follows, to the print's edge, 1/8 in less (the mat overlaps the print): `2 1/8 in all round from
+ * the opening (ordered: 2 in, to the print's edge)`. The ticket's cut list leaves that out: its row
+ * already says the board's cut and opening sizes, and a printed ticket has no room to spare.
+ */
+export function matBordersText(
+	atOpening: MatBorders,
+	ordered: { border_in: number; bottom_in: number } | null,
+): string {
+	const { top_in: top, bottom_in: bottom } = atOpening;
+	const measured =
+		top === bottom
+			? `${inchesText(top)} in all round`
+			: `${inchesText(top)} in top and sides, ${inchesText(bottom)} in bottom`;
+	if (ordered === null) return measured;
+	const asOrdered =
+		ordered.border_in === ordered.bottom_in
+			? `${inchesText(ordered.border_in)} in`
+			: `${inchesText(ordered.border_in)} in, ${inchesText(ordered.bottom_in)} in bottom`;
+	return `${measured} from the opening (ordered: ${asOrdered}, to the print's edge)`;
+}
+
+/** The border a specification ordered, for matBordersText; null without a mat. */
+export function orderedBorders(spec: FramingSpec): { border_in: number; bottom_in: number } | null {
+	return spec.mat_border_in === null || spec.mat_bottom_border_in === null
+		? null
+		: { border_in: spec.mat_border_in, bottom_in: spec.mat_bottom_border_in };
+}
+
 /** The catalog's names for the specification's slugs (a slug the catalog lacks is shown as itself). */
 export type PartNames = (kind: "frame" | "mat" | "glazing" | "paper", slug: string) => string;
 
@@ -51,16 +84,17 @@ export function framingInWords(
 			}`,
 		},
 	];
-	if (spec.mat !== null && spec.mat_border_in !== null && spec.mat_bottom_border_in !== null) {
-		const borders =
-			spec.mat_bottom_border_in === spec.mat_border_in
-				? `${inchesText(spec.mat_border_in)} in borders`
-				: `${inchesText(spec.mat_border_in)} in borders, ${inchesText(spec.mat_bottom_border_in)} in bottom (weighted)`;
-		lines.push({ label: "Mat", text: `${names("mat", spec.mat)}, ${borders}` });
-		if (spec.inner_mat !== null && spec.inner_mat_reveal_in !== null) {
+	const [top, inner] = matBordersAtOpening(spec);
+	if (spec.mat !== null && top !== undefined) {
+		lines.push({
+			label: "Mat",
+			text: `${names("mat", spec.mat)}, borders ${matBordersText(top.borders, orderedBorders(spec))}`,
+		});
+		if (spec.inner_mat !== null && inner !== undefined) {
+			const reveal = spec.inner_mat_reveal_in === null ? "" : `, ${inchesText(spec.inner_mat_reveal_in)} in reveal`;
 			lines.push({
 				label: "Inner mat",
-				text: `${names("mat", spec.inner_mat)}, ${inchesText(spec.inner_mat_reveal_in)} in reveal`,
+				text: `${names("mat", spec.inner_mat)}, borders ${matBordersText(inner.borders, null)}${reveal}`,
 			});
 		}
 	} else {

@@ -31,6 +31,8 @@ export function moveNote(move: RecordedMove): string | null {
 	switch (move.kind) {
 		case "hold":
 			return move.message;
+		case "cancel":
+			return move.reason ?? null;
 		case "fail_validation":
 			return move.holdReason;
 		case "file_changed":

@@ -25,6 +25,13 @@ export const HoldBody = z
 	})
 	.openapi("OperatorHoldRequest");
 
+/** `{reason}` of an operator's cancel: one line, recorded in the order's history beside the move. */
+export const CancelBody = z
+	.strictObject({
+		reason: singleLineText(1000).openapi({ example: "The buyer asked to cancel by phone." }),
+	})
+	.openapi("OperatorCancelRequest");
+
 /** The shipping label's fields: carrier, number and the carrier's tracking page. */
 const LABEL_FIELDS = {
 	carrier: singleLineText(100).openapi({ example: "UPS" }),

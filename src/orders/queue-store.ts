@@ -17,6 +17,8 @@ export type QueueFilter = {
 	q?: string;
 	accountId?: string;
 	status?: OrderStatus;
+	/** Any of these statuses (the console's "to do": the statuses before shipped); with `status`, both apply. */
+	statuses?: readonly OrderStatus[];
 	mode: KeyMode;
 	limit: number;
 	cursor?: Cursor;
@@ -76,6 +78,10 @@ export async function listProductionQueue(
 		const filtered = where.key ? "+" : "";
 		condition(where, `${filtered}mode = ?`, filter.mode);
 		if (filter.status !== undefined) condition(where, `${filtered}status = ?`, filter.status);
+		if (filter.statuses !== undefined) {
+			const placeholders = filter.statuses.map(() => "?").join(", ");
+			condition(where, `${filtered}status IN (${placeholders === "" ? "NULL" : placeholders})`, ...filter.statuses);
+		}
 		// An order the partner may still change is not the floor's yet: filtered from the index's rows.
 		condition(where, "(editable_until IS NULL OR editable_until <= ?)", now);
 		if (filter.cursor !== undefined) {

@@ -79,7 +79,8 @@ export type Move =
 	| { kind: "fix_items"; changes?: OrderUpdateSubject["changes"] }
 	| { kind: "ship"; tracking: Tracking }
 	| { kind: "deliver" }
-	| { kind: "cancel" };
+	/** `reason`: the floor's, for the order's history (the console asks for one); a partner's cancel has none. */
+	| { kind: "cancel"; reason?: string };
 export type MoveKind = Move["kind"];
 
 /** The part of an order the state machine reads and writes. */

@@ -1,6 +1,9 @@
 import type { ShipTo } from "../addresses/schema.ts";
+import type { ShipToWarning } from "../addresses/ship-to-warnings.ts";
+import { sizeText } from "../framing/words.ts";
 import { PageHead } from "../http/page-head.tsx";
 import { AddressLines } from "./address.tsx";
+import { addressWarningWords } from "./address-words.ts";
 import type { OrderSheet } from "./order-sheet.ts";
 
 /** Paper sizes a slip can be forced to; without one the printer's own paper is used. */
@@ -51,16 +54,43 @@ tr { page-break-inside: avoid; }
 .gift p { font-size: 12pt; font-style: italic; }
 footer { margin-top: 6mm; font-size: 9.5pt; color: #333; border-top: .5pt solid #bbb; padding-top: 3mm; }
 footer a { color: inherit; }
+.screen-only { border: 2pt solid #a40; color: #7a2e00; background: #fff4e5; padding: 3mm 4mm; margin-bottom: 5mm; }
+.screen-only h3 { color: inherit; }
+.screen-only ul { margin: 0; padding-left: 5mm; }
+@media print { .screen-only { display: none; } }
+/* On a phone's screen (never on paper): the header wraps and long ids break, nothing runs off the side. */
+@media screen and (max-width: 40rem) {
+  .slip { padding: 5mm 4mm; }
+  header { flex-wrap: wrap; }
+  .doc { text-align: left; white-space: normal; min-width: 0; }
+  .doc dl { grid-template-columns: auto minmax(0, 1fr); }
+  .doc dd, .ship-to, .sender { overflow-wrap: anywhere; }
+  th, td { padding: 2mm 1.5mm; }
+}
 `;
 }
 
-/** `24 × 36 in`, without trailing zeros. */
-export function printSize(widthIn: number, heightIn: number): string {
-	return `${trimNumber(widthIn)} × ${trimNumber(heightIn)} in`;
-}
-
-function trimNumber(value: number): string {
-	return String(Math.round(value * 100) / 100);
+/**
+ * The address warnings for the packer who opens the slip: on screen only, never on the printed slip,
+ * which is the buyer's (they are the floor's and the partner's business, not the buyer's).
+ */
+function AddressWarningsNotice({ warnings }: { warnings: readonly ShipToWarning[] }) {
+	if (warnings.length === 0) return null;
+	return (
+		<section data-testid="address-warnings" class="screen-only" aria-label="Address warnings">
+			<h3>Check the address before shipping (not printed)</h3>
+			<ul>
+				{warnings.map((warning) => {
+					const words = addressWarningWords(warning);
+					return (
+						<li>
+							<strong>{words.title}.</strong> {words.detail}
+						</li>
+					);
+				})}
+			</ul>
+		</section>
+	);
 }
 
 function ShipToBlock({ shipTo }: { shipTo: ShipTo }) {
@@ -85,6 +115,7 @@ export function PackingSlip({ sheet, logoDataUrl, paper }: PackingSlipProps) {
 			<PageHead title={title} css={slipCss(paper)} />
 			<body>
 				<main class="slip">
+					<AddressWarningsNotice warnings={order.ship_to_warnings} />
 					<header>
 						<div class="brand">
 							{logoDataUrl === null || brand === null ? null : <img src={logoDataUrl} alt={brand.brand_name} />}
@@ -122,7 +153,7 @@ export function PackingSlip({ sheet, logoDataUrl, paper }: PackingSlipProps) {
 							{items.map((item) => (
 								<tr>
 									<td>{item.position + 1}</td>
-									<td>{printSize(item.widthIn, item.heightIn)}</td>
+									<td>{sizeText({ width_in: item.widthIn, height_in: item.heightIn })}</td>
 									<td>{item.frame?.name ?? "Unframed"}</td>
 									<td>{item.mat?.name ?? "No mat"}</td>
 									<td class="qty">{item.quantity}</td>

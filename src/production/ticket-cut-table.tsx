@@ -3,7 +3,7 @@
  * reveal, glazing and backing, the moulding's four rails with their long points, and hardware.
  */
 import type { CutList } from "../framing/cut-list.ts";
-import { inchesText, sizeText } from "../framing/words.ts";
+import { inchesText, matBordersText, sizeText } from "../framing/words.ts";
 import type { Look } from "./ticket-look.ts";
 
 /** A measure that never breaks across lines ("7 3/4 × 9 3/4 in" split after the 7 reads as 7 in). */
@@ -11,18 +11,12 @@ function Measure({ text }: { text: string }) {
 	return <span class="measure">{text}</span>;
 }
 
-/** A mat's borders as the framer marks them (the sides always equal the top). */
-function Borders({ mat }: { mat: CutList["mats"][number] }) {
-	const { top_in: top, bottom_in: bottom } = mat.borders;
-	return top === bottom ? (
-		<>
-			<Measure text={`${inchesText(top)} in`} /> all round
-		</>
-	) : (
-		<>
-			<Measure text={`${inchesText(top)} in`} /> top and sides, <Measure text={`${inchesText(bottom)} in`} /> bottom
-		</>
-	);
+/** A length in words: whole inches and a fraction, or a fraction alone, then "in". */
+const LENGTH = /(\d+ \d+\/\d+ in|\d+(?:\/\d+)? in)/;
+
+/** Words with lengths in them (the mat's borders), each length kept on one line, the words free to wrap. */
+function Measured({ text }: { text: string }) {
+	return <>{text.split(LENGTH).map((part, index) => (index % 2 === 1 ? <Measure text={part} /> : part))}</>;
 }
 
 /** Every part to cut or fetch for one piece, a row each. */
@@ -42,7 +36,7 @@ export function CutTable({ cut, look }: { cut: CutList; look: Look }) {
 						<th scope="row">{mat.layer === "top" ? "Mat" : "Inner mat"}</th>
 						<td>
 							{look.name("mat", mat.slug)}: cut <Measure text={sizeText(mat.outer)} />, opening{" "}
-							<Measure text={sizeText(mat.opening)} />, borders <Borders mat={mat} />
+							<Measure text={sizeText(mat.opening)} />, borders <Measured text={matBordersText(mat.borders, null)} />
 						</td>
 					</tr>
 				))}

@@ -10,13 +10,16 @@
  * preview is made in `ticket-preview.ts`, the cut list in `ticket-cut-table.tsx`, and the catalog's
  * names and colours in `ticket-look.ts`.
  */
+
 import { toSVG } from "bwip-js/generic";
 import { raw } from "hono/html";
+import type { ShipToWarning } from "../addresses/ship-to-warnings.ts";
 import type { Catalog } from "../catalog/schema.ts";
 import { cutList } from "../framing/cut-list.ts";
 import { sizeText } from "../framing/words.ts";
 import { PageHead } from "../http/page-head.tsx";
 import { log } from "../log.ts";
+import { addressWarningWords } from "./address-words.ts";
 import { warningWords } from "./item-words.ts";
 import type { OrderSheet, SheetItem } from "./order-sheet.ts";
 import { boxesText, type ItemBoxes, packageText } from "./ticket-boxes.ts";
@@ -73,6 +76,17 @@ ul { margin: 0; padding-left: 4mm; }
 .empty { padding: 20mm 0; text-align: center; }
 nav { margin: 4mm auto; max-width: 186mm; }
 @media print { nav { display: none; } .ticket { padding: 0; } }
+/* On a phone's screen (never on paper): one column, long ids wrap, nothing runs off the side. */
+@media screen and (max-width: 40rem) {
+  body { font-size: 11pt; }
+  .ticket, nav { padding: 4mm 4mm 6mm; }
+  header { flex-wrap: wrap; }
+  header h1, header p, .code { overflow-wrap: anywhere; }
+  .body { grid-template-columns: minmax(0, 1fr); }
+  th { width: 6.5rem; }
+  td { overflow-wrap: anywhere; }
+  .preview { flex-wrap: wrap; }
+}
 `;
 
 /** The QR code of the order and item, as inline SVG (bwip-js, which runs in Workers). */
@@ -134,6 +148,26 @@ function TicketWarnings({ codes }: { codes: readonly string[] }) {
 					return (
 						<li>
 							<strong>{words.title}.</strong> {words.advice}
+						</li>
+					);
+				})}
+			</ul>
+		</div>
+	);
+}
+
+/** The order's address warnings, boxed like the item's: the box must not go to an address a carrier may refuse. */
+function AddressWarnings({ warnings }: { warnings: readonly ShipToWarning[] }) {
+	if (warnings.length === 0) return null;
+	return (
+		<div class="warn-box" role="note" data-testid="address-warnings">
+			<p>Check the address before the box is sent:</p>
+			<ul>
+				{warnings.map((warning) => {
+					const words = addressWarningWords(warning);
+					return (
+						<li>
+							<strong>{words.title}.</strong> {words.detail}
 						</li>
 					);
 				})}
@@ -231,6 +265,7 @@ function Ticket({ entry, look }: { entry: TicketItem; look: Look }) {
 				<Code orderId={order.id} itemId={item.id} />
 			</header>
 			<TicketWarnings codes={item.warnings} />
+			<AddressWarnings warnings={order.ship_to_warnings} />
 			{cut === null || item.cannotBuild.length > 0 ? (
 				<CannotBuild item={item} />
 			) : (

@@ -89,6 +89,50 @@ describe("the console's claims", () => {
 		expect(reprint).not.toContain("Reprinted as");
 	});
 
+	it("a claim decision's message with a control character (NUL, ESC, BEL) is refused on the page as the API refuses it, and nothing is stored", async () => {
+		const { key, claim, operator, opsKey } = await claimToDecide();
+		for (const [action, fields] of [
+			["reject", { message: "Scratch\u0000 on the film" }],
+			["reject", { message: "\u001b[31mRejected" }],
+			["approve", { remedy: "refund", message: "Sorry\u0007" }],
+		] as const) {
+			const refused = await htmlOf(
+				await postForm(
+					`/ops/claims/${claim.id}/${action}`,
+					{ _csrf: operator.csrf, ...fields },
+					{ cookie: operator.cookie },
+				),
+				422,
+			);
+			expect(alertOf(refused)).toContain("must not contain control characters");
+			const api422 = await send("POST", `/v1/ops/claims/${claim.id}/${action}`, opsKey, fields);
+			expect(api422.status).toBe(422);
+		}
+		expect(((await (await api(`/v1/claims/${claim.id}`, { key })).json()) as Claim).status).toBe("submitted");
+	});
+
+	it("a claim decision's message is counted in characters as the API counts it: 1,000 emoji go through, 1,001 do not", async () => {
+		const { key, claim, operator } = await claimToDecide();
+		const tooLong = await htmlOf(
+			await postForm(
+				`/ops/claims/${claim.id}/reject`,
+				{ _csrf: operator.csrf, message: "🖼".repeat(1001) },
+				{ cookie: operator.cookie },
+			),
+			422,
+		);
+		expect(alertOf(tooLong)).toMatch(/at most 1,?000 characters/);
+		const message = `${"🖼".repeat(998)}\r\n!`;
+		const rejected = await htmlOf(
+			await postForm(`/ops/claims/${claim.id}/reject`, { _csrf: operator.csrf, message }, { cookie: operator.cookie }),
+			200,
+		);
+		expect(statusMessageOf(rejected)).toContain("Claim rejected");
+		const read = (await (await api(`/v1/claims/${claim.id}`, { key })).json()) as Claim;
+		// Stored as the API stores it: Windows line ends become \n.
+		expect(read.resolution?.message).toBe(`${"🖼".repeat(998)}\n!`);
+	});
+
 	it("a rejection without a message is refused on the page, and nothing changes", async () => {
 		const { key, claim, operator } = await claimToDecide();
 		const refused = await htmlOf(

@@ -210,13 +210,55 @@ describe("POST /ops/orders/:id/deliver", () => {
 });
 
 describe("POST /ops/orders/:id/cancel", () => {
-	it("cancels an order in production and records order.canceled", async () => {
+	const REASON = "The buyer asked to cancel by phone (ticket 4411)";
+
+	it("cancels an order in production once confirmed, records its reason in the history, and order.canceled", async () => {
 		const orderId = await orderInProduction(partner);
-		const html = await moveOk(orderId, "cancel");
+		const html = await moveOk(orderId, "cancel", { reason: REASON, confirm: "yes" });
 		expect(statusMessageOf(html)).toBe("Order canceled.");
 		expect(shownStatus(html)).toBe("canceled");
-		expect(await lastMove(orderId)).toMatchObject({ move: "cancel", actor: "operator", to_status: "canceled" });
+		expect(await lastMove(orderId)).toMatchObject({
+			move: "cancel",
+			actor: "operator",
+			to_status: "canceled",
+			note: REASON,
+		});
 		expect((await partnerEvents(orderId)).map((event) => event.type)).toContain("order.canceled");
+		// The history on the order page shows the reason.
+		expect(textOf(html.slice(html.indexOf('id="history-heading"')))).toContain(REASON);
+	});
+
+	it("cancel asks to confirm first: the first post changes nothing and shows the reason with a confirm button and a way back", async () => {
+		const orderId = await orderInProduction(partner);
+		const html = await htmlOf(await postMove(orderId, "cancel", { reason: REASON }), 200);
+		expect(await statusOf(orderId)).toBe("in_production");
+		expect(await lastMove(orderId)).not.toMatchObject({ move: "cancel" });
+		const confirm = html.slice(html.indexOf('data-testid="confirm-cancel"'));
+		expect(confirm).toContain(`action="/ops/orders/${orderId}/cancel"`);
+		expect(confirm).toContain('name="confirm" value="yes"');
+		expect(confirm).toContain(`name="reason" value="${REASON}"`);
+		expect(textOf(confirm)).toContain("Yes, cancel the order");
+		expect(confirm).toContain(`href="/ops/orders/${orderId}"`);
+	});
+
+	it("cancel without a reason is refused beside the field, confirmed or not, and nothing changes", async () => {
+		const orderId = await orderInProduction(partner);
+		const asked: Record<string, string>[] = [{}, { reason: "   " }, { reason: " ", confirm: "yes" }];
+		for (const fields of asked) {
+			const html = await htmlOf(await postMove(orderId, "cancel", fields), 422);
+			expect(html).toContain('id="cancel-reason-error"');
+			expect(alertOf(html)).toContain("Reason must not be empty.");
+		}
+		expect(await statusOf(orderId)).toBe("in_production");
+	});
+
+	it("a cancel reason follows the operator text rules: control characters and line breaks are refused", async () => {
+		const orderId = await orderInProduction(partner);
+		for (const reason of ["Buyer\u0000 asked", "Buyer\u001b[2J asked", "Buyer\nasked"]) {
+			const html = await htmlOf(await postMove(orderId, "cancel", { reason, confirm: "yes" }), 422);
+			expect(alertOf(html)).toContain("Reason must not contain control characters.");
+		}
+		expect(await statusOf(orderId)).toBe("in_production");
 	});
 });
 
@@ -233,7 +275,7 @@ describe("refused moves", () => {
 	it("cancelling a shipped order is a 409 on the order page", async () => {
 		const orderId = await orderInProduction(partner);
 		await moveOk(orderId, "ship", TRACKING);
-		const html = await htmlOf(await postMove(orderId, "cancel"), 409);
+		const html = await htmlOf(await postMove(orderId, "cancel", { reason: "Lost", confirm: "yes" }), 409);
 		expect(alertOf(html)).toMatch(/Cannot cancel an order that is shipped/);
 		expect(await statusOf(orderId)).toBe("shipped");
 	});

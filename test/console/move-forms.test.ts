@@ -107,10 +107,24 @@ describe("moveFromForm", () => {
 		});
 	});
 
-	it("release, deliver and cancel need no fields", () => {
+	it("release and deliver need no fields", () => {
 		expect(moveFromForm("release", {})).toEqual({ ok: true, move: { kind: "release" } });
-		expect(moveFromForm("deliver", {})).toEqual({ ok: true, move: { kind: "deliver" } });
-		expect(moveFromForm("cancel", { anything: "ignored" })).toEqual({ ok: true, move: { kind: "cancel" } });
+		expect(moveFromForm("deliver", { anything: "ignored" })).toEqual({ ok: true, move: { kind: "deliver" } });
+	});
+
+	it("cancel needs a reason, one line without control characters, trimmed", () => {
+		expect(moveFromForm("cancel", { reason: "  Buyer asked  " })).toEqual({
+			ok: true,
+			move: { kind: "cancel", reason: "Buyer asked" },
+		});
+		expect(moveFromForm("cancel", {})).toMatchObject({
+			ok: false,
+			fieldErrors: { reason: "Reason must not be empty." },
+		});
+		expect(moveFromForm("cancel", { reason: "a\u0007b" })).toMatchObject({
+			ok: false,
+			fieldErrors: { reason: "Reason must not contain control characters." },
+		});
 	});
 });
 

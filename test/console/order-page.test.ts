@@ -101,7 +101,9 @@ describe("GET /ops/orders/:id", () => {
 		const html = await htmlOf(await consoleRequest(`/ops/orders/${orderId}`, { cookie: operator.cookie }), 200);
 		const spec = factsOf(/<tr class="item-spec"[^>]*>([\s\S]*?)<\/tr>/.exec(sectionOf(html, "Items"))?.[1] ?? "");
 		expect(spec.get("Print")).toBe("8 × 10 in on Archival matte, image fills the print (cropped to it)");
-		expect(spec.get("Mat")).toBe("Bright White, 2 in borders");
+		expect(spec.get("Mat")).toBe(
+			"Bright White, borders 2 1/8 in all round from the opening (ordered: 2 in, to the print's edge)",
+		);
 		expect(spec.get("Frame")).toBe("Walnut Flat 3/4 in");
 		expect(spec.get("Glazing")).toBe("Acrylic");
 		expect(spec.get("Mat opening")).toBe("7 3/4 × 9 3/4 in");
@@ -162,7 +164,7 @@ describe("GET /ops/orders/:id", () => {
 		const csrfField = `<input type="hidden" name="_csrf" value="${operator.csrf}"/>`;
 		for (const move of ["ship", "hold", "cancel"]) {
 			const form = new RegExp(
-				`<form method="post" action="/ops/orders/${orderId}/${move}"[^>]*>([\\s\\S]*?)</form>`,
+				`<form method="post" action="/ops/orders/${orderId}/${move}(?:#confirm-cancel)?"[^>]*>([\\s\\S]*?)</form>`,
 			).exec(html)?.[1];
 			expect(form, move).toBeDefined();
 			expect(form).toContain(csrfField);
@@ -181,7 +183,7 @@ describe("GET /ops/orders/:id", () => {
 			'<label for="hold-message">Hold message</label><input id="hold-message" name="message" type="text" value="" maxlength="1000"/>',
 		);
 		expect(html).toContain('<button type="submit">Put on hold</button>');
-		expect(html).toContain("Cancel order</button>");
+		expect(html).toContain("Cancel order…</button>");
 		expect(html).not.toContain("Release hold");
 		expect(html).not.toContain("Mark delivered");
 		expect(html).not.toContain(`action="/ops/orders/${orderId}/release"`);
@@ -242,7 +244,7 @@ describe("GET /ops/orders/:id", () => {
 		expect(textOf(sectionOf(html, "Moves"))).toContain(
 			'No release: the floor cannot fix this hold. See "What has to happen" above.',
 		);
-		expect(html).toContain("Cancel order</button>");
+		expect(html).toContain("Cancel order…</button>");
 		expect(html).not.toContain("Mark shipped");
 		expect(html).not.toContain("Put on hold");
 	});

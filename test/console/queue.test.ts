@@ -28,6 +28,8 @@ let operator: Operator;
 let oldestInProduction: { id: string; externalId: string };
 let heldOrder: { id: string; externalId: string };
 let testModeOrder: { id: string; externalId: string };
+let oldDelivered: { id: string; externalId: string };
+let shippedOrder: { id: string; externalId: string };
 const inProductionIds: string[] = [];
 
 beforeAll(async () => {
@@ -37,6 +39,8 @@ beforeAll(async () => {
 	const live = (partner: typeof harbour) => ({ accountId: partner.account.id, mode: "live" as const });
 	const start = Date.parse("2026-01-05T08:00:00.000Z");
 	const at = (minutes: number) => new Date(start + minutes * 60_000);
+	// Finished work older than everything still to do: it must not sit on top of the queue.
+	oldDelivered = await insertOrderIn(live(lumen), "delivered", { externalId: "PO-0999", now: at(-60) });
 	oldestInProduction = await insertOrderIn(live(harbour), "in_production", { externalId: "PO-1001", now: at(0) });
 	inProductionIds.push(oldestInProduction.id);
 	for (let index = 1; index <= 54; index++) {
@@ -48,22 +52,46 @@ beforeAll(async () => {
 		externalId: "PO-TEST",
 		now: at(101),
 	});
-	await insertOrderIn(live(harbour), "shipped", { now: at(102) });
+	shippedOrder = await insertOrderIn(live(harbour), "shipped", { now: at(102) });
 	await insertOrderIn(live(harbour), "canceled", { now: at(103) });
 });
 
 describe("GET /ops/orders", () => {
-	it("shows the heading and a filter per status with its count, and All with the total", async () => {
+	it("shows the heading, To do (the default) with its count, a filter per status with its count, and All with the total", async () => {
 		const html = await htmlOf(await consoleRequest("/ops/orders", { cookie: operator.cookie }), 200);
 		expect(html).toContain("<h1>Production queue</h1>");
-		expect(html).toContain('<a href="/ops/orders" aria-current="page">All (58)</a>');
+		expect(html).toContain('<a href="/ops/orders" aria-current="page">To do (56)</a>');
+		expect(html).toContain('<a href="/ops/orders?status=all">All (59)</a>');
 		expect(html).toContain('<a href="/ops/orders?status=received">Received (0)</a>');
 		expect(html).toContain('<a href="/ops/orders?status=validating">Validating (0)</a>');
 		expect(html).toContain('<a href="/ops/orders?status=in_production">In production (55)</a>');
 		expect(html).toContain('<a href="/ops/orders?status=on_hold">On hold (1)</a>');
 		expect(html).toContain('<a href="/ops/orders?status=shipped">Shipped (1)</a>');
-		expect(html).toContain('<a href="/ops/orders?status=delivered">Delivered (0)</a>');
+		expect(html).toContain('<a href="/ops/orders?status=delivered">Delivered (1)</a>');
 		expect(html).toContain('<a href="/ops/orders?status=canceled">Canceled (1)</a>');
+	});
+
+	it("by default lists the work still to do (before shipped), oldest first: a delivered order older than all of it is not listed", async () => {
+		const first = await htmlOf(await consoleRequest("/ops/orders", { cookie: operator.cookie }), 200);
+		const second = await htmlOf(await consoleRequest(nextPageOf(first) ?? "", { cookie: operator.cookie }), 200);
+		const listed = [...rowIds(first), ...rowIds(second)];
+		expect(listed).toEqual([...inProductionIds, heldOrder.id]);
+		expect(listed).not.toContain(oldDelivered.id);
+		expect(listed).not.toContain(shippedOrder.id);
+		// All lists every status, oldest first, the finished orders included.
+		const all = await htmlOf(await consoleRequest("/ops/orders?status=all", { cookie: operator.cookie }), 200);
+		expect(all).toContain('<a href="/ops/orders?status=all" aria-current="page">All (59)</a>');
+		expect(rowIds(all)[0]).toBe(oldDelivered.id);
+	});
+
+	it("a search covers every status unless a status is picked: a packer's scan finds a shipped order", async () => {
+		const found = await htmlOf(
+			await consoleRequest(`/ops/orders?q=${oldDelivered.externalId}&account_id=&status=&mode=live`, {
+				cookie: operator.cookie,
+			}),
+			200,
+		);
+		expect(rowIds(found)).toEqual([oldDelivered.id]);
 	});
 
 	it("lists every account's orders oldest first, each row linking to its order page with partner, mode, status, items and time", async () => {
@@ -82,21 +110,21 @@ describe("GET /ops/orders", () => {
 	});
 
 	it("pages with a Next page link until the queue runs out, without repeats or gaps", async () => {
-		const first = await htmlOf(await consoleRequest("/ops/orders", { cookie: operator.cookie }), 200);
+		const first = await htmlOf(await consoleRequest("/ops/orders?status=all", { cookie: operator.cookie }), 200);
 		const next = nextPageOf(first);
-		expect(next).toMatch(/^\/ops\/orders\?cursor=/);
+		expect(next).toMatch(/^\/ops\/orders\?status=all&cursor=/);
 		const second = await htmlOf(await consoleRequest(next ?? "", { cookie: operator.cookie }), 200);
 		expect(nextPageOf(second)).toBeNull();
 		const all = [...rowIds(first), ...rowIds(second)];
-		expect(all).toHaveLength(58);
-		expect(new Set(all).size).toBe(58);
+		expect(all).toHaveLength(59);
+		expect(new Set(all).size).toBe(59);
 	});
 
 	it("filters by status, marking the active filter, and keeps the filter on the next page", async () => {
 		const held = await htmlOf(await consoleRequest("/ops/orders?status=on_hold", { cookie: operator.cookie }), 200);
 		expect(rowIds(held)).toEqual([heldOrder.id]);
 		expect(held).toContain('<a href="/ops/orders?status=on_hold" aria-current="page">On hold (1)</a>');
-		expect(held).toContain('<a href="/ops/orders">All (58)</a>');
+		expect(held).toContain('<a href="/ops/orders?status=all">All (59)</a>');
 
 		const inProduction = await htmlOf(
 			await consoleRequest("/ops/orders?status=in_production", { cookie: operator.cookie }),
@@ -122,7 +150,7 @@ describe("GET /ops/orders", () => {
 	});
 
 	it("says so when a filter has no orders", async () => {
-		const html = await htmlOf(await consoleRequest("/ops/orders?status=delivered", { cookie: operator.cookie }), 200);
+		const html = await htmlOf(await consoleRequest("/ops/orders?status=validating", { cookie: operator.cookie }), 200);
 		expect(rowIds(html)).toEqual([]);
 		expect(html).toContain("No orders here.");
 	});
@@ -130,7 +158,7 @@ describe("GET /ops/orders", () => {
 	it("an unknown status is a 422 page with the error and the filters, not JSON", async () => {
 		const html = await htmlOf(await consoleRequest("/ops/orders?status=lost", { cookie: operator.cookie }), 422);
 		expect(alertOf(html)).toMatch(/no status "lost"/);
-		expect(html).toContain('<a href="/ops/orders">All (58)</a>');
+		expect(html).toContain('<a href="/ops/orders?status=all">All (59)</a>');
 		expect(rowIds(html)).toEqual([]);
 	});
 

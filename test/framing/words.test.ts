@@ -36,8 +36,14 @@ describe("framingInWords", () => {
 		const spec = completeFraming(MUSEUM_PIECE);
 		expect(framingInWords({ width_in: 16, height_in: 20 }, spec, NAMES)).toEqual([
 			{ label: "Print", text: "16 × 20 in on Cotton rag, image fills the print (cropped to it)" },
-			{ label: "Mat", text: "Museum Rag White 8-ply, 2 1/2 in borders, 3 in bottom (weighted)" },
-			{ label: "Inner mat", text: "Museum Rag Black 4-ply, 1/4 in reveal" },
+			{
+				label: "Mat",
+				text: "Museum Rag White 8-ply, borders 2 3/8 in top and sides, 2 7/8 in bottom from the opening (ordered: 2 1/2 in, 3 in bottom, to the print's edge)",
+			},
+			{
+				label: "Inner mat",
+				text: "Museum Rag Black 4-ply, borders 2 5/8 in top and sides, 3 1/8 in bottom, 1/4 in reveal",
+			},
 			{ label: "Frame", text: "Walnut Flat 1 1/4 in" },
 			{ label: "Glazing", text: "Museum acrylic" },
 		]);
