@@ -12,8 +12,7 @@ import {
 	releasable,
 	type Tracking,
 } from "../orders/state-machine.ts";
-import { AddressLines } from "../production/address.tsx";
-import { addressWarningWords } from "../production/address-words.ts";
+import { AddressLines, AddressWarningList } from "../production/address.tsx";
 import type { OrderSheet, SheetItem } from "../production/order-sheet.ts";
 import { formatTime, holdReasonLabel } from "./format.ts";
 import { Amount, Dash } from "./layout.tsx";
@@ -87,16 +86,7 @@ export function AddressWarningsBanner({ sheet }: { sheet: OrderSheet }) {
 	return (
 		<section class="warn-banner" aria-labelledby="address-warnings-heading" data-testid="address-warnings">
 			<h2 id="address-warnings-heading">Check the address before shipping</h2>
-			<ul>
-				{warnings.map((warning) => {
-					const words = addressWarningWords(warning);
-					return (
-						<li>
-							<strong>{words.title}.</strong> {words.detail}
-						</li>
-					);
-				})}
-			</ul>
+			<AddressWarningList warnings={warnings} />
 		</section>
 	);
 }

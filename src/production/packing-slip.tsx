@@ -2,8 +2,7 @@ import type { ShipTo } from "../addresses/schema.ts";
 import type { ShipToWarning } from "../addresses/ship-to-warnings.ts";
 import { sizeText } from "../framing/words.ts";
 import { PageHead } from "../http/page-head.tsx";
-import { AddressLines } from "./address.tsx";
-import { addressWarningWords } from "./address-words.ts";
+import { AddressLines, AddressWarningList } from "./address.tsx";
 import type { OrderSheet } from "./order-sheet.ts";
 
 /** Paper sizes a slip can be forced to; without one the printer's own paper is used. */
@@ -79,16 +78,7 @@ function AddressWarningsNotice({ warnings }: { warnings: readonly ShipToWarning[
 	return (
 		<section data-testid="address-warnings" class="screen-only" aria-label="Address warnings">
 			<h3>Check the address before shipping (not printed)</h3>
-			<ul>
-				{warnings.map((warning) => {
-					const words = addressWarningWords(warning);
-					return (
-						<li>
-							<strong>{words.title}.</strong> {words.detail}
-						</li>
-					);
-				})}
-			</ul>
+			<AddressWarningList warnings={warnings} />
 		</section>
 	);
 }

@@ -19,7 +19,7 @@ import { cutList } from "../framing/cut-list.ts";
 import { sizeText } from "../framing/words.ts";
 import { PageHead } from "../http/page-head.tsx";
 import { log } from "../log.ts";
-import { addressWarningWords } from "./address-words.ts";
+import { AddressWarningList } from "./address.tsx";
 import { warningWords } from "./item-words.ts";
 import type { OrderSheet, SheetItem } from "./order-sheet.ts";
 import { boxesText, type ItemBoxes, packageText } from "./ticket-boxes.ts";
@@ -162,16 +162,7 @@ function AddressWarnings({ warnings }: { warnings: readonly ShipToWarning[] }) {
 	return (
 		<div class="warn-box" role="note" data-testid="address-warnings">
 			<p>Check the address before the box is sent:</p>
-			<ul>
-				{warnings.map((warning) => {
-					const words = addressWarningWords(warning);
-					return (
-						<li>
-							<strong>{words.title}.</strong> {words.detail}
-						</li>
-					);
-				})}
-			</ul>
+			<AddressWarningList warnings={warnings} />
 		</div>
 	);
 }
