@@ -77,7 +77,7 @@ export const AddressCheckSchema = z
 			"`normalized` is the address trimmed, runs of spaces made one, a US or Canadian state and postcode upper-cased (a Canadian postcode with its space); null when there are problems.",
 	});
 
-/** A field of the address to check: any text, judged by the check as a create would judge it. */
+/** A field of the address to check, whatever its text: judged by the check as a create would judge it. */
 const judged = (example: string) => z.string().optional().openapi({ example });
 
 const SHIP_TO_FIELDS_TO_CHECK = {
