@@ -11,7 +11,6 @@
  * names and colours in `ticket-look.ts`.
  */
 
-import { toSVG } from "bwip-js/generic";
 import { raw } from "hono/html";
 import type { ShipToWarning } from "../addresses/ship-to-warnings.ts";
 import type { Catalog } from "../catalog/schema.ts";
@@ -27,6 +26,7 @@ import { CutTable } from "./ticket-cut-table.tsx";
 import { Drawing, Legend } from "./ticket-drawing.tsx";
 import { type Look, lookOf } from "./ticket-look.ts";
 import type { TicketPreview } from "./ticket-preview.ts";
+import { qrCodeSvg } from "./ticket-qr.ts";
 
 /**
  * One item's ticket: its order's sheet, the item, the boxes its units go in (null when unknown), and
@@ -89,10 +89,10 @@ nav { margin: 4mm auto; max-width: 186mm; }
 }
 `;
 
-/** The QR code of the order and item, as inline SVG (bwip-js, which runs in Workers). */
+/** The QR code of the order and item, as inline SVG (`ticket-qr.ts`). */
 function Code({ orderId, itemId }: { orderId: string; itemId: string }) {
 	const code = ticketCode(orderId, itemId);
-	const svg = toSVG({ bcid: "qrcode", text: code });
+	const svg = qrCodeSvg(code);
 	return (
 		<div class="code">
 			<div dangerouslySetInnerHTML={{ __html: svg }} />
