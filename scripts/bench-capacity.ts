@@ -28,8 +28,9 @@ import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
 import { planAccount } from "../src/admin/provisioning.ts";
 import { DROP_SEED_ACCOUNTS_SQL, seedAccountsSql, seedOrdersSql } from "./lib/cost-seed.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
+import { migrateFreshFolder } from "./lib/migrated-template.ts";
 import { createScenarioAccounts, framedOrderBodies, liftLimits, uploadReadyFile } from "./lib/scenario.ts";
-import { applyMigrations, type D1Target, executeSql, PROJECT_ROOT } from "./lib/wrangler.ts";
+import { type D1Target, executeSql, PROJECT_ROOT } from "./lib/wrangler.ts";
 
 /** The shipments migration's backfill: each seeded shipped or delivered order gets its shipment, as in bench:cost. */
 const SHIPMENTS_OF_SHIPPED_ORDERS = await readFile(
@@ -139,7 +140,7 @@ const persistTo = await mkdtemp(path.join(tmpdir(), "fps-bench-capacity-"));
 let server: DevServer | undefined;
 try {
 	const target: D1Target = { remote: false, persistTo };
-	await applyMigrations(target);
+	await migrateFreshFolder(persistTo);
 	const { partner, adminKey } = await createScenarioAccounts(target, "Capacity");
 	const accountIds = await seedPartners(target);
 	const file = await databaseFile(persistTo);

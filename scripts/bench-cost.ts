@@ -35,9 +35,10 @@ import {
 	seedOrdersSql,
 } from "./lib/cost-seed.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
+import { migrateFreshFolder } from "./lib/migrated-template.ts";
 import { liftLimits, uploadReadyFile } from "./lib/scenario.ts";
 import { writePng } from "./lib/thumbnail-bench-files.ts";
-import { applyMigrations, type D1Target, executeSql, PROJECT_ROOT } from "./lib/wrangler.ts";
+import { type D1Target, executeSql, PROJECT_ROOT } from "./lib/wrangler.ts";
 
 /** Migration 0021's backfill, run again over each seeded range: its shipped orders get their shipment. */
 const SHIPMENTS_OF_SHIPPED_ORDERS = await readFile(
@@ -158,7 +159,7 @@ const results = new Map<number, Call[]>();
 const seeding: { size: number; seconds: number }[] = [];
 try {
 	const target: D1Target = { remote: false, persistTo };
-	await applyMigrations(target);
+	await migrateFreshFolder(persistTo);
 	const { partners, ops, admin } = await seedAccounts(target);
 	const partner = partners[0];
 	if (partner === undefined) throw new Error("no partner");

@@ -35,10 +35,11 @@ import { parseCost } from "./lib/cost-measure.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
 import { tiffWithIfdAtEnd } from "./lib/image-fixtures.ts";
 import { presignedUploadVars } from "./lib/local-uploads.ts";
+import { migrateFreshFolder } from "./lib/migrated-template.ts";
 import { processCpuAvailable, workerdCpuSeconds } from "./lib/process-cpu.ts";
 import { liftLimits, scenarioShipTo } from "./lib/scenario.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./lib/webhook-receiver.ts";
-import { applyMigrations, type D1Target, PROJECT_ROOT } from "./lib/wrangler.ts";
+import { type D1Target, PROJECT_ROOT } from "./lib/wrangler.ts";
 
 const { values } = parseArgs({
 	options: {
@@ -573,7 +574,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 try {
 	const target: D1Target = { remote: false, persistTo };
-	await applyMigrations(target);
+	await migrateFreshFolder(persistTo);
 	const partner = await createAccount(target, "Dollar Bench Gallery");
 	const team = await createAccountWithKeys(target, "Dollar bench service team", [
 		{ mode: "live", scopes: ["ops"] },

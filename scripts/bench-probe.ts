@@ -15,7 +15,8 @@ import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
 import { createAccount } from "./lib/accounts.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
 import { jpegWithAppSegments, pngOfSize, tiffWithIfdAtEnd } from "./lib/image-fixtures.ts";
-import { applyMigrations, type D1Target, executeSql, queryRows } from "./lib/wrangler.ts";
+import { migrateFreshFolder } from "./lib/migrated-template.ts";
+import { type D1Target, executeSql, queryRows } from "./lib/wrangler.ts";
 
 const MB = 1_000_000;
 const ROUNDS = 5;
@@ -68,7 +69,7 @@ const folder = await mkdtemp(path.join(tmpdir(), "fps-bench-probe-"));
 const target: D1Target = { remote: false, persistTo: folder };
 let server: DevServer | undefined;
 try {
-	await applyMigrations(target);
+	await migrateFreshFolder(folder);
 	const partner = await createAccount(target, "Probe Bench Partner", PARTNER_SCOPES);
 	const key = partner.keys.live.key;
 	server = await startDevServer({

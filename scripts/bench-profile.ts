@@ -18,8 +18,9 @@ import autocannon from "autocannon";
 import { z } from "zod";
 import { ProfileSchema, type SelfTime, type SourceLine, sourceLinesOf, summarise } from "./lib/cpu-profile.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
+import { migrateFreshFolder } from "./lib/migrated-template.ts";
 import { benchPartner, createScenarioAccounts, liftLimits } from "./lib/scenario.ts";
-import { applyMigrations, type D1Target } from "./lib/wrangler.ts";
+import type { D1Target } from "./lib/wrangler.ts";
 
 const ROUTES = ["create", "read", "health"] as const;
 type RouteName = (typeof ROUTES)[number];
@@ -171,7 +172,7 @@ const deadline = setTimeout(() => {
 }, timeoutSeconds * 1000);
 try {
 	const target: D1Target = { remote: false, persistTo };
-	await applyMigrations(target);
+	await migrateFreshFolder(persistTo);
 	const { partner, adminKey } = await createScenarioAccounts(target, "Profile");
 	const inspectorPort = await freePort();
 	server = await startDevServer({

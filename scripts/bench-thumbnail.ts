@@ -24,8 +24,9 @@ import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
 import { createAccount } from "./lib/accounts.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
 import { presignedUploadVars } from "./lib/local-uploads.ts";
+import { migrateFreshFolder } from "./lib/migrated-template.ts";
 import { writeGradient, writeJpeg, writePng, writeProgressiveJpeg, writeTiff } from "./lib/thumbnail-bench-files.ts";
-import { applyMigrations, type D1Target } from "./lib/wrangler.ts";
+import type { D1Target } from "./lib/wrangler.ts";
 
 const run = promisify(execFile);
 const MB = 1_000_000;
@@ -107,7 +108,7 @@ try {
 	for (const bench of files) node.set(bench.name, await inNode(bench));
 
 	const target: D1Target = { remote: false, persistTo: folder };
-	await applyMigrations(target);
+	await migrateFreshFolder(folder);
 	const partner = await createAccount(target, "Thumbnail Bench Partner", PARTNER_SCOPES);
 	const port = await freePort();
 	const origin = `http://127.0.0.1:${port}`;

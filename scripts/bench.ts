@@ -23,10 +23,11 @@ import autocannon from "autocannon";
 import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
 import { createAccount } from "./lib/accounts.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
+import { migrateFreshFolder } from "./lib/migrated-template.ts";
 import { processCpuAvailable, workerdCpuSeconds } from "./lib/process-cpu.ts";
 import { benchPartner, createScenarioAccounts, liftLimits, scenarioShipTo, uploadReadyFile } from "./lib/scenario.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./lib/webhook-receiver.ts";
-import { applyMigrations, type D1Target } from "./lib/wrangler.ts";
+import type { D1Target } from "./lib/wrangler.ts";
 
 const { values } = parseArgs({
 	options: {
@@ -267,7 +268,7 @@ const persistTo = await mkdtemp(path.join(tmpdir(), "fps-bench-"));
 let server: DevServer | undefined;
 try {
 	const target: D1Target = { remote: false, persistTo };
-	await applyMigrations(target);
+	await migrateFreshFolder(persistTo);
 	const { partner, adminKey } = await createScenarioAccounts(target, "Bench");
 	const stuckPartner = await createAccount(target, "Bench Stuck Partner", PARTNER_SCOPES);
 

@@ -21,8 +21,9 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
+import { migrateFreshFolder } from "./lib/migrated-template.ts";
 import { createScenarioAccounts, liftLimits, scenarioShipTo, uploadReadyFile } from "./lib/scenario.ts";
-import { applyMigrations, type D1Target, queryRows } from "./lib/wrangler.ts";
+import { type D1Target, queryRows } from "./lib/wrangler.ts";
 
 const CREATES = 400;
 const CLIENTS = 10;
@@ -54,7 +55,7 @@ receiver.on("request", () => {
 	received += 1;
 });
 try {
-	await applyMigrations(target);
+	await migrateFreshFolder(folder);
 	const { partner, adminKey } = await createScenarioAccounts(target, "Fault");
 	const port = await freePort();
 	const receiverPort = await freePort();

@@ -10,9 +10,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
+import { migrateFreshFolder } from "./lib/migrated-template.ts";
 import { createScenarioAccounts, liftLimits, scenarioShipTo, uploadReadyFile } from "./lib/scenario.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./lib/webhook-receiver.ts";
-import { applyMigrations, type D1Target, queryRows } from "./lib/wrangler.ts";
+import { type D1Target, queryRows } from "./lib/wrangler.ts";
 
 const CREATES = 1000;
 const CLIENTS = 20;
@@ -84,7 +85,7 @@ let server: DevServer | undefined;
 let receiver: WebhookReceiver | undefined;
 const violations: string[] = [];
 try {
-	await applyMigrations(target);
+	await migrateFreshFolder(folder);
 	const { partner, adminKey } = await createScenarioAccounts(target, "Load");
 	server = await startDevServer({
 		port: await freePort(),

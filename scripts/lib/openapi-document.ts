@@ -44,8 +44,8 @@ function isAppModule(value: unknown): value is AppModule {
 	return typeof app === "object" && app !== null && "request" in app && typeof app.request === "function";
 }
 
-/** Builds the app in memory and returns what its `GET /v1/openapi.json` answers. */
-export async function buildOpenApiDocument(): Promise<OpenApiDocument> {
+/** Builds the app in memory and returns what its `GET <documentPath>` answers (the partner's document by default). */
+export async function buildOpenApiDocument(documentPath = "/v1/openapi.json"): Promise<OpenApiDocument> {
 	const bundled = await build({
 		entryPoints: [path.join(PROJECT_ROOT, "src", "app.ts")],
 		absWorkingDir: PROJECT_ROOT,
@@ -66,11 +66,11 @@ export async function buildOpenApiDocument(): Promise<OpenApiDocument> {
 	const loaded: unknown = await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
 	if (!isAppModule(loaded)) throw new Error("src/app.ts does not export the Hono app as `app`");
 	// Every setting has a default (src/config.ts), so an empty environment is a valid one.
-	const response = await loaded.app.request(`${IN_PROCESS_ORIGIN}/v1/openapi.json`, {}, {});
+	const response = await loaded.app.request(`${IN_PROCESS_ORIGIN}${documentPath}`, {}, {});
 	if (response.status !== 200) {
-		throw new Error(`GET /v1/openapi.json answered ${response.status} in process: ${await response.text()}`);
+		throw new Error(`GET ${documentPath} answered ${response.status} in process: ${await response.text()}`);
 	}
 	const document: unknown = await response.json();
-	if (!isJsonObject(document)) throw new Error("GET /v1/openapi.json did not answer a JSON object");
+	if (!isJsonObject(document)) throw new Error(`GET ${documentPath} did not answer a JSON object`);
 	return document;
 }

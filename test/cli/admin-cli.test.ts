@@ -10,7 +10,8 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AccountListing, KeyListing } from "../../scripts/lib/accounts.ts";
 import { type DevServer, freePort, startDevServer } from "../../scripts/lib/dev-server.ts";
-import { applyMigrations, PROJECT_ROOT } from "../../scripts/lib/wrangler.ts";
+import { migrateFreshFolder } from "../../scripts/lib/migrated-template.ts";
+import { PROJECT_ROOT } from "../../scripts/lib/wrangler.ts";
 import type { IssuedKey } from "../../src/accounts/provisioning.ts";
 import type { NewAccount, NewServiceAccount } from "../../src/admin/provisioning.ts";
 import { PRINCIPAL_TTL_MS } from "../../src/rate-limit/principal-hold.ts";
@@ -49,7 +50,7 @@ function callApi(key: string, pathname: string, init: RequestInit = {}): Promise
 
 beforeAll(async () => {
 	persistTo = await mkdtemp(path.join(tmpdir(), "fps-admin-cli-"));
-	await applyMigrations({ remote: false, persistTo });
+	await migrateFreshFolder(persistTo);
 });
 
 afterAll(async () => {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../../scripts/lib/accounts.ts";
 import { type DevServer, freePort, startDevServer } from "../../scripts/lib/dev-server.ts";
 import { presignedUploadVars } from "../../scripts/lib/local-uploads.ts";
-import { applyMigrations } from "../../scripts/lib/wrangler.ts";
+import { migrateFreshFolder } from "../../scripts/lib/migrated-template.ts";
 import type { NewAccount } from "../../src/admin/provisioning.ts";
 
 const run = promisify(execFile);
@@ -74,7 +74,7 @@ async function pngFile(name: string, width: number, height: number): Promise<str
 
 beforeAll(async () => {
 	folder = await mkdtemp(path.join(tmpdir(), "fps-presigned-"));
-	await applyMigrations({ remote: false, persistTo: folder });
+	await migrateFreshFolder(folder);
 	partner = await createAccount({ remote: false, persistTo: folder }, "Presigned Upload Partner");
 	const port = await freePort();
 	server = await startDevServer({

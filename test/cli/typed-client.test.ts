@@ -26,8 +26,9 @@ import { clientFiles, firstDifference } from "../../scripts/lib/client-schema.ts
 import { type DevServer, freePort, startDevServer } from "../../scripts/lib/dev-server.ts";
 import { tiffWithIfdAtEnd } from "../../scripts/lib/image-fixtures.ts";
 import { presignedUploadVars } from "../../scripts/lib/local-uploads.ts";
+import { migrateFreshFolder } from "../../scripts/lib/migrated-template.ts";
 import { buildOpenApiDocument } from "../../scripts/lib/openapi-document.ts";
-import { applyMigrations, PROJECT_ROOT } from "../../scripts/lib/wrangler.ts";
+import { PROJECT_ROOT } from "../../scripts/lib/wrangler.ts";
 import { generateWebhookSecret } from "../../src/accounts/keys.ts";
 import type { NewAccount } from "../../src/admin/provisioning.ts";
 import { standardWebhookHeaders } from "../../src/webhooks/signature.ts";
@@ -105,7 +106,7 @@ describe("a partner's flow through the typed client, against wrangler dev", () =
 		if (address === null || typeof address === "string") throw new Error("the receiver has no port");
 		receiverUrl = `http://127.0.0.1:${address.port}/webhooks`;
 
-		await applyMigrations({ remote: false, persistTo: folder });
+		await migrateFreshFolder(folder);
 		partner = await createAccount({ remote: false, persistTo: folder }, "Typed Client Partner");
 		const port = await freePort();
 		server = await startDevServer({

@@ -9,7 +9,8 @@ import type { Page } from "playwright-core";
 import { createAccountWithKeys } from "../../../scripts/lib/accounts.ts";
 import { type ChromiumSession, launchChromium } from "../../../scripts/lib/chromium.ts";
 import { freePort, startDevServer } from "../../../scripts/lib/dev-server.ts";
-import { applyMigrations, type D1Target } from "../../../scripts/lib/wrangler.ts";
+import { migrateFreshFolder } from "../../../scripts/lib/migrated-template.ts";
+import type { D1Target } from "../../../scripts/lib/wrangler.ts";
 import { randomBase62 } from "../../../src/ids.ts";
 
 export type LocalService = {
@@ -27,7 +28,7 @@ export async function startLocalService(label: string): Promise<LocalService> {
 	const folder = await mkdtemp(path.join(tmpdir(), "fps-browser-"));
 	try {
 		const target: D1Target = { remote: false, persistTo: folder };
-		await applyMigrations(target);
+		await migrateFreshFolder(folder);
 		// The admin key has to exist before the API can issue anything, so it is written straight to D1 (as npm start does).
 		const team = await createAccountWithKeys(target, `${label} service team`, [{ mode: "live", scopes: ["admin"] }]);
 		const adminKey = team.keys[0]?.key;
