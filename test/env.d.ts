@@ -2,7 +2,7 @@ declare namespace Cloudflare {
 	interface Env {
 		/** Injected by vitest.config.ts so the setup file can apply the D1 migrations. */
 		TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
-		/** A second D1 database (the workers project only), for accounts spread over two: test/databases.test.ts. */
+		/** A second D1 database for accounts spread over two: test/databases.isolated.test.ts. */
 		DB_2?: D1Database;
 	}
 }

@@ -13,7 +13,7 @@ import type { MatTier, PieceRates } from "./unit-price.ts";
  * it (a divisor of 10^13, production days near 2^53) would make every framed quote fail, or give
  * quotes that cannot be read back. Within these ranges every price, weight and day count the
  * pricing computes, for any cart an order or quote may hold, is a safe integer (a property test
- * holds this, test/fuzz/pricing.property.test.ts).
+ * holds this, test/fuzz/pricing.property.isolated.test.ts).
  */
 export const PRICE_BOOK_BOUNDS = {
 	/** Minimum print price, assembly per framed piece and a mat layer: up to $1,000. */
