@@ -3,7 +3,8 @@
  *
  * Layers, top to bottom; an import points down, never up:
  *   entry           src/index.ts (Worker: fetch, queue, cron, Durable Objects), src/app.ts (the Hono app)
- *   pages, routes   each capability's routes.ts / *-routes.ts, the console, the OpenAPI document
+ *   pages, routes   each capability's routes.ts / *-routes.ts, the console, the OpenAPI document (which
+ *                   gathers the events of the capabilities that own them: orders, claims)
  *   capabilities    each folder's logic, store and Durable Objects, in this order (a folder may use
  *                   the ones listed after it, never one before it):
  *                     console > openapi > production > file-retention > admin > claims > orders > quotes > branding > pricing
@@ -34,8 +35,9 @@ const MAY_USE = {
 		"pricing",
 		"framing",
 	],
-	// The document also describes the webhooks the service sends: their bodies are the webhooks folder's.
-	openapi: ["access", "accounts", "webhooks"],
+	// The document also describes the webhooks the service sends: each event's body is the schema of the
+	// capability that owns the event (orders', claims'), the headers that sign it the webhooks folder's.
+	openapi: ["claims", "orders", "access", "accounts", "webhooks"],
 	// The work ticket prints an item's framed preview, drawn by previews.
 	production: [
 		"previews",
@@ -71,6 +73,8 @@ const MAY_USE = {
 	// The ledger's entries are written in the batches of the moves that cause them (orders', claims').
 	ledger: ["webhooks", "access", "accounts"],
 	branding: ["print-files", "access", "accounts", "addresses"],
+	// Webhooks stores, signs and sends bodies it never reads: it knows no capability whose events it carries
+	// (the app hands it their names).
 	webhooks: ["access", "accounts"],
 	// The image decoders behind thumbnails read stored files through print-files' ByteSource; the framed
 	// previews draw an order's item (or a piece checked against the catalog) from framing's cut list.

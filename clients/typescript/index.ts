@@ -1,12 +1,14 @@
 /**
  * A typed client for the Framed-Print Fulfillment API: `createClient` for the API (openapi-fetch over
  * the types generated from the service's OpenAPI document, `schema.d.ts`) and `verifyWebhook` for the
- * webhooks it sends (Standard Webhooks headers).
+ * webhooks it sends (Standard Webhooks headers, signed with the `standardwebhooks` package, which the
+ * service signs with too).
  *
- * Web APIs only (fetch, Web Crypto, TextEncoder, atob): it runs in Node 20+, browsers, Cloudflare
- * Workers and Deno.
+ * Web APIs (fetch, TextEncoder) and two pure-JavaScript packages: it runs in Node 20+, browsers,
+ * Cloudflare Workers and Deno.
  */
 import createFetchClient, { type Client, type Middleware } from "openapi-fetch";
+import { Webhook } from "standardwebhooks";
 import type { components, paths, webhooks } from "./schema.d.ts";
 import { WEBHOOK_EVENT_TYPES } from "./webhook-events.ts";
 
@@ -121,38 +123,19 @@ function requiredHeader(headers: WebhookHeaders, name: string): string {
 	return value;
 }
 
-function base64Bytes(text: string): Uint8Array<ArrayBuffer> | null {
+/**
+ * The `standardwebhooks` signer of a secret as issued: it reads the base64 after `whsec_` as the key,
+ * and refuses a secret that is not base64.
+ */
+function signerOf(secret: string): Webhook {
 	try {
-		return Uint8Array.from(atob(text), (character) => character.charCodeAt(0));
+		return new Webhook(secret);
 	} catch {
-		return null;
-	}
-}
-
-/** The Standard Webhooks signing key of a secret as issued: the bytes of its base64 after `whsec_`. */
-function keyBytes(secret: string): Uint8Array<ArrayBuffer> {
-	const bytes = base64Bytes(secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret);
-	if (bytes === null || bytes.length === 0) {
 		throw new WebhookVerificationError(
 			"invalid_secret",
 			"The webhook secret is not one the service issued (whsec_ followed by base64).",
 		);
 	}
-	return bytes;
-}
-
-/** `id.timestamp.` followed by the body's bytes, as they were signed. */
-function signedContent(id: string, timestamp: string, body: Uint8Array): Uint8Array<ArrayBuffer> {
-	const prefix = encoder.encode(`${id}.${timestamp}.`);
-	const content = new Uint8Array(prefix.length + body.length);
-	content.set(prefix);
-	content.set(body, prefix.length);
-	return content;
-}
-
-async function hmacSha256(key: Uint8Array<ArrayBuffer>, content: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
-	const cryptoKey = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-	return new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, content));
 }
 
 /** Looks at every byte whatever the first difference, so the time taken says nothing about where it is. */
@@ -163,21 +146,26 @@ function equalInConstantTime(a: Uint8Array, b: Uint8Array): boolean {
 	return difference === 0;
 }
 
-/** The `v1` signatures of `webhook-signature` (space-separated `v1,<base64>`; other versions are skipped). */
+/** The `v1,<base64>` entries of `webhook-signature` (space-separated; other versions are skipped). */
 function v1Signatures(header: string): Uint8Array[] {
-	const signatures: Uint8Array[] = [];
-	for (const entry of header.split(/\s+/)) {
-		const comma = entry.indexOf(",");
-		if (comma < 0 || entry.slice(0, comma) !== "v1") continue;
-		const bytes = base64Bytes(entry.slice(comma + 1));
-		if (bytes !== null) signatures.push(bytes);
-	}
-	return signatures;
+	return header
+		.split(/\s+/)
+		.filter((entry) => entry.startsWith("v1,"))
+		.map((entry) => encoder.encode(entry));
 }
 
-function bodyBytes(rawBody: string | Uint8Array | ArrayBuffer): Uint8Array {
-	if (typeof rawBody === "string") return encoder.encode(rawBody);
-	return rawBody instanceof Uint8Array ? rawBody : new Uint8Array(rawBody);
+/**
+ * The body as the text that was signed: a string as it is, bytes decoded as UTF-8 without losing a
+ * byte order mark, so the text encodes back to the same bytes. Bytes that are not UTF-8 were never
+ * signed by the service.
+ */
+function bodyText(rawBody: string | Uint8Array | ArrayBuffer): string {
+	if (typeof rawBody === "string") return rawBody;
+	try {
+		return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(rawBody);
+	} catch {
+		throw new WebhookVerificationError("invalid_body", "The signed webhook body is not UTF-8 JSON.");
+	}
 }
 
 function isWebhookEvent(value: unknown): value is WebhookEvent {
@@ -199,9 +187,10 @@ function isWebhookEvent(value: unknown): value is WebhookEvent {
  * - `secret`: the mode's webhook secret as issued (`whsec_…`), or several (the current one first)
  *   while you move to a rotated one.
  *
- * Accepts when one `v1` signature of `webhook-signature` (several during a rotation) is the
- * HMAC-SHA256, keyed by the base64 after `whsec_`, of `<webhook-id>.<webhook-timestamp>.<body>`,
- * compared in constant time, and `webhook-timestamp` is within 5 minutes of now. Otherwise throws a
+ * Accepts when one `v1` signature of `webhook-signature` (several during a rotation) is the one the
+ * `standardwebhooks` package signs for `<webhook-id>.<webhook-timestamp>.<body>` with the secret
+ * (HMAC-SHA256 keyed by the base64 after `whsec_`), compared in constant time, and `webhook-timestamp`
+ * is within 5 minutes of now (checked here, so `options` can change the window). Otherwise throws a
  * `WebhookVerificationError` naming the reason. A signed body whose `event` this client does not
  * know (a service newer than the client) is refused with `unknown_event`: regenerate the client.
  * Deduplicate on the event's `id` (the same on every retry).
@@ -234,13 +223,13 @@ export async function verifyWebhook(
 
 	const secrets = typeof secret === "string" ? [secret] : secret;
 	if (secrets.length === 0) throw new WebhookVerificationError("invalid_secret", "verifyWebhook needs a secret.");
-	const keys = secrets.map(keyBytes);
+	const signers = secrets.map(signerOf);
 	const candidates = v1Signatures(signatureHeader);
-	const body = bodyBytes(rawBody);
-	const content = signedContent(id, timestamp, body);
+	const body = bodyText(rawBody);
+	const signedAt = new Date(Number(timestamp) * 1000);
 	let matched = false;
-	for (const key of keys) {
-		const expected = await hmacSha256(key, content);
+	for (const signer of signers) {
+		const expected = encoder.encode(signer.sign(id, signedAt, body));
 		for (const candidate of candidates) if (equalInConstantTime(expected, candidate)) matched = true;
 	}
 	if (!matched) {
@@ -254,7 +243,8 @@ export async function verifyWebhook(
 
 	let parsed: unknown;
 	try {
-		parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body));
+		// A byte order mark is signed like any byte, but is no part of the JSON.
+		parsed = JSON.parse(body.replace(/^\uFEFF/, ""));
 	} catch {
 		throw new WebhookVerificationError("invalid_body", "The signed webhook body is not UTF-8 JSON.");
 	}

@@ -5,9 +5,15 @@
  */
 import type { ShipmentRow } from "../orders/shipments.ts";
 import { type Refusal, refusal } from "../problem.ts";
-import { CLAIM_REASONS } from "../webhooks/events.ts";
 
-export { CLAIM_REASONS };
+/** Why a partner claims units. */
+export const CLAIM_REASONS = [
+	"damaged_in_transit",
+	"lost_in_transit",
+	"print_defect",
+	"frame_defect",
+	"wrong_item",
+] as const;
 /** One of CLAIM_REASONS. */
 export type ClaimReason = (typeof CLAIM_REASONS)[number];
 

@@ -5,8 +5,8 @@
 import { z } from "@hono/zod-openapi";
 import { CURSOR_EXAMPLE, encodeCursor } from "../http/cursor.ts";
 import { printedMessage } from "../text-rules.ts";
-import { ClaimBody, ClaimItemBody } from "../webhooks/event-schemas.ts";
-import { CLAIM_REASONS, CLAIM_STATUSES } from "../webhooks/events.ts";
+import { CLAIM_STATUSES, ClaimBody, ClaimItemBody } from "./events.ts";
+import { CLAIM_REASONS } from "./rules.ts";
 
 export { CLAIM_STATUSES };
 /** One of CLAIM_STATUSES. */

@@ -10,8 +10,14 @@ import { allConditions, condition, noConditions } from "../http/sql-conditions.t
 import { claimCreditEntry } from "../ledger/store.ts";
 import type { ItemRow, OrderRow } from "../orders/rows.ts";
 import { orderInsertStatements } from "../orders/store.ts";
-import type { PendingDelivery } from "../webhooks/store.ts";
-import { eventStatements, type NewEvent } from "../webhooks/store.ts";
+import {
+	insertEvent,
+	newEventId,
+	type PendingDelivery,
+	type RecordedEvent,
+	type WriteCondition,
+} from "../webhooks/store.ts";
+import { type ClaimEvent, claimEventBody } from "./events.ts";
 import type { ClaimedUnits, ClaimReason, StandingUnits } from "./rules.ts";
 import type { Claim, ClaimStatus } from "./schema.ts";
 
@@ -141,8 +147,30 @@ export type NewClaim = {
 	claim: Claim;
 	owner: Owner;
 	caps: ReadonlyMap<string, number>;
-	event: Omit<NewEvent, "claim">;
+	event: Omit<ClaimEvent, "claim">;
 };
+
+/**
+ * The statements that record a claim event, with its deliveries, only when `condition` holds at
+ * commit; for the caller's batch, so a claim's change and its event commit together or not at all.
+ */
+function claimEventStatements(db: D1Database, event: ClaimEvent, condition: WriteCondition | null): RecordedEvent {
+	const id = newEventId();
+	return insertEvent(
+		db,
+		{
+			id,
+			type: event.type,
+			accountId: event.accountId,
+			mode: event.mode,
+			orderId: event.order.id,
+			body: claimEventBody(event, id),
+			delivery: event.delivery,
+			createdAt: event.createdAt,
+		},
+		condition,
+	);
+}
 
 /** The condition "the claim's row was written", for the statements that follow it in its batch. */
 function claimWritten(id: string) {
@@ -165,7 +193,7 @@ export async function insertClaim(db: D1Database, created: NewClaim): Promise<Pe
 	);
 	const guardParams = units.flatMap((unit) => [unit.item_id, unit.quantity, caps.get(unit.item_id) ?? 0]);
 	const written = claimWritten(claim.id);
-	const recorded = eventStatements(db, { ...created.event, claim }, written);
+	const recorded = claimEventStatements(db, { ...created.event, claim }, written);
 	const statements = [
 		db
 			.prepare(
@@ -214,7 +242,7 @@ export type ClaimDecision = {
 	resolutionId: string;
 	/** The claimed order's external id, for the memo of a refund's ledger entry. */
 	orderExternalId: string;
-	event: Omit<NewEvent, "claim">;
+	event: Omit<ClaimEvent, "claim">;
 	/** A reprint's new order, written with the decision or not at all. */
 	reprint: { order: OrderRow; items: ItemRow[] } | null;
 };
@@ -232,7 +260,7 @@ export async function writeDecision(db: D1Database, decision: ClaimDecision): Pr
 		sql: "EXISTS (SELECT 1 FROM claims WHERE id = ?1 AND resolution_id = ?2)",
 		params: [claim.id, resolutionId],
 	};
-	const recorded = eventStatements(db, { ...decision.event, claim }, condition);
+	const recorded = claimEventStatements(db, { ...decision.event, claim }, condition);
 	const creditCents = claim.resolution?.credit_cents ?? 0;
 	const credit =
 		creditCents > 0

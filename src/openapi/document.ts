@@ -6,9 +6,9 @@ import packageManifest from "../../package.json";
 import { BEARER_SCHEME } from "../access/protected-route.ts";
 import { DEFAULT_LIMITS } from "../accounts/store.ts";
 import { base64Of } from "../base64.ts";
-import { PingEventSchema, WEBHOOK_EVENT_SCHEMAS, WebhookHeaders } from "../webhooks/event-schemas.ts";
-import { SENT_EVENT_TYPES } from "../webhooks/events.ts";
+import { PingEventSchema, WebhookHeaders } from "../webhooks/webhook-request.ts";
 import { AUDIENCE_DOCUMENTS, type Audience, documentFor } from "./audiences.ts";
+import { SENT_EVENT_SCHEMAS, SENT_EVENT_TYPES } from "./event-catalog.ts";
 import postmanCollectionFile from "./postman-collection.json";
 import scalarVersion from "./vendor/scalar-version.txt";
 
@@ -240,10 +240,13 @@ function finishedDocument<T extends { paths?: object; tags?: unknown; components
 	return { ...document, tags, components: { ...document.components, headers: RESPONSE_HEADERS } };
 }
 
-/** The webhooks the service sends (OAS 3.1 `webhooks`): each event's body, its headers, and what answers it. */
+/**
+ * The webhooks the service sends (OAS 3.1 `webhooks`): each event's body, from the schema of the
+ * capability that owns the event, the headers webhooks signs it with, and what answers it.
+ */
 function registerWebhooks<E extends HonoEnv>(app: OpenAPIHono<E>): void {
 	const sent: Array<[string, z.ZodType, string]> = [
-		...Object.entries(WEBHOOK_EVENT_SCHEMAS).map(([event, schema]): [string, z.ZodType, string] => [
+		...Object.entries(SENT_EVENT_SCHEMAS).map(([event, schema]): [string, z.ZodType, string] => [
 			event,
 			schema,
 			`${event}: sent to the order's callback_url and to each webhook endpoint subscribed to it`,

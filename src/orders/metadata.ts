@@ -8,7 +8,6 @@ import { z } from "@hono/zod-openapi";
 import type { ErrorCode } from "../error-catalog.ts";
 import type { Refusal } from "../problem.ts";
 import { NO_CONTROL_CHARACTERS } from "../text-rules.ts";
-import { METADATA_EXAMPLE, METADATA_KEY_ORDER } from "../webhooks/event-schemas.ts";
 
 /** Most keys an order's metadata may hold, after a change too. */
 export const METADATA_MAX_KEYS = 20;
@@ -18,6 +17,16 @@ export const METADATA_KEY_MAX_CHARACTERS = 40;
 export const METADATA_VALUE_MAX_CHARACTERS = 500;
 
 const KEY_PATTERN = /^[A-Za-z0-9_.-]+$/;
+
+/** Metadata as the document shows it: what a shop typically keeps with an order. */
+export const METADATA_EXAMPLE = { shop_order_ref: "SO-48213", customer_id: "cus_8842", channel: "etsy" };
+
+/**
+ * What the reference says of the order of metadata's keys: JavaScript objects, and so every JSON
+ * answer built from one, put canonical array indexes first, ascending; the other keys keep their order.
+ */
+export const METADATA_KEY_ORDER =
+	"Keys come back in the order sent, except that keys that are integers (`0`, `7`, `42`; not `007` or `-1`) come first, in ascending numeric order, as every JSON object in JavaScript orders them.";
 
 /** An order's metadata as stored and shown: keys to string values. */
 export type Metadata = Readonly<Record<string, string>>;
@@ -129,6 +138,17 @@ export const MetadataSchema = documented(
 		METADATA_KEY_ORDER,
 	false,
 );
+
+/**
+ * An order's metadata as the order and every event body about it show it: the partner's keys and
+ * string values, exactly as last set; `{}` when there are none.
+ */
+export const MetadataBody = z.record(z.string(), z.string()).openapi("Metadata", {
+	description:
+		"The partner's own keys and values, as last set (`{}` for none); never printed and never interpreted by the service. " +
+		METADATA_KEY_ORDER,
+	example: METADATA_EXAMPLE,
+});
 
 /**
  * `metadata` of a change of an order: keys to a string (set) or null (remove). The rules of a key and

@@ -2,10 +2,11 @@
  * What a move writes: the order row at its new version, its item changes, its history row, and its
  * event with the webhook deliveries, all in one batch that applies only over the version it was read at.
  */
-import type { OrderEventType, ShipmentEventType } from "../webhooks/events.ts";
-import { eventStatements, type PendingDelivery, type RecordedEvent } from "../webhooks/store.ts";
+import type { PendingDelivery, RecordedEvent } from "../webhooks/store.ts";
 import { itemSpecColumns, jsonColumn } from "./columns.ts";
 import { shownCosts } from "./costs.ts";
+import { eventStatements } from "./event-statements.ts";
+import type { OrderEventType, ShipmentEventType } from "./events.ts";
 import { insertMove, moveNote, type OrderMoveRow, type RecordedMove } from "./history.ts";
 import { ledgerStatements } from "./ledger-moves.ts";
 import { eventSubject, type ItemRow, type OrderRow } from "./rows.ts";

@@ -6,9 +6,10 @@ import { CURSOR_EXAMPLE, encodeCursor } from "../http/cursor.ts";
 import { dateTime } from "../http/date-time.ts";
 import { SHIPPING_METHODS } from "../pricing/shipping.ts";
 import { CentsSchema, DimensionsSchema, UnitPriceSchema } from "../quotes/schema.ts";
-import { HoldDetail, MetadataSchema, ShipmentBody } from "../webhooks/event-schemas.ts";
 import { shownCosts } from "./costs.ts";
+import { HoldDetailBody, ShipmentBody, TrackingBody } from "./events.ts";
 import { ITEM_WARNINGS } from "./item-checks.ts";
+import { MetadataBody } from "./metadata.ts";
 import { type ItemRow, type StoredOrder, shownDpi, stateOf } from "./rows.ts";
 import { fulfillmentOf, type ShipmentRow, shipmentView } from "./shipments.ts";
 import { HOLD_REASONS, ORDER_STATUSES } from "./state-machine.ts";
@@ -18,15 +19,9 @@ export const OrderIdParams = z.object({
 	id: z.string().openapi({ param: { name: "id", in: "path" }, example: "ord_3kq9" }),
 });
 
-export const TrackingSchema = z
-	.object({
-		carrier: z.string().openapi({ example: "UPS" }),
-		number: z.string().openapi({ example: "1Z999AA10123456784" }),
-		url: z.string().openapi({ example: "https://www.ups.com/track?tracknum=1Z999AA10123456784" }),
-	})
-	.openapi("Tracking");
+export const TrackingSchema = TrackingBody.openapi("Tracking");
 
-export const HoldDetailSchema = HoldDetail.openapi("HoldDetail");
+export const HoldDetailSchema = HoldDetailBody.openapi("HoldDetail");
 
 export const ShipmentSchema = ShipmentBody.openapi("Shipment");
 
@@ -159,7 +154,7 @@ export const OrderSchema = z
 		shipped_at: dateTime().nullable(),
 		delivered_at: dateTime().nullable(),
 		canceled_at: dateTime().nullable(),
-		metadata: MetadataSchema,
+		metadata: MetadataBody,
 		editable_until: dateTime().nullable().openapi({
 			description:
 				"Until when the recipient, shipping method and items can still be changed whatever the status (created_at plus the account's edit window, fixed at creation); the floor does not start the order before. Null when the account has no edit window.",

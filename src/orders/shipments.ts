@@ -4,7 +4,7 @@
  * nothing else decides which units a shipment carries.
  */
 import { type Refusal, refusal } from "../problem.ts";
-import { SHIPMENT_STATUSES } from "../webhooks/events.ts";
+import { SHIPMENT_STATUSES } from "./events.ts";
 import type { Tracking } from "./state-machine.ts";
 
 export { SHIPMENT_STATUSES };

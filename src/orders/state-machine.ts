@@ -5,7 +5,7 @@
  */
 
 import { HOLD_REASONS, type HoldReason } from "../error-catalog.ts";
-import type { OrderEventType, OrderUpdateSubject } from "../webhooks/events.ts";
+import type { OrderEventType, OrderUpdateSubject } from "./events.ts";
 
 export const ORDER_STATUSES = [
 	"received",
@@ -18,7 +18,7 @@ export const ORDER_STATUSES = [
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-// The hold reasons are declared with the error codes, so the webhooks' schemas can name them too.
+// The hold reasons are declared with the error codes, so the error catalog and the events' schemas can name them too.
 export { HOLD_REASONS, type HoldReason };
 
 /**

@@ -7,7 +7,7 @@
 import type { Owner } from "../accounts/owner.ts";
 import type { Cursor } from "../http/cursor.ts";
 import { allConditions, condition, noConditions } from "../http/sql-conditions.ts";
-import { conditionAfter, eventStatements, type WriteCondition } from "../webhooks/store.ts";
+import { conditionAfter, type WriteCondition } from "../webhooks/store.ts";
 import {
 	type ItemColumns,
 	itemOfColumns,
@@ -16,6 +16,7 @@ import {
 	type OrderColumns,
 	orderOfColumns,
 } from "./columns.ts";
+import { eventStatements } from "./event-statements.ts";
 import { insertMove } from "./history.ts";
 import { eventSubject, type ItemRow, type OrderRow, type StoredOrder } from "./rows.ts";
 import { shipmentsByOrder, shipmentsOfOrdersRead } from "./shipment-store.ts";

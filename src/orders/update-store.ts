@@ -3,9 +3,10 @@
  * entry when the change reprices a charged order, and its `order.updated` event with the deliveries, in
  * one batch that applies only over the version read.
  */
-import type { OrderUpdateSubject } from "../webhooks/events.ts";
-import { eventStatements, type PendingDelivery } from "../webhooks/store.ts";
+import type { PendingDelivery } from "../webhooks/store.ts";
 import { jsonColumn } from "./columns.ts";
+import { eventStatements } from "./event-statements.ts";
+import type { OrderUpdateSubject } from "./events.ts";
 import { insertMove } from "./history.ts";
 import { ledgerStatements } from "./ledger-moves.ts";
 import { StaleOrder } from "./move-store.ts";

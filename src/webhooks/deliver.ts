@@ -6,7 +6,8 @@ import { newId } from "../ids.ts";
 import { findDelivery, recordDelivered, recordFailure } from "./delivery-store.ts";
 import { nextAttemptAt, parseRetryAfter, queueDelaySeconds } from "./retry-schedule.ts";
 import { signingSecrets } from "./secret-store.ts";
-import { signatureHeader, standardWebhookHeaders } from "./signature.ts";
+import { signatureHeader } from "./signature.ts";
+import { standardWebhookHeaders } from "./standard-webhooks.ts";
 
 /** What the consumer does with the message after an attempt. */
 export type AttemptOutcome = { kind: "done" } | { kind: "retry"; delaySeconds: number };
@@ -44,10 +45,8 @@ async function postSigned(env: Env, post: SignedPost, now: Date): Promise<PostRe
 	// Signed before the attempt: a missing secret is the service's fault (thrown, logged, retried), not the receiver's.
 	const secrets = await signingSecrets(directoryDatabase(env), post.accountId, post.mode, now);
 	const nowSeconds = Math.floor(now.getTime() / 1000);
-	const [signature, standard] = await Promise.all([
-		signatureHeader(post.body, secrets, nowSeconds),
-		standardWebhookHeaders(post.messageId, post.body, secrets, nowSeconds),
-	]);
+	const signature = await signatureHeader(post.body, secrets, nowSeconds);
+	const standard = standardWebhookHeaders(post.messageId, post.body, secrets, nowSeconds);
 	let statusCode: number | null = null;
 	try {
 		const response = await fetch(post.url, {

@@ -4,7 +4,11 @@
  * move. A delivery row is the record of a webhook; the queue only carries pointers to it.
  */
 import type { KeyMode } from "../accounts/scopes.ts";
-import type { DeliveryStatus } from "./events.ts";
+
+/** Where a delivery stands. */
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "no_endpoint"] as const;
+/** One of DELIVERY_STATUSES. */
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** A delivery to hand to its sender: its id and the URL it goes to. */
 export type PendingDelivery = { id: string; url: string };

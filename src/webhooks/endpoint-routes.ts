@@ -18,55 +18,19 @@ import {
 	MAX_ENDPOINTS_PER_MODE,
 	subscribedTypes,
 } from "./endpoints.ts";
-import { SENT_EVENT_TYPES } from "./events.ts";
-
-const EndpointSchema = z
-	.object({
-		id: z.string().openapi({ example: "whe_3Lk9" }),
-		url: z.string().openapi({
-			description: "The URL as registered, normalised (see WebhookEndpointInput's url).",
-			example: "https://example.com/hooks",
-		}),
-		events: z.array(z.enum(SENT_EVENT_TYPES)).openapi({ example: ["order.shipped", "order.delivered"] }),
-		description: z.string().nullable().openapi({ example: "Shop fulfilment service" }),
-		mode: z.enum(["live", "test"]).openapi({ description: "The mode whose events it receives: the key's." }),
-		created_at: dateTime(),
-	})
-	.openapi("WebhookEndpoint");
-
-const EndpointInput = z
-	.object({
-		url: absoluteUrl().openapi({
-			description:
-				"Where the events are POSTed: the rules of an order's callback_url (https, a public host). It is kept normalised, as the URL parser writes it: scheme and host in lower case, dot segments resolved, a numeric IPv4 host as a dotted quad, the default port left out, and without an empty query (`?`) or a fragment (`#…`, which never reaches the receiver). Two spellings of one URL are one endpoint: the second is a 409.",
-			example: "https://example.com/hooks",
-		}),
-		events: z
-			.array(z.enum(SENT_EVENT_TYPES))
-			.min(1, "must name at least 1 event type")
-			.max(SENT_EVENT_TYPES.length * 2, `must hold at most ${SENT_EVENT_TYPES.length * 2} entries`)
-			.optional()
-			.openapi({
-				description: "The event types it receives (repeats count once). Default: every event type that is sent.",
-				example: ["order.shipped", "order.delivered"],
-			}),
-		description: singleLineText(200)
-			.optional()
-			.openapi({ description: "A note for the partner's own people.", example: "Shop fulfilment service" }),
-	})
-	.strict()
-	.openapi("WebhookEndpointInput");
+import type { EventTypes } from "./event-types.ts";
 
 const EndpointIdParams = z.object({
 	// No length rule: an id of any length that is not the account's is simply not found (404).
 	id: z.string().openapi({ param: { name: "id", in: "path" }, example: "whe_3Lk9" }),
 });
 
-function toEndpoint(row: EndpointRow): z.infer<typeof EndpointSchema> {
+/** An endpoint as the API shows it, its event types in the order `sent` lists them. */
+function endpointView(row: EndpointRow, sent: readonly string[]) {
 	return {
 		id: row.id,
 		url: row.url,
-		events: subscribedTypes(row),
+		events: subscribedTypes(row, sent),
 		description: row.description,
 		mode: row.mode,
 		created_at: row.created_at,
@@ -77,39 +41,85 @@ function notFound(id: string): ApiError {
 	return new ApiError("webhook_endpoint_not_found", `No webhook endpoint ${id}.`, "id");
 }
 
-const createEndpoint = protectedRoute("orders:write", {
-	method: "post",
-	path: "/webhook-endpoints",
-	tags: ["Webhook endpoints"],
-	summary: `Register an endpoint for the key's mode that receives the chosen events of every order (at most ${MAX_ENDPOINTS_PER_MODE} per mode)`,
-	request: { body: { required: true, content: { "application/json": { schema: EndpointInput } } } },
-	responses: {
-		201: jsonResponse(EndpointSchema, "The endpoint; it receives events that happen from now on."),
-		...errorResponses(400, 409, 422),
-	},
-});
+/** The endpoint's schemas: an endpoint subscribes to some of the `sent` event types. */
+function endpointSchemas(sent: readonly string[]) {
+	const EndpointSchema = z
+		.object({
+			id: z.string().openapi({ example: "whe_3Lk9" }),
+			url: z.string().openapi({
+				description: "The URL as registered, normalised (see WebhookEndpointInput's url).",
+				example: "https://example.com/hooks",
+			}),
+			events: z.array(z.enum(sent)).openapi({ example: ["order.shipped", "order.delivered"] }),
+			description: z.string().nullable().openapi({ example: "Shop fulfilment service" }),
+			mode: z.enum(["live", "test"]).openapi({ description: "The mode whose events it receives: the key's." }),
+			created_at: dateTime(),
+		})
+		.openapi("WebhookEndpoint");
 
-const listEndpointsRoute = protectedRoute("events:read", {
-	method: "get",
-	path: "/webhook-endpoints",
-	tags: ["Webhook endpoints"],
-	summary: "List the endpoints of the key's mode, oldest first",
-	responses: {
-		200: jsonResponse(
-			z.object({ data: z.array(EndpointSchema) }).openapi("WebhookEndpointList"),
-			`Every endpoint (at most ${MAX_ENDPOINTS_PER_MODE}).`,
-		),
-	},
-});
+	const EndpointInput = z
+		.object({
+			url: absoluteUrl().openapi({
+				description:
+					"Where the events are POSTed: the rules of an order's callback_url (https, a public host). It is kept normalised, as the URL parser writes it: scheme and host in lower case, dot segments resolved, a numeric IPv4 host as a dotted quad, the default port left out, and without an empty query (`?`) or a fragment (`#…`, which never reaches the receiver). Two spellings of one URL are one endpoint: the second is a 409.",
+				example: "https://example.com/hooks",
+			}),
+			events: z
+				.array(z.enum(sent))
+				.min(1, "must name at least 1 event type")
+				.max(sent.length * 2, `must hold at most ${sent.length * 2} entries`)
+				.optional()
+				.openapi({
+					description: "The event types it receives (repeats count once). Default: every event type that is sent.",
+					example: ["order.shipped", "order.delivered"],
+				}),
+			description: singleLineText(200)
+				.optional()
+				.openapi({ description: "A note for the partner's own people.", example: "Shop fulfilment service" }),
+		})
+		.strict()
+		.openapi("WebhookEndpointInput");
+	return { EndpointSchema, EndpointInput };
+}
 
-const getEndpoint = protectedRoute("events:read", {
-	method: "get",
-	path: "/webhook-endpoints/{id}",
-	tags: ["Webhook endpoints"],
-	summary: "Read one endpoint",
-	request: { params: EndpointIdParams },
-	responses: { 200: jsonResponse(EndpointSchema, "The endpoint."), ...errorResponses(404) },
-});
+/** The routes whose bodies name event types: register, list and read. */
+function subscriptionRoutes(types: EventTypes) {
+	const { EndpointSchema, EndpointInput } = endpointSchemas(types.sent);
+	const createEndpoint = protectedRoute("orders:write", {
+		method: "post",
+		path: "/webhook-endpoints",
+		tags: ["Webhook endpoints"],
+		summary: `Register an endpoint for the key's mode that receives the chosen events of every order (at most ${MAX_ENDPOINTS_PER_MODE} per mode)`,
+		request: { body: { required: true, content: { "application/json": { schema: EndpointInput } } } },
+		responses: {
+			201: jsonResponse(EndpointSchema, "The endpoint; it receives events that happen from now on."),
+			...errorResponses(400, 409, 422),
+		},
+	});
+
+	const listEndpointsRoute = protectedRoute("events:read", {
+		method: "get",
+		path: "/webhook-endpoints",
+		tags: ["Webhook endpoints"],
+		summary: "List the endpoints of the key's mode, oldest first",
+		responses: {
+			200: jsonResponse(
+				z.object({ data: z.array(EndpointSchema) }).openapi("WebhookEndpointList"),
+				`Every endpoint (at most ${MAX_ENDPOINTS_PER_MODE}).`,
+			),
+		},
+	});
+
+	const getEndpoint = protectedRoute("events:read", {
+		method: "get",
+		path: "/webhook-endpoints/{id}",
+		tags: ["Webhook endpoints"],
+		summary: "Read one endpoint",
+		request: { params: EndpointIdParams },
+		responses: { 200: jsonResponse(EndpointSchema, "The endpoint."), ...errorResponses(404) },
+	});
+	return { createEndpoint, listEndpointsRoute, getEndpoint };
+}
 
 const removeEndpoint = protectedRoute("orders:write", {
 	method: "delete",
@@ -150,56 +160,65 @@ const pingEndpoint = protectedRoute("orders:write", {
 	},
 });
 
-/** The account's webhook endpoints: register, list, read, delete and ping. */
-export const webhookEndpointRoutes = createApp<AuthedEnv>()
-	.openapi(createEndpoint, async (c) => {
-		const input = c.req.valid("json");
-		// Judged and stored in its normal form, so the unique index sees every spelling of a URL as one.
-		const url = normalisedUrl(input.url);
-		if (url === null)
-			throw new ApiError("url_not_allowed", "The URL must be absolute, such as https://example.com/path.", "url");
-		const problem = outboundUrlProblem(url, { allowLocal: allowsLocalUrls(c.env) });
-		if (problem !== null) throw new ApiError("url_not_allowed", problem, "url");
-		const added = await addEndpoint(
-			databaseOf(c.env, c.var.principal.accountId),
-			c.var.principal,
-			{ url, events: input.events ?? SENT_EVENT_TYPES, description: input.description ?? null },
-			new Date(),
-		);
-		if (!added.ok) {
-			const { mode } = c.var.principal;
-			throw added.refusal === "limit"
-				? new ApiError(
-						"webhook_endpoint_limit",
-						`This account already has ${MAX_ENDPOINTS_PER_MODE} ${mode} webhook endpoints; delete one first.`,
-					)
-				: new ApiError(
-						"webhook_endpoint_exists",
-						`This account already has a ${mode} webhook endpoint at this URL (${url}).`,
-						"url",
-					);
-		}
-		return c.json(toEndpoint(added.endpoint), 201);
-	})
-	.openapi(listEndpointsRoute, async (c) => {
-		const rows = await listEndpoints(databaseOf(c.env, c.var.principal.accountId), c.var.principal);
-		return c.json({ data: rows.map(toEndpoint) }, 200);
-	})
-	.openapi(getEndpoint, async (c) => {
-		const { id } = c.req.valid("param");
-		const row = await findEndpoint(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
-		if (row === null) throw notFound(id);
-		return c.json(toEndpoint(row), 200);
-	})
-	.openapi(removeEndpoint, async (c) => {
-		const { id } = c.req.valid("param");
-		if (!(await deleteEndpoint(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id))) throw notFound(id);
-		return c.body(null, 204);
-	})
-	.openapi(pingEndpoint, async (c) => {
-		const { id } = c.req.valid("param");
-		const row = await findEndpoint(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
-		if (row === null) throw notFound(id);
-		const outcome = await sendPing(c.env, { id: row.id, url: row.url, accountId: row.account_id, mode: row.mode });
-		return c.json(outcome, 200);
-	});
+/**
+ * The account's webhook endpoints: register, list, read, delete and ping. `types` are the names of the
+ * events the service records, from the capabilities that own them (the app gathers them).
+ */
+export function webhookEndpointRoutes(types: EventTypes) {
+	const { createEndpoint, listEndpointsRoute, getEndpoint } = subscriptionRoutes(types);
+	const toEndpoint = (row: EndpointRow) => endpointView(row, types.sent);
+	return createApp<AuthedEnv>()
+		.openapi(createEndpoint, async (c) => {
+			const input = c.req.valid("json");
+			// Judged and stored in its normal form, so the unique index sees every spelling of a URL as one.
+			const url = normalisedUrl(input.url);
+			if (url === null)
+				throw new ApiError("url_not_allowed", "The URL must be absolute, such as https://example.com/path.", "url");
+			const problem = outboundUrlProblem(url, { allowLocal: allowsLocalUrls(c.env) });
+			if (problem !== null) throw new ApiError("url_not_allowed", problem, "url");
+			const added = await addEndpoint(
+				databaseOf(c.env, c.var.principal.accountId),
+				c.var.principal,
+				{ url, events: input.events ?? types.sent, description: input.description ?? null },
+				types.sent,
+				new Date(),
+			);
+			if (!added.ok) {
+				const { mode } = c.var.principal;
+				throw added.refusal === "limit"
+					? new ApiError(
+							"webhook_endpoint_limit",
+							`This account already has ${MAX_ENDPOINTS_PER_MODE} ${mode} webhook endpoints; delete one first.`,
+						)
+					: new ApiError(
+							"webhook_endpoint_exists",
+							`This account already has a ${mode} webhook endpoint at this URL (${url}).`,
+							"url",
+						);
+			}
+			return c.json(toEndpoint(added.endpoint), 201);
+		})
+		.openapi(listEndpointsRoute, async (c) => {
+			const rows = await listEndpoints(databaseOf(c.env, c.var.principal.accountId), c.var.principal);
+			return c.json({ data: rows.map(toEndpoint) }, 200);
+		})
+		.openapi(getEndpoint, async (c) => {
+			const { id } = c.req.valid("param");
+			const row = await findEndpoint(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
+			if (row === null) throw notFound(id);
+			return c.json(toEndpoint(row), 200);
+		})
+		.openapi(removeEndpoint, async (c) => {
+			const { id } = c.req.valid("param");
+			if (!(await deleteEndpoint(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id)))
+				throw notFound(id);
+			return c.body(null, 204);
+		})
+		.openapi(pingEndpoint, async (c) => {
+			const { id } = c.req.valid("param");
+			const row = await findEndpoint(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
+			if (row === null) throw notFound(id);
+			const outcome = await sendPing(c.env, { id: row.id, url: row.url, accountId: row.account_id, mode: row.mode });
+			return c.json(outcome, 200);
+		});
+}

@@ -6,7 +6,6 @@
 import type { Owner } from "../accounts/owner.ts";
 import type { KeyMode } from "../accounts/scopes.ts";
 import { newId } from "../ids.ts";
-import { SENT_EVENT_TYPES, type SentEventType } from "./events.ts";
 
 /** The most endpoints an account has in one mode. */
 export const MAX_ENDPOINTS_PER_MODE = 10;
@@ -27,10 +26,10 @@ export type EndpointRow = {
 /** The owner of endpoints: an account in one mode, as every partner resource is owned. */
 export type EndpointOwner = Owner;
 
-/** The event types of a stored endpoint, in the order the service lists them (unknown words dropped). */
-export function subscribedTypes(row: Pick<EndpointRow, "events">): SentEventType[] {
+/** The event types of a stored endpoint, in the order `sent` lists them (words not in it dropped). */
+export function subscribedTypes(row: Pick<EndpointRow, "events">, sent: readonly string[]): string[] {
 	const words = new Set(row.events.split(" "));
-	return SENT_EVENT_TYPES.filter((type) => words.has(type));
+	return sent.filter((type) => words.has(type));
 }
 
 /** Why an endpoint was not added. */
@@ -40,11 +39,13 @@ export type AddRefusal = "limit" | "duplicate_url";
  * Adds an endpoint unless the owner already has MAX_ENDPOINTS_PER_MODE in this mode or one with this
  * URL: one statement decides both, so two concurrent adds cannot pass the limit together. `url` must
  * be normalised (`normalisedUrl`), or another spelling of a registered URL would pass the index.
+ * `events` are stored as `sent` lists them, each once.
  */
 export async function addEndpoint(
 	db: D1Database,
 	owner: EndpointOwner,
-	input: { url: string; events: readonly SentEventType[]; description: string | null },
+	input: { url: string; events: readonly string[]; description: string | null },
+	sent: readonly string[],
 	now: Date,
 ): Promise<{ ok: true; endpoint: EndpointRow } | { ok: false; refusal: AddRefusal }> {
 	const row: EndpointRow = {
@@ -52,7 +53,7 @@ export async function addEndpoint(
 		account_id: owner.accountId,
 		mode: owner.mode,
 		url: input.url,
-		events: SENT_EVENT_TYPES.filter((type) => input.events.includes(type)).join(" "),
+		events: sent.filter((type) => input.events.includes(type)).join(" "),
 		description: input.description,
 		created_at: now.toISOString(),
 	};

@@ -10,16 +10,7 @@ import type { KeyMode } from "../accounts/scopes.ts";
 import type { Cursor } from "../http/cursor.ts";
 import { allConditions, condition, noConditions } from "../http/sql-conditions.ts";
 import { newId, newOrderedId } from "../ids.ts";
-import type { PendingDelivery } from "./delivery-store.ts";
-import {
-	type ClaimEventSubject,
-	type DeliveryStatus,
-	type EventType,
-	type OrderEventSubject,
-	type OrderUpdateSubject,
-	type ShipmentEventSubject,
-	webhookBody,
-} from "./events.ts";
+import type { DeliveryStatus, PendingDelivery } from "./delivery-store.ts";
 
 /**
  * A condition the event's rows are written under, as SQL numbered from ?1 with its values: the
@@ -32,25 +23,36 @@ export function conditionAfter(condition: WriteCondition, offset: number): strin
 	return condition.sql.replace(/\?(\d+)/g, (_match, n: string) => `?${Number(n) + offset}`);
 }
 
-/** An event to record: its type, the order it is about, and whether it is sent (to which URL). */
+/**
+ * An event to record: its id and type, the order it is about, its body, and whether it is sent (to
+ * which URL). The body is the capability's that owns the event (orders', claims'): written and checked
+ * against the event's schema there, and stored, signed and sent here exactly as given, never read.
+ */
 export type NewEvent = {
-	type: EventType;
+	/** From `newEventId`; the body's `id` too. */
+	id: string;
+	type: string;
 	accountId: string;
 	mode: KeyMode;
-	order: OrderEventSubject;
-	/** The shipment a shipment.* event is about. */
-	shipment?: ShipmentEventSubject;
-	/** What an order.updated event says changed. */
-	update?: OrderUpdateSubject;
-	/** The claim a claim.* event is about. */
-	claim?: ClaimEventSubject;
+	orderId: string;
+	/** The body as JSON text: the bytes that are signed and sent. */
+	body: string;
 	/**
 	 * null: recorded and listed, never sent (order.received). Otherwise sent to the order's callback URL
 	 * (none: a `no_endpoint` record) and to every endpoint of the account's mode that subscribes to the type.
 	 */
 	delivery: { url: string | null } | null;
+	/** When it happened; the body's `created_at` too. */
 	createdAt: Date;
 };
+
+/**
+ * A new event's id. Ordered: one move's events share their created_at, and the log lists by
+ * (created_at, id), so a ship's shipment.created always precedes its order.shipped, as they were written.
+ */
+export function newEventId(): string {
+	return newOrderedId("evt");
+}
 
 /** The statements that record an event, and how to read the deliveries they made from their results. */
 export type RecordedEvent = {
@@ -68,20 +70,9 @@ const DELIVERY_INSERT = `INSERT INTO deliveries (id, event_id, endpoint_id, acco
  * `no_endpoint`, and one per subscribed endpoint, in the same batch: the endpoints are read by the
  * insert itself, not before), only when `condition` holds at commit; for the caller's batch.
  */
-export function eventStatements(db: D1Database, event: NewEvent, condition: WriteCondition | null): RecordedEvent {
-	// Ordered: one move's events share their created_at, and the log lists by (created_at, id), so a
-	// ship's shipment.created always precedes its order.shipped, as they were written.
-	const eventId = newOrderedId("evt");
+export function insertEvent(db: D1Database, event: NewEvent, condition: WriteCondition | null): RecordedEvent {
+	const eventId = event.id;
 	const at = event.createdAt.toISOString();
-	const about =
-		event.claim !== undefined
-			? { claim: event.claim }
-			: event.shipment !== undefined
-				? { shipment: event.shipment }
-				: event.update !== undefined
-					? event.update
-					: null;
-	const body = webhookBody(event.type, event.order, eventId, at, about);
 	const renumbered = (offset: number) => (condition === null ? null : conditionAfter(condition, offset));
 	const guard = (offset: number) => {
 		const sql = renumbered(offset);
@@ -94,7 +85,7 @@ export function eventStatements(db: D1Database, event: NewEvent, condition: Writ
 				`INSERT INTO events (id, account_id, mode, order_id, type, body, created_at)
 				 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7${guard(7)}`,
 			)
-			.bind(eventId, event.accountId, event.mode, event.order.id, event.type, body, at, ...guardParams),
+			.bind(eventId, event.accountId, event.mode, event.orderId, event.type, event.body, at, ...guardParams),
 	];
 	if (event.delivery === null) return { eventId, statements, pendingDeliveries: () => [] };
 
@@ -143,7 +134,7 @@ export function eventStatements(db: D1Database, event: NewEvent, condition: Writ
 /** An event with its delivery state, as the event log lists it. */
 export type EventRow = {
 	id: string;
-	type: EventType;
+	type: string;
 	order_id: string;
 	created_at: string;
 	/** The webhook body, as signed and sent, parsed. */
@@ -221,7 +212,7 @@ export async function listEventPage(
 	owner: EventOwner,
 	filter: {
 		orderId?: string;
-		type?: EventType;
+		type?: string;
 		deliveryStatus?: DeliveryStatus;
 		cursor?: Cursor;
 		limit: number;

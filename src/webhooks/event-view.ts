@@ -4,8 +4,9 @@
  */
 import { z } from "@hono/zod-openapi";
 import { dateTime } from "../http/date-time.ts";
+import { DELIVERY_STATUSES } from "./delivery-store.ts";
 import type { EventRow } from "./event-store.ts";
-import { DELIVERY_STATUSES, EVENT_TYPES } from "./events.ts";
+import type { EventTypes } from "./event-types.ts";
 
 const deliveryFields = {
 	id: z.string().openapi({ description: "The delivery's id (`dlv_…`).", example: "dlv_7Hq2" }),
@@ -35,44 +36,50 @@ const DeliverySchema = z
 	.object({ ...deliveryFields, url: z.string().nullable().openapi({ example: "https://example.com/hooks" }) })
 	.openapi("Delivery");
 
-export const EventSchema = z
-	.object({
-		id: z.string().openapi({ example: "evt_9Lq3" }),
-		type: z.enum(EVENT_TYPES).openapi({ example: "order.shipped" }),
-		order_id: z.string().openapi({ example: "ord_3kq9" }),
-		created_at: dateTime(),
-		// `additionalProperties: true`, not zod's `{}`: an empty schema has no type, and Scalar's reader refuses it.
-		body: z.record(z.string(), z.unknown()).openapi({
-			description: "The webhook body, as signed and sent (each event's body is under Webhooks).",
-			additionalProperties: true,
-			example: {
-				id: "evt_9Lq3",
-				event: "order.shipped",
-				created_at: "2026-11-22T10:00:00.000Z",
-				order_id: "ord_3kq9",
-				external_id: "PO-1001",
-				status: "shipped",
-				version: 4,
-				tracking: {
-					carrier: "UPS",
-					number: "1Z999AA10123456784",
-					url: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
+/** The schema of an event as the API shows it, its `type` one of the `listed` names. */
+export function eventSchema(types: EventTypes) {
+	return z
+		.object({
+			id: z.string().openapi({ example: "evt_9Lq3" }),
+			type: z.enum(types.listed).openapi({ example: "order.shipped" }),
+			order_id: z.string().openapi({ example: "ord_3kq9" }),
+			created_at: dateTime(),
+			// `additionalProperties: true`, not zod's `{}`: an empty schema has no type, and Scalar's reader refuses it.
+			body: z.record(z.string(), z.unknown()).openapi({
+				description: "The webhook body, as signed and sent (each event's body is under Webhooks).",
+				additionalProperties: true,
+				example: {
+					id: "evt_9Lq3",
+					event: "order.shipped",
+					created_at: "2026-11-22T10:00:00.000Z",
+					order_id: "ord_3kq9",
+					external_id: "PO-1001",
+					status: "shipped",
+					version: 4,
+					tracking: {
+						carrier: "UPS",
+						number: "1Z999AA10123456784",
+						url: "https://www.ups.com/track?tracknum=1Z999AA10123456784",
+					},
+					shipped_at: "2026-11-22T10:00:00.000Z",
 				},
-				shipped_at: "2026-11-22T10:00:00.000Z",
-			},
-		}),
-		delivery: DeliverySchema.nullable().openapi({
-			description: "The delivery to the order's callback_url; null for events that are not sent (order.received).",
-		}),
-		endpoint_deliveries: z.array(EndpointDeliverySchema).openapi({
-			description:
-				"One delivery per webhook endpoint of the account's mode that subscribed to the event's type when it happened, each with its own attempts and retries.",
-		}),
-	})
-	.openapi("Event");
+			}),
+			delivery: DeliverySchema.nullable().openapi({
+				description: "The delivery to the order's callback_url; null for events that are not sent (order.received).",
+			}),
+			endpoint_deliveries: z.array(EndpointDeliverySchema).openapi({
+				description:
+					"One delivery per webhook endpoint of the account's mode that subscribed to the event's type when it happened, each with its own attempts and retries.",
+			}),
+		})
+		.openapi("Event");
+}
+
+/** An event as the API shows it. */
+export type EventView = z.infer<ReturnType<typeof eventSchema>>;
 
 /** A stored event with its deliveries, as the API shows it. */
-export function toEvent(row: EventRow): z.infer<typeof EventSchema> {
+export function toEvent(row: EventRow): EventView {
 	return {
 		id: row.id,
 		type: row.type,

@@ -8,52 +8,57 @@ import { createApp } from "../http/create-app.ts";
 import { CURSOR_EXAMPLE, decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { dateTime } from "../http/date-time.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
-import { resetForRedelivery } from "./delivery-store.ts";
+import { DELIVERY_STATUSES, resetForRedelivery } from "./delivery-store.ts";
 import { findOwnedEvent, listEventPage } from "./event-store.ts";
-import { EventSchema, toEvent } from "./event-view.ts";
-import { DELIVERY_STATUSES, EVENT_TYPES } from "./events.ts";
+import type { EventTypes } from "./event-types.ts";
+import { eventSchema, toEvent } from "./event-view.ts";
 import { rotateWebhookSecret } from "./secret-store.ts";
 import { deliverSoon } from "./webhook-sender.do.ts";
 
-const EventPageSchema = z
-	.object({ data: z.array(EventSchema), next_cursor: z.string().nullable().openapi({ example: CURSOR_EXAMPLE }) })
-	.openapi("EventPage");
-
-const EventQuery = z.object({
-	order_id: z.string().optional(),
-	type: z.enum(EVENT_TYPES).optional(),
-	delivery_status: z.enum(DELIVERY_STATUSES).optional(),
-	limit: z.coerce.number().int().min(1).max(100).default(20),
-	cursor: z.string().max(512).optional(),
-});
-
-const listEvents = protectedRoute("events:read", {
-	method: "get",
-	path: "/events",
-	tags: ["Events"],
-	summary: "List events, newest first, with their delivery state",
-	description:
-		"Events are kept for the retention window, 90 days: a UTC day's events leave the log together, with their deliveries, once the whole day is older than that (so an event is kept 90 to 91 days; the service archives them). An event that has left is not listed, a page ends before it, and `POST /v1/events/{id}/redeliver` answers 404 `event_not_found` for it. An event whose delivery is still pending or retrying stays until it is finished.",
-	request: { query: EventQuery },
-	responses: { 200: jsonResponse(EventPageSchema, "A page of events."), ...errorResponses(422) },
-});
-
 const EventIdParams = z.object({ id: z.string().openapi({ param: { name: "id", in: "path" }, example: "evt_4Zq" }) });
 
-const redeliver = protectedRoute("events:read", {
-	method: "post",
-	path: "/events/{id}/redeliver",
-	tags: ["Events"],
-	summary:
-		"Send an event again (also after it failed), to its callback_url and to each endpoint it went to that still exists",
-	description:
-		"An event older than the retention window (90 days) has been archived and answers 404 `event_not_found`, with a message that says so.",
-	request: { params: EventIdParams },
-	responses: {
-		200: jsonResponse(EventSchema, "The event, its deliveries pending again."),
-		...errorResponses(404, 409),
-	},
-});
+/** The event log's routes: an event's `type` (and the list's filter on it) is one of the `listed` names. */
+function eventLogRoutes(types: EventTypes) {
+	const EventSchema = eventSchema(types);
+	const EventPageSchema = z
+		.object({ data: z.array(EventSchema), next_cursor: z.string().nullable().openapi({ example: CURSOR_EXAMPLE }) })
+		.openapi("EventPage");
+
+	const EventQuery = z.object({
+		order_id: z.string().optional(),
+		type: z.enum(types.listed).optional(),
+		delivery_status: z.enum(DELIVERY_STATUSES).optional(),
+		limit: z.coerce.number().int().min(1).max(100).default(20),
+		cursor: z.string().max(512).optional(),
+	});
+
+	const listEvents = protectedRoute("events:read", {
+		method: "get",
+		path: "/events",
+		tags: ["Events"],
+		summary: "List events, newest first, with their delivery state",
+		description:
+			"Events are kept for the retention window, 90 days: a UTC day's events leave the log together, with their deliveries, once the whole day is older than that (so an event is kept 90 to 91 days; the service archives them). An event that has left is not listed, a page ends before it, and `POST /v1/events/{id}/redeliver` answers 404 `event_not_found` for it. An event whose delivery is still pending or retrying stays until it is finished.",
+		request: { query: EventQuery },
+		responses: { 200: jsonResponse(EventPageSchema, "A page of events."), ...errorResponses(422) },
+	});
+
+	const redeliver = protectedRoute("events:read", {
+		method: "post",
+		path: "/events/{id}/redeliver",
+		tags: ["Events"],
+		summary:
+			"Send an event again (also after it failed), to its callback_url and to each endpoint it went to that still exists",
+		description:
+			"An event older than the retention window (90 days) has been archived and answers 404 `event_not_found`, with a message that says so.",
+		request: { params: EventIdParams },
+		responses: {
+			200: jsonResponse(EventSchema, "The event, its deliveries pending again."),
+			...errorResponses(404, 409),
+		},
+	});
+	return { listEvents, redeliver };
+}
 
 const rotateSecret = protectedRoute("orders:write", {
 	method: "post",
@@ -83,57 +88,63 @@ function notFoundMessage(env: Env, id: string): string {
 	return `No event ${id}. Events older than ${days} days are archived: no longer listed or redelivered.`;
 }
 
-/** The event log, redelivery and secret rotation. */
-export const webhookRoutes = createApp<AuthedEnv>()
-	.openapi(listEvents, async (c) => {
-		const query = c.req.valid("query");
-		const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-		const results = await listEventPage(databaseOf(c.env, c.var.principal.accountId), c.var.principal, {
-			orderId: query.order_id,
-			type: query.type,
-			deliveryStatus: query.delivery_status,
-			cursor,
-			limit: query.limit,
-		});
-		const page = results.slice(0, query.limit);
-		const last = page.at(-1);
-		return c.json(
-			{
-				data: page.map(toEvent),
-				next_cursor:
-					results.length > query.limit && last !== undefined
-						? encodeCursor({ createdAt: last.created_at, id: last.id })
-						: null,
-			},
-			200,
-		);
-	})
-	.openapi(redeliver, async (c) => {
-		const { id } = c.req.valid("param");
-		const event = await findOwnedEvent(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
-		if (event === null) throw new ApiError("event_not_found", notFoundMessage(c.env, id), "id");
-		if (event.d_status === null) throw new ApiError("event_never_sent", `Event ${id} is recorded, never sent.`);
-		const deliveries = await resetForRedelivery(databaseOf(c.env, c.var.principal.accountId), id, new Date());
-		if (deliveries.length === 0) {
-			throw new ApiError(
-				"event_has_no_destination",
-				`Event ${id} has no callback_url or webhook endpoint to be sent to.`,
+/**
+ * The event log, redelivery and secret rotation. `types` are the names of the events the service
+ * records, from the capabilities that own them (the app gathers them).
+ */
+export function webhookRoutes(types: EventTypes) {
+	const { listEvents, redeliver } = eventLogRoutes(types);
+	return createApp<AuthedEnv>()
+		.openapi(listEvents, async (c) => {
+			const query = c.req.valid("query");
+			const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+			const results = await listEventPage(databaseOf(c.env, c.var.principal.accountId), c.var.principal, {
+				orderId: query.order_id,
+				type: query.type,
+				deliveryStatus: query.delivery_status,
+				cursor,
+				limit: query.limit,
+			});
+			const page = results.slice(0, query.limit);
+			const last = page.at(-1);
+			return c.json(
+				{
+					data: page.map(toEvent),
+					next_cursor:
+						results.length > query.limit && last !== undefined
+							? encodeCursor({ createdAt: last.created_at, id: last.id })
+							: null,
+				},
+				200,
 			);
-		}
-		await deliverSoon(c.env, deliveries);
-		const updated = await findOwnedEvent(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
-		if (updated === null) throw new ApiError("event_not_found", notFoundMessage(c.env, id), "id");
-		return c.json(toEvent(updated), 200);
-	})
-	.openapi(rotateSecret, async (c) => {
-		const { accountId, mode } = c.var.principal;
-		const secret = generateWebhookSecret();
-		const { previousExpiresAt } = await rotateWebhookSecret(
-			directoryDatabase(c.env),
-			accountId,
-			mode,
-			secret,
-			new Date(),
-		);
-		return c.json({ webhook_secret: secret, mode, previous_secrets_expire_at: previousExpiresAt }, 201);
-	});
+		})
+		.openapi(redeliver, async (c) => {
+			const { id } = c.req.valid("param");
+			const event = await findOwnedEvent(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
+			if (event === null) throw new ApiError("event_not_found", notFoundMessage(c.env, id), "id");
+			if (event.d_status === null) throw new ApiError("event_never_sent", `Event ${id} is recorded, never sent.`);
+			const deliveries = await resetForRedelivery(databaseOf(c.env, c.var.principal.accountId), id, new Date());
+			if (deliveries.length === 0) {
+				throw new ApiError(
+					"event_has_no_destination",
+					`Event ${id} has no callback_url or webhook endpoint to be sent to.`,
+				);
+			}
+			await deliverSoon(c.env, deliveries);
+			const updated = await findOwnedEvent(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
+			if (updated === null) throw new ApiError("event_not_found", notFoundMessage(c.env, id), "id");
+			return c.json(toEvent(updated), 200);
+		})
+		.openapi(rotateSecret, async (c) => {
+			const { accountId, mode } = c.var.principal;
+			const secret = generateWebhookSecret();
+			const { previousExpiresAt } = await rotateWebhookSecret(
+				directoryDatabase(c.env),
+				accountId,
+				mode,
+				secret,
+				new Date(),
+			);
+			return c.json({ webhook_secret: secret, mode, previous_secrets_expire_at: previousExpiresAt }, 201);
+		});
+}

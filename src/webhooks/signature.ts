@@ -1,8 +1,8 @@
 /**
- * The `SVC-Signature` webhook header: `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, raw body)>`, and
- * the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`) beside it.
+ * The `SVC-Signature` webhook header: `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, raw body)>`. The
+ * Standard Webhooks headers beside it are standard-webhooks.ts's.
  *
- * Self-contained on purpose (Web Crypto only, no project imports): a partner can copy
+ * Self-contained on purpose (Web Crypto only, no imports at all): a partner can copy
  * `verifySignature` into their receiver as it is.
  */
 
@@ -94,37 +94,4 @@ export async function verifySignature(
 		// For instance a secret Web Crypto refuses as a key: a receiver wants a no, not a crash.
 		return false;
 	}
-}
-
-/** The Standard Webhooks signing key of a secret as issued: the bytes of its base64 after `whsec_`. */
-function standardKeyBytes(secret: string): Uint8Array {
-	const encoded = secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret;
-	return Uint8Array.from(atob(encoded), (character) => character.charCodeAt(0));
-}
-
-async function standardSignature(secret: string, signedContent: string): Promise<string> {
-	const key = await crypto.subtle.importKey("raw", standardKeyBytes(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-		"sign",
-	]);
-	const digest = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(signedContent)));
-	return btoa(String.fromCharCode(...digest));
-}
-
-/**
- * The Standard Webhooks headers (standardwebhooks.com): `webhook-id` (the event's id, the same on
- * every retry), `webhook-timestamp` (unix seconds of this attempt) and `webhook-signature`, one
- * `v1,<base64 HMAC-SHA256>` per secret (new first during a rotation) over `id.timestamp.body`, keyed
- * by the secret as its libraries read it: the base64 after `whsec_`.
- */
-export async function standardWebhookHeaders(
-	messageId: string,
-	rawBody: string,
-	secrets: readonly string[],
-	nowSeconds: number,
-): Promise<Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string>> {
-	if (secrets.length === 0) throw new TypeError("standardWebhookHeaders needs at least one secret");
-	const timestamp = String(Math.floor(nowSeconds));
-	const content = `${messageId}.${timestamp}.${rawBody}`;
-	const signatures = await Promise.all(secrets.map(async (secret) => `v1,${await standardSignature(secret, content)}`));
-	return { "webhook-id": messageId, "webhook-timestamp": timestamp, "webhook-signature": signatures.join(" ") };
 }

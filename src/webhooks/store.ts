@@ -1,14 +1,15 @@
 /**
  * What other capabilities use of the webhooks' tables, and the only file of them they import: an
- * order's move adds the statements that record its event to its own batch, then hands the deliveries
- * they made to their senders. The statements live a file per table family: secret-store.ts,
- * event-store.ts, delivery-store.ts.
+ * order's move adds the statements that record its event (a body the event's owner wrote and checked)
+ * to its own batch, then hands the deliveries they made to their senders. The statements live a file
+ * per table family: secret-store.ts, event-store.ts, delivery-store.ts.
  */
 export type { PendingDelivery } from "./delivery-store.ts";
 export {
 	conditionAfter,
-	eventStatements,
+	insertEvent,
 	type NewEvent,
+	newEventId,
 	type RecordedEvent,
 	type WriteCondition,
 } from "./event-store.ts";

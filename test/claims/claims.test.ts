@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { CLAIM_EVENT_SCHEMAS } from "../../src/claims/events.ts";
 import type { Claim } from "../../src/claims/schema.ts";
 import type { ErrorCode } from "../../src/error-catalog.ts";
-import { WEBHOOK_EVENT_SCHEMAS } from "../../src/webhooks/event-schemas.ts";
 import { api, createPartner, ISO_UTC } from "../helpers.ts";
 import { eventsOf } from "../orders/order-helpers.ts";
 import { buildTiff } from "../print-files/fixtures/tiff.ts";
@@ -37,7 +37,7 @@ describe("POST /v1/orders/{id}/claims", () => {
 		const created = (await eventsOf(order.id)).filter((event) => event.type === "claim.created");
 		expect(created).toHaveLength(1);
 		expect(created[0]?.body).toMatchObject({ event: "claim.created", order_id: order.id, claim });
-		expect(WEBHOOK_EVENT_SCHEMAS["claim.created"].strict().safeParse(created[0]?.body).success).toBe(true);
+		expect(CLAIM_EVENT_SCHEMAS["claim.created"].strict().safeParse(created[0]?.body).success).toBe(true);
 	});
 
 	it("another account's order is a 404, and so is the same account's order through the other mode's key", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { CLAIM_EVENT_SCHEMAS } from "../../src/claims/events.ts";
 import type { Claim } from "../../src/claims/schema.ts";
-import { WEBHOOK_EVENT_SCHEMAS } from "../../src/webhooks/event-schemas.ts";
 import { api, createKeyWithScopes, ISO_UTC, send } from "../helpers.ts";
 import { eventsOf, readOrder } from "../orders/order-helpers.ts";
 import { ageShipment, damagedBody, deliveredOrder, expectCode, postClaimOk, shippedOrder } from "./claim-helpers.ts";
@@ -40,7 +40,7 @@ describe("POST /v1/ops/claims/{id}/approve and /reject", () => {
 		const events = (await eventsOf(order.id)).filter((event) => event.type === "claim.approved");
 		expect(events).toHaveLength(1);
 		expect(events[0]?.body).toMatchObject({ claim: approved });
-		expect(WEBHOOK_EVENT_SCHEMAS["claim.approved"].strict().safeParse(events[0]?.body).success).toBe(true);
+		expect(CLAIM_EVENT_SCHEMAS["claim.approved"].strict().safeParse(events[0]?.body).success).toBe(true);
 	});
 
 	it("a lost shipment's refund adds the claimed units' share of shipping, rounded down", async () => {
@@ -69,7 +69,7 @@ describe("POST /v1/ops/claims/{id}/approve and /reject", () => {
 		});
 		const events = (await eventsOf(order.id)).filter((event) => event.type === "claim.rejected");
 		expect(events).toHaveLength(1);
-		expect(WEBHOOK_EVENT_SCHEMAS["claim.rejected"].strict().safeParse(events[0]?.body).success).toBe(true);
+		expect(CLAIM_EVENT_SCHEMAS["claim.rejected"].strict().safeParse(events[0]?.body).success).toBe(true);
 		await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));
 	});
 

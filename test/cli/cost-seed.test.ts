@@ -10,7 +10,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
 import { seedAccountsSql, seedOrdersSql } from "../../scripts/lib/cost-seed.ts";
-import { ClaimBody } from "../../src/webhooks/event-schemas.ts";
+import { ClaimBody } from "../../src/claims/events.ts";
 
 const MIGRATIONS = path.join(import.meta.dirname, "..", "..", "migrations");
 const ACCOUNTS = Array.from({ length: 100 }, (_, index) => `acct_seed${String(index).padStart(3, "0")}`);

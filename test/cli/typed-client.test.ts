@@ -31,7 +31,7 @@ import { buildOpenApiDocument } from "../../scripts/lib/openapi-document.ts";
 import { PROJECT_ROOT } from "../../scripts/lib/wrangler.ts";
 import { generateWebhookSecret } from "../../src/accounts/keys.ts";
 import type { NewAccount } from "../../src/admin/provisioning.ts";
-import { standardWebhookHeaders } from "../../src/webhooks/signature.ts";
+import { standardWebhookHeaders } from "../../src/webhooks/standard-webhooks.ts";
 
 /** What a call answers, as openapi-fetch types it: data on success, error otherwise. */
 type Answer<Data, Failure> = { data?: Data; error?: Failure; response: Response };
@@ -336,7 +336,7 @@ describe("verifyWebhook", () => {
 	}
 
 	it("accepts a body the service's own signing signed with the secret as issued, and returns it typed", async () => {
-		const headers = await standardWebhookHeaders(shipped.id, body, [secret], now());
+		const headers = standardWebhookHeaders(shipped.id, body, [secret], now());
 		const event = await verifyWebhook(body, headers, secret);
 		expect(event).toEqual(shipped);
 		expectTypeOf(event).toEqualTypeOf<WebhookEvent>();
@@ -351,7 +351,7 @@ describe("verifyWebhook", () => {
 
 	it("accepts during a rotation, whichever of the two secrets the receiver holds", async () => {
 		const next = generateWebhookSecret();
-		const headers = await standardWebhookHeaders(shipped.id, body, [next, secret], now());
+		const headers = standardWebhookHeaders(shipped.id, body, [next, secret], now());
 		expect(headers["webhook-signature"].split(" ")).toHaveLength(2);
 		expect((await verifyWebhook(body, headers, secret)).id).toBe(shipped.id);
 		expect((await verifyWebhook(body, headers, next)).id).toBe(shipped.id);
@@ -362,13 +362,13 @@ describe("verifyWebhook", () => {
 		expect(WEBHOOK_EVENT_TYPES).toEqual(expect.arrayContaining(["order.in_production", "order.shipped"]));
 		for (const type of WEBHOOK_EVENT_TYPES) {
 			const signedBody = JSON.stringify({ id: `evt_${type}`, event: type });
-			const headers = await standardWebhookHeaders(`evt_${type}`, signedBody, [secret], now());
+			const headers = standardWebhookHeaders(`evt_${type}`, signedBody, [secret], now());
 			expect((await verifyWebhook(signedBody, headers, secret)).event).toBe(type);
 		}
 	});
 
 	it("refuses a tampered body, a wrong secret, a changed id and a signature that is not v1", async () => {
-		const headers = await standardWebhookHeaders(shipped.id, body, [secret], now());
+		const headers = standardWebhookHeaders(shipped.id, body, [secret], now());
 		const tampered = body.replace('"version":4', '"version":5');
 		expect(tampered).not.toBe(body);
 		expect((await refusal(verifyWebhook(tampered, headers, secret))).reason).toBe("no_matching_signature");
@@ -388,26 +388,26 @@ describe("verifyWebhook", () => {
 	});
 
 	it("refuses a timestamp more than 5 minutes old or ahead, or not a number", async () => {
-		const old = await standardWebhookHeaders(shipped.id, body, [secret], now() - 301);
+		const old = standardWebhookHeaders(shipped.id, body, [secret], now() - 301);
 		const stale = await refusal(verifyWebhook(body, old, secret));
 		expect(stale.reason).toBe("timestamp_out_of_tolerance");
 		expect(stale.message).toMatch(/ago/);
-		const ahead = await standardWebhookHeaders(shipped.id, body, [secret], now() + 301);
+		const ahead = standardWebhookHeaders(shipped.id, body, [secret], now() + 301);
 		expect((await refusal(verifyWebhook(body, ahead, secret))).reason).toBe("timestamp_out_of_tolerance");
 		// Just inside the window, and a tolerance of one's own.
-		const recent = await standardWebhookHeaders(shipped.id, body, [secret], now() - 290);
+		const recent = standardWebhookHeaders(shipped.id, body, [secret], now() - 290);
 		expect((await verifyWebhook(body, recent, secret)).id).toBe(shipped.id);
 		expect((await refusal(verifyWebhook(body, recent, secret, { toleranceSeconds: 60 }))).reason).toBe(
 			"timestamp_out_of_tolerance",
 		);
 
-		const headers = await standardWebhookHeaders(shipped.id, body, [secret], now());
+		const headers = standardWebhookHeaders(shipped.id, body, [secret], now());
 		const garbled = { ...headers, "webhook-timestamp": "yesterday" };
 		expect((await refusal(verifyWebhook(body, garbled, secret))).reason).toBe("invalid_timestamp");
 	});
 
 	it("refuses missing headers, a secret that is not one, and a signed body that is not a known event", async () => {
-		const headers = await standardWebhookHeaders(shipped.id, body, [secret], now());
+		const headers = standardWebhookHeaders(shipped.id, body, [secret], now());
 		for (const name of ["webhook-id", "webhook-timestamp", "webhook-signature"] as const) {
 			const { [name]: _left, ...rest } = headers;
 			const missing = await refusal(verifyWebhook(body, rest, secret));
@@ -418,9 +418,9 @@ describe("verifyWebhook", () => {
 		expect((await refusal(verifyWebhook(body, headers, []))).reason).toBe("invalid_secret");
 
 		const unknown = JSON.stringify({ ...shipped, event: "order.teleported" });
-		const signed = await standardWebhookHeaders(shipped.id, unknown, [secret], now());
+		const signed = standardWebhookHeaders(shipped.id, unknown, [secret], now());
 		expect((await refusal(verifyWebhook(unknown, signed, secret))).reason).toBe("unknown_event");
-		const notJson = await standardWebhookHeaders(shipped.id, "ok", [secret], now());
+		const notJson = standardWebhookHeaders(shipped.id, "ok", [secret], now());
 		expect((await refusal(verifyWebhook("ok", notJson, secret))).reason).toBe("invalid_body");
 	});
 });

@@ -12,7 +12,8 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/dev-server.ts";
 import { PROJECT_ROOT } from "../../scripts/lib/wrangler.ts";
-import { signatureHeader, standardWebhookHeaders } from "../../src/webhooks/signature.ts";
+import { signatureHeader } from "../../src/webhooks/signature.ts";
+import { standardWebhookHeaders } from "../../src/webhooks/standard-webhooks.ts";
 
 const run = promisify(execFile);
 const SECRET = "whsec_dGhpcyBpcyBhIHRlc3Qgc2VjcmV0IGtleSEh";
@@ -75,7 +76,7 @@ describe("the openssl recipe in docs/webhooks.md", () => {
 			headers: {
 				"Content-Type": "application/json",
 				"SVC-Signature": await signatureHeader(body, [SECRET], now),
-				...(await standardWebhookHeaders("evt_recipe1", body, [SECRET], now)),
+				...standardWebhookHeaders("evt_recipe1", body, [SECRET], now),
 			},
 			body,
 		});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { OPENAPI_PATH } from "../../src/openapi/document.ts";
-import { SENT_EVENT_TYPES } from "../../src/webhooks/events.ts";
+import { SENT_EVENT_TYPES } from "../../src/openapi/event-catalog.ts";
 import { api } from "../helpers.ts";
 
 type Document = { info: { description: string }; webhooks?: Record<string, unknown> };

@@ -6,13 +6,13 @@ import {
 	waitOnExecutionContext,
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { Webhook } from "standardwebhooks";
+import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index.ts";
+import { SENT_ORDER_EVENT_SCHEMAS } from "../../src/orders/events.ts";
 import type { Order } from "../../src/orders/response.ts";
 import { attemptDelivery } from "../../src/webhooks/deliver.ts";
 import type { DeliveryMessage } from "../../src/webhooks/enqueue.ts";
-import { WEBHOOK_EVENT_SCHEMAS } from "../../src/webhooks/event-schemas.ts";
 import { verifySignature } from "../../src/webhooks/signature.ts";
 import { OVERDUE_MS } from "../../src/webhooks/sweep.ts";
 import { startDelivery } from "../../src/webhooks/webhook-sender.do.ts";
@@ -77,6 +77,17 @@ async function freshOwner() {
 	return { partner, owner: { accountId: partner.account.id, mode: "live" as const } };
 }
 
+/** The Standard Webhooks headers of a received request, as `Webhook.verify` takes them. */
+function standardHeadersOf(
+	request: ReceivedRequest,
+): Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string> {
+	return {
+		"webhook-id": request.headers["webhook-id"] ?? "",
+		"webhook-timestamp": request.headers["webhook-timestamp"] ?? "",
+		"webhook-signature": request.headers["webhook-signature"] ?? "",
+	};
+}
+
 /** Asserts `at` is `base` + `seconds` (±10%). */
 function expectAfter(at: string | null, base: Date, seconds: number, jitter = 0.1) {
 	expect(at).not.toBeNull();
@@ -139,7 +150,7 @@ describe("webhook delivery", () => {
 		expect(Object.keys(body).sort()).toEqual([...ORDER_SHIPPED_FIELDS].sort());
 		expect(standard["webhook-id"]).toBe(eventId);
 		// The body is exactly what the document's webhooks say: no field more, none less.
-		expect(WEBHOOK_EVENT_SCHEMAS["order.shipped"].strict().safeParse(body).success).toBe(true);
+		expect(SENT_ORDER_EVENT_SCHEMAS["order.shipped"].strict().safeParse(body).success).toBe(true);
 		expect(body).toMatchObject({
 			id: eventId,
 			version: order.version,
@@ -158,6 +169,60 @@ describe("webhook delivery", () => {
 		expect(row.delivered_at).not.toBeNull();
 		expect(row.next_attempt_at).toBeNull();
 	}, 30_000);
+
+	it("a delivery carries Standard Webhooks headers that standardwebhooks' Webhook.verify accepts with the mode's secret as issued", async () => {
+		const { partner, owner } = await freshOwner();
+		const url = hookUrl("ok");
+		const { eventId, deliveryId } = await storedEvent(owner, url);
+		expect(await attemptDelivery(env, deliveryId)).toEqual({ kind: "done" });
+		const [request] = await waitForReceived(url);
+		if (request === undefined) throw new Error("nothing arrived");
+		const standard = standardHeadersOf(request);
+		expect(standard["webhook-id"]).toBe(eventId);
+		expect(standard["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]+={0,2}$/);
+		// The documented secret: webhook_secret exactly as issued, `whsec_` and all, handed to the library.
+		expect(new Webhook(partner.webhook_secret).verify(request.body, standard)).toEqual(JSON.parse(request.body));
+		// The other mode's secret is another key.
+		expect(() => new Webhook(partner.webhook_secrets.test).verify(request.body, standard)).toThrow();
+	});
+
+	it("a tampered body, or one moved to another event id, is refused by Webhook.verify", async () => {
+		const { partner, owner } = await freshOwner();
+		const url = hookUrl("ok");
+		const { deliveryId } = await storedEvent(owner, url);
+		await attemptDelivery(env, deliveryId);
+		const [request] = await waitForReceived(url);
+		if (request === undefined) throw new Error("nothing arrived");
+		const standard = standardHeadersOf(request);
+		const verifier = new Webhook(partner.webhook_secret);
+		const tampered = request.body.replace('"in_production"', '"delivered"');
+		expect(tampered).not.toBe(request.body);
+		expect(() => verifier.verify(tampered, standard)).toThrow(WebhookVerificationError);
+		expect(() => verifier.verify(`${request.body} `, standard)).toThrow(WebhookVerificationError);
+		expect(() => verifier.verify(request.body, { ...standard, "webhook-id": "evt_other" })).toThrow(
+			WebhookVerificationError,
+		);
+	});
+
+	it("the SVC-Signature beside them is unchanged: t, then the hex HMAC-SHA256 of the raw body keyed with the whole secret text", async () => {
+		const { partner, owner } = await freshOwner();
+		const url = hookUrl("ok");
+		const { deliveryId } = await storedEvent(owner, url);
+		await attemptDelivery(env, deliveryId);
+		const [request] = await waitForReceived(url);
+		if (request === undefined) throw new Error("nothing arrived");
+		const key = await crypto.subtle.importKey(
+			"raw",
+			new TextEncoder().encode(partner.webhook_secret),
+			{ name: "HMAC", hash: "SHA-256" },
+			false,
+			["sign"],
+		);
+		const digest = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(request.body)));
+		const hex = Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+		// Signed at the same moment as the Standard Webhooks headers.
+		expect(request.headers["svc-signature"]).toBe(`t=${request.headers["webhook-timestamp"]},v1=${hex}`);
+	});
 
 	it("retries a receiver that answers 500 three times on the schedule, then delivers on the 4th attempt", async () => {
 		const { partner, owner } = await freshOwner();

@@ -5,6 +5,7 @@ import type { KeyMode } from "../../src/accounts/scopes.ts";
 import { encodeCursor } from "../../src/http/cursor.ts";
 import { newId } from "../../src/ids.ts";
 import worker from "../../src/index.ts";
+import { eventStatements } from "../../src/orders/event-statements.ts";
 import { eventSubject, newOrderRow } from "../../src/orders/rows.ts";
 import { insertOrder } from "../../src/orders/store.ts";
 import {
@@ -18,7 +19,6 @@ import {
 } from "../../src/webhooks/archive.ts";
 import { archivePartKey, listDayParts } from "../../src/webhooks/archive-parts.ts";
 import { deleteArchivedEvents } from "../../src/webhooks/event-store.ts";
-import { eventStatements } from "../../src/webhooks/store.ts";
 import { api, createAdminKey, createKeyWithScopes, createPartner, expectError, insertKeyRow } from "../helpers.ts";
 import { externalId, SHIP_TO } from "../orders/order-helpers.ts";
 import { hookUrl, storedEvent } from "./webhook-helpers.ts";

@@ -1,7 +1,5 @@
-import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { generateWebhookSecret } from "../../src/accounts/keys.ts";
-import { signatureHeader, standardWebhookHeaders, verifySignature } from "../../src/webhooks/signature.ts";
+import { signatureHeader, verifySignature } from "../../src/webhooks/signature.ts";
 import { digestsOf } from "./webhook-helpers.ts";
 
 const NOW = 1_800_000_000;
@@ -168,34 +166,5 @@ describe("verifySignature", () => {
 			const header = await signatureHeader(BODY, [SECRET, OLD_SECRET], NOW);
 			expect(await verifySignature(BODY, header, ["whsec_unrelated"], TOLERANCE)).toBe(false);
 		});
-	});
-});
-
-describe("standardWebhookHeaders", () => {
-	const issued = "whsec_Zm9yMjRieXRlc29ma2V5bWF0ZXJpYWwhIQ00";
-	const rotatedFrom = "whsec_b2xkc2VjcmV0b2xkc2VjcmV0b2xkc2VjcmV0";
-
-	it("signs id.timestamp.body as the standardwebhooks library verifies, with the secret as issued", async () => {
-		const body = JSON.stringify({ id: "evt_1", event: "order.shipped" });
-		const now = Math.floor(Date.now() / 1000);
-		const headers = await standardWebhookHeaders("evt_1", body, [issued], now);
-		expect(headers["webhook-id"]).toBe("evt_1");
-		expect(headers["webhook-timestamp"]).toBe(String(now));
-		expect(new Webhook(issued).verify(body, headers)).toEqual(JSON.parse(body));
-		expect(() => new Webhook(rotatedFrom).verify(body, headers)).toThrow();
-	});
-
-	it("during a rotation carries one v1 per secret, new first, and either verifies", async () => {
-		const body = "{}";
-		const headers = await standardWebhookHeaders("evt_2", body, [issued, rotatedFrom], Math.floor(Date.now() / 1000));
-		expect(headers["webhook-signature"].split(" ")).toHaveLength(2);
-		expect(new Webhook(issued).verify(body, headers)).toEqual({});
-		expect(new Webhook(rotatedFrom).verify(body, headers)).toEqual({});
-	});
-
-	it("a service secret (whsec_ and 32 base62 characters) is a valid Standard Webhooks secret", async () => {
-		const secret = generateWebhookSecret();
-		const headers = await standardWebhookHeaders("evt_3", "{}", [secret], Math.floor(Date.now() / 1000));
-		expect(new Webhook(secret).verify("{}", headers)).toEqual({});
 	});
 });
