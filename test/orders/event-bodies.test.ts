@@ -3,6 +3,7 @@ import {
 	checkedBody,
 	ORDER_EVENT_TYPES,
 	type OrderEvent,
+	type OrderEventBody,
 	type OrderEventSubject,
 	type OrderEventType,
 	orderEventBody,
@@ -98,6 +99,13 @@ describe("orderEventBody", () => {
 			const body = parsed(orderEventBody(eventOf(type, about), "evt_3"));
 			expect(SENT_ORDER_EVENT_SCHEMAS[type].strict().safeParse(body).success, type).toBe(true);
 		}
+	});
+
+	it("types a body by its schema: an order.shipped's tracking is the order's", () => {
+		const text = orderEventBody(eventOf("order.shipped", AFTER["order.shipped"]), "evt_7");
+		const shipped: OrderEventBody<"order.shipped"> = SENT_ORDER_EVENT_SCHEMAS["order.shipped"].parse(JSON.parse(text));
+		expect(shipped.tracking).toEqual(TRACKING);
+		expect(shipped.status).toBe("shipped");
 	});
 
 	it("writes {} for an order without metadata", () => {
