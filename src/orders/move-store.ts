@@ -1,10 +1,11 @@
 /**
- * What a move writes: the order row at its new version, its item changes, its history row, and its
- * event with the webhook deliveries, all in one batch that applies only over the version it was read at.
+ * What a move writes (the state machine's, a shipment's, a partner's change): the order row at its new
+ * version, its item changes, its history row, and its event with the webhook deliveries, all in one
+ * batch that applies only over the version it was read at.
  */
 
 import { updateRow } from "../http/sql-rows.ts";
-import type { OrderEventType, ShipmentEventType } from "../webhooks/events.ts";
+import type { OrderEventType, OrderUpdateSubject, ShipmentEventType } from "../webhooks/events.ts";
 import { eventStatements, type PendingDelivery, type RecordedEvent } from "../webhooks/store.ts";
 import { changedItemColumnValues, versionedColumnValues } from "./columns.ts";
 import { shownCosts } from "./costs.ts";
@@ -133,13 +134,19 @@ function moveStatements(
 		record(shipmentEvent);
 	}
 	if (event === null) return { statements, recorded };
-	// A fix of items is an order.updated: it says what changed, and the costs as the fix leaves them.
-	const fixed =
-		made.move.kind === "fix_items"
-			? { update: { changes: made.move.changes ?? [], costs: shownCosts(after.costs) } }
-			: {};
-	record(eventStatements(db, { ...newEvent, type: event, ...fixed, delivery: { url: after.callback_url } }, condition));
+	const said = updateSaid(made.move, after);
+	record(eventStatements(db, { ...newEvent, type: event, ...said, delivery: { url: after.callback_url } }, condition));
 	return { statements, recorded };
+}
+
+/**
+ * What the `order.updated` event of a move says changed: a partner's change its own fields, a fix of
+ * items the items and the costs as the fix leaves them. Other moves' events say nothing of it.
+ */
+function updateSaid(move: RecordedMove, after: OrderRow): { update?: OrderUpdateSubject } {
+	if (move.kind === "update") return { update: move.update };
+	if (move.kind === "fix_items") return { update: { changes: move.changes ?? [], costs: shownCosts(after.costs) } };
+	return {};
 }
 
 /** An item's change, written only where its order's row carries `after`'s token (the move's update applied). */

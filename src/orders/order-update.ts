@@ -19,15 +19,13 @@ import { type Refusal, refusal } from "../problem.ts";
 import { piecesFactsWith } from "../quotes/facts.ts";
 import { cartShippingOptions, notOffered, pricePiece } from "../quotes/price-quote.ts";
 import type { OrderUpdateSubject } from "../webhooks/events.ts";
-import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
 import { type OrderCosts, shownCosts } from "./costs.ts";
 import { mergeMetadata } from "./metadata.ts";
-import { StaleOrder } from "./move-store.ts";
+import type { MoveStep } from "./move-store.ts";
 import { shippingChange } from "./order-actions.ts";
 import type { OrderRow, StoredOrder } from "./rows.ts";
 import { findOwnedOrder } from "./store.ts";
 import type { UpdateOrderInput } from "./update-schema.ts";
-import { writeUpdate } from "./update-store.ts";
 
 /** What the change did to the costs, or null when they stayed as they were. */
 export type CostsChanged = { shipping: { from: number; to: number }; total: { from: number; to: number } } | null;
@@ -60,15 +58,23 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Applies `input` to `owner`'s order `orderId` as it is now in D1, and writes it with its
- * `order.updated` event unless nothing changes (then the order is answered as it is, and no event is
- * recorded). A write overtaken by another move of the order is refused with the order's status.
+ * A change as planned, before it is written: the order as read and, unless nothing changes, the step
+ * that writes it (the row at its new version and its `order.updated` event), with what it did to the
+ * costs. The order's Durable Object writes the step over the version read.
  */
-export async function applyUpdate(
+export type PlannedUpdate =
+	| { ok: true; stored: StoredOrder; step: MoveStep | null; costsChanged: CostsChanged }
+	| Exclude<UpdateOutcome, { ok: true }>;
+
+/**
+ * Applies `input` to `owner`'s order `orderId` as it is now in D1: the step that writes it, or none
+ * when nothing changes (then the order is answered as it is, and no event is recorded), or why not.
+ */
+export async function planUpdate(
 	env: Env,
 	{ owner, orderId, input }: UpdateRequest,
 	now: Date,
-): Promise<UpdateOutcome> {
+): Promise<PlannedUpdate> {
 	const stored = await findOwnedOrder(databaseOf(env, owner.accountId), owner, orderId);
 	if (stored === null) return { ok: false, kind: "not_found", message: `No order ${orderId}.` };
 	const { order } = stored;
@@ -110,27 +116,30 @@ export async function applyUpdate(
 			after = { ...after, metadata: merged.metadata };
 		}
 	}
-	if (changes.length === 0) return { ok: true, order: stored, costsChanged: null };
+	if (changes.length === 0) return { ok: true, stored, step: null, costsChanged: null };
+	// A new version at the same status: the time the status was entered stays.
 	after = { ...after, version: order.version + 1, write_token: randomBase62(16) };
-	try {
-		const deliveries = await writeUpdate(
-			databaseOf(env, owner.accountId),
-			order,
-			after,
-			{ changes, costs: shownCosts(after.costs) },
-			now,
-		);
-		await deliverSoon(env, deliveries);
-	} catch (error) {
-		if (!(error instanceof StaleOrder)) throw error;
-		return {
-			ok: false,
-			kind: "refused",
-			message: "The order changed meanwhile; read it and retry.",
-			status: order.status,
-		};
-	}
-	return { ok: true, order: { ...stored, order: after }, costsChanged: costsChangedBy(order.costs, after.costs) };
+	const step: MoveStep = {
+		after,
+		event: "order.updated",
+		itemUpdates: [],
+		made: { move: { kind: "update", update: { changes, costs: shownCosts(after.costs) } }, actor: "partner" },
+	};
+	return { ok: true, stored, step, costsChanged: costsChangedBy(order.costs, after.costs) };
+}
+
+/** What a planned change came to: `written`, the order after it, or null when another move overtook it. */
+export function updateOutcome(
+	planned: Extract<PlannedUpdate, { ok: true }>,
+	written: StoredOrder | null,
+): UpdateOutcome {
+	if (written !== null) return { ok: true, order: written, costsChanged: planned.costsChanged };
+	return {
+		ok: false,
+		kind: "refused",
+		message: "The order changed meanwhile; read it and retry.",
+		status: planned.stored.order.status,
+	};
 }
 
 /** Shipping and total before and after, when either moved. */
