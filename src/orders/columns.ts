@@ -5,7 +5,6 @@
  */
 import { type ColumnValues, pickColumns } from "../http/sql-rows.ts";
 import type { ItemRow, OrderRow } from "./rows.ts";
-import type { HoldDetail, HoldReason } from "./state-machine.ts";
 
 /** An orders row as read: ship_to, ship_to_warnings, hold_details, costs, metadata and reprints as JSON text. */
 export type OrderColumns = Omit<
@@ -29,17 +28,11 @@ export function orderOfColumns(row: OrderColumns): OrderRow {
 		...row,
 		ship_to: JSON.parse(row.ship_to) as OrderRow["ship_to"],
 		ship_to_warnings: JSON.parse(row.ship_to_warnings) as OrderRow["ship_to_warnings"],
-		hold_details: holdDetailsOf(row.hold_details, row.hold_reason),
+		hold_details: JSON.parse(row.hold_details) as OrderRow["hold_details"],
 		costs: row.costs === null ? null : (JSON.parse(row.costs) as OrderRow["costs"]),
 		metadata: JSON.parse(row.metadata) as OrderRow["metadata"],
 		reprints: JSON.parse(row.reprints) as OrderRow["reprints"],
 	};
-}
-
-/** A hold's details as stored; entries written before details carried their own code take the order's hold reason. */
-function holdDetailsOf(text: string, holdReason: HoldReason | null): HoldDetail[] {
-	const stored = JSON.parse(text) as Array<Omit<HoldDetail, "code"> & { code?: HoldReason }>;
-	return stored.map((detail) => ({ ...detail, code: detail.code ?? holdReason ?? "operator_hold" }));
 }
 
 /** The item a row holds, its JSON columns parsed. */

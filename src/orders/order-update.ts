@@ -81,7 +81,6 @@ export async function planUpdate(
 	const changes: Change[] = [];
 	let after: OrderRow = order;
 	const shipTo = input.ship_to ?? order.ship_to;
-	// Null only for an order placed before orders were priced, which keeps none unless one is sent.
 	const method = input.shipping_method ?? order.shipping_method;
 	const recipientChanged = !sameValue(shipTo, order.ship_to);
 	const methodChanged = method !== order.shipping_method;
@@ -160,17 +159,17 @@ async function repricedShipping(
 	db: D1Database,
 	{ order, items }: StoredOrder,
 	shipTo: ShipTo,
-	method: ShippingMethod | null,
+	method: ShippingMethod,
 ): Promise<{ ok: true; costs: OrderCosts | null; keepsQuote: boolean } | Refusal> {
 	const keepsQuote = shipTo.country === order.ship_to.country && method === order.shipping_method;
 	if (keepsQuote) return { ok: true, costs: order.costs, keepsQuote };
 	const costs = order.costs;
 	const book = await findPriceBook(db, costs?.price_book_version);
 	if (book === null) throw new Error(`price book ${costs?.price_book_version ?? "in force"} is missing`);
-	// An unpriced order (and one placed before orders had a method) has no shipping to price again.
-	if (costs === null || method === null) {
+	// An unpriced order has no shipping to price again: its method need only be offered there.
+	if (costs === null) {
 		const offered = shippingTablesOf(book).rates[zoneOf(shipTo.country)];
-		if (method === null || offered[method] !== undefined) return { ok: true, costs, keepsQuote };
+		if (offered[method] !== undefined) return { ok: true, costs, keepsQuote };
 		const methods = Object.keys(offered).join(", ");
 		return refusal(
 			"shipping_method_not_offered",
