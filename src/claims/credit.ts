@@ -7,7 +7,7 @@ import type { ClaimedUnits, ClaimReason } from "./rules.ts";
 
 /** What the credit is computed from: the order's shipping charge and its items' unit prices and quantities. */
 export type CreditBasis = {
-	/** The order's shipping charge in cents; null for an order placed before orders were priced. */
+	/** The order's shipping charge in cents; null for an order not priced. */
 	shipping: number | null;
 	items: ReadonlyArray<{ id: string; quantity: number; unitPrice: number | null }>;
 };
@@ -15,7 +15,7 @@ export type CreditBasis = {
 /**
  * The credit of a refund for `units` claimed as `reason`. Shipping is shared by units: the order's
  * shipping times the units claimed over the order's units, rounded down to the cent, so the credits of
- * every unit of an order never exceed what it paid. An item without a price (before pricing) adds 0.
+ * every unit of an order never exceed what it paid. An item without a price adds 0.
  */
 export function refundCredit(basis: CreditBasis, reason: ClaimReason, units: ReadonlyArray<ClaimedUnits>): number {
 	const byId = new Map(basis.items.map((item) => [item.id, item]));

@@ -131,15 +131,11 @@ export function CostsPanel({ sheet }: { sheet: OrderSheet }) {
 			<h2 id="costs-heading">Shipping and costs</h2>
 			<dl class="facts">
 				<dt>Shipping method</dt>
-				<dd>{order.shipping_method ?? <Dash />}</dd>
+				<dd>{order.shipping_method}</dd>
 				{costs === null ? (
 					<>
 						<dt>Costs</dt>
-						<dd class="muted">
-							{order.shipping_method === null
-								? "Placed before orders were priced."
-								: "Not priced until every item can be built."}
-						</dd>
+						<dd class="muted">Not priced until every item can be built.</dd>
 					</>
 				) : (
 					<>

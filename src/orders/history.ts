@@ -1,4 +1,5 @@
 /** An order's history of moves (order_moves): one row per move, written in the move's own batch. */
+import type { OrderUpdateSubject } from "./events.ts";
 import type { Actor, Move, OrderStatus, Tracking } from "./state-machine.ts";
 
 /**
@@ -11,14 +12,20 @@ export type ShipmentMove =
 	| { kind: "deliver_shipment"; shipmentId: string }
 	| { kind: "return_shipment"; shipmentId: string };
 
+/**
+ * A partner's change of the recipient, the shipping method or the metadata (`PATCH /v1/orders/{id}`):
+ * a new version at the same status, told by an `order.updated` event that says what changed.
+ */
+export type PartnerChange = { kind: "update"; update: OrderUpdateSubject };
+
 /** Any move the history records. */
-export type RecordedMove = Move | ShipmentMove;
+export type RecordedMove = Move | ShipmentMove | PartnerChange;
 
 /** A row of an order's history of moves (the console's order page). */
 export type OrderMoveRow = {
 	order_id: string;
 	version: number;
-	move: RecordedMove["kind"] | "create" | "update";
+	move: RecordedMove["kind"] | "create";
 	actor: Actor;
 	from_status: OrderStatus | null;
 	to_status: OrderStatus;
@@ -43,6 +50,8 @@ export function moveNote(move: RecordedMove): string | null {
 		case "deliver_shipment":
 		case "return_shipment":
 			return move.shipmentId;
+		case "update":
+			return move.update.changes.map((change) => change.field).join(", ");
 		default:
 			return null;
 	}

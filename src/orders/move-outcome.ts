@@ -17,11 +17,10 @@ export type CreatedOrder = { order: StoredOrder; files: PrintFileRow[] };
  * only repeated what the order already is (a ship with the tracking it shipped with), and the order's
  * tracking. A caller then needs no read of its own, which another move could overtake.
  */
-export type MoveOutcome =
-	| { ok: true; order: StoredOrder }
-	| { ok: false; kind: "not_found"; status: null; message: string }
-	| LabelReused
-	| MoveRefused;
+export type MoveOutcome = { ok: true; order: StoredOrder } | OrderNotFound | LabelReused | MoveRefused;
+
+/** No order with the id asked for, in any database. */
+export type OrderNotFound = { ok: false; kind: "not_found"; status: null; message: string };
 
 /** A ship whose label one of the order's shipments already carries, with other units: refused, whichever route. */
 export type LabelReused = { ok: false; kind: "label_reused"; message: string };
@@ -40,7 +39,7 @@ export type MoveRefused = {
 /** What a shipment's move came to: the order and the shipment after it, or why it was refused. */
 export type ShipmentOutcome =
 	| { ok: true; order: StoredOrder; shipment: ShipmentRow }
-	| { ok: false; kind: "not_found"; status: null; message: string }
+	| OrderNotFound
 	| { ok: false; kind: "shipment_not_found"; message: string }
 	| { ok: false; kind: "shipment_refused"; message: string }
 	| { ok: false; kind: "label_repeat"; shipment: ShipmentRow }

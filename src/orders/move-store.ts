@@ -1,12 +1,15 @@
 /**
- * What a move writes: the order row at its new version, its item changes, its history row, and its
- * event with the webhook deliveries, all in one batch that applies only over the version it was read at.
+ * What a move writes (the state machine's, a shipment's, a partner's change): the order row at its new
+ * version, its item changes, its history row, and its event with the webhook deliveries, all in one
+ * batch that applies only over the version it was read at.
  */
+
+import { updateRow } from "../http/sql-rows.ts";
 import type { PendingDelivery, RecordedEvent } from "../webhooks/store.ts";
-import { itemSpecColumns, jsonColumn } from "./columns.ts";
+import { changedItemColumnValues, versionedColumnValues } from "./columns.ts";
 import { shownCosts } from "./costs.ts";
 import { eventStatements } from "./event-statements.ts";
-import type { OrderEventType, ShipmentEventType } from "./events.ts";
+import type { OrderEventType, OrderUpdateSubject, ShipmentEventType } from "./events.ts";
 import { insertMove, moveNote, type OrderMoveRow, type RecordedMove } from "./history.ts";
 import { ledgerStatements } from "./ledger-moves.ts";
 import { eventSubject, type ItemRow, type OrderRow } from "./rows.ts";
@@ -83,33 +86,10 @@ function moveStatements(
 	{ after, event, itemUpdates, shipmentChanges = [], made }: MoveStep,
 	now: Date,
 ): { statements: D1PreparedStatement[]; recorded: Array<{ recorded: RecordedEvent; at: number }> } {
-	const update = db
-		.prepare(
-			`UPDATE orders SET status = ?3, version = ?4, hold_reason = ?5, hold_details = ?6, tracking_carrier = ?7,
-			   tracking_number = ?8, tracking_url = ?9, updated_at = ?10, shipped_at = ?11, delivered_at = ?12, canceled_at = ?13,
-			   write_token = ?14, shipping_method = ?15, quote_id = ?16, costs = ?17
-			 WHERE id = ?1 AND version = ?2 AND (?18 IS NULL OR write_token = ?18)`,
-		)
-		.bind(
-			after.id,
-			before.version,
-			after.status,
-			after.version,
-			after.hold_reason,
-			jsonColumn(after.hold_details),
-			after.tracking_carrier,
-			after.tracking_number,
-			after.tracking_url,
-			after.updated_at,
-			after.shipped_at,
-			after.delivered_at,
-			after.canceled_at,
-			after.write_token,
-			after.shipping_method,
-			after.quote_id,
-			jsonColumn(after.costs),
-			previousToken,
-		);
+	const update = updateRow(db, "orders", versionedColumnValues(after), {
+		sql: "id = ?1 AND version = ?2 AND (?3 IS NULL OR write_token = ?3)",
+		params: [after.id, before.version, previousToken],
+	});
 	// The event and item rows go in only when the order row carries this step's token, i.e. the update
 	// above applied; a stale writer's batch changes nothing at all.
 	const statements: D1PreparedStatement[] = [update];
@@ -155,37 +135,25 @@ function moveStatements(
 		record(shipmentEvent);
 	}
 	if (event === null) return { statements, recorded };
-	// A fix of items is an order.updated: it says what changed, and the costs as the fix leaves them.
-	const fixed =
-		made.move.kind === "fix_items"
-			? { update: { changes: made.move.changes ?? [], costs: shownCosts(after.costs) } }
-			: {};
-	record(eventStatements(db, { ...newEvent, type: event, ...fixed, delivery: { url: after.callback_url } }, condition));
+	const said = updateSaid(made.move, after);
+	record(eventStatements(db, { ...newEvent, type: event, ...said, delivery: { url: after.callback_url } }, condition));
 	return { statements, recorded };
 }
 
+/**
+ * What the `order.updated` event of a move says changed: a partner's change its own fields, a fix of
+ * items the items and the costs as the fix leaves them. Other moves' events say nothing of it.
+ */
+function updateSaid(move: RecordedMove, after: OrderRow): { update?: OrderUpdateSubject } {
+	if (move.kind === "update") return { update: move.update };
+	if (move.kind === "fix_items") return { update: { changes: move.changes ?? [], costs: shownCosts(after.costs) } };
+	return {};
+}
+
+/** An item's change, written only where its order's row carries `after`'s token (the move's update applied). */
 function guardedItemUpdate(db: D1Database, item: ItemRow, after: OrderRow): D1PreparedStatement {
-	return db
-		.prepare(
-			`UPDATE order_items SET print_file_id = ?3, print_file_url = ?4, width_in = ?5, height_in = ?6, frame = ?7, mat = ?8,
-			   quantity = ?9, effective_dpi = ?10, warnings = ?11, mat_border_in = ?13, mat_bottom_border_in = ?14,
-			   inner_mat = ?15, inner_mat_reveal_in = ?16, glazing = ?17, paper = ?18, fit = ?19, priced = ?20,
-			   cropped_percent = ?21
-			 WHERE id = ?1 AND order_id = ?2 AND EXISTS (SELECT 1 FROM orders WHERE id = ?2 AND write_token = ?12)`,
-		)
-		.bind(
-			item.id,
-			item.order_id,
-			item.print_file_id,
-			item.print_file_url,
-			item.width_in,
-			item.height_in,
-			item.frame,
-			item.mat,
-			item.quantity,
-			item.effective_dpi,
-			jsonColumn(item.warnings),
-			after.write_token,
-			...itemSpecColumns(item),
-		);
+	return updateRow(db, "order_items", changedItemColumnValues(item), {
+		sql: "id = ?1 AND order_id = ?2 AND EXISTS (SELECT 1 FROM orders WHERE id = ?2 AND write_token = ?3)",
+		params: [item.id, item.order_id, after.write_token],
+	});
 }

@@ -5,11 +5,18 @@ import type { PrintFileRow } from "../print-files/store.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
 import { nextAlarmAt } from "./alarm-plan.ts";
-import type { ShipmentMove } from "./history.ts";
 import { chargeIfReleased } from "./ledger-moves.ts";
-import { type CreatedOrder, type MoveOutcome, refusal, type ShipmentOutcome } from "./move-outcome.ts";
-import { type MoveStep, type ShipmentChange, StaleOrder, writeMove } from "./move-store.ts";
-import { applyUpdate, type UpdateOutcome, type UpdateRequest } from "./order-update.ts";
+import {
+	type CreatedOrder,
+	type MoveOutcome,
+	type MoveRefused,
+	type OrderNotFound,
+	refusal,
+	type ShipmentOutcome,
+} from "./move-outcome.ts";
+import { type MoveStep, StaleOrder, writeMove } from "./move-store.ts";
+import { planUpdate, type UpdateOutcome, type UpdateRequest, updateOutcome } from "./order-update.ts";
+import { checksUploadsOnly, idleStep, planNext, type Trigger } from "./plan-next.ts";
 import { type ItemRow, type OrderRow, type StoredOrder, stateOf, withState } from "./rows.ts";
 import {
 	applyWithShipments,
@@ -18,12 +25,12 @@ import {
 	type ShipmentRequest,
 	sandboxTracking,
 	shipLabelReused,
+	shipmentStep,
 	shipmentsOfMove,
 	withChanges,
 } from "./shipment-moves.ts";
-import { packagerFor } from "./shipment-packages.ts";
-import type { ShipmentRow } from "./shipments.ts";
-import { type Actor, applyMove, type Move } from "./state-machine.ts";
+import { type Packager, packagerFor } from "./shipment-packages.ts";
+import type { Actor, Move } from "./state-machine.ts";
 import { findOrder } from "./store.ts";
 import { type OrderCharges, validateOrder } from "./validate-order.ts";
 
@@ -33,23 +40,17 @@ const ALARM_KEY = "alarm_intent";
 /** `version` null: whatever the order's state (a new or restarted order). */
 type AlarmIntent = { version: number | null; at: number };
 
-/**
- * What asks an order to move on by itself: its create (with the order as the create wrote it, and
- * the print files it checked), its alarm (set for a version of the order, or for whatever it is
- * now), or the sandbox's advance.
- */
-type Trigger =
-	| { kind: "created"; created: CreatedOrder }
-	| { kind: "alarm"; forVersion: number | null }
-	| { kind: "advance" };
+/** An order read for a move, or the answer for an order that does not exist. */
+type Loaded = { ok: true; order: StoredOrder } | OrderNotFound;
 
 /**
  * One instance per order (named by the order id). Every move goes through `blockConcurrencyWhile`,
  * so moves of one order run one at a time, each reading the order fresh from D1 and writing with a
- * version check. The validation pipeline and the sandbox run from the alarm, so a crash between
- * steps resumes when the alarm is retried. An alarm remembers the order version it was set for and
- * does nothing once the order has moved on, and one validation of a version runs at a time, so a
- * sandbox `advance` racing the alarm makes one step, not two.
+ * version check through one commit (`#commit`). What the order does by itself next is planNext's to
+ * say (plan-next.ts), and when the alarm next wakes it alarm-plan.ts's. The validation pipeline and
+ * the sandbox run from the alarm, so a crash between steps resumes when the alarm is retried. An alarm
+ * remembers the order version it was set for and does nothing once the order has moved on, and one
+ * validation of a version runs at a time, so a sandbox `advance` racing the alarm makes one step, not two.
  */
 export class OrderMachine extends DurableObject<Env> {
 	/**
@@ -67,7 +68,7 @@ export class OrderMachine extends DurableObject<Env> {
 	async begin(orderId: string, created?: CreatedOrder): Promise<void> {
 		if (created !== undefined && created.order.order.id === orderId && checksUploadsOnly(created.order)) {
 			try {
-				await this.#moveOn(orderId, { kind: "created", created });
+				await this.#moveOn(orderId, { kind: "created" }, created);
 				return;
 			} catch (error) {
 				log.warn("order.validation_retried", {
@@ -76,23 +77,35 @@ export class OrderMachine extends DurableObject<Env> {
 				});
 			}
 		}
-		const at = Date.now();
-		const intent: AlarmIntent = { version: null, at };
-		// Both writes in one event commit together.
-		await Promise.all([
-			this.ctx.storage.put({ [ORDER_ID_KEY]: orderId, [ALARM_KEY]: intent }),
-			this.ctx.storage.setAlarm(at),
-		]);
+		await this.#setAlarm(orderId, { version: null, at: Date.now() });
 	}
 
 	/** Makes one move of the state machine for `actor`, with item changes written in the same batch. */
 	move(orderId: string, move: Move, actor: Actor, itemUpdates: ItemRow[] = []): Promise<MoveOutcome> {
-		return this.ctx.blockConcurrencyWhile(() => this.#move(orderId, move, actor, itemUpdates));
+		return this.ctx.blockConcurrencyWhile(async () => {
+			const loaded = await this.#load(orderId);
+			if (!loaded.ok) return loaded;
+			const outcome = await this.#apply(loaded.order, [move], actor, itemUpdates);
+			if (outcome.ok || outcome.kind !== "stale") return outcome;
+			return changedMeanwhile(loaded.order.order);
+		});
 	}
 
-	/** A shipment's move, serialized with every other move of the order. */
+	/** A shipment's move, serialized with every other move of the order, as `planShipment` decides it. */
 	shipment(orderId: string, request: ShipmentRequest, actor: Actor): Promise<ShipmentOutcome> {
-		return this.ctx.blockConcurrencyWhile(() => this.#shipment(orderId, request, actor));
+		return this.ctx.blockConcurrencyWhile(async () => {
+			const loaded = await this.#load(orderId);
+			if (!loaded.ok) return loaded;
+			const stored = loaded.order;
+			const now = new Date();
+			const plan = await planShipment(stored, request, now, () => this.#packager(stored));
+			if (!plan.ok) return plan.kind === "order_refused" ? refusal(stored.order, plan.message) : plan;
+			const step = shipmentStep(stored.order, plan, actor, now);
+			if (!step.ok) return refusal(stored.order, step.message);
+			const written = await this.#commit(stored, [step.step], now);
+			if (written === null) return changedMeanwhile(stored.order);
+			return { ok: true, order: written, shipment: plan.shipment };
+		});
 	}
 
 	/**
@@ -102,9 +115,13 @@ export class OrderMachine extends DurableObject<Env> {
 	 */
 	update(request: UpdateRequest): Promise<UpdateOutcome> {
 		return this.ctx.blockConcurrencyWhile(async () => {
-			const outcome = await applyUpdate(this.env, request, new Date());
-			if (outcome.ok) await this.#scheduleNext(outcome.order.order);
-			return outcome;
+			const now = new Date();
+			const planned = await planUpdate(this.env, request, now);
+			if (!planned.ok) return planned;
+			if (planned.step !== null) return updateOutcome(planned, await this.#commit(planned.stored, [planned.step], now));
+			// A change that changes nothing writes nothing, but still sets the next step for the version it read.
+			await this.#scheduleNext(planned.stored.order);
+			return updateOutcome(planned, planned.stored);
 		});
 	}
 
@@ -125,57 +142,46 @@ export class OrderMachine extends DurableObject<Env> {
 	}
 
 	/**
-	 * The one way an order moves on by itself, where the table lets the system do so: validation (the
-	 * only way into it), and the sandbox's production, shipping and delivery.
+	 * The one way an order moves on by itself, as planNext decides: validation (the only way into it),
+	 * and the sandbox's shipping and delivery. The create's own call starts from the order as it wrote
+	 * it (`created`): the step need not read it back. It is only a head start, as the step's write still
+	 * checks the version.
 	 */
-	async #moveOn(orderId: string, trigger: Trigger): Promise<MoveOutcome> {
-		// The create's own call starts from the order as it wrote it: the step need not read it back. It is
-		// only a head start, as the step's write still checks the version.
-		const created = trigger.kind === "created" ? trigger.created : null;
-		// Read, and start validating a received order, in one serialized section.
-		const current = await this.ctx.blockConcurrencyWhile(async () => {
-			const stored =
-				created?.order ?? (await findInEveryDatabase(this.env, (database) => findOrder(database, orderId)));
-			// Uploaded files are checked in moments, so the start and the verdict are written together below.
-			if (stored === null || stored.order.status !== "received" || checksUploadsOnly(stored)) return stored;
-			// This run goes on to validate at once, so the move sets no alarm of its own: should the run die,
-			// the alarm that started it (or the cron's sweep) runs it again.
-			const started = await this.#apply(stored, [{ kind: "start_validation" }], "system", [], { schedule: false });
-			return started.ok ? started.order : stored;
+	async #moveOn(orderId: string, trigger: Trigger, created: CreatedOrder | null = null): Promise<MoveOutcome> {
+		// Read, plan, and start validating a received order whose files are fetched, in one serialized section.
+		const planned = await this.ctx.blockConcurrencyWhile(async () => {
+			const loaded: Loaded = created === null ? await this.#load(orderId) : { ok: true, order: created.order };
+			if (!loaded.ok) return loaded;
+			const next = planNext(loaded.order, trigger);
+			if (next.kind !== "validate" || !next.startFirst) return { ...loaded, next };
+			// This run goes on to validate at once, so the start sets no alarm of its own: should the run
+			// die, the alarm that started it (or the cron's sweep) runs it again.
+			const started = await this.#apply(loaded.order, [{ kind: "start_validation" }], "system", [], {
+				schedule: false,
+			});
+			if (started.ok) return { ...started, next };
+			// Another move got in first, and decides what comes next.
+			return { ...loaded, next: idleStep(loaded.order.order, trigger) };
 		});
-		if (current === null) return { ok: false, kind: "not_found", status: null, message: `No order ${orderId}.` };
-		const { order } = current;
+		if (!planned.ok) return planned;
+		const { order: current, next } = planned;
 		// The alarm at the end of the edit window charges the order (whatever version it was set for).
-		if (trigger.kind === "alarm") await chargeIfReleased(databaseOf(this.env, order.account_id), order, new Date());
-		// An alarm set for a version the order has left does nothing, unless the order is validating (an
-		// alarm that started a validation is also its retry).
-		const stale =
-			trigger.kind === "alarm" &&
-			trigger.forVersion !== null &&
-			order.version !== trigger.forVersion &&
-			order.status !== "validating";
-		if (stale) return { ok: true, order: current };
-		switch (order.status) {
-			case "received":
-				// Only an order of uploads is still received here (any other was started above, unless
-				// another move got in first, which then decides what comes next).
-				if (!checksUploadsOnly(current)) break;
-				return this.#validateOnce(current, created?.files ?? []);
-			case "validating":
-				return this.#validateOnce(current, created?.files ?? []);
-			case "in_production":
-				if (order.mode !== "test") break;
-				return this.#moveAtVersion(current, { kind: "ship", tracking: sandboxTracking() });
-			case "shipped":
-				if (order.mode !== "test") break;
-				return this.#moveAtVersion(current, { kind: "deliver" });
-			default:
-				break;
+		if (trigger.kind === "alarm") {
+			await chargeIfReleased(databaseOf(this.env, current.order.account_id), current.order, new Date());
 		}
-		if (trigger.kind === "advance") {
-			return refusal(order, `The sandbox cannot advance an order that is ${order.status}.`);
+		switch (next.kind) {
+			case "validate":
+				return this.#validateOnce(current, created?.files ?? []);
+			case "sandbox_move":
+				return this.#moveAtVersion(
+					current,
+					next.move === "ship" ? { kind: "ship", tracking: sandboxTracking() } : { kind: "deliver" },
+				);
+			case "refuse":
+				return refusal(current.order, next.message);
+			case "wait":
+				return { ok: true, order: current };
 		}
-		return { ok: true, order: current };
 	}
 
 	/**
@@ -194,11 +200,9 @@ export class OrderMachine extends DurableObject<Env> {
 			if (outcome.ok || outcome.kind !== "stale") return outcome;
 			// Moved on meanwhile (canceled while its files were checked, or changed by the partner): the order's
 			// next step is set for what it is now, since the winner may have set none (a change sets its own).
-			const current = await findOrder(databaseOf(this.env, stored.order.account_id), stored.order.id);
-			if (current === null)
-				return { ok: false, kind: "not_found", status: null, message: `No order ${stored.order.id}.` };
-			await this.#scheduleNext(current.order);
-			return { ok: true, order: current };
+			const current = await this.#load(stored.order.id, stored.order.account_id);
+			if (current.ok) await this.#scheduleNext(current.order.order);
+			return current;
 		});
 	}
 
@@ -223,18 +227,9 @@ export class OrderMachine extends DurableObject<Env> {
 		return this.#moveAtVersion(stored, move, result.items, result.pricing);
 	}
 
-	/** One move on the order as it is in D1 now. */
-	async #move(orderId: string, move: Move, actor: Actor, itemUpdates: ItemRow[]): Promise<MoveOutcome> {
-		const stored = await findInEveryDatabase(this.env, (database) => findOrder(database, orderId));
-		if (stored === null) return { ok: false, kind: "not_found", status: null, message: `No order ${orderId}.` };
-		const outcome = await this.#apply(stored, [move], actor, itemUpdates);
-		if (outcome.ok || outcome.kind !== "stale") return outcome;
-		return refusal(stored.order, "The order changed meanwhile; retry.");
-	}
-
 	/**
-	 * Moves on the order as it was read, in a row and in one write; the write is refused (`stale`) if its
-	 * version has moved on since. Item changes and charges go with the last move.
+	 * Moves on the order as it was read, in a row and in one commit; refused (`stale`) if its version has
+	 * moved on since. Item changes and charges go with the last move.
 	 */
 	async #apply(
 		stored: StoredOrder,
@@ -263,9 +258,7 @@ export class OrderMachine extends DurableObject<Env> {
 			}
 			const last = index === moves.length - 1;
 			after = { ...withState(after, result.state, now), ...(last ? (options.charges ?? {}) : {}) };
-			const shipmentChanges = await shipmentsOfMove(stored, asked, actor, now, () =>
-				packagerFor(databaseOf(this.env, stored.order.account_id), stored.order, stored.items),
-			);
+			const shipmentChanges = await shipmentsOfMove(stored, asked, actor, now, () => this.#packager(stored));
 			steps.push({
 				after,
 				event: result.event,
@@ -274,91 +267,74 @@ export class OrderMachine extends DurableObject<Env> {
 				made: { move: asked, actor },
 			});
 		}
+		const written = await this.#commit(stored, steps, now, options.schedule);
+		return written === null ? { ok: false, kind: "stale" } : { ok: true, order: written };
+	}
+
+	/**
+	 * The one write of every change of the order: `steps` over the order as read, in one batch that
+	 * applies only at its version (else null, and nothing is written). Then the events' first delivery
+	 * attempts start, and the alarm is set for what the order waits for next (unless `schedule` is
+	 * false). The order as the steps leave it, with their item and shipment changes.
+	 */
+	async #commit(stored: StoredOrder, steps: MoveStep[], now: Date, schedule = true): Promise<StoredOrder | null> {
 		let deliveries: PendingDelivery[];
 		try {
 			({ deliveries } = await writeMove(databaseOf(this.env, stored.order.account_id), stored.order, steps, now));
 		} catch (error) {
-			if (error instanceof StaleOrder) return { ok: false, kind: "stale" };
+			if (error instanceof StaleOrder) return null;
 			throw error;
 		}
 		// The first attempt starts right after the move commits, in its endpoint's sender, so a lone event
 		// reaches its receiver without waiting for a queue batch. The queue carries retries.
 		await deliverSoon(this.env, deliveries);
-		const byId = new Map(itemUpdates.map((item) => [item.id, item]));
-		const items = stored.items.map((item) => byId.get(item.id) ?? item);
-		const shipments = withChanges(
-			stored.shipments,
-			steps.flatMap((step) => step.shipmentChanges ?? []),
-		);
-		if (options.schedule) await this.#scheduleNext(after);
-		return { ok: true, order: { order: after, items, shipments } };
+		const after = steps.at(-1)?.after ?? stored.order;
+		if (schedule) await this.#scheduleNext(after);
+		const byId = new Map(steps.flatMap((step) => step.itemUpdates).map((item) => [item.id, item]));
+		return {
+			order: after,
+			items: stored.items.map((item) => byId.get(item.id) ?? item),
+			shipments: withChanges(
+				stored.shipments,
+				steps.flatMap((step) => step.shipmentChanges ?? []),
+			),
+		};
 	}
 
-	/** One shipment's move on the order as it is in D1 now, as `planShipment` decides it. */
-	async #shipment(orderId: string, request: ShipmentRequest, actor: Actor): Promise<ShipmentOutcome> {
-		const stored = await findInEveryDatabase(this.env, (database) => findOrder(database, orderId));
+	/**
+	 * The order by id, with its items and shipments, as it is in D1 now: from its account's database
+	 * when the account is known, else from whichever database holds it.
+	 */
+	async #load(orderId: string, accountId?: string): Promise<Loaded> {
+		const stored =
+			accountId === undefined
+				? await findInEveryDatabase(this.env, (database) => findOrder(database, orderId))
+				: await findOrder(databaseOf(this.env, accountId), orderId);
 		if (stored === null) return { ok: false, kind: "not_found", status: null, message: `No order ${orderId}.` };
-		const now = new Date();
-		const plan = await planShipment(stored, request, now, () =>
-			packagerFor(databaseOf(this.env, stored.order.account_id), stored.order, stored.items),
-		);
-		if (!plan.ok) return plan.kind === "order_refused" ? refusal(stored.order, plan.message) : plan;
-		return this.#shipmentStep(stored, plan.move, actor, plan.changes, plan.shipment, now);
+		return { ok: true, order: stored };
 	}
 
-	/** Writes a shipment's move: through the state machine for a ship or deliver, else at the order's status. */
-	async #shipmentStep(
-		stored: StoredOrder,
-		move: Move | ShipmentMove,
-		actor: Actor,
-		shipmentChanges: ShipmentChange[],
-		shipment: ShipmentRow,
-		now: Date,
-	): Promise<ShipmentOutcome> {
-		const state = stateOf(stored.order);
-		let after: OrderRow;
-		let event: MoveStep["event"] = null;
-		if (move.kind === "ship" || move.kind === "deliver") {
-			const result = applyMove(state, move, actor, now);
-			if (!result.ok) return refusal(stored.order, result.message);
-			after = withState(stored.order, result.state, now);
-			event = result.event;
-		} else {
-			// The status stays, and so does the time it was entered: the floor's hours in production (and
-			// whether the order is late) count on from there.
-			after = { ...withState(stored.order, state, now), updated_at: stored.order.updated_at };
-		}
-		let deliveries: PendingDelivery[];
-		try {
-			({ deliveries } = await writeMove(
-				databaseOf(this.env, stored.order.account_id),
-				stored.order,
-				[{ after, event, itemUpdates: [], shipmentChanges, made: { move, actor } }],
-				now,
-			));
-		} catch (error) {
-			if (error instanceof StaleOrder) return refusal(stored.order, "The order changed meanwhile; retry.");
-			throw error;
-		}
-		await deliverSoon(this.env, deliveries);
-		await this.#scheduleNext(after);
-		const shipments = withChanges(stored.shipments, shipmentChanges);
-		return { ok: true, order: { order: after, items: stored.items, shipments }, shipment };
+	/** What boxes the order's units for a shipment (shipment-packages.ts). */
+	#packager(stored: StoredOrder): Promise<Packager> {
+		return packagerFor(databaseOf(this.env, stored.order.account_id), stored.order, stored.items);
 	}
 
 	/** Sets the next alarm the order waits for (alarm-plan.ts), if any. */
 	async #scheduleNext(order: OrderRow): Promise<void> {
 		const at = nextAlarmAt(this.env, order, Date.now());
-		if (at === null) return;
-		const intent: AlarmIntent = { version: order.version, at };
+		if (at !== null) await this.#setAlarm(order.id, { version: order.version, at });
+	}
+
+	/** Sets the alarm and remembers what it was set for; both writes in one event commit together. */
+	async #setAlarm(orderId: string, intent: AlarmIntent): Promise<void> {
 		await Promise.all([
-			this.ctx.storage.put({ [ORDER_ID_KEY]: order.id, [ALARM_KEY]: intent }),
-			this.ctx.storage.setAlarm(at),
+			this.ctx.storage.put({ [ORDER_ID_KEY]: orderId, [ALARM_KEY]: intent }),
+			this.ctx.storage.setAlarm(intent.at),
 		]);
 	}
 }
 
-/** Whether every item's file is an upload (no fetch from a URL), so validating it takes moments. */
-function checksUploadsOnly({ items }: StoredOrder): boolean {
-	return items.every((item) => item.print_file_url === null);
+/** The refusal of a move whose write another move of the order overtook. */
+function changedMeanwhile(order: OrderRow): MoveRefused {
+	return refusal(order, "The order changed meanwhile; retry.");
 }

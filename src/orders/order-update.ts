@@ -18,16 +18,14 @@ import { findPriceBook } from "../pricing/store.ts";
 import { type Refusal, refusal } from "../problem.ts";
 import { piecesFactsWith } from "../quotes/facts.ts";
 import { cartShippingOptions, notOffered, pricePiece } from "../quotes/price-quote.ts";
-import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
 import { type OrderCosts, shownCosts } from "./costs.ts";
 import type { OrderUpdateSubject } from "./events.ts";
 import { mergeMetadata } from "./metadata.ts";
-import { StaleOrder } from "./move-store.ts";
+import type { MoveStep } from "./move-store.ts";
 import { shippingChange } from "./order-actions.ts";
 import type { OrderRow, StoredOrder } from "./rows.ts";
 import { findOwnedOrder } from "./store.ts";
 import type { UpdateOrderInput } from "./update-schema.ts";
-import { writeUpdate } from "./update-store.ts";
 
 /** What the change did to the costs, or null when they stayed as they were. */
 export type CostsChanged = { shipping: { from: number; to: number }; total: { from: number; to: number } } | null;
@@ -60,22 +58,29 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Applies `input` to `owner`'s order `orderId` as it is now in D1, and writes it with its
- * `order.updated` event unless nothing changes (then the order is answered as it is, and no event is
- * recorded). A write overtaken by another move of the order is refused with the order's status.
+ * A change as planned, before it is written: the order as read and, unless nothing changes, the step
+ * that writes it (the row at its new version and its `order.updated` event), with what it did to the
+ * costs. The order's Durable Object writes the step over the version read.
  */
-export async function applyUpdate(
+export type PlannedUpdate =
+	| { ok: true; stored: StoredOrder; step: MoveStep | null; costsChanged: CostsChanged }
+	| Exclude<UpdateOutcome, { ok: true }>;
+
+/**
+ * Applies `input` to `owner`'s order `orderId` as it is now in D1: the step that writes it, or none
+ * when nothing changes (then the order is answered as it is, and no event is recorded), or why not.
+ */
+export async function planUpdate(
 	env: Env,
 	{ owner, orderId, input }: UpdateRequest,
 	now: Date,
-): Promise<UpdateOutcome> {
+): Promise<PlannedUpdate> {
 	const stored = await findOwnedOrder(databaseOf(env, owner.accountId), owner, orderId);
 	if (stored === null) return { ok: false, kind: "not_found", message: `No order ${orderId}.` };
 	const { order } = stored;
 	const changes: Change[] = [];
 	let after: OrderRow = order;
 	const shipTo = input.ship_to ?? order.ship_to;
-	// Null only for an order placed before orders were priced, which keeps none unless one is sent.
 	const method = input.shipping_method ?? order.shipping_method;
 	const recipientChanged = !sameValue(shipTo, order.ship_to);
 	const methodChanged = method !== order.shipping_method;
@@ -110,27 +115,30 @@ export async function applyUpdate(
 			after = { ...after, metadata: merged.metadata };
 		}
 	}
-	if (changes.length === 0) return { ok: true, order: stored, costsChanged: null };
+	if (changes.length === 0) return { ok: true, stored, step: null, costsChanged: null };
+	// A new version at the same status: the time the status was entered stays.
 	after = { ...after, version: order.version + 1, write_token: randomBase62(16) };
-	try {
-		const deliveries = await writeUpdate(
-			databaseOf(env, owner.accountId),
-			order,
-			after,
-			{ changes, costs: shownCosts(after.costs) },
-			now,
-		);
-		await deliverSoon(env, deliveries);
-	} catch (error) {
-		if (!(error instanceof StaleOrder)) throw error;
-		return {
-			ok: false,
-			kind: "refused",
-			message: "The order changed meanwhile; read it and retry.",
-			status: order.status,
-		};
-	}
-	return { ok: true, order: { ...stored, order: after }, costsChanged: costsChangedBy(order.costs, after.costs) };
+	const step: MoveStep = {
+		after,
+		event: "order.updated",
+		itemUpdates: [],
+		made: { move: { kind: "update", update: { changes, costs: shownCosts(after.costs) } }, actor: "partner" },
+	};
+	return { ok: true, stored, step, costsChanged: costsChangedBy(order.costs, after.costs) };
+}
+
+/** What a planned change came to: `written`, the order after it, or null when another move overtook it. */
+export function updateOutcome(
+	planned: Extract<PlannedUpdate, { ok: true }>,
+	written: StoredOrder | null,
+): UpdateOutcome {
+	if (written !== null) return { ok: true, order: written, costsChanged: planned.costsChanged };
+	return {
+		ok: false,
+		kind: "refused",
+		message: "The order changed meanwhile; read it and retry.",
+		status: planned.stored.order.status,
+	};
 }
 
 /** Shipping and total before and after, when either moved. */
@@ -151,17 +159,17 @@ async function repricedShipping(
 	db: D1Database,
 	{ order, items }: StoredOrder,
 	shipTo: ShipTo,
-	method: ShippingMethod | null,
+	method: ShippingMethod,
 ): Promise<{ ok: true; costs: OrderCosts | null; keepsQuote: boolean } | Refusal> {
 	const keepsQuote = shipTo.country === order.ship_to.country && method === order.shipping_method;
 	if (keepsQuote) return { ok: true, costs: order.costs, keepsQuote };
 	const costs = order.costs;
 	const book = await findPriceBook(db, costs?.price_book_version);
 	if (book === null) throw new Error(`price book ${costs?.price_book_version ?? "in force"} is missing`);
-	// An unpriced order (and one placed before orders had a method) has no shipping to price again.
-	if (costs === null || method === null) {
+	// An unpriced order has no shipping to price again: its method need only be offered there.
+	if (costs === null) {
 		const offered = shippingTablesOf(book).rates[zoneOf(shipTo.country)];
-		if (method === null || offered[method] !== undefined) return { ok: true, costs, keepsQuote };
+		if (offered[method] !== undefined) return { ok: true, costs, keepsQuote };
 		const methods = Object.keys(offered).join(", ");
 		return refusal(
 			"shipping_method_not_offered",

@@ -134,9 +134,7 @@ export const OrderSchema = z
 			description: "The buyer's message, printed on the packing slip.",
 			example: "Happy birthday, Grace!",
 		}),
-		shipping_method: z.enum(SHIPPING_METHODS).nullable().openapi({
-			description: "How the order ships; null only for orders placed before orders were priced.",
-		}),
+		shipping_method: z.enum(SHIPPING_METHODS).openapi({ description: "How the order ships." }),
 		costs: OrderCostsSchema.nullable().openapi({
 			description:
 				"What the order costs the partner; null while an item cannot be priced (the order is on hold), and for orders placed before pricing.",

@@ -40,10 +40,9 @@ export type OrderRow = {
 	shipped_at: string | null;
 	delivered_at: string | null;
 	canceled_at: string | null;
-	/** Null only for orders placed before orders were priced. */
-	shipping_method: ShippingMethod | null;
+	shipping_method: ShippingMethod;
 	quote_id: string | null;
-	/** Null while an item cannot be priced, and for orders placed before pricing. */
+	/** Null while the order is not priced: an item cannot be priced (yet). */
 	costs: OrderCosts | null;
 	/** The partner's keys and values; `{}` when it sent none. */
 	metadata: Metadata;
@@ -89,7 +88,8 @@ export function newOrderRow(fields: {
 	shipToWarnings?: ShipToWarning[];
 	callbackUrl: string | null;
 	giftMessage?: string | null;
-	shippingMethod?: ShippingMethod | null;
+	/** The method it ships by: `standard`, as for an order that names none, unless told. */
+	shippingMethod?: ShippingMethod;
 	quoteId?: string | null;
 	costs?: OrderCosts | null;
 	metadata?: Metadata;
@@ -125,7 +125,7 @@ export function newOrderRow(fields: {
 		shipped_at: null,
 		delivered_at: null,
 		canceled_at: null,
-		shipping_method: fields.shippingMethod ?? null,
+		shipping_method: fields.shippingMethod ?? "standard",
 		quote_id: fields.quoteId ?? null,
 		costs: fields.costs ?? null,
 		metadata: fields.metadata ?? {},

@@ -7,8 +7,8 @@ import { newId, randomBase62 } from "../ids.ts";
 import type { Refusal } from "../problem.ts";
 import { inEditWindow, windowClosedReason } from "./edit-window.ts";
 import type { ShipmentMove } from "./history.ts";
-import type { ShipmentChange } from "./move-store.ts";
-import type { StoredOrder } from "./rows.ts";
+import type { MoveStep, ShipmentChange } from "./move-store.ts";
+import { type OrderRow, type StoredOrder, stateOf, withState } from "./rows.ts";
 import type { Packager } from "./shipment-packages.ts";
 import {
 	deliveryCompletes,
@@ -108,6 +108,29 @@ export async function planShipment(
 		? { kind: "deliver" }
 		: { kind: "deliver_shipment", shipmentId: current.id };
 	return { ok: true, move, changes: [{ shipment, event: "shipment.delivered" }], shipment };
+}
+
+/**
+ * The write of a planned shipment's move: through the state machine for a ship or deliver, else at the
+ * order's status, which stays, and so does the time it was entered: the floor's hours in production
+ * (and whether the order is late) count on from there.
+ */
+export function shipmentStep(
+	order: OrderRow,
+	{ move, changes }: ShipmentPlan,
+	actor: Actor,
+	now: Date,
+): { ok: true; step: MoveStep } | { ok: false; message: string } {
+	const state = stateOf(order);
+	const made = { move, actor };
+	if (move.kind !== "ship" && move.kind !== "deliver") {
+		const after = { ...withState(order, state, now), updated_at: order.updated_at };
+		return { ok: true, step: { after, event: null, itemUpdates: [], shipmentChanges: changes, made } };
+	}
+	const result = applyMove(state, move, actor, now);
+	if (!result.ok) return { ok: false, message: result.message };
+	const after = withState(order, result.state, now);
+	return { ok: true, step: { after, event: result.event, itemUpdates: [], shipmentChanges: changes, made } };
 }
 
 /**

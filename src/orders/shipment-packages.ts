@@ -17,17 +17,15 @@ export type Packager = (units: readonly ShipmentItem[]) => ShipmentPackage[];
 /**
  * What boxes `items`' units: one box per framed unit, one flat box for the unframed prints, weighed
  * with the catalog's mouldings and billed at the price book's dimensional divisor. It reads the
- * pricing facts once, however many shipments it then boxes. An order placed before orders were priced
- * (no shipping method) ships with no packages listed, as does a piece the catalog no longer prices.
+ * pricing facts once, however many shipments it then boxes. A piece the catalog no longer prices ships
+ * with no packages listed.
  */
 export async function packagerFor(db: D1Database, order: OrderRow, items: readonly ItemRow[]): Promise<Packager> {
-	if (order.shipping_method === null) return () => [];
-	return packagerWith(await pieceFactsOf(db, order.account_id), order, items);
+	return packagerWith(await pieceFactsOf(db, order.account_id), items);
 }
 
 /** The packager of `items` with pricing facts already read (a batch of orders reads them once). */
-export function packagerWith(facts: PieceFacts, order: OrderRow, items: readonly ItemRow[]): Packager {
-	if (order.shipping_method === null) return () => [];
+export function packagerWith(facts: PieceFacts, items: readonly ItemRow[]): Packager {
 	const divisor = shippingTablesOf(facts.book).dimensionalDivisor;
 	return (units) => {
 		const parcels: Array<FramedParcelItem | FlatParcelItem> = [];

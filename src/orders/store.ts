@@ -7,13 +7,14 @@
 import type { Owner } from "../accounts/owner.ts";
 import type { Cursor } from "../http/cursor.ts";
 import { allConditions, condition, noConditions } from "../http/sql-conditions.ts";
-import { conditionAfter, type WriteCondition } from "../webhooks/store.ts";
+import { insertRow } from "../http/sql-rows.ts";
+import type { WriteCondition } from "../webhooks/store.ts";
 import {
 	type ItemColumns,
+	itemColumnValues,
 	itemOfColumns,
-	itemSpecColumns,
-	jsonColumn,
 	type OrderColumns,
+	orderColumnValues,
 	orderOfColumns,
 } from "./columns.ts";
 import { eventStatements } from "./event-statements.ts";
@@ -59,41 +60,13 @@ export function orderInsertStatements(
 ): D1PreparedStatement[] {
 	const written = guard === null ? null : { sql: "EXISTS (SELECT 1 FROM orders WHERE id = ?1)", params: [order.id] };
 	return [
-		db
-			.prepare(
-				`INSERT INTO orders (id, account_id, mode, external_id, request_hash, status, version, ship_to, callback_url,
-				   hold_reason, hold_details, created_at, updated_at, write_token, gift_message, shipping_method, quote_id, costs,
-				   metadata, ship_to_warnings, editable_until, reprint_of, claim_id, awaiting_charge)
-				 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-				   ?19, ?20, ?21, ?22, ?23, CASE WHEN ?21 IS NULL THEN NULL ELSE 1 END
-				 WHERE ${guard === null ? "1" : conditionAfter(guard, 23)}`,
-			)
-			.bind(
-				order.id,
-				order.account_id,
-				order.mode,
-				order.external_id,
-				order.request_hash,
-				order.status,
-				order.version,
-				jsonColumn(order.ship_to),
-				order.callback_url,
-				order.hold_reason,
-				jsonColumn(order.hold_details),
-				order.created_at,
-				order.updated_at,
-				order.write_token,
-				order.gift_message,
-				order.shipping_method,
-				order.quote_id,
-				jsonColumn(order.costs),
-				jsonColumn(order.metadata),
-				jsonColumn(order.ship_to_warnings),
-				order.editable_until,
-				order.reprint_of,
-				order.claim_id,
-				...(guard?.params ?? []),
-			),
+		insertRow(
+			db,
+			"orders",
+			// An order with an edit window awaits the charge its window's end brings.
+			{ ...orderColumnValues(order), awaiting_charge: order.editable_until === null ? null : 1 },
+			guard,
+		),
 		...items.map((item) => insertItem(db, item, written !== null)),
 		...(order.reprint_of === null ? [] : [appendReprint(db, order.reprint_of, order.id)]),
 		// Recorded and listed, never sent: partners get no webhook for an order being received.
@@ -144,29 +117,8 @@ function appendReprint(db: D1Database, originalId: string, reprintId: string): D
 
 /** An item's insert; `guarded`, only where its order's row was written in the same batch. */
 function insertItem(db: D1Database, item: ItemRow, guarded: boolean): D1PreparedStatement {
-	const where = guarded ? "WHERE EXISTS (SELECT 1 FROM orders WHERE id = ?2)" : "";
-	return db
-		.prepare(
-			`INSERT INTO order_items (id, order_id, position, print_file_id, print_file_url, width_in, height_in, frame, mat,
-			   quantity, effective_dpi, warnings, mat_border_in, mat_bottom_border_in, inner_mat, inner_mat_reveal_in, glazing,
-			   paper, fit, priced, cropped_percent)
-			 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21 ${where}`,
-		)
-		.bind(
-			item.id,
-			item.order_id,
-			item.position,
-			item.print_file_id,
-			item.print_file_url,
-			item.width_in,
-			item.height_in,
-			item.frame,
-			item.mat,
-			item.quantity,
-			item.effective_dpi,
-			jsonColumn(item.warnings),
-			...itemSpecColumns(item),
-		);
+	const written = { sql: "EXISTS (SELECT 1 FROM orders WHERE id = ?1)", params: [item.order_id] };
+	return insertRow(db, "order_items", itemColumnValues(item), guarded ? written : null);
 }
 
 /** The items and the shipments of each of `orderIds`, in their order, in one round trip. */

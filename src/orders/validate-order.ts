@@ -76,15 +76,14 @@ export async function validateOrder(
  * Prices the order again with the book in force when one of its items has no price: a PATCH changed
  * what the item is, or it could not be priced before (an unknown part, fixed since). The quote no
  * longer applies then. Where the order's method is no longer offered (the piece now needs freight),
- * the order gets the method it would have had without asking. Orders placed before orders were priced
- * (no shipping method) stay unpriced.
+ * the order gets the method it would have had without asking.
  */
 async function repriced(
 	db: D1Database,
 	order: OrderRow,
 	items: ItemRow[],
 ): Promise<{ items: ItemRow[]; charges: OrderCharges } | null> {
-	if (order.shipping_method === null || items.every((item) => item.priced !== null)) return null;
+	if (items.every((item) => item.priced !== null)) return null;
 	const facts = await pieceFactsOf(db, order.account_id);
 	const pieces = items.map((item) => ({
 		...sentFraming(specOf(item)),

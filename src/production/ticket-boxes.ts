@@ -62,11 +62,11 @@ export async function ticketBoxes(env: Env, sheets: readonly OrderSheet[]): Prom
 	}
 	const boxes = new Map<string, ItemBoxes>();
 	for (const sheet of sheets) {
-		const { order, items } = sheet.stored;
+		const { items } = sheet.stored;
 		const packages =
 			facts === null
 				? []
-				: packagerWith(facts, order, items)(items.map((item) => ({ item_id: item.id, quantity: item.quantity })));
+				: packagerWith(facts, items)(items.map((item) => ({ item_id: item.id, quantity: item.quantity })));
 		for (const [itemId, itemBoxes] of boxesOfOrder(sheet.items, packages)) boxes.set(itemId, itemBoxes);
 	}
 	return boxes;

@@ -48,11 +48,17 @@ const OWNER: Record<string, string> = {
 	ledger_months: "ledger",
 };
 
-/** Every table a file's SQL names (after FROM, JOIN, INTO or UPDATE, written in capitals as all SQL here is). */
+/**
+ * Every table a file's SQL names (after FROM, JOIN, INTO or UPDATE, written in capitals as all SQL here
+ * is), and every table a row's statement is built for (`insertRow(db, "table", …)`, `updateRow`).
+ */
 function tablesNamedIn(text: string): string[] {
-	return [...text.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE)\s+([a-z_]+)/g)].flatMap((match) =>
-		match[1] ? [match[1]] : [],
-	);
+	return [
+		...text.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE)\s+([a-z_]+)|\b(?:insertRow|updateRow)\(\s*\w+,\s*"([a-z_]+)"/g),
+	].flatMap((match) => {
+		const table = match[1] ?? match[2];
+		return table ? [table] : [];
+	});
 }
 
 describe("table ownership", () => {
@@ -87,6 +93,10 @@ describe("table ownership", () => {
 		expect(tablesNamedIn("SELECT s.id FROM ops_sessions s JOIN api_keys k ON k.id = s.key_id")).toEqual([
 			"ops_sessions",
 			"api_keys",
+		]);
+		expect(tablesNamedIn('insertRow(db, "order_items", values); updateRow(db, "orders", values, condition)')).toEqual([
+			"order_items",
+			"orders",
 		]);
 	});
 });

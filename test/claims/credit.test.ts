@@ -29,8 +29,8 @@ describe("refundCredit", () => {
 		expect(refundCredit(BASIS, "lost_in_transit", all)).toBe(14889 * 2 + 4200 + 2500);
 	});
 
-	it("counts 0 for an item without a price and no shipping for an order placed before pricing", () => {
-		const legacy = { shipping: null, items: [{ id: "itm_a", quantity: 1, unitPrice: null }] };
-		expect(refundCredit(legacy, "lost_in_transit", [{ item_id: "itm_a", quantity: 1 }])).toBe(0);
+	it("counts 0 for an item without a price and no shipping for an order not priced", () => {
+		const unpriced = { shipping: null, items: [{ id: "itm_a", quantity: 1, unitPrice: null }] };
+		expect(refundCredit(unpriced, "lost_in_transit", [{ item_id: "itm_a", quantity: 1 }])).toBe(0);
 	});
 });

@@ -182,18 +182,18 @@ describe("PATCH /v1/orders/{id}: metadata, no-ops and what may not be set", () =
 		expect(error.message).toContain(shipped.shipped_at ?? "");
 	});
 
-	it("an order placed before orders were priced (no method) takes a metadata change, even once shipped", async () => {
+	it("an unpriced order takes a metadata change, even once shipped", async () => {
 		const { partner, key } = await partnerWithFile();
-		const legacy = await insertRawOrder(
+		const unpriced = await insertRawOrder(
 			{ accountId: partner.account.id, mode: "live" },
 			"in_production",
 			"https://files.example/a.png",
 		);
 		await env.DB.prepare("UPDATE orders SET status = 'shipped', shipped_at = ?2 WHERE id = ?1")
-			.bind(legacy.id, new Date().toISOString())
+			.bind(unpriced.id, new Date().toISOString())
 			.run();
-		const updated = await patchOk(key, legacy.id, { metadata: { note: "kept" } });
-		expect(updated).toMatchObject({ shipping_method: null, costs: null, metadata: { note: "kept" } });
+		const updated = await patchOk(key, unpriced.id, { metadata: { note: "kept" } });
+		expect(updated).toMatchObject({ shipping_method: "standard", costs: null, metadata: { note: "kept" } });
 	});
 
 	it("an empty PATCH, or one that sets what is already there, answers the order unchanged and records no event", async () => {

@@ -8,7 +8,6 @@ import { BERLIN, publishChangedBook, quote } from "../quotes/quote-helpers.ts";
 import {
 	createOrder,
 	externalId,
-	insertRawOrder,
 	orderBody,
 	partnerWithFile,
 	postOrder,
@@ -224,21 +223,6 @@ describe("POST /v1/orders: holds for what the catalog lacks, and the price once 
 		expect(settled.status).toBe("in_production");
 		expect(settled.items[0]?.united_inches).toBe(70);
 		expect(settled.costs?.total).toBeGreaterThan(0);
-	});
-
-	it("an order placed before orders were priced shows costs null, not invented numbers", async () => {
-		const partner = await createPartner();
-		const key = partner.keys.live.key;
-		// The rows of an order written before migration 0011: no shipping method, no costs, no prices.
-		const { id } = await insertRawOrder(
-			{ accountId: partner.account.id, mode: "live" },
-			"in_production",
-			"https://files.partner.example/x.png",
-		);
-		const order = await readOrder(key, id);
-		expect(order.shipping_method).toBeNull();
-		expect(order.costs).toBeNull();
-		expect(order.items[0]).toMatchObject({ unit_price: null, line_total: null, dimensions: null, glazing: "none" });
 	});
 });
 

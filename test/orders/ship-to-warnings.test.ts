@@ -77,9 +77,9 @@ describe("an order's ship_to_warnings", () => {
 		const older = `${kept.id}old`;
 		await env.DB.prepare(
 			`INSERT INTO orders (id, account_id, mode, external_id, request_hash, status, version, write_token, ship_to,
-			   callback_url, hold_details, created_at, updated_at)
+			   callback_url, hold_details, created_at, updated_at, shipping_method, quote_id, costs)
 			 SELECT ?2, account_id, mode, external_id || '-old', request_hash, status, version, write_token, ship_to,
-			   callback_url, hold_details, created_at, updated_at FROM orders WHERE id = ?1`,
+			   callback_url, hold_details, created_at, updated_at, shipping_method, quote_id, costs FROM orders WHERE id = ?1`,
 		)
 			.bind(kept.id, older)
 			.run();
