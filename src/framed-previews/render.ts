@@ -14,7 +14,7 @@ import { drawResampled, type PixelRect, type SourceWindow } from "./resample.ts"
 export const PREVIEW_WIDTH = { min: 200, max: 2000, default: 1200 } as const;
 
 /** The tallest preview: a piece much taller than wide is drawn narrower so its PNG stays within memory. */
-export const MAX_PREVIEW_HEIGHT_PX = 3000;
+const MAX_PREVIEW_HEIGHT_PX = 3000;
 
 /** A mat board's core, which its bevel shows. */
 export type MatCore = "white" | "cream" | "black";
@@ -38,7 +38,7 @@ type Rgb = readonly [number, number, number];
 export const RAIL_SHADES = { top: 0.22, left: 0.1, right: -0.1, bottom: -0.22 } as const;
 
 /** What the bevel of a mat shows: its core's colour. */
-export const CORE_COLOURS: Record<MatCore, string> = { white: "#FFFFFF", cream: "#F4ECD8", black: "#1C1C1C" };
+const CORE_COLOURS: Record<MatCore, string> = { white: "#FFFFFF", cream: "#F4ECD8", black: "#1C1C1C" };
 
 /** The letterbox of `fit`, the unframed print's outline and the opening without an image. */
 export const PAPER_WHITE = "#FFFFFF";

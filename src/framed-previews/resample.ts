@@ -16,7 +16,7 @@ export type SourceWindow = { x: number; y: number; width: number; height: number
  * preview), it is bilinear between the two nearest source centres, kept inside the window so a
  * cropped-away pixel never bleeds in.
  */
-export function axisTaps(sourceLength: number, windowStart: number, windowLength: number, targetLength: number): Tap[] {
+function axisTaps(sourceLength: number, windowStart: number, windowLength: number, targetLength: number): Tap[] {
 	const step = windowLength / targetLength;
 	const taps: Tap[] = [];
 	for (let target = 0; target < targetLength; target++) {

@@ -25,10 +25,10 @@ export type HeaderFaultReason = (typeof HEADER_FAULT_REASONS)[number];
  * variant the decoders do not read (`unsupported_variant`), and a part of the image (a tile, a band of
  * rows, a progressive file's planes) larger than a decoder holds at once (`exceeds_memory_budget`).
  */
-export const DECODE_FAULT_REASONS = ["corrupt_data", "unsupported_variant", "exceeds_memory_budget"] as const;
+const DECODE_FAULT_REASONS = ["corrupt_data", "unsupported_variant", "exceeds_memory_budget"] as const;
 
 /** Every reason an ImageFault carries. */
-export const IMAGE_FAULT_REASONS = [...HEADER_FAULT_REASONS, ...DECODE_FAULT_REASONS] as const;
+const IMAGE_FAULT_REASONS = [...HEADER_FAULT_REASONS, ...DECODE_FAULT_REASONS] as const;
 /** One of IMAGE_FAULT_REASONS. */
 export type ImageFaultReason = (typeof IMAGE_FAULT_REASONS)[number];
 

@@ -43,7 +43,7 @@ type Mode = (typeof Mode)[keyof typeof Mode];
  * `end` when there are no more, and take each `step`'s output before the next (it is a view of the
  * window, which the next step moves). Holds INFLATE_BUFFER_BYTES and the compressed input not yet read.
  */
-export class Inflater {
+class Inflater {
 	#input: Uint8Array = new Uint8Array(0);
 	/** Next unread byte of `#input`. */
 	#at = 0;

@@ -15,11 +15,11 @@ export type ReaderOptions = {
 };
 
 /** 4 KiB: a JPEG segment header, a PNG IHDR or a TIFF IFD usually fits in one block. */
-export const DEFAULT_BLOCK_SIZE = 4096;
+const DEFAULT_BLOCK_SIZE = 4096;
 /** 16 blocks (64 KiB) kept, enough for a TIFF IFD and its arrays side by side. */
-export const DEFAULT_CACHED_BLOCKS = 16;
+const DEFAULT_CACHED_BLOCKS = 16;
 /** 1 MiB: far more than any honest header needs, far less than a print file. */
-export const DEFAULT_READ_LIMIT = 1024 * 1024;
+const DEFAULT_READ_LIMIT = 1024 * 1024;
 /** 1 MiB: the most a decoder asks of the source in one read, a band of the file, never the file. */
 export const MAX_READ_BYTES = 1024 * 1024;
 

@@ -31,7 +31,7 @@ export async function makeThumbnail(format: ImageFormat, source: ByteSource): Pr
 }
 
 /** An 8-bit RGB PNG (colour type 2, never a palette) of a thumbnail, by upng-js. */
-export function encodeRgbPng(thumbnail: Thumbnail): Uint8Array {
+function encodeRgbPng(thumbnail: Thumbnail): Uint8Array {
 	// upng-js takes RGBA; opaque alpha and no palette make it write colour type 2.
 	const { width, height, rgb } = thumbnail;
 	const rgba = new Uint8Array(width * height * 4);

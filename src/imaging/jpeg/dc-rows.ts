@@ -10,7 +10,7 @@ type ColorModel = "gray" | "ycbcr" | "rgb" | "cmyk" | "inverted-cmyk" | "ycck";
  * Most bytes of DC values held when the first scans carry one component each, so that every plane
  * must be kept until the last arrives (2 bytes a block): 24 MiB, some 530 megapixels at 4:2:0.
  */
-export const MAX_PLANE_BYTES = 24 * 1024 * 1024;
+const MAX_PLANE_BYTES = 24 * 1024 * 1024;
 
 /**
  * The raster's rows, made one row of MCUs at a time from each component's lane of samples: at 1/8 scale

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeTiff } from "../../../src/imaging/tiff/decode.ts";
+import { MAX_DIRECTORY_ENTRIES } from "../../../src/imaging/tiff/directory.ts";
 import { decodeWithReads, undecodableReason } from "../decode-helpers.ts";
 import { buildTiff, findTiffEntry } from "../fixtures/tiff.ts";
 import { type PixelTiffOptions, pixelTiff, type SampleAt } from "../fixtures/tiff-pixels.ts";
@@ -202,6 +203,20 @@ describe("decodeTiff", () => {
 	it("gives up on a damaged header or LZW stream as corrupt", async () => {
 		const notTiff = Uint8Array.of(0x49, 0x49, 0x2b, 0x00, 0, 0, 0, 0);
 		expect(await undecodableReason(decodeTiff, notTiff)).toBe("corrupt");
+		// The probe's directory parser, with its limit: a count past it is corrupt before anything is read.
+		const gray: PixelTiffOptions = {
+			order: "II",
+			width: 4,
+			height: 4,
+			photometric: 1,
+			samples: 1,
+			depth: 8,
+			compression: 1,
+		};
+		const tooManyEntries = (await pixelTiff(gray, () => 0)).slice();
+		const view = new DataView(tooManyEntries.buffer);
+		view.setUint16(view.getUint32(4, true), MAX_DIRECTORY_ENTRIES + 1, true);
+		expect(await undecodableReason(decodeTiff, tooManyEntries)).toBe("corrupt");
 		const options: PixelTiffOptions = {
 			order: "II",
 			width: 40,

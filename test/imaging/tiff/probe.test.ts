@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { memorySource } from "../../../src/imaging/byte-source.ts";
 import { probeFormat, probeImage } from "../../../src/imaging/probe.ts";
 import { ByteReader } from "../../../src/imaging/reader.ts";
+import { MAX_DIRECTORY_ENTRIES } from "../../../src/imaging/tiff/directory.ts";
 import { cut } from "../fixtures/bytes.ts";
 import { sparseSource } from "../fixtures/sparse-file.ts";
 import { buildTiff, findTiffEntry, LONG, LONG8, SHORT, type TiffOptions, tiffFile } from "../fixtures/tiff.ts";
@@ -131,6 +132,11 @@ describe("probeTiff", () => {
 				"offset size other than 8 bytes",
 			],
 			["zero entries", patched(bytes, (view, le) => view.setUint16(8, 0, le)), "claims 0 entries"],
+			[
+				"more entries than the limit",
+				patched(bytes, (view, le) => view.setUint16(8, MAX_DIRECTORY_ENTRIES + 1, le)),
+				`claims ${MAX_DIRECTORY_ENTRIES + 1} entries`,
+			],
 			[
 				"width as RATIONAL",
 				patched(bytes, (view, le) => view.setUint16(width.typeAt, 5, le)),
