@@ -1,5 +1,6 @@
-import UPNG from "upng-js";
-import type { Thumbnail } from "../imaging/area-reducer.ts";
+import { AreaReducer, type Thumbnail } from "../imaging/area-reducer.ts";
+import { memorySource } from "../imaging/byte-source.ts";
+import { decodeImage } from "../imaging/decode.ts";
 import type { PrintFileRow } from "../print-files/store.ts";
 import { thumbnailOf } from "../print-files/thumbnail-read.ts";
 import { thumbnailKey } from "../print-files/thumbnail-store.ts";
@@ -27,22 +28,16 @@ export function previewSourceState(file: PrintFileRow): SourceState {
 
 /**
  * The one place a preview takes its image: the file's thumbnail (a PNG of at most 1024 × 1024 px,
- * which the thumbnail pipeline stored) read from R2 and decoded to RGB; null when it is gone.
+ * which the thumbnail pipeline stored) read from R2 and decoded to RGB by the PNG decoder that made
+ * it from the file, at its own size; null when it is gone.
  */
 export async function previewSource(env: Env, file: PrintFileRow): Promise<Thumbnail | null> {
 	const source = previewSourceState(file);
 	if (source.state !== "ready") return null;
 	const object = await env.PRINT_FILES.get(source.key);
 	if (object === null) return null;
-	const image = UPNG.decode(await object.arrayBuffer());
-	const rgba = new Uint8Array(UPNG.toRGBA8(image)[0] ?? new ArrayBuffer(0));
-	const rgb = new Uint8Array(image.width * image.height * 3);
-	// The thumbnail is opaque RGB; should a pixel carry alpha, it is laid on white as the thumbnail's own were.
-	for (let pixel = 0, from = 0, to = 0; pixel < image.width * image.height; pixel++, from += 4, to += 3) {
-		const alpha = rgba[from + 3] ?? 255;
-		for (let channel = 0; channel < 3; channel++) {
-			rgb[to + channel] = Math.round(((rgba[from + channel] ?? 0) * alpha + 255 * (255 - alpha)) / 255);
-		}
-	}
-	return { width: image.width, height: image.height, rgb };
+	// A thumbnail is within a thumbnail's size, so the reducer hands its pixels on as they are.
+	const reducer = new AreaReducer();
+	await decodeImage("png", memorySource(new Uint8Array(await object.arrayBuffer())), reducer);
+	return reducer.finish();
 }

@@ -5,7 +5,7 @@ export interface ByteSource {
 	read(offset: number, length: number): Promise<Uint8Array>;
 }
 
-/** A ByteSource over bytes in memory that counts what is read from it (for tests and benchmarks). */
+/** A ByteSource over bytes in memory (a thumbnail read whole, a test's file), counting what is read. */
 export function memorySource(bytes: Uint8Array): ByteSource & { bytesRead: number; reads: number } {
 	const source = {
 		size: bytes.length,
