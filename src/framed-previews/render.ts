@@ -4,10 +4,10 @@
  * print's image cropped or letterboxed exactly as it will print. Pure: the routes find the
  * colours and the image; this draws and encodes.
  */
-import UPNG from "upng-js";
 import { type CutList, cutList } from "../framing/cut-list.ts";
 import type { FramingSpec } from "../framing/spec.ts";
 import type { Thumbnail } from "../imaging/area-reducer.ts";
+import { encodeRgbPng } from "../imaging/png/encode.ts";
 import { drawResampled, type PixelRect, type SourceWindow } from "./resample.ts";
 
 /** The narrowest and widest preview, and the width when none is asked for. */
@@ -137,7 +137,7 @@ export function renderFramedPreview(
 	fill(canvas, width, window, rgbOf(source === null ? PLACEHOLDER_GREY : PAPER_WHITE));
 	if (source !== null) drawImage(canvas, width, source, printRect, window, cut.fit, cut.print);
 	if (cut.frame === null) outline(canvas, width, height, Math.max(1, Math.round(width / 1000)));
-	return { png: encodeRgb(canvas, width, height), width, height, placeholder: source === null };
+	return { png: encodeRgbPng(canvas, width, height), width, height, placeholder: source === null };
 }
 
 /** The image in the print's area: `fill` covers it, cropped centred; `fit` shows it whole, centred on white. */
@@ -227,29 +227,4 @@ function put(canvas: Uint8Array, at: number, colour: Rgb): void {
 	canvas[at] = colour[0];
 	canvas[at + 1] = colour[1];
 	canvas[at + 2] = colour[2];
-}
-
-/** upng-js's encode with its last argument, which its type declaration leaves out: true forbids a palette. */
-const encodePng = UPNG.encode as (
-	frames: ArrayBuffer[],
-	width: number,
-	height: number,
-	colours: number,
-	delays: number[] | undefined,
-	forbidPalette: boolean,
-) => ArrayBuffer;
-
-/**
- * An 8-bit RGB PNG of `rgb`: upng-js writes colour type 2 for opaque pixels once a palette is
- * forbidden (a preview of few colours, as the placeholder, would otherwise become an indexed PNG).
- */
-function encodeRgb(rgb: Uint8Array, width: number, height: number): Uint8Array<ArrayBuffer> {
-	const rgba = new Uint8Array(width * height * 4);
-	for (let pixel = 0, from = 0, to = 0; pixel < width * height; pixel++, from += 3, to += 4) {
-		rgba[to] = rgb[from] ?? 0;
-		rgba[to + 1] = rgb[from + 1] ?? 0;
-		rgba[to + 2] = rgb[from + 2] ?? 0;
-		rgba[to + 3] = 255;
-	}
-	return new Uint8Array(encodePng([rgba.buffer], width, height, 0, undefined, true));
 }
