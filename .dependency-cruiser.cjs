@@ -7,11 +7,13 @@
  *                   gathers the events of the capabilities that own them: orders, claims)
  *   capabilities    each folder's logic, store and Durable Objects, in this order (a folder may use
  *                   the ones listed after it, never one before it):
- *                     console > openapi > production > file-retention > admin > claims > orders > quotes > branding > pricing
- *                     > webhooks, print-files, catalog, health > access > rate-limit > accounts
- *                     > addresses, framing
- *                   previews (the image decoders and the framed previews) sits above orders, whose items it draws,
- *                   and reads stored files through print-files' ByteSource
+ *                     console > openapi > production > framed-previews > file-retention > admin > claims > orders > ledger
+ *                     > quotes > branding > pricing > thumbnails > webhooks, print-files, catalog, health > access
+ *                     > rate-limit > accounts > addresses, framing > imaging
+ *                   framed-previews draws an order's item (or a piece checked against the catalog) with its
+ *                   file's thumbnail; thumbnails makes that thumbnail off the queue, from the stored file
+ *                   print-files inspected; imaging, the image formats (each one's probe and decoder, one
+ *                   parser per format), is pure and sits below every folder: it imports none
  *   plumbing        src/http/ (errors, request id, validation hook, outbound-URL rules, cursors, page head)
  *   leaves          src/*.ts besides the entry (ids, base64, config, text rules, log): import no folder at all
  * Beside the layers, src/dev-tools/ (the cost tracer) is a measuring tool: only the entry uses it, to
@@ -25,7 +27,7 @@ const MAY_USE = {
 		"claims",
 		"ledger",
 		"production",
-		"previews",
+		"framed-previews",
 		"orders",
 		"accounts",
 		"print-files",
@@ -38,9 +40,9 @@ const MAY_USE = {
 	// The document also describes the webhooks the service sends: each event's body is the schema of the
 	// capability that owns the event (orders', claims'), the headers that sign it the webhooks folder's.
 	openapi: ["claims", "orders", "access", "accounts", "webhooks"],
-	// The work ticket prints an item's framed preview, drawn by previews.
+	// The work ticket prints an item's framed preview; the file download names the file's format (imaging's).
 	production: [
-		"previews",
+		"framed-previews",
 		"orders",
 		"branding",
 		"print-files",
@@ -50,6 +52,7 @@ const MAY_USE = {
 		"access",
 		"pricing",
 		"framing",
+		"imaging",
 	],
 	// The retention sweep asks each owner of a print file's uses (orders, claims, logos) what holds it.
 	"file-retention": ["claims", "orders", "branding", "print-files"],
@@ -76,10 +79,13 @@ const MAY_USE = {
 	// Webhooks stores, signs and sends bodies it never reads: it knows no capability whose events it carries
 	// (the app hands it their names).
 	webhooks: ["access", "accounts"],
-	// The image decoders behind thumbnails read stored files through print-files' ByteSource; the framed
-	// previews draw an order's item (or a piece checked against the catalog) from framing's cut list.
-	previews: ["orders", "print-files", "catalog", "framing", "access", "accounts"],
-	"print-files": ["access", "accounts"],
+	// A framed preview draws an order's item (or a piece checked against the catalog) from framing's cut
+	// list, with the print file's thumbnail (its state on the file's row) laid in its opening.
+	"framed-previews": ["orders", "print-files", "catalog", "framing", "imaging", "access", "accounts"],
+	// The queue's consumer decodes the stored file print-files inspected and records the thumbnail on its row.
+	thumbnails: ["print-files", "imaging"],
+	// Inspection probes a file's header with imaging's probes.
+	"print-files": ["imaging", "access", "accounts"],
 	catalog: ["access", "accounts"],
 	health: [],
 	pricing: ["framing", "catalog", "access", "accounts"],
@@ -88,6 +94,8 @@ const MAY_USE = {
 	"rate-limit": ["accounts"],
 	accounts: [],
 	addresses: [],
+	// The image formats: pure, over a ByteSource, below every folder.
+	imaging: [],
 };
 
 const capabilityRules = Object.entries(MAY_USE).map(([folder, uses]) => ({

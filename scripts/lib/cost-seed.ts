@@ -217,7 +217,7 @@ export const DROP_SEED_ACCOUNTS_SQL = "DROP TABLE IF EXISTS bench_seed_accounts;
 /**
  * The most each cron job takes in one run (src/index.ts's `cron`): stalled orders restarted
  * (src/orders/resume.ts), overdue deliveries enqueued (src/webhooks/sweep.ts), overdue thumbnails sent
- * again (src/previews/thumbnail-consumer.ts), orders charged at their edit window's end
+ * again (src/thumbnails/consumer.ts), orders charged at their edit window's end
  * (src/orders/ledger-moves.ts), events archived (ARCHIVE_BATCH) and print files expired (RETENTION_BATCH).
  * Keyed by the names the tracer's cron entry runs them under; test/cost/cron-jobs.test.ts holds each
  * job to its number.

@@ -6,9 +6,9 @@
  * and ArrayBuffers every 10 ms, and the process's peak RSS).
  */
 import { open } from "node:fs/promises";
-import { makeThumbnail } from "../../src/previews/make-thumbnail.ts";
-import type { ByteSource } from "../../src/print-files/byte-source.ts";
-import { IMAGE_FORMATS, type ImageFormat } from "../../src/print-files/image-types.ts";
+import type { ByteSource } from "../../src/imaging/byte-source.ts";
+import { IMAGE_FORMATS, type ImageFormat } from "../../src/imaging/formats.ts";
+import { makeThumbnail } from "../../src/thumbnails/make-thumbnail.ts";
 
 const [format, path] = process.argv.slice(2);
 if (path === undefined || !IMAGE_FORMATS.some((known) => known === format)) {

@@ -6,11 +6,11 @@
  */
 import { Hono } from "hono";
 import { databaseOf, findInEveryDatabase } from "../databases.ts";
+import { PREVIEW_WIDTH } from "../framed-previews/render.ts";
+import { PreviewQuery } from "../framed-previews/schema.ts";
+import { orderItemPreview, previewHeaders } from "../framed-previews/serve-preview.ts";
 import { ApiError, unprocessable } from "../http/errors.ts";
 import { findOrder } from "../orders/store.ts";
-import { PREVIEW_WIDTH } from "../previews/framed-preview.ts";
-import { orderItemPreview, previewHeaders } from "../previews/piece-preview.ts";
-import { PreviewQuery } from "../previews/schema.ts";
 import { findOwnedPrintFile } from "../print-files/store.ts";
 import { servedThumbnail } from "../print-files/thumbnail-read.ts";
 import type { ConsoleEnv } from "./console-env.ts";

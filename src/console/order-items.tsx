@@ -3,8 +3,9 @@
  * its framed preview and thumbnail, framing, dimensions and price; and the banner of every item's
  * warnings in words.
  */
+
+import { previewSize } from "../framed-previews/render.ts";
 import type { SpecLine } from "../framing/words.ts";
-import { previewSize } from "../previews/framed-preview.ts";
 import { readStatus } from "../print-files/store.ts";
 import { thumbnailReasonWords, warningWords } from "../production/item-words.ts";
 import type { SheetItem } from "../production/order-sheet.ts";

@@ -1,7 +1,7 @@
 import type { Catalog } from "../catalog/schema.ts";
 import { pieceDimensions } from "../framing/dimensions.ts";
 import { type FramingSpec, pieceSpecOf } from "../framing/spec.ts";
-import type { InvalidReason } from "../print-files/image-types.ts";
+import type { InvalidReason } from "../print-files/invalid-reasons.ts";
 import {
 	CROP_WARNING_PERCENT,
 	croppedPercent,

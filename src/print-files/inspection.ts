@@ -1,6 +1,6 @@
 import type { Owner } from "../accounts/owner.ts";
 import { databaseOf } from "../databases.ts";
-import { inspectImage } from "./inspect.ts";
+import { probeImage } from "../imaging/probe.ts";
 import { r2Source } from "./r2-source.ts";
 import {
 	type InspectionRecord,
@@ -86,7 +86,7 @@ async function inspected(env: Env, file: PrintFileRow, now: Date): Promise<Print
 				message: `The file is ${head.size} bytes; the largest accepted is ${MAX_PRINT_FILE_BYTES} bytes (512 MiB).`,
 			};
 		} else {
-			const inspection = await inspectImage(source);
+			const inspection = await probeImage(source);
 			// Storage failing is not the file's fault: record nothing, so the next read inspects again.
 			if (!inspection.ok && inspection.reason === "read_failed") {
 				if (pass < 2) continue;

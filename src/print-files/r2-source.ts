@@ -1,4 +1,4 @@
-import type { ByteSource } from "./byte-source.ts";
+import type { ByteSource } from "../imaging/byte-source.ts";
 
 /**
  * A ByteSource over an R2 object with ranged GETs, counting the bytes and requests it costs. Given

@@ -1,8 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { dateTime } from "../http/date-time.ts";
+import { IMAGE_FORMATS } from "../imaging/formats.ts";
 import { BIDI_CONTROLS_REFUSED, NO_BIDI_CONTROLS } from "../text-rules.ts";
-import { IMAGE_FORMATS, INVALID_REASONS } from "./image-types.ts";
 import { MAX_PRINT_FILE_BYTES } from "./inspection.ts";
+import { INVALID_REASONS } from "./invalid-reasons.ts";
 import { PRINT_FILE_READ_STATUSES } from "./store.ts";
 import { THUMBNAIL_STATUSES, THUMBNAIL_UNAVAILABLE_REASONS } from "./thumbnail-store.ts";
 

@@ -1,7 +1,8 @@
 import type { Owner } from "../accounts/owner.ts";
 import type { KeyMode } from "../accounts/scopes.ts";
 import { type BatchedRead, readOne, rowRead } from "../http/batched-read.ts";
-import type { ImageFormat, InvalidReason } from "./image-types.ts";
+import type { ImageFormat } from "../imaging/formats.ts";
+import type { InvalidReason } from "./invalid-reasons.ts";
 import type { ThumbnailColumns } from "./thumbnail-store.ts";
 
 export const PRINT_FILE_STATUSES = ["awaiting_upload", "processing", "ready", "invalid"] as const;

@@ -1,4 +1,4 @@
-import type { ImageFormat } from "./image-types.ts";
+import type { ImageFormat } from "../imaging/formats.ts";
 
 /** A thumbnail's state, on the print file's row: pending until made, then ready or unavailable for good. */
 export const THUMBNAIL_STATUSES = ["pending", "ready", "unavailable"] as const;

@@ -6,8 +6,8 @@
  */
 
 import { findInEveryDatabase } from "../databases.ts";
+import type { ImageFormat } from "../imaging/formats.ts";
 import { findItemPrinting, type ItemNaming } from "../orders/queue-store.ts";
-import type { ImageFormat } from "../print-files/image-types.ts";
 import { findPrintFileById, type PrintFileRow } from "../print-files/store.ts";
 
 /** The extension a downloaded file gets, by its inspected format. */

@@ -5,9 +5,9 @@
  * there is none, the ticket says why in words.
  */
 import { base64Of } from "../base64.ts";
+import { previewSize } from "../framed-previews/render.ts";
+import { orderItemPreview } from "../framed-previews/serve-preview.ts";
 import { log } from "../log.ts";
-import { previewSize } from "../previews/framed-preview.ts";
-import { orderItemPreview } from "../previews/piece-preview.ts";
 import { thumbnailReasonWords } from "./item-words.ts";
 import type { OrderSheet, SheetItem } from "./order-sheet.ts";
 

@@ -12,7 +12,7 @@ import { SHIP_TO_WARNINGS } from "../../src/addresses/ship-to-warnings.ts";
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "../../src/error-catalog.ts";
 import { ITEM_WARNINGS } from "../../src/orders/item-checks.ts";
 import { HOLD_REASONS } from "../../src/orders/state-machine.ts";
-import { INVALID_REASONS } from "../../src/print-files/image-types.ts";
+import { INVALID_REASONS } from "../../src/print-files/invalid-reasons.ts";
 
 const ROOT = path.join(import.meta.dirname, "..", "..");
 const CATALOG_PAGE = readFileSync(path.join(ROOT, "docs", "errors.md"), "utf8");

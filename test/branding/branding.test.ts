@@ -2,10 +2,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LOGO_MAX_BYTES, LOGO_MAX_SIDE_PX } from "../../src/branding/schema.ts";
 import { api, createKeyWithScopes, createPartner, expectError, ISO_UTC, send } from "../helpers.ts";
-import { encodeJpeg } from "../print-files/fixtures/jpeg.ts";
-import { encodePng, largePng } from "../print-files/fixtures/png.ts";
-import { materialize } from "../print-files/fixtures/sparse-file.ts";
-import { buildTiff } from "../print-files/fixtures/tiff.ts";
+import { encodeJpeg } from "../imaging/fixtures/jpeg.ts";
+import { encodePng, largePng } from "../imaging/fixtures/png.ts";
+import { materialize } from "../imaging/fixtures/sparse-file.ts";
+import { buildTiff } from "../imaging/fixtures/tiff.ts";
 import { requestUpload, uploadImage } from "../print-files/upload-helpers.ts";
 import {
 	fullProfile,

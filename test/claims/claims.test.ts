@@ -4,8 +4,8 @@ import { CLAIM_EVENT_SCHEMAS } from "../../src/claims/events.ts";
 import type { Claim } from "../../src/claims/schema.ts";
 import type { ErrorCode } from "../../src/error-catalog.ts";
 import { api, createPartner, ISO_UTC } from "../helpers.ts";
+import { buildTiff } from "../imaging/fixtures/tiff.ts";
 import { eventsOf } from "../orders/order-helpers.ts";
-import { buildTiff } from "../print-files/fixtures/tiff.ts";
 import { requestUpload, smallPng, uploadedFile, uploadImage } from "../print-files/upload-helpers.ts";
 import {
 	ageShipment,

@@ -4,7 +4,7 @@ import { THUMBNAIL_UNAVAILABLE_REASONS } from "../../src/print-files/thumbnail-s
 import { thumbnailReasonWords } from "../../src/production/item-words.ts";
 import { api } from "../helpers.ts";
 import { createOrder, orderBody, settleValidation } from "../orders/order-helpers.ts";
-import { orderWithThumbnail, partnerWithThumbnail } from "../previews/preview-helpers.ts";
+import { orderWithThumbnail, partnerWithThumbnail } from "../thumbnails/thumbnail-helpers.ts";
 import { consoleRequest, htmlOf, type Operator, signedInOperator, textOf } from "./console-helpers.ts";
 
 let operator: Operator;

@@ -17,8 +17,8 @@ import worker from "../../src/index.ts";
 import type { DeliveryMessage } from "../../src/webhooks/enqueue.ts";
 import { consoleRequest, csrfOf, htmlOf, postForm, signIn } from "../console/console-helpers.ts";
 import { api, createAdminKey, createKeyWithScopes, send } from "../helpers.ts";
+import { encodePng } from "../imaging/fixtures/png.ts";
 import { externalId, insertRawOrder, partnerWithFile, SHIP_TO, TRACKING } from "../orders/order-helpers.ts";
-import { encodePng } from "../print-files/fixtures/png.ts";
 import { uploadedFile } from "../print-files/upload-helpers.ts";
 import { hookUrl } from "../webhooks/webhook-helpers.ts";
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { api, createAdminKey, createPartner, send } from "../helpers.ts";
 import { orderBody, partnerWithFile, readyFile, SHIP_TO, settleValidation } from "../orders/order-helpers.ts";
-import { partnerWithThumbnail } from "../previews/preview-helpers.ts";
+import { partnerWithThumbnail } from "../thumbnails/thumbnail-helpers.ts";
 
 type Cost = { d1: number; do: number; r2: number; queue: number; calls: Record<string, number> };
 

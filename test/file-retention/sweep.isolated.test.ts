@@ -17,9 +17,9 @@ import {
 	settleValidation,
 	urlOrderBody,
 } from "../orders/order-helpers.ts";
-import { partnerWithThumbnail } from "../previews/preview-helpers.ts";
 import { partnerFileServer } from "../print-files/file-hosting.ts";
 import { putBytes, requestUpload, sharpPng, smallPng, uploadedFile } from "../print-files/upload-helpers.ts";
+import { partnerWithThumbnail } from "../thumbnails/thumbnail-helpers.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const { hostFile } = partnerFileServer("file-retention");

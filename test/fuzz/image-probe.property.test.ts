@@ -1,13 +1,15 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type BlockReaderOptions, type ByteSource, memorySource } from "../../src/print-files/byte-source.ts";
-import type { Inspection } from "../../src/print-files/image-types.ts";
-import { detectFormat, inspectImage, MAX_SIDE_PX } from "../../src/print-files/inspect.ts";
-import { allFixtures } from "../print-files/fixtures/all-fixtures.ts";
+import { type ByteSource, memorySource } from "../../src/imaging/byte-source.ts";
+import { detectFormat } from "../../src/imaging/formats.ts";
+import { MAX_SIDE_PX } from "../../src/imaging/limits.ts";
+import { type Inspection, probeImage } from "../../src/imaging/probe.ts";
+import type { ReaderOptions } from "../../src/imaging/reader.ts";
+import { allFixtures } from "../imaging/fixtures/all-fixtures.ts";
 import { damage, mutation, offset } from "./damaged-files.ts";
 
 /**
- * inspectImage over random bytes and over damaged real files: it always settles to an Inspection,
+ * probeImage over random bytes and over damaged real files: it always settles to an Inspection,
  * never asks its source for bytes outside the file, and an ok result has a plausible pixel size.
  */
 
@@ -30,7 +32,7 @@ function recordingSource(bytes: Uint8Array): ByteSource & { log: Read[] } {
 	};
 }
 
-/** The message inspectImage gives when a parser threw something other than an InspectionFault. */
+/** The message probeImage gives when a parser threw something other than an ImageFault. */
 const CATCH_ALL = /^The (file|TIFF|PNG|JPEG) header could not be read: it is corrupt\.$/;
 
 function hex(bytes: Uint8Array, max = 64): string {
@@ -39,13 +41,13 @@ function hex(bytes: Uint8Array, max = 64): string {
 }
 
 /** Inspects `bytes` and checks the property; `describeInput` names the input in a failure. */
-async function probe(bytes: Uint8Array, describeInput: () => string, options: BlockReaderOptions = {}): Promise<void> {
+async function probe(bytes: Uint8Array, describeInput: () => string, options: ReaderOptions = {}): Promise<void> {
 	const source = recordingSource(bytes);
 	let result: Inspection;
 	try {
-		result = await inspectImage(source, options);
+		result = await probeImage(source, options);
 	} catch (error) {
-		throw new Error(`inspectImage threw ${String(error)} on ${describeInput()}`);
+		throw new Error(`probeImage threw ${String(error)} on ${describeInput()}`);
 	}
 	for (const { offset, length } of source.log) {
 		const where = `read(${offset}, ${length}) of a ${bytes.length}-byte file, ${describeInput()}`;
@@ -65,7 +67,7 @@ async function probe(bytes: Uint8Array, describeInput: () => string, options: Bl
 		}
 	} else {
 		expect(result.message.length).toBeGreaterThan(0);
-		// The catch-all answer means a parser threw something other than an InspectionFault: a parser
+		// The catch-all answer means a parser threw something other than an ImageFault: a parser
 		// bug behind a right-looking corrupt_header.
 		expect(CATCH_ALL.test(result.message), `catch-all reached on ${describeInput()}`).toBe(false);
 	}
@@ -81,7 +83,7 @@ beforeAll(async () => {
 	expect(samples.length).toBeGreaterThan(20);
 });
 
-describe("inspectImage under fuzzing", () => {
+describe("probeImage under fuzzing", () => {
 	it("arbitrary bytes: always an Inspection, reads inside the file", async () => {
 		// Half the inputs start with a real signature, so the parsers are reached, not only detectFormat.
 		const signature = fc.constantFrom(

@@ -3,8 +3,8 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import { api, createKeyWithScopes, createPartner, send } from "../helpers.ts";
+import { encodePng } from "../imaging/fixtures/png.ts";
 import { createOrder, orderBody, readyFile, SHIP_TO, settleValidation } from "../orders/order-helpers.ts";
-import { encodePng } from "../print-files/fixtures/png.ts";
 import { requestUpload, type UploadTicket } from "../print-files/upload-helpers.ts";
 import { checkResponse } from "./fuzz-checks.ts";
 

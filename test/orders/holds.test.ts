@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/response.ts";
 import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
+import { encodePng } from "../imaging/fixtures/png.ts";
 import { FILE_HOST, partnerFileServer } from "../print-files/file-hosting.ts";
-import { encodePng } from "../print-files/fixtures/png.ts";
 import { sharpPng, uploadedFile } from "../print-files/upload-helpers.ts";
 import {
 	createOrder,

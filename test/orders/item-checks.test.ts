@@ -10,7 +10,7 @@ import {
 	LOW_RESOLUTION,
 	orderVerdict,
 } from "../../src/orders/item-checks.ts";
-import { INVALID_REASONS } from "../../src/print-files/image-types.ts";
+import { INVALID_REASONS } from "../../src/print-files/invalid-reasons.ts";
 
 const CATALOG: CatalogFacts = {
 	frames: new Map([

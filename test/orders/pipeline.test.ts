@@ -7,9 +7,9 @@ import { type ItemRow, newOrderRow } from "../../src/orders/rows.ts";
 import type { HoldReason } from "../../src/orders/state-machine.ts";
 import { insertOrder } from "../../src/orders/store.ts";
 import { api, createPartner } from "../helpers.ts";
+import { cut } from "../imaging/fixtures/bytes.ts";
+import { encodePng, patchIhdr } from "../imaging/fixtures/png.ts";
 import { FILE_HOST, partnerFileServer, redirectTo } from "../print-files/file-hosting.ts";
-import { cut } from "../print-files/fixtures/bytes.ts";
-import { encodePng, patchIhdr } from "../print-files/fixtures/png.ts";
 import { sharpPng, uploadedFile } from "../print-files/upload-helpers.ts";
 import {
 	bodyWithItems,

@@ -11,6 +11,7 @@ import { validateOrder } from "../../src/orders/validate-order.ts";
 import { findPrintFileById } from "../../src/print-files/store.ts";
 import { putProfile } from "../branding/branding-helpers.ts";
 import { api, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
+import { encodePng } from "../imaging/fixtures/png.ts";
 import {
 	createOrder,
 	eventBody,
@@ -20,7 +21,6 @@ import {
 	readyFile,
 	settleValidation,
 } from "../orders/order-helpers.ts";
-import { encodePng } from "./fixtures/png.ts";
 import { pngClaiming, uploadImage } from "./upload-helpers.ts";
 
 /** Puts other bytes under the file's R2 key, behind the service's back (what a second presigned PUT did). */

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import { api, send } from "../helpers.ts";
-import { encodePng, patchIhdr } from "./fixtures/png.ts";
+import { encodePng, patchIhdr } from "../imaging/fixtures/png.ts";
 
 /** A real PNG of the given pixel size (upng-js, checked whole). */
 export function smallPng(width: number, height: number): Uint8Array {

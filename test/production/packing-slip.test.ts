@@ -2,10 +2,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { fullProfile, putProfile, RETURN_ADDRESS, readCatalog } from "../branding/branding-helpers.ts";
 import { api, createKeyWithScopes, expectError } from "../helpers.ts";
+import { encodeJpeg } from "../imaging/fixtures/jpeg.ts";
+import { encodePng } from "../imaging/fixtures/png.ts";
+import { buildTiff } from "../imaging/fixtures/tiff.ts";
 import { createOrder, externalId, partnerWithFile, readyFile, SHIP_TO } from "../orders/order-helpers.ts";
-import { encodeJpeg } from "../print-files/fixtures/jpeg.ts";
-import { encodePng } from "../print-files/fixtures/png.ts";
-import { buildTiff } from "../print-files/fixtures/tiff.ts";
 import { uploadImage } from "../print-files/upload-helpers.ts";
 
 /** Every spelling of the service's own name that must never reach a partner's customer. */

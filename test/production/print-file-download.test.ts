@@ -7,9 +7,9 @@ import { describe, expect, it } from "vitest";
 import { findPrintFileById } from "../../src/print-files/store.ts";
 import { consoleRequest, signedInOperator } from "../console/console-helpers.ts";
 import { api, createKeyWithScopes, expectError } from "../helpers.ts";
+import { concat } from "../imaging/fixtures/bytes.ts";
+import { pngChunk } from "../imaging/fixtures/png.ts";
 import { createOrder, externalId, orderBody, partnerWithFile } from "../orders/order-helpers.ts";
-import { concat } from "../print-files/fixtures/bytes.ts";
-import { pngChunk } from "../print-files/fixtures/png.ts";
 import { pngClaiming, uploadImage } from "../print-files/upload-helpers.ts";
 
 function download(key: string, fileId: string, query = ""): Promise<Response> {

@@ -3,7 +3,7 @@ import { bytesOfBase64 } from "../../src/base64.ts";
 import { TICKET_PREVIEW_PX } from "../../src/production/ticket-preview.ts";
 import { textOf } from "../console/console-helpers.ts";
 import { api, createKeyWithScopes } from "../helpers.ts";
-import { orderWithThumbnail } from "../previews/preview-helpers.ts";
+import { orderWithThumbnail } from "../thumbnails/thumbnail-helpers.ts";
 
 /** The order's work ticket as the ops API serves it. */
 async function ticketOf(orderId: string): Promise<string> {
