@@ -251,7 +251,7 @@ describe("POST /v1/orders: catalog mismatches are accepted and put on hold later
 	}
 });
 
-describe("POST /v1/orders: request rules over HTTP (the full list is unit-tested in schema.test.ts)", () => {
+describe("POST /v1/orders: request rules over HTTP (the full list is unit-tested in schema.unit.test.ts)", () => {
 	it("a missing ship_to.country is a 400 naming it; with it the order is created", async () => {
 		const { key, file } = await partnerWithFile();
 		const { country: _country, ...withoutCountry } = SHIP_TO;
