@@ -6,7 +6,7 @@
  *   pages, routes   each capability's routes.ts / *-routes.ts, the console, the OpenAPI document
  *   capabilities    each folder's logic, store and Durable Objects, in this order (a folder may use
  *                   the ones listed after it, never one before it):
- *                     console > openapi > production > file-retention > admin > claims > orders > quotes > branding > pricing
+ *                     console > openapi > production, shipment-import > file-retention > admin > claims > orders > quotes > branding > pricing
  *                     > webhooks, print-files, catalog, health > access > rate-limit > accounts
  *                     > addresses, framing
  *                   previews (the image decoders and the framed previews) sits above orders, whose items it draws,
@@ -24,6 +24,7 @@ const MAY_USE = {
 		"claims",
 		"ledger",
 		"production",
+		"shipment-import",
 		"previews",
 		"orders",
 		"accounts",
@@ -49,6 +50,8 @@ const MAY_USE = {
 		"pricing",
 		"framing",
 	],
+	// The shipments import ships each row through the order's own moves.
+	"shipment-import": ["orders", "access", "accounts"],
 	// The retention sweep asks each owner of a print file's uses (orders, claims, logos) what holds it.
 	"file-retention": ["claims", "orders", "branding", "print-files"],
 	admin: ["ledger", "accounts", "webhooks", "access", "rate-limit"],
