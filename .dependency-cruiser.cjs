@@ -3,7 +3,9 @@
  *
  * Layers, top to bottom; an import points down, never up:
  *   entry           src/index.ts (Worker: fetch, queue, cron, Durable Objects), src/app.ts (the Hono app)
- *   pages, routes   each capability's routes.ts / *-routes.ts, the console, the OpenAPI document
+ *   pages, routes   each capability's routes.ts / *-routes.ts, the console, the OpenAPI document; a folder's
+ *                   routes use what its logic may (MAY_USE), and a leaf folder's routes also the key check
+ *                   they stand behind (ROUTES_ALSO_USE: the address check's route)
  *   capabilities    each folder's logic, store and Durable Objects, in this order (a folder may use
  *                   the ones listed after it, never one before it):
  *                     console > openapi > production, shipment-import > file-retention > admin > claims > orders > quotes > branding > pricing
@@ -89,13 +91,45 @@ const MAY_USE = {
 	addresses: [],
 };
 
-const capabilityRules = Object.entries(MAY_USE).map(([folder, uses]) => ({
-	name: `${folder}-uses-only-what-is-below-it`,
-	comment: `src/${folder}/ may import ${uses.length === 0 ? "no other capability" : uses.join(", ")} (and plumbing and leaves).`,
-	severity: "error",
-	from: { path: `^src/${folder}/` },
-	to: { path: "^src/[^/]+/", pathNot: `^src/(${[folder, "http", ...uses].join("|")})/` },
-}));
+/**
+ * What a folder's routes may import besides what its logic may. Routes sit above every capability's
+ * logic, so a leaf's logic served behind a key keeps its folder: the address check is pure, and its
+ * route stands behind access (the key and its scope) and names the shipping methods pricing offers.
+ */
+const ROUTES_ALSO_USE = {
+	addresses: ["access", "accounts", "pricing"],
+};
+
+/** A folder's routes files: its routes.ts and *-routes.ts. */
+const routesOf = (folder) => `^src/${folder}/[a-z-]*routes\\.tsx?$`;
+
+const capabilityRules = Object.entries(MAY_USE).flatMap(([folder, uses]) => {
+	const rule = (name, files, from, allowed) => ({
+		name,
+		comment: `${files} may import ${allowed.length === 0 ? "no other capability" : allowed.join(", ")} (and plumbing and leaves).`,
+		severity: "error",
+		from,
+		to: { path: "^src/[^/]+/", pathNot: `^src/(${[folder, "http", ...allowed].join("|")})/` },
+	});
+	const routesUse = ROUTES_ALSO_USE[folder];
+	const logic = `src/${folder}/`;
+	if (routesUse === undefined)
+		return [rule(`${folder}-uses-only-what-is-below-it`, logic, { path: `^${logic}` }, uses)];
+	return [
+		rule(
+			`${folder}-uses-only-what-is-below-it`,
+			`${logic} besides its routes`,
+			{ path: `^${logic}`, pathNot: routesOf(folder) },
+			uses,
+		),
+		rule(
+			`${folder}-routes-use-only-their-guard-and-what-is-below-it`,
+			`${logic}'s routes`,
+			{ path: routesOf(folder) },
+			[...uses, ...routesUse],
+		),
+	];
+});
 
 module.exports = {
 	forbidden: [

@@ -1,5 +1,6 @@
 import { bodyLimit } from "hono/body-limit";
 import { except } from "hono/combine";
+import { addressCheckRoutes } from "./addresses/routes.ts";
 import { adminRoutes } from "./admin/routes.ts";
 import { brandingRoutes } from "./branding/routes.ts";
 import { catalogRoutes } from "./catalog/routes.ts";
@@ -16,7 +17,6 @@ import { renderError, renderNotFound } from "./http/on-error.ts";
 import { stampRequestId } from "./http/request-id.ts";
 import { ledgerRoutes } from "./ledger/routes.ts";
 import { serveApiDocs } from "./openapi/document.ts";
-import { addressCheckRoutes } from "./orders/address-check-routes.ts";
 import { opsRoutes, sandboxRoutes } from "./orders/ops-routes.ts";
 import { orderRoutes } from "./orders/routes.ts";
 import { previewRoutes } from "./previews/routes.ts";
