@@ -5,12 +5,12 @@
  */
 import type { Owner } from "../accounts/owner.ts";
 import { databaseOf } from "../databases.ts";
-import { ApiError, unprocessable } from "../http/errors.ts";
+import { ApiError, refusalError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import { eventSubject } from "../orders/rows.ts";
 import { findOwnedOrder } from "../orders/store.ts";
 import { printFileNow } from "../print-files/inspection.ts";
-import { expiredFileRefusal, isExpiredFileAbort } from "../print-files/retention.ts";
+import { expiredSinceChecked } from "../print-files/retention.ts";
 import { findAccountPrintFiles } from "../print-files/store.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { photoCount, photoFiles } from "./photos.ts";
@@ -35,18 +35,18 @@ export async function createClaim(
 	if (found === null) throw orderNotFound(orderId);
 	const photos = input.photo_file_ids ?? [];
 	const counted = photoCount(input.reason, photos);
-	if (!counted.ok) throw unprocessable(counted);
+	if (!counted.ok) throw refusalError(counted);
 	const stored = await findAccountPrintFiles(databaseOf(env, owner.accountId), owner.accountId, photos);
 	// A photo still being read is read now, as a print file named by an order is.
 	const files = new Map(
 		await Promise.all([...stored].map(async ([id, file]) => [id, await printFileNow(env, file)] as const)),
 	);
 	const fit = photoFiles(owner, photos, files);
-	if (!fit.ok) throw unprocessable(fit);
+	if (!fit.ok) throw refusalError(fit);
 
 	const claims = await claimsOfOrder(databaseOf(env, owner.accountId), orderId);
 	const judged = judgeClaim(found, unitsInStandingClaims(claims), input.reason, input.items, now);
-	if (!judged.ok) throw unprocessable(judged);
+	if (!judged.ok) throw refusalError(judged);
 
 	const claim: Claim = {
 		id: newId("clm"),
@@ -72,8 +72,11 @@ export async function createClaim(
 			createdAt: now,
 		},
 	}).catch(async (error: unknown) => {
-		if (isExpiredFileAbort(error)) throw await photoExpiredMeanwhile(databaseOf(env, owner.accountId), owner, photos);
-		throw error;
+		// A photo may have expired between its check and the write: the database then refused the photo's row.
+		const uses = photos.map((fileId, index) => ({ fileId, field: `photo_file_ids[${index}]` }));
+		const expired = await expiredSinceChecked(databaseOf(env, owner.accountId), owner.accountId, uses);
+		if (expired === null) throw error;
+		throw refusalError(expired);
 	});
 	if (deliveries === null) {
 		// Another claim took the units meanwhile: the rules again, over the claims as they are now.
@@ -83,27 +86,9 @@ export async function createClaim(
 	return { claim, deliveries };
 }
 
-/**
- * The 422 of a claim whose photo the retention sweep expired between the check and the write (the
- * database refused the photo's row): the first photo that reads expired now.
- */
-async function photoExpiredMeanwhile(db: D1Database, owner: Owner, photos: string[]): Promise<ApiError> {
-	const files = await findAccountPrintFiles(db, owner.accountId, photos);
-	for (const [index, id] of photos.entries()) {
-		const file = files.get(id);
-		const expired = file === undefined ? null : expiredFileRefusal(file, `photo_file_ids[${index}]`);
-		if (expired !== null) return unprocessable(expired);
-	}
-	return new ApiError(
-		"print_file_expired",
-		"A photo of this claim expired while the claim was being written; upload it again.",
-		"photo_file_ids",
-	);
-}
-
 /** The 422 of a claim whose units other claims took between the check and the commit: the rules' refusal now. */
 function unitsTakenMeanwhile(judged: ReturnType<typeof judgeClaim>): ApiError {
-	if (!judged.ok) return unprocessable(judged);
+	if (!judged.ok) return refusalError(judged);
 	// The guard refused, yet the units fit now: a claim that held them was rejected in between.
 	return new ApiError(
 		"claim_units_exceeded",

@@ -5,13 +5,13 @@
  */
 
 import { databaseOf, findInEveryDatabase } from "../databases.ts";
-import { ApiError } from "../http/errors.ts";
+import { ApiError, okOrThrow } from "../http/errors.ts";
 import { newId, randomBase62 } from "../ids.ts";
 import { type OrderCreated, type PreparedOrder, startOrder } from "../orders/create-order.ts";
 import { prepareReprint } from "../orders/reprint.ts";
 import { eventSubject, type StoredOrder } from "../orders/rows.ts";
 import { findOrder, insertOrder } from "../orders/store.ts";
-import { isExpiredFileAbort } from "../print-files/retention.ts";
+import { expiredSinceChecked } from "../print-files/retention.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
 import { refundCredit } from "./credit.ts";
@@ -89,8 +89,13 @@ export async function resolveClaim(
 			createdAt: now,
 		},
 		reprint: reprint === null ? null : { order: reprint.order.order, items: reprint.order.items },
-	}).catch((error: unknown) => {
-		if (isExpiredFileAbort(error)) throw reprintFileExpired(order);
+	}).catch(async (error: unknown) => {
+		const uses = (reprint?.order.items ?? []).flatMap((item) =>
+			item.print_file_id === null ? [] : [{ fileId: item.print_file_id, field: "items" }],
+		);
+		if ((await expiredSinceChecked(databaseOf(env, found.accountId), found.accountId, uses)) !== null) {
+			throw reprintFileExpired(order);
+		}
 		throw error;
 	});
 	if (deliveries === null) {
@@ -127,7 +132,7 @@ async function prepareClaimReprint(
 		(await claimsOfOrder(databaseOf(env, order.order.account_id), order.order.id)).findIndex(
 			(each) => each.claim.id === claim.id,
 		) + 1;
-	return prepareReprint(env, order, { units: claim.items, claimId: claim.id, claimNumber, orderId });
+	return okOrThrow(await prepareReprint(env, order, { units: claim.items, claimId: claim.id, claimNumber, orderId }));
 }
 
 /** The claim as `decision` resolves it. */

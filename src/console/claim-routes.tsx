@@ -18,7 +18,7 @@ import { loadOrderSheet } from "../production/order-sheet.ts";
 import { OWN_IMAGES_POLICY } from "../production/slip-page.ts";
 import { ClaimPage, ClaimsPage, type DecisionOutcome } from "./claim-pages.tsx";
 import type { ConsoleEnv, OperatorEnv } from "./console-env.ts";
-import { errorPage, page, readForm } from "./responses.tsx";
+import { errorPage, page, readForm, refusalPage } from "./responses.tsx";
 import { requireCsrf, requireSession } from "./session-gate.ts";
 
 export const claimRoutes = new Hono<ConsoleEnv>();
@@ -70,7 +70,7 @@ claimRoutes.get("/claims/:id", requireSession, (c) =>
 
 claimRoutes.get("/claims/:id/photos/:index{[0-9]{1,2}}", requireSession, async (c) => {
 	const photo = await claimPhoto(c.env, c.req.param("id"), Number(c.req.param("index")));
-	if (!photo.ok) return errorPage(c, photo.status, photo.message, c.var.operator.csrfToken);
+	if (!photo.ok) return refusalPage(c, photo, c.var.operator.csrfToken);
 	return c.body(photo.body, 200, photo.headers);
 });
 

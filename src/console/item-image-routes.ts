@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import { databaseOf, findInEveryDatabase } from "../databases.ts";
-import { ApiError, unprocessable } from "../http/errors.ts";
+import { ApiError, refusalError } from "../http/errors.ts";
 import { findOrder } from "../orders/store.ts";
 import { PREVIEW_WIDTH } from "../previews/framed-preview.ts";
 import { orderItemPreview, previewHeaders } from "../previews/piece-preview.ts";
@@ -58,6 +58,6 @@ itemImageRoutes.get("/orders/:id/items/:item/preview.png", requireSession, async
 		c.req.param("item"),
 		query.data.width_px ?? PREVIEW_WIDTH.default,
 	);
-	if (!served.ok) throw unprocessable(served);
+	if (!served.ok) throw refusalError(served);
 	return c.body(served.body, 200, previewHeaders(served));
 });

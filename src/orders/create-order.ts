@@ -9,13 +9,13 @@ import { allowsLocalUrls } from "../config.ts";
 import { databaseOf } from "../databases.ts";
 import { completeFraming } from "../framing/spec.ts";
 import { allOf, known, readTogether } from "../http/batched-read.ts";
-import { ApiError, unprocessable } from "../http/errors.ts";
+import { ApiError, refusalError } from "../http/errors.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { newId, sha256Hex } from "../ids.ts";
 import { log } from "../log.ts";
 import { printFileNow } from "../print-files/inspection.ts";
-import { expiredFileRefusal, isExpiredFileAbort } from "../print-files/retention.ts";
-import { findOwnedPrintFile, ownedPrintFileRead, type PrintFileRow } from "../print-files/store.ts";
+import { expiredSinceChecked } from "../print-files/retention.ts";
+import { ownedPrintFileRead, type PrintFileRow } from "../print-files/store.ts";
 import { type Problem, type Refusal, refusal } from "../problem.ts";
 import { piecesFactsWith, pricingFactsRead } from "../quotes/facts.ts";
 import type { PieceFacts } from "../quotes/price-quote.ts";
@@ -49,7 +49,9 @@ export async function createOrder(
 	owner: Owner & { editWindowMinutes: number },
 	input: CreateOrderInput,
 ): Promise<OrderCreated> {
-	const requestHash = await checkedRequestHash(env, input);
+	const hashed = await checkedRequestHash(env, input);
+	if (!hashed.ok) throw refusalError(hashed);
+	const requestHash = hashed.hash;
 	const made = await storeNewOrder(env, owner, input, requestHash);
 	if (made.ok) return { order: made.order, replayed: false, files: made.files };
 	// Refused, or the external_id is taken. A repeat is answered as the first order was, even if its
@@ -85,25 +87,24 @@ export type PreparedOrder = { order: StoredOrder; files: PrintFileRow[] };
 
 /**
  * A claim's reprint of the units `input` names, ready to write in its decision's batch: checked and
- * priced as a create is, charged nothing, under the id the claim gave it. Throws the create's 422s.
+ * priced as a create is, charged nothing, under the id the claim gave it; or the create's refusal.
  */
 export async function prepareReprintOrder(
 	env: Env,
 	owner: Owner & { editWindowMinutes: number },
 	input: CreateOrderInput,
 	reprint: ReprintOf,
-): Promise<PreparedOrder> {
-	const requestHash = await checkedRequestHash(env, input);
-	const prepared = await prepareOrder(env, owner, input, requestHash, reprint, new Date());
-	if (!prepared.ok) throw unprocessable(prepared);
-	return prepared;
+): Promise<({ ok: true } & PreparedOrder) | Refusal> {
+	const hashed = await checkedRequestHash(env, input);
+	if (!hashed.ok) return hashed;
+	return prepareOrder(env, owner, input, hashed.hash, reprint, new Date());
 }
 
-/** The request's hash (what tells a repeat from a new order), once its addresses pass the outbound rules (else a 422). */
-async function checkedRequestHash(env: Env, input: CreateOrderInput): Promise<string> {
+/** The request's hash (what tells a repeat from a new order), or the refusal of an address the outbound rules refuse. */
+async function checkedRequestHash(env: Env, input: CreateOrderInput): Promise<{ ok: true; hash: string } | Refusal> {
 	const addressProblem = outboundUrlsProblem(env, input);
-	if (addressProblem !== null) throw unprocessable(addressProblem);
-	return sha256Hex(canonicalOrderRequest(input));
+	if (addressProblem !== null) return { ok: false, ...addressProblem };
+	return { ok: true, hash: await sha256Hex(canonicalOrderRequest(input)) };
 }
 
 /** The order written, or why not: a refusal, or the external_id found taken by the unique index. */
@@ -115,15 +116,15 @@ async function storeNewOrder(
 ): Promise<{ ok: true; order: StoredOrder; files: PrintFileRow[] } | { ok: false; error: Error }> {
 	const now = new Date();
 	const prepared = await prepareOrder(env, owner, input, requestHash, undefined, now);
-	if (!prepared.ok) return { ok: false, error: unprocessable(prepared) };
+	if (!prepared.ok) return { ok: false, error: refusalError(prepared) };
 	const { order, items } = prepared.order;
 	try {
 		await insertOrder(databaseOf(env, owner.accountId), order, items, now);
 	} catch (error) {
 		if (error instanceof DuplicateExternalId) return { ok: false, error };
-		if (isExpiredFileAbort(error))
-			return { ok: false, error: unprocessable(await expiredMeanwhile(env, owner, items)) };
-		throw error;
+		const expired = await expiredMeanwhile(env, owner, items);
+		if (expired === null) throw error;
+		return { ok: false, error: refusalError(expired) };
 	}
 	return prepared;
 }
@@ -165,25 +166,14 @@ async function prepareOrder(
 }
 
 /**
- * The refusal of a create whose file the retention sweep expired between its check and the write (the
- * database refused the items): the first item whose file reads expired now.
+ * After the order's write failed: the refusal of the first item whose file the retention sweep expired
+ * between its check and the write (the database refused the items), or null when no file expired.
  */
-async function expiredMeanwhile(env: Env, owner: Owner, items: ReadonlyArray<ItemRow>): Promise<Problem> {
-	const named = items.flatMap((item) => (item.print_file_id === null ? [] : [item]));
-	const files = await Promise.all(
-		named.map((item) => findOwnedPrintFile(databaseOf(env, owner.accountId), owner, item.print_file_id ?? "")),
+async function expiredMeanwhile(env: Env, owner: Owner, items: ReadonlyArray<ItemRow>): Promise<Refusal | null> {
+	const uses = items.flatMap((item) =>
+		item.print_file_id === null ? [] : [{ fileId: item.print_file_id, field: itemFileField(item) }],
 	);
-	for (const [index, file] of files.entries()) {
-		const item = named[index];
-		const expired = file === null || item === undefined ? null : expiredFileRefusal(file, itemFileField(item));
-		if (expired !== null) return expired;
-	}
-	const first = named[0];
-	return {
-		code: "print_file_expired",
-		field: first === undefined ? "items" : itemFileField(first),
-		message: "A print file of this order expired while the order was being written; upload it again.",
-	};
+	return expiredSinceChecked(databaseOf(env, owner.accountId), owner.accountId, uses);
 }
 
 function itemFileField(item: Pick<ItemRow, "position">): string {

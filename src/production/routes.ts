@@ -5,8 +5,8 @@ import { postalLines } from "../addresses/postal-lines.ts";
 import { ShipToSchema } from "../addresses/schema.ts";
 import { findInEveryDatabase } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
-import { ApiError, errorResponses } from "../http/errors.ts";
-import { refuseInEditWindow } from "../orders/operator-moves.ts";
+import { ApiError, errorResponses, okOrThrow, refusalError } from "../http/errors.ts";
+import { editWindowRefusal } from "../orders/operator-moves.ts";
 import { OrderIdParams, OrderSchema, toOrder } from "../orders/response.ts";
 import { thumbnailPngResponse } from "../print-files/schema.ts";
 import { findPrintFileById } from "../print-files/store.ts";
@@ -184,14 +184,7 @@ export const productionRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(downloadPrintFileRoute, async (c) => {
 		const { id } = c.req.valid("param");
-		const download = await downloadPrintFile(c.env, id, c.req.valid("query").item_id ?? null);
-		if (!download.ok) {
-			throw new ApiError(
-				download.status === 404 ? "print_file_not_found" : "print_file_not_printable",
-				download.message,
-				"id",
-			);
-		}
+		const download = okOrThrow(await downloadPrintFile(c.env, id, c.req.valid("query").item_id ?? null));
 		// Through the context, so the headers every answer carries (X-Request-Id, the rate limit's) come too.
 		return c.body(download.body, 200, download.headers);
 	})
@@ -205,7 +198,8 @@ export const productionRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(getWorkTicket, async (c) => {
 		const sheet = await sheetOr404(c.env, c.req.valid("param").id);
-		refuseInEditWindow(sheet.stored);
+		const inWindow = editWindowRefusal(sheet.stored);
+		if (inWindow !== null) throw refusalError(inWindow);
 		return c.html(await workTicketOf(c.env, sheet), 200, PAGE_SECURITY_HEADERS);
 	})
 	.openapi(listWorkTickets, async (c) => {
