@@ -9,7 +9,6 @@ import { allowsLocalUrls } from "../config.ts";
 import { databaseOf } from "../databases.ts";
 import { completeFraming } from "../framing/spec.ts";
 import { allOf, known, readTogether } from "../http/batched-read.ts";
-import { ApiError, refusalError } from "../http/errors.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { newId, sha256Hex } from "../ids.ts";
 import { log } from "../log.ts";
@@ -34,39 +33,45 @@ import { DuplicateExternalId, findOrderByExternalId, insertOrder } from "./store
  * them as they are), or the order an earlier create with the same external_id and content made.
  */
 export type OrderCreated =
-	| { order: StoredOrder; replayed: false; files: PrintFileRow[] }
-	| { order: StoredOrder; replayed: true };
+	| { ok: true; order: StoredOrder; replayed: false; files: PrintFileRow[] }
+	| { ok: true; order: StoredOrder; replayed: true };
 
 /** What makes an order a claim's reprint: the order it reprints, the claim, and the id the claim gave it. */
 export type ReprintOf = { of: string; claimId: string; orderId: string };
 
 /**
- * Creates `owner`'s order from `input`, or answers a repeat with the first order. Throws the API's
- * errors: 422 for what is refused, 409 for an external_id already used with other content.
+ * Creates `owner`'s order from `input`, or answers a repeat with the first order; or why not: what is
+ * refused in the request, or `idempotency_key_reused` for an external_id used with other content.
  */
 export async function createOrder(
 	env: Env,
 	owner: Owner & { editWindowMinutes: number },
 	input: CreateOrderInput,
-): Promise<OrderCreated> {
+): Promise<OrderCreated | Refusal> {
 	const hashed = await checkedRequestHash(env, input);
-	if (!hashed.ok) throw refusalError(hashed);
+	if (!hashed.ok) return hashed;
 	const requestHash = hashed.hash;
 	const made = await storeNewOrder(env, owner, input, requestHash);
-	if (made.ok) return { order: made.order, replayed: false, files: made.files };
+	if (!(made instanceof DuplicateExternalId) && made.ok) {
+		return { ok: true, order: made.order, replayed: false, files: made.files };
+	}
 	// Refused, or the external_id is taken. A repeat is answered as the first order was, even if its
 	// file or quote would be refused today; the unique index, not an earlier read, decides which create
 	// was first.
 	const first = await findOrderByExternalId(databaseOf(env, owner.accountId), owner, input.external_id);
-	if (first === null) throw made.error;
+	if (first === null) {
+		// The index found the external_id taken, yet no order has it: not a refusal, a failure.
+		if (made instanceof DuplicateExternalId) throw made;
+		return made;
+	}
 	if (first.order.request_hash !== requestHash) {
-		throw new ApiError(
+		return refusal(
 			"idempotency_key_reused",
-			`external_id "${first.order.external_id}" is already used by order ${first.order.id} with different content.`,
 			"external_id",
+			`external_id "${first.order.external_id}" is already used by order ${first.order.id} with different content.`,
 		);
 	}
-	return { order: first, replayed: true };
+	return { ok: true, order: first, replayed: true };
 }
 
 /**
@@ -113,18 +118,18 @@ async function storeNewOrder(
 	owner: Owner & { editWindowMinutes: number },
 	input: CreateOrderInput,
 	requestHash: string,
-): Promise<{ ok: true; order: StoredOrder; files: PrintFileRow[] } | { ok: false; error: Error }> {
+): Promise<{ ok: true; order: StoredOrder; files: PrintFileRow[] } | Refusal | DuplicateExternalId> {
 	const now = new Date();
 	const prepared = await prepareOrder(env, owner, input, requestHash, undefined, now);
-	if (!prepared.ok) return { ok: false, error: refusalError(prepared) };
+	if (!prepared.ok) return prepared;
 	const { order, items } = prepared.order;
 	try {
 		await insertOrder(databaseOf(env, owner.accountId), order, items, now);
 	} catch (error) {
-		if (error instanceof DuplicateExternalId) return { ok: false, error };
+		if (error instanceof DuplicateExternalId) return error;
 		const expired = await expiredMeanwhile(env, owner, items);
 		if (expired === null) throw error;
-		return { ok: false, error: refusalError(expired) };
+		return expired;
 	}
 	return prepared;
 }

@@ -134,7 +134,7 @@ function notFound(id: string): ApiError {
 /** Partner routes for orders: create, read, list, change, fix an item, cancel, and what may still be done. */
 export const orderRoutes = createApp<AuthedEnv>()
 	.openapi(createOrderRoute, async (c) => {
-		const created = await createOrder(c.env, c.var.principal, c.req.valid("json"));
+		const created = okOrThrow(await createOrder(c.env, c.var.principal, c.req.valid("json")));
 		if (created.replayed) return c.json(toOrder(created.order), 200, { "Idempotent-Replayed": "true" });
 		// The order is stored; waking its machine need not hold up the answer.
 		c.executionCtx.waitUntil(startOrder(c.env, created, c.var.requestId));
