@@ -4,12 +4,14 @@
  * Layers, top to bottom; an import points down, never up:
  *   entry           src/index.ts (Worker: fetch, queue, cron, Durable Objects), src/app.ts (the Hono app)
  *   pages, routes   each capability's routes.ts / *-routes.ts, the console, the OpenAPI document (which
- *                   gathers the events of the capabilities that own them: orders, claims)
+ *                   gathers the events of the capabilities that own them: orders, claims); a folder's
+ *                   routes use what its logic may (MAY_USE), and a leaf folder's routes also the key check
+ *                   they stand behind (ROUTES_ALSO_USE: the address check's route)
  *   capabilities    each folder's logic, store and Durable Objects, in this order (a folder may use
  *                   the ones listed after it, never one before it):
- *                     console > openapi > production > framed-previews > file-retention > admin > claims > orders > ledger
- *                     > quotes > branding > pricing > thumbnails > webhooks, print-files, catalog, health > access
- *                     > rate-limit > accounts > addresses, framing > imaging
+ *                     console > openapi > production, shipment-import > framed-previews > file-retention > admin
+ *                     > claims > orders > ledger > quotes > branding > pricing > thumbnails > webhooks, print-files,
+ *                     catalog, health > access > rate-limit > accounts > addresses, framing > imaging
  *                   framed-previews draws an order's item (or a piece checked against the catalog) with its
  *                   file's thumbnail; thumbnails makes that thumbnail off the queue, from the stored file
  *                   print-files inspected; imaging, the image formats (each one's probe and decoder, one
@@ -27,6 +29,7 @@ const MAY_USE = {
 		"claims",
 		"ledger",
 		"production",
+		"shipment-import",
 		"framed-previews",
 		"orders",
 		"accounts",
@@ -54,6 +57,8 @@ const MAY_USE = {
 		"framing",
 		"imaging",
 	],
+	// The shipments import ships each row through the order's own moves.
+	"shipment-import": ["orders", "access", "accounts"],
 	// The retention sweep asks each owner of a print file's uses (orders, claims, logos) what holds it.
 	"file-retention": ["claims", "orders", "branding", "print-files"],
 	admin: ["ledger", "accounts", "webhooks", "access", "rate-limit"],
@@ -98,13 +103,45 @@ const MAY_USE = {
 	imaging: [],
 };
 
-const capabilityRules = Object.entries(MAY_USE).map(([folder, uses]) => ({
-	name: `${folder}-uses-only-what-is-below-it`,
-	comment: `src/${folder}/ may import ${uses.length === 0 ? "no other capability" : uses.join(", ")} (and plumbing and leaves).`,
-	severity: "error",
-	from: { path: `^src/${folder}/` },
-	to: { path: "^src/[^/]+/", pathNot: `^src/(${[folder, "http", ...uses].join("|")})/` },
-}));
+/**
+ * What a folder's routes may import besides what its logic may. Routes sit above every capability's
+ * logic, so a leaf's logic served behind a key keeps its folder: the address check is pure, and its
+ * route stands behind access (the key and its scope) and names the shipping methods pricing offers.
+ */
+const ROUTES_ALSO_USE = {
+	addresses: ["access", "accounts", "pricing"],
+};
+
+/** A folder's routes files: its routes.ts and *-routes.ts. */
+const routesOf = (folder) => `^src/${folder}/[a-z-]*routes\\.tsx?$`;
+
+const capabilityRules = Object.entries(MAY_USE).flatMap(([folder, uses]) => {
+	const rule = (name, files, from, allowed) => ({
+		name,
+		comment: `${files} may import ${allowed.length === 0 ? "no other capability" : allowed.join(", ")} (and plumbing and leaves).`,
+		severity: "error",
+		from,
+		to: { path: "^src/[^/]+/", pathNot: `^src/(${[folder, "http", ...allowed].join("|")})/` },
+	});
+	const routesUse = ROUTES_ALSO_USE[folder];
+	const logic = `src/${folder}/`;
+	if (routesUse === undefined)
+		return [rule(`${folder}-uses-only-what-is-below-it`, logic, { path: `^${logic}` }, uses)];
+	return [
+		rule(
+			`${folder}-uses-only-what-is-below-it`,
+			`${logic} besides its routes`,
+			{ path: `^${logic}`, pathNot: routesOf(folder) },
+			uses,
+		),
+		rule(
+			`${folder}-routes-use-only-their-guard-and-what-is-below-it`,
+			`${logic}'s routes`,
+			{ path: routesOf(folder) },
+			[...uses, ...routesUse],
+		),
+	];
+});
 
 module.exports = {
 	forbidden: [

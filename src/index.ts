@@ -45,15 +45,33 @@ const cronJobs = {
 	"expire-print-files": (env: Env, now: Date) => sweepExpiredPrintFiles(env, now),
 } satisfies Record<string, CronJob>;
 
+/** The cron's job names. */
+type CronJobName = keyof typeof cronJobs;
+
+/** What a job answered, or null when it failed: its failure is logged here, and the other jobs go on. */
+function answerOf<T>(job: CronJobName, settled: PromiseSettledResult<T>): T | null {
+	if (settled.status === "fulfilled") return settled.value;
+	const error: unknown = settled.reason;
+	log.error("cron.job_failed", {
+		job,
+		error: error instanceof Error ? error.name : typeof error,
+		message: error instanceof Error ? error.message : String(error),
+		stack: error instanceof Error ? error.stack : undefined,
+	});
+	return null;
+}
+
 /**
  * The cron's safety nets: stalled orders restarted, overdue deliveries and thumbnails enqueued again,
  * orders whose edit window ended charged (should their Durable Object's alarm have been lost), a
  * batch of events past the retention window archived to R2, and print files past their retention
- * expired and their bytes deleted.
+ * expired and their bytes deleted. The jobs run side by side and settle each on its own: one that
+ * fails is logged (`cron.job_failed`) and keeps neither the others from running nor their counts from
+ * the run's log line.
  */
 async function cron(env: Env): Promise<void> {
 	const now = new Date();
-	const [restarted, swept, thumbnails, charged, archived, retention] = await Promise.all([
+	const [restarted, swept, thumbnails, charged, archived, retention] = await Promise.allSettled([
 		cronJobs["restart-stalled-orders"](env, now),
 		cronJobs["sweep-deliveries"](env, now),
 		cronJobs["sweep-thumbnails"](env, now),
@@ -61,26 +79,17 @@ async function cron(env: Env): Promise<void> {
 		cronJobs["archive-events"](env, now),
 		cronJobs["expire-print-files"](env, now),
 	]);
-	if (
-		restarted > 0 ||
-		swept > 0 ||
-		thumbnails > 0 ||
-		charged > 0 ||
-		archived > 0 ||
-		retention.expired > 0 ||
-		retention.purged > 0
-	) {
-		log.info("cron.ran", {
-			job: "cron",
-			restarted_orders: restarted,
-			swept_deliveries: swept,
-			requeued_thumbnails: thumbnails,
-			charged_orders: charged,
-			archived_events: archived,
-			expired_print_files: retention.expired,
-			purged_print_files: retention.purged,
-		});
-	}
+	const expiry = answerOf("expire-print-files", retention);
+	const counts = {
+		restarted_orders: answerOf("restart-stalled-orders", restarted) ?? 0,
+		swept_deliveries: answerOf("sweep-deliveries", swept) ?? 0,
+		requeued_thumbnails: answerOf("sweep-thumbnails", thumbnails) ?? 0,
+		charged_orders: answerOf("charge-released-orders", charged) ?? 0,
+		archived_events: answerOf("archive-events", archived) ?? 0,
+		expired_print_files: expiry?.expired ?? 0,
+		purged_print_files: expiry?.purged ?? 0,
+	};
+	if (Object.values(counts).some((count) => count > 0)) log.info("cron.ran", { job: "cron", ...counts });
 }
 
 /** Each queue's batches to its consumer: thumbnails by THUMBNAIL_QUEUE's name, the rest are webhooks'. */

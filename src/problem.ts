@@ -1,7 +1,9 @@
 /**
- * What is wrong with a request, as domain code says it: the request field at fault and a message for
- * the partner. Pricing, framing and file checks return it; only the routes' services turn it into an
- * HTTP error (a 422), and validation into a hold. A leaf: it imports only the error catalog.
+ * What is wrong, as domain code says it. A check or a service returns its value or a `Refusal`: a code
+ * from the error catalog, a message, and the request field at fault when there is one. It never builds
+ * an HTTP error and never carries a status: the status follows from the code, and only the edge (API
+ * routes and console pages, through `refusalError` in src/http/errors.ts) turns a refusal into HTTP.
+ * A leaf: it imports only the error catalog.
  */
 
 import type { ErrorCode } from "./error-catalog.ts";
@@ -12,10 +14,18 @@ import type { ErrorCode } from "./error-catalog.ts";
  */
 export type Problem = { field: string; message: string; code?: ErrorCode };
 
-/** A result that is a problem: what a check returns instead of its value. */
-export type Refusal = { ok: false } & Problem;
+/**
+ * Why domain code refused: the rule's code (`invalid_field` when none is named), a message for the
+ * reader, and the request field at fault when there is one (a refused move of an order has none).
+ */
+export type Refusal = { ok: false; message: string; code?: ErrorCode; field?: string };
 
 /** The refusal of `field`, for `message`, under `code`. */
-export function refusal(code: ErrorCode, field: string, message: string): Refusal {
+export function refusal(code: ErrorCode, field: string, message: string): Refusal & Problem {
 	return { ok: false, code, field, message };
+}
+
+/** The refusal under `code` of something no one field of the request is at fault for (an order's status, say). */
+export function refusalOf(code: ErrorCode, message: string): Refusal {
+	return { ok: false, code, message };
 }

@@ -2,8 +2,8 @@ import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { databaseOf } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
-import { ApiError, errorResponses } from "../http/errors.ts";
-import { isExpiredFileAbort } from "../print-files/retention.ts";
+import { ApiError, errorResponses, refusalError } from "../http/errors.ts";
+import { expiredSinceChecked } from "../print-files/retention.ts";
 import { logoProblem } from "./logo.ts";
 import { BrandProfileBody, BrandProfileSchema } from "./schema.ts";
 import {
@@ -56,13 +56,12 @@ async function writeBrandProfile(...args: Parameters<typeof putBrandProfile>): P
 	try {
 		return await putBrandProfile(...args);
 	} catch (error) {
-		if (!isExpiredFileAbort(error)) throw error;
-		const [, row] = args;
-		throw new ApiError(
-			"print_file_expired",
-			`logo_print_file_id ${row.logo_print_file_id ?? ""} expired just now: its bytes were deleted after the retention period; upload it again.`,
-			"logo_print_file_id",
-		);
+		const [db, row] = args;
+		const logo = row.logo_print_file_id;
+		const uses = logo === null ? [] : [{ fileId: logo, field: "logo_print_file_id" }];
+		const expired = await expiredSinceChecked(db, row.account_id, uses);
+		if (expired === null) throw error;
+		throw refusalError(expired);
 	}
 }
 

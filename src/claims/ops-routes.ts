@@ -3,7 +3,7 @@ import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { createApp } from "../http/create-app.ts";
 import { decodeCursor } from "../http/cursor.ts";
-import { errorResponses } from "../http/errors.ts";
+import { errorResponses, okOrThrow } from "../http/errors.ts";
 import { claimsInStatus } from "./claims-to-decide.ts";
 import { ApproveClaimBody, RejectClaimBody } from "./decision-bodies.ts";
 import { type Decision, handOverDecision, resolveClaim } from "./resolve-claim.ts";
@@ -64,7 +64,7 @@ async function decide(
 	id: string,
 	decision: Decision,
 ) {
-	const decided = await resolveClaim(env, id, decision, new Date());
+	const decided = okOrThrow(await resolveClaim(env, id, decision, new Date()));
 	handOverDecision(env, executionCtx, requestId, decided);
 	return decided.claim;
 }

@@ -6,27 +6,30 @@
 
 import { databaseOf, findInEveryDatabase } from "../databases.ts";
 import { findPrintFileById } from "../print-files/store.ts";
+import { type Refusal, refusal } from "../problem.ts";
 import { PHOTO_FORMATS } from "./photos.ts";
 import { findClaim } from "./store.ts";
 
 const MEDIA_TYPES: Readonly<Record<string, string>> = { jpeg: "image/jpeg", png: "image/png" };
 
-/** Why a photo cannot be shown: no such claim or photo (404), or not a checked JPEG or PNG (409). */
-export type PhotoRefusal = { ok: false; status: 404 | 409; message: string };
-
-/** The `index`th photo of claim `claimId` as a streamed inline image, or why not. */
+/**
+ * The `index`th photo of claim `claimId` as a streamed inline image, or why not: `claim_not_found`,
+ * `print_file_not_found` for a photo the claim does not have, or `print_file_not_printable` for one
+ * that is not a checked JPEG or PNG.
+ */
 export async function claimPhoto(
 	env: Env,
 	claimId: string,
 	index: number,
-): Promise<{ ok: true; body: ReadableStream; headers: Record<string, string> } | PhotoRefusal> {
+): Promise<{ ok: true; body: ReadableStream; headers: Record<string, string> } | Refusal> {
 	const found = await findInEveryDatabase(env, (database) => findClaim(database, claimId));
-	const fileId = found?.claim.photos[index];
-	if (found === null || fileId === undefined) {
-		return { ok: false, status: 404, message: `Claim ${claimId} has no photo ${index + 1}.` };
+	if (found === null) return refusal("claim_not_found", "id", `There is no claim ${claimId}.`);
+	const fileId = found.claim.photos[index];
+	if (fileId === undefined) {
+		return refusal("print_file_not_found", "index", `Claim ${claimId} has no photo ${index + 1}.`);
 	}
 	const file = await findPrintFileById(databaseOf(env, found.accountId), fileId);
-	if (file === null) return { ok: false, status: 404, message: `No print file ${fileId}.` };
+	if (file === null) return refusal("print_file_not_found", "index", `No print file ${fileId}.`);
 	const mediaType = file.format === null ? undefined : MEDIA_TYPES[file.format];
 	if (
 		file.status !== "ready" ||
@@ -34,12 +37,13 @@ export async function claimPhoto(
 		mediaType === undefined ||
 		!PHOTO_FORMATS.has(file.format ?? "")
 	) {
-		return { ok: false, status: 409, message: `Photo ${fileId} is not a checked JPEG or PNG image.` };
+		return refusal("print_file_not_printable", "index", `Photo ${fileId} is not a checked JPEG or PNG image.`);
 	}
 	const object = await env.PRINT_FILES.get(file.r2_key, { onlyIf: { etagMatches: file.r2_etag } });
 	// Gone, or no body: not the bytes that were checked.
 	if (object === null || !("body" in object)) {
-		return { ok: false, status: 409, message: `Photo ${fileId} is no longer the image that was checked.` };
+		const message = `Photo ${fileId} is no longer the image that was checked.`;
+		return refusal("print_file_not_printable", "index", message);
 	}
 	return {
 		ok: true,

@@ -5,13 +5,13 @@
  */
 
 import { databaseOf, findInEveryDatabase } from "../databases.ts";
-import { ApiError } from "../http/errors.ts";
 import { newId, randomBase62 } from "../ids.ts";
 import { type OrderCreated, type PreparedOrder, startOrder } from "../orders/create-order.ts";
 import { prepareReprint } from "../orders/reprint.ts";
 import { eventSubject, type StoredOrder } from "../orders/rows.ts";
 import { findOrder, insertOrder } from "../orders/store.ts";
-import { isExpiredFileAbort } from "../print-files/retention.ts";
+import { expiredSinceChecked } from "../print-files/retention.ts";
+import { type Refusal, refusal, refusalOf } from "../problem.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
 import { refundCredit } from "./credit.ts";
@@ -39,74 +39,81 @@ export function handOverDecision(
 	}
 }
 
-/** The 404 of an unknown claim. */
-export function claimNotFound(id: string): ApiError {
-	return new ApiError("claim_not_found", `No claim ${id}.`, "id");
-}
-
-function alreadyResolved(claim: Claim): ApiError {
-	return new ApiError(
+/** The refusal of a decision on a claim decided already: a claim is resolved once. */
+function alreadyResolved(claim: Claim): Refusal {
+	const when = claim.resolution === null ? "" : ` (${claim.resolution.resolved_at})`;
+	return refusalOf(
 		"claim_already_resolved",
-		`Claim ${claim.id} is ${claim.status} already${claim.resolution === null ? "" : ` (${claim.resolution.resolved_at})`}: a claim is resolved once.`,
+		`Claim ${claim.id} is ${claim.status} already${when}: a claim is resolved once.`,
 	);
 }
 
-/** Resolves claim `id` as `decision` at `now`; the claim as resolved and the deliveries of its event. */
+/** A decision made: the claim as resolved, the deliveries of its event, and its reprint, if any. */
+export type ClaimResolved = { ok: true; claim: Claim; deliveries: PendingDelivery[]; reprint: OrderCreated | null };
+
+/**
+ * Resolves claim `id` as `decision` at `now`; or why not: `claim_not_found`, `claim_already_resolved`
+ * (also when another decision won meanwhile), or the refusal of a reprint that cannot be made.
+ */
 export async function resolveClaim(
 	env: Env,
 	id: string,
 	decision: Decision,
 	now: Date,
-): Promise<{ claim: Claim; deliveries: PendingDelivery[]; reprint: OrderCreated | null }> {
+): Promise<ClaimResolved | Refusal> {
 	const found = await findInEveryDatabase(env, (database) => findClaim(database, id));
-	if (found === null) throw claimNotFound(id);
+	if (found === null) return refusal("claim_not_found", "id", `No claim ${id}.`);
 	const order = await findOrder(databaseOf(env, found.accountId), found.claim.order_id);
 	if (order === null) throw new Error(`claim ${id} names order ${found.claim.order_id}, which is gone`);
 	if (found.claim.status !== "submitted") {
 		const unmade = await unmadeReprint(env, found, decision);
-		if (unmade === null) throw alreadyResolved(found.claim);
+		if (unmade === null) return alreadyResolved(found.claim);
 		// Approved with a reprint whose order was never made (before a decision and its reprint were one
 		// write): this approval again makes it, under the id the claim names, and sends nothing else.
 		const reprint = await prepareClaimReprint(env, order, found.claim, unmade);
+		if (!reprint.ok) return reprint;
 		await insertOrder(databaseOf(env, found.accountId), reprint.order.order, reprint.order.items, now);
-		return { claim: found.claim, deliveries: [], reprint: { ...reprint, replayed: false } };
+		return { ok: true, claim: found.claim, deliveries: [], reprint: { ...reprint, replayed: false } };
 	}
 	const reprintOrderId = decision.kind === "approve" && decision.remedy === "reprint" ? newId("ord") : null;
 	const claim = decided(found, decision, order, reprintOrderId, now);
 	// The reprint is checked before anything is written: a reprint that cannot be made refuses the decision.
 	const reprint = reprintOrderId === null ? null : await prepareClaimReprint(env, order, claim, reprintOrderId);
-	const deliveries = await writeDecision(databaseOf(env, found.accountId), {
-		claim,
-		accountId: found.accountId,
-		resolutionId: randomBase62(24),
-		orderExternalId: order.order.external_id,
-		event: {
-			type: decision.kind === "approve" ? "claim.approved" : "claim.rejected",
+	if (reprint !== null && !reprint.ok) return reprint;
+	let deliveries: PendingDelivery[] | null;
+	try {
+		deliveries = await writeDecision(databaseOf(env, found.accountId), {
+			claim,
 			accountId: found.accountId,
-			mode: order.order.mode,
-			order: eventSubject(order.order),
-			delivery: { url: order.order.callback_url },
-			createdAt: now,
-		},
-		reprint: reprint === null ? null : { order: reprint.order.order, items: reprint.order.items },
-	}).catch((error: unknown) => {
-		if (isExpiredFileAbort(error)) throw reprintFileExpired(order);
-		throw error;
-	});
+			resolutionId: randomBase62(24),
+			orderExternalId: order.order.external_id,
+			event: {
+				type: decision.kind === "approve" ? "claim.approved" : "claim.rejected",
+				accountId: found.accountId,
+				mode: order.order.mode,
+				order: eventSubject(order.order),
+				delivery: { url: order.order.callback_url },
+				createdAt: now,
+			},
+			reprint: reprint === null ? null : { order: reprint.order.order, items: reprint.order.items },
+		});
+	} catch (error) {
+		// A reprint's file may have expired between its check and the write: the database then refused it.
+		const uses = (reprint?.order.items ?? []).flatMap((item) =>
+			item.print_file_id === null ? [] : [{ fileId: item.print_file_id, field: "items" }],
+		);
+		if ((await expiredSinceChecked(databaseOf(env, found.accountId), found.accountId, uses)) === null) throw error;
+		return refusalOf(
+			"print_file_expired",
+			`A print file of order ${order.order.id} expired while its reprint was being written: nothing was decided.`,
+		);
+	}
 	if (deliveries === null) {
 		// Another decision won between the read and the write: say what it was.
 		const winner = await findInEveryDatabase(env, (database) => findClaim(database, id));
-		throw alreadyResolved(winner?.claim ?? found.claim);
+		return alreadyResolved(winner?.claim ?? found.claim);
 	}
-	return { claim, deliveries, reprint: reprint === null ? null : { ...reprint, replayed: false } };
-}
-
-/** The refusal of a reprint whose print file expired between its check and the decision's write. */
-function reprintFileExpired(order: StoredOrder): ApiError {
-	return new ApiError(
-		"print_file_expired",
-		`A print file of order ${order.order.id} expired while its reprint was being written: nothing was decided.`,
-	);
+	return { ok: true, claim, deliveries, reprint: reprint === null ? null : { ...reprint, replayed: false } };
 }
 
 /** The reprint order id of a claim approved with a reprint that has no order yet, when `decision` asks for it again. */
@@ -122,7 +129,7 @@ async function prepareClaimReprint(
 	order: StoredOrder,
 	claim: Claim,
 	orderId: string,
-): Promise<PreparedOrder> {
+): Promise<({ ok: true } & PreparedOrder) | Refusal> {
 	const claimNumber =
 		(await claimsOfOrder(databaseOf(env, order.order.account_id), order.order.id)).findIndex(
 			(each) => each.claim.id === claim.id,

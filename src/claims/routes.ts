@@ -3,14 +3,14 @@ import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { databaseOf } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
 import { decodeCursor } from "../http/cursor.ts";
-import { ApiError, errorResponses } from "../http/errors.ts";
+import { ApiError, errorResponses, okOrThrow } from "../http/errors.ts";
 import { orderActions } from "../orders/order-actions.ts";
 import { OrderIdParams } from "../orders/response.ts";
 import { findOwnedOrder } from "../orders/store.ts";
 import { OrderActionsSchema } from "../orders/update-schema.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
 import { claimAction } from "./claim-action.ts";
-import { createClaim, orderNotFound } from "./create-claim.ts";
+import { createClaim } from "./create-claim.ts";
 import { ClaimIdParams, ClaimListQuery, ClaimPageSchema, ClaimSchema, CreateClaimBody, toClaimPage } from "./schema.ts";
 import { claimsOfOrder, findOwnedClaim, listClaims, unitsInStandingClaims } from "./store.ts";
 
@@ -78,11 +78,17 @@ const listClaimsRoute = protectedRoute("orders:read", {
 	},
 });
 
+/** The 404 of an order the caller cannot see. */
+function orderNotFound(id: string): ApiError {
+	return new ApiError("order_not_found", `No order ${id}.`, "id");
+}
+
 /** Partner routes for claims: create on an order, list an order's, read one, list all. */
 export const claimRoutes = createApp<AuthedEnv>()
 	.openapi(createClaimRoute, async (c) => {
 		const { id } = c.req.valid("param");
-		const { claim, deliveries } = await createClaim(c.env, c.var.principal, id, c.req.valid("json"), new Date());
+		const made = await createClaim(c.env, c.var.principal, id, c.req.valid("json"), new Date());
+		const { claim, deliveries } = okOrThrow(made);
 		// The claim and its event are stored; handing the event over need not hold up the answer.
 		c.executionCtx.waitUntil(deliverSoon(c.env, deliveries));
 		return c.json(claim, 201);

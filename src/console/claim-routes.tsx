@@ -13,12 +13,12 @@ import { CLAIM_STATUSES, type ClaimStatus, nextClaimCursor } from "../claims/sch
 import { findClaim } from "../claims/store.ts";
 import { findInEveryDatabase } from "../databases.ts";
 import { decodeCursor } from "../http/cursor.ts";
-import { ApiError } from "../http/errors.ts";
+import { ApiError, refusalStatus } from "../http/errors.ts";
 import { loadOrderSheet } from "../production/order-sheet.ts";
 import { OWN_IMAGES_POLICY } from "../production/slip-page.ts";
 import { ClaimPage, ClaimsPage, type DecisionOutcome } from "./claim-pages.tsx";
 import type { ConsoleEnv, OperatorEnv } from "./console-env.ts";
-import { errorPage, page, readForm } from "./responses.tsx";
+import { errorPage, page, readForm, refusalPage } from "./responses.tsx";
 import { requireCsrf, requireSession } from "./session-gate.ts";
 
 export const claimRoutes = new Hono<ConsoleEnv>();
@@ -70,7 +70,7 @@ claimRoutes.get("/claims/:id", requireSession, (c) =>
 
 claimRoutes.get("/claims/:id/photos/:index{[0-9]{1,2}}", requireSession, async (c) => {
 	const photo = await claimPhoto(c.env, c.req.param("id"), Number(c.req.param("index")));
-	if (!photo.ok) return errorPage(c, photo.status, photo.message, c.var.operator.csrfToken);
+	if (!photo.ok) return refusalPage(c, photo, c.var.operator.csrfToken);
 	return c.body(photo.body, 200, photo.headers);
 });
 
@@ -117,14 +117,14 @@ claimRoutes.post("/claims/:id/:action{approve|reject}", requireSession, requireC
 		if (!(error instanceof ApiError)) throw error;
 		return claimPage(c, claimId, { done: null, refusal: error.message }, 422);
 	}
-	try {
-		const decided = await resolveClaim(c.env, claimId, decision, new Date());
-		handOverDecision(c.env, c.executionCtx, c.var.requestId, decided);
-	} catch (error) {
-		if (!(error instanceof ApiError) || error.status === 500) throw error;
-		if (error.status === 404) return errorPage(c, 404, error.message, c.var.operator.csrfToken);
-		return claimPage(c, claimId, { done: null, refusal: error.message }, 409);
+	const decided = await resolveClaim(c.env, claimId, decision, new Date());
+	if (!decided.ok) {
+		// No such claim is an error page; any other refusal is shown on the claim's page, under its status.
+		const status = refusalStatus(decided);
+		if (status === 404) return refusalPage(c, decided, c.var.operator.csrfToken);
+		return claimPage(c, claimId, { done: null, refusal: decided.message }, status);
 	}
+	handOverDecision(c.env, c.executionCtx, c.var.requestId, decided);
 	const done = action === "approve" ? "Claim approved; the partner is told." : "Claim rejected; the partner is told.";
 	return claimPage(c, claimId, { done, refusal: null }, 200);
 });

@@ -10,20 +10,19 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { listAccountNames } from "../accounts/store.ts";
 import { configOf } from "../config.ts";
 import { directoryDatabase, findInEveryDatabase } from "../databases.ts";
-import { ApiError } from "../http/errors.ts";
+import { ApiError, refusalStatus } from "../http/errors.ts";
 import { floorRefusal } from "../orders/edit-window.ts";
 import { floorCounts } from "../orders/floor-queue.ts";
 import { listOrderMoves } from "../orders/history.ts";
 import { moveAsOperator, moveShipmentAsOperator, shipUnitsAsOperator } from "../orders/operator-moves.ts";
-import type { Move } from "../orders/state-machine.ts";
 import { loadOrderSheet } from "../production/order-sheet.ts";
 import { isPaperSize } from "../production/packing-slip.tsx";
 import { downloadPrintFile } from "../production/print-file-download.ts";
-import { MAX_IMPORT_BYTES } from "../production/shipments-csv.ts";
-import { importShipments } from "../production/shipments-import.ts";
-import { previewShipments } from "../production/shipments-preview.ts";
 import { OWN_IMAGES_POLICY, PAGE_SECURITY_HEADERS, renderPackingSlip } from "../production/slip-page.ts";
 import { WorkTicketsQuery, workTicketBatch, workTicketOf } from "../production/ticket-batches.ts";
+import { MAX_IMPORT_BYTES } from "../shipment-import/csv-file.ts";
+import { importShipments } from "../shipment-import/import-rows.ts";
+import { previewShipments } from "../shipment-import/preview.ts";
 import type { ConsoleEnv, OperatorEnv } from "./console-env.ts";
 import { ImportPage } from "./import-page.tsx";
 import { confirmedRows, type ImportMarks, MAX_CARRIED_CHARACTERS, uploadedRows } from "./import-upload.ts";
@@ -33,7 +32,7 @@ import type { ShipmentFormOutcome } from "./order-shipments.tsx";
 import { QueuePage } from "./queue-page.tsx";
 import { queueRows } from "./queue-rows.ts";
 import { askedQueue } from "./queue-search.ts";
-import { errorPage, page, readForm } from "./responses.tsx";
+import { errorPage, page, readForm, refusalPage } from "./responses.tsx";
 import { importMarkMatches, importMarkOf } from "./session.ts";
 import { requireCsrf, requireSession, sessionSecret } from "./session-gate.ts";
 import { fieldOfPath, isShipmentAction, type ShipmentAction, shipmentFromForm } from "./shipment-forms.ts";
@@ -121,20 +120,6 @@ floorRoutes.get("/orders/:id", requireSession, (c) => {
 	return orderPage(c, c.req.param("id"), { ...NO_OUTCOME, done: known }, 200);
 });
 
-/**
- * Makes an operator's move the same way as the ops API: the order's Durable Object decides, from
- * the transition table. A move the order's status does not allow comes back as its message.
- */
-async function moveRefusal(env: Env, orderId: string, move: Move): Promise<string | null> {
-	try {
-		await moveAsOperator(env, orderId, move);
-		return null;
-	} catch (error) {
-		if (error instanceof ApiError && error.type === "conflict") return error.message;
-		throw error;
-	}
-}
-
 // A shipment of the units chosen, through the same path as POST /v1/ops/orders/{id}/shipments. Mounted
 // before the moves' route, whose pattern would read "shipments" as "ship".
 floorRoutes.post("/orders/:id/shipments", requireSession, requireCsrf, async (c) => {
@@ -144,35 +129,32 @@ floorRoutes.post("/orders/:id/shipments", requireSession, requireCsrf, async (c)
 		const invalid = { values: parsed.values, fieldErrors: parsed.fieldErrors };
 		return orderPage(c, id, { ...NO_OUTCOME, shipmentForm: { refusal: null, invalid } }, 422);
 	}
-	try {
-		const { repeated } = await shipUnitsAsOperator(c.env, id, parsed.body);
-		return c.redirect(`/ops/orders/${id}?done=${repeated ? "shipment_repeat" : "shipment"}`, 303);
-	} catch (error) {
-		if (!(error instanceof ApiError) || (error.type !== "validation_error" && error.type !== "conflict")) throw error;
-		if (error.type === "conflict") {
-			return orderPage(c, id, { ...NO_OUTCOME, shipmentForm: { refusal: error.message, invalid: null } }, 409);
-		}
-		// The machine names the entry at fault (items[i].quantity): shown beside that item's field.
-		const field = fieldOfPath(error.field ?? "form", parsed.body.items ?? []);
-		const values: Record<string, string> = { carrier: parsed.body.carrier, number: parsed.body.number };
-		values.url = parsed.body.url ?? "";
-		for (const unit of parsed.body.items ?? []) values[`units.${unit.item_id}`] = String(unit.quantity);
-		const invalid = { values, fieldErrors: { [field]: error.message } };
-		return orderPage(c, id, { ...NO_OUTCOME, shipmentForm: { refusal: null, invalid } }, 422);
+	const shipped = await shipUnitsAsOperator(c.env, id, parsed.body);
+	if (shipped.ok) {
+		return c.redirect(`/ops/orders/${id}?done=${shipped.repeated ? "shipment_repeat" : "shipment"}`, 303);
 	}
+	const status = refusalStatus(shipped);
+	if (status === 409) {
+		return orderPage(c, id, { ...NO_OUTCOME, shipmentForm: { refusal: shipped.message, invalid: null } }, 409);
+	}
+	if (status !== 422) return refusalPage(c, shipped, c.var.operator.csrfToken);
+	// The machine names the entry at fault (items[i].quantity): shown beside that item's field.
+	const field = fieldOfPath(shipped.field ?? "form", parsed.body.items ?? []);
+	const values: Record<string, string> = { carrier: parsed.body.carrier, number: parsed.body.number };
+	values.url = parsed.body.url ?? "";
+	for (const unit of parsed.body.items ?? []) values[`units.${unit.item_id}`] = String(unit.quantity);
+	const invalid = { values, fieldErrors: { [field]: shipped.message } };
+	return orderPage(c, id, { ...NO_OUTCOME, shipmentForm: { refusal: null, invalid } }, 422);
 });
 
 // One shipment delivered or returned, through the same path as POST /v1/ops/shipments/{id}/deliver|return.
 floorRoutes.post("/orders/:id/shipments/:shipment/:action{deliver|return}", requireSession, requireCsrf, async (c) => {
 	const id = c.req.param("id");
 	const action = c.req.param("action") === "deliver" ? "deliver" : "return";
-	try {
-		await moveShipmentAsOperator(c.env, c.req.param("shipment"), action, id);
-	} catch (error) {
-		if (!(error instanceof ApiError) || error.type !== "conflict") throw error;
-		return orderPage(c, id, { ...NO_OUTCOME, shipmentForm: { refusal: error.message, invalid: null } }, 409);
-	}
-	return c.redirect(`/ops/orders/${id}?done=shipment_${action}`, 303);
+	const moved = await moveShipmentAsOperator(c.env, c.req.param("shipment"), action, id);
+	if (moved.ok) return c.redirect(`/ops/orders/${id}?done=shipment_${action}`, 303);
+	if (refusalStatus(moved) !== 409) return refusalPage(c, moved, c.var.operator.csrfToken);
+	return orderPage(c, id, { ...NO_OUTCOME, shipmentForm: { refusal: moved.message, invalid: null } }, 409);
 });
 
 floorRoutes.post("/orders/:id/:move{ship|hold|release|deliver|cancel}", requireSession, requireCsrf, async (c) => {
@@ -189,9 +171,12 @@ floorRoutes.post("/orders/:id/:move{ship|hold|release|deliver|cancel}", requireS
 	if (parsed.move.kind === "cancel" && !cancelConfirmed(form)) {
 		return orderPage(c, id, { ...NO_OUTCOME, confirmCancel: parsed.move.reason ?? "" }, 200);
 	}
-	const refusal = await moveRefusal(c.env, id, parsed.move);
-	if (refusal !== null) return orderPage(c, id, { ...NO_OUTCOME, refusal }, 409);
-	return c.redirect(`/ops/orders/${id}?done=${move}`, 303);
+	// The same path as the ops API: the order's Durable Object decides, from the transition table. A
+	// move the order's status does not allow is shown on the order's page.
+	const moved = await moveAsOperator(c.env, id, parsed.move);
+	if (moved.ok) return c.redirect(`/ops/orders/${id}?done=${move}`, 303);
+	if (refusalStatus(moved) !== 409) return refusalPage(c, moved, c.var.operator.csrfToken);
+	return orderPage(c, id, { ...NO_OUTCOME, refusal: moved.message }, 409);
 });
 
 floorRoutes.get("/orders/:id/packing-slip", requireSession, async (c) => {
@@ -274,6 +259,6 @@ floorRoutes.post(
 
 floorRoutes.get("/print-files/:id/download", requireSession, async (c) => {
 	const download = await downloadPrintFile(c.env, c.req.param("id"), c.req.query("item_id") ?? null);
-	if (!download.ok) return errorPage(c, download.status, download.message, c.var.operator.csrfToken);
+	if (!download.ok) return refusalPage(c, download, c.var.operator.csrfToken);
 	return c.body(download.body, 200, download.headers);
 });

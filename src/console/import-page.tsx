@@ -1,7 +1,7 @@
 import type { Child } from "hono/jsx";
 import { KNOWN_CARRIER_NAMES } from "../orders/carrier-tracking.ts";
-import type { ImportReport, RowResult } from "../production/shipments-import.ts";
-import type { ImportPreview, PreviewRow } from "../production/shipments-preview.ts";
+import type { ImportReport, RowResult } from "../shipment-import/import-rows.ts";
+import type { ImportPreview, PreviewRow } from "../shipment-import/preview.ts";
 import type { CarriedFile } from "./import-upload.ts";
 import { CsrfField, Layout } from "./layout.tsx";
 

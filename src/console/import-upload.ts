@@ -16,7 +16,7 @@ import {
 	NOT_UTF8,
 	type ParsedImport,
 	parseImport,
-} from "../production/shipments-csv.ts";
+} from "../shipment-import/csv-file.ts";
 
 /** The file as the confirm form carries it: its bytes in base64, and the preview's mark on its text. */
 export type CarriedFile = { content: string; mark: string };

@@ -9,7 +9,7 @@ import { databaseOf, findInEveryDatabase } from "../databases.ts";
 import { PREVIEW_WIDTH } from "../framed-previews/render.ts";
 import { PreviewQuery } from "../framed-previews/schema.ts";
 import { orderItemPreview, previewHeaders } from "../framed-previews/serve-preview.ts";
-import { ApiError, unprocessable } from "../http/errors.ts";
+import { ApiError, refusalError } from "../http/errors.ts";
 import { findOrder } from "../orders/store.ts";
 import { findOwnedPrintFile } from "../print-files/store.ts";
 import { servedThumbnail } from "../print-files/thumbnail-read.ts";
@@ -58,6 +58,6 @@ itemImageRoutes.get("/orders/:id/items/:item/preview.png", requireSession, async
 		c.req.param("item"),
 		query.data.width_px ?? PREVIEW_WIDTH.default,
 	);
-	if (!served.ok) throw unprocessable(served);
+	if (!served.ok) throw refusalError(served);
 	return c.body(served.body, 200, previewHeaders(served));
 });

@@ -3,7 +3,8 @@ import type { Context } from "hono";
 import type { BodyData } from "hono/utils/body";
 import type { HtmlEscapedString } from "hono/utils/html";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ApiError } from "../http/errors.ts";
+import { ApiError, refusalStatus } from "../http/errors.ts";
+import type { Refusal } from "../problem.ts";
 import { ErrorPage } from "./error-page.tsx";
 
 /** A complete HTML page. */
@@ -42,6 +43,14 @@ export function errorPage(
 		csrfToken,
 	};
 	return page(c, <ErrorPage {...props} />, status);
+}
+
+/**
+ * A domain refusal as the console's error page, under its code's status: the pages' side of
+ * `refusalError` (a refusal shown in place, on a form, uses `refusalStatus` for its status).
+ */
+export function refusalPage(c: Context, refused: Refusal, csrfToken: string | null): Promise<Response> {
+	return errorPage(c, refusalStatus(refused), refused.message, csrfToken);
 }
 
 /** The posted form's fields; a body that is not the form it claims to be (say, multipart without a boundary) is a 400 page. */

@@ -1,6 +1,7 @@
 /** Signing in to the console with an ops key and out again, and the console's front door. */
 import { Hono } from "hono";
 import { directoryDatabase } from "../databases.ts";
+import { refusalStatus } from "../http/errors.ts";
 import type { ConsoleEnv } from "./console-env.ts";
 import { page, readForm } from "./responses.tsx";
 import { endSession, requireCsrf, requireSession, SIGN_IN_PATH, sessionSecret, startSession } from "./session-gate.ts";
@@ -24,7 +25,7 @@ sessionRoutes.post("/sign-in", async (c) => {
 	if (secret === null) return page(c, <SignInPage error={NOT_CONFIGURED} />, 503);
 	const { key } = await readForm(c);
 	const checked = await checkSignInKey(directoryDatabase(c.env), typeof key === "string" ? key.trim() : "");
-	if (!checked.ok) return page(c, <SignInPage error={checked.message} />, checked.status);
+	if (!checked.ok) return page(c, <SignInPage error={checked.message} />, refusalStatus(checked));
 	await startSession(c, secret, checked.keyId);
 	return c.redirect("/ops/orders", 303);
 });

@@ -6,7 +6,7 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { accountNames, listAccountNames } from "../accounts/store.ts";
 import { databaseOf, directoryDatabase, readByAccountDatabase } from "../databases.ts";
-import { ApiError, unprocessable } from "../http/errors.ts";
+import { ApiError, okOrThrow, refusalError } from "../http/errors.ts";
 import { MONTH_PATTERN, statementCsv, statementMonth } from "../ledger/statement.ts";
 import { statementFor } from "../ledger/statement-read.ts";
 import { monthBalances } from "../ledger/store.ts";
@@ -31,7 +31,7 @@ statementRoutes.get("/statements", requireSession, async (c) => {
 	const view = viewOf(c, now);
 	// The month's bounds are checked as the API checks them: a month to come, or before 2020, is refused.
 	const bounds = statementMonth(view.month, now);
-	if (!bounds.ok) throw unprocessable(bounds);
+	if (!bounds.ok) throw refusalError(bounds);
 	const accounts = await listAccountNames(directoryDatabase(c.env));
 	const balances = await readByAccountDatabase(
 		c.env,
@@ -58,7 +58,8 @@ statementRoutes.get("/statements/:accountId", requireSession, async (c) => {
 	const view = viewOf(c, now);
 	const accountId = c.req.param("accountId");
 	const name = await partnerName(directoryDatabase(c.env), accountId);
-	const statement = await statementFor(databaseOf(c.env, accountId), { accountId, mode: view.mode }, view.month, now);
+	const read = await statementFor(databaseOf(c.env, accountId), { accountId, mode: view.mode }, view.month, now);
+	const { statement } = okOrThrow(read);
 	const props = { name, accountId, view, statement, csrfToken: c.var.operator.csrfToken };
 	return page(c, <PartnerStatementPage {...props} />);
 });
@@ -68,7 +69,8 @@ statementRoutes.get("/statements/:accountId/csv", requireSession, async (c) => {
 	const view = viewOf(c, now);
 	const accountId = c.req.param("accountId");
 	await partnerName(directoryDatabase(c.env), accountId);
-	const statement = await statementFor(databaseOf(c.env, accountId), { accountId, mode: view.mode }, view.month, now);
+	const read = await statementFor(databaseOf(c.env, accountId), { accountId, mode: view.mode }, view.month, now);
+	const { statement } = okOrThrow(read);
 	return c.body(statementCsv(statement), 200, {
 		"Content-Type": "text/csv; charset=utf-8",
 		"Content-Disposition": `attachment; filename="statement-${accountId}-${view.month}-${view.mode}.csv"`,

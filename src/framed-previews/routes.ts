@@ -3,7 +3,7 @@ import { protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { databaseOf } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
-import { ApiError, errorResponses, unprocessable } from "../http/errors.ts";
+import { ApiError, errorResponses, refusalError } from "../http/errors.ts";
 import { findOwnedOrder } from "../orders/store.ts";
 import type { Refusal } from "../problem.ts";
 import type { ServedPreview } from "./preview-cache.ts";
@@ -35,7 +35,7 @@ const itemPreview = protectedRoute("orders:read", {
 
 /** A preview or its refusal as the API's answer: the PNG, or the error envelope. */
 function previewResponse(c: Context<AuthedEnv>, served: ServedPreview | Refusal): Response {
-	if (!served.ok) throw unprocessable(served);
+	if (!served.ok) throw refusalError(served);
 	// Through the context, so the headers every answer carries (X-Request-Id, the rate limit's) come too.
 	return c.body(served.body, 200, previewHeaders(served));
 }

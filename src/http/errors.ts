@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode, type ErrorType, isErrorCode } from "../error-catalog.ts";
-import type { Problem } from "../problem.ts";
+import type { Refusal } from "../problem.ts";
 
 export { ERROR_STATUS, type ErrorCode, type ErrorType };
 export type ErrorStatus = (typeof ERROR_STATUS)[ErrorType];
@@ -35,9 +35,28 @@ export class ApiError extends Error {
 	}
 }
 
-/** A problem the domain found in a request, as the API's 422 on its field. */
-export function unprocessable(problem: Problem): ApiError {
-	return new ApiError(problem.code ?? "invalid_field", problem.message, problem.field);
+/** What a refusal says, whatever carries it: a domain result's `Refusal`, or a check's `Problem`. */
+type Refused = Pick<Refusal, "code" | "field" | "message">;
+
+/**
+ * The one way a domain refusal becomes HTTP: the API's error under the refusal's code (whose type, and
+ * so the status, the error catalog gives; `invalid_field`, a 422, when it names none), with its message
+ * and field. API routes and console pages throw it; the API's `onError` renders it as the JSON
+ * envelope, the console's as an error page.
+ */
+export function refusalError(refused: Refused): ApiError {
+	return new ApiError(refused.code ?? "invalid_field", refused.message, refused.field);
+}
+
+/** A domain result's value, or its refusal thrown as `refusalError`: how a route reads a service's result. */
+export function okOrThrow<T extends { ok: true }>(result: T | Refusal): T {
+	if (!result.ok) throw refusalError(result);
+	return result;
+}
+
+/** The status a refusal answers with, its code's: for a page that shows the refusal in place (a form again). */
+export function refusalStatus(refused: Pick<Refusal, "code">): ErrorStatus {
+	return ERROR_STATUS[ERROR_CODES[refused.code ?? "invalid_field"].type];
 }
 
 /** The error envelope, shared by every error response and the OpenAPI document. */

@@ -4,7 +4,7 @@ import { protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { databaseOf } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
-import { errorResponses } from "../http/errors.ts";
+import { errorResponses, okOrThrow } from "../http/errors.ts";
 import { StatementParams, StatementSchema } from "./schema.ts";
 import { statementCsv } from "./statement.ts";
 import { statementFor } from "./statement-read.ts";
@@ -37,12 +37,8 @@ const STATEMENT_TYPES = ["application/json", "text/csv"];
 
 export const ledgerRoutes = createApp<AuthedEnv>().openapi(getStatementRoute, async (c) => {
 	const { month } = c.req.valid("param");
-	const statement = await statementFor(
-		databaseOf(c.env, c.var.principal.accountId),
-		c.var.principal,
-		month,
-		new Date(),
-	);
+	const read = await statementFor(databaseOf(c.env, c.var.principal.accountId), c.var.principal, month, new Date());
+	const { statement } = okOrThrow(read);
 	// Content negotiation by Accept's q values (RFC 9110 12.5.1): the highest q wins, a more specific range
 	// at equal q, then the order written; q=0 refuses a type.
 	const type = accepts(c, { header: "Accept", supports: STATEMENT_TYPES, default: "application/json" });

@@ -9,13 +9,12 @@ import { allowsLocalUrls } from "../config.ts";
 import { databaseOf } from "../databases.ts";
 import { completeFraming } from "../framing/spec.ts";
 import { allOf, known, readTogether } from "../http/batched-read.ts";
-import { ApiError, unprocessable } from "../http/errors.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
 import { newId, sha256Hex } from "../ids.ts";
 import { log } from "../log.ts";
 import { printFileNow } from "../print-files/inspection.ts";
-import { expiredFileRefusal, isExpiredFileAbort } from "../print-files/retention.ts";
-import { findOwnedPrintFile, ownedPrintFileRead, type PrintFileRow } from "../print-files/store.ts";
+import { expiredSinceChecked } from "../print-files/retention.ts";
+import { ownedPrintFileRead, type PrintFileRow } from "../print-files/store.ts";
 import { type Problem, type Refusal, refusal } from "../problem.ts";
 import { piecesFactsWith, pricingFactsRead } from "../quotes/facts.ts";
 import type { PieceFacts } from "../quotes/price-quote.ts";
@@ -34,37 +33,45 @@ import { DuplicateExternalId, findOrderByExternalId, insertOrder } from "./store
  * them as they are), or the order an earlier create with the same external_id and content made.
  */
 export type OrderCreated =
-	| { order: StoredOrder; replayed: false; files: PrintFileRow[] }
-	| { order: StoredOrder; replayed: true };
+	| { ok: true; order: StoredOrder; replayed: false; files: PrintFileRow[] }
+	| { ok: true; order: StoredOrder; replayed: true };
 
 /** What makes an order a claim's reprint: the order it reprints, the claim, and the id the claim gave it. */
 export type ReprintOf = { of: string; claimId: string; orderId: string };
 
 /**
- * Creates `owner`'s order from `input`, or answers a repeat with the first order. Throws the API's
- * errors: 422 for what is refused, 409 for an external_id already used with other content.
+ * Creates `owner`'s order from `input`, or answers a repeat with the first order; or why not: what is
+ * refused in the request, or `idempotency_key_reused` for an external_id used with other content.
  */
 export async function createOrder(
 	env: Env,
 	owner: Owner & { editWindowMinutes: number },
 	input: CreateOrderInput,
-): Promise<OrderCreated> {
-	const requestHash = await checkedRequestHash(env, input);
+): Promise<OrderCreated | Refusal> {
+	const hashed = await checkedRequestHash(env, input);
+	if (!hashed.ok) return hashed;
+	const requestHash = hashed.hash;
 	const made = await storeNewOrder(env, owner, input, requestHash);
-	if (made.ok) return { order: made.order, replayed: false, files: made.files };
+	if (!(made instanceof DuplicateExternalId) && made.ok) {
+		return { ok: true, order: made.order, replayed: false, files: made.files };
+	}
 	// Refused, or the external_id is taken. A repeat is answered as the first order was, even if its
 	// file or quote would be refused today; the unique index, not an earlier read, decides which create
 	// was first.
 	const first = await findOrderByExternalId(databaseOf(env, owner.accountId), owner, input.external_id);
-	if (first === null) throw made.error;
+	if (first === null) {
+		// The index found the external_id taken, yet no order has it: not a refusal, a failure.
+		if (made instanceof DuplicateExternalId) throw made;
+		return made;
+	}
 	if (first.order.request_hash !== requestHash) {
-		throw new ApiError(
+		return refusal(
 			"idempotency_key_reused",
-			`external_id "${first.order.external_id}" is already used by order ${first.order.id} with different content.`,
 			"external_id",
+			`external_id "${first.order.external_id}" is already used by order ${first.order.id} with different content.`,
 		);
 	}
-	return { order: first, replayed: true };
+	return { ok: true, order: first, replayed: true };
 }
 
 /**
@@ -85,25 +92,24 @@ export type PreparedOrder = { order: StoredOrder; files: PrintFileRow[] };
 
 /**
  * A claim's reprint of the units `input` names, ready to write in its decision's batch: checked and
- * priced as a create is, charged nothing, under the id the claim gave it. Throws the create's 422s.
+ * priced as a create is, charged nothing, under the id the claim gave it; or the create's refusal.
  */
 export async function prepareReprintOrder(
 	env: Env,
 	owner: Owner & { editWindowMinutes: number },
 	input: CreateOrderInput,
 	reprint: ReprintOf,
-): Promise<PreparedOrder> {
-	const requestHash = await checkedRequestHash(env, input);
-	const prepared = await prepareOrder(env, owner, input, requestHash, reprint, new Date());
-	if (!prepared.ok) throw unprocessable(prepared);
-	return prepared;
+): Promise<({ ok: true } & PreparedOrder) | Refusal> {
+	const hashed = await checkedRequestHash(env, input);
+	if (!hashed.ok) return hashed;
+	return prepareOrder(env, owner, input, hashed.hash, reprint, new Date());
 }
 
-/** The request's hash (what tells a repeat from a new order), once its addresses pass the outbound rules (else a 422). */
-async function checkedRequestHash(env: Env, input: CreateOrderInput): Promise<string> {
+/** The request's hash (what tells a repeat from a new order), or the refusal of an address the outbound rules refuse. */
+async function checkedRequestHash(env: Env, input: CreateOrderInput): Promise<{ ok: true; hash: string } | Refusal> {
 	const addressProblem = outboundUrlsProblem(env, input);
-	if (addressProblem !== null) throw unprocessable(addressProblem);
-	return sha256Hex(canonicalOrderRequest(input));
+	if (addressProblem !== null) return { ok: false, ...addressProblem };
+	return { ok: true, hash: await sha256Hex(canonicalOrderRequest(input)) };
 }
 
 /** The order written, or why not: a refusal, or the external_id found taken by the unique index. */
@@ -112,18 +118,18 @@ async function storeNewOrder(
 	owner: Owner & { editWindowMinutes: number },
 	input: CreateOrderInput,
 	requestHash: string,
-): Promise<{ ok: true; order: StoredOrder; files: PrintFileRow[] } | { ok: false; error: Error }> {
+): Promise<{ ok: true; order: StoredOrder; files: PrintFileRow[] } | Refusal | DuplicateExternalId> {
 	const now = new Date();
 	const prepared = await prepareOrder(env, owner, input, requestHash, undefined, now);
-	if (!prepared.ok) return { ok: false, error: unprocessable(prepared) };
+	if (!prepared.ok) return prepared;
 	const { order, items } = prepared.order;
 	try {
 		await insertOrder(databaseOf(env, owner.accountId), order, items, now);
 	} catch (error) {
-		if (error instanceof DuplicateExternalId) return { ok: false, error };
-		if (isExpiredFileAbort(error))
-			return { ok: false, error: unprocessable(await expiredMeanwhile(env, owner, items)) };
-		throw error;
+		if (error instanceof DuplicateExternalId) return error;
+		const expired = await expiredMeanwhile(env, owner, items);
+		if (expired === null) throw error;
+		return expired;
 	}
 	return prepared;
 }
@@ -165,25 +171,14 @@ async function prepareOrder(
 }
 
 /**
- * The refusal of a create whose file the retention sweep expired between its check and the write (the
- * database refused the items): the first item whose file reads expired now.
+ * After the order's write failed: the refusal of the first item whose file the retention sweep expired
+ * between its check and the write (the database refused the items), or null when no file expired.
  */
-async function expiredMeanwhile(env: Env, owner: Owner, items: ReadonlyArray<ItemRow>): Promise<Problem> {
-	const named = items.flatMap((item) => (item.print_file_id === null ? [] : [item]));
-	const files = await Promise.all(
-		named.map((item) => findOwnedPrintFile(databaseOf(env, owner.accountId), owner, item.print_file_id ?? "")),
+async function expiredMeanwhile(env: Env, owner: Owner, items: ReadonlyArray<ItemRow>): Promise<Refusal | null> {
+	const uses = items.flatMap((item) =>
+		item.print_file_id === null ? [] : [{ fileId: item.print_file_id, field: itemFileField(item) }],
 	);
-	for (const [index, file] of files.entries()) {
-		const item = named[index];
-		const expired = file === null || item === undefined ? null : expiredFileRefusal(file, itemFileField(item));
-		if (expired !== null) return expired;
-	}
-	const first = named[0];
-	return {
-		code: "print_file_expired",
-		field: first === undefined ? "items" : itemFileField(first),
-		message: "A print file of this order expired while the order was being written; upload it again.",
-	};
+	return expiredSinceChecked(databaseOf(env, owner.accountId), owner.accountId, uses);
 }
 
 function itemFileField(item: Pick<ItemRow, "position">): string {

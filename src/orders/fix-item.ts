@@ -14,21 +14,20 @@ import {
 	sentFraming,
 	specOf,
 } from "../framing/spec.ts";
-import { ApiError, unprocessable } from "../http/errors.ts";
 import { outboundUrlProblem } from "../http/outbound-url.ts";
-import { isExpiredFileAbort } from "../print-files/retention.ts";
-import { type Refusal, refusal } from "../problem.ts";
-import { orderFromOutcome, orderMachine } from "./machine.ts";
+import { expiredSinceChecked } from "../print-files/retention.ts";
+import { type Refusal, refusal, refusalOf } from "../problem.ts";
+import { moveResult, type OrderMoved, orderMachine } from "./machine.ts";
 import { itemsChange } from "./order-actions.ts";
 import { checkUploadedFile } from "./order-files.ts";
-import type { ItemRow, StoredOrder } from "./rows.ts";
+import type { ItemRow } from "./rows.ts";
 import type { PatchItemInput } from "./schema.ts";
 import { findOwnedOrder } from "./store.ts";
 
 /**
  * Changes item `itemId` of `owner`'s order `orderId` as `patch` says and hands the order back to
- * validation. Throws the API's errors: 404 for an unknown order or item, 409 when its items can no
- * longer change (order-actions.ts says when they can), 422 for a change that is refused.
+ * validation; or why not: an unknown order or item, items that can no longer change (order-actions.ts
+ * says when they can), or a change that is refused, on the field at fault.
  */
 export async function fixItem(
 	env: Env,
@@ -36,46 +35,45 @@ export async function fixItem(
 	orderId: string,
 	itemId: string,
 	patch: PatchItemInput,
-): Promise<StoredOrder> {
+): Promise<OrderMoved> {
 	const found = await findOwnedOrder(databaseOf(env, owner.accountId), owner, orderId);
-	if (found === null) throw new ApiError("order_not_found", `No order ${orderId}.`, "id");
+	if (found === null) return refusal("order_not_found", "id", `No order ${orderId}.`);
 	const item = found.items.find((candidate) => candidate.id === itemId);
-	if (item === undefined)
-		throw new ApiError("order_item_not_found", `Order ${orderId} has no item ${itemId}.`, "item_id");
+	if (item === undefined) return refusal("order_item_not_found", "item_id", `Order ${orderId} has no item ${itemId}.`);
 	const allowed = itemsChange(found, new Date());
 	if (!allowed.available) {
-		throw new ApiError("order_not_editable", `${allowed.reason ?? ""} (current status: ${found.order.status})`);
+		return refusalOf("order_not_editable", `${allowed.reason ?? ""} (current status: ${found.order.status})`);
 	}
 	if (found.shipments.some((shipment) => shipment.items.some((unit) => unit.item_id === itemId))) {
-		throw new ApiError("order_not_editable", `Item ${itemId} has units shipped already: it cannot change.`);
+		return refusalOf("order_not_editable", `Item ${itemId} has units shipped already: it cannot change.`);
 	}
 	if (patch.print_file_url !== undefined) {
 		const message = outboundUrlProblem(patch.print_file_url, { allowLocal: allowsLocalUrls(env) });
-		if (message !== null) throw unprocessable({ code: "url_not_allowed", field: "print_file_url", message });
+		if (message !== null) return refusal("url_not_allowed", "print_file_url", message);
 	}
 	const patched = patchedItem(item, patch);
-	if (!patched.ok) throw unprocessable(patched);
+	if (!patched.ok) return patched;
 	let changed = patched.item;
 	// An uploaded file is judged now, at the item's new size; a URL is fetched by validation.
 	if (changed.print_file_id !== null && changed.print_file_url === null) {
 		const checked = await checkUploadedFile(env, owner, changed.print_file_id, changed, "print_file_id");
-		if (!checked.ok) throw unprocessable(checked);
+		if (!checked.ok) return checked;
 		const { effectiveDpi, croppedPercent, warnings } = checked;
 		changed = { ...changed, effective_dpi: effectiveDpi, cropped_percent: croppedPercent, warnings };
 	}
 	const changes = [{ field: "items" as const, ...itemChange(item, changed) }];
-	const outcome = await orderMachine(env, orderId)
-		.move(orderId, { kind: "fix_items", changes }, "partner", [changed])
-		.catch((error: unknown) => {
-			// The file expired between its check and the write: the database refused the item's change.
-			if (!isExpiredFileAbort(error)) throw error;
-			throw unprocessable({
-				code: "print_file_expired",
-				field: "print_file_id",
-				message: `Print file ${changed.print_file_id ?? ""} expired just now: its bytes were deleted after the retention period. Upload it again as a new print file.`,
-			});
-		});
-	return orderFromOutcome(outcome);
+	const fileId = changed.print_file_id;
+	try {
+		return moveResult(
+			await orderMachine(env, orderId).move(orderId, { kind: "fix_items", changes }, "partner", [changed]),
+		);
+	} catch (error) {
+		// The file may have expired between its check and the write: the database then refused the change.
+		const uses = fileId === null ? [] : [{ fileId, field: "print_file_id" }];
+		const expired = await expiredSinceChecked(databaseOf(env, owner.accountId), owner.accountId, uses);
+		if (expired === null) throw error;
+		return expired;
+	}
 }
 
 /** The item's fields the fix changed, before and after, each with the item's id. */

@@ -1,4 +1,4 @@
-import { ApiError } from "../http/errors.ts";
+import { type Refusal, refusal, refusalOf } from "../problem.ts";
 import type { MoveOutcome } from "./move-outcome.ts";
 import type { OrderMachine } from "./order-machine.do.ts";
 import type { StoredOrder } from "./rows.ts";
@@ -8,16 +8,22 @@ export function orderMachine(env: Env, orderId: string): DurableObjectStub<Order
 	return env.ORDER_MACHINE.get(env.ORDER_MACHINE.idFromName(orderId));
 }
 
-/** The order a move produced, or the API's error: 409 naming the current status, or 404. */
-export function orderFromOutcome(outcome: MoveOutcome): StoredOrder {
-	if (outcome.ok) return outcome.order;
-	throw refusalError(outcome);
+/** What an order's move came to, as a result: the order after it, or the refusal under its catalog code. */
+export type OrderMoved = { ok: true; order: StoredOrder } | Refusal;
+
+/** A move's outcome as a result: the order after it, or why not (see `moveRefusal`). */
+export function moveResult(outcome: MoveOutcome): OrderMoved {
+	return outcome.ok ? { ok: true, order: outcome.order } : moveRefusal(outcome);
 }
 
-/** The API's error for a refused move: 404 for an unknown order, else 409 naming the current status. */
-export function refusalError(outcome: Exclude<MoveOutcome, { ok: true }>): ApiError {
-	if (outcome.kind === "not_found") return new ApiError("order_not_found", outcome.message, "id");
-	if (outcome.kind === "label_reused") return new ApiError("shipment_label_reused", outcome.message, "number");
+/**
+ * Why a move was refused, under its catalog code: `order_not_found` for an unknown order, a label
+ * reused for other units, a hold only the partner's fix clears, or else a move the status does not
+ * allow (the message names the current status).
+ */
+export function moveRefusal(outcome: Exclude<MoveOutcome, { ok: true }>): Refusal {
+	if (outcome.kind === "not_found") return refusal("order_not_found", "id", outcome.message);
+	if (outcome.kind === "label_reused") return refusal("shipment_label_reused", "number", outcome.message);
 	const message = `${outcome.message} (current status: ${outcome.status ?? "unknown"})`;
-	return new ApiError(outcome.partnerMustFix ? "hold_needs_partner_fix" : "order_move_refused", message);
+	return refusalOf(outcome.partnerMustFix ? "hold_needs_partner_fix" : "order_move_refused", message);
 }

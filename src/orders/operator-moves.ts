@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { findInEveryDatabase } from "../databases.ts";
-import { ApiError } from "../http/errors.ts";
+import { type Refusal, refusal, refusalOf } from "../problem.ts";
 import { singleLineText, webUrl } from "../text-rules.ts";
 import { KNOWN_CARRIER_NAMES, resolveTracking } from "./carrier-tracking.ts";
 import { floorRefusal } from "./edit-window.ts";
-import { orderFromOutcome, orderMachine, refusalError } from "./machine.ts";
+import { moveRefusal, moveResult, type OrderMoved, orderMachine } from "./machine.ts";
 import type { ShipmentOutcome } from "./move-outcome.ts";
 import type { StoredOrder } from "./rows.ts";
 import type { ShipmentRequest } from "./shipment-moves.ts";
@@ -82,86 +82,91 @@ export const ShipmentBody = z
 /** The tracking a valid ship body records: its URL, or the one built from the carrier and number. */
 export function shipTracking(body: { carrier: string; number: string; url?: string | undefined }): Tracking {
 	const resolved = resolveTracking(body);
-	// ShipBody refused a body without a URL that cannot be built, so this is never reached from a parsed body.
-	if (!resolved.ok) throw new ApiError("validation_error", `url ${resolved.message}.`, "url");
+	// ShipBody refused a body without a URL that cannot be built: only a caller that skipped it gets here.
+	if (!resolved.ok) throw new Error(`shipTracking of a body ShipBody did not pass: url ${resolved.message}.`);
 	return resolved.tracking;
 }
 
 /**
  * One operator move through the order's Durable Object: the single path of the ops API and the
- * console. 404 for an unknown order, 409 naming the current status when the move is not allowed.
+ * console. Refused as `order_not_found` for an unknown order, `order_in_edit_window` for a ship while
+ * the partner may still change the order, and as the machine refuses a move the status does not allow.
  */
-export async function moveAsOperator(env: Env, orderId: string, move: Move): Promise<StoredOrder> {
+export async function moveAsOperator(env: Env, orderId: string, move: Move): Promise<OrderMoved> {
 	const found = await findInEveryDatabase(env, (database) => findOrder(database, orderId));
-	if (found === null) throw new ApiError("order_not_found", `No order ${orderId}.`, "id");
-	if (move.kind === "ship") refuseInEditWindow(found);
-	return orderFromOutcome(await orderMachine(env, orderId).move(orderId, move, "operator"));
+	if (found === null) return refusal("order_not_found", "id", `No order ${orderId}.`);
+	const inWindow = move.kind === "ship" ? editWindowRefusal(found) : null;
+	if (inWindow !== null) return inWindow;
+	return moveResult(await orderMachine(env, orderId).move(orderId, move, "operator"));
 }
 
 /**
- * A new shipment of an order's units through its Durable Object: 404 for an unknown order, 409 when
- * the order is not in production, 422 on the `items` entry that names units that do not remain. A
- * label the order already has is `repeated` (the shipment as it is, nothing shipped) when it names
- * the same units, and a 409 `shipment_label_reused` when it names others.
+ * A new shipment of an order's units through its Durable Object, or why not: an unknown order, the
+ * edit window, an order not in production, or (on the `items` entry at fault) units that do not
+ * remain. A label the order already has is `repeated` (the shipment as it is, nothing shipped) when it
+ * names the same units, and refused as `shipment_label_reused` when it names others.
  */
 export async function shipUnitsAsOperator(
 	env: Env,
 	orderId: string,
 	body: z.infer<typeof ShipmentBody>,
-): Promise<{ shipment: ShipmentRow; repeated: boolean }> {
+): Promise<{ ok: true; shipment: ShipmentRow; repeated: boolean } | Refusal> {
 	const found = await findInEveryDatabase(env, (database) => findOrder(database, orderId));
-	if (found === null) throw new ApiError("order_not_found", `No order ${orderId}.`, "id");
-	refuseInEditWindow(found);
+	if (found === null) return refusal("order_not_found", "id", `No order ${orderId}.`);
+	const inWindow = editWindowRefusal(found);
+	if (inWindow !== null) return inWindow;
 	const request: ShipmentRequest = { kind: "create", tracking: shipTracking(body), items: body.items };
 	const outcome = await orderMachine(env, orderId).shipment(orderId, request, "operator");
-	if (!outcome.ok && outcome.kind === "label_repeat") return { shipment: outcome.shipment, repeated: true };
-	return { shipment: shipmentFromOutcome(outcome), repeated: false };
+	if (!outcome.ok && outcome.kind === "label_repeat") return { ok: true, shipment: outcome.shipment, repeated: true };
+	const made = shipmentResult(outcome);
+	return made.ok ? { ...made, repeated: false } : made;
 }
 
 /**
- * A 409 while the partner may still change the order. Its window's end is fixed at creation and the
- * clock only moves on, so a check before the machine's serialized move cannot be overtaken.
+ * The refusal (`order_in_edit_window`) of floor work while the partner may still change the order, or
+ * null. Its window's end is fixed at creation and the clock only moves on, so a check before the
+ * machine's serialized move cannot be overtaken.
  */
-export function refuseInEditWindow({ order }: StoredOrder): void {
+export function editWindowRefusal({ order }: StoredOrder): Refusal | null {
 	const message = floorRefusal(order, new Date());
-	if (message !== null) throw new ApiError("order_in_edit_window", message);
+	return message === null ? null : refusalOf("order_in_edit_window", message);
 }
 
 /**
- * A shipment delivered or returned, by its id alone (ops keys see every account's): 404 for an unknown
- * one, or for one not of `onOrder` when the caller names the order (the console's forms do).
+ * A shipment delivered or returned, by its id alone (ops keys see every account's), or why not:
+ * `shipment_not_found` for an unknown one, or for one not of `onOrder` when the caller names the order
+ * (the console's forms do).
  */
 export async function moveShipmentAsOperator(
 	env: Env,
 	shipmentId: string,
 	kind: "deliver" | "return",
 	onOrder?: string,
-): Promise<ShipmentRow> {
+): Promise<{ ok: true; shipment: ShipmentRow } | Refusal> {
 	const orderId = await findInEveryDatabase(env, (database) => orderIdOfShipment(database, shipmentId));
 	if (orderId === null || (onOrder !== undefined && orderId !== onOrder)) {
-		throw new ApiError(
-			"shipment_not_found",
-			`No shipment ${shipmentId}${onOrder === undefined ? "" : ` on ${onOrder}`}.`,
-			"id",
-		);
+		const where = onOrder === undefined ? "" : ` on ${onOrder}`;
+		return refusal("shipment_not_found", "id", `No shipment ${shipmentId}${where}.`);
 	}
-	const outcome = await orderMachine(env, orderId).shipment(orderId, { kind, shipmentId }, "operator");
-	return shipmentFromOutcome(outcome);
+	return shipmentResult(await orderMachine(env, orderId).shipment(orderId, { kind, shipmentId }, "operator"));
 }
 
-/** The shipment a shipment's move produced, or the API's error for why not. */
-function shipmentFromOutcome(outcome: ShipmentOutcome): ShipmentRow {
-	if (outcome.ok) return outcome.shipment;
+/** The shipment a shipment's move produced, or the refusal under its catalog code. */
+function shipmentResult(outcome: ShipmentOutcome): { ok: true; shipment: ShipmentRow } | Refusal {
+	if (outcome.ok) return { ok: true, shipment: outcome.shipment };
 	switch (outcome.kind) {
-		case "invalid":
-			throw new ApiError(outcome.code ?? "invalid_field", `${outcome.field} ${outcome.message}.`, outcome.field);
+		case "invalid": {
+			// The units' rules name the body's entry at fault (items[1].quantity); the body's items otherwise.
+			const field = outcome.field ?? "items";
+			return refusal(outcome.code ?? "invalid_field", field, `${field} ${outcome.message}.`);
+		}
 		case "shipment_not_found":
-			throw new ApiError("shipment_not_found", outcome.message, "id");
+			return refusal("shipment_not_found", "id", outcome.message);
 		case "shipment_refused":
-			throw new ApiError("shipment_move_refused", outcome.message);
+			return refusalOf("shipment_move_refused", outcome.message);
 		case "label_repeat":
-			return outcome.shipment;
+			return { ok: true, shipment: outcome.shipment };
 		default:
-			throw refusalError(outcome);
+			return moveRefusal(outcome);
 	}
 }

@@ -4,9 +4,9 @@ import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { databaseOf } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
 import { decodeCursor } from "../http/cursor.ts";
-import { ApiError, errorResponses } from "../http/errors.ts";
+import { ApiError, errorResponses, okOrThrow } from "../http/errors.ts";
 import { floorQueue } from "./floor-queue.ts";
-import { orderFromOutcome, orderMachine } from "./machine.ts";
+import { moveResult, orderMachine } from "./machine.ts";
 import {
 	HoldBody,
 	moveAsOperator,
@@ -111,7 +111,7 @@ const cancelRoute = moveRoute("cancel", "Cancel an order before it ships");
 
 /** The order after an operator's move, in its API shape. */
 async function movedOrder(env: Env, id: string, move: Move) {
-	return toOrder(await moveAsOperator(env, id, move));
+	return toOrder(okOrThrow(await moveAsOperator(env, id, move)).order);
 }
 
 /** Operator routes (scope `ops`): they see every account's orders. */
@@ -138,15 +138,17 @@ export const opsRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(createShipmentRoute, async (c) => {
 		const { id } = c.req.valid("param");
-		const { shipment, repeated } = await shipUnitsAsOperator(c.env, id, c.req.valid("json"));
+		const { shipment, repeated } = okOrThrow(await shipUnitsAsOperator(c.env, id, c.req.valid("json")));
 		return repeated ? c.json(toShipment(shipment), 200) : c.json(toShipment(shipment), 201);
 	})
-	.openapi(deliverShipmentRoute, async (c) =>
-		c.json(toShipment(await moveShipmentAsOperator(c.env, c.req.valid("param").id, "deliver")), 200),
-	)
-	.openapi(returnShipmentRoute, async (c) =>
-		c.json(toShipment(await moveShipmentAsOperator(c.env, c.req.valid("param").id, "return")), 200),
-	)
+	.openapi(deliverShipmentRoute, async (c) => {
+		const { shipment } = okOrThrow(await moveShipmentAsOperator(c.env, c.req.valid("param").id, "deliver"));
+		return c.json(toShipment(shipment), 200);
+	})
+	.openapi(returnShipmentRoute, async (c) => {
+		const { shipment } = okOrThrow(await moveShipmentAsOperator(c.env, c.req.valid("param").id, "return"));
+		return c.json(toShipment(shipment), 200);
+	})
 	.openapi(releaseRoute, async (c) =>
 		c.json(await movedOrder(c.env, c.req.valid("param").id, { kind: "release" }), 200),
 	)
@@ -173,5 +175,5 @@ export const sandboxRoutes = createApp<AuthedEnv>().openapi(advanceRoute, async 
 	}
 	const found = await findOwnedOrder(databaseOf(c.env, principal.accountId), principal, id);
 	if (found === null) throw new ApiError("order_not_found", `No order ${id}.`, "id");
-	return c.json(toOrder(orderFromOutcome(await orderMachine(c.env, id).advance(id))), 200);
+	return c.json(toOrder(okOrThrow(moveResult(await orderMachine(c.env, id).advance(id))).order), 200);
 });

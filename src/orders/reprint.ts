@@ -8,7 +8,7 @@
  */
 import type { Owner } from "../accounts/owner.ts";
 import { FRAMING_FIELDS } from "../framing/spec.ts";
-import { ApiError } from "../http/errors.ts";
+import { type Refusal, refusalOf } from "../problem.ts";
 import { type PreparedOrder, prepareReprintOrder } from "./create-order.ts";
 import type { StoredOrder } from "./rows.ts";
 import { CreateOrderBody } from "./schema.ts";
@@ -66,12 +66,19 @@ export function reprintExternalId(externalId: string, claimNumber: number): stri
 	return `${kept}${suffix}`;
 }
 
-/** The reprint of `original`'s claimed units for its owner, checked and ready to write (not written). */
-export async function prepareReprint(env: Env, original: StoredOrder, request: ReprintRequest): Promise<PreparedOrder> {
+/**
+ * The reprint of `original`'s claimed units for its owner, checked and ready to write (not written); or
+ * why it cannot be made: the original no longer passes as a create request, or the create's refusal.
+ */
+export async function prepareReprint(
+	env: Env,
+	original: StoredOrder,
+	request: ReprintRequest,
+): Promise<({ ok: true } & PreparedOrder) | Refusal> {
 	const parsed = CreateOrderBody.safeParse(reprintRequest(original, request));
 	if (!parsed.success) {
 		const issue = parsed.error.issues[0];
-		throw new ApiError(
+		return refusalOf(
 			"order_move_refused",
 			`The reprint of ${original.order.id} cannot be ordered as it was: ${issue?.path.join(".") ?? ""} ${issue?.message ?? ""}`.trim(),
 		);

@@ -4,10 +4,10 @@ import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { databaseOf } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
 import { decodeCursor } from "../http/cursor.ts";
-import { ApiError, errorResponses, unprocessable } from "../http/errors.ts";
+import { ApiError, errorResponses, okOrThrow, refusalError } from "../http/errors.ts";
 import { createOrder, startOrder } from "./create-order.ts";
 import { fixItem } from "./fix-item.ts";
-import { orderFromOutcome, orderMachine } from "./machine.ts";
+import { moveResult, orderMachine } from "./machine.ts";
 import type { UpdateOutcome } from "./order-update.ts";
 import { OrderIdParams, OrderPageSchema, OrderSchema, toOrder, toOrderPage } from "./response.ts";
 import { CreateOrderBody, PatchItemBody } from "./schema.ts";
@@ -123,7 +123,7 @@ const updateOrderRoute = protectedRoute("orders:write", {
 function updatedOrder(outcome: UpdateOutcome) {
 	if (outcome.ok) return { ...toOrder(outcome.order), costs_changed: outcome.costsChanged };
 	if (outcome.kind === "not_found") throw new ApiError("order_not_found", outcome.message, "id");
-	if (outcome.kind === "invalid") throw unprocessable(outcome.problem);
+	if (outcome.kind === "invalid") throw refusalError(outcome.problem);
 	throw new ApiError("order_not_editable", `${outcome.message} (current status: ${outcome.status})`);
 }
 
@@ -134,7 +134,7 @@ function notFound(id: string): ApiError {
 /** Partner routes for orders: create, read, list, change, fix an item, cancel, and what may still be done. */
 export const orderRoutes = createApp<AuthedEnv>()
 	.openapi(createOrderRoute, async (c) => {
-		const created = await createOrder(c.env, c.var.principal, c.req.valid("json"));
+		const created = okOrThrow(await createOrder(c.env, c.var.principal, c.req.valid("json")));
 		if (created.replayed) return c.json(toOrder(created.order), 200, { "Idempotent-Replayed": "true" });
 		// The order is stored; waking its machine need not hold up the answer.
 		c.executionCtx.waitUntil(startOrder(c.env, created, c.var.requestId));
@@ -172,15 +172,15 @@ export const orderRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(patchItem, async (c) => {
 		const { id, item_id: itemId } = c.req.valid("param");
-		const fixed = await fixItem(c.env, c.var.principal, id, itemId, c.req.valid("json"));
-		return c.json(toOrder(fixed), 200);
+		const fixed = okOrThrow(await fixItem(c.env, c.var.principal, id, itemId, c.req.valid("json")));
+		return c.json(toOrder(fixed.order), 200);
 	})
 	.openapi(cancelOrder, async (c) => {
 		const { id } = c.req.valid("param");
 		const found = await findOwnedOrder(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
 		if (found === null) throw notFound(id);
 		const outcome = await orderMachine(c.env, id).move(id, { kind: "cancel" }, "partner");
-		return c.json(toOrder(orderFromOutcome(outcome)), 200);
+		return c.json(toOrder(okOrThrow(moveResult(outcome)).order), 200);
 	})
 	.openapi(updateOrderRoute, async (c) => {
 		const { id } = c.req.valid("param");

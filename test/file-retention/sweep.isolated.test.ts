@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createClaim } from "../../src/claims/create-claim.ts";
 import type { CreateClaimInput } from "../../src/claims/schema.ts";
 import { sweepExpiredPrintFiles } from "../../src/file-retention/sweep.ts";
-import { ApiError } from "../../src/http/errors.ts";
+import { expiredSinceChecked } from "../../src/print-files/retention.ts";
 import { findPrintFileById } from "../../src/print-files/store.ts";
 import { putProfile } from "../branding/branding-helpers.ts";
 import { ageShipment, damagedBody, deliveredOrder, postClaimOk, shippedOrder } from "../claims/claim-helpers.ts";
@@ -185,6 +185,30 @@ describe("the print files' retention sweep", () => {
 		expect(await fileState(gone)).toEqual({ expired: true, inR2: false });
 		expect(await fileState(halfDone)).toEqual({ expired: true, inR2: false });
 		expect((await findPrintFileById(env.DB, halfDone))?.purged_at).toMatch(ISO_UTC);
+	});
+});
+
+describe("a write refused for an expired file, told by the files' rows", () => {
+	it("expiredSinceChecked names the first use whose file reads expired, and nothing while every file is kept", async () => {
+		const { partner, file: expired } = await expiredFile();
+		const kept = await uploadedFile(partner.keys.live.key, smallPng(59, 37));
+		const accountId = partner.account.id;
+		// A failure of any other kind, whatever its message says, is not taken for an expiry: no file is expired.
+		expect(await expiredSinceChecked(env.DB, accountId, [{ fileId: kept, field: "items[0].print_file_id" }])).toBe(
+			null,
+		);
+		const uses = [
+			{ fileId: kept, field: "items[0].print_file_id" },
+			{ fileId: expired, field: "items[1].print_file_id" },
+		];
+		expect(await expiredSinceChecked(env.DB, accountId, uses)).toMatchObject({
+			ok: false,
+			code: "print_file_expired",
+			field: "items[1].print_file_id",
+			message: expect.stringContaining(`Print file ${expired} expired`),
+		});
+		// Another account's file of the same id is not read as this account's.
+		expect(await expiredSinceChecked(env.DB, (await createPartner()).account.id, uses)).toBe(null);
 	});
 });
 
@@ -456,9 +480,8 @@ describe("expired print files, attacked", () => {
 			order.id,
 			damagedBody(itemId, 1, [photo]) as CreateClaimInput,
 			new Date(),
-		).catch((error: unknown) => error);
-		expect(refused).toBeInstanceOf(ApiError);
-		expect(refused).toMatchObject({ code: "print_file_expired", field: "photo_file_ids[0]" });
+		);
+		expect(refused).toMatchObject({ ok: false, code: "print_file_expired", field: "photo_file_ids[0]" });
 		expect(await fileState(photo)).toEqual({ expired: true, inR2: false });
 		const claims = await api(`/v1/orders/${order.id}/claims`, { key });
 		expect(((await claims.json()) as { data: unknown[] }).data).toEqual([]);

@@ -147,7 +147,9 @@ describe("the ledger over random sequences", () => {
 				let previousClosing = 0;
 				let entries = 0;
 				for (const month of months()) {
-					const statement = await statementFor(env.DB, owner, month, NOW);
+					const read = await statementFor(env.DB, owner, month, NOW);
+					if (!read.ok) throw new Error(`no statement of ${month}: ${read.message}`);
+					const { statement } = read;
 					expect(statement.opening_balance_cents).toBe(previousClosing);
 					const sum = statement.entries.reduce((total, entry) => total + entry.amount_cents, 0);
 					const { charges_cents, credits_cents, adjustments_cents, net_cents } = statement.totals;

@@ -1,6 +1,6 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { allowsLocalUrls } from "../../src/config.ts";
 import worker from "../../src/index.ts";
 import { STALLED_AFTER_MS } from "../../src/orders/resume.ts";
@@ -32,10 +32,31 @@ async function insertStalledOrder(accountId: string, status: OrderStatus, ageMs:
 }
 
 /** Runs the Worker's scheduled handler, as the cron trigger would, and waits for what it started. */
-async function runCron(): Promise<void> {
+async function runCron(cronEnv: Env = env): Promise<void> {
 	const ctx = createExecutionContext();
-	await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), env, ctx);
+	await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), cronEnv, ctx);
 	await waitOnExecutionContext(ctx);
+}
+
+/** `db`, except that a statement whose SQL `fails` matches throws when it is prepared. */
+function failingFor(db: D1Database, fails: RegExp): D1Database {
+	return new Proxy(db, {
+		get(target, property) {
+			if (property === "prepare") {
+				return (sql: string) => {
+					if (fails.test(sql)) throw new Error("D1 refused the deliveries' read");
+					return target.prepare(sql);
+				};
+			}
+			const value: unknown = Reflect.get(target, property);
+			return typeof value === "function" ? value.bind(target) : value;
+		},
+	});
+}
+
+/** The JSON log lines a console method was called with. */
+function logLines(method: { mock: { calls: unknown[][] } }): Record<string, unknown>[] {
+	return method.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
 }
 
 describe("the scheduled handler", () => {
@@ -95,6 +116,38 @@ describe("the scheduled handler", () => {
 		expect(await runOrderAlarm(inProduction)).toBe(false);
 		expect((await readOrder(key, held)).status).toBe("on_hold");
 		expect((await readOrder(key, inProduction)).status).toBe("in_production");
+	});
+});
+
+describe("the cron's jobs, each on its own", () => {
+	it("a job that throws is logged as cron.job_failed; the other jobs still run, and the run's line keeps their counts", async () => {
+		const partner = await createPartner();
+		const key = partner.keys.live.key;
+		const orderId = await insertStalledOrder(partner.account.id, "received", 6 * MINUTE_MS);
+		// The deliveries sweep's read of overdue deliveries fails: that job, and only that one, throws.
+		const broken: Env = { ...env, DB: failingFor(env.DB, /SELECT id, event_id, url FROM deliveries/) };
+		const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+		const infos = vi.spyOn(console, "log").mockImplementation(() => undefined);
+		try {
+			await runCron(broken);
+			expect(logLines(errors)).toEqual([
+				expect.objectContaining({
+					level: "error",
+					event: "cron.job_failed",
+					job: "sweep-deliveries",
+					error: "Error",
+					message: "D1 refused the deliveries' read",
+				}),
+			]);
+			const ran = logLines(infos).find((line) => line.event === "cron.ran");
+			expect(ran).toMatchObject({ job: "cron", swept_deliveries: 0 });
+			expect(ran?.restarted_orders).toBeGreaterThanOrEqual(1);
+		} finally {
+			errors.mockRestore();
+			infos.mockRestore();
+		}
+		// The restart that ran beside the failed job did its work.
+		expect((await settleValidation(key, orderId)).status).toBe("in_production");
 	});
 });
 

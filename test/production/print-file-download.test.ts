@@ -94,8 +94,8 @@ describe("GET /v1/ops/print-files/{id}/download", () => {
 	it("an unknown file, an item that does not print it, or a file not yet uploaded is refused", async () => {
 		const { key, file } = await partnerWithFile();
 		const ops = await createKeyWithScopes(["ops"]);
-		await expectError(await download(ops, "pf_nothing"), "not_found", "id");
-		await expectError(await download(ops, file, "?item_id=itm_other"), "not_found", "id");
+		expect((await expectError(await download(ops, "pf_nothing"), "not_found", "id")).code).toBe("print_file_not_found");
+		await expectError(await download(ops, file, "?item_id=itm_other"), "not_found", "item_id");
 		const ticket = await api("/v1/print-files", {
 			key,
 			method: "POST",
@@ -105,6 +105,17 @@ describe("GET /v1/ops/print-files/{id}/download", () => {
 		const { id } = (await ticket.json()) as { id: string };
 		const pending = await expectError(await download(ops, id), "conflict", "id");
 		expect(pending.message).toContain("awaiting_upload");
+	});
+
+	it("an item that does not print the file is 404 order_item_not_found on item_id, not print_file_not_found: the file exists", async () => {
+		const { key, file } = await partnerWithFile();
+		const order = await createOrder(key, orderBody(file));
+		const ops = await createKeyWithScopes(["ops"]);
+		const refused = await expectError(await download(ops, file, "?item_id=itm_nothing"), "not_found", "item_id");
+		expect(refused.code).toBe("order_item_not_found");
+		expect(refused.message).toBe(`Item itm_nothing does not print file ${file}.`);
+		// The file and an item that prints it are served.
+		expect((await download(ops, file, `?item_id=${order.items[0]?.id}`)).status).toBe(200);
 	});
 
 	it("an external id with characters a file name cannot carry is reduced to safe ones", async () => {

@@ -2,9 +2,10 @@
  * A CSV of tracking numbers as label tools and spreadsheets export it (RFC 4180: quoted fields,
  * doubled quotes, CRLF or LF, a UTF-8 byte order mark), separated by commas, semicolons (what
  * spreadsheets save in much of Europe) or tabs: the header row decides which, and names the
- * columns, in any order and case, by the names the common tools use. Pure; the import decides
- * what each row does.
+ * columns, in any order and case, by the names the common tools use. The fields are read by
+ * csv-parse. Pure; the import decides what each row does.
  */
+import { CsvError, parse } from "csv-parse/sync";
 
 /** Most data rows a file may have. */
 export const MAX_IMPORT_ROWS = 5_000;
@@ -47,7 +48,8 @@ export type Separator = keyof typeof SEPARATORS;
 /**
  * The separator of a file: the one of comma, semicolon and tab found most often in its header row,
  * outside quotes (a quoted "Order; number" says nothing). A header with none of them is one column,
- * read as comma-separated.
+ * read as comma-separated. Not csv-parse's own guess (`delimiter_auto`): that one scores every
+ * character of the first 2 KiB, letters too, and trips on a quoted header read with the wrong separator.
  */
 export function detectSeparator(text: string): Separator {
 	const counts: Record<Separator, number> = { ",": 0, ";": 0, "\t": 0 };
@@ -61,54 +63,71 @@ export function detectSeparator(text: string): Separator {
 	return best !== undefined && counts[best] > 0 ? best : ",";
 }
 
-/** Splits CSV text into records of fields, with each record's first line; null with a message for a broken quote. */
-function records(text: string, separator: Separator): { fields: string[]; line: number }[] | { error: string } {
-	const out: { fields: string[]; line: number }[] = [];
-	let fields: string[] = [];
-	let field = "";
-	let quoted = false;
-	let line = 1;
-	let recordLine = 1;
-	let index = 0;
-	const endRecord = () => {
-		fields.push(field);
-		// A blank line is no record.
-		if (!(fields.length === 1 && fields[0] === "")) out.push({ fields, line: recordLine });
-		fields = [];
-		field = "";
-	};
-	while (index < text.length) {
-		const character = text[index];
-		if (quoted) {
-			if (character === '"') {
-				if (text[index + 1] === '"') {
-					field += '"';
-					index += 2;
-					continue;
-				}
-				quoted = false;
-			} else {
-				if (character === "\n") line += 1;
-				field += character;
+/** One record of the file: its fields, and the line it starts on (the header is line 1). */
+type CsvRecord = { fields: string[]; line: number };
+
+/** Line breaks inside a record's fields: a quoted field may hold some, and the record starts that many lines earlier. */
+function breaksIn(fields: readonly string[]): number {
+	return fields.reduce((sum, field) => sum + (field.match(/[\r\n]/g)?.length ?? 0), 0);
+}
+
+/**
+ * The file's records, read by csv-parse with `separator`: RFC 4180 quoting (a quote inside an unquoted
+ * field, or text after a closing quote, is an error, never a guess), LF, CRLF or CR line ends, blank
+ * lines skipped, rows of any field count kept. Or why the file cannot be read, naming the line.
+ */
+function records(
+	text: string,
+	separator: Separator,
+): { ok: true; records: CsvRecord[] } | { ok: false; message: string } {
+	const read: CsvRecord[] = [];
+	// Where the record after the last one read starts, but for blank lines: a quote never closed is
+	// only noticed at the end of the file, so its row is placed from here.
+	let lastEnd = 0;
+	let blankLinesBefore = 0;
+	try {
+		// CRLF becomes LF first, so that a quoted field's CRLF counts as the one line break it is.
+		parse(text.replaceAll("\r\n", "\n"), {
+			delimiter: separator,
+			record_delimiter: ["\n", "\r"],
+			bom: true,
+			relax_column_count: true,
+			skip_empty_lines: true,
+			on_record: (fields: string[], context) => {
+				// The context's line is the record's last; its fields' line breaks say where it began.
+				read.push({ fields, line: context.lines - breaksIn(fields) });
+				lastEnd = context.lines;
+				blankLinesBefore = context.empty_lines;
+				// Kept here, with its line: nothing for csv-parse to collect.
+				return null;
+			},
+		});
+	} catch (error) {
+		if (!(error instanceof CsvError)) throw error;
+		const line = typeof error.lines === "number" ? error.lines : 0;
+		switch (error.code) {
+			case "CSV_QUOTE_NOT_CLOSED": {
+				const blank = typeof error.empty_lines === "number" ? error.empty_lines - blankLinesBefore : 0;
+				return {
+					ok: false,
+					message: `The row that starts on line ${lastEnd + 1 + blank} opens a quoted field that is never closed.`,
+				};
 			}
-			index += 1;
-			continue;
+			case "INVALID_OPENING_QUOTE":
+				return {
+					ok: false,
+					message: `Line ${line}: a field holds a quote but does not start with one. Quote the whole field and double each quote inside it ("").`,
+				};
+			case "CSV_INVALID_CLOSING_QUOTE":
+				return {
+					ok: false,
+					message: `Line ${line}: a quoted field goes on after its closing quote. Quote the whole field and double each quote inside it ("").`,
+				};
+			default:
+				return { ok: false, message: `Line ${line}: ${error.message}` };
 		}
-		if (character === '"' && field === "") quoted = true;
-		else if (character === separator) {
-			fields.push(field);
-			field = "";
-		} else if (character === "\n" || character === "\r") {
-			if (character === "\r" && text[index + 1] === "\n") index += 1;
-			endRecord();
-			line += 1;
-			recordLine = line;
-		} else field += character;
-		index += 1;
 	}
-	if (quoted) return { error: `A quoted field that starts on line ${recordLine} is never closed.` };
-	if (field !== "" || fields.length > 0) endRecord();
-	return out;
+	return { ok: true, records: read };
 }
 
 /** Why a file's bytes are refused before any row is read. */
@@ -125,11 +144,10 @@ export function decodeImport(bytes: ArrayBuffer | Uint8Array): string | null {
 
 /** Reads an import file: the header's columns, then each row's values (a row with another field count is kept, with its problem). */
 export function parseImport(text: string): ParsedImport {
-	const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
-	const separator = detectSeparator(body);
-	const split = records(body, separator);
-	if ("error" in split) return { ok: false, message: split.error };
-	const [header, ...data] = split;
+	const separator = detectSeparator(text);
+	const split = records(text, separator);
+	if (!split.ok) return split;
+	const [header, ...data] = split.records;
 	if (header === undefined)
 		return { ok: false, message: "The file is empty: it needs a header row and a row per shipment." };
 	const positions: Partial<Record<ImportColumn, number>> = {};

@@ -1,6 +1,6 @@
 /**
  * The bulk shipments import's dry run: what each row of a file would do if it were imported now,
- * changing nothing (shipments-import.ts makes the moves).
+ * changing nothing (import-rows.ts makes the moves).
  */
 
 import { floorRefusal } from "../orders/edit-window.ts";
@@ -8,9 +8,9 @@ import type { ShippingFacts } from "../orders/queue-store.ts";
 import type { OrderUnits } from "../orders/shipment-store.ts";
 import { labelOnOrder, type ShipmentItem } from "../orders/shipments.ts";
 import { applyMove, initialState, sameTracking, type Tracking } from "../orders/state-machine.ts";
+import type { ImportRow } from "./csv-file.ts";
+import { afterShipping, allRemaining, readRows, resultOf, unitsOfRows } from "./import-rows.ts";
 import { inFileShipment, judgeUnits, type UnitsVerdict } from "./partial-rows.ts";
-import type { ImportRow } from "./shipments-csv.ts";
-import { afterShipping, allRemaining, readRows, resultOf, unitsOfRows } from "./shipments-import.ts";
 
 /** What a row would do if the file were imported now: ship its order with this tracking, nothing, or nothing and why. */
 export type PreviewRow = {

@@ -5,11 +5,11 @@
 import { z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
-import { checkAddress } from "../addresses/address-check.ts";
-import { AddressCheckSchema, ShipToToCheckSchema } from "../addresses/check-schema.ts";
 import { createApp } from "../http/create-app.ts";
 import { errorResponses } from "../http/errors.ts";
 import { SHIPPING_METHODS } from "../pricing/shipping.ts";
+import { checkAddress } from "./address-check.ts";
+import { AddressCheckSchema, ShipToToCheckSchema } from "./check-schema.ts";
 
 const shippingMethod = z.enum(SHIPPING_METHODS).optional().openapi({
 	description:

@@ -13,7 +13,7 @@ import {
 	unitsToShip,
 } from "../orders/shipments.ts";
 import type { Tracking } from "../orders/state-machine.ts";
-import type { ItemEntry } from "./shipments-csv.ts";
+import type { ItemEntry } from "./csv-file.ts";
 
 /** What a row would do: ship these units (and whether they are the order's last), nothing again, or nothing and why. */
 export type UnitsVerdict =

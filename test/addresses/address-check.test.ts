@@ -10,7 +10,7 @@ import {
 	send,
 	sendBytes,
 } from "../helpers.ts";
-import { SHIP_TO } from "./order-helpers.ts";
+import { SHIP_TO } from "../orders/order-helpers.ts";
 
 const CHECK = "/v1/addresses/check";
 

@@ -18,8 +18,8 @@ import { findShippingFacts, type ShippingFacts } from "../orders/queue-store.ts"
 import { type OrderUnits, unitsOfOrders } from "../orders/shipment-store.ts";
 import { type ShipmentItem, sameLabel } from "../orders/shipments.ts";
 import { sameTracking, type Tracking } from "../orders/state-machine.ts";
+import { type ImportRow, type ItemEntry, parseItemIds } from "./csv-file.ts";
 import { judgeUnits } from "./partial-rows.ts";
-import { type ImportRow, type ItemEntry, parseItemIds } from "./shipments-csv.ts";
 
 /** What became of a row. */
 export type RowOutcome = "shipped" | "already_shipped" | "refused";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectSeparator, MAX_IMPORT_ROWS, parseImport } from "../../src/production/shipments-csv.ts";
+import { detectSeparator, MAX_IMPORT_ROWS, parseImport } from "../../src/shipment-import/csv-file.ts";
 
 describe("parseImport", () => {
 	it("reads the columns by their header names, in any order and case, as label tools name them", () => {
@@ -65,7 +65,7 @@ describe("parseImport", () => {
 		});
 		expect(parseImport('order_id,carrier,tracking_number,tracking_url\nord_1,"UPS,1Z,x\n')).toMatchObject({
 			ok: false,
-			message: "A quoted field that starts on line 2 is never closed.",
+			message: "The row that starts on line 2 opens a quoted field that is never closed.",
 		});
 		const many = `order_id,carrier,tracking_number,tracking_url\n${"ord_1,UPS,1Z,https://t.example\n".repeat(MAX_IMPORT_ROWS + 1)}`;
 		expect(parseImport(many)).toEqual({
@@ -109,6 +109,57 @@ describe("detectSeparator", () => {
 			ok: false,
 			message:
 				'The header row is missing order_id or external_id and tracking_number. Read as semicolon-separated, it has the columns "Bestellnummer", "Carrier", "Sendungsnummer"; the import needs order_id or external_id, carrier and tracking_number, and tracking_url unless the carrier\'s page follows from the number.',
+		});
+	});
+});
+
+describe("the file as csv-parse reads it", () => {
+	const HEADER = "order_id,carrier,tracking_number,tracking_url";
+
+	it("a UTF-8 byte order mark before a quoted header name is not part of the name", () => {
+		const parsed = parseImport('\uFEFF"order_id","carrier","tracking_number"\r\nord_1,UPS,1Z1\r\n');
+		expect(parsed).toEqual({
+			ok: true,
+			rows: [{ line: 2, values: { order_id: "ord_1", carrier: "UPS", number: "1Z1" }, problem: null }],
+		});
+	});
+
+	it("a semicolon file keeps a quoted cell's semicolons and commas in the cell", () => {
+		const parsed = parseImport(
+			'order_id;carrier;tracking_number;item_ids\nord_1;"Parcel; Co, Ltd";1Z1;"itm_a:2;itm_b"\nord_2;UPS;1Z2;itm_c\n',
+		);
+		expect(parsed.ok && parsed.rows.map((row) => [row.line, row.values.carrier, row.values.item_ids])).toEqual([
+			[2, "Parcel; Co, Ltd", "itm_a:2;itm_b"],
+			[3, "UPS", "itm_c"],
+		]);
+	});
+
+	it("a quoted field with line breaks (LF, CRLF or CR) is one field; each row's line is where it starts", () => {
+		const parsed = parseImport(
+			`${HEADER}\r\nord_1,"Parcel\r\nCo",1Z1,https://t.example/1\r\nord_2,"A\nB\rC",1Z2,https://t.example/2\r\n\r\nord_3,UPS,1Z3,https://t.example/3\r\n`,
+		);
+		expect(parsed.ok && parsed.rows.map((row) => [row.line, row.values.carrier])).toEqual([
+			[2, "Parcel\nCo"],
+			[4, "A\nB\rC"],
+			[8, "UPS"],
+		]);
+	});
+
+	it("a row with broken quoting refuses the file, naming its line", () => {
+		const before = `${HEADER}\nord_1,UPS,1Z1,https://t.example/1\nord_2,"two\nlines",1Z2,https://t.example/2\n\n`;
+		expect(parseImport(`${before}ord_3,"UPS"X,1Z3,https://t.example/3\n`)).toEqual({
+			ok: false,
+			message:
+				'Line 6: a quoted field goes on after its closing quote. Quote the whole field and double each quote inside it ("").',
+		});
+		expect(parseImport(`${before}ord_3,U"PS,1Z3,https://t.example/3\n`)).toEqual({
+			ok: false,
+			message:
+				'Line 6: a field holds a quote but does not start with one. Quote the whole field and double each quote inside it ("").',
+		});
+		expect(parseImport(`${before}ord_3,"UPS,1Z3,https://t.example/3\nord_4,UPS,1Z4,x\n`)).toEqual({
+			ok: false,
+			message: "The row that starts on line 6 opens a quoted field that is never closed.",
 		});
 	});
 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/ids.ts";
 import type { Order } from "../../src/orders/response.ts";
-import { MAX_IMPORT_BYTES } from "../../src/production/shipments-csv.ts";
+import { MAX_IMPORT_BYTES } from "../../src/shipment-import/csv-file.ts";
 import {
 	alertOf,
 	consoleRequest,
@@ -287,6 +287,23 @@ describe("POST /v1/ops/shipments/import", () => {
 		const many = `order_id,carrier,tracking_number,tracking_url\n${"ord_x,UPS,1Z,https://t.example\n".repeat(5_001)}`;
 		const error = await expectError(await postCsv(ops, many), "validation_error", "file");
 		expect(error.message).toContain("at most 5000");
+	});
+
+	it("a row with broken quoting refuses the whole file, 422 shipments_csv_invalid naming its line; nothing ships", async () => {
+		const { key, ready, ops } = await floor();
+		const [first, second] = ready;
+		const csv = [
+			"order_id;carrier;tracking_number",
+			`${first?.id ?? ""};"Parcel\nCo";1Z101`,
+			`${second?.id ?? ""};"UPS"X;1Z102`,
+		].join("\r\n");
+		for (const path of ["/v1/ops/shipments/import", "/v1/ops/shipments/import/preview"]) {
+			const refused = await api(path, { key: ops, method: "POST", headers: { "Content-Type": "text/csv" }, body: csv });
+			const error = await expectError(refused, "validation_error", "file");
+			expect(error.code).toBe("shipments_csv_invalid");
+			expect(error.message).toMatch(/^Line 4: a quoted field goes on after its closing quote/);
+		}
+		expect((await readOrder(key, first?.id ?? "")).status).toBe("in_production");
 	});
 
 	it("a partner key is refused with 403", async () => {
