@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
@@ -11,7 +12,7 @@ import { partnerHosts } from "./test/outbound/partner-hosts.ts";
  *   suite's time); each file makes its own accounts, so files do not see each other's orders;
  * - `workers-isolated`: `*.isolated.test.ts`, each file with a workerd and storage of its own,
  *   for files that change what is service-wide (the price book) or count what is service-wide
- *   (the floor's queue across accounts, the retention sweep's batch);
+ *   (the floor's queue across accounts and the ticket batches read from it, the retention sweep's batch);
  * - `workers-traced`: test/cost/, with the cost tracer on;
  * - `cli` and `browser`: Node scripts, real `wrangler dev` and Chromium.
  * test/architecture/unit-tests.test.ts keeps the `unit` names true.
@@ -57,6 +58,8 @@ export default defineConfig(async () => {
 
 	return {
 		test: {
+			// Vitest's default leaves one core free; on two cores that was one workerd at a time, the other core idle.
+			maxWorkers: Math.max(2, availableParallelism() - 1),
 			projects: [
 				{
 					test: {
