@@ -1943,10 +1943,10 @@ export interface components {
 			 */
 			gift_message: string | null;
 			/**
-			 * @description How the order ships; null only for orders placed before orders were priced.
-			 * @enum {string|null}
+			 * @description How the order ships.
+			 * @enum {string}
 			 */
-			shipping_method: "budget" | "standard" | "express" | "freight" | null;
+			shipping_method: "budget" | "standard" | "express" | "freight";
 			costs: components["schemas"]["OrderCosts"];
 			items: components["schemas"]["OrderItem"][];
 			tracking: components["schemas"]["Tracking"];
@@ -2561,10 +2561,10 @@ export interface components {
 			 */
 			gift_message: string | null;
 			/**
-			 * @description How the order ships; null only for orders placed before orders were priced.
-			 * @enum {string|null}
+			 * @description How the order ships.
+			 * @enum {string}
 			 */
-			shipping_method: "budget" | "standard" | "express" | "freight" | null;
+			shipping_method: "budget" | "standard" | "express" | "freight";
 			costs: components["schemas"]["OrderCosts"];
 			items: components["schemas"]["OrderItem"][];
 			tracking: components["schemas"]["Tracking"];
