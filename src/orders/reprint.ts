@@ -46,7 +46,7 @@ export function reprintRequest(original: StoredOrder, request: ReprintRequest): 
 		external_id: reprintExternalId(order.external_id, request.claimNumber),
 		ship_to: order.ship_to,
 		items,
-		...(order.shipping_method === null ? {} : { shipping_method: order.shipping_method }),
+		shipping_method: order.shipping_method,
 		...(order.callback_url === null ? {} : { callback_url: order.callback_url }),
 		metadata: order.metadata,
 	};

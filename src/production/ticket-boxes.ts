@@ -50,8 +50,7 @@ export function boxesOfOrder(
 
 /**
  * The boxes of every item of `sheets`, by item id. The price book and the catalog are read once for
- * the whole batch; without them (or for an order placed before orders were priced) the boxes are
- * numbered without sizes.
+ * the whole batch; without them the boxes are numbered without sizes.
  */
 export async function ticketBoxes(env: Env, sheets: readonly OrderSheet[]): Promise<Map<string, ItemBoxes>> {
 	let facts: Awaited<ReturnType<typeof boxingFacts>> | null = null;
