@@ -9,8 +9,8 @@
  *                   they stand behind (ROUTES_ALSO_USE: the address check's route)
  *   capabilities    each folder's logic, store and Durable Objects, in this order (a folder may use
  *                   the ones listed after it, never one before it):
- *                     console > openapi > production, shipment-import > framed-previews > file-retention > admin
- *                     > claims > orders > ledger > quotes > branding > pricing > thumbnails > webhooks, print-files,
+ *                     console > openapi > production, shipment-import > framed-previews > file-retention > admin,
+ *                     sandbox > claims > orders > ledger > quotes > branding > pricing > thumbnails > webhooks, print-files,
  *                     catalog, health > access > rate-limit > accounts > addresses, framing > imaging
  *                   framed-previews draws an order's item (or a piece checked against the catalog) with its
  *                   file's thumbnail; thumbnails makes that thumbnail off the queue, from the stored file
@@ -62,6 +62,9 @@ const MAY_USE = {
 	// The retention sweep asks each owner of a print file's uses (orders, claims, logos) what holds it.
 	"file-retention": ["claims", "orders", "branding", "print-files"],
 	admin: ["ledger", "accounts", "webhooks", "access", "rate-limit"],
+	// The sandbox makes the floor's, the carrier's and the service team's moves on test orders and claims
+	// through their own functions, and sends sample events through webhooks' one-shot send.
+	sandbox: ["claims", "orders", "webhooks", "access", "accounts", "rate-limit"],
 	// Claims are made against orders' shipments and name print files as photos; a reprint is a new order.
 	claims: ["orders", "ledger", "webhooks", "print-files", "access", "accounts"],
 	quotes: ["pricing", "framing", "catalog", "print-files", "addresses", "access", "accounts"],

@@ -73,7 +73,10 @@ export const ERROR_CODES = {
 	upload_url_incomplete: { type: "forbidden", action: "Use the upload URL exactly as issued, with its query string." },
 	upload_url_signature_invalid: { type: "forbidden", action: "Use the upload URL exactly as issued, unchanged." },
 	upload_url_expired: { type: "forbidden", action: "Ask for a new upload URL with `POST /v1/print-files`." },
-	sandbox_needs_test_key: { type: "forbidden", action: "Advance test-mode orders only, with a `fps_test_` key." },
+	sandbox_needs_test_key: {
+		type: "forbidden",
+		action: "Use the sandbox's controls on test-mode data only, with a `fps_test_` key.",
+	},
 	route_not_found: { type: "not_found", action: "Check the method and the path against the reference." },
 	order_not_found: {
 		type: "not_found",
@@ -115,6 +118,11 @@ export const ERROR_CODES = {
 		type: "conflict",
 		action:
 			"This `external_id` is taken by an order with other content: read that order (its id is in the message), or use a new `external_id` for a new order.",
+	},
+	sandbox_no_endpoint: {
+		type: "conflict",
+		action:
+			"Add a test webhook endpoint that subscribes to the event type (`POST /v1/webhook-endpoints` with a test key), then send the sample again.",
 	},
 	order_not_editable: {
 		type: "conflict",

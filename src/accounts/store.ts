@@ -16,7 +16,14 @@ export type Principal = {
 	limits: AccountLimits;
 	/** Minutes after creation the account's orders stay editable and unseen by the floor (0: none). */
 	editWindowMinutes: number;
+	/** How the sandbox moves the account's new test orders on. */
+	sandboxProgress: SandboxProgress;
 };
+
+/** How the sandbox moves test orders on: by itself, or only by the partner's sandbox controls. */
+export const SANDBOX_PROGRESS = ["automatic", "manual"] as const;
+/** One of SANDBOX_PROGRESS. */
+export type SandboxProgress = (typeof SANDBOX_PROGRESS)[number];
 
 type KeyRow = {
 	key_id: string;
@@ -28,6 +35,7 @@ type KeyRow = {
 	orders_per_second: number | null;
 	order_burst: number | null;
 	edit_window_minutes: number;
+	sandbox_progress: SandboxProgress;
 };
 
 /** The key with this hash and its account's limits: `revoked` when it was revoked, null when unknown. */
@@ -35,7 +43,8 @@ export async function findKeyByHash(db: D1Database, keyHash: string): Promise<Pr
 	const row = await db
 		.prepare(
 			`SELECT k.id AS key_id, k.account_id, k.mode, k.scopes, k.revoked_at,
-			        a.requests_per_minute, a.orders_per_second, a.order_burst, a.edit_window_minutes
+			        a.requests_per_minute, a.orders_per_second, a.order_burst, a.edit_window_minutes,
+			        a.sandbox_progress
 			   FROM api_keys k JOIN accounts a ON a.id = k.account_id
 			  WHERE k.key_hash = ?1`,
 		)
@@ -50,6 +59,7 @@ export async function findKeyByHash(db: D1Database, keyHash: string): Promise<Pr
 		scopes: parseScopes(row.scopes),
 		limits: limitsFromRow(row),
 		editWindowMinutes: row.edit_window_minutes,
+		sandboxProgress: row.sandbox_progress,
 	};
 }
 
@@ -216,4 +226,17 @@ export function updateSettings(
 		.prepare("UPDATE accounts SET edit_window_minutes = ?2 WHERE id = ?1 RETURNING edit_window_minutes")
 		.bind(accountId, settings.edit_window_minutes)
 		.first<AccountSettings>();
+}
+
+/** Stores how the sandbox moves the account's new test orders on; null when the account does not exist. */
+export async function updateSandboxProgress(
+	db: D1Database,
+	accountId: string,
+	progress: SandboxProgress,
+): Promise<SandboxProgress | null> {
+	const row = await db
+		.prepare("UPDATE accounts SET sandbox_progress = ?2 WHERE id = ?1 RETURNING sandbox_progress")
+		.bind(accountId, progress)
+		.first<{ sandbox_progress: SandboxProgress }>();
+	return row?.sandbox_progress ?? null;
 }

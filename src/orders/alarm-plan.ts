@@ -4,6 +4,7 @@
  */
 import { configOf } from "../config.ts";
 import { windowEndMs } from "./edit-window.ts";
+import { byHand } from "./plan-next.ts";
 import type { OrderRow } from "./rows.ts";
 
 /** Time between the sandbox's automatic steps for test-mode orders. */
@@ -15,7 +16,8 @@ function sandboxStepMs(env: Env): number {
 export function nextAlarmAt(env: Env, order: OrderRow, nowMs: number): number | null {
 	// Validation runs at once, inside the edit window too: the window holds back the floor, not the checks.
 	if (order.status === "validating") return nowMs;
-	const testStep = order.mode === "test" && (order.status === "in_production" || order.status === "shipped");
+	const testStep =
+		order.mode === "test" && !byHand(order) && (order.status === "in_production" || order.status === "shipped");
 	// The sandbox plays the floor, which leaves an order alone until its edit window has passed.
 	if (testStep) return Math.max(nowMs + sandboxStepMs(env), windowEndMs(order));
 	const windowEnd = windowEndMs(order);

@@ -79,6 +79,7 @@ export function orderColumnValues(order: OrderRow): ColumnValues<keyof OrderColu
 		costs: jsonColumn(order.costs),
 		metadata: JSON.stringify(order.metadata),
 		editable_until: order.editable_until,
+		sandbox_progress: order.sandbox_progress,
 		reprint_of: order.reprint_of,
 		claim_id: order.claim_id,
 		reprints: JSON.stringify(order.reprints),

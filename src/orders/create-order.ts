@@ -3,6 +3,7 @@
  * order priced, and the first create told apart from a repeat of it. The route only parses and answers.
  */
 import type { Owner } from "../accounts/owner.ts";
+import type { SandboxProgress } from "../accounts/store.ts";
 import { shipToWarnings } from "../addresses/ship-to-warnings.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
 import { allowsLocalUrls } from "../config.ts";
@@ -37,6 +38,12 @@ export type OrderCreated =
 	| { ok: true; order: StoredOrder; replayed: true };
 
 /** What makes an order a claim's reprint: the order it reprints, the claim, and the id the claim gave it. */
+/**
+ * Whose order is created, and what of the account's settings a new order keeps: its edit window, and
+ * for a test order how the sandbox moves it on (automatic when not told).
+ */
+export type OrderOwner = Owner & { editWindowMinutes: number; sandboxProgress?: SandboxProgress };
+
 export type ReprintOf = { of: string; claimId: string; orderId: string };
 
 /**
@@ -45,7 +52,7 @@ export type ReprintOf = { of: string; claimId: string; orderId: string };
  */
 export async function createOrder(
 	env: Env,
-	owner: Owner & { editWindowMinutes: number },
+	owner: OrderOwner,
 	input: CreateOrderInput,
 ): Promise<OrderCreated | Refusal> {
 	const hashed = await checkedRequestHash(env, input);
@@ -96,7 +103,7 @@ export type PreparedOrder = { order: StoredOrder; files: PrintFileRow[] };
  */
 export async function prepareReprintOrder(
 	env: Env,
-	owner: Owner & { editWindowMinutes: number },
+	owner: OrderOwner,
 	input: CreateOrderInput,
 	reprint: ReprintOf,
 ): Promise<({ ok: true } & PreparedOrder) | Refusal> {
@@ -115,7 +122,7 @@ async function checkedRequestHash(env: Env, input: CreateOrderInput): Promise<{ 
 /** The order written, or why not: a refusal, or the external_id found taken by the unique index. */
 async function storeNewOrder(
 	env: Env,
-	owner: Owner & { editWindowMinutes: number },
+	owner: OrderOwner,
 	input: CreateOrderInput,
 	requestHash: string,
 ): Promise<{ ok: true; order: StoredOrder; files: PrintFileRow[] } | Refusal | DuplicateExternalId> {
@@ -137,7 +144,7 @@ async function storeNewOrder(
 /** The new order's rows, checked and priced, or the refusal. */
 async function prepareOrder(
 	env: Env,
-	owner: Owner & { editWindowMinutes: number },
+	owner: OrderOwner,
 	input: CreateOrderInput,
 	requestHash: string,
 	reprint: ReprintOf | undefined,
@@ -164,6 +171,7 @@ async function prepareOrder(
 			reprint === undefined || pricing.costs === null ? pricing.costs : reprintCosts(pricing.costs.price_book_version),
 		metadata: input.metadata ?? {},
 		editWindowMinutes: owner.editWindowMinutes,
+		sandboxProgress: owner.sandboxProgress,
 		now,
 		...(reprint === undefined ? {} : { reprint: { of: reprint.of, claimId: reprint.claimId } }),
 	});

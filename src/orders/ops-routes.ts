@@ -1,12 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
-import { databaseOf } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
 import { decodeCursor } from "../http/cursor.ts";
-import { ApiError, errorResponses, okOrThrow } from "../http/errors.ts";
+import { errorResponses, okOrThrow } from "../http/errors.ts";
 import { floorQueue } from "./floor-queue.ts";
-import { moveResult, orderMachine } from "./machine.ts";
 import {
 	HoldBody,
 	moveAsOperator,
@@ -19,7 +17,6 @@ import {
 import { QueuePageSchema, QueueQuery, toQueuePage } from "./queue-query.ts";
 import { OrderIdParams, OrderSchema, ShipmentSchema, toOrder, toShipment } from "./response.ts";
 import type { Move } from "./state-machine.ts";
-import { findOwnedOrder } from "./store.ts";
 
 const listQueue = protectedRoute("ops", {
 	method: "get",
@@ -156,24 +153,3 @@ export const opsRoutes = createApp<AuthedEnv>()
 		c.json(await movedOrder(c.env, c.req.valid("param").id, { kind: "deliver" }), 200),
 	)
 	.openapi(cancelRoute, async (c) => c.json(await movedOrder(c.env, c.req.valid("param").id, { kind: "cancel" }), 200));
-
-const advanceRoute = protectedRoute("orders:write", {
-	method: "post",
-	path: "/sandbox/orders/{id}/advance",
-	tags: ["Sandbox"],
-	summary: "Move a test-mode order one step on at once (validation, production, shipping, delivery)",
-	request: { params: OrderIdParams },
-	responses: { 200: jsonResponse(OrderSchema, "The order after the step."), ...errorResponses(404, 409) },
-});
-
-/** `POST /v1/sandbox/orders/{id}/advance`: test keys only. */
-export const sandboxRoutes = createApp<AuthedEnv>().openapi(advanceRoute, async (c) => {
-	const { id } = c.req.valid("param");
-	const principal = c.var.principal;
-	if (principal.mode !== "test") {
-		throw new ApiError("sandbox_needs_test_key", "The sandbox only moves test-mode orders: use a fps_test_ key.");
-	}
-	const found = await findOwnedOrder(databaseOf(c.env, principal.accountId), principal, id);
-	if (found === null) throw new ApiError("order_not_found", `No order ${id}.`, "id");
-	return c.json(toOrder(okOrThrow(moveResult(await orderMachine(c.env, id).advance(id))).order), 200);
-});

@@ -80,12 +80,15 @@ export class OrderMachine extends DurableObject<Env> {
 		await this.#setAlarm(orderId, { version: null, at: Date.now() });
 	}
 
-	/** Makes one move of the state machine for `actor`, with item changes written in the same batch. */
-	move(orderId: string, move: Move, actor: Actor, itemUpdates: ItemRow[] = []): Promise<MoveOutcome> {
+	/**
+	 * Makes one move of the state machine for `actor` (or several in a row, in one write: all or none),
+	 * with item changes written in the same batch.
+	 */
+	move(orderId: string, move: Move | Move[], actor: Actor, itemUpdates: ItemRow[] = []): Promise<MoveOutcome> {
 		return this.ctx.blockConcurrencyWhile(async () => {
 			const loaded = await this.#load(orderId);
 			if (!loaded.ok) return loaded;
-			const outcome = await this.#apply(loaded.order, [move], actor, itemUpdates);
+			const outcome = await this.#apply(loaded.order, Array.isArray(move) ? move : [move], actor, itemUpdates);
 			if (outcome.ok || outcome.kind !== "stale") return outcome;
 			return changedMeanwhile(loaded.order.order);
 		});

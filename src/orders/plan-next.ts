@@ -13,7 +13,7 @@ export type Trigger = { kind: "created" } | { kind: "alarm"; forVersion: number 
 
 /** What planNext reads of an order: its status, mode and version, and where its items' files come from. */
 export type OrderToPlan = {
-	order: Pick<OrderRow, "status" | "mode" | "version">;
+	order: Pick<OrderRow, "status" | "mode" | "version" | "sandbox_progress">;
 	items: ReadonlyArray<Pick<ItemRow, "print_file_url">>;
 };
 
@@ -37,6 +37,9 @@ export function planNext(stored: OrderToPlan, trigger: Trigger): NextStep {
 	const stale =
 		trigger.kind === "alarm" && trigger.forVersion !== null && order.version !== trigger.forVersion && !toValidate;
 	if (stale) return { kind: "wait" };
+	// A test order the sandbox moves on by hand is left as it is until the partner's controls move it;
+	// a validation once started runs to its verdict.
+	if (byHand(order) && trigger.kind !== "advance" && order.status !== "validating") return { kind: "wait" };
 	if (toValidate) return { kind: "validate", startFirst: order.status === "received" && !checksUploadsOnly(stored) };
 	if (order.mode === "test" && order.status === "in_production") return { kind: "sandbox_move", move: "ship" };
 	if (order.mode === "test" && order.status === "shipped") return { kind: "sandbox_move", move: "deliver" };
@@ -50,6 +53,11 @@ export function planNext(stored: OrderToPlan, trigger: Trigger): NextStep {
 export function idleStep(order: Pick<OrderRow, "status">, trigger: Trigger): NextStep {
 	if (trigger.kind !== "advance") return { kind: "wait" };
 	return { kind: "refuse", message: `The sandbox cannot advance an order that is ${order.status}.` };
+}
+
+/** Whether the order is a test order that the sandbox only moves by the partner's controls. */
+export function byHand(order: Pick<OrderRow, "mode" | "sandbox_progress">): boolean {
+	return order.mode === "test" && order.sandbox_progress === "manual";
 }
 
 /** Whether every item's file is an upload (no fetch from a URL), so validating it takes moments. */

@@ -6,10 +6,9 @@
  * for people: a reprint is unique by its claim, and never takes or replays a partner's own order of
  * the same name.
  */
-import type { Owner } from "../accounts/owner.ts";
 import { FRAMING_FIELDS } from "../framing/spec.ts";
 import { type Refusal, refusalOf } from "../problem.ts";
-import { type PreparedOrder, prepareReprintOrder } from "./create-order.ts";
+import { type OrderOwner, type PreparedOrder, prepareReprintOrder } from "./create-order.ts";
 import type { StoredOrder } from "./rows.ts";
 import { CreateOrderBody } from "./schema.ts";
 
@@ -84,7 +83,7 @@ export async function prepareReprint(
 		);
 	}
 	// A reprint is the service's own order: it has no edit window and goes to the floor at once.
-	const owner: Owner & { editWindowMinutes: number } = {
+	const owner: OrderOwner = {
 		accountId: original.order.account_id,
 		mode: original.order.mode,
 		editWindowMinutes: 0,

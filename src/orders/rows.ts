@@ -3,6 +3,7 @@
  * pure mapping between them and the state machine's view.
  */
 import type { KeyMode } from "../accounts/scopes.ts";
+import type { SandboxProgress } from "../accounts/store.ts";
 import type { ShipTo } from "../addresses/schema.ts";
 import type { ShipToWarning } from "../addresses/ship-to-warnings.ts";
 import type { FramingSpec } from "../framing/spec.ts";
@@ -54,6 +55,8 @@ export type OrderRow = {
 	claim_id: string | null;
 	/** The ids of the orders approved claims made as this one's reprints, oldest first. */
 	reprints: string[];
+	/** How the sandbox moves a test order on: by itself, or only by the partner's controls (`manual`). */
+	sandbox_progress: SandboxProgress;
 };
 
 /** An order_items row, its JSON columns parsed. */
@@ -95,6 +98,8 @@ export function newOrderRow(fields: {
 	metadata?: Metadata;
 	/** The account's edit window in minutes (0 or absent: none). */
 	editWindowMinutes?: number;
+	/** How the sandbox moves a test order on (automatic when absent; a live order is always automatic). */
+	sandboxProgress?: SandboxProgress;
 	now: Date;
 	status?: OrderStatus;
 	/** A reprint's original order and the claim that made it. */
@@ -109,6 +114,7 @@ export function newOrderRow(fields: {
 		external_id: fields.externalId,
 		request_hash: fields.requestHash,
 		status: fields.status ?? "received",
+		sandbox_progress: fields.mode === "test" ? (fields.sandboxProgress ?? "automatic") : "automatic",
 		version: 1,
 		write_token: randomBase62(16),
 		ship_to: fields.shipTo,

@@ -137,7 +137,7 @@ export type PingOutcome = { delivered: boolean; status_code: number | null; erro
  */
 export async function sendPing(
 	env: Env,
-	endpoint: { id: string; url: string; accountId: string; mode: KeyMode },
+	endpoint: OneShotEndpoint,
 	now: Date = new Date(),
 ): Promise<PingOutcome & { id: string }> {
 	const id = newId("ping");
@@ -148,19 +148,32 @@ export async function sendPing(
 		endpoint_id: endpoint.id,
 		mode: endpoint.mode,
 	});
+	return { id, ...(await sendOnce(env, endpoint, id, body, now)) };
+}
+
+/** An endpoint a one-shot send goes to: its id, URL, and the account and mode whose secret signs it. */
+export type OneShotEndpoint = { id: string; url: string; accountId: string; mode: KeyMode };
+
+/**
+ * Sends `body` (with `messageId` as its `webhook-id`) to an endpoint now, signed like every webhook of
+ * its mode, and answers what the endpoint replied: one attempt, no retry, nothing recorded. The ping
+ * and the sandbox's sample events go this way.
+ */
+export async function sendOnce(
+	env: Env,
+	endpoint: OneShotEndpoint,
+	messageId: string,
+	body: string,
+	now: Date = new Date(),
+): Promise<PingOutcome> {
 	const result = await postSigned(
 		env,
-		{ url: endpoint.url, messageId: id, body, accountId: endpoint.accountId, mode: endpoint.mode },
+		{ url: endpoint.url, messageId, body, accountId: endpoint.accountId, mode: endpoint.mode },
 		now,
 	);
 	return result.kind === "delivered"
-		? { id, delivered: true, status_code: result.statusCode, error: null }
-		: {
-				id,
-				delivered: false,
-				status_code: result.kind === "failed" ? result.statusCode : null,
-				error: result.problem,
-			};
+		? { delivered: true, status_code: result.statusCode, error: null }
+		: { delivered: false, status_code: result.kind === "failed" ? result.statusCode : null, error: result.problem };
 }
 
 /** Lets go of an answer's body without waiting on it: a receiver that sends it slowly holds nothing up. */

@@ -9,10 +9,20 @@ const FETCHED = { print_file_url: "https://files.partner.example/print.png" };
 /** An order in `status` at version 3, its one item's file uploaded unless told. */
 function order(
 	status: OrderStatus,
-	options: { mode?: "live" | "test"; version?: number; items?: OrderToPlan["items"] } = {},
+	options: {
+		mode?: "live" | "test";
+		version?: number;
+		items?: OrderToPlan["items"];
+		progress?: "automatic" | "manual";
+	} = {},
 ): OrderToPlan {
 	return {
-		order: { status, mode: options.mode ?? "live", version: options.version ?? 3 },
+		order: {
+			status,
+			mode: options.mode ?? "live",
+			version: options.version ?? 3,
+			sandbox_progress: options.progress ?? "automatic",
+		},
 		items: options.items ?? [UPLOAD],
 	};
 }
@@ -22,6 +32,27 @@ const ADVANCE: Trigger = { kind: "advance" };
 const ANY_VERSION: Trigger = { kind: "alarm", forVersion: null };
 
 describe("planNext", () => {
+	it("leaves a test order moved by hand received and in production until the sandbox's controls advance it", () => {
+		for (const status of ["received", "in_production", "shipped"] as const) {
+			const manual = order(status, { mode: "test", progress: "manual" });
+			expect(planNext(manual, CREATED)).toEqual({ kind: "wait" });
+			expect(planNext(manual, ANY_VERSION)).toEqual({ kind: "wait" });
+		}
+		expect(planNext(order("received", { mode: "test", progress: "manual" }), ADVANCE)).toEqual({
+			kind: "validate",
+			startFirst: false,
+		});
+		expect(planNext(order("in_production", { mode: "test", progress: "manual" }), ADVANCE)).toEqual({
+			kind: "sandbox_move",
+			move: "ship",
+		});
+	});
+
+	it("runs a started validation of a test order moved by hand to its verdict", () => {
+		const validating = order("validating", { mode: "test", progress: "manual" });
+		expect(planNext(validating, ANY_VERSION)).toEqual({ kind: "validate", startFirst: false });
+	});
+
 	it("validates a received order of uploads in one write with its start, whatever asked", () => {
 		for (const trigger of [CREATED, ADVANCE, ANY_VERSION]) {
 			expect(planNext(order("received"), trigger)).toEqual({ kind: "validate", startFirst: false });
