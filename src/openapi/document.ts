@@ -32,7 +32,7 @@ const INTRODUCTION = `White-label fulfillment of custom-framed prints: send an o
 
 **Authentication.** Every route but health, the signed upload URL and this reference (with its document and collection) needs an API key in the header \`Authorization: Bearer <API key>\`. Keys are issued by the service's team; each belongs to one account and sees only that account's data. Keep them on your server, never in a browser or an app. In this reference, paste a key under Authentication and "Test request" sends it.
 
-**Modes.** A live key starts \`fps_live_\`, a test key \`fps_test_\`. The two modes see separate data: print files, quotes, orders, events and webhook endpoints made with a test key are invisible to the live key, and the other way round. Test orders are validated like live ones, then ship and deliver by themselves (or at once with \`POST /v1/sandbox/orders/{id}/advance\`), sending the same webhooks signed with the test secret.
+**Modes.** A live key starts \`fps_live_\`, a test key \`fps_test_\`. The two modes see separate data: print files, quotes, orders, events and webhook endpoints made with a test key are invisible to the live key, and the other way round. Test orders are validated like live ones, then ship and deliver by themselves (or at once with \`POST /v1/sandbox/orders/{id}/advance\`), sending the same webhooks signed with the test secret. The sandbox's controls make anything else happen to a test order or claim as the floor, a carrier or the service team would (\`POST /v1/sandbox/orders/{id}/simulate\`, \`POST /v1/sandbox/claims/{id}/simulate\`), leave new test orders for those controls alone (\`PUT /v1/sandbox/settings\`), and send a signed sample of any event (\`POST /v1/sandbox/events\`).
 
 **Errors.** 2xx is success, 4xx a request you can fix, 5xx the service's failure. Every error has one JSON shape, \`{"error": {"type", "message", "field"?, "request_id"}}\`, with one of eight types, each always with the same status: \`bad_request\` 400, \`unauthorized\` 401, \`forbidden\` 403, \`not_found\` 404, \`conflict\` 409, \`validation_error\` 422, \`rate_limited\` 429, \`server_error\` 500. \`field\` names the field at fault (\`items[0].width_in\`), and \`request_id\` equals the response's \`X-Request-Id\`: quote it when you ask for help. An error may also carry a stable \`code\` to branch on: the error catalog (\`docs/errors.md\` in the service's documentation) lists each code with its cause and fix.
 
@@ -115,7 +115,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
 	Events: "The event log of webhooks, redelivery and the signing secret.",
 	"Webhook endpoints": "Receivers an account registers per mode for the events of all its orders.",
 	Branding: "The partner's brand on packing slips and shipping labels.",
-	Sandbox: "Moving test-mode orders on at once.",
+	Sandbox: "Rehearsing with test keys: every move of the floor, a carrier and the service team, and sample events.",
 	Operations: "The production floor (ops keys): the queue, moves, work tickets, files and shipping in bulk.",
 	Admin: "Accounts, keys, limits, prices and ledger adjustments (admin keys).",
 };
