@@ -6,3 +6,7 @@ ALTER TABLE accounts ADD COLUMN sandbox_progress TEXT NOT NULL DEFAULT 'automati
 	CHECK (sandbox_progress IN ('automatic', 'manual'));
 ALTER TABLE orders ADD COLUMN sandbox_progress TEXT NOT NULL DEFAULT 'automatic'
 	CHECK (sandbox_progress IN ('automatic', 'manual'));
+-- The cron's restart of stalled orders reads the orders left received or validating that the sandbox
+-- does not leave to the partner's controls: parked manual test orders are not read at all.
+CREATE INDEX orders_resumable ON orders (updated_at)
+	WHERE status IN ('received', 'validating') AND sandbox_progress = 'automatic';

@@ -12,7 +12,9 @@ function stalledAfterMs(env: Env): number {
 
 /**
  * The cron's safety net: orders left `received` (their Durable Object was never reached) or
- * `validating` (a validation lost its alarm) are started again. A duplicate run is harmless: the
+ * `validating` (a validation lost its alarm) are started again. A test order the sandbox moves by hand
+ * only (manual progress) is left where the partner's controls leave it: orders_resumable indexes the
+ * others, so the parked ones are not even read. A duplicate run is harmless: the
  * second writer finds the version moved and changes nothing. Returns how many were restarted.
  */
 export async function resumeStalledOrders(env: Env, now: Date = new Date()): Promise<number> {
@@ -24,7 +26,9 @@ export async function resumeStalledOrders(env: Env, now: Date = new Date()): Pro
 	const pages = await Promise.all(
 		everyDatabase(env).map((database) =>
 			database
-				.prepare(`SELECT id FROM orders WHERE status IN ('received', 'validating') AND updated_at < ?1 LIMIT 100`)
+				.prepare(
+					`SELECT id FROM orders WHERE status IN ('received', 'validating') AND sandbox_progress = 'automatic' AND updated_at < ?1 LIMIT 100`,
+				)
 				.bind(stalledBefore)
 				.all<{ id: string }>(),
 		),
