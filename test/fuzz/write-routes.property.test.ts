@@ -361,6 +361,37 @@ const ROUTES: RouteCase[] = [
 		valid: () => ({}),
 	},
 	{
+		name: "POST /v1/sandbox/orders/{id}/simulate",
+		method: "POST",
+		path: (s) => idSegment(s.sandboxOrder.id).map((id) => `/v1/sandbox/orders/${id}/simulate`),
+		key: (s) => s.test,
+		valid: (s) => ({
+			action: "ship",
+			boxes: [{ items: [{ item_id: s.sandboxOrder.items[0]?.id ?? "", quantity: 1 }] }],
+		}),
+	},
+	{
+		name: "POST /v1/sandbox/claims/{id}/simulate",
+		method: "POST",
+		path: () => idSegment("clm_fuzz").map((id) => `/v1/sandbox/claims/${id}/simulate`),
+		key: (s) => s.test,
+		valid: () => ({ action: "approve", remedy: "refund", message: "Sorry." }),
+	},
+	{
+		name: "PUT /v1/sandbox/settings",
+		method: "PUT",
+		path: () => fc.constant("/v1/sandbox/settings"),
+		key: (s) => s.test,
+		valid: () => ({ progress: "automatic" }),
+	},
+	{
+		name: "POST /v1/sandbox/events",
+		method: "POST",
+		path: () => fc.constant("/v1/sandbox/events"),
+		key: (s) => s.test,
+		valid: () => ({ type: "order.on_hold" }),
+	},
+	{
 		name: "POST /v1/events/{id}/redeliver",
 		method: "POST",
 		path: (s) =>
