@@ -2494,7 +2494,7 @@ export interface components {
 			 * @enum {string}
 			 */
 			fit?: "fill" | "fit";
-			/** @default 1 */
+			/** @description Default 1. */
 			quantity?: number;
 		};
 		OrderPage: {
@@ -3613,7 +3613,10 @@ export interface components {
 			 * @example 16
 			 */
 			height_in: number;
-			/** @default 1 */
+			/**
+			 * @description Default 1.
+			 * @example 1
+			 */
 			quantity?: number;
 			/**
 			 * @description A catalog frame slug; omitted: an unframed print.
