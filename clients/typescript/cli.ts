@@ -15,6 +15,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { type ForwardedEvent, ListenError, listen, originOf } from "./listen.ts";
+import { WEBHOOK_EVENT_TYPES } from "./webhook-events.ts";
 
 const USAGE = `Usage: framed-print listen --forward-to <url> [options]
 
@@ -100,6 +101,14 @@ async function main(argv: string[]): Promise<void> {
 	const interval = values.interval === undefined ? 2000 : Number(values.interval);
 	if (!Number.isInteger(interval) || interval < 100) fail("--interval is milliseconds, at least 100");
 
+	const events = values.events
+		?.split(",")
+		.map((type) => type.trim())
+		.filter((type) => type !== "");
+	const known: readonly string[] = WEBHOOK_EVENT_TYPES;
+	const unknown = events?.filter((type) => !known.includes(type)) ?? [];
+	if (unknown.length > 0) fail(`--events: no such webhook ${unknown.join(", ")}; the events: ${known.join(", ")}`);
+
 	const file = stateFile(mode);
 	const key = originOf(apiUrl);
 	const state = await readState(file);
@@ -123,14 +132,7 @@ async function main(argv: string[]): Promise<void> {
 			forwardTo,
 			from,
 			intervalMs: interval,
-			...(values.events === undefined
-				? {}
-				: {
-						events: values.events
-							.split(",")
-							.map((type) => type.trim())
-							.filter((type) => type !== ""),
-					}),
+			...(events === undefined ? {} : { events }),
 			signal: controller.signal,
 			async savePosition(position) {
 				state[key] = { after: position, saved_at: new Date().toISOString() };

@@ -16,6 +16,7 @@
  */
 import { createClient, type Schemas } from "./index.ts";
 import { signWebhook } from "./sign-webhook.ts";
+import { WEBHOOK_EVENT_TYPES } from "./webhook-events.ts";
 
 /** One event forwarded, as `listen` reports it. */
 export type ForwardedEvent = {
@@ -39,7 +40,10 @@ export type ListenOptions = {
 	secret: string;
 	/** The local URL each event is POSTed to. */
 	forwardTo: string;
-	/** Only these event types are forwarded (the others are read past); every type when left out. */
+	/**
+	 * Only these event types are forwarded (the others are read past); every type the service sends
+	 * when left out. Events the log lists but the service never sends (`order.received`) are never forwarded.
+	 */
 	events?: readonly string[];
 	/** Where to start: after this event id, `start` (the oldest event kept) or `now` (the newest). */
 	from: ListenPosition | "now";
@@ -115,7 +119,8 @@ export async function listen(options: ListenOptions): Promise<void> {
 		apiKey: options.apiKey,
 		...(options.fetch === undefined ? {} : { fetch: options.fetch }),
 	});
-	const wanted = options.events === undefined || options.events.length === 0 ? null : new Set(options.events);
+	const sent: ReadonlySet<string> = new Set(WEBHOOK_EVENT_TYPES);
+	const wanted = options.events === undefined || options.events.length === 0 ? sent : new Set(options.events);
 	const interval = options.intervalMs ?? 2000;
 
 	async function unreachable(error: unknown): Promise<void> {
@@ -153,7 +158,7 @@ export async function listen(options: ListenOptions): Promise<void> {
 		}
 		for (const event of page) {
 			if (options.signal.aborted) return;
-			if (wanted === null || wanted.has(event.type)) options.onForward(await forward(options, event));
+			if (sent.has(event.type) && wanted.has(event.type)) options.onForward(await forward(options, event));
 			position = event.id;
 			await options.savePosition(position);
 		}
