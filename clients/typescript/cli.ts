@@ -139,7 +139,8 @@ async function main(argv: string[]): Promise<void> {
 				await writeState(file, state);
 			},
 			onForward: (forwarded) => console.log(line(forwarded)),
-			onApiUnreachable: (message) => console.error(`framed-print: the API did not answer (${message}); trying again`),
+			onApiUnreachable: (message) =>
+				console.error(`framed-print: reading the event log failed (${message}); trying again`),
 		});
 	} catch (error) {
 		if (error instanceof ListenError) fail(error.message);

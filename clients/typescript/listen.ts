@@ -51,7 +51,7 @@ export type ListenOptions = {
 	savePosition(position: ListenPosition): Promise<void>;
 	/** Called once per event forwarded. */
 	onForward(forwarded: ForwardedEvent): void;
-	/** Called when the API cannot be reached (it is asked again after the interval). */
+	/** Called when the API cannot be reached, is rate limited or fails (it is asked again after the interval). */
 	onApiUnreachable?(message: string): void;
 	/** Stops the loop (after the event being forwarded). */
 	signal: AbortSignal;
@@ -66,6 +66,14 @@ export type ListenOptions = {
 /** Why `listen` stopped on its own: the API refused it (a key, a position it no longer has). */
 export class ListenError extends Error {
 	override name = "ListenError";
+}
+
+/** An answer worth asking again after a pause (rate limited, the service's failure), not a refusal. */
+class PassingTrouble extends Error {}
+
+function refusalOf(response: Response, message: string, advice = ""): Error {
+	const text = `${response.status}: ${message}`;
+	return response.status === 429 || response.status >= 500 ? new PassingTrouble(text) : new ListenError(text + advice);
 }
 
 /** The service's origin from an API URL given with or without its `/v1`. */
@@ -132,7 +140,7 @@ export async function listen(options: ListenOptions): Promise<void> {
 	while (position === "now" && !options.signal.aborted) {
 		try {
 			const newest = await api.GET("/v1/events", { params: { query: { limit: 1 } } });
-			if (newest.error) throw new ListenError(`${newest.response.status}: ${newest.error.error.message}`);
+			if (newest.error) throw refusalOf(newest.response, newest.error.error.message);
 			position = newest.data.data[0]?.id ?? "start";
 			await options.savePosition(position);
 		} catch (error) {
