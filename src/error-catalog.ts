@@ -191,6 +191,11 @@ export const ERROR_CODES = {
 		action: "Send the text whole: it holds half of an emoji or symbol (a lone surrogate).",
 	},
 	invalid_cursor: { type: "validation_error", action: "Pass `next_cursor` exactly as the previous page returned it." },
+	after_not_combinable: {
+		type: "validation_error",
+		action:
+			"`after` reads the event log forward: send it with `type`, `order_id` and `limit` only, or page back with `cursor` without `after`.",
+	},
 	statement_month_out_of_range: {
 		type: "validation_error",
 		action: "Ask for a month from 2020-01 to the current month (UTC).",

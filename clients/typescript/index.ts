@@ -13,6 +13,12 @@ import type { components, paths, webhooks } from "./schema.d.ts";
 import { WEBHOOK_EVENT_TYPES } from "./webhook-events.ts";
 
 export type { components, operations, paths, webhooks } from "./schema.d.ts";
+export {
+	type SignWebhookOptions,
+	signWebhook,
+	WEBHOOK_USER_AGENT,
+	type WebhookDeliveryHeaders,
+} from "./sign-webhook.ts";
 export { WEBHOOK_EVENT_TYPES } from "./webhook-events.ts";
 
 /** The document's named schemas: `Schemas["Order"]`, `Schemas["CreateOrderRequest"]`, … */

@@ -382,8 +382,8 @@ export interface paths {
 			cookie?: never;
 		};
 		/**
-		 * List events, newest first, with their delivery state
-		 * @description Events are kept for the retention window, 90 days: a UTC day's events leave the log together, with their deliveries, once the whole day is older than that (so an event is kept 90 to 91 days; the service archives them). An event that has left is not listed, a page ends before it, and `POST /v1/events/{id}/redeliver` answers 404 `event_not_found` for it. An event whose delivery is still pending or retrying stays until it is finished.
+		 * List events, newest first, with their delivery state (or oldest first after an event, to follow the log)
+		 * @description With `after`, the page is the events after that one, oldest first: how `framed-print listen` follows the log. Events are kept for the retention window, 90 days: a UTC day's events leave the log together, with their deliveries, once the whole day is older than that (so an event is kept 90 to 91 days; the service archives them). An event that has left is not listed, a page ends before it, and `POST /v1/events/{id}/redeliver` answers 404 `event_not_found` for it. An event whose delivery is still pending or retrying stays until it is finished.
 		 */
 		get: operations["getEvents"];
 		put?: never;
@@ -1714,6 +1714,7 @@ export interface components {
 					| "invalid_field"
 					| "text_not_well_formed"
 					| "invalid_cursor"
+					| "after_not_combinable"
 					| "statement_month_out_of_range"
 					| "url_not_allowed"
 					| "unknown_print_file"
@@ -2567,7 +2568,7 @@ export interface components {
 			 * @enum {string}
 			 */
 			fit?: "fill" | "fit";
-			/** @default 1 */
+			/** @description Default 1. */
 			quantity?: number;
 		};
 		OrderPage: {
@@ -3845,7 +3846,10 @@ export interface components {
 			 * @example 16
 			 */
 			height_in: number;
-			/** @default 1 */
+			/**
+			 * @description Default 1.
+			 * @example 1
+			 */
 			quantity?: number;
 			/**
 			 * @description A catalog frame slug; omitted: an unframed print.
@@ -6357,6 +6361,8 @@ export interface operations {
 				delivery_status?: "pending" | "delivered" | "failed" | "no_endpoint";
 				limit?: number;
 				cursor?: string;
+				/** @description Read the log forward: the events strictly after this event id, OLDEST first (`start`: from the oldest event kept). To read on, pass the last event's `id` of the page as `after`; a page shorter than `limit` is the end of the log for now (`next_cursor` is null). Events of the last 2 seconds are not read yet, so an event committed a moment after a newer one is never skipped. Takes `type`, `order_id` and `limit`, not `cursor` or `delivery_status`. */
+				after?: string;
 			};
 			header?: never;
 			path?: never;
@@ -6397,6 +6403,19 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
 					[name: string]: unknown;
 				};
 				content: {

@@ -26,9 +26,9 @@ export function audienceOfPath(path: string): Audience {
 	return "partner";
 }
 
-type JsonObject = Record<string, unknown>;
+export type JsonObject = Record<string, unknown>;
 
-function isJsonObject(value: unknown): value is JsonObject {
+export function isJsonObject(value: unknown): value is JsonObject {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
@@ -48,11 +48,8 @@ function referencesIn(value: unknown, found: Set<string>): void {
 	}
 }
 
-/**
- * `components` keeping only what `roots` refer to, directly or through another kept component; the
- * security schemes are kept whole (operations name them by key, not by reference).
- */
-function usedComponents(components: JsonObject, roots: unknown[]): JsonObject {
+/** Every component (as "kind/name") that `roots` refer to, directly or through another such component. */
+export function componentsReachedFrom(components: JsonObject, roots: unknown[]): Set<string> {
 	const used = new Set<string>();
 	referencesIn(roots, used);
 	const pending = [...used];
@@ -67,6 +64,15 @@ function usedComponents(components: JsonObject, roots: unknown[]): JsonObject {
 			pending.push(next);
 		}
 	}
+	return used;
+}
+
+/**
+ * `components` keeping only what `roots` refer to, directly or through another kept component; the
+ * security schemes are kept whole (operations name them by key, not by reference).
+ */
+function usedComponents(components: JsonObject, roots: unknown[]): JsonObject {
+	const used = componentsReachedFrom(components, roots);
 	const kept: JsonObject = {};
 	for (const [kind, group] of Object.entries(components)) {
 		if (!isJsonObject(group)) continue;

@@ -10,6 +10,7 @@ import { PingEventSchema, WebhookHeaders } from "../webhooks/webhook-request.ts"
 import { AUDIENCE_DOCUMENTS, type Audience, documentFor } from "./audiences.ts";
 import { SENT_EVENT_SCHEMAS, SENT_EVENT_TYPES } from "./event-catalog.ts";
 import postmanCollectionFile from "./postman-collection.json";
+import { requestSchemasAsInputs } from "./request-defaults.ts";
 import scalarVersion from "./vendor/scalar-version.txt";
 
 /** The partner's document: what a partner key can call, and the webhooks. */
@@ -212,9 +213,12 @@ export function operationIdOf(method: string, path: string): string {
 /**
  * The generated document, finished: every operation gets an operationId (from its method and path,
  * unless it has one), a public one says so with `security: []`, every response names the headers it
- * carries, and the tags in use are described.
+ * carries, the tags in use are described, and the request-only schemas are described as inputs
+ * (request-defaults.ts).
  */
-function finishedDocument<T extends { paths?: object; tags?: unknown; components?: object }>(document: T): T {
+function finishedDocument<T extends { paths?: object; webhooks?: object; tags?: unknown; components?: object }>(
+	document: T,
+): T {
 	const used = new Set<string>();
 	for (const [path, item] of Object.entries(document.paths ?? {}) as [string, Record<string, Operation>][]) {
 		for (const [method, operation] of Object.entries(item)) {
@@ -237,7 +241,11 @@ function finishedDocument<T extends { paths?: object; tags?: unknown; components
 	const tags = Object.entries(TAG_DESCRIPTIONS)
 		.filter(([name]) => used.has(name))
 		.map(([name, description]) => ({ name, description }));
-	return { ...document, tags, components: { ...document.components, headers: RESPONSE_HEADERS } };
+	return requestSchemasAsInputs({
+		...document,
+		tags,
+		components: { ...document.components, headers: RESPONSE_HEADERS },
+	});
 }
 
 /**

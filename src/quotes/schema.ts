@@ -19,7 +19,7 @@ export const QuoteItemInputSchema = z
 		}),
 		width_in: inches,
 		height_in: inches,
-		quantity: z.number().int("must be a whole number").min(1).max(100).default(1),
+		quantity: z.number().int("must be a whole number").min(1).max(100).default(1).openapi({ example: 1 }),
 		...FramingFields,
 	})
 	.superRefine(refineFraming)

@@ -263,6 +263,53 @@ export async function listEventPage(
 	return results.map(eventOf);
 }
 
+/**
+ * Where an event of the owner's sits in the log, (created_at, id), to read the events after it; null
+ * when the owner has no such event (a wrong id, another owner's, or archived).
+ */
+export async function eventPosition(db: D1Database, owner: EventOwner, id: string): Promise<Cursor | null> {
+	const row = await db
+		.prepare("SELECT created_at, id FROM events WHERE id = ?1 AND account_id = ?2 AND mode = ?3")
+		.bind(id, owner.accountId, owner.mode)
+		.first<{ created_at: string; id: string }>();
+	return row === null ? null : { createdAt: row.created_at, id: row.id };
+}
+
+/**
+ * The owner's events after `after` (from the oldest kept when null), OLDEST first, at most `limit`:
+ * the log read forward, to follow it. Only events created before `settledBefore` are read: an event's
+ * created_at is taken when its move starts and it commits a moment later, so an event with an earlier
+ * time may still be arriving just behind the newest; a reader that waits for the margin skips none.
+ * Found through `events_by_owner` (or `events_by_owner_type` with a type, `events_by_order` with an
+ * order) in its order, from the position on.
+ */
+export async function listEventsAfter(
+	db: D1Database,
+	owner: EventOwner,
+	filter: { after: Cursor | null; settledBefore: Date; orderId?: string; type?: string; limit: number },
+): Promise<EventRow[]> {
+	const where = noConditions();
+	if (filter.orderId === undefined) {
+		condition(where, "e.account_id = ?", owner.accountId);
+		condition(where, "e.mode = ?", owner.mode);
+	} else {
+		condition(where, "e.order_id = ?", filter.orderId);
+		// Unary + keeps the planner on events_by_order, as in listEventPage.
+		condition(where, "+e.account_id = ?", owner.accountId);
+		condition(where, "+e.mode = ?", owner.mode);
+	}
+	if (filter.type !== undefined) condition(where, "e.type = ?", filter.type);
+	if (filter.after !== null) condition(where, "(e.created_at, e.id) > (?, ?)", filter.after.createdAt, filter.after.id);
+	condition(where, "e.created_at < ?", filter.settledBefore.toISOString());
+	const { results } = await db
+		.prepare(
+			`SELECT ${EVENT_COLUMNS} FROM ${EVENT_SOURCE} WHERE ${allConditions(where)} ORDER BY e.created_at, e.id LIMIT ?`,
+		)
+		.bind(...where.params, filter.limit)
+		.all<StoredEventRow>();
+	return results.map(eventOf);
+}
+
 /** An event due for the archive: as the event log reads it, with its owner. */
 export type ArchivableEventRow = EventRow & EventOwner;
 

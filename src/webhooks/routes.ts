@@ -9,7 +9,7 @@ import { CURSOR_EXAMPLE, decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { dateTime } from "../http/date-time.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { DELIVERY_STATUSES, resetForRedelivery } from "./delivery-store.ts";
-import { findOwnedEvent, listEventPage } from "./event-store.ts";
+import { eventPosition, findOwnedEvent, listEventPage, listEventsAfter } from "./event-store.ts";
 import type { EventTypes } from "./event-types.ts";
 import { eventSchema, toEvent } from "./event-view.ts";
 import { rotateWebhookSecret } from "./secret-store.ts";
@@ -30,17 +30,22 @@ function eventLogRoutes(types: EventTypes) {
 		delivery_status: z.enum(DELIVERY_STATUSES).optional(),
 		limit: z.coerce.number().int().min(1).max(100).default(20),
 		cursor: z.string().max(512).optional(),
+		after: z.string().min(1).max(64).optional().openapi({
+			description:
+				"Read the log forward: the events strictly after this event id, OLDEST first (`start`: from the oldest event kept). To read on, pass the last event's `id` of the page as `after`; a page shorter than `limit` is the end of the log for now (`next_cursor` is null). Events of the last 2 seconds are not read yet, so an event committed a moment after a newer one is never skipped. Takes `type`, `order_id` and `limit`, not `cursor` or `delivery_status`.",
+			example: "evt_9Lq3",
+		}),
 	});
 
 	const listEvents = protectedRoute("events:read", {
 		method: "get",
 		path: "/events",
 		tags: ["Events"],
-		summary: "List events, newest first, with their delivery state",
+		summary: "List events, newest first, with their delivery state (or oldest first after an event, to follow the log)",
 		description:
-			"Events are kept for the retention window, 90 days: a UTC day's events leave the log together, with their deliveries, once the whole day is older than that (so an event is kept 90 to 91 days; the service archives them). An event that has left is not listed, a page ends before it, and `POST /v1/events/{id}/redeliver` answers 404 `event_not_found` for it. An event whose delivery is still pending or retrying stays until it is finished.",
+			"With `after`, the page is the events after that one, oldest first: how `framed-print listen` follows the log. Events are kept for the retention window, 90 days: a UTC day's events leave the log together, with their deliveries, once the whole day is older than that (so an event is kept 90 to 91 days; the service archives them). An event that has left is not listed, a page ends before it, and `POST /v1/events/{id}/redeliver` answers 404 `event_not_found` for it. An event whose delivery is still pending or retrying stays until it is finished.",
 		request: { query: EventQuery },
-		responses: { 200: jsonResponse(EventPageSchema, "A page of events."), ...errorResponses(422) },
+		responses: { 200: jsonResponse(EventPageSchema, "A page of events."), ...errorResponses(404, 422) },
 	});
 
 	const redeliver = protectedRoute("events:read", {
@@ -82,6 +87,9 @@ const rotateSecret = protectedRoute("orders:write", {
 	},
 });
 
+/** How long an event is left to settle before a forward read (`after`) returns it: see `listEventsAfter`. */
+const FORWARD_READ_SETTLE_MS = 2000;
+
 /** Why an event is not found: a wrong id, or an event older than the window, archived. */
 function notFoundMessage(env: Env, id: string): string {
 	const days = configOf(env).EVENT_RETENTION_DAYS;
@@ -97,6 +105,34 @@ export function webhookRoutes(types: EventTypes) {
 	return createApp<AuthedEnv>()
 		.openapi(listEvents, async (c) => {
 			const query = c.req.valid("query");
+			if (query.after !== undefined) {
+				const refused =
+					query.cursor !== undefined ? "cursor" : query.delivery_status !== undefined ? "delivery_status" : null;
+				if (refused !== null) {
+					throw new ApiError(
+						"after_not_combinable",
+						`after reads the log forward and cannot be combined with ${refused}: drop ${refused}, or drop after to page back with cursor.`,
+						refused,
+					);
+				}
+				const db = databaseOf(c.env, c.var.principal.accountId);
+				const after = query.after === "start" ? null : await eventPosition(db, c.var.principal, query.after);
+				if (after === null && query.after !== "start") {
+					throw new ApiError(
+						"event_not_found",
+						`${notFoundMessage(c.env, query.after)} Read again from after=start.`,
+						"after",
+					);
+				}
+				const events = await listEventsAfter(db, c.var.principal, {
+					after,
+					settledBefore: new Date(Date.now() - FORWARD_READ_SETTLE_MS),
+					orderId: query.order_id,
+					type: query.type,
+					limit: query.limit,
+				});
+				return c.json({ data: events.map(toEvent), next_cursor: null }, 200);
+			}
 			const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
 			const results = await listEventPage(databaseOf(c.env, c.var.principal.accountId), c.var.principal, {
 				orderId: query.order_id,

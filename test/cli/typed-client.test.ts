@@ -16,6 +16,7 @@ import {
 	createClient,
 	type FramedPrintClient,
 	type Schemas,
+	signWebhook,
 	verifyWebhook,
 	WEBHOOK_EVENT_TYPES,
 	type WebhookEvent,
@@ -31,6 +32,7 @@ import { buildOpenApiDocument } from "../../scripts/lib/openapi-document.ts";
 import { PROJECT_ROOT } from "../../scripts/lib/wrangler.ts";
 import { generateWebhookSecret } from "../../src/accounts/keys.ts";
 import type { NewAccount } from "../../src/admin/provisioning.ts";
+import { signatureHeader } from "../../src/webhooks/signature.ts";
 import { standardWebhookHeaders } from "../../src/webhooks/standard-webhooks.ts";
 
 /** What a call answers, as openapi-fetch types it: data on success, error otherwise. */
@@ -347,6 +349,19 @@ describe("verifyWebhook", () => {
 
 		// A fetch Headers, and the body as bytes, work the same.
 		expect(await verifyWebhook(new TextEncoder().encode(body), new Headers(headers), secret)).toEqual(shipped);
+	});
+
+	it("signWebhook gives the headers the service's own signing gives, and verifyWebhook accepts them", async () => {
+		const at = now();
+		const headers = await signWebhook(body, secret, { id: shipped.id, timestampSeconds: at });
+		expect(headers).toEqual({
+			"Content-Type": "application/json",
+			"User-Agent": "FramedPrintWebhooks/1.0",
+			"SVC-Signature": await signatureHeader(body, [secret], at),
+			...standardWebhookHeaders(shipped.id, body, [secret], at),
+		});
+		expect(await verifyWebhook(body, headers, secret)).toEqual(shipped);
+		await expect(signWebhook(body, "whsec_not base64!", { id: shipped.id })).rejects.toThrow(TypeError);
 	});
 
 	it("accepts during a rotation, whichever of the two secrets the receiver holds", async () => {
