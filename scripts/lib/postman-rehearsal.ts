@@ -498,6 +498,13 @@ function runDescription(): string {
 /** The partner's collection for the partner's `document`. */
 export function partnerCollection(document: OpenApiSource): PostmanCollection {
 	const operations = new Map(operationsOf(document).map((entry) => [operationName(entry), entry]));
+	const covered = new Set(REHEARSAL.flatMap((stage) => stage.steps.map((step) => step.operation)));
+	const missing = [...operations.keys()].filter((name) => !covered.has(name) && !(name in LEFT_OUT));
+	if (missing.length > 0) {
+		throw new Error(
+			`The partner's run neither sends nor leaves out ${missing.join(", ")}: add each to REHEARSAL or LEFT_OUT.`,
+		);
+	}
 	let first = true;
 	const item = REHEARSAL.map((stage) => ({
 		name: stage.name,
@@ -511,13 +518,6 @@ export function partnerCollection(document: OpenApiSource): PostmanCollection {
 			return request;
 		}),
 	}));
-	const covered = new Set(REHEARSAL.flatMap((stage) => stage.steps.map((step) => step.operation)));
-	const missing = [...operations.keys()].filter((name) => !covered.has(name) && !(name in LEFT_OUT));
-	if (missing.length > 0) {
-		throw new Error(
-			`The partner's run neither sends nor leaves out ${missing.join(", ")}: add each to REHEARSAL or LEFT_OUT.`,
-		);
-	}
 	return {
 		info: infoOf(document, runDescription()),
 		auth: bearerAuth("api_key"),
