@@ -50,7 +50,12 @@ describe("the partner's Postman collection, run by newman against wrangler dev",
 		server = await startDevServer({
 			port,
 			persistTo: state,
-			vars: { ENVIRONMENT: "development", ...presignedUploadVars(`http://127.0.0.1:${port}`) },
+			// As npm start: presigned R2 uploads, and test orders moving on by themselves 5 s apart.
+			vars: {
+				ENVIRONMENT: "development",
+				SANDBOX_STEP_SECONDS: "5",
+				...presignedUploadVars(`http://127.0.0.1:${port}`),
+			},
 		});
 	});
 
