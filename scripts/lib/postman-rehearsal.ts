@@ -393,21 +393,14 @@ export function editedBody(body: unknown, edits: BodyEdits | undefined): unknown
 	return copy;
 }
 
-/** The test script of a step: its status, its answer's shape, what it keeps for the next, its checks. */
-function testLines(step: RehearsalStep, entry: OperationOf, components: Readonly<Record<string, unknown>>): string[] {
-	const isJson = entry.operation.responses?.[String(step.status)]?.content?.["application/json"] !== undefined;
-	const shape = schemaTest(entry.operation, step.status, components);
-	const lines = [...statusTest([step.status])];
-	// The worker's own upload URL answers JSON; R2's presigned one an empty 200.
-	if (step.url !== undefined && shape.length > 0) {
-		lines.push(
-			'if (/json/.test(pm.response.headers.get("Content-Type") || "")) {',
-			...shape.map((line) => `\t${line}`),
-			"}",
-		);
-	} else lines.push(...shape, ...contentTypeTest(entry.operation, step.status));
-	if (!isJson || step.url !== undefined) return lines;
-	lines.push("const body = pm.response.json();");
+/** `lines` run only when the answer has the step's status: a wrong status is one failure, not one per check. */
+function onStatus(status: number, lines: string[]): string[] {
+	return lines.length === 0 ? [] : [`if (pm.response.code === ${status}) {`, ...lines.map((line) => `\t${line}`), "}"];
+}
+
+/** What a step does with its answer: keeps its ids, checks it, and sends the request again while it waits. */
+function answerLines(step: RehearsalStep): string[] {
+	const lines = ["const body = pm.response.json();"];
 	for (const [variable, expression] of Object.entries(step.keep ?? {})) {
 		lines.push(`pm.collectionVariables.set("${variable}", ${expression});`);
 	}
@@ -430,6 +423,32 @@ function testLines(step: RehearsalStep, entry: OperationOf, components: Readonly
 		`\tpm.collectionVariables.unset(${counter});`,
 		...checks.map((line) => `\t${line}`),
 		"}",
+	];
+}
+
+/** The test script of a step: its status, then its answer's shape, what it keeps for the next request, its checks. */
+function testLines(step: RehearsalStep, entry: OperationOf, components: Readonly<Record<string, unknown>>): string[] {
+	const isJson = entry.operation.responses?.[String(step.status)]?.content?.["application/json"] !== undefined;
+	const shape = schemaTest(entry.operation, step.status, components);
+	// The worker's own upload URL answers JSON; R2's presigned one an empty 200.
+	if (step.url !== undefined) {
+		const jsonShape =
+			shape.length > 0
+				? [
+						'if (/json/.test(pm.response.headers.get("Content-Type") || "")) {',
+						...shape.map((line) => `\t${line}`),
+						"}",
+					]
+				: [];
+		return [...statusTest([step.status]), ...onStatus(step.status, jsonShape)];
+	}
+	return [
+		...statusTest([step.status]),
+		...onStatus(step.status, [
+			...shape,
+			...contentTypeTest(entry.operation, step.status),
+			...(isJson ? answerLines(step) : []),
+		]),
 	];
 }
 
