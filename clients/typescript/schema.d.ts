@@ -2997,6 +2997,13 @@ export interface components {
 			/** @example WyIyMDI2LTExLTIyVDEwOjAwOjAwLjAwMFoiLCJvcmRfM2txOSJd */
 			next_cursor: string | null;
 		};
+		/**
+		 * @example {
+		 *       "action": "hold",
+		 *       "reason": "operator_hold",
+		 *       "message": "Banding in the sky: please upload a new export."
+		 *     }
+		 */
 		SandboxOrderSimulation:
 			| {
 					/** @enum {string} */
@@ -3080,6 +3087,13 @@ export interface components {
 					/** @example The buyer asked to cancel by phone. */
 					reason?: string;
 			  };
+		/**
+		 * @example {
+		 *       "action": "approve",
+		 *       "remedy": "refund",
+		 *       "message": "Sorry: a refund is on its way."
+		 *     }
+		 */
 		SandboxClaimSimulation:
 			| {
 					/** @enum {string} */

@@ -46,6 +46,13 @@ function isAppModule(value: unknown): value is AppModule {
 
 /** Builds the app in memory and returns what its `GET <documentPath>` answers (the partner's document by default). */
 export async function buildOpenApiDocument(documentPath = "/v1/openapi.json"): Promise<OpenApiDocument> {
+	const [document] = await buildOpenApiDocuments([documentPath]);
+	if (document === undefined) throw new Error(`no document for ${documentPath}`);
+	return document;
+}
+
+/** Builds the app in memory once and returns what each `GET <documentPath>` answers, in order. */
+export async function buildOpenApiDocuments(documentPaths: readonly string[]): Promise<OpenApiDocument[]> {
 	const bundled = await build({
 		entryPoints: [path.join(PROJECT_ROOT, "src", "app.ts")],
 		absWorkingDir: PROJECT_ROOT,
@@ -65,12 +72,17 @@ export async function buildOpenApiDocument(documentPath = "/v1/openapi.json"): P
 	if (code === undefined) throw new Error("esbuild produced no bundle of src/app.ts");
 	const loaded: unknown = await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
 	if (!isAppModule(loaded)) throw new Error("src/app.ts does not export the Hono app as `app`");
-	// Every setting has a default (src/config.ts), so an empty environment is a valid one.
-	const response = await loaded.app.request(`${IN_PROCESS_ORIGIN}${documentPath}`, {}, {});
-	if (response.status !== 200) {
-		throw new Error(`GET ${documentPath} answered ${response.status} in process: ${await response.text()}`);
+	const { app } = loaded;
+	const documents: OpenApiDocument[] = [];
+	for (const documentPath of documentPaths) {
+		// Every setting has a default (src/config.ts), so an empty environment is a valid one.
+		const response = await app.request(`${IN_PROCESS_ORIGIN}${documentPath}`, {}, {});
+		if (response.status !== 200) {
+			throw new Error(`GET ${documentPath} answered ${response.status} in process: ${await response.text()}`);
+		}
+		const document: unknown = await response.json();
+		if (!isJsonObject(document)) throw new Error(`GET ${documentPath} did not answer a JSON object`);
+		documents.push(document);
 	}
-	const document: unknown = await response.json();
-	if (!isJsonObject(document)) throw new Error(`GET ${documentPath} did not answer a JSON object`);
-	return document;
+	return documents;
 }

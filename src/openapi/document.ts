@@ -9,14 +9,29 @@ import { base64Of } from "../base64.ts";
 import { PingEventSchema, WebhookHeaders } from "../webhooks/webhook-request.ts";
 import { AUDIENCE_DOCUMENTS, type Audience, documentFor } from "./audiences.ts";
 import { SENT_EVENT_SCHEMAS, SENT_EVENT_TYPES } from "./event-catalog.ts";
+import postmanAdminCollectionFile from "./postman-admin-collection.json";
 import postmanCollectionFile from "./postman-collection.json";
+import postmanOpsCollectionFile from "./postman-ops-collection.json";
 import { requestSchemasAsInputs } from "./request-defaults.ts";
 import scalarVersion from "./vendor/scalar-version.txt";
 
 /** The partner's document: what a partner key can call, and the webhooks. */
 export const OPENAPI_PATH = AUDIENCE_DOCUMENTS.partner.path;
-/** Where the Postman collection generated from the document is served. */
+/** Where the partner's Postman collection, a rehearsal run generated from the partner's document, is served. */
 export const POSTMAN_PATH = "/v1/postman.json";
+
+/**
+ * Each audience's Postman collection (`npm run postman:generate` makes them from the documents) and
+ * where it is served: the partner's beside its document, the floor's and the service team's under
+ * their documents' prefixes.
+ */
+export const POSTMAN_COLLECTIONS: Readonly<
+	Record<Audience, { path: string; collection: { variable: Array<{ key: string; value: string }> } }>
+> = {
+	partner: { path: POSTMAN_PATH, collection: postmanCollectionFile },
+	ops: { path: "/v1/ops/postman.json", collection: postmanOpsCollectionFile },
+	admin: { path: "/v1/admin/postman.json", collection: postmanAdminCollectionFile },
+};
 
 /** The sent events whose names start with `prefix`, as the introduction lists them. */
 function eventList(prefix: string): string {
@@ -45,12 +60,12 @@ const INTRODUCTION = `White-label fulfillment of custom-framed prints: send an o
 
 **Webhooks.** ${SENT_EVENT_TYPES.length} events are sent, each POSTed to the order's \`callback_url\` and to the webhook endpoints subscribed to it: an order's moves and changes (${eventList("order.")}), its shipments' (${eventList("shipment.")}) and its claims' (${eventList("claim.")}); \`order.received\` is listed in the event log, never sent. Every webhook is signed: \`SVC-Signature: t=<unix seconds>,v1=<hex>\` is the HMAC-SHA256 of the raw body keyed with your mode's webhook secret, and the Standard Webhooks headers (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`) carry the same proof for its libraries. Verify before trusting a body, answer any 2xx within 10 seconds, and deduplicate on the event \`id\`: anything else is retried for 24 hours. The Webhooks section below has each body.
 
-**Tools.** This document as OpenAPI 3.1: [${OPENAPI_PATH}](${OPENAPI_PATH}). A Postman collection of every operation, with these examples as bodies: [${POSTMAN_PATH}](${POSTMAN_PATH}) (set its \`api_key\` and \`base_url\` variables).`;
+**Tools.** This document as OpenAPI 3.1: [${OPENAPI_PATH}](${OPENAPI_PATH}). A Postman collection that rehearses an order from upload to claim with a test key, checking every answer against this document: [${POSTMAN_PATH}](${POSTMAN_PATH}) (set its \`api_key\` and \`base_url\` variables).`;
 
 /** The opening of the floor's and the service team's documents, which partners never need. */
 const INTERNAL_INTRODUCTION: Readonly<Record<Exclude<Audience, "partner">, string>> = {
-	ops: `The production floor's operations: the queue, an order's moves, work tickets, print files, packing slips, shipments and claims to decide. Every one needs a live key with the \`ops\` scope. Partners' operations are in [${OPENAPI_PATH}](${OPENAPI_PATH}).`,
-	admin: `The service team's operations: accounts, keys, limits, settings, price books, discounts, ledger adjustments and the events archive. Every one needs a live key with the \`admin\` scope. Partners' operations are in [${OPENAPI_PATH}](${OPENAPI_PATH}).`,
+	ops: `The production floor's operations: the queue, an order's moves, work tickets, print files, packing slips, shipments and claims to decide. Every one needs a live key with the \`ops\` scope. A Postman collection of them, each request with a test of its answer: [${POSTMAN_COLLECTIONS.ops.path}](${POSTMAN_COLLECTIONS.ops.path}). Partners' operations are in [${OPENAPI_PATH}](${OPENAPI_PATH}).`,
+	admin: `The service team's operations: accounts, keys, limits, settings, price books, discounts, ledger adjustments and the events archive. Every one needs a live key with the \`admin\` scope. A Postman collection of them, each request with a test of its answer: [${POSTMAN_COLLECTIONS.admin.path}](${POSTMAN_COLLECTIONS.admin.path}). Partners' operations are in [${OPENAPI_PATH}](${OPENAPI_PATH}).`,
 };
 
 /**
@@ -318,15 +333,17 @@ export function serveApiDocs<E extends HonoEnv>(app: OpenAPIHono<E>): void {
 			),
 		);
 	}
-	// The collection `npm run postman:generate` made from this document, its base_url set to this origin.
-	app.get(POSTMAN_PATH, (c) =>
-		c.json({
-			...postmanCollectionFile,
-			variable: postmanCollectionFile.variable.map((variable) =>
-				variable.key === "base_url" ? { ...variable, value: new URL(c.req.url).origin } : variable,
-			),
-		}),
-	);
+	// The collections `npm run postman:generate` made from the documents, their base_url set to this origin.
+	for (const { path, collection } of Object.values(POSTMAN_COLLECTIONS)) {
+		app.get(path, (c) =>
+			c.json({
+				...collection,
+				variable: collection.variable.map((variable) =>
+					variable.key === "base_url" ? { ...variable, value: new URL(c.req.url).origin } : variable,
+				),
+			}),
+		);
+	}
 	app.get(
 		"/v1/docs",
 		guardDocsPage,

@@ -75,7 +75,9 @@ export const SimulateOrderBody = z
 			})
 			.openapi({ description: "The floor cancels the order before it ships." }),
 	])
-	.openapi("SandboxOrderSimulation");
+	.openapi("SandboxOrderSimulation", {
+		example: { action: "hold", reason: "operator_hold", message: "Banding in the sky: please upload a new export." },
+	});
 
 /** One action of the order simulation. */
 export type OrderSimulation = z.infer<typeof SimulateOrderBody>;
@@ -86,4 +88,6 @@ export const SimulateClaimBody = z
 		z.strictObject({ action: z.literal("approve"), ...ApproveClaimBody.shape }),
 		z.strictObject({ action: z.literal("reject"), ...RejectClaimBody.shape }),
 	])
-	.openapi("SandboxClaimSimulation");
+	.openapi("SandboxClaimSimulation", {
+		example: { action: "approve", remedy: "refund", message: "Sorry: a refund is on its way." },
+	});

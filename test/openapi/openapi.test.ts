@@ -4,7 +4,7 @@ import { exampleOf } from "../../scripts/lib/openapi-examples.ts";
 import { app } from "../../src/app.ts";
 import { FRAMING_FIELDS } from "../../src/framing/spec.ts";
 import { AUDIENCE_DOCUMENTS } from "../../src/openapi/audiences.ts";
-import { OPENAPI_PATH, POSTMAN_PATH } from "../../src/openapi/document.ts";
+import { OPENAPI_PATH, POSTMAN_COLLECTIONS } from "../../src/openapi/document.ts";
 import { api, createPartner } from "../helpers.ts";
 import { readyFile, settleValidation } from "../orders/order-helpers.ts";
 import { ORDER_SHIPPED_FIELDS } from "../webhooks/webhook-helpers.ts";
@@ -26,7 +26,7 @@ type OpenApiDocument = {
 const PUBLIC_ROUTES = new Set(["GET /v1/health", "PUT /v1/uploads/{id}"]);
 const DOCUMENTATION_ROUTES = new Set([
 	...Object.values(AUDIENCE_DOCUMENTS).map((document) => document.path),
-	POSTMAN_PATH,
+	...Object.values(POSTMAN_COLLECTIONS).map((collection) => collection.path),
 	"/v1/docs",
 ]);
 
