@@ -49,19 +49,21 @@ describe("the partner's collection (src/openapi/postman-collection.json)", () =>
 		}
 	});
 
-	it("sends no webhook secret rotation, no brand profile DELETE and no endpoint ping or redelivery", () => {
+	it("sends no webhook secret rotation, no brand profile DELETE and no endpoint ping, redelivery or sample event", () => {
 		const operations = requests.map(operationOf);
 		for (const refused of [
 			"POST /v1/webhook-secret/rotate",
 			"DELETE /v1/branding",
 			"POST /v1/webhook-endpoints/:id/test",
 			"POST /v1/events/:id/redeliver",
+			"POST /v1/sandbox/events",
 		]) {
 			expect(operations).not.toContain(refused);
 		}
 		expect(Object.keys(LEFT_OUT).sort()).toEqual([
 			"DELETE /v1/branding",
 			"POST /v1/events/{id}/redeliver",
+			"POST /v1/sandbox/events",
 			"POST /v1/webhook-endpoints/{id}/test",
 			"POST /v1/webhook-secret/rotate",
 		]);
