@@ -1595,6 +1595,7 @@ export interface components {
 					| "upload_too_large"
 					| "upload_size_mismatch"
 					| "upload_incomplete"
+					| "idempotency_key_malformed"
 					| "api_key_missing"
 					| "authorization_not_bearer"
 					| "api_key_malformed"
@@ -1622,6 +1623,7 @@ export interface components {
 					| "api_key_not_found"
 					| "price_book_not_found"
 					| "idempotency_key_reused"
+					| "idempotency_key_in_use"
 					| "order_not_editable"
 					| "order_in_edit_window"
 					| "hold_needs_partner_fix"
@@ -3781,7 +3783,7 @@ export interface components {
 		"Retry-After": number;
 		/** @description The representation's entity tag; send it as If-None-Match to get a 304 while it is unchanged. */
 		ETag: string;
-		/** @description `true` when the answer is the first order's, for a repeat of the same request. */
+		/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 		"Idempotent-Replayed": "true";
 	};
 	pathItems: never;
@@ -3899,7 +3901,10 @@ export interface operations {
 	postPrintFiles: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path?: never;
 			cookie?: never;
 		};
@@ -3916,6 +3921,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -3932,6 +3939,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -3958,6 +3967,25 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -3971,6 +3999,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4525,7 +4555,10 @@ export interface operations {
 	patchOrdersById: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path: {
 				id: string;
 			};
@@ -4544,6 +4577,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4560,6 +4595,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4586,6 +4623,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4599,6 +4638,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4612,6 +4653,10 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -4625,6 +4670,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4729,7 +4776,10 @@ export interface operations {
 	patchOrdersByIdItemsByItemId: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path: {
 				id: string;
 				item_id: string;
@@ -4749,6 +4799,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4765,6 +4817,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4791,6 +4845,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4804,6 +4860,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4817,6 +4875,10 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -4830,6 +4892,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4855,7 +4919,10 @@ export interface operations {
 	postOrdersByIdCancel: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path: {
 				id: string;
 			};
@@ -4870,10 +4937,30 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
 					"application/json": components["schemas"]["Order"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
 				};
 			};
 			/** @description Error `unauthorized` */
@@ -4896,6 +4983,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4909,6 +4998,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4922,6 +5013,10 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5123,7 +5218,10 @@ export interface operations {
 	postOrdersByIdClaims: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path: {
 				id: string;
 			};
@@ -5142,6 +5240,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5158,6 +5258,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5184,6 +5286,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5197,6 +5301,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5210,6 +5316,10 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5223,6 +5333,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5487,7 +5599,10 @@ export interface operations {
 	postSandboxOrdersByIdAdvance: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path: {
 				id: string;
 			};
@@ -5502,10 +5617,30 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
 					"application/json": components["schemas"]["Order"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
 				};
 			};
 			/** @description Error `unauthorized` */
@@ -5528,6 +5663,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5541,6 +5678,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5554,6 +5693,10 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5675,7 +5818,10 @@ export interface operations {
 	postEventsByIdRedeliver: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path: {
 				id: string;
 			};
@@ -5690,10 +5836,30 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
 					"application/json": components["schemas"]["Event"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
 				};
 			};
 			/** @description Error `unauthorized` */
@@ -5716,6 +5882,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5729,6 +5897,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5742,6 +5912,10 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5767,7 +5941,10 @@ export interface operations {
 	postWebhookSecretRotate: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path?: never;
 			cookie?: never;
 		};
@@ -5780,10 +5957,30 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
 					"application/json": components["schemas"]["RotatedSecret"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
 				};
 			};
 			/** @description Error `unauthorized` */
@@ -5806,6 +6003,25 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5895,7 +6111,10 @@ export interface operations {
 	postWebhookEndpoints: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path?: never;
 			cookie?: never;
 		};
@@ -5912,6 +6131,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5928,6 +6149,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5954,6 +6177,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5967,6 +6192,10 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5980,6 +6209,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6084,7 +6315,10 @@ export interface operations {
 	deleteWebhookEndpointsById: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path: {
 				id: string;
 			};
@@ -6099,9 +6333,29 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content?: never;
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
 			};
 			/** @description Error `unauthorized` */
 			401: {
@@ -6123,6 +6377,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6136,6 +6392,25 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6161,7 +6436,10 @@ export interface operations {
 	postWebhookEndpointsByIdTest: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path: {
 				id: string;
 			};
@@ -6176,10 +6454,30 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
 					"application/json": components["schemas"]["WebhookPingResult"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
 				};
 			};
 			/** @description Error `unauthorized` */
@@ -6202,6 +6500,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6215,6 +6515,25 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6317,7 +6636,10 @@ export interface operations {
 	putBranding: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path?: never;
 			cookie?: never;
 		};
@@ -6334,6 +6656,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6350,6 +6674,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6376,6 +6702,25 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6389,6 +6734,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6414,7 +6761,10 @@ export interface operations {
 	deleteBranding: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path?: never;
 			cookie?: never;
 		};
@@ -6427,9 +6777,29 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content?: never;
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
 			};
 			/** @description Error `unauthorized` */
 			401: {
@@ -6451,6 +6821,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6464,6 +6836,25 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6761,7 +7152,10 @@ export interface operations {
 	postQuotes: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path?: never;
 			cookie?: never;
 		};
@@ -6778,6 +7172,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6794,6 +7190,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6820,6 +7218,25 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6833,6 +7250,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
