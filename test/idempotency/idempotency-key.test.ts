@@ -208,6 +208,27 @@ describe("Idempotency-Key on other routes that change something", () => {
 		expect((await errorOf(ops)).code).toBe("order_move_refused");
 	});
 
+	it("a shipments CSV retried with the same key answers the first report, and its route still reads the whole file", async () => {
+		const made = await partnerWithFile({ opsKey: true });
+		const order = await settleValidation(made.key, (await createOrder(made.key, orderBody(made.file))).id);
+		const csv = `order_id,carrier,tracking_number\n${order.id},UPS,1Z999AA10123456784\n`;
+		const key = freshKey();
+		const importWithKey = () =>
+			api("/v1/ops/shipments/import", {
+				method: "POST",
+				key: made.opsKey,
+				headers: { "Content-Type": "text/csv", "Idempotency-Key": key },
+				body: csv,
+			});
+		const first = await importWithKey();
+		expect(first.status).toBe(200);
+		expect(await first.clone().json()).toMatchObject({ shipped: 1, already_shipped: 0 });
+		const retry = await importWithKey();
+		expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+		// The first report, not the "already shipped" a second run would write.
+		expect(await answerOf(retry)).toEqual(await answerOf(first));
+	});
+
 	it("a 5xx is not kept: the key is free, and the retry runs", async () => {
 		const made = await partnerWithFile();
 		const order = await createOrder(made.key, orderBody(made.file));
@@ -316,6 +337,64 @@ describe("what the header is and where it counts", () => {
 		const response = await sendWithKey("POST", "/v1/webhook-endpoints", keys.live.key, key, { url: hookUrl("after") });
 		expect(response.status).toBe(201);
 		expect(response.headers.get("Idempotent-Replayed")).toBeNull();
+	});
+});
+
+/**
+ * The operations that ignore the header, each for its reason: the order create has its own key (the
+ * external_id), and the other three change nothing.
+ */
+const IGNORING_THE_HEADER = [
+	"post /v1/orders",
+	"post /v1/addresses/check",
+	"post /v1/previews",
+	"post /v1/ops/shipments/import/preview",
+];
+
+describe("which operations honour it", () => {
+	it("every POST, PUT, PATCH and DELETE behind a key in the three documents declares it, but the four that ignore it", async () => {
+		const honouring: string[] = [];
+		const ignoring: string[] = [];
+		for (const path of ["/v1/openapi.json", "/v1/ops/openapi.json", "/v1/admin/openapi.json"]) {
+			const document = (await (await api(path)).json()) as {
+				paths: Record<
+					string,
+					Record<string, { security?: unknown[]; parameters?: Array<{ name: string; in: string }> }>
+				>;
+			};
+			for (const [route, operations] of Object.entries(document.paths)) {
+				for (const [method, operation] of Object.entries(operations)) {
+					if (!["post", "put", "patch", "delete"].includes(method) || (operation.security ?? []).length === 0) continue;
+					const declares = (operation.parameters ?? []).some(
+						(parameter) => parameter.in === "header" && parameter.name === "Idempotency-Key",
+					);
+					(declares ? honouring : ignoring).push(`${method} ${route}`);
+				}
+			}
+		}
+		expect(ignoring.sort()).toEqual([...IGNORING_THE_HEADER].sort());
+		for (const route of [
+			"post /v1/orders/{id}/claims",
+			"post /v1/orders/{id}/cancel",
+			"patch /v1/orders/{id}",
+			"post /v1/webhook-endpoints",
+			"delete /v1/webhook-endpoints/{id}",
+			"post /v1/webhook-endpoints/{id}/test",
+			"post /v1/events/{id}/redeliver",
+			"post /v1/webhook-secret/rotate",
+			"post /v1/quotes",
+			"post /v1/print-files",
+			"post /v1/ops/orders/{id}/ship",
+			"post /v1/ops/shipments/{id}/deliver",
+			"post /v1/ops/claims/{id}/approve",
+			"post /v1/admin/accounts",
+			"post /v1/admin/keys/{key_id}/revoke",
+			"put /v1/admin/accounts/{id}/limits",
+			"post /v1/admin/accounts/{id}/adjustments",
+			"post /v1/sandbox/orders/{id}/advance",
+		]) {
+			expect(honouring).toContain(route);
+		}
 	});
 });
 
