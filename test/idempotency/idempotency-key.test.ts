@@ -208,6 +208,35 @@ describe("Idempotency-Key on other routes that change something", () => {
 		expect((await errorOf(ops)).code).toBe("order_move_refused");
 	});
 
+	it("a DELETE retried with the same key answers the first 204, not the 404 a second delete gets", async () => {
+		const { keys } = await createPartner();
+		const created = await sendWithKey("POST", "/v1/webhook-endpoints", keys.live.key, freshKey(), {
+			url: hookUrl("d"),
+		});
+		const { id } = (await created.json()) as { id: string };
+		const key = freshKey();
+		const first = await sendWithKey("DELETE", `/v1/webhook-endpoints/${id}`, keys.live.key, key);
+		expect(first.status).toBe(204);
+		const retry = await sendWithKey("DELETE", `/v1/webhook-endpoints/${id}`, keys.live.key, key);
+		expect(retry.status).toBe(204);
+		expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+		expect(await retry.text()).toBe("");
+		const unkeyed = await api(`/v1/webhook-endpoints/${id}`, { method: "DELETE", key: keys.live.key });
+		expect(unkeyed.status).toBe(404);
+	});
+
+	it("a PATCH retried with the same key answers the first change, costs_changed included", async () => {
+		const { key, file } = await partnerWithFile();
+		const order = await createOrder(key, orderBody(file));
+		const idempotencyKey = freshKey();
+		const change = { metadata: { shop_order_ref: "SO-RETRY-1" } };
+		const first = await sendWithKey("PATCH", `/v1/orders/${order.id}`, key, idempotencyKey, change);
+		expect(first.status).toBe(200);
+		const retry = await sendWithKey("PATCH", `/v1/orders/${order.id}`, key, idempotencyKey, change);
+		expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+		expect(await answerOf(retry)).toEqual(await answerOf(first));
+	});
+
 	it("a shipments CSV retried with the same key answers the first report, and its route still reads the whole file", async () => {
 		const made = await partnerWithFile({ opsKey: true });
 		const order = await settleValidation(made.key, (await createOrder(made.key, orderBody(made.file))).id);
