@@ -2,7 +2,7 @@ import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { Scope } from "../accounts/scopes.ts";
 import { errorResponses } from "../http/errors.ts";
 import { isJsonContentType, requireUtf8JsonBody } from "../http/utf8-body.ts";
-import { honorIdempotencyKey, IDEMPOTENCY_KEY_PARAMETER } from "../idempotency/middleware.ts";
+import { honourIdempotencyKey, IDEMPOTENCY_KEY_PARAMETER } from "../idempotency/middleware.ts";
 import { authenticate, requireScope } from "./auth.ts";
 
 /** Name of the bearer security scheme in the OpenAPI document. */
@@ -46,7 +46,7 @@ export function protectedRoute<const R extends Omit<RouteConfig, "middleware" | 
 		// After authentication, so a caller without a key learns nothing from its body.
 		...(takesJsonBody(config) ? [requireUtf8JsonBody] : []),
 		// Last, so only what the route itself answers is kept for a retry.
-		...(honoursKey ? [honorIdempotencyKey] : []),
+		...(honoursKey ? [honourIdempotencyKey] : []),
 	];
 	return createRoute({
 		...config,

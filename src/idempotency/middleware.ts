@@ -102,7 +102,7 @@ async function keptAnswerOf(response: Response): Promise<KeptAnswer | null> {
  * Honours the Idempotency-Key header (routes behind the key check only: it needs the principal). No
  * header: nothing happens, at no cost. A malformed one is a 400 naming the header.
  */
-export const honorIdempotencyKey = createMiddleware<AuthedEnv>(async (c, next) => {
+export const honourIdempotencyKey = createMiddleware<AuthedEnv>(async (c, next) => {
 	const reading = readIdempotencyKey(c.req.header(IDEMPOTENCY_KEY_HEADER));
 	if (reading === null) return next();
 	if (!reading.ok) throw new ApiError("idempotency_key_malformed", reading.message, IDEMPOTENCY_KEY_HEADER);
