@@ -11,11 +11,13 @@
  *                   the ones listed after it, never one before it):
  *                     console > openapi > production, shipment-import > framed-previews > file-retention > admin,
  *                     sandbox > claims > orders > ledger > quotes > branding > pricing > thumbnails > webhooks, print-files,
- *                     catalog, health > access > rate-limit > accounts > addresses, framing > imaging
+ *                     catalog, health > access > idempotency, rate-limit > accounts > addresses, framing > imaging
  *                   framed-previews draws an order's item (or a piece checked against the catalog) with its
  *                   file's thumbnail; thumbnails makes that thumbnail off the queue, from the stored file
- *                   print-files inspected; imaging, the image formats (each one's probe and decoder, one
- *                   parser per format), is pure and sits below every folder: it imports none
+ *                   print-files inspected; access puts idempotency (the Idempotency-Key header and its kept
+ *                   answers) behind the key check of every route that changes something; imaging, the
+ *                   image formats (each one's probe and decoder, one parser per format), is pure and sits
+ *                   below every folder: it imports none
  *   plumbing        src/http/ (errors, request id, validation hook, outbound-URL rules, cursors, page head)
  *   leaves          src/*.ts besides the entry (ids, base64, config, text rules, log): import no folder at all
  * Beside the layers, src/dev-tools/ (the cost tracer) is a measuring tool: only the entry uses it, to
@@ -42,7 +44,8 @@ const MAY_USE = {
 	],
 	// The document also describes the webhooks the service sends: each event's body is the schema of the
 	// capability that owns the event (orders', claims'), the headers that sign it the webhooks folder's.
-	openapi: ["claims", "orders", "access", "accounts", "webhooks"],
+	// Each operation that honours the Idempotency-Key header documents the replay's header (idempotency's).
+	openapi: ["claims", "orders", "access", "accounts", "webhooks", "idempotency"],
 	// The work ticket prints an item's framed preview; the file download names the file's format (imaging's).
 	production: [
 		"framed-previews",
@@ -98,7 +101,10 @@ const MAY_USE = {
 	health: [],
 	pricing: ["framing", "catalog", "access", "accounts"],
 	framing: [],
-	access: ["rate-limit", "accounts"],
+	// A route behind the key: the key's limits, its principal, and the Idempotency-Key header.
+	access: ["idempotency", "rate-limit", "accounts"],
+	// Keys are kept per account, mode and kind of credential, all read from the key's principal.
+	idempotency: ["accounts"],
 	"rate-limit": ["accounts"],
 	accounts: [],
 	addresses: [],

@@ -57,6 +57,10 @@ export const ERROR_CODES = {
 		action: "Upload the file whose size you declared, or ask for a new upload URL with the right `size_bytes`.",
 	},
 	upload_incomplete: { type: "bad_request", action: "Send the whole file again to the same upload URL." },
+	idempotency_key_malformed: {
+		type: "bad_request",
+		action: "Send 1 to 255 printable ASCII characters in `Idempotency-Key` (a UUID is a good key), or leave it out.",
+	},
 	api_key_missing: { type: "unauthorized", action: "Send `Authorization: Bearer <API key>`." },
 	authorization_not_bearer: {
 		type: "unauthorized",
@@ -117,7 +121,12 @@ export const ERROR_CODES = {
 	idempotency_key_reused: {
 		type: "conflict",
 		action:
-			"This `external_id` is taken by an order with other content: read that order (its id is in the message), or use a new `external_id` for a new order.",
+			"The key was used with other content. On `external_id` (`field` says which): that order exists (its id is in the message): read it, or use a new `external_id` for a new order. On `Idempotency-Key`: the key names another request (the message says which): send a new key for a new request.",
+	},
+	idempotency_key_in_use: {
+		type: "conflict",
+		action:
+			"A request with this `Idempotency-Key` is still running: wait the seconds in `Retry-After` and send the same request again to get its answer.",
 	},
 	sandbox_no_endpoint: {
 		type: "conflict",

@@ -4,6 +4,7 @@ import { configOf } from "./config.ts";
 import { everyDatabase } from "./databases.ts";
 import { costTracedObject, costTracedWorker, costTracingOn } from "./dev-tools/traced-entry.ts";
 import { sweepExpiredPrintFiles } from "./file-retention/sweep.ts";
+import { sweepExpiredIdempotencyKeys } from "./idempotency/sweep.ts";
 import { log } from "./log.ts";
 import { chargeReleasedOrders } from "./orders/ledger-moves.ts";
 import { OrderMachine as OrderMachineObject } from "./orders/order-machine.do.ts";
@@ -43,6 +44,7 @@ const cronJobs = {
 	},
 	"archive-events": (env: Env, now: Date) => archiveOldEvents(env, now),
 	"expire-print-files": (env: Env, now: Date) => sweepExpiredPrintFiles(env, now),
+	"expire-idempotency-keys": (env: Env, now: Date) => sweepExpiredIdempotencyKeys(env, now),
 } satisfies Record<string, CronJob>;
 
 /** The cron's job names. */
@@ -64,20 +66,21 @@ function answerOf<T>(job: CronJobName, settled: PromiseSettledResult<T>): T | nu
 /**
  * The cron's safety nets: stalled orders restarted, overdue deliveries and thumbnails enqueued again,
  * orders whose edit window ended charged (should their Durable Object's alarm have been lost), a
- * batch of events past the retention window archived to R2, and print files past their retention
- * expired and their bytes deleted. The jobs run side by side and settle each on its own: one that
+ * batch of events past the retention window archived to R2, print files past their retention
+ * expired and their bytes deleted, and idempotency keys past their 24 hours deleted. The jobs run side by side and settle each on its own: one that
  * fails is logged (`cron.job_failed`) and keeps neither the others from running nor their counts from
  * the run's log line.
  */
 async function cron(env: Env): Promise<void> {
 	const now = new Date();
-	const [restarted, swept, thumbnails, charged, archived, retention] = await Promise.allSettled([
+	const [restarted, swept, thumbnails, charged, archived, retention, idempotencyKeys] = await Promise.allSettled([
 		cronJobs["restart-stalled-orders"](env, now),
 		cronJobs["sweep-deliveries"](env, now),
 		cronJobs["sweep-thumbnails"](env, now),
 		cronJobs["charge-released-orders"](env, now),
 		cronJobs["archive-events"](env, now),
 		cronJobs["expire-print-files"](env, now),
+		cronJobs["expire-idempotency-keys"](env, now),
 	]);
 	const expiry = answerOf("expire-print-files", retention);
 	const counts = {
@@ -88,6 +91,7 @@ async function cron(env: Env): Promise<void> {
 		archived_events: answerOf("archive-events", archived) ?? 0,
 		expired_print_files: expiry?.expired ?? 0,
 		purged_print_files: expiry?.purged ?? 0,
+		expired_idempotency_keys: answerOf("expire-idempotency-keys", idempotencyKeys) ?? 0,
 	};
 	if (Object.values(counts).some((count) => count > 0)) log.info("cron.ran", { job: "cron", ...counts });
 }

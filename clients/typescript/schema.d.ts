@@ -1667,6 +1667,7 @@ export interface components {
 					| "upload_too_large"
 					| "upload_size_mismatch"
 					| "upload_incomplete"
+					| "idempotency_key_malformed"
 					| "api_key_missing"
 					| "authorization_not_bearer"
 					| "api_key_malformed"
@@ -1694,6 +1695,7 @@ export interface components {
 					| "api_key_not_found"
 					| "price_book_not_found"
 					| "idempotency_key_reused"
+					| "idempotency_key_in_use"
 					| "sandbox_no_endpoint"
 					| "order_not_editable"
 					| "order_in_edit_window"
@@ -4031,7 +4033,7 @@ export interface components {
 		"Retry-After": number;
 		/** @description The representation's entity tag; send it as If-None-Match to get a 304 while it is unchanged. */
 		ETag: string;
-		/** @description `true` when the answer is the first order's, for a repeat of the same request. */
+		/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 		"Idempotent-Replayed": "true";
 	};
 	pathItems: never;
@@ -4149,7 +4151,10 @@ export interface operations {
 	postPrintFiles: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path?: never;
 			cookie?: never;
 		};
@@ -4166,6 +4171,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4182,6 +4189,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4208,6 +4217,25 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -4221,6 +4249,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4775,7 +4805,10 @@ export interface operations {
 	patchOrdersById: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path: {
 				id: string;
 			};
@@ -4794,6 +4827,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4810,6 +4845,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4836,6 +4873,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4849,6 +4888,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4862,6 +4903,10 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -4875,6 +4920,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -4979,7 +5026,10 @@ export interface operations {
 	patchOrdersByIdItemsByItemId: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path: {
 				id: string;
 				item_id: string;
@@ -4999,6 +5049,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5015,6 +5067,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5041,6 +5095,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5054,6 +5110,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5067,6 +5125,10 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5080,6 +5142,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5105,7 +5169,10 @@ export interface operations {
 	postOrdersByIdCancel: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path: {
 				id: string;
 			};
@@ -5120,10 +5187,30 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
 					"application/json": components["schemas"]["Order"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
 				};
 			};
 			/** @description Error `unauthorized` */
@@ -5146,6 +5233,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5159,6 +5248,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5172,6 +5263,10 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5373,7 +5468,10 @@ export interface operations {
 	postOrdersByIdClaims: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path: {
 				id: string;
 			};
@@ -5392,6 +5490,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5408,6 +5508,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5434,6 +5536,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5447,6 +5551,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5460,6 +5566,10 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5473,6 +5583,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5737,7 +5849,10 @@ export interface operations {
 	postSandboxOrdersByIdAdvance: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path: {
 				id: string;
 			};
@@ -5752,10 +5867,30 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
 					"application/json": components["schemas"]["Order"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
 				};
 			};
 			/** @description Error `unauthorized` */
@@ -5778,6 +5913,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5791,6 +5928,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5804,6 +5943,10 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5829,7 +5972,10 @@ export interface operations {
 	postSandboxOrdersByIdSimulate: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path: {
 				id: string;
 			};
@@ -5848,6 +5994,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5864,6 +6012,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5890,6 +6040,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5903,6 +6055,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5916,6 +6070,10 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5929,6 +6087,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5954,7 +6114,10 @@ export interface operations {
 	postSandboxClaimsByIdSimulate: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path: {
 				id: string;
 			};
@@ -5973,6 +6136,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -5989,6 +6154,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6015,6 +6182,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6028,6 +6197,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6041,6 +6212,10 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6054,6 +6229,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6143,7 +6320,10 @@ export interface operations {
 	putSandboxSettings: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path?: never;
 			cookie?: never;
 		};
@@ -6167,6 +6347,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6183,6 +6365,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6209,6 +6393,25 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6222,6 +6425,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6247,7 +6452,10 @@ export interface operations {
 	postSandboxEvents: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path?: never;
 			cookie?: never;
 		};
@@ -6264,6 +6472,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6280,6 +6490,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6306,6 +6518,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6319,6 +6533,10 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6332,6 +6550,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6468,7 +6688,10 @@ export interface operations {
 	postEventsByIdRedeliver: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path: {
 				id: string;
 			};
@@ -6483,10 +6706,30 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
 					"application/json": components["schemas"]["Event"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
 				};
 			};
 			/** @description Error `unauthorized` */
@@ -6509,6 +6752,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6522,6 +6767,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6535,6 +6782,10 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6560,7 +6811,10 @@ export interface operations {
 	postWebhookSecretRotate: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path?: never;
 			cookie?: never;
 		};
@@ -6573,10 +6827,30 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
 					"application/json": components["schemas"]["RotatedSecret"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
 				};
 			};
 			/** @description Error `unauthorized` */
@@ -6599,6 +6873,25 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6688,7 +6981,10 @@ export interface operations {
 	postWebhookEndpoints: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path?: never;
 			cookie?: never;
 		};
@@ -6705,6 +7001,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6721,6 +7019,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6747,6 +7047,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6760,6 +7062,10 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6773,6 +7079,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6877,7 +7185,10 @@ export interface operations {
 	deleteWebhookEndpointsById: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path: {
 				id: string;
 			};
@@ -6892,9 +7203,29 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content?: never;
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
 			};
 			/** @description Error `unauthorized` */
 			401: {
@@ -6916,6 +7247,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -6929,6 +7262,25 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6954,7 +7306,10 @@ export interface operations {
 	postWebhookEndpointsByIdTest: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path: {
 				id: string;
 			};
@@ -6969,10 +7324,30 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
 					"application/json": components["schemas"]["WebhookPingResult"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
 				};
 			};
 			/** @description Error `unauthorized` */
@@ -6995,6 +7370,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -7008,6 +7385,25 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -7110,7 +7506,10 @@ export interface operations {
 	putBranding: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path?: never;
 			cookie?: never;
 		};
@@ -7127,6 +7526,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -7143,6 +7544,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -7169,6 +7572,25 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -7182,6 +7604,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -7207,7 +7631,10 @@ export interface operations {
 	deleteBranding: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path?: never;
 			cookie?: never;
 		};
@@ -7220,9 +7647,29 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content?: never;
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
 			};
 			/** @description Error `unauthorized` */
 			401: {
@@ -7244,6 +7691,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -7257,6 +7706,25 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -7554,7 +8022,10 @@ export interface operations {
 	postQuotes: {
 		parameters: {
 			query?: never;
-			header?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
 			path?: never;
 			cookie?: never;
 		};
@@ -7571,6 +8042,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -7587,6 +8060,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {
@@ -7613,6 +8088,25 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -7626,6 +8120,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {

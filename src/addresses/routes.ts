@@ -38,22 +38,27 @@ const AddressCheckBody = z
 		},
 	});
 
-const checkRoute = protectedRoute("orders:read", {
-	method: "post",
-	path: "/addresses/check",
-	tags: ["Orders"],
-	summary: "Check a ship-to address",
-	description:
-		"Before any order exists: `problems` are what creating an order would refuse in this ship_to (same rules, codes and messages), `warnings` what a carrier's label would trip on (never a refusal), `normalized` the address in normal form. Reads and writes nothing.",
-	request: { body: { required: true, content: { "application/json": { schema: AddressCheckBody } } } },
-	responses: {
-		200: jsonResponse(
-			AddressCheckSchema,
-			"The verdict: problems (what a create would refuse), warnings and the address in normal form.",
-		),
-		...errorResponses(400, 422),
+const checkRoute = protectedRoute(
+	"orders:read",
+	{
+		method: "post",
+		path: "/addresses/check",
+		tags: ["Orders"],
+		summary: "Check a ship-to address",
+		description:
+			"Before any order exists: `problems` are what creating an order would refuse in this ship_to (same rules, codes and messages), `warnings` what a carrier's label would trip on (never a refusal), `normalized` the address in normal form. Reads and writes nothing.",
+		request: { body: { required: true, content: { "application/json": { schema: AddressCheckBody } } } },
+		responses: {
+			200: jsonResponse(
+				AddressCheckSchema,
+				"The verdict: problems (what a create would refuse), warnings and the address in normal form.",
+			),
+			...errorResponses(400, 422),
+		},
 	},
-});
+	// It changes nothing: a retry is as safe without a key.
+	{ idempotencyKey: "ignored" },
+);
 
 /** The check: it reads and writes nothing. */
 export const addressCheckRoutes = createApp<AuthedEnv>().openapi(checkRoute, (c) => {

@@ -11,16 +11,21 @@ import { PREVIEW_WIDTH } from "./render.ts";
 import { ItemPreviewParams, PreviewBody, PreviewQuery, previewPngResponse } from "./schema.ts";
 import { orderItemPreview, piecePreview, previewHeaders } from "./serve-preview.ts";
 
-const createPreview = protectedRoute("orders:read", {
-	method: "post",
-	path: "/previews",
-	tags: ["Previews"],
-	summary: "A framed preview (PNG) of a piece not yet ordered",
-	description:
-		"Checked as an order's item is: unknown slugs and impossible combinations are a 422 naming the field. 404 `print_file_not_found` for another account's or mode's file; 409 `thumbnail_pending` while the file's thumbnail is being made. A file that will have no thumbnail gets the frame with a neutral placeholder (`X-Preview-Image: placeholder`).",
-	request: { body: { required: true, content: { "application/json": { schema: PreviewBody } } } },
-	responses: { 200: previewPngResponse, ...errorResponses(400, 404, 409, 422) },
-});
+const createPreview = protectedRoute(
+	"orders:read",
+	{
+		method: "post",
+		path: "/previews",
+		tags: ["Previews"],
+		summary: "A framed preview (PNG) of a piece not yet ordered",
+		description:
+			"Checked as an order's item is: unknown slugs and impossible combinations are a 422 naming the field. 404 `print_file_not_found` for another account's or mode's file; 409 `thumbnail_pending` while the file's thumbnail is being made. A file that will have no thumbnail gets the frame with a neutral placeholder (`X-Preview-Image: placeholder`).",
+		request: { body: { required: true, content: { "application/json": { schema: PreviewBody } } } },
+		responses: { 200: previewPngResponse, ...errorResponses(400, 404, 409, 422) },
+	},
+	// A retry draws the same PNG again and changes nothing, so it needs no key (and a PNG is no answer to keep).
+	{ idempotencyKey: "ignored" },
+);
 
 const itemPreview = protectedRoute("orders:read", {
 	method: "get",

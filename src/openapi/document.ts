@@ -6,6 +6,7 @@ import packageManifest from "../../package.json";
 import { BEARER_SCHEME } from "../access/protected-route.ts";
 import { DEFAULT_LIMITS } from "../accounts/store.ts";
 import { base64Of } from "../base64.ts";
+import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from "../idempotency/rules.ts";
 import { PingEventSchema, WebhookHeaders } from "../webhooks/webhook-request.ts";
 import { AUDIENCE_DOCUMENTS, type Audience, documentFor } from "./audiences.ts";
 import { SENT_EVENT_SCHEMAS, SENT_EVENT_TYPES } from "./event-catalog.ts";
@@ -52,7 +53,7 @@ const INTRODUCTION = `White-label fulfillment of custom-framed prints: send an o
 
 **Errors.** 2xx is success, 4xx a request you can fix, 5xx the service's failure. Every error has one JSON shape, \`{"error": {"type", "message", "field"?, "request_id"}}\`, with one of eight types, each always with the same status: \`bad_request\` 400, \`unauthorized\` 401, \`forbidden\` 403, \`not_found\` 404, \`conflict\` 409, \`validation_error\` 422, \`rate_limited\` 429, \`server_error\` 500. \`field\` names the field at fault (\`items[0].width_in\`), and \`request_id\` equals the response's \`X-Request-Id\`: quote it when you ask for help. An error may also carry a stable \`code\` to branch on: the error catalog (\`docs/errors.md\` in the service's documentation) lists each code with its cause and fix.
 
-**Idempotency.** \`POST /v1/orders\` is idempotent on your \`external_id\`, per account and mode: the first request is a 201 with the order; a repeat with the same content is a 200 with the same order and \`Idempotent-Replayed: true\`; different content under the same \`external_id\` is a 409 \`conflict\`. After a timeout or a network error, send the same request again.
+**Idempotency.** \`POST /v1/orders\` is idempotent on your \`external_id\`, per account and mode: the first request is a 201 with the order; a repeat with the same content is a 200 with the same order and \`Idempotent-Replayed: true\`; different content under the same \`external_id\` is a 409 \`conflict\`. Every other request that changes something (a POST, PUT, PATCH or DELETE) takes an \`Idempotency-Key\` header (1 to 255 printable ASCII characters; a UUID is a good key): a retry with the same key and the same request (method, path and body bytes) within 24 hours gets the first answer again, with \`Idempotent-Replayed: true\`, and changes nothing; the same key with another request is a 409 \`idempotency_key_reused\`, and while the first is still running a 409 \`idempotency_key_in_use\` with \`Retry-After\`. A 5xx or 429 is not kept, so its retry runs again. After a timeout or a network error, send the same request again, with the same key.
 
 **Pagination.** The lists of orders and of events answer \`{"data": [...], "next_cursor": ...}\`, newest first. Pass \`limit\` (1 to 100, 20 by default) and, for the next page, \`cursor\` set to the last \`next_cursor\`; it is \`null\` on the last page. Paging by cursor never skips or repeats an entry, even while new ones arrive.
 
@@ -139,6 +140,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
 type Operation = {
 	operationId?: string;
 	security?: unknown[];
+	parameters?: Array<{ name?: string; in?: string }>;
 	tags?: string[];
 	responses?: Record<string, { headers?: Record<string, unknown> }>;
 };
@@ -176,9 +178,10 @@ const RESPONSE_HEADERS = {
 		description: "The representation's entity tag; send it as If-None-Match to get a 304 while it is unchanged.",
 		schema: { type: "string", example: '"3f1c…"' },
 	},
-	"Idempotent-Replayed": {
+	[REPLAYED_HEADER]: {
 		required: true,
-		description: "`true` when the answer is the first order's, for a repeat of the same request.",
+		description:
+			"`true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request.",
 		schema: { type: "string", enum: ["true"] },
 	},
 } as const;
@@ -208,7 +211,15 @@ function headersOf(
 	if (status === "429") also("Retry-After");
 	if (method === "get" && path === "/v1/catalog" && (status === "200" || status === "304")) also("ETag");
 	if (method === "get" && path === "/v1/ops/print-files/{id}/download" && status === "200") also("ETag");
-	if (method === "post" && path === "/v1/orders" && status === "200") also("Idempotent-Replayed");
+	if (method === "post" && path === "/v1/orders" && status === "200") also(REPLAYED_HEADER);
+	// A retry with the key gets the first answer again, whatever it was (but a 429 or a 5xx, never kept, and
+	// a 401, which comes before the key is read), or a 409 with Retry-After while the first is running.
+	const sometimes = (name: HeaderName) => names.push({ name, always: false });
+	const honoursKey = (operation.parameters ?? []).some(
+		(parameter) => parameter.in === "header" && parameter.name === IDEMPOTENCY_KEY_HEADER,
+	);
+	if (honoursKey && status !== "401" && status !== "429" && !status.startsWith("5")) sometimes(REPLAYED_HEADER);
+	if (honoursKey && status === "409") sometimes("Retry-After");
 	return names;
 }
 

@@ -46,7 +46,8 @@ const createOrderRoute = protectedRoute(
 			...errorResponses(400, 409, 422),
 		},
 	},
-	{ orderCreate: true },
+	// The create is idempotent on its own key, the required `external_id`: a second key could only disagree with it.
+	{ orderCreate: true, idempotencyKey: "ignored" },
 );
 
 const getOrder = protectedRoute("orders:read", {

@@ -98,19 +98,24 @@ const ImportPreviewSchema = z
 	})
 	.openapi("ShipmentsImportPreview");
 
-const previewShipmentsRoute = protectedRoute("ops", {
-	method: "post",
-	path: "/ops/shipments/import/preview",
-	tags: ["Operations"],
-	summary: "Dry run of a shipments CSV: what each row would do, with nothing changed",
-	description:
-		"Takes the same file as POST /v1/ops/shipments/import and reads the orders it names, changing nothing: each row's action (ship with this tracking, already shipped, or refused with the reason) and the counts. The import itself reads the orders again, so a row whose order moves in between is judged as the order is then.",
-	request: importRequest,
-	responses: {
-		200: jsonResponse(ImportPreviewSchema, "Every row's action, and the counts."),
-		...errorResponses(400, 422),
+const previewShipmentsRoute = protectedRoute(
+	"ops",
+	{
+		method: "post",
+		path: "/ops/shipments/import/preview",
+		tags: ["Operations"],
+		summary: "Dry run of a shipments CSV: what each row would do, with nothing changed",
+		description:
+			"Takes the same file as POST /v1/ops/shipments/import and reads the orders it names, changing nothing: each row's action (ship with this tracking, already shipped, or refused with the reason) and the counts. The import itself reads the orders again, so a row whose order moves in between is judged as the order is then.",
+		request: importRequest,
+		responses: {
+			200: jsonResponse(ImportPreviewSchema, "Every row's action, and the counts."),
+			...errorResponses(400, 422),
+		},
 	},
-});
+	// A dry run: it changes nothing, so a retry is as safe without a key.
+	{ idempotencyKey: "ignored" },
+);
 
 /** The CSV of an import request: UTF-8 text of a CSV media type, else a 400. */
 async function csvText(request: Request): Promise<string> {

@@ -46,6 +46,7 @@ const OWNER: Record<string, string> = {
 	claim_photos: "claims",
 	ledger_entries: "ledger",
 	ledger_months: "ledger",
+	idempotency_keys: "idempotency",
 };
 
 /**

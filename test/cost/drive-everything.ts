@@ -59,6 +59,17 @@ export async function driveEverything(): Promise<void> {
 		201,
 	);
 	await json(await api(`/v1/quotes/${quote.id}`, { key }), 200);
+	// An Idempotency-Key: claimed and kept, replayed, and refused for another body.
+	const keyed = (body: unknown) =>
+		api("/v1/quotes", {
+			method: "POST",
+			key,
+			headers: { "Idempotency-Key": "plan-quote" },
+			body: JSON.stringify(body),
+		});
+	await json(await keyed({ ship_to: SHIP_TO, items: [item] }), 201);
+	await json(await keyed({ ship_to: SHIP_TO, items: [item] }), 201);
+	await json(await keyed({ ship_to: SHIP_TO, items: [item, item] }), 409);
 	await json(await send("POST", "/v1/addresses/check", key, { ship_to: SHIP_TO, shipping_method: "express" }), 200);
 
 	// Orders: created (plain, against the quote, with a callback and metadata), repeated, read, listed.

@@ -36,6 +36,7 @@ const GROWING = new Set([
 	"claim_photos",
 	"ledger_entries",
 	"ledger_months",
+	"idempotency_keys",
 ]);
 
 const SQL_WORDS = new Set([

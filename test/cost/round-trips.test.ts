@@ -164,3 +164,24 @@ describe("round trips of a framed preview", () => {
 		expect(beforeTheAnswer(cost)).toBe(3);
 	});
 });
+
+describe("round trips of an Idempotency-Key", () => {
+	it("a replay is two sequential hops, the limiter and one D1 batch that writes nothing; the first request adds that batch and the answer's write", async () => {
+		const { key, file } = await partnerWithFile();
+		const body = orderBody(file);
+		await withCatalogLoaded(key, body);
+		const quoteBody = JSON.stringify({ ship_to: body.ship_to, items: body.items });
+		const plain = costOf(await api("/v1/quotes", { method: "POST", key, body: quoteBody }));
+		const keyed = () =>
+			api("/v1/quotes", { method: "POST", key, headers: { "Idempotency-Key": "cost-of-a-key" }, body: quoteBody });
+		const first = await keyed();
+		expect(first.status).toBe(201);
+		expect(costOf(first).calls.d1).toBe((plain.calls.d1 ?? 0) + 2);
+		const replay = await keyed();
+		expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+		const cost = costOf(replay);
+		expect(cost).toMatchObject({ do: 1, d1: 1, r2: 0, queue: 0 });
+		expect(cost.calls).toMatchObject({ d1: 1, do: 1 });
+		expect(replay.headers.get("X-Cost")).toContain(";rows_written=0");
+	});
+});

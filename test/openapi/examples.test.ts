@@ -136,7 +136,10 @@ function visitObjects(node: unknown, at: string, visit: (object: Record<string, 
 
 /** Checks `example` against `schema`, with the document's components beside it for `$ref`s. */
 function validationErrors(schema: unknown, example: unknown, document: OpenApiDocument): string[] {
-	const root = { ...(schema as object), components: document.components } as Schema;
+	// The components only when the schema refers to them: the validator reads every one it is given, and
+	// most examples are a string's or a number's beside a schema of a line.
+	const refers = JSON.stringify(schema).includes('"$ref"');
+	const root = (refers ? { ...(schema as object), components: document.components } : schema) as Schema;
 	const result = new Validator(root, "2020-12", false).validate(example);
 	return result.errors.map((error) => `${error.instanceLocation} ${error.error}`);
 }
