@@ -9,10 +9,15 @@ const FETCHED = { print_file_url: "https://files.partner.example/print.png" };
 /** An order in `status` at version 3, its one item's file uploaded unless told. */
 function order(
 	status: OrderStatus,
-	options: { mode?: "live" | "test"; version?: number; items?: OrderToPlan["items"] } = {},
+	options: { mode?: "live" | "test"; version?: number; items?: OrderToPlan["items"]; startedAt?: string } = {},
 ): OrderToPlan {
 	return {
-		order: { status, mode: options.mode ?? "live", version: options.version ?? 3 },
+		order: {
+			status,
+			mode: options.mode ?? "live",
+			version: options.version ?? 3,
+			started_at: options.startedAt ?? null,
+		},
 		items: options.items ?? [UPLOAD],
 	};
 }
@@ -20,6 +25,7 @@ function order(
 const CREATED: Trigger = { kind: "created" };
 const ADVANCE: Trigger = { kind: "advance" };
 const ANY_VERSION: Trigger = { kind: "alarm", forVersion: null };
+const STARTED = "2027-03-01T12:00:00.000Z";
 
 describe("planNext", () => {
 	it("validates a received order of uploads in one write with its start, whatever asked", () => {
@@ -45,8 +51,12 @@ describe("planNext", () => {
 		expect(planNext(validating, { kind: "alarm", forVersion: 3 })).toEqual({ kind: "validate", startFirst: false });
 	});
 
-	it("ships a test order in production, and delivers a shipped one: the sandbox plays the floor", () => {
+	it("starts a test order in production, ships a started one, and delivers a shipped one: the sandbox plays the floor", () => {
 		expect(planNext(order("in_production", { mode: "test" }), ANY_VERSION)).toEqual({
+			kind: "sandbox_move",
+			move: "start",
+		});
+		expect(planNext(order("in_production", { mode: "test", startedAt: STARTED }), ANY_VERSION)).toEqual({
 			kind: "sandbox_move",
 			move: "ship",
 		});
@@ -55,12 +65,18 @@ describe("planNext", () => {
 
 	it("makes the sandbox's move from an alarm set for the version the order is at", () => {
 		const inProduction = order("in_production", { mode: "test", version: 5 });
-		expect(planNext(inProduction, { kind: "alarm", forVersion: 5 })).toEqual({ kind: "sandbox_move", move: "ship" });
+		expect(planNext(inProduction, { kind: "alarm", forVersion: 5 })).toEqual({ kind: "sandbox_move", move: "start" });
+		const started = order("in_production", { mode: "test", version: 6, startedAt: STARTED });
+		expect(planNext(started, { kind: "alarm", forVersion: 6 })).toEqual({ kind: "sandbox_move", move: "ship" });
 	});
 
 	it("does nothing for an alarm set for a version the order has left (the move that left it set its own)", () => {
 		const inProduction = order("in_production", { mode: "test", version: 5 });
 		expect(planNext(inProduction, { kind: "alarm", forVersion: 4 })).toEqual({ kind: "wait" });
+	});
+
+	it("the sandbox's advance ships an order in production at once, started or not: the ship starts it", () => {
+		expect(planNext(order("in_production", { mode: "test" }), ADVANCE)).toEqual({ kind: "sandbox_move", move: "ship" });
 	});
 
 	it("the sandbox's advance does not ask for a version: it moves the order as it is now", () => {
