@@ -172,7 +172,9 @@ export function applyWithShipments(
 	const first = stored.shipments[0];
 	const move: Move = asked.kind === "ship" && first !== undefined ? { ...asked, tracking: first.tracking } : asked;
 	const applied = applyMove(state, move, actor, now);
-	if (asked.kind === "cancel" && applied.ok && stored.shipments.length > 0) {
+	// Units that left say more than the start that came with them.
+	const cancelable = applied.ok || applied.reason === "floor_started";
+	if (asked.kind === "cancel" && cancelable && stored.shipments.length > 0) {
 		return { ok: false, reason: "not_allowed_from_status", message: unitsShippedMessage(stored) };
 	}
 	return applied;
