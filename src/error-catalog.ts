@@ -141,7 +141,7 @@ export const ERROR_CODES = {
 	order_in_edit_window: {
 		type: "conflict",
 		action:
-			"Ops keys: the partner may still change the order until its `editable_until` (the message says when): ship it, or print its work tickets, after that time.",
+			"Ops keys: the order is in the partner's edit window until its `editable_until` (the message says when): start it, ship it, or print its work tickets after that time.",
 	},
 	hold_needs_partner_fix: {
 		type: "conflict",

@@ -2072,10 +2072,16 @@ export interface components {
 			metadata: components["schemas"]["Metadata"];
 			/**
 			 * Format: date-time
-			 * @description Until when the recipient, shipping method and items can still be changed whatever the status (created_at plus the account's edit window, fixed at creation); the floor does not start the order before. Null when the account has no edit window.
+			 * @description The end of the account's edit window (created_at plus its minutes, fixed at creation): the floor does not start the order before, so the recipient, shipping method and items can change at least until then, and on until `production_started_at`. Null when the account has no edit window: the floor may start the order as soon as it is in production.
 			 * @example 2026-11-24T09:30:00.000Z
 			 */
 			editable_until: string | null;
+			/**
+			 * Format: date-time
+			 * @description When the floor started making the order (from its console, the ops API or a scan of its work ticket), or shipped it unstarted, which starts it. Until then the recipient, shipping method and items can change and the order can be canceled; null while it is not started, and again after a hold takes it off the floor.
+			 * @example 2026-11-24T10:05:00.000Z
+			 */
+			production_started_at: string | null;
 			/**
 			 * @description The order this one reprints, when an approved claim made it; null otherwise.
 			 * @example ord_2Wd8
@@ -2690,10 +2696,16 @@ export interface components {
 			metadata: components["schemas"]["Metadata"];
 			/**
 			 * Format: date-time
-			 * @description Until when the recipient, shipping method and items can still be changed whatever the status (created_at plus the account's edit window, fixed at creation); the floor does not start the order before. Null when the account has no edit window.
+			 * @description The end of the account's edit window (created_at plus its minutes, fixed at creation): the floor does not start the order before, so the recipient, shipping method and items can change at least until then, and on until `production_started_at`. Null when the account has no edit window: the floor may start the order as soon as it is in production.
 			 * @example 2026-11-24T09:30:00.000Z
 			 */
 			editable_until: string | null;
+			/**
+			 * Format: date-time
+			 * @description When the floor started making the order (from its console, the ops API or a scan of its work ticket), or shipped it unstarted, which starts it. Until then the recipient, shipping method and items can change and the order can be canceled; null while it is not started, and again after a hold takes it off the floor.
+			 * @example 2026-11-24T10:05:00.000Z
+			 */
+			production_started_at: string | null;
 			/**
 			 * @description The order this one reprints, when an approved claim made it; null otherwise.
 			 * @example ord_2Wd8

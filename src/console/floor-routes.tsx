@@ -1,5 +1,6 @@
 /**
- * The floor's pages, all behind sign-in: the queue, an order and its moves, the order's packing slip
+ * The floor's pages, all behind sign-in: the queue (where a scanned work ticket opens its order), an
+ * order and its moves (its start among them), the order's packing slip
  * and work tickets, a batch of work tickets, the bulk shipments import, and print file downloads.
  * Each handler reads the request, calls the work it names and renders its page; the work itself
  * lives in the capabilities (orders, production) and in the console's own helpers.
@@ -20,6 +21,7 @@ import { isPaperSize } from "../production/packing-slip.tsx";
 import { downloadPrintFile } from "../production/print-file-download.ts";
 import { OWN_IMAGES_POLICY, PAGE_SECURITY_HEADERS, renderPackingSlip } from "../production/slip-page.ts";
 import { WorkTicketsQuery, workTicketBatch, workTicketOf } from "../production/ticket-batches.ts";
+import { orderIdOfTicketCode } from "../production/ticket-code.ts";
 import { MAX_IMPORT_BYTES } from "../shipment-import/csv-file.ts";
 import { importShipments } from "../shipment-import/import-rows.ts";
 import { previewShipments } from "../shipment-import/preview.ts";
@@ -49,6 +51,9 @@ function importMarks(env: Env, sessionId: string): ImportMarks {
 }
 
 floorRoutes.get("/orders", requireSession, async (c) => {
+	// A work ticket scanned into the search box opens its order, where the floor starts it.
+	const scanned = orderIdOfTicketCode(c.req.query("q") ?? "");
+	if (scanned !== null) return c.redirect(`/ops/orders/${scanned}#start`, 303);
 	const asked = askedQueue(c.req.query());
 	const [counts, partners] = await Promise.all([
 		floorCounts(c.env, asked.search.mode),
@@ -157,27 +162,32 @@ floorRoutes.post("/orders/:id/shipments/:shipment/:action{deliver|return}", requ
 	return orderPage(c, id, { ...NO_OUTCOME, shipmentForm: { refusal: moved.message, invalid: null } }, 409);
 });
 
-floorRoutes.post("/orders/:id/:move{ship|hold|release|deliver|cancel}", requireSession, requireCsrf, async (c) => {
-	const id = c.req.param("id");
-	const move = c.req.param("move");
-	if (!isConsoleMove(move)) return errorPage(c, 404, `There is no move ${move}.`, c.var.operator.csrfToken);
-	const form = await readForm(c);
-	const parsed = moveFromForm(move, form);
-	if (!parsed.ok) {
-		const invalid = { move, values: parsed.values, fieldErrors: parsed.fieldErrors };
-		return orderPage(c, id, { ...NO_OUTCOME, invalid }, 422);
-	}
-	// A cancel cannot be undone: its first press only asks to confirm, with the reason given.
-	if (parsed.move.kind === "cancel" && !cancelConfirmed(form)) {
-		return orderPage(c, id, { ...NO_OUTCOME, confirmCancel: parsed.move.reason ?? "" }, 200);
-	}
-	// The same path as the ops API: the order's Durable Object decides, from the transition table. A
-	// move the order's status does not allow is shown on the order's page.
-	const moved = await moveAsOperator(c.env, id, parsed.move);
-	if (moved.ok) return c.redirect(`/ops/orders/${id}?done=${move}`, 303);
-	if (refusalStatus(moved) !== 409) return refusalPage(c, moved, c.var.operator.csrfToken);
-	return orderPage(c, id, { ...NO_OUTCOME, refusal: moved.message }, 409);
-});
+floorRoutes.post(
+	"/orders/:id/:move{start|ship|hold|release|deliver|cancel}",
+	requireSession,
+	requireCsrf,
+	async (c) => {
+		const id = c.req.param("id");
+		const move = c.req.param("move");
+		if (!isConsoleMove(move)) return errorPage(c, 404, `There is no move ${move}.`, c.var.operator.csrfToken);
+		const form = await readForm(c);
+		const parsed = moveFromForm(move, form);
+		if (!parsed.ok) {
+			const invalid = { move, values: parsed.values, fieldErrors: parsed.fieldErrors };
+			return orderPage(c, id, { ...NO_OUTCOME, invalid }, 422);
+		}
+		// A cancel cannot be undone: its first press only asks to confirm, with the reason given.
+		if (parsed.move.kind === "cancel" && !cancelConfirmed(form)) {
+			return orderPage(c, id, { ...NO_OUTCOME, confirmCancel: parsed.move.reason ?? "" }, 200);
+		}
+		// The same path as the ops API: the order's Durable Object decides, from the transition table. A
+		// move the order's status does not allow is shown on the order's page.
+		const moved = await moveAsOperator(c.env, id, parsed.move);
+		if (moved.ok) return c.redirect(`/ops/orders/${id}?done=${move}`, 303);
+		if (refusalStatus(moved) !== 409) return refusalPage(c, moved, c.var.operator.csrfToken);
+		return orderPage(c, id, { ...NO_OUTCOME, refusal: moved.message }, 409);
+	},
+);
 
 floorRoutes.get("/orders/:id/packing-slip", requireSession, async (c) => {
 	const paper = c.req.query("paper") ?? null;

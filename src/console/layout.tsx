@@ -89,6 +89,10 @@ table.history td.note > div { overflow-wrap: anywhere; }
 .warn-banner h2 { margin: 0 0 .5rem; color: #7a4b00; }
 .warn-banner ul { margin: 0; padding-left: 1.2rem; }
 .warn-banner li + li { margin-top: .4rem; }
+.start-panel { border: 3px solid var(--accent); }
+.start-panel h2 { margin-top: 0; }
+.start-panel button { font-size: 1.15rem; padding: .8rem 1.8rem; }
+.started { font-weight: 600; margin: 0 0 1.25rem; }
 ul.row-warnings { list-style: none; margin: .4rem 0 0; padding: 0; }
 ul.row-warnings li { display: inline-block; margin: .15rem .3rem 0 0; padding: .1rem .55rem; border-radius: .35rem;
   background: #fff1c2; border: 2px solid #f0b429; color: #7a4b00; font-weight: 700; font-size: .9rem; }

@@ -1,8 +1,11 @@
 import { CancelBody, HoldBody, ShipBody, shipTracking } from "../orders/operator-moves.ts";
 import { type HoldReason, type Move, type OrderStatus, releasable, TRANSITIONS } from "../orders/state-machine.ts";
 
-/** The moves an operator makes from the console, in the order their forms appear. */
-export const CONSOLE_MOVES = ["ship", "hold", "release", "deliver", "cancel"] as const;
+/**
+ * The moves an operator makes from the console, in the order their forms appear. The start has its own
+ * panel at the top of the order page (start-panel.tsx), where a scan of the work ticket lands.
+ */
+export const CONSOLE_MOVES = ["start", "ship", "hold", "release", "deliver", "cancel"] as const;
 export type ConsoleMove = (typeof CONSOLE_MOVES)[number];
 
 /** Whether a path segment names a console move. */
@@ -11,13 +14,14 @@ export function isConsoleMove(candidate: string): candidate is ConsoleMove {
 }
 
 /**
- * The moves the transition table lets an operator make from `status`: the forms the order page
+ * The moves the transition table lets an operator make from `status`: the forms the Moves panel
  * shows. A release is left out when the hold's reason is one only the partner can fix (the state
- * machine refuses it too).
+ * machine refuses it too), and the start, which has a panel of its own.
  */
 export function movesAllowedFrom(status: OrderStatus, holdReason: HoldReason | null = null): ConsoleMove[] {
 	return CONSOLE_MOVES.filter((kind) => {
 		const rule = TRANSITIONS[kind];
+		if (kind === "start") return false;
 		if (kind === "release" && !releasable(holdReason)) return false;
 		return rule.from.includes(status) && rule.actors.includes("operator");
 	});
@@ -25,6 +29,7 @@ export function movesAllowedFrom(status: OrderStatus, holdReason: HoldReason | n
 
 /** What the order page says after a move went through. */
 export const DONE_MESSAGES: Readonly<Record<ConsoleMove, string>> = {
+	start: "Production started: the partner can no longer change or cancel the order.",
 	ship: "Order shipped.",
 	hold: "Order put on hold.",
 	release: "Hold released: the order is being validated again.",
@@ -97,6 +102,7 @@ export function moveFromForm(kind: ConsoleMove, form: Readonly<Record<string, un
 			const parsed = CancelBody.safeParse(values);
 			return parsed.success ? { ok: true, move: { kind, reason: parsed.data.reason } } : invalid(values, parsed.error);
 		}
+		case "start":
 		case "release":
 		case "deliver":
 			return { ok: true, move: { kind } };

@@ -10,6 +10,7 @@ import { type ConsoleMove, type InvalidMoveForm, movesAllowedFrom } from "./move
 
 /** What a refused or invalid move is called in the alert. */
 const NOT_DONE: Readonly<Record<ConsoleMove, string>> = {
+	start: "Production was not started",
 	ship: "The order was not shipped",
 	hold: "The order was not put on hold",
 	release: "The hold was not released",
@@ -70,6 +71,18 @@ export function LabelFields({ idPrefix, form }: { idPrefix: string; form: Return
 	);
 }
 
+/** The start's form: one button, posting to `/ops/orders/<id>/start` with the session's form token. */
+export function StartForm({ orderId, csrfToken }: { orderId: string; csrfToken: string }) {
+	return (
+		<form method="post" action={`/ops/orders/${orderId}/start`}>
+			<CsrfField token={csrfToken} />
+			<button type="submit" data-testid="start-production">
+				Start production
+			</button>
+		</form>
+	);
+}
+
 /** The form of one move, posting to `/ops/orders/<id>/<move>` with the session's form token. */
 function MoveForm({
 	orderId,
@@ -84,6 +97,8 @@ function MoveForm({
 }) {
 	const action = `/ops/orders/${orderId}/${move}`;
 	switch (move) {
+		case "start":
+			return <StartForm orderId={orderId} csrfToken={csrfToken} />;
 		case "ship":
 			return (
 				<form method="post" action={action}>

@@ -1,7 +1,7 @@
 /**
  * The console's order page: one order as the floor works it. Its sections are components of their
- * own: the facts in `order-facts.tsx`, the items in `order-items.tsx`, the move forms in
- * `order-moves.tsx` and the history in `order-history.tsx`.
+ * own: the facts in `order-facts.tsx`, the items in `order-items.tsx`, the Start production button in
+ * `start-panel.tsx`, the move forms in `order-moves.tsx` and the history in `order-history.tsx`.
  */
 
 import type { OrderMoveRow } from "../orders/history.ts";
@@ -26,6 +26,7 @@ import { ItemsPanel, WarningsBanner } from "./order-items.tsx";
 import { ConfirmCancel, MovesPanel } from "./order-moves.tsx";
 import { type ShipmentFormOutcome, ShipmentsPanel } from "./order-shipments.tsx";
 import { isShipmentAction, SHIPMENT_DONE_MESSAGES, type ShipmentAction } from "./shipment-forms.ts";
+import { StartPanel } from "./start-panel.tsx";
 
 // The page's tests read file sizes through this module.
 export { bytesText } from "./format.ts";
@@ -81,6 +82,7 @@ export function OrderPage({
 				/>
 			)}
 			<EditWindowBanner order={order} now={new Date()} />
+			<StartPanel order={order} csrfToken={csrfToken} now={new Date()} />
 			<WarningsBanner items={sheet.items} />
 			<AddressWarningsBanner sheet={sheet} />
 			<div class="grid">

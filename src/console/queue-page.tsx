@@ -14,6 +14,8 @@ export type QueueRow = {
 	/** The hold reason in words, when on hold. */
 	holdReason: string | null;
 	itemCount: number;
+	/** Whether the floor has started an order in production (the partner can no longer change it). */
+	started: boolean;
 	/** `2 of 3 shipped` while an order in production has shipped some of its units; else null. */
 	shippedPart: string | null;
 	/** The largest finished piece's outside size, in words; null until known. */
@@ -116,7 +118,7 @@ function SearchForm({ search, partners }: Pick<QueuePageProps, "search" | "partn
 	return (
 		<form class="search" method="get" action="/ops/orders" aria-label="Search orders">
 			<div class="q">
-				<label for="q">Order id, partner's order number or partner name</label>
+				<label for="q">Order id, partner's order number or partner name (or scan a work ticket)</label>
 				<input id="q" name="q" type="text" value={search.q} maxlength={128} />
 			</div>
 			<div>
@@ -197,6 +199,7 @@ function QueueTable({ rows, slaHours }: { rows: readonly QueueRow[]; slaHours: n
 							<td data-label="Status">
 								<StatusBadge status={row.status} />
 								{row.holdReason === null ? null : <div class="warning">{row.holdReason}</div>}
+								{row.started ? <div class="muted">started</div> : null}
 								{row.shippedPart === null ? null : <div class="muted">{row.shippedPart}</div>}
 							</td>
 							<td data-label="Items" class="num">

@@ -74,6 +74,7 @@ function queueRow(
 		status: order.status,
 		holdReason: order.status === "on_hold" && order.hold_reason !== null ? holdReasonLabel(order.hold_reason) : null,
 		itemCount: items.length,
+		started: order.status === "in_production" && order.started_at !== null,
 		shippedPart: shippedPart(order, items, shipments),
 		largest: largestPiece(items),
 		// The address's warnings too: a box must not go to an address a carrier may refuse.

@@ -18,7 +18,8 @@ export function nextAlarmAt(env: Env, order: OrderRow, nowMs: number): number | 
 	if (order.status === "validating") return nowMs;
 	const testStep =
 		order.mode === "test" && !byHand(order) && (order.status === "in_production" || order.status === "shipped");
-	// The sandbox plays the floor, which leaves an order alone until its edit window has passed.
+	// The sandbox plays the floor, which leaves an order alone until its edit window has passed, then
+	// starts it, then ships it, a step apart.
 	if (testStep) return Math.max(nowMs + sandboxStepMs(env), windowEndMs(order));
 	const windowEnd = windowEndMs(order);
 	return order.status === "in_production" && windowEnd > nowMs ? windowEnd : null;

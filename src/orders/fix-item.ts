@@ -1,5 +1,5 @@
 /**
- * A partner's fix of an item of an order on hold, or in production within its edit window: a new
+ * A partner's fix of an item of an order on hold, or in production until the floor starts it: a new
  * file, size, frame or mat. The item as changed must be buildable and its uploaded file print at its size; the order is then validated again.
  */
 
@@ -40,7 +40,7 @@ export async function fixItem(
 	if (found === null) return refusal("order_not_found", "id", `No order ${orderId}.`);
 	const item = found.items.find((candidate) => candidate.id === itemId);
 	if (item === undefined) return refusal("order_item_not_found", "item_id", `Order ${orderId} has no item ${itemId}.`);
-	const allowed = itemsChange(found, new Date());
+	const allowed = itemsChange(found);
 	if (!allowed.available) {
 		return refusalOf("order_not_editable", `${allowed.reason ?? ""} (current status: ${found.order.status})`);
 	}

@@ -42,6 +42,8 @@ export function moveNote(move: RecordedMove): string | null {
 			return move.reason ?? null;
 		case "fail_validation":
 			return move.holdReason;
+		case "start":
+			return move.withShipment === true ? "with its first shipment" : null;
 		case "file_changed":
 			return "file_changed";
 		case "ship":

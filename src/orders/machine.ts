@@ -18,12 +18,14 @@ export function moveResult(outcome: MoveOutcome): OrderMoved {
 
 /**
  * Why a move was refused, under its catalog code: `order_not_found` for an unknown order, a label
- * reused for other units, a hold only the partner's fix clears, or else a move the status does not
- * allow (the message names the current status).
+ * reused for other units, a hold only the partner's fix clears, a partner's change of an order the
+ * floor started (`order_not_editable`, as a PATCH's), or else a move the status does not allow (the
+ * message names the current status).
  */
 export function moveRefusal(outcome: Exclude<MoveOutcome, { ok: true }>): Refusal {
 	if (outcome.kind === "not_found") return refusal("order_not_found", "id", outcome.message);
 	if (outcome.kind === "label_reused") return refusal("shipment_label_reused", "number", outcome.message);
 	const message = `${outcome.message} (current status: ${outcome.status ?? "unknown"})`;
+	if (outcome.floorStarted) return refusalOf("order_not_editable", message);
 	return refusalOf(outcome.partnerMustFix ? "hold_needs_partner_fix" : "order_move_refused", message);
 }

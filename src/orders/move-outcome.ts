@@ -33,6 +33,8 @@ export type MoveRefused = {
 	repeat: boolean;
 	/** A release refused because only the partner's fix of an item clears the hold. */
 	partnerMustFix: boolean;
+	/** A partner's cancel or item fix refused because the floor has started the order. */
+	floorStarted: boolean;
 	tracking: Tracking | null;
 };
 
@@ -56,6 +58,7 @@ export function refusal(order: OrderRow, message: string): MoveRefused {
 		message,
 		repeat: false,
 		partnerMustFix: false,
+		floorStarted: false,
 		tracking: stateOf(order).tracking,
 	};
 }

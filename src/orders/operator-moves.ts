@@ -89,13 +89,14 @@ export function shipTracking(body: { carrier: string; number: string; url?: stri
 
 /**
  * One operator move through the order's Durable Object: the single path of the ops API and the
- * console. Refused as `order_not_found` for an unknown order, `order_in_edit_window` for a ship while
- * the partner may still change the order, and as the machine refuses a move the status does not allow.
+ * console. Refused as `order_not_found` for an unknown order, `order_in_edit_window` for a start or a
+ * ship before the account's edit window has passed, and as the machine refuses a move the status does
+ * not allow (a second start among them).
  */
 export async function moveAsOperator(env: Env, orderId: string, move: Move): Promise<OrderMoved> {
 	const found = await findInEveryDatabase(env, (database) => findOrder(database, orderId));
 	if (found === null) return refusal("order_not_found", "id", `No order ${orderId}.`);
-	const inWindow = move.kind === "ship" ? editWindowRefusal(found) : null;
+	const inWindow = move.kind === "ship" || move.kind === "start" ? editWindowRefusal(found) : null;
 	if (inWindow !== null) return inWindow;
 	return moveResult(await orderMachine(env, orderId).move(orderId, move, "operator"));
 }
@@ -123,7 +124,7 @@ export async function shipUnitsAsOperator(
 }
 
 /**
- * The refusal (`order_in_edit_window`) of floor work while the partner may still change the order, or
+ * The refusal (`order_in_edit_window`) of floor work before the account's edit window has passed, or
  * null. Its window's end is fixed at creation and the clock only moves on, so a check before the
  * machine's serialized move cannot be overtaken.
  */

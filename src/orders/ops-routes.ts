@@ -102,6 +102,10 @@ const deliverShipmentRoute = shipmentMoveRoute(
 );
 const returnShipmentRoute = shipmentMoveRoute("return", "Record one shipment returned to the sender");
 
+const startRoute = moveRoute(
+	"start",
+	"Start making an order in production: from then on the partner can no longer change or cancel it (not before its editable_until)",
+);
 const releaseRoute = moveRoute("release", "Release a hold: the order is validated again");
 const deliverRoute = moveRoute("deliver", "Record delivery");
 const cancelRoute = moveRoute("cancel", "Cancel an order before it ships");
@@ -146,6 +150,7 @@ export const opsRoutes = createApp<AuthedEnv>()
 		const { shipment } = okOrThrow(await moveShipmentAsOperator(c.env, c.req.valid("param").id, "return"));
 		return c.json(toShipment(shipment), 200);
 	})
+	.openapi(startRoute, async (c) => c.json(await movedOrder(c.env, c.req.valid("param").id, { kind: "start" }), 200))
 	.openapi(releaseRoute, async (c) =>
 		c.json(await movedOrder(c.env, c.req.valid("param").id, { kind: "release" }), 200),
 	)

@@ -1,9 +1,10 @@
 /**
  * What a partner may still do to an order, and until when: one function per action, used by the
  * routes that make the change (to refuse it) and by `GET /v1/orders/{id}/actions` (to say so), so
- * the two never disagree. Pure: the order as read and the clock are the caller's.
+ * the two never disagree. Pure: the order as read and the clock are the caller's. What ends the
+ * partner's changes in production is the floor's start (edit-window.ts), not a clock.
  */
-import { inEditWindow, windowClosedReason } from "./edit-window.ts";
+import { floorStartedReason } from "./edit-window.ts";
 import type { OrderRow, StoredOrder } from "./rows.ts";
 import { stateOf } from "./rows.ts";
 import { applyWithShipments } from "./shipment-moves.ts";
@@ -34,35 +35,37 @@ function pastProduction(order: OrderRow): string | null {
 	return null;
 }
 
-/** An order in production may change only within its edit window: until its end, or why not since when. */
-function inProductionChange(order: OrderRow, what: string, now: Date): Availability {
-	if (inEditWindow(order, now)) return { available: true, until: order.editable_until, reason: null };
-	return closed(windowClosedReason(order, what));
+/**
+ * An order in production may change until the floor starts it, a moment no clock fixes (`until`
+ * null); once started, why not and since when.
+ */
+function inProductionChange(order: OrderRow, what: string): Availability {
+	return order.started_at === null ? OPEN : closed(floorStartedReason(order.started_at, what));
 }
 
 /**
  * The recipient (`ship_to`) and the shipping method: while the order is received, validating or on
- * hold, or in production before `editable_until`.
+ * hold, or in production until the floor starts it.
  */
-export function shippingChange(order: OrderRow, what: "recipient" | "shipping method", now: Date): Availability {
+export function shippingChange(order: OrderRow, what: "recipient" | "shipping method"): Availability {
 	const past = pastProduction(order);
 	if (past !== null) return closed(`${past} Its ${what} can no longer change.`);
-	if (order.status === "in_production") return inProductionChange(order, what, now);
+	if (order.status === "in_production") return inProductionChange(order, what);
 	return OPEN;
 }
 
 /**
- * The items (file, size, framing): while the order is on hold, or in production before
- * `editable_until`. While it is received or validating its items are being checked.
+ * The items (file, size, framing): while the order is on hold, or in production until the floor
+ * starts it. While it is received or validating its items are being checked.
  */
-export function itemsChange(stored: StoredOrder, now: Date): Availability {
+export function itemsChange(stored: StoredOrder): Availability {
 	const { order } = stored;
 	const past = pastProduction(order);
 	if (past !== null) return closed(`${past} Its items can no longer change.`);
 	if (order.status === "received" || order.status === "validating") {
 		return closed("The order's items are being checked; read the order again in a moment.");
 	}
-	if (order.status === "in_production") return inProductionChange(order, "items", now);
+	if (order.status === "in_production") return inProductionChange(order, "items");
 	return OPEN;
 }
 
@@ -81,9 +84,9 @@ export function cancelChange(stored: StoredOrder, now: Date): Availability {
 export function orderActions(stored: StoredOrder, now: Date): OrderActions {
 	return {
 		cancel: cancelChange(stored, now),
-		update_recipient: shippingChange(stored.order, "recipient", now),
-		update_shipping_method: shippingChange(stored.order, "shipping method", now),
-		update_items: itemsChange(stored, now),
+		update_recipient: shippingChange(stored.order, "recipient"),
+		update_shipping_method: shippingChange(stored.order, "shipping method"),
+		update_items: itemsChange(stored),
 		update_metadata: metadataChange(),
 	};
 }

@@ -27,6 +27,8 @@ import {
 	shipLabelReused,
 	shipmentStep,
 	shipmentsOfMove,
+	startBeforeShipment,
+	startingFirst,
 	withChanges,
 } from "./shipment-moves.ts";
 import { type Packager, packagerFor } from "./shipment-packages.ts";
@@ -103,9 +105,11 @@ export class OrderMachine extends DurableObject<Env> {
 			const now = new Date();
 			const plan = await planShipment(stored, request, now, () => this.#packager(stored));
 			if (!plan.ok) return plan.kind === "order_refused" ? refusal(stored.order, plan.message) : plan;
-			const step = shipmentStep(stored.order, plan, actor, now);
+			// A new shipment of an order no one started starts it first, in the same write.
+			const start = request.kind === "create" ? startBeforeShipment(stored.order, actor, now) : null;
+			const step = shipmentStep(start?.after ?? stored.order, plan, actor, now);
 			if (!step.ok) return refusal(stored.order, step.message);
-			const written = await this.#commit(stored, [step.step], now);
+			const written = await this.#commit(stored, start === null ? [step.step] : [start, step.step], now);
 			if (written === null) return changedMeanwhile(stored.order);
 			return { ok: true, order: written, shipment: plan.shipment };
 		});
@@ -119,7 +123,7 @@ export class OrderMachine extends DurableObject<Env> {
 	update(request: UpdateRequest): Promise<UpdateOutcome> {
 		return this.ctx.blockConcurrencyWhile(async () => {
 			const now = new Date();
-			const planned = await planUpdate(this.env, request, now);
+			const planned = await planUpdate(this.env, request);
 			if (!planned.ok) return planned;
 			if (planned.step !== null) return updateOutcome(planned, await this.#commit(planned.stored, [planned.step], now));
 			// A change that changes nothing writes nothing, but still sets the next step for the version it read.
@@ -128,7 +132,10 @@ export class OrderMachine extends DurableObject<Env> {
 		});
 	}
 
-	/** The sandbox's next step, now: validation, production, shipping or delivery of a test order. */
+	/**
+	 * The sandbox's next step, now: validation, production, shipping (which starts an order no one
+	 * started) or delivery of a test order.
+	 */
 	advance(orderId: string): Promise<MoveOutcome> {
 		return this.#moveOn(orderId, { kind: "advance" });
 	}
@@ -176,10 +183,7 @@ export class OrderMachine extends DurableObject<Env> {
 			case "validate":
 				return this.#validateOnce(current, created?.files ?? []);
 			case "sandbox_move":
-				return this.#moveAtVersion(
-					current,
-					next.move === "ship" ? { kind: "ship", tracking: sandboxTracking() } : { kind: "deliver" },
-				);
+				return this.#moveAtVersion(current, sandboxMove(next.move));
 			case "refuse":
 				return refusal(current.order, next.message);
 			case "wait":
@@ -232,16 +236,18 @@ export class OrderMachine extends DurableObject<Env> {
 
 	/**
 	 * Moves on the order as it was read, in a row and in one commit; refused (`stale`) if its version has
-	 * moved on since. Item changes and charges go with the last move.
+	 * moved on since. Item changes and charges go with the last move. A ship of an order no one started
+	 * starts it first (`startingFirst`).
 	 */
 	async #apply(
 		stored: StoredOrder,
-		moves: Move[],
+		requested: Move[],
 		actor: Actor,
 		itemUpdates: ItemRow[],
 		options: { schedule: boolean; charges?: OrderCharges | null } = { schedule: true },
 	): Promise<MoveOutcome | { ok: false; kind: "stale" }> {
 		const now = new Date();
+		const moves = startingFirst(stored.order, requested);
 		for (const asked of moves) {
 			const reused = shipLabelReused(stored, asked);
 			if (reused !== null) return { ok: false, kind: "label_reused", message: reused };
@@ -256,6 +262,7 @@ export class OrderMachine extends DurableObject<Env> {
 					...refusal(stored.order, result.message),
 					repeat: repeatsWithShipments(stored, state, asked),
 					partnerMustFix: result.reason === "needs_partner_fix",
+					floorStarted: result.reason === "floor_started",
 					tracking: state.tracking,
 				};
 			}
@@ -335,6 +342,11 @@ export class OrderMachine extends DurableObject<Env> {
 			this.ctx.storage.setAlarm(intent.at),
 		]);
 	}
+}
+
+/** The sandbox's move of a test order, as the floor would make it (a ship with a label that cannot be real). */
+function sandboxMove(kind: "start" | "ship" | "deliver"): Move {
+	return kind === "ship" ? { kind, tracking: sandboxTracking() } : { kind };
 }
 
 /** The refusal of a move whose write another move of the order overtook. */

@@ -1,6 +1,6 @@
 /**
  * A partner's change of an order (`PATCH /v1/orders/{id}`): the recipient and the shipping method
- * while the order allows it (order-actions.ts), the metadata at any time. Shipping is priced again
+ * while the order allows it (until the floor starts it: order-actions.ts), the metadata at any time. Shipping is priced again
  * from the order's own price book and the items keep their prices. Run inside the order's Durable
  * Object, so it is serialized with every move of the order and written over the version it read.
  */
@@ -70,11 +70,7 @@ export type PlannedUpdate =
  * Applies `input` to `owner`'s order `orderId` as it is now in D1: the step that writes it, or none
  * when nothing changes (then the order is answered as it is, and no event is recorded), or why not.
  */
-export async function planUpdate(
-	env: Env,
-	{ owner, orderId, input }: UpdateRequest,
-	now: Date,
-): Promise<PlannedUpdate> {
+export async function planUpdate(env: Env, { owner, orderId, input }: UpdateRequest): Promise<PlannedUpdate> {
 	const stored = await findOwnedOrder(databaseOf(env, owner.accountId), owner, orderId);
 	if (stored === null) return { ok: false, kind: "not_found", message: `No order ${orderId}.` };
 	const { order } = stored;
@@ -88,7 +84,7 @@ export async function planUpdate(
 		[recipientChanged, "recipient"],
 		[methodChanged, "shipping method"],
 	] as const) {
-		const allowed = changed ? shippingChange(order, what, now) : null;
+		const allowed = changed ? shippingChange(order, what) : null;
 		if (allowed !== null && !allowed.available) {
 			return { ok: false, kind: "refused", message: allowed.reason ?? "", status: order.status };
 		}

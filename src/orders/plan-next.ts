@@ -11,9 +11,12 @@ import type { ItemRow, OrderRow } from "./rows.ts";
  */
 export type Trigger = { kind: "created" } | { kind: "alarm"; forVersion: number | null } | { kind: "advance" };
 
-/** What planNext reads of an order: its status, mode and version, and where its items' files come from. */
+/**
+ * What planNext reads of an order: its status, mode and version, whether the floor started it, and
+ * where its items' files come from.
+ */
 export type OrderToPlan = {
-	order: Pick<OrderRow, "status" | "mode" | "version" | "sandbox_progress">;
+	order: Pick<OrderRow, "status" | "mode" | "version" | "sandbox_progress" | "started_at">;
 	items: ReadonlyArray<Pick<ItemRow, "print_file_url">>;
 };
 
@@ -24,7 +27,7 @@ export type OrderToPlan = {
  */
 export type NextStep =
 	| { kind: "validate"; startFirst: boolean }
-	| { kind: "sandbox_move"; move: "ship" | "deliver" }
+	| { kind: "sandbox_move"; move: "start" | "ship" | "deliver" }
 	| { kind: "wait" }
 	| { kind: "refuse"; message: string };
 
@@ -41,7 +44,12 @@ export function planNext(stored: OrderToPlan, trigger: Trigger): NextStep {
 	// a validation once started runs to its verdict.
 	if (byHand(order) && trigger.kind !== "advance" && order.status !== "validating") return { kind: "wait" };
 	if (toValidate) return { kind: "validate", startFirst: order.status === "received" && !checksUploadsOnly(stored) };
-	if (order.mode === "test" && order.status === "in_production") return { kind: "sandbox_move", move: "ship" };
+	// The sandbox walks a test order as the floor would: start it, then ship it, each a step apart. Its
+	// advance asks for the next status at once, and a ship starts an order no one started in the same write.
+	if (order.mode === "test" && order.status === "in_production") {
+		const starts = order.started_at === null && trigger.kind !== "advance";
+		return { kind: "sandbox_move", move: starts ? "start" : "ship" };
+	}
 	if (order.mode === "test" && order.status === "shipped") return { kind: "sandbox_move", move: "deliver" };
 	return idleStep(order, trigger);
 }

@@ -155,8 +155,13 @@ export const OrderSchema = z
 		metadata: MetadataBody,
 		editable_until: dateTime().nullable().openapi({
 			description:
-				"Until when the recipient, shipping method and items can still be changed whatever the status (created_at plus the account's edit window, fixed at creation); the floor does not start the order before. Null when the account has no edit window.",
+				"The end of the account's edit window (created_at plus its minutes, fixed at creation): the floor does not start the order before, so the recipient, shipping method and items can change at least until then, and on until `production_started_at`. Null when the account has no edit window: the floor may start the order as soon as it is in production.",
 			example: "2026-11-24T09:30:00.000Z",
+		}),
+		production_started_at: dateTime().nullable().openapi({
+			description:
+				"When the floor started making the order (from its console, the ops API or a scan of its work ticket), or shipped it unstarted, which starts it. Until then the recipient, shipping method and items can change and the order can be canceled; null while it is not started, and again after a hold takes it off the floor.",
+			example: "2026-11-24T10:05:00.000Z",
 		}),
 		reprint_of: z.string().nullable().openapi({
 			description: "The order this one reprints, when an approved claim made it; null otherwise.",
@@ -224,6 +229,7 @@ export function toOrder({ order, items, shipments }: StoredOrder): Order {
 		canceled_at: order.canceled_at,
 		metadata: order.metadata,
 		editable_until: order.editable_until,
+		production_started_at: order.started_at,
 		reprint_of: order.reprint_of,
 		claim_id: order.claim_id,
 		reprints: order.reprints,

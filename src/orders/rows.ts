@@ -49,6 +49,8 @@ export type OrderRow = {
 	metadata: Metadata;
 	/** Until when the partner may still change it and the floor does not see it; null without an edit window. */
 	editable_until: string | null;
+	/** When the floor started making it, which ends the partner's changes; null until then (and again after a hold). */
+	started_at: string | null;
 	/** The order this one reprints, when an approved claim made it; else null. */
 	reprint_of: string | null;
 	/** The claim whose approval made this reprint; else null. */
@@ -136,6 +138,7 @@ export function newOrderRow(fields: {
 		costs: fields.costs ?? null,
 		metadata: fields.metadata ?? {},
 		editable_until: windowMs > 0 ? new Date(fields.now.getTime() + windowMs).toISOString() : null,
+		started_at: null,
 		reprint_of: fields.reprint?.of ?? null,
 		claim_id: fields.reprint?.claimId ?? null,
 		reprints: [],
@@ -161,10 +164,14 @@ export function stateOf(order: OrderRow): OrderState {
 		shippedAt: order.shipped_at,
 		deliveredAt: order.delivered_at,
 		canceledAt: order.canceled_at,
+		startedAt: order.started_at,
 	};
 }
 
-/** The row an order has after a move to `state`. */
+/**
+ * The row an order has after a move to `state`. `updated_at` is when it entered its status: a move that
+ * keeps the status (the floor's start) keeps it, so the floor's hours in production count on.
+ */
 export function withState(order: OrderRow, state: OrderState, now: Date): OrderRow {
 	return {
 		...order,
@@ -176,10 +183,11 @@ export function withState(order: OrderRow, state: OrderState, now: Date): OrderR
 		tracking_carrier: state.tracking?.carrier ?? null,
 		tracking_number: state.tracking?.number ?? null,
 		tracking_url: state.tracking?.url ?? null,
-		updated_at: now.toISOString(),
+		updated_at: state.status === order.status ? order.updated_at : now.toISOString(),
 		shipped_at: state.shippedAt,
 		delivered_at: state.deliveredAt,
 		canceled_at: state.canceledAt,
+		started_at: state.startedAt,
 	};
 }
 

@@ -5,7 +5,6 @@
  */
 import { newId, randomBase62 } from "../ids.ts";
 import type { Refusal } from "../problem.ts";
-import { inEditWindow, windowClosedReason } from "./edit-window.ts";
 import type { ShipmentMove } from "./history.ts";
 import type { MoveStep, ShipmentChange } from "./move-store.ts";
 import { type OrderRow, type StoredOrder, stateOf, withState } from "./rows.ts";
@@ -134,11 +133,34 @@ export function shipmentStep(
 }
 
 /**
+ * The moves with the floor's start before a ship of an order in production no one has started: a piece
+ * cannot ship unstarted, so its ship starts it, in the same write and on the record.
+ */
+export function startingFirst(order: OrderRow, moves: readonly Move[]): Move[] {
+	if (order.status !== "in_production" || order.started_at !== null) return [...moves];
+	return moves.flatMap((move): Move[] =>
+		move.kind === "ship" ? [{ kind: "start", withShipment: true }, move] : [move],
+	);
+}
+
+/**
+ * The start that goes before a new shipment of an order in production no one has started (as
+ * `startingFirst` for a ship), or null when there is none to make.
+ */
+export function startBeforeShipment(order: OrderRow, actor: Actor, now: Date): MoveStep | null {
+	if (order.status !== "in_production" || order.started_at !== null) return null;
+	const move: Move = { kind: "start", withShipment: true };
+	const result = applyMove(stateOf(order), move, actor, now);
+	if (!result.ok) return null;
+	const after = withState(order, result.state, now);
+	return { after, event: null, itemUpdates: [], shipmentChanges: [], made: { move, actor } };
+}
+
+/**
  * A move of the whole order, as its shipments shape it: a ship after partial shipments keeps the first
  * shipment's tracking as the order's; units that left cannot be canceled (an order with a shipment goes
  * on until its last units ship), while an order the table already refuses to cancel (shipped,
- * delivered) is refused as the table says; an item fix of an order in production is taken only
- * within its edit window.
+ * delivered) is refused as the table says. Whether the floor started the order is the table's to judge.
  */
 export function applyWithShipments(
 	stored: StoredOrder,
@@ -149,12 +171,10 @@ export function applyWithShipments(
 ): MoveResult {
 	const first = stored.shipments[0];
 	const move: Move = asked.kind === "ship" && first !== undefined ? { ...asked, tracking: first.tracking } : asked;
-	// An item fix in production is the partner's only within the edit window, judged at the move's own time.
-	if (asked.kind === "fix_items" && state.status === "in_production" && !inEditWindow(stored.order, now)) {
-		return { ok: false, reason: "not_allowed_from_status", message: windowClosedReason(stored.order, "items") };
-	}
 	const applied = applyMove(state, move, actor, now);
-	if (asked.kind === "cancel" && applied.ok && stored.shipments.length > 0) {
+	// Units that left say more than the start that came with them.
+	const cancelable = applied.ok || applied.reason === "floor_started";
+	if (asked.kind === "cancel" && cancelable && stored.shipments.length > 0) {
 		return { ok: false, reason: "not_allowed_from_status", message: unitsShippedMessage(stored) };
 	}
 	return applied;

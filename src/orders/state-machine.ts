@@ -5,6 +5,7 @@
  */
 
 import { HOLD_REASONS, type HoldReason } from "../error-catalog.ts";
+import { floorStartedReason } from "./edit-window.ts";
 import type { OrderEventType, OrderUpdateSubject } from "./events.ts";
 
 export const ORDER_STATUSES = [
@@ -77,6 +78,11 @@ export type Move =
 	| { kind: "release" }
 	/** The partner's fix of items; `changes` says what changed, for the order.updated event. */
 	| { kind: "fix_items"; changes?: OrderUpdateSubject["changes"] }
+	/**
+	 * The floor starts making the order: from then on the partner can no longer change or cancel it.
+	 * `withShipment`: no one started it before its first shipment, which starts it in the same write.
+	 */
+	| { kind: "start"; withShipment?: boolean }
 	| { kind: "ship"; tracking: Tracking }
 	| { kind: "deliver" }
 	/** `reason`: the floor's, for the order's history (the console asks for one); a partner's cancel has none. */
@@ -92,6 +98,8 @@ export type OrderState = {
 	shippedAt: string | null;
 	deliveredAt: string | null;
 	canceledAt: string | null;
+	/** When the floor started making it; null until then, and again once a hold takes it off the floor. */
+	startedAt: string | null;
 };
 
 type Rule = { from: readonly OrderStatus[]; to: OrderStatus; actors: readonly Actor[]; event: OrderEventType | null };
@@ -104,8 +112,10 @@ export const TRANSITIONS: Readonly<Record<MoveKind, Rule>> = {
 	hold: { from: ["in_production"], to: "on_hold", actors: ["operator"], event: "order.on_hold" },
 	file_changed: { from: ["in_production"], to: "on_hold", actors: ["system"], event: "order.on_hold" },
 	release: { from: ["on_hold"], to: "validating", actors: ["operator"], event: null },
-	// Within its edit window an order in production is still the partner's to change.
+	// Until the floor starts it, an order in production is still the partner's to change.
 	fix_items: { from: ["on_hold", "in_production"], to: "validating", actors: ["partner"], event: "order.updated" },
+	// Told by the order's `production_started_at`, not by an event; the sandbox starts test orders by itself.
+	start: { from: ["in_production"], to: "in_production", actors: ["operator", "system"], event: null },
 	// The sandbox ships and delivers test orders by itself, so the system may too.
 	ship: { from: ["in_production"], to: "shipped", actors: ["operator", "system"], event: "order.shipped" },
 	deliver: { from: ["shipped"], to: "delivered", actors: ["operator", "system"], event: "order.delivered" },
@@ -119,7 +129,17 @@ export const TRANSITIONS: Readonly<Record<MoveKind, Rule>> = {
 
 export type MoveResult =
 	| { ok: true; state: OrderState; event: OrderEventType | null }
-	| { ok: false; reason: "not_allowed_from_status" | "actor_not_allowed" | "needs_partner_fix"; message: string };
+	| {
+			ok: false;
+			/** `floor_started`: a partner's move on an order the floor has started; `already_started`: a second start. */
+			reason:
+				| "not_allowed_from_status"
+				| "actor_not_allowed"
+				| "needs_partner_fix"
+				| "floor_started"
+				| "already_started";
+			message: string;
+	  };
 
 /** The statuses a move can be made from. */
 export function movableFrom(kind: MoveKind): readonly OrderStatus[] {
@@ -146,25 +166,35 @@ export function applyMove(state: OrderState, move: Move, actor: Actor, now: Date
 	const needsPartner =
 		move.kind === "release" ? partnerFixOf(decidingHoldReason(state.holdReason, state.holdDetails)) : null;
 	if (needsPartner !== null) return { ok: false, reason: "needs_partner_fix", message: needsPartner };
+	const started = startRefusal(state, move, actor);
+	if (started !== null) return started;
 	const at = now.toISOString();
 	// Leaving on_hold (or any move that does not set a hold) clears the hold.
 	const next: OrderState = { ...state, status: rule.to, holdReason: null, holdDetails: [] };
 	switch (move.kind) {
+		case "start":
+			next.startedAt = at;
+			break;
 		case "fail_validation":
 			next.holdReason = move.holdReason;
 			next.holdDetails = move.holdDetails;
 			break;
+		// A hold takes the order off the floor and back to the partner: the floor starts it again once released.
 		case "file_changed":
 			next.holdReason = "file_unreadable";
 			next.holdDetails = move.holdDetails;
+			next.startedAt = null;
 			break;
 		case "hold":
 			next.holdReason = "operator_hold";
 			next.holdDetails = [{ item_id: null, field: "order", code: "operator_hold", message: move.message }];
+			next.startedAt = null;
 			break;
 		case "ship":
 			next.tracking = move.tracking;
 			next.shippedAt = at;
+			// A piece cannot ship unstarted: its ship starts it (the order's machine records that start first).
+			next.startedAt = state.startedAt ?? at;
 			break;
 		case "deliver":
 			next.deliveredAt = at;
@@ -176,6 +206,20 @@ export function applyMove(state: OrderState, move: Move, actor: Actor, now: Date
 			break;
 	}
 	return { ok: true, state: next, event: rule.event };
+}
+
+/**
+ * Why a move the table allows is refused for when the floor started the order: a second start, or the
+ * partner's cancel or item fix of an order the floor is making; null otherwise.
+ */
+function startRefusal(state: OrderState, move: Move, actor: Actor): MoveResult | null {
+	if (state.startedAt === null) return null;
+	if (move.kind === "start") {
+		return { ok: false, reason: "already_started", message: `The floor started this order at ${state.startedAt}.` };
+	}
+	if (actor !== "partner" || (move.kind !== "cancel" && move.kind !== "fix_items")) return null;
+	const what = move.kind === "cancel" ? "cancel" : "items";
+	return { ok: false, reason: "floor_started", message: floorStartedReason(state.startedAt, what) };
 }
 
 /** Whether two trackings are the same label: carrier, number and URL alike. */
@@ -219,6 +263,8 @@ function describe(kind: MoveKind): string {
 			return "release the hold on";
 		case "fix_items":
 			return "change the items of";
+		case "start":
+			return "start";
 		case "ship":
 			return "ship";
 		case "deliver":
@@ -247,6 +293,9 @@ export function stateProblems(state: OrderState): string[] {
 		problems.push("on_hold without a reason");
 	if (!onHold && (state.holdReason !== null || state.holdDetails.length > 0))
 		problems.push(`${state.status} with a hold reason`);
+	const startable = state.status === "in_production" || shippedLike || state.status === "canceled";
+	if (!startable && state.startedAt !== null) problems.push(`${state.status} with a start`);
+	if (shippedLike && state.startedAt === null) problems.push("shipped without a start");
 	return problems;
 }
 
@@ -260,5 +309,6 @@ export function initialState(): OrderState {
 		shippedAt: null,
 		deliveredAt: null,
 		canceledAt: null,
+		startedAt: null,
 	};
 }

@@ -22,6 +22,7 @@ import { AddressWarningList } from "./address.tsx";
 import { warningWords } from "./item-words.ts";
 import type { OrderSheet, SheetItem } from "./order-sheet.ts";
 import { boxesText, type ItemBoxes, packageText } from "./ticket-boxes.ts";
+import { ticketCode } from "./ticket-code.ts";
 import { CutTable } from "./ticket-cut-table.tsx";
 import { Drawing, Legend } from "./ticket-drawing.tsx";
 import { type Look, lookOf } from "./ticket-look.ts";
@@ -33,11 +34,6 @@ import { qrCodeSvg } from "./ticket-qr.ts";
  * its framed preview (left out: none to print, as for an item that cannot be built).
  */
 export type TicketItem = { sheet: OrderSheet; item: SheetItem; boxes: ItemBoxes | null; preview?: TicketPreview };
-
-/** What the pack-out scanner reads: the order and the item. */
-export function ticketCode(orderId: string, itemId: string): string {
-	return `${orderId}/${itemId}`;
-}
 
 /** The printed page's styles: one ticket a page, the drawing beside the cut list. */
 const CSS = `

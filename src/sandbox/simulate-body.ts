@@ -39,6 +39,10 @@ export const SimulateOrderBody = z
 					"Hold the order. Validation's reasons hold a `received` or `validating` order (as validation would); `operator_hold` and `file_unreadable` (the file changed after its check) hold one `in_production`, as the floor would.",
 			}),
 		z.strictObject({ action: z.literal("release") }).openapi({ description: "The floor releases a hold." }),
+		z.strictObject({ action: z.literal("start") }).openapi({
+			description:
+				"The floor starts making the order: from then on the partner can no longer change or cancel it (`production_started_at`).",
+		}),
 		z
 			.strictObject({
 				action: z.literal("ship"),

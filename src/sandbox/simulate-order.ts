@@ -39,6 +39,8 @@ export async function simulateOrder(
 			return hold(env, found, action);
 		case "release":
 			return moveAsOperator(env, orderId, { kind: "release" });
+		case "start":
+			return moveAsOperator(env, orderId, { kind: "start" });
 		case "ship":
 			return ship(env, owner, found, action.boxes ?? [{}]);
 		case "deliver":

@@ -1,7 +1,7 @@
 /**
  * The floor's order page of an order still in its edit window, in Debian's Chromium against a real
- * `wrangler dev`, on a phone (390 px) and a desktop (1,440 px): the amber banner says until when the
- * partner may change the order, inside the screen, and the queue does not list it.
+ * `wrangler dev`, on a phone (390 px) and a desktop (1,440 px): the amber banner says when the floor
+ * may start the order, inside the screen, and the queue does not list it.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
@@ -68,13 +68,13 @@ beforeAll(async () => {
 afterAll(() => closeAll(chromium, service));
 
 describe.each(WIDTHS)("an order in its edit window at %i px wide", (width) => {
-	it("the order page says until when the partner may edit it, inside the screen", async () => {
+	it("the order page says the order is not to be started before the window's end, inside the screen", async () => {
 		await page.setViewportSize({ width, height: 900 });
 		await page.goto(`${origin()}/ops/orders/${editable.id}`);
 		const until = new Date(editable.editable_until ?? "").toISOString();
 		const banner = page.getByTestId("edit-window");
 		expect(await banner.getByRole("heading").textContent()).toBe(
-			`Editable by the partner until ${until.slice(0, 10)} ${until.slice(11, 16)} UTC`,
+			`Not to be started before ${until.slice(0, 10)} ${until.slice(11, 16)} UTC`,
 		);
 		const box = await banner.boundingBox();
 		expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? Number.POSITIVE_INFINITY) <= width).toBe(true);

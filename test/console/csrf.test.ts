@@ -117,8 +117,8 @@ describe("form tokens (CSRF)", () => {
 		const orderId = await orderInProduction(partner);
 		const html = await htmlOf(await consoleRequest(`/ops/orders/${orderId}`, { cookie: operator.cookie }), 200);
 		const forms = [...html.matchAll(/<form method="post"[\s\S]*?<\/form>/g)].map((match) => match[0]);
-		// Sign-out, the shipment of some units, ship, hold and cancel.
-		expect(forms).toHaveLength(5);
+		// Sign-out, Start production, the shipment of some units, ship, hold and cancel.
+		expect(forms).toHaveLength(6);
 		for (const form of forms) expect(form).toContain(`name="_csrf" value="${operator.csrf}"`);
 	});
 });

@@ -34,8 +34,9 @@ describe("movesAllowedFrom", () => {
 		}
 	});
 
-	it("the console's moves are the five operator moves", () => {
-		expect([...CONSOLE_MOVES]).toEqual(["ship", "hold", "release", "deliver", "cancel"]);
+	it("the console's moves are the six operator moves, the start first (its own panel, not a Moves form)", () => {
+		expect([...CONSOLE_MOVES]).toEqual(["start", "ship", "hold", "release", "deliver", "cancel"]);
+		expect(isConsoleMove("start")).toBe(true);
 		expect(isConsoleMove("ship")).toBe(true);
 		expect(isConsoleMove("pass_validation")).toBe(false);
 		expect(isConsoleMove("fix_items")).toBe(false);
@@ -107,7 +108,8 @@ describe("moveFromForm", () => {
 		});
 	});
 
-	it("release and deliver need no fields", () => {
+	it("start, release and deliver need no fields", () => {
+		expect(moveFromForm("start", {})).toEqual({ ok: true, move: { kind: "start" } });
 		expect(moveFromForm("release", {})).toEqual({ ok: true, move: { kind: "release" } });
 		expect(moveFromForm("deliver", { anything: "ignored" })).toEqual({ ok: true, move: { kind: "deliver" } });
 	});

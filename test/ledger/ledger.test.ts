@@ -143,6 +143,21 @@ describe("ledger entries written by the moves that cause them", () => {
 		expect((await entriesOfOrder(order.id)).reduce((sum, entry) => sum + entry.amount_cents, 0)).toBe(now);
 	});
 
+	it("a partner's change of a charged order in production the floor has not started writes its repricing; the start writes nothing", async () => {
+		const { opsKey, key, order } = await releasedOrder();
+		expect(order.production_started_at).toBeNull();
+		const patched = await send("PATCH", `/v1/orders/${order.id}`, key, { shipping_method: "express" });
+		expect(patched.status).toBe(200);
+		const now = ((await patched.json()) as { costs: { total: number } | null }).costs?.total ?? 0;
+		const before = order.costs?.total ?? 0;
+		expect(now).toBeGreaterThan(before);
+		await opsMoveOk(opsKey, order.id, "start");
+		expect((await entriesOfOrder(order.id)).map((entry) => [entry.type, entry.amount_cents])).toEqual([
+			["charge", before],
+			["repricing", now - before],
+		]);
+	});
+
 	it("a refund approval credits the claim in the decision's batch; a reprint approval writes no entry", async () => {
 		const { key, opsKey, order, itemId, photo } = await deliveredOrder(2);
 		const refunded = await postClaimOk(key, order.id, damagedBody(itemId, 1, [photo]));

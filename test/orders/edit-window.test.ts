@@ -189,18 +189,18 @@ describe("the floor does not see an order in its edit window", () => {
 		expect((await api(`/v1/ops/orders/${order.id}/work-ticket`, { key: opsKey })).status).toBe(200);
 	});
 
-	it("the console's order page says until when the partner may edit it, and not once the window has passed", async () => {
+	it("the console's order page says the order is not to be started before the window's end, and not once it has passed", async () => {
 		const { key, file } = await partnerWithWindow(30);
 		const operator = await signedInOperator();
 		const order = await settleValidation(key, (await createOrder(key, orderBody(file))).id);
 		const page = await htmlOf(await consoleRequest(`/ops/orders/${order.id}`, { cookie: operator.cookie }), 200);
 		const until = new Date(order.editable_until ?? "").toISOString();
-		expect(textOf(page)).toContain(`Editable by the partner until ${until.slice(0, 10)} ${until.slice(11, 16)} UTC`);
+		expect(textOf(page)).toContain(`Not to be started before ${until.slice(0, 10)} ${until.slice(11, 16)} UTC`);
 		const ticket = await consoleRequest(`/ops/orders/${order.id}/work-ticket`, { cookie: operator.cookie });
 		expect(ticket.status).toBe(409);
 		await closeWindow(order.id);
 		const after = await htmlOf(await consoleRequest(`/ops/orders/${order.id}`, { cookie: operator.cookie }), 200);
-		expect(textOf(after)).not.toContain("Editable by the partner");
+		expect(textOf(after)).not.toContain("Not to be started before");
 	});
 
 	it("an order of an account without a window is in the queue at once", async () => {

@@ -59,7 +59,7 @@ describe("listOrderMoves: an order's history of moves", () => {
 		expect(first).toEqual({ ...CREATED, order_id: order.id, created_at: order.created_at });
 	});
 
-	it("lists create → validation → in_production → operator hold → release → in_production → ship → deliver in version order", async () => {
+	it("lists create → validation → in_production → operator hold → release → in_production → start (by the ship) → ship → deliver in version order", async () => {
 		const { key, file } = await partnerWithFile();
 		const opsKey = await createKeyWithScopes(["ops"]);
 		const created = await createOrder(key, orderBody(file));
@@ -107,18 +107,27 @@ describe("listOrderMoves: an order's history of moves", () => {
 				to_status: "in_production",
 				note: null,
 			},
+			// No one started the order: its ship starts it in the same write, on the record.
 			{
 				version: 7,
+				move: "start",
+				actor: "operator",
+				from_status: "in_production",
+				to_status: "in_production",
+				note: "with its first shipment",
+			},
+			{
+				version: 8,
 				move: "ship",
 				actor: "operator",
 				from_status: "in_production",
 				to_status: "shipped",
 				note: "UPS 1Z999AA10123456784",
 			},
-			{ version: 8, move: "deliver", actor: "operator", from_status: "shipped", to_status: "delivered", note: null },
+			{ version: 9, move: "deliver", actor: "operator", from_status: "shipped", to_status: "delivered", note: null },
 		]);
 		// One row per version, the last one the order's current version, each move at its own time, in order.
-		expect(await storedVersion(created.id)).toBe(8);
+		expect(await storedVersion(created.id)).toBe(9);
 		for (const row of history) {
 			expect(row.order_id).toBe(created.id);
 			expect(row.created_at).toMatch(ISO_UTC);
@@ -187,7 +196,7 @@ describe("listOrderMoves: an order's history of moves", () => {
 		});
 	});
 
-	it("records the sandbox's own shipping and delivery of a test order as the system's", async () => {
+	it("records the sandbox's own start, shipping and delivery of a test order as the system's", async () => {
 		const partner = await createPartner();
 		const testKey = partner.keys.test.key;
 		const created = await createOrder(testKey, orderBody(await readyFile(testKey, 2400, 3000)));
@@ -199,16 +208,24 @@ describe("listOrderMoves: an order's history of moves", () => {
 		const shipped = await readOrder(testKey, created.id);
 		const history = summaries(await listOrderMoves(env.DB, created.id));
 		expect(shipped.status).toBe("delivered");
+		// Started by its alarm, or by the advance's ship: the system's start either way, before the ship.
+		expect(history.at(-3)).toMatchObject({
+			version: 4,
+			move: "start",
+			actor: "system",
+			from_status: "in_production",
+			to_status: "in_production",
+		});
 		expect(history.slice(-2)).toEqual([
 			{
-				version: 4,
+				version: 5,
 				move: "ship",
 				actor: "system",
 				from_status: "in_production",
 				to_status: "shipped",
 				note: `${shipped.tracking?.carrier} ${shipped.tracking?.number}`,
 			},
-			{ version: 5, move: "deliver", actor: "system", from_status: "shipped", to_status: "delivered", note: null },
+			{ version: 6, move: "deliver", actor: "system", from_status: "shipped", to_status: "delivered", note: null },
 		]);
 	});
 

@@ -9,6 +9,7 @@ import {
 	eventBody,
 	eventTypes,
 	insertRawOrder,
+	opsMoveOk,
 	readOrder,
 	runOrderAlarm,
 	settleValidation,
@@ -194,11 +195,12 @@ describe("PATCH /v1/orders/{id}/items/{item_id}", () => {
 		expect((await readOrder(key, order.id)).status).toBe("on_hold");
 	});
 
-	it("is a 409 naming the status when the order is not on_hold", async () => {
+	it("is a 409 naming the status when the order is not on_hold and the floor has started it", async () => {
 		const key = (await createPartner()).keys.live.key;
 		const created = await createOrder(key, urlOrderBody(await hostFile(sharpPng()), "HOLD"));
 		const order = await settleValidation(key, created.id);
 		expect(order.status).toBe("in_production");
+		await opsMoveOk(await createKeyWithScopes(["ops"]), order.id, "start");
 		const error = await expectError(await patchItem(key, order, { frame: "walnut-flat-075" }), "conflict");
 		expect(error.message).toContain("in_production");
 		expect((await readOrder(key, order.id)).items[0]?.frame).toBeNull();

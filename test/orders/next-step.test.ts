@@ -70,6 +70,9 @@ describe("an order that loses a race keeps a next step", () => {
 		expect(patched.status).toBe(200);
 		const { version } = (await patched.json()) as Order;
 		expect(await alarmOf(order.id)).toMatchObject({ version });
+		// The sandbox's next step, from the new version: its start, then its ship.
+		expect(await runOrderAlarm(order.id)).toBe(true);
+		expect((await readOrder(testKey, order.id)).production_started_at).not.toBeNull();
 		expect(await runOrderAlarm(order.id)).toBe(true);
 		expect((await readOrder(testKey, order.id)).status).toBe("shipped");
 	});

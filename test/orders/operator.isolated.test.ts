@@ -203,8 +203,10 @@ describe("operator moves", () => {
 			shipped_at: shipped.shipped_at,
 			metadata: {},
 		});
-		// The version only grows: the ship move left the order one past where it was in production.
-		expect(shipped.version).toBe(order.version + 1);
+		// The version only grows: no one had started the order, so the ship's write starts it (one version)
+		// and ships it (the next).
+		expect(shipped.version).toBe(order.version + 2);
+		expect(shipped.production_started_at).toBe(shipped.shipped_at);
 	});
 
 	it("deliver marks a shipped order delivered with delivered_at", async () => {

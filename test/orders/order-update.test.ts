@@ -112,12 +112,22 @@ describe("PATCH /v1/orders/{id}: the recipient", () => {
 		expect((await readOrder(key, order.id)).ship_to).toEqual(order.ship_to);
 	});
 
-	it("is a 409 once the order is in production without an edit window, saying why and since when", async () => {
+	it("is taken in production right after create, with no edit window, until the floor starts the order", async () => {
 		const { key, order } = await orderInProduction(0);
+		expect(order.production_started_at).toBeNull();
+		const changed = await patchOk(key, order.id, { ship_to: NEW_RECIPIENT });
+		expect(changed).toMatchObject({ ship_to: NEW_RECIPIENT, status: "in_production", version: order.version + 1 });
+	});
+
+	it("is a 409 once the floor started the order, saying when it started", async () => {
+		const { key, order, opsKey } = await orderInProduction(0);
+		const started = await opsMoveOk(opsKey, order.id, "start");
 		const error = await expectError(await patch(key, order.id, { ship_to: NEW_RECIPIENT }), "conflict");
 		expect(error.code).toBe("order_not_editable");
-		expect(error.message).toContain(order.updated_at);
-		expect(error.message).toContain("in_production");
+		expect(error.message).toBe(
+			`The order's recipient can no longer change: the floor started it at ${started.production_started_at}. (current status: in_production)`,
+		);
+		expect((await readOrder(key, order.id)).ship_to).toEqual(order.ship_to);
 	});
 
 	it("is allowed on an order on hold, whatever the window", async () => {
@@ -278,7 +288,7 @@ describe("PATCH /v1/orders/{id} racing other moves", () => {
 		}
 	});
 
-	it("racing a ship as the window ends: the ship wins, the change is a 409, nothing half-applied", async () => {
+	it("racing a ship of an unstarted order: the change lands before the ship, or is a 409; nothing half-applied", async () => {
 		const { key, order, opsKey } = await orderInProduction();
 		await closeWindow(order.id);
 		const [patched, shipped] = await Promise.all([
@@ -286,8 +296,14 @@ describe("PATCH /v1/orders/{id} racing other moves", () => {
 			opsMove(opsKey, order.id, "ship", TRACKING),
 		]);
 		expect(shipped.status).toBe(200);
-		await expectError(patched, "conflict");
-		expect((await readOrder(key, order.id)).ship_to).toEqual(order.ship_to);
+		const after = await readOrder(key, order.id);
+		expect(after.status).toBe("shipped");
+		if (patched.status === 200) {
+			expect(after.ship_to).toEqual(NEW_RECIPIENT);
+		} else {
+			await expectError(patched, "conflict");
+			expect(after.ship_to).toEqual(order.ship_to);
+		}
 	});
 
 	it("concurrent metadata changes are taken one at a time: every key lands, the version grows by each", async () => {
@@ -303,13 +319,13 @@ describe("PATCH /v1/orders/{id} racing other moves", () => {
 });
 
 describe("GET /v1/orders/{id}/actions", () => {
-	it("in production within the window: every change until editable_until, cancel open", async () => {
+	it("in production, not started: every change and cancel open, with no fixed end (the floor's start ends them)", async () => {
 		const { key, order } = await orderInProduction(30);
 		expect(await actionsOf(key, order.id)).toEqual({
 			cancel: { available: true, until: null, reason: null },
-			update_recipient: { available: true, until: order.editable_until, reason: null },
-			update_shipping_method: { available: true, until: order.editable_until, reason: null },
-			update_items: { available: true, until: order.editable_until, reason: null },
+			update_recipient: { available: true, until: null, reason: null },
+			update_shipping_method: { available: true, until: null, reason: null },
+			update_items: { available: true, until: null, reason: null },
 			update_metadata: { available: true, until: null, reason: null },
 			claim: {
 				available: false,
@@ -319,13 +335,15 @@ describe("GET /v1/orders/{id}/actions", () => {
 		});
 	});
 
-	it("in production without a window: only cancel and metadata; the others say why, as the PATCH's 409 does", async () => {
-		const { key, order } = await orderInProduction(0);
+	it("in production once started: only metadata; the others say the floor started it, as the PATCH's 409 does", async () => {
+		const { key, order, opsKey } = await orderInProduction(0);
+		const started = await opsMoveOk(opsKey, order.id, "start");
 		const actions = await actionsOf(key, order.id);
-		expect(actions.cancel.available).toBe(true);
 		expect(actions.update_metadata.available).toBe(true);
-		expect(actions.update_recipient.available).toBe(false);
-		expect(actions.update_items.available).toBe(false);
+		for (const name of ["cancel", "update_recipient", "update_shipping_method", "update_items"] as const) {
+			expect(actions[name].available).toBe(false);
+			expect(actions[name].reason).toContain(`the floor started it at ${started.production_started_at}`);
+		}
 		const refused = await expectError(await patch(key, order.id, { ship_to: NEW_RECIPIENT }), "conflict");
 		expect(refused.message).toContain(actions.update_recipient.reason ?? "?");
 	});
@@ -367,7 +385,7 @@ describe("GET /v1/orders/{id}/actions", () => {
 	});
 });
 
-describe("PATCH /v1/orders/{id}/items/{item_id} within the edit window", () => {
+describe("PATCH /v1/orders/{id}/items/{item_id} until the floor starts the order", () => {
 	it("fixes an item of an order in production within its window: validated again, order.updated names the item's change", async () => {
 		const { key, order } = await orderInProduction(30);
 		const item = order.items[0]?.id ?? "";
@@ -383,8 +401,17 @@ describe("PATCH /v1/orders/{id}/items/{item_id} within the edit window", () => {
 		]);
 	});
 
-	it("is a 409 for an order in production without a window, as the actions say", async () => {
+	it("fixes an item of an order in production with no window, the floor not having started it", async () => {
 		const { key, order } = await orderInProduction(0);
+		const item = order.items[0]?.id ?? "";
+		const response = await send("PATCH", `/v1/orders/${order.id}/items/${item}`, key, { mat: "antique-white" });
+		expect(response.status).toBe(200);
+		expect(((await response.json()) as Order).status).toBe("validating");
+	});
+
+	it("is a 409 once the floor started the order, as the actions say", async () => {
+		const { key, order, opsKey } = await orderInProduction(0);
+		await opsMoveOk(opsKey, order.id, "start");
 		const item = order.items[0]?.id ?? "";
 		const error = await expectError(
 			await send("PATCH", `/v1/orders/${order.id}/items/${item}`, key, { mat: "antique-white" }),
@@ -394,12 +421,13 @@ describe("PATCH /v1/orders/{id}/items/{item_id} within the edit window", () => {
 		expect(error.message).toContain((await actionsOf(key, order.id)).update_items.reason ?? "?");
 	});
 
-	it("the order's machine itself refuses an item fix in production once the window has passed", async () => {
-		const { order } = await orderInProduction(30);
+	it("the order's machine itself refuses an item fix in production once the floor started it", async () => {
+		const { order, opsKey } = await orderInProduction(30);
 		await closeWindow(order.id);
+		await opsMoveOk(opsKey, order.id, "start");
 		const machine = env.ORDER_MACHINE.get(env.ORDER_MACHINE.idFromName(order.id));
 		const outcome = await machine.move(order.id, { kind: "fix_items" }, "partner", []);
-		expect(outcome).toMatchObject({ ok: false, kind: "refused", status: "in_production" });
-		expect(outcome.ok ? "" : outcome.message).toContain("edit window ended");
+		expect(outcome).toMatchObject({ ok: false, kind: "refused", status: "in_production", floorStarted: true });
+		expect(outcome.ok ? "" : outcome.message).toContain("the floor started it at");
 	});
 });

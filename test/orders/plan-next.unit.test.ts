@@ -14,6 +14,7 @@ function order(
 		version?: number;
 		items?: OrderToPlan["items"];
 		progress?: "automatic" | "manual";
+		startedAt?: string;
 	} = {},
 ): OrderToPlan {
 	return {
@@ -22,6 +23,7 @@ function order(
 			mode: options.mode ?? "live",
 			version: options.version ?? 3,
 			sandbox_progress: options.progress ?? "automatic",
+			started_at: options.startedAt ?? null,
 		},
 		items: options.items ?? [UPLOAD],
 	};
@@ -30,6 +32,7 @@ function order(
 const CREATED: Trigger = { kind: "created" };
 const ADVANCE: Trigger = { kind: "advance" };
 const ANY_VERSION: Trigger = { kind: "alarm", forVersion: null };
+const STARTED = "2027-03-01T12:00:00.000Z";
 
 describe("planNext", () => {
 	it("leaves a test order moved by hand received and in production until the sandbox's controls advance it", () => {
@@ -76,8 +79,12 @@ describe("planNext", () => {
 		expect(planNext(validating, { kind: "alarm", forVersion: 3 })).toEqual({ kind: "validate", startFirst: false });
 	});
 
-	it("ships a test order in production, and delivers a shipped one: the sandbox plays the floor", () => {
+	it("starts a test order in production, ships a started one, and delivers a shipped one: the sandbox plays the floor", () => {
 		expect(planNext(order("in_production", { mode: "test" }), ANY_VERSION)).toEqual({
+			kind: "sandbox_move",
+			move: "start",
+		});
+		expect(planNext(order("in_production", { mode: "test", startedAt: STARTED }), ANY_VERSION)).toEqual({
 			kind: "sandbox_move",
 			move: "ship",
 		});
@@ -86,12 +93,18 @@ describe("planNext", () => {
 
 	it("makes the sandbox's move from an alarm set for the version the order is at", () => {
 		const inProduction = order("in_production", { mode: "test", version: 5 });
-		expect(planNext(inProduction, { kind: "alarm", forVersion: 5 })).toEqual({ kind: "sandbox_move", move: "ship" });
+		expect(planNext(inProduction, { kind: "alarm", forVersion: 5 })).toEqual({ kind: "sandbox_move", move: "start" });
+		const started = order("in_production", { mode: "test", version: 6, startedAt: STARTED });
+		expect(planNext(started, { kind: "alarm", forVersion: 6 })).toEqual({ kind: "sandbox_move", move: "ship" });
 	});
 
 	it("does nothing for an alarm set for a version the order has left (the move that left it set its own)", () => {
 		const inProduction = order("in_production", { mode: "test", version: 5 });
 		expect(planNext(inProduction, { kind: "alarm", forVersion: 4 })).toEqual({ kind: "wait" });
+	});
+
+	it("the sandbox's advance ships an order in production at once, started or not: the ship starts it", () => {
+		expect(planNext(order("in_production", { mode: "test" }), ADVANCE)).toEqual({ kind: "sandbox_move", move: "ship" });
 	});
 
 	it("the sandbox's advance does not ask for a version: it moves the order as it is now", () => {

@@ -61,7 +61,7 @@ async function insertReceivedTestOrder(accountId: string): Promise<string> {
 }
 
 describe("a test-mode order", () => {
-	it("reaches delivered by itself through its alarms: in_production, shipped with fake tracking, delivered", async () => {
+	it("reaches delivered by itself through its alarms: in_production, started, shipped with fake tracking, delivered", async () => {
 		const key = (await createPartner()).keys.test.key;
 		const created = await createOrder(key, urlOrderBody(await sharpFileUrl(), "SBX"));
 		expect(created.mode).toBe("test");
@@ -69,11 +69,20 @@ describe("a test-mode order", () => {
 		const inProduction = await awaitVerdict(key, created.id);
 		expect(inProduction.status).toBe("in_production");
 		expect(inProduction.tracking).toBeNull();
+		expect(inProduction.production_started_at).toBeNull();
 
-		// Each later step waits for its alarm (a delay away), and running the alarm takes it.
+		// Each later step waits for its alarm (a delay away), and running the alarm takes it. The sandbox
+		// starts the order as the floor would, then ships it a step later.
+		expect(await runOrderAlarm(created.id)).toBe(true);
+		const started = await readOrder(key, created.id);
+		expect(started.status).toBe("in_production");
+		expect(started.production_started_at).toMatch(ISO_UTC);
+		expect(started.updated_at).toBe(inProduction.updated_at);
+
 		expect(await runOrderAlarm(created.id)).toBe(true);
 		const shipped = await readOrder(key, created.id);
 		expect(shipped.status).toBe("shipped");
+		expect(shipped.production_started_at).toBe(started.production_started_at);
 		expectSandboxTracking(shipped);
 
 		expect(await runOrderAlarm(created.id)).toBe(true);
@@ -156,7 +165,10 @@ describe("POST /v1/sandbox/orders/{id}/advance", () => {
 		const key = (await createPartner()).keys.test.key;
 		const created = await createOrder(key, urlOrderBody(await sharpFileUrl(), "SBX"));
 		expect((await awaitVerdict(key, created.id)).status).toBe("in_production");
-		expect((await advanceOk(key, created.id)).status).toBe("shipped");
+		const shipped = await advanceOk(key, created.id);
+		expect(shipped.status).toBe("shipped");
+		// The advance ships at once, and the ship starts the order no one started.
+		expect(shipped.production_started_at).toBe(shipped.shipped_at);
 		expect((await advanceOk(key, created.id)).status).toBe("delivered");
 		// The alarm the shipping step had set is gone or harmless.
 		await runOrderAlarm(created.id);

@@ -107,7 +107,9 @@ describe("POST /v1/ops/orders/{id}/shipments", () => {
 		expect(after.status).toBe("in_production");
 		expect(after.tracking).toBeNull();
 		expect(after.shipped_at).toBeNull();
-		expect(after.version).toBe(order.version + 1);
+		// Its start (no one had started it) and the shipment: two versions in one write.
+		expect(after.version).toBe(order.version + 2);
+		expect(after.production_started_at).toBe(shipment.shipped_at);
 		// Still in production since it entered production: the floor's clock on the order runs on.
 		expect(after.updated_at).toBe(order.updated_at);
 		expect(after.shipments).toEqual([shipment]);

@@ -48,6 +48,7 @@ const MOVES: { [K in MoveKind]: fc.Arbitrary<Extract<Move, { kind: K }>> } = {
 	}),
 	release: fc.constant({ kind: "release" }),
 	fix_items: fc.constant({ kind: "fix_items" }),
+	start: fc.constant({ kind: "start" }),
 	ship: fc.record({ kind: fc.constant("ship"), tracking }),
 	deliver: fc.constant({ kind: "deliver" }),
 	cancel: fc.constant({ kind: "cancel" }),
@@ -117,13 +118,21 @@ describe("order state machine (random move sequences)", () => {
 						const tableAllows = rule.actors.includes(who) && rule.from.includes(before.status);
 						const expectedReason = !rule.actors.includes(who)
 							? "actor_not_allowed"
-							: tableAllows
-								? "needs_partner_fix"
-								: "not_allowed_from_status";
+							: !tableAllows
+								? "not_allowed_from_status"
+								: before.startedAt === null
+									? "needs_partner_fix"
+									: requested.kind === "start"
+										? "already_started"
+										: "floor_started";
 						expect(result.reason).toBe(expectedReason);
 						refusals.add(result.reason);
-						// A refusal is only ever for a move the table does not allow, or a release of a hold only the partner can fix.
-						if (tableAllows) {
+						// A move the table allows is refused only for when the floor started the order (a second
+						// start, or the partner's cancel or item fix of a started order), or for a release of a
+						// hold only the partner can fix.
+						if (result.reason === "floor_started") {
+							expect(who === "partner" && ["cancel", "fix_items"].includes(requested.kind)).toBe(true);
+						} else if (tableAllows && result.reason !== "already_started") {
 							const deciding = decidingHoldReason(before.holdReason, before.holdDetails);
 							expect(requested.kind === "release" && !releasable(deciding)).toBe(true);
 						}
@@ -145,7 +154,13 @@ describe("order state machine (random move sequences)", () => {
 		);
 		// The generator must actually reach every status, or the checks above prove little.
 		expect([...reached].sort()).toEqual([...ORDER_STATUSES].sort());
-		expect([...refusals].sort()).toEqual(["actor_not_allowed", "needs_partner_fix", "not_allowed_from_status"]);
+		expect([...refusals].sort()).toEqual([
+			"actor_not_allowed",
+			"already_started",
+			"floor_started",
+			"needs_partner_fix",
+			"not_allowed_from_status",
+		]);
 	});
 
 	it("timestamps, once set, never change, and a canceled or delivered order stays put", () => {

@@ -52,9 +52,9 @@ function stateIn(status: OrderStatus): OrderState {
 		case "on_hold":
 			return { ...base, status, holdReason: FILE_HOLD.holdReason, holdDetails: [...FILE_HOLD.holdDetails] };
 		case "shipped":
-			return { ...base, status, tracking: TRACKING, shippedAt: EARLIER };
+			return { ...base, status, tracking: TRACKING, shippedAt: EARLIER, startedAt: EARLIER };
 		case "delivered":
-			return { ...base, status, tracking: TRACKING, shippedAt: EARLIER, deliveredAt: EARLIER };
+			return { ...base, status, tracking: TRACKING, shippedAt: EARLIER, deliveredAt: EARLIER, startedAt: EARLIER };
 		case "canceled":
 			return { ...base, status, canceledAt: EARLIER };
 	}
@@ -102,19 +102,34 @@ function expectedAfter(before: OrderState, move: Move): OrderState {
 			return { ...noHold, status: "validating" };
 		case "pass_validation":
 			return { ...noHold, status: "in_production" };
+		case "start":
+			return { ...noHold, startedAt: AT };
 		case "fail_validation":
 			return { ...before, status: "on_hold", holdReason: move.holdReason, holdDetails: move.holdDetails };
 		case "file_changed":
-			return { ...before, status: "on_hold", holdReason: "file_unreadable", holdDetails: move.holdDetails };
+			return {
+				...before,
+				status: "on_hold",
+				holdReason: "file_unreadable",
+				holdDetails: move.holdDetails,
+				startedAt: null,
+			};
 		case "hold":
 			return {
 				...before,
 				status: "on_hold",
 				holdReason: "operator_hold",
 				holdDetails: [{ item_id: null, field: "order", code: "operator_hold", message: move.message }],
+				startedAt: null,
 			};
 		case "ship":
-			return { ...noHold, status: "shipped", tracking: move.tracking, shippedAt: AT };
+			return {
+				...noHold,
+				status: "shipped",
+				tracking: move.tracking,
+				shippedAt: AT,
+				startedAt: before.startedAt ?? AT,
+			};
 		case "deliver":
 			return { ...noHold, status: "delivered", deliveredAt: AT };
 		case "cancel":
@@ -130,6 +145,7 @@ const EXPECTED_EVENTS: Record<MoveKind, string | null> = {
 	file_changed: "order.on_hold",
 	release: null,
 	fix_items: "order.updated",
+	start: null,
 	ship: "order.shipped",
 	deliver: "order.delivered",
 	cancel: "order.canceled",
@@ -161,6 +177,7 @@ describe("order state machine", () => {
 			shippedAt: null,
 			deliveredAt: null,
 			canceledAt: null,
+			startedAt: null,
 		});
 		expect(stateProblems(initialState())).toEqual([]);
 	});
@@ -178,6 +195,7 @@ describe("order state machine", () => {
 			["file_changed", ["in_production"], "on_hold"],
 			["release", ["on_hold"], "validating"],
 			["fix_items", ["on_hold", "in_production"], "validating"],
+			["start", ["in_production"], "in_production"],
 			["ship", ["in_production"], "shipped"],
 			["deliver", ["shipped"], "delivered"],
 			["cancel", ["received", "validating", "on_hold", "in_production"], "canceled"],
@@ -200,6 +218,74 @@ describe("order state machine", () => {
 			expect(before).toEqual(snapshot);
 		},
 	);
+
+	it("start records when the floor started, keeps the order in production and tells no event", () => {
+		const result = applyMove(stateIn("in_production"), { kind: "start" }, "operator", NOW);
+		expect(result).toEqual({ ok: true, event: null, state: { ...stateIn("in_production"), startedAt: AT } });
+	});
+
+	it("a second start is refused as already_started, saying when the floor started", () => {
+		const started = { ...stateIn("in_production"), startedAt: EARLIER };
+		expect(applyMove(started, { kind: "start" }, "operator", NOW)).toEqual({
+			ok: false,
+			reason: "already_started",
+			message: `The floor started this order at ${EARLIER}.`,
+		});
+	});
+
+	it("only the floor and the sandbox start an order, and only in production", () => {
+		expect(applyMove(stateIn("in_production"), { kind: "start" }, "system", NOW).ok).toBe(true);
+		expect(applyMove(stateIn("in_production"), { kind: "start" }, "partner", NOW)).toMatchObject({
+			ok: false,
+			reason: "actor_not_allowed",
+		});
+		for (const status of ["received", "validating", "on_hold", "shipped", "delivered", "canceled"] as const) {
+			expect(applyMove(stateIn(status), { kind: "start" }, "operator", NOW)).toMatchObject({
+				ok: false,
+				reason: "not_allowed_from_status",
+			});
+		}
+	});
+
+	it("a partner's cancel or item fix of a started order is refused as floor_started, saying since when", () => {
+		const started = { ...stateIn("in_production"), startedAt: EARLIER };
+		expect(applyMove(started, { kind: "cancel" }, "partner", NOW)).toEqual({
+			ok: false,
+			reason: "floor_started",
+			message: `The order can no longer be canceled: the floor started it at ${EARLIER}.`,
+		});
+		expect(applyMove(started, { kind: "fix_items" }, "partner", NOW)).toEqual({
+			ok: false,
+			reason: "floor_started",
+			message: `The order's items can no longer change: the floor started it at ${EARLIER}.`,
+		});
+		// Before the start both are the partner's; after it the floor may still cancel.
+		expect(applyMove(stateIn("in_production"), { kind: "cancel" }, "partner", NOW).ok).toBe(true);
+		expect(applyMove(started, { kind: "cancel" }, "operator", NOW)).toMatchObject({
+			ok: true,
+			state: { status: "canceled", startedAt: EARLIER },
+		});
+	});
+
+	it("a ship of an order no one started starts it at the shipping time; a started one keeps its start", () => {
+		expect(applyMove(stateIn("in_production"), sampleMove("ship"), "operator", NOW)).toMatchObject({
+			ok: true,
+			state: { startedAt: AT, shippedAt: AT },
+		});
+		const started = { ...stateIn("in_production"), startedAt: EARLIER };
+		expect(applyMove(started, sampleMove("ship"), "operator", NOW)).toMatchObject({
+			ok: true,
+			state: { startedAt: EARLIER, shippedAt: AT },
+		});
+	});
+
+	it("a hold takes a started order off the floor: its start is cleared, to be made again after the release", () => {
+		const started = { ...stateIn("in_production"), startedAt: EARLIER };
+		const held = applyMove(started, { kind: "hold", message: "Wrong paper loaded." }, "operator", NOW);
+		expect(held).toMatchObject({ ok: true, state: { status: "on_hold", startedAt: null } });
+		const changed = applyMove(started, sampleMove("file_changed"), "system", NOW);
+		expect(changed).toMatchObject({ ok: true, state: { status: "on_hold", startedAt: null } });
+	});
 
 	it("ship records the tracking and the shipping time", () => {
 		const result = applyMove(stateIn("in_production"), sampleMove("ship"), "operator", NOW);
@@ -375,12 +461,22 @@ describe("order state machine", () => {
 				"file_changed",
 				"release",
 				"fix_items",
+				"start",
 				"ship",
 				"deliver",
 			],
-			validating: ["start_validation", "hold", "file_changed", "release", "fix_items", "ship", "deliver"],
+			validating: ["start_validation", "hold", "file_changed", "release", "fix_items", "start", "ship", "deliver"],
 			in_production: ["start_validation", "pass_validation", "fail_validation", "release", "deliver"],
-			on_hold: ["start_validation", "pass_validation", "fail_validation", "hold", "file_changed", "ship", "deliver"],
+			on_hold: [
+				"start_validation",
+				"pass_validation",
+				"fail_validation",
+				"hold",
+				"file_changed",
+				"start",
+				"ship",
+				"deliver",
+			],
 			shipped: [
 				"start_validation",
 				"pass_validation",
@@ -389,6 +485,7 @@ describe("order state machine", () => {
 				"file_changed",
 				"release",
 				"fix_items",
+				"start",
 				"ship",
 				"cancel",
 			],

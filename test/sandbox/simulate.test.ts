@@ -51,7 +51,8 @@ describe("sandbox controls", () => {
 		const canceled = await simulateOk(key, held.id, { action: "cancel" });
 		expect(canceled.status).toBe("canceled");
 
-		// A shipped order: validated, held by the floor and released, shipped in three boxes, one returned.
+		// A shipped order: validated, held by the floor and released, changed by the partner, started by the
+		// floor (which closes changes), shipped in three boxes, one returned.
 		const shipped = await createOrder(key, orderBody(file, {}, { quantity: 3 }));
 		const itemId = shipped.items[0]?.id ?? "";
 		expect((await simulateOk(key, shipped.id, { action: "validate" })).status).toBe("in_production");
@@ -63,6 +64,15 @@ describe("sandbox controls", () => {
 		expect(floorHold.hold_details[0]).toMatchObject({ code: "operator_hold", message: "Banding in the sky." });
 		expect((await simulateOk(key, shipped.id, { action: "release" })).status).toBe("validating");
 		expect((await settleValidation(key, shipped.id)).status).toBe("in_production");
+		const edited = await send("PATCH", `/v1/orders/${shipped.id}`, key, { shipping_method: "express" });
+		expect(edited.status).toBe(200);
+		const started = await simulateOk(key, shipped.id, { action: "start" });
+		expect(started.production_started_at).not.toBeNull();
+		await refused(
+			send("PATCH", `/v1/orders/${shipped.id}`, key, { shipping_method: "standard" }),
+			"conflict",
+			"order_not_editable",
+		);
 		const one = [{ item_id: itemId, quantity: 1 }];
 		const boxed = await simulateOk(key, shipped.id, { action: "ship", boxes: [{ items: one }, { items: one }, {}] });
 		expect(boxed.status).toBe("shipped");
