@@ -3053,6 +3053,10 @@ export interface components {
 			  }
 			| {
 					/** @enum {string} */
+					action: "start";
+			  }
+			| {
+					/** @enum {string} */
 					action: "ship";
 					/**
 					 * @description One shipment per box, each with its own sandbox tracking, recorded in order; a box without `items` carries every unit that remains. Left out: one box with every unit.
