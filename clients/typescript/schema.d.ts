@@ -3153,7 +3153,23 @@ export interface components {
 			id: string;
 			/** @example order.on_hold */
 			type: string;
-			/** @description The body sent, as signed: the event's schema, with `"sample": true`. */
+			/**
+			 * @description The body sent, as signed: the event's schema, with `"sample": true`.
+			 * @example {
+			 *       "id": "evt_sample_4Tq8x2LmP0aZ",
+			 *       "event": "order.canceled",
+			 *       "created_at": "2026-11-27T10:00:00.000Z",
+			 *       "order_id": "ord_sample_8Kq2Lm0a",
+			 *       "external_id": "SAMPLE-1001",
+			 *       "status": "canceled",
+			 *       "version": 4,
+			 *       "canceled_at": "2026-11-27T10:00:00.000Z",
+			 *       "metadata": {
+			 *         "sample": "true"
+			 *       },
+			 *       "sample": true
+			 *     }
+			 */
 			body: {
 				[key: string]: unknown;
 			};
@@ -3162,6 +3178,7 @@ export interface components {
 				endpoint_id: string;
 				/** @example https://example.com/hooks */
 				url: string;
+				/** @example true */
 				delivered: boolean;
 				/** @example 200 */
 				status_code: number | null;

@@ -182,12 +182,24 @@ const SampleSentSchema = z
 		body: z.record(z.string(), z.unknown()).openapi({
 			description: 'The body sent, as signed: the event\'s schema, with `"sample": true`.',
 			additionalProperties: true,
+			example: {
+				id: "evt_sample_4Tq8x2LmP0aZ",
+				event: "order.canceled",
+				created_at: "2026-11-27T10:00:00.000Z",
+				order_id: "ord_sample_8Kq2Lm0a",
+				external_id: "SAMPLE-1001",
+				status: "canceled",
+				version: 4,
+				canceled_at: "2026-11-27T10:00:00.000Z",
+				metadata: { sample: "true" },
+				sample: true,
+			},
 		}),
 		deliveries: z.array(
 			z.object({
 				endpoint_id: z.string().openapi({ example: "whe_3Lk9" }),
 				url: z.string().openapi({ example: "https://example.com/hooks" }),
-				delivered: z.boolean(),
+				delivered: z.boolean().openapi({ example: true }),
 				status_code: z.number().int().nullable().openapi({ example: 200 }),
 				error: z.string().nullable().openapi({ example: null }),
 			}),

@@ -104,10 +104,11 @@ describe("error codes in the envelope", () => {
 		expect((await expectError(response, "conflict", "external_id")).code).toBe("idempotency_key_reused");
 	});
 
-	it("changing an item of an order in production is 409 order_not_editable", async () => {
-		const { key, file } = await partnerWithFile();
+	it("changing an item of an order the floor has started is 409 order_not_editable", async () => {
+		const { key, file, opsKey } = await partnerWithFile({ opsKey: true });
 		const order = await settleValidation(key, (await createOrder(key, orderBody(file))).id);
 		expect(order.status).toBe("in_production");
+		await opsMoveOk(opsKey, order.id, "start");
 		const response = await send("PATCH", `/v1/orders/${order.id}/items/${order.items[0]?.id}`, key, { width_in: 9 });
 		expect((await expectError(response, "conflict")).code).toBe("order_not_editable");
 	});
