@@ -15,7 +15,7 @@ import { type DevServer, freePort, startDevServer } from "../../scripts/lib/dev-
 import { presignedUploadVars } from "../../scripts/lib/local-uploads.ts";
 import { migrateFreshFolder } from "../../scripts/lib/migrated-template.ts";
 import { runCollection } from "../../scripts/lib/newman-run.ts";
-import { REHEARSAL, REHEARSAL_PRINT_FILE } from "../../scripts/lib/postman-rehearsal.ts";
+import { REHEARSAL, REHEARSAL_PRINT_FILE } from "../../scripts/lib/postman-rehearsal-steps.ts";
 import { PROJECT_ROOT } from "../../scripts/lib/wrangler.ts";
 import type { NewAccount } from "../../src/admin/provisioning.ts";
 

@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import type { OpenApiSource, PostmanRequestItem } from "../../scripts/lib/postman-collection.ts";
 import { internalCollection } from "../../scripts/lib/postman-internal.ts";
-import { editedBody, LEFT_OUT, partnerCollection, REHEARSAL } from "../../scripts/lib/postman-rehearsal.ts";
+import { editedBody, partnerCollection } from "../../scripts/lib/postman-rehearsal.ts";
+import { LEFT_OUT, REHEARSAL } from "../../scripts/lib/postman-rehearsal-steps.ts";
 import { standaloneSchema } from "../../scripts/lib/postman-schema.ts";
 import adminFile from "../../src/openapi/postman-admin-collection.json";
 import partnerFile from "../../src/openapi/postman-collection.json";
