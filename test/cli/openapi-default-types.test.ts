@@ -6,18 +6,15 @@
  * type-checks. The document is the one built in this process (scripts/lib/openapi-document.ts);
  * test/cli/typed-client.test.ts checks it is the served one.
  */
-import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import openapiTS, { astToString } from "openapi-typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "../../scripts/lib/openapi-document.ts";
 import { exampleOfBody, type SchemaComponents } from "../../scripts/lib/openapi-examples.ts";
-import { PROJECT_ROOT } from "../../scripts/lib/wrangler.ts";
+import { typeErrorsOf } from "./cli-support.ts";
 
-const run = promisify(execFile);
 let folder = "";
 
 beforeAll(async () => {
@@ -90,26 +87,7 @@ export const walkthroughQuote: JsonBody<"/v1/quotes"> = ${JSON.stringify(without
 export const noShipTo: JsonBody<"/v1/orders"> = ${JSON.stringify(noShipTo)};
 `;
 		await writeFile(path.join(folder, "consumer.ts"), consumer);
-		const tsc = path.join(PROJECT_ROOT, "node_modules", ".bin", "tsc");
-		const checked = await run(
-			tsc,
-			[
-				"--noEmit",
-				"--strict",
-				"--target",
-				"es2022",
-				"--module",
-				"nodenext",
-				"--moduleResolution",
-				"nodenext",
-				path.join(folder, "consumer.ts"),
-			],
-			{ cwd: folder, timeout: 60_000 },
-		).then(
-			() => ({ ok: true, output: "" }),
-			(error: { stdout?: string; stderr?: string }) => ({ ok: false, output: `${error.stdout}${error.stderr}` }),
-		);
-		expect(checked.output).toBe("");
-		expect(checked.ok).toBe(true);
+		const errors = await typeErrorsOf(path.join(folder, "consumer.ts"), folder, { timeoutMs: 60_000 });
+		expect(errors).toBe("");
 	});
 });

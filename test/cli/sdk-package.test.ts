@@ -30,8 +30,8 @@ import { tiffWithIfdAtEnd } from "../../scripts/lib/image-fixtures.ts";
 import { presignedUploadVars } from "../../scripts/lib/local-uploads.ts";
 import { migrateFreshFolder } from "../../scripts/lib/migrated-template.ts";
 import { buildSdk, packSdk } from "../../scripts/lib/sdk-package.ts";
-import { PROJECT_ROOT } from "../../scripts/lib/wrangler.ts";
 import type { NewAccount } from "../../src/admin/provisioning.ts";
+import { closeServer, typeErrorsOf } from "./cli-support.ts";
 
 const run = promisify(execFile);
 /** Node 20 where the machine has it (npm scripts put the project's Node 24 first on PATH). */
@@ -258,13 +258,7 @@ describe("the packed SDK in an empty project, against wrangler dev", () => {
 	afterAll(async () => {
 		await stopChild(listener, "SIGKILL");
 		await server?.stop();
-		await new Promise<void>((resolve) => {
-			if (receiver === undefined) resolve();
-			else {
-				receiver.close(() => resolve());
-				receiver.closeAllConnections();
-			}
-		});
+		await closeServer(receiver);
 		await rm(serverFolder, { recursive: true, force: true });
 		await rm(project, { recursive: true, force: true });
 		console.log(`SDK package: ${JSON.stringify(timings)}`);
@@ -313,27 +307,10 @@ describe("the packed SDK in an empty project, against wrangler dev", () => {
 	});
 
 	it("type-checks a TypeScript consumer against the installed declarations (tsc, nodenext)", async () => {
-		const tsc = path.join(PROJECT_ROOT, "node_modules", ".bin", "tsc");
-		const checked = await run(
-			tsc,
-			[
-				"--noEmit",
-				"--strict",
-				"--target",
-				"es2022",
-				"--module",
-				"nodenext",
-				"--moduleResolution",
-				"nodenext",
-				"--lib",
-				"es2022,dom",
-				"consumer.ts",
-			],
-			{ cwd: project, timeout: 90_000 },
-		).then(
-			() => "",
-			(error: { stdout?: string; stderr?: string }) => `${error.stdout}${error.stderr}`,
-		);
+		const checked = await typeErrorsOf("consumer.ts", project, {
+			extraArgs: ["--lib", "es2022,dom"],
+			timeoutMs: 90_000,
+		});
 		expect(checked).toBe("");
 	});
 

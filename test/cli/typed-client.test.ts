@@ -34,6 +34,7 @@ import { generateWebhookSecret } from "../../src/accounts/keys.ts";
 import type { NewAccount } from "../../src/admin/provisioning.ts";
 import { signatureHeader } from "../../src/webhooks/signature.ts";
 import { standardWebhookHeaders } from "../../src/webhooks/standard-webhooks.ts";
+import { closeServer } from "./cli-support.ts";
 
 /** What a call answers, as openapi-fetch types it: data on success, error otherwise. */
 type Answer<Data, Failure> = { data?: Data; error?: Failure; response: Response };
@@ -122,13 +123,7 @@ describe("a partner's flow through the typed client, against wrangler dev", () =
 
 	afterAll(async () => {
 		await server?.stop();
-		await new Promise<void>((resolve) => {
-			if (receiver === undefined) resolve();
-			else {
-				receiver.close(() => resolve());
-				receiver.closeAllConnections();
-			}
-		});
+		await closeServer(receiver);
 		await rm(folder, { recursive: true, force: true });
 	});
 
