@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:net";
+import { oneStartAtATime } from "./start-lock.ts";
 import { PROJECT_ROOT, WRANGLER_BIN, wranglerEnv } from "./wrangler.ts";
 
 export type DevServer = {
@@ -52,7 +53,13 @@ function stopProcessGroup(child: ChildProcess): Promise<void> {
 }
 
 /** Starts `wrangler dev` on loopback and resolves once GET /v1/health answers 200. */
-export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+export function startDevServer(options: DevServerOptions): Promise<DevServer> {
+	// Two wrangler dev starting together can pick the same internal port, and one then exits.
+	return oneStartAtATime(() => startNow(options));
+}
+
+/** Spawns wrangler dev and waits until it answers `/v1/health`, stopping it on failure. */
+async function startNow(options: DevServerOptions): Promise<DevServer> {
 	const args = [WRANGLER_BIN, "dev", "--ip", "127.0.0.1", "--port", String(options.port)];
 	if (options.persistTo !== undefined) args.push("--persist-to", options.persistTo);
 	for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
