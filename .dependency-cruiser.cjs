@@ -11,7 +11,7 @@
  *                   the ones listed after it, never one before it):
  *                     console > openapi > production, shipment-import > framed-previews > file-retention > admin,
  *                     sandbox > claims > orders > ledger > quotes > branding > pricing > thumbnails > webhooks, print-files,
- *                     catalog, health > access > idempotency, rate-limit > accounts > addresses, framing > imaging
+ *                     catalog, health > access > idempotency, rate-limit > accounts, partner-users > addresses, framing > imaging
  *                   framed-previews draws an order's item (or a piece checked against the catalog) with its
  *                   file's thumbnail; thumbnails makes that thumbnail off the queue, from the stored file
  *                   print-files inspected; access puts idempotency (the Idempotency-Key header and its kept
@@ -64,7 +64,7 @@ const MAY_USE = {
 	"shipment-import": ["orders", "access", "accounts"],
 	// The retention sweep asks each owner of a print file's uses (orders, claims, logos) what holds it.
 	"file-retention": ["claims", "orders", "branding", "print-files"],
-	admin: ["ledger", "accounts", "webhooks", "access", "rate-limit"],
+	admin: ["ledger", "accounts", "partner-users", "webhooks", "access", "rate-limit"],
 	// The sandbox makes the floor's, the carrier's and the service team's moves on test orders and claims
 	// through their own functions, and sends sample events through webhooks' one-shot send.
 	sandbox: ["claims", "orders", "webhooks", "access", "accounts", "rate-limit"],
@@ -107,6 +107,8 @@ const MAY_USE = {
 	idempotency: ["accounts"],
 	"rate-limit": ["accounts"],
 	accounts: [],
+	// The console's people: users of an account, their passwords, invitations and lock-out.
+	"partner-users": [],
 	addresses: [],
 	// The image formats: pure, over a ByteSource, below every folder.
 	imaging: [],

@@ -116,6 +116,11 @@ export const ERROR_CODES = {
 	webhook_endpoint_not_found: { type: "not_found", action: "Check the id with `GET /v1/webhook-endpoints`." },
 	brand_profile_not_found: { type: "not_found", action: "Create the profile with `PUT /v1/branding` first." },
 	account_not_found: { type: "not_found", action: "Check the account id (admin routes)." },
+	partner_user_not_found: { type: "not_found", action: "Check the user id with `GET /v1/admin/accounts/{id}/users`." },
+	invitation_invalid: {
+		type: "not_found",
+		action: "The invitation link was used, has expired or was withdrawn: ask the account's owner for a new one.",
+	},
 	api_key_not_found: { type: "not_found", action: "Check the key id (admin routes)." },
 	price_book_not_found: { type: "not_found", action: "Ask for a version that exists, or leave `version` out." },
 	idempotency_key_reused: {
@@ -127,6 +132,10 @@ export const ERROR_CODES = {
 		type: "conflict",
 		action:
 			"A request with this `Idempotency-Key` is still running: wait the seconds in `Retry-After` and send the same request again to get its answer.",
+	},
+	partner_user_exists: {
+		type: "conflict",
+		action: "This email already has a console user (a user belongs to one account): invite another address.",
 	},
 	sandbox_no_endpoint: {
 		type: "conflict",

@@ -28,7 +28,8 @@ export type IdPrefix =
 	| "ping"
 	| "shp"
 	| "clm"
-	| "led";
+	| "led"
+	| "usr";
 
 /** A new opaque, URL-safe, unguessable id such as `acct_4fQ9...` (about 143 bits of randomness). */
 export function newId(prefix: IdPrefix): string {

@@ -15,6 +15,9 @@ const MIGRATIONS = path.join(import.meta.dirname, "..", "..", "migrations");
 const OWNER: Record<string, string> = {
 	accounts: "accounts",
 	api_keys: "accounts",
+	partner_users: "partner-users",
+	partner_invitations: "partner-users",
+	partner_sessions: "partner-users",
 	webhook_secrets: "webhooks",
 	catalog_frames: "catalog",
 	catalog_mats: "catalog",
