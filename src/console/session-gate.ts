@@ -8,17 +8,17 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import { configOf } from "../config.ts";
 import { directoryDatabase } from "../databases.ts";
-import type { ConsoleEnv, OperatorEnv } from "./console-env.ts";
-import { errorPage, readForm } from "./responses.tsx";
 import {
 	csrfTokenMatches,
 	csrfTokenOf,
-	SESSION_COOKIE,
-	SESSION_SECONDS,
+	newSessionId,
 	signSessionCookie,
 	verifySessionCookie,
-} from "./session.ts";
-import { deleteSession, findLiveSession, insertSession, newSessionId } from "./session-store.ts";
+} from "../http/signed-session.ts";
+import type { ConsoleEnv, OperatorEnv } from "./console-env.ts";
+import { errorPage, readForm } from "./responses.tsx";
+import { SESSION_COOKIE, SESSION_SECONDS } from "./session.ts";
+import { deleteSession, findLiveSession, insertSession } from "./session-store.ts";
 
 export const SIGN_IN_PATH = "/ops/sign-in";
 

@@ -1,11 +1,5 @@
 import { keyScopeProblem } from "../accounts/scopes.ts";
 import { findKeyById } from "../accounts/store.ts";
-import { randomBase62 } from "../ids.ts";
-
-/** A new session id: `ses_` and 32 base62 characters (about 190 bits). */
-export function newSessionId(): string {
-	return `ses_${randomBase62(32)}`;
-}
 
 /** A signed-in operator's session as the database knows it. */
 export type StoredSession = { id: string; keyId: string; expiresAt: string };

@@ -1,8 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { hashApiKey } from "../../src/accounts/keys.ts";
-import { signSessionCookie, verifySessionCookie } from "../../src/console/session.ts";
-import { newSessionId } from "../../src/console/session-store.ts";
+import { newSessionId, signSessionCookie, verifySessionCookie } from "../../src/http/signed-session.ts";
 import { createAdminKey, createKeyWithScopes, insertKeyRow, send } from "../helpers.ts";
 import {
 	consoleRequest,

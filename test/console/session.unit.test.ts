@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { SESSION_SECONDS } from "../../src/console/session.ts";
 import {
 	csrfTokenMatches,
 	csrfTokenOf,
-	SESSION_SECONDS,
+	newSessionId,
 	signSessionCookie,
 	verifySessionCookie,
-} from "../../src/console/session.ts";
-import { newSessionId } from "../../src/console/session-store.ts";
+} from "../../src/http/signed-session.ts";
 
 const SECRET = "a-test-secret";
 const NOW = 1_800_000_000;

@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { hashApiKey } from "../../src/accounts/keys.ts";
 import { app } from "../../src/app.ts";
-import { SESSION_COOKIE_HEADER_NAME, verifySessionCookie } from "../../src/console/session.ts";
+import { SESSION_COOKIE_HEADER_NAME } from "../../src/console/session.ts";
+import { verifySessionCookie } from "../../src/http/signed-session.ts";
 import { PAGE_SECURITY_HEADERS } from "../../src/production/slip-page.ts";
 import { createAdminKey, createKeyWithScopes, createPartner, insertKeyRow, send } from "../helpers.ts";
 import {
