@@ -14,11 +14,12 @@ import { findClaim } from "../claims/store.ts";
 import { findInEveryDatabase } from "../databases.ts";
 import { decodeCursor } from "../http/cursor.ts";
 import { ApiError, refusalStatus } from "../http/errors.ts";
+import { page, readForm } from "../http/html-pages.ts";
 import { loadOrderSheet } from "../production/order-sheet.ts";
 import { OWN_IMAGES_POLICY } from "../production/slip-page.ts";
 import { ClaimPage, ClaimsPage, type DecisionOutcome } from "./claim-pages.tsx";
 import type { ConsoleEnv, OperatorEnv } from "./console-env.ts";
-import { errorPage, page, readForm, refusalPage } from "./responses.tsx";
+import { errorPage, refusalPage } from "./responses.tsx";
 import { requireCsrf, requireSession } from "./session-gate.ts";
 
 export const claimRoutes = new Hono<ConsoleEnv>();

@@ -1,8 +1,8 @@
 /** What every console request goes through before its route: the page headers, and a refusal of forms from other sites. */
 import { createMiddleware } from "hono/factory";
+import { isCrossSitePost } from "../http/cross-site.ts";
 import { PAGE_SECURITY_HEADERS } from "../production/slip-page.ts";
 import type { ConsoleEnv } from "./console-env.ts";
-import { isCrossSitePost } from "./cross-site.ts";
 import { errorPage } from "./responses.tsx";
 
 /** Every answer, pages and errors alike, carries the headers of the floor's pages (nothing runs, framed or cached). */

@@ -1,20 +1,10 @@
-/** How the console answers: a complete HTML page, an error as a page, and the posted form read or refused. */
+/** How the console answers an error: as a page, under its status, with the request id to quote. */
 import type { Context } from "hono";
-import type { BodyData } from "hono/utils/body";
-import type { HtmlEscapedString } from "hono/utils/html";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ApiError, refusalStatus } from "../http/errors.ts";
+import { refusalStatus } from "../http/errors.ts";
+import { page } from "../http/html-pages.ts";
 import type { Refusal } from "../problem.ts";
 import { ErrorPage } from "./error-page.tsx";
-
-/** A complete HTML page. */
-export async function page(
-	c: Context,
-	element: HtmlEscapedString | Promise<HtmlEscapedString>,
-	status: ContentfulStatusCode = 200,
-): Promise<Response> {
-	return c.html(`<!doctype html>${await element}`, status);
-}
 
 const ERROR_TITLES: Readonly<Record<number, string>> = {
 	400: "Bad request",
@@ -51,16 +41,4 @@ export function errorPage(
  */
 export function refusalPage(c: Context, refused: Refusal, csrfToken: string | null): Promise<Response> {
 	return errorPage(c, refusalStatus(refused), refused.message, csrfToken);
-}
-
-/** The posted form's fields; a body that is not the form it claims to be (say, multipart without a boundary) is a 400 page. */
-export async function readForm(c: Context): Promise<BodyData> {
-	try {
-		return await c.req.parseBody();
-	} catch {
-		throw new ApiError(
-			"bad_request",
-			"The form could not be read: send it as application/x-www-form-urlencoded or multipart/form-data.",
-		);
-	}
 }

@@ -8,6 +8,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import { configOf } from "../config.ts";
 import { directoryDatabase } from "../databases.ts";
+import { readForm } from "../http/html-pages.ts";
 import {
 	csrfTokenMatches,
 	csrfTokenOf,
@@ -16,7 +17,7 @@ import {
 	verifySessionCookie,
 } from "../http/signed-session.ts";
 import type { ConsoleEnv, OperatorEnv } from "./console-env.ts";
-import { errorPage, readForm } from "./responses.tsx";
+import { errorPage } from "./responses.tsx";
 import { SESSION_COOKIE, SESSION_SECONDS } from "./session.ts";
 import { deleteSession, findLiveSession, insertSession } from "./session-store.ts";
 

@@ -2,8 +2,8 @@
 import { Hono } from "hono";
 import { directoryDatabase } from "../databases.ts";
 import { refusalStatus } from "../http/errors.ts";
+import { page, readForm } from "../http/html-pages.ts";
 import type { ConsoleEnv } from "./console-env.ts";
-import { page, readForm } from "./responses.tsx";
 import { endSession, requireCsrf, requireSession, SIGN_IN_PATH, sessionSecret, startSession } from "./session-gate.ts";
 import { checkSignInKey } from "./sign-in.ts";
 import { SignInPage } from "./sign-in-page.tsx";

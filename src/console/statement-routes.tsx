@@ -7,11 +7,11 @@ import { Hono } from "hono";
 import { accountNames, listAccountNames } from "../accounts/store.ts";
 import { databaseOf, directoryDatabase, readByAccountDatabase } from "../databases.ts";
 import { ApiError, okOrThrow, refusalError } from "../http/errors.ts";
+import { page } from "../http/html-pages.ts";
 import { MONTH_PATTERN, statementCsv, statementMonth } from "../ledger/statement.ts";
 import { statementFor } from "../ledger/statement-read.ts";
 import { monthBalances } from "../ledger/store.ts";
 import type { ConsoleEnv } from "./console-env.ts";
-import { page } from "./responses.tsx";
 import { requireSession } from "./session-gate.ts";
 import { PartnerStatementPage, StatementsPage, type StatementView } from "./statement-pages.tsx";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isCrossSitePost } from "../../src/console/cross-site.ts";
+import { isCrossSitePost } from "../../src/http/cross-site.ts";
 
 const OWN = "https://floor.example";
 
