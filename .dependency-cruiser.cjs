@@ -9,7 +9,7 @@
  *                   they stand behind (ROUTES_ALSO_USE: the address check's route)
  *   capabilities    each folder's logic, store and Durable Objects, in this order (a folder may use
  *                   the ones listed after it, never one before it):
- *                     console > openapi > production, shipment-import > framed-previews > file-retention > admin,
+ *                     console, partner-console > openapi > production, shipment-import > framed-previews > file-retention > admin,
  *                     sandbox > claims > orders > ledger > quotes > branding > pricing > thumbnails > webhooks, print-files,
  *                     catalog, health > access > idempotency, rate-limit > accounts, partner-users > addresses, framing > imaging
  *                   framed-previews draws an order's item (or a piece checked against the catalog) with its
@@ -42,6 +42,8 @@ const MAY_USE = {
 		"pricing",
 		"framing",
 	],
+	// The partner console signs in the account's people and shows their account.
+	"partner-console": ["partner-users", "accounts", "production"],
 	// The document also describes the webhooks the service sends: each event's body is the schema of the
 	// capability that owns the event (orders', claims'), the headers that sign it the webhooks folder's.
 	// Each operation that honours the Idempotency-Key header documents the replay's header (idempotency's).
