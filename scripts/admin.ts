@@ -3,6 +3,7 @@
  * Acts on the local D1 database (as `wrangler dev` uses it) or, with --remote, the deployed one.
  */
 import { parseArgs } from "node:util";
+import { z } from "zod";
 import {
 	KEY_MODES,
 	type KeyMode,
@@ -13,7 +14,15 @@ import {
 	type Scope,
 } from "../src/accounts/scopes.ts";
 import type { NewAccount, NewServiceAccount } from "../src/admin/provisioning.ts";
-import { createAccount, createKey, createServiceAccount, listAccounts, revokeKey } from "./lib/accounts.ts";
+import { PARTNER_ROLES } from "../src/partner-users/users.ts";
+import {
+	createAccount,
+	createKey,
+	createServiceAccount,
+	inviteConsoleUser,
+	listAccounts,
+	revokeKey,
+} from "./lib/accounts.ts";
 import type { D1Target } from "./lib/wrangler.ts";
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -24,6 +33,10 @@ Commands:
   create-key --account <acct_id> --mode live|test [--scopes a,b]
                                                      (ops and admin keys are live-only)
   revoke-key --key <key_id>
+  invite-user --account <acct_id> --email <address> --name <name> --role owner|developer|support|viewer
+              [--origin <https://api.example.com>]
+                                                     a console user; prints the link that sets their password
+                                                     (once, within 7 days; origin: http://localhost:8787 unless told)
   list-accounts
 
 Options:
@@ -63,6 +76,9 @@ async function main(argv: string[]): Promise<number> {
 			mode: { type: "string" },
 			key: { type: "string" },
 			scopes: { type: "string" },
+			email: { type: "string" },
+			role: { type: "string" },
+			origin: { type: "string" },
 			json: { type: "boolean", default: false },
 			remote: { type: "boolean", default: false },
 			"persist-to": { type: "string" },
@@ -136,6 +152,31 @@ async function main(argv: string[]): Promise<number> {
 			print(
 				revoked,
 				`revoked ${revoked.id} (${revoked.display_prefix}...) at ${revoked.revoked_at ?? "?"}; the service refuses it within 30 s (POST /v1/admin/keys/{key_id}/revoke stops it at once)`,
+			);
+			return 0;
+		}
+		case "invite-user": {
+			const accountId = required(values.account, "--account");
+			const email = required(values.email, "--email").trim();
+			if (!z.regexes.email.test(email)) throw new UsageError("--email must be an email address");
+			const name = required(values.name, "--name").trim();
+			const role = PARTNER_ROLES.find((candidate) => candidate === values.role);
+			if (role === undefined) throw new UsageError(`--role must be one of ${PARTNER_ROLES.join(", ")}`);
+			const origin = new URL(values.origin ?? "http://localhost:8787").origin;
+			const outcome = await inviteConsoleUser(target, { accountId, email, name, role });
+			if (!outcome.ok) {
+				console.error(outcome.message);
+				return 1;
+			}
+			const { user, token, expiresAt } = outcome.invited;
+			const link = `${origin}/partner/invitations/${token}`;
+			print(
+				{
+					user: { id: user.id, account_id: user.account_id, email: user.email, name: user.name, role: user.role },
+					invitation_url: link,
+					expires_at: expiresAt,
+				},
+				`invited ${user.email} (${user.role}) to ${user.account_id} as ${user.id}\nlink (sets the password once, until ${expiresAt}; shown only now):\n${link}`,
 			);
 			return 0;
 		}

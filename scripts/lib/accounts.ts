@@ -14,6 +14,7 @@ import {
 	planAccountRows,
 	planServiceAccount,
 } from "../../src/admin/provisioning.ts";
+import { type PartnerRole, type PlannedInvitation, planInvitation, userExists } from "../../src/partner-users/users.ts";
 import { type D1Target, executeSql, queryRows } from "./wrangler.ts";
 
 function asSql(statements: readonly Statement[]): string {
@@ -123,4 +124,25 @@ export function listAccounts(target: D1Target): Promise<AccountListing[]> {
 		  GROUP BY a.id ORDER BY a.created_at, a.id`,
 		target,
 	);
+}
+
+/**
+ * Invites a user to an account's console: the planned rows written through wrangler, then the user read
+ * back by email. The invited user and the link's token, or why not: no such account, or the address
+ * already has a user.
+ */
+export async function inviteConsoleUser(
+	target: D1Target,
+	invite: { accountId: string; email: string; name: string; role: PartnerRole },
+): Promise<{ ok: true; invited: PlannedInvitation } | { ok: false; message: string }> {
+	if (!(await accountExists(target, invite.accountId)))
+		return { ok: false, message: `No account ${invite.accountId}.` };
+	const planned = await planInvitation(invite, new Date());
+	await executeSql(asSql(planned.statements), target);
+	const rows = await queryRows<{ id: string }>(
+		`SELECT id FROM partner_users WHERE email = ${sqlText(planned.user.email)}`,
+		target,
+	);
+	if (rows[0]?.id !== planned.user.id) return { ok: false, message: userExists(invite.email).message };
+	return { ok: true, invited: planned };
 }

@@ -7,7 +7,7 @@ import type { Child } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { page } from "../http/html-pages.ts";
 import { PageHead } from "../http/page-head.tsx";
-import type { PartnerRole } from "../partner-users/store.ts";
+import type { PartnerRole } from "../partner-users/users.ts";
 
 const CSS = `
 :root { --ink: #16202a; --muted: #556270; --line: #d5dbe1; --paper: #fff; --page: #f4f6f8; --accent: #1d4ed8; --test: #92400e; color-scheme: light; }

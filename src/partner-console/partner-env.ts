@@ -1,5 +1,5 @@
 /** What the partner console's routes keep on a request besides its id: who is signed in. */
-import type { PartnerUserRow } from "../partner-users/store.ts";
+import type { PartnerUserRow } from "../partner-users/users.ts";
 
 /** A signed-in partner user: their session, their row, and the token their forms carry. */
 export type PartnerViewer = { sessionId: string; user: PartnerUserRow; csrfToken: string };

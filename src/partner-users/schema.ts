@@ -2,7 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { dateTime } from "../http/date-time.ts";
 import { singleLineText } from "../text-rules.ts";
-import { PARTNER_ROLES, type PartnerUserRow } from "./store.ts";
+import { PARTNER_ROLES, type PartnerUserRow } from "./users.ts";
 
 /** `{email, name, role}` of an invitation. */
 export const InviteUserBody = z

@@ -3,7 +3,7 @@
  * the row is there, unexpired, its user not revoked and not signed out everywhere since it began. The
  * cookie that names a session is the console's to sign; this is what the database knows.
  */
-import type { PartnerUserRow } from "./store.ts";
+import type { PartnerUserRow } from "./users.ts";
 
 /** How long a session lasts: a working day. */
 export const PARTNER_SESSION_HOURS = 12;

@@ -6,7 +6,8 @@
  */
 import { lockedAt } from "./lockout.ts";
 import { decoyHash, passwordMatches } from "./password.ts";
-import { clearFailures, findUserByEmail, type PartnerUserRow, recordFailure } from "./store.ts";
+import { clearFailures, findUserByEmail, recordFailure } from "./store.ts";
+import type { PartnerUserRow } from "./users.ts";
 
 /** What a sign-in came to. */
 export type SignedIn = { ok: true; user: PartnerUserRow } | { ok: false; reason: "invalid" | "locked" };

@@ -4,82 +4,27 @@
  * invitation (the password set, the link used once), find a user by email for sign-in, count and clear
  * wrong passwords, revoke a user, and end every session of theirs at once.
  */
-import { newId, randomBase62, sha256Hex } from "../ids.ts";
-import { type Refusal, refusal, refusalOf } from "../problem.ts";
+import { sha256Hex } from "../ids.ts";
+import { type Refusal, refusalOf } from "../problem.ts";
 import { afterFailure, type FailureState } from "./lockout.ts";
-
-/** What a partner user may do: owners everything, developers keys and webhooks, support orders and claims, viewers read. */
-export const PARTNER_ROLES = ["owner", "developer", "support", "viewer"] as const;
-/** One of PARTNER_ROLES. */
-export type PartnerRole = (typeof PARTNER_ROLES)[number];
-
-/** A user as stored. */
-export type PartnerUserRow = FailureState & {
-	id: string;
-	account_id: string;
-	email: string;
-	name: string;
-	role: PartnerRole;
-	password_hash: string | null;
-	created_at: string;
-	revoked_at: string | null;
-	sessions_valid_after: string | null;
-};
-
-/** How long an invitation link works. */
-export const INVITATION_DAYS = 7;
-
-/** An email as stored and looked up: trimmed and lower-cased, so one address is one user. */
-export function normalEmail(email: string): string {
-	return email.trim().toLowerCase();
-}
+import { normalEmail, type PartnerRole, type PartnerUserRow, planInvitation, userExists } from "./users.ts";
 
 /** A new user and the link token that lets them set a password (shown once, never stored). */
 export type Invited = { ok: true; user: PartnerUserRow; token: string; expiresAt: string };
 
 /**
  * A user of `accountId` (an account that exists: the caller checked, and the foreign key holds it) invited
- * at `now`: the row (no password yet) and an invitation that lasts INVITATION_DAYS; refused as
- * `partner_user_exists` when the address already has a user.
+ * at `now`, as planInvitation plans it; refused as `partner_user_exists` when the address already has a user.
  */
 export async function inviteUser(
 	db: D1Database,
 	invite: { accountId: string; email: string; name: string; role: PartnerRole },
 	now: Date,
 ): Promise<Invited | Refusal> {
-	const user: PartnerUserRow = {
-		id: newId("usr"),
-		account_id: invite.accountId,
-		email: normalEmail(invite.email),
-		name: invite.name.trim(),
-		role: invite.role,
-		password_hash: null,
-		created_at: now.toISOString(),
-		revoked_at: null,
-		failed_attempts: 0,
-		locked_until: null,
-		sessions_valid_after: null,
-	};
-	const token = randomBase62(40);
-	const expiresAt = new Date(now.getTime() + INVITATION_DAYS * 86_400_000).toISOString();
-	const results = await db.batch([
-		db
-			.prepare(
-				`INSERT INTO partner_users (id, account_id, email, name, role, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-				 ON CONFLICT (email) DO NOTHING`,
-			)
-			.bind(user.id, user.account_id, user.email, user.name, user.role, user.created_at),
-		db
-			.prepare(
-				`INSERT INTO partner_invitations (token_hash, user_id, created_at, expires_at)
-				 SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM partner_users WHERE id = ?2)`,
-			)
-			.bind(await sha256Hex(token), user.id, user.created_at, expiresAt),
-	]);
-	if ((results[0]?.meta.changes ?? 0) === 0) {
-		return refusal("partner_user_exists", "email", `${user.email} already has a user; a user belongs to one account.`);
-	}
-	return { ok: true, user, token, expiresAt };
+	const planned = await planInvitation(invite, now);
+	const results = await db.batch(planned.statements.map(({ sql, params }) => db.prepare(sql).bind(...params)));
+	if ((results[0]?.meta.changes ?? 0) === 0) return userExists(invite.email);
+	return { ok: true, user: planned.user, token: planned.token, expiresAt: planned.expiresAt };
 }
 
 /**

@@ -68,7 +68,9 @@ describe("npm run admin", () => {
 		expect(created.keys.test.key).toMatch(/^fps_test_/);
 		expect(created.webhook_secret).toMatch(/^whsec_/);
 
-		server = await startDevServer({ port: await freePort(), persistTo });
+		// The consoles' secret, so the partner console's sign-in works on it (npm start sets one too).
+		const vars = { CONSOLE_SESSION_SECRET: "admin-cli-test-console-secret-0123456789" };
+		server = await startDevServer({ port: await freePort(), persistTo, vars });
 		expect((await callApi(created.keys.live.key, "/v1/catalog")).status).toBe(200);
 		expect((await callApi(created.keys.test.key, "/v1/catalog")).status).toBe(200);
 	});
@@ -118,6 +120,45 @@ describe("npm run admin", () => {
 		},
 		PRINCIPAL_TTL_MS + 30_000,
 	);
+
+	it("invite-user prints a link that sets the user's password once; then the user signs in to the partner console", async () => {
+		type Invitation = { user: { id: string; email: string; role: string }; invitation_url: string; expires_at: string };
+		if (server === undefined) throw new Error("dev server not started");
+		const email = `Maya.${Date.now()}@Harbour.example`;
+		const args = ["--account", created.account.id, "--email", email, "--name", "Maya", "--role", "support"];
+		const invited = await adminJson<Invitation>("invite-user", ...args, "--origin", server.origin);
+		expect(invited.user).toMatchObject({ email: email.toLowerCase(), role: "support" });
+		expect(invited.invitation_url).toMatch(new RegExp(`^${server.origin}/partner/invitations/[0-9A-Za-z]{40}$`));
+		const form = (fields: Record<string, string>) => ({
+			method: "POST",
+			body: new URLSearchParams(fields).toString(),
+			headers: { "Content-Type": "application/x-www-form-urlencoded" },
+			redirect: "manual" as const,
+		});
+		const password = "a harbour at dusk";
+		const set = await fetch(invited.invitation_url, form({ password, confirm: password }));
+		expect(set.status).toBe(303);
+		const signedIn = await fetch(`${server.origin}/partner/sign-in`, form({ email, password }));
+		expect(signedIn.status).toBe(303);
+		expect(signedIn.headers.getSetCookie().some((cookie) => cookie.startsWith("__Host-partner_session="))).toBe(true);
+		const again = await admin("invite-user", ...args);
+		expect(again.code).toBe(1);
+		expect(again.stderr).toContain("already has a user");
+		const unknown = await admin(
+			"invite-user",
+			"--account",
+			"acct_missing",
+			"--email",
+			"x@example.com",
+			"--name",
+			"X",
+			"--role",
+			"viewer",
+		);
+		expect([unknown.code, unknown.stderr.includes("No account acct_missing")]).toEqual([1, true]);
+		const badRole = await admin("invite-user", ...args.slice(0, -1), "superuser");
+		expect(badRole.code).toBe(2);
+	});
 
 	it("list-accounts lists each account with its active and revoked key counts", async () => {
 		const accounts = await adminJson<AccountListing[]>("list-accounts");
