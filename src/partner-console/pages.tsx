@@ -23,6 +23,7 @@ a:focus-visible, button:focus-visible, input:focus-visible { outline: 3px solid 
 .test-banner { background: #fef3c7; color: var(--test); border-bottom: 2px solid #f59e0b; padding: .5rem 1.5rem; font-weight: 700; }
 main { max-width: 60rem; margin: 0 auto; padding: 1.5rem; }
 h1 { font-size: 1.75rem; line-height: 1.2; margin: .25rem 0 1rem; }
+h2 { font-size: 1.25rem; margin: 0 0 .75rem; }
 .panel { background: var(--paper); border: 1px solid var(--line); border-radius: .6rem; padding: 1.1rem 1.25rem; margin-bottom: 1.25rem; }
 .narrow { max-width: 28rem; margin: 2rem auto; }
 label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }
