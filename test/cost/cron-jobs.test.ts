@@ -5,7 +5,7 @@
  * thousand orders a year old with their events, deliveries and files, and each safety net's work due.
  */
 import { env, exports } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
 	CRON_BATCHES,
 	type CronJobName,
@@ -15,6 +15,7 @@ import {
 	seedAccountsSql,
 	seedOrdersSql,
 } from "../../scripts/lib/cost-seed.ts";
+import { BILLED_PATH } from "../../src/dev-tools/billing.ts";
 import { CRON_JOB_PATH } from "../../src/dev-tools/traced-entry.ts";
 import { RETENTION_BATCH } from "../../src/file-retention/sweep.ts";
 import { ARCHIVE_BATCH } from "../../src/webhooks/archive.ts";
@@ -26,6 +27,29 @@ const DAY = 86400;
 /** A year of a thousand orders is seeded in a second or two, longer on a busy machine. */
 const SEEDED_TEST_TIMEOUT_MS = 60_000;
 const JOBS = Object.keys(CRON_BATCHES) as CronJobName[];
+
+/**
+ * The jobs set off work that outlives their answers (webhook and thumbnail queue batches, orders'
+ * alarms), each logging its cost trace. Before the file's environment is torn down, wait until that
+ * work has stopped: the billed totals stand still for 1.5 s (at most 30 s). A log arriving during the
+ * teardown is an unhandled error of the whole run.
+ */
+afterAll(async () => {
+	let last = "";
+	let stillSince = Date.now();
+	const deadline = Date.now() + 30_000;
+	while (Date.now() < deadline) {
+		const billed = await exports.default.fetch(new Request(`https://api.test${BILLED_PATH}`));
+		const now = JSON.stringify(await billed.json());
+		if (now !== last) {
+			last = now;
+			stillSince = Date.now();
+		} else if (Date.now() - stillSince >= 1500) {
+			return;
+		}
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}, 35_000);
 
 /** Runs SQL of several statements, each ending in `;` at a line's end, in one D1 batch. */
 async function runSql(sql: string): Promise<void> {
