@@ -13,6 +13,7 @@ import { configOf } from "../config.ts";
 import { directoryDatabase, findInEveryDatabase } from "../databases.ts";
 import { ApiError, refusalStatus } from "../http/errors.ts";
 import { page, readForm } from "../http/html-pages.ts";
+import { consoleSessionSecret } from "../http/session-forms.ts";
 import { floorRefusal } from "../orders/edit-window.ts";
 import { floorCounts } from "../orders/floor-queue.ts";
 import { listOrderMoves } from "../orders/history.ts";
@@ -37,14 +38,14 @@ import { queueRows } from "./queue-rows.ts";
 import { askedQueue } from "./queue-search.ts";
 import { errorPage, refusalPage } from "./responses.tsx";
 import { importMarkMatches, importMarkOf } from "./session.ts";
-import { requireCsrf, requireSession, sessionSecret } from "./session-gate.ts";
+import { requireCsrf, requireSession } from "./session-gate.ts";
 import { fieldOfPath, isShipmentAction, type ShipmentAction, shipmentFromForm } from "./shipment-forms.ts";
 
 export const floorRoutes = new Hono<ConsoleEnv>();
 
 /** The preview's marks for a session: under the console's secret, which a signed-in session implies. */
 function importMarks(env: Env, sessionId: string): ImportMarks {
-	const secret = sessionSecret(env) ?? "";
+	const secret = consoleSessionSecret(env) ?? "";
 	return {
 		markOf: (digest) => importMarkOf(secret, sessionId, digest),
 		matches: async (digest, mark) => secret !== "" && (await importMarkMatches(secret, sessionId, digest, mark)),

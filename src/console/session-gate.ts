@@ -6,16 +6,9 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
-import { configOf } from "../config.ts";
 import { directoryDatabase } from "../databases.ts";
-import { readForm } from "../http/html-pages.ts";
-import {
-	csrfTokenMatches,
-	csrfTokenOf,
-	newSessionId,
-	signSessionCookie,
-	verifySessionCookie,
-} from "../http/signed-session.ts";
+import { consoleSessionSecret, postedTokenMatches, sessionCookieOptions } from "../http/session-forms.ts";
+import { csrfTokenOf, newSessionId, signSessionCookie, verifySessionCookie } from "../http/signed-session.ts";
 import type { ConsoleEnv, OperatorEnv } from "./console-env.ts";
 import { errorPage } from "./responses.tsx";
 import { SESSION_COOKIE, SESSION_SECONDS } from "./session.ts";
@@ -23,15 +16,10 @@ import { deleteSession, findLiveSession, insertSession } from "./session-store.t
 
 export const SIGN_IN_PATH = "/ops/sign-in";
 
-/** The secret, or null when the console is not configured (an empty value counts as none). */
-export function sessionSecret(env: Env): string | null {
-	return configOf(env).CONSOLE_SESSION_SECRET ?? null;
-}
-
 /** Every request: the operator its cookie names, when the cookie is genuine and its session still stored; else null. */
 export const findSession = createMiddleware<ConsoleEnv>(async (c, next) => {
 	c.set("session", null);
-	const secret = sessionSecret(c.env);
+	const secret = consoleSessionSecret(c.env);
 	const cookie = getCookie(c, SESSION_COOKIE, "host");
 	if (secret !== null && cookie !== undefined) {
 		const now = new Date();
@@ -57,12 +45,7 @@ export const requireSession = createMiddleware<OperatorEnv>(async (c, next) => {
 
 /** Form posts of a signed-in operator must carry their session's `_csrf`; otherwise 403 and nothing changes. */
 export const requireCsrf = createMiddleware<OperatorEnv>(async (c, next) => {
-	const secret = sessionSecret(c.env);
-	const form = await readForm(c);
-	const submitted = form._csrf;
-	const valid =
-		secret !== null && typeof submitted === "string" && (await csrfTokenMatches(secret, c.var.operator.id, submitted));
-	if (!valid) {
+	if (!(await postedTokenMatches(c, c.var.operator.id))) {
 		return errorPage(
 			c,
 			403,
@@ -93,16 +76,9 @@ export async function endSession(c: Context<OperatorEnv>): Promise<void> {
 }
 
 function setSessionCookie(c: Context, value: string): void {
-	setCookie(c, SESSION_COOKIE, value, {
-		prefix: "host",
-		httpOnly: true,
-		secure: true,
-		sameSite: "Strict",
-		path: "/",
-		maxAge: SESSION_SECONDS,
-	});
+	setCookie(c, SESSION_COOKIE, value, sessionCookieOptions(SESSION_SECONDS));
 }
 
 function clearSessionCookie(c: Context): void {
-	deleteCookie(c, SESSION_COOKIE, { prefix: "host", httpOnly: true, secure: true, sameSite: "Strict", path: "/" });
+	deleteCookie(c, SESSION_COOKIE, sessionCookieOptions());
 }

@@ -3,8 +3,9 @@ import { Hono } from "hono";
 import { directoryDatabase } from "../databases.ts";
 import { refusalStatus } from "../http/errors.ts";
 import { page, readForm } from "../http/html-pages.ts";
+import { consoleSessionSecret } from "../http/session-forms.ts";
 import type { ConsoleEnv } from "./console-env.ts";
-import { endSession, requireCsrf, requireSession, SIGN_IN_PATH, sessionSecret, startSession } from "./session-gate.ts";
+import { endSession, requireCsrf, requireSession, SIGN_IN_PATH, startSession } from "./session-gate.ts";
 import { checkSignInKey } from "./sign-in.ts";
 import { SignInPage } from "./sign-in-page.tsx";
 
@@ -16,12 +17,12 @@ const NOT_CONFIGURED =
 sessionRoutes.get("/", (c) => c.redirect(c.get("session") === null ? SIGN_IN_PATH : "/ops/orders", 303));
 
 sessionRoutes.get("/sign-in", (c) => {
-	if (sessionSecret(c.env) === null) return page(c, <SignInPage error={NOT_CONFIGURED} />, 503);
+	if (consoleSessionSecret(c.env) === null) return page(c, <SignInPage error={NOT_CONFIGURED} />, 503);
 	return page(c, <SignInPage error={null} />);
 });
 
 sessionRoutes.post("/sign-in", async (c) => {
-	const secret = sessionSecret(c.env);
+	const secret = consoleSessionSecret(c.env);
 	if (secret === null) return page(c, <SignInPage error={NOT_CONFIGURED} />, 503);
 	const { key } = await readForm(c);
 	const checked = await checkSignInKey(directoryDatabase(c.env), typeof key === "string" ? key.trim() : "");

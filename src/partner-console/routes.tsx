@@ -10,6 +10,7 @@ import { directoryDatabase } from "../databases.ts";
 import { isCrossSitePost } from "../http/cross-site.ts";
 import { page, readForm } from "../http/html-pages.ts";
 import { toApiError } from "../http/on-error.ts";
+import { consoleSessionSecret } from "../http/session-forms.ts";
 import { log } from "../log.ts";
 import { hashPassword, passwordProblem } from "../partner-users/password.ts";
 import { signIn } from "../partner-users/sign-in.ts";
@@ -21,7 +22,6 @@ import {
 	endPartnerSession,
 	findPartnerSession,
 	PARTNER_SIGN_IN_PATH,
-	partnerSessionSecret,
 	requirePartner,
 	requirePartnerCsrf,
 	startPartnerSession,
@@ -64,14 +64,14 @@ partnerConsoleRoutes.use("*", async (c, next) => {
 partnerConsoleRoutes.use("*", findPartnerSession);
 
 partnerConsoleRoutes.get("/sign-in", (c) => {
-	if (partnerSessionSecret(c.env) === null) return page(c, <SignInPage error={NOT_CONFIGURED} email="" />, 503);
+	if (consoleSessionSecret(c.env) === null) return page(c, <SignInPage error={NOT_CONFIGURED} email="" />, 503);
 	if (c.get("viewer") !== null) return c.redirect("/partner", 303);
 	const notice = c.req.query("password") === "set" ? "Your password is set: sign in with it." : undefined;
 	return page(c, <SignInPage error={null} email="" notice={notice} />);
 });
 
 partnerConsoleRoutes.post("/sign-in", async (c) => {
-	const secret = partnerSessionSecret(c.env);
+	const secret = consoleSessionSecret(c.env);
 	if (secret === null) return page(c, <SignInPage error={NOT_CONFIGURED} email="" />, 503);
 	const form = await readForm(c);
 	const email = field(form, "email").slice(0, 254);

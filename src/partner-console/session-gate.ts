@@ -2,22 +2,15 @@
  * The partner console's sessions on a request: who is signed in (the signed cookie, then the stored
  * session and its user, in one read), the gate in front of its pages, the form-token check on every
  * post, and the cookie set at sign-in and cleared at sign-out. Signed with the same secret as the
- * operator console's (CONSOLE_SESSION_SECRET): the cookies have their own names and the sessions
+ * operator console's (src/http/session-forms.ts): the cookies have their own names and the sessions
  * their own table, so neither console's cookie opens the other.
  */
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
-import { configOf } from "../config.ts";
 import { directoryDatabase } from "../databases.ts";
-import { readForm } from "../http/html-pages.ts";
-import {
-	csrfTokenMatches,
-	csrfTokenOf,
-	newSessionId,
-	signSessionCookie,
-	verifySessionCookie,
-} from "../http/signed-session.ts";
+import { consoleSessionSecret, postedTokenMatches, sessionCookieOptions } from "../http/session-forms.ts";
+import { csrfTokenOf, newSessionId, signSessionCookie, verifySessionCookie } from "../http/signed-session.ts";
 import { closeSession, openSession, PARTNER_SESSION_HOURS, userOfSession } from "../partner-users/sessions.ts";
 import { partnerErrorPage } from "./pages.tsx";
 import type { PartnerConsoleEnv, SignedInPartnerEnv } from "./partner-env.ts";
@@ -26,15 +19,10 @@ import type { PartnerConsoleEnv, SignedInPartnerEnv } from "./partner-env.ts";
 export const PARTNER_SESSION_COOKIE = "partner_session";
 export const PARTNER_SIGN_IN_PATH = "/partner/sign-in";
 
-/** The secret, or null when the consoles are not configured. */
-export function partnerSessionSecret(env: Env): string | null {
-	return configOf(env).CONSOLE_SESSION_SECRET ?? null;
-}
-
 /** Every request: the user its cookie names, when the cookie is genuine and its session still stands; else null. */
 export const findPartnerSession = createMiddleware<PartnerConsoleEnv>(async (c, next) => {
 	c.set("viewer", null);
-	const secret = partnerSessionSecret(c.env);
+	const secret = consoleSessionSecret(c.env);
 	const cookie = getCookie(c, PARTNER_SESSION_COOKIE, "host");
 	if (secret !== null && cookie !== undefined) {
 		const now = new Date();
@@ -60,12 +48,8 @@ export const requirePartner = createMiddleware<SignedInPartnerEnv>(async (c, nex
 
 /** Form posts of a signed-in user must carry their session's `_csrf`; otherwise 403 and nothing changes. */
 export const requirePartnerCsrf = createMiddleware<SignedInPartnerEnv>(async (c, next) => {
-	const secret = partnerSessionSecret(c.env);
-	const submitted = (await readForm(c))._csrf;
 	const { sessionId, csrfToken } = c.var.signedIn;
-	const valid =
-		secret !== null && typeof submitted === "string" && (await csrfTokenMatches(secret, sessionId, submitted));
-	if (!valid) {
+	if (!(await postedTokenMatches(c, sessionId))) {
 		const message =
 			"This form is out of date or did not come from this console, so nothing was changed. Reload the page and try again.";
 		return partnerErrorPage(c, 403, message, csrfToken);
@@ -79,14 +63,8 @@ export async function startPartnerSession(c: Context, secret: string, userId: st
 	const sessionId = newSessionId();
 	const expiresAt = await openSession(directoryDatabase(c.env), sessionId, userId, now);
 	const expiresUnix = Math.floor(Date.parse(expiresAt) / 1000);
-	setCookie(c, PARTNER_SESSION_COOKIE, await signSessionCookie(secret, sessionId, expiresUnix), {
-		prefix: "host",
-		httpOnly: true,
-		secure: true,
-		sameSite: "Strict",
-		path: "/",
-		maxAge: PARTNER_SESSION_HOURS * 3600,
-	});
+	const value = await signSessionCookie(secret, sessionId, expiresUnix);
+	setCookie(c, PARTNER_SESSION_COOKIE, value, sessionCookieOptions(PARTNER_SESSION_HOURS * 3600));
 }
 
 /** Signs the user out of this browser: the stored session goes, so the cookie names nothing any more. */
@@ -96,11 +74,5 @@ export async function endPartnerSession(c: Context<SignedInPartnerEnv>): Promise
 }
 
 function clearCookie(c: Context): void {
-	deleteCookie(c, PARTNER_SESSION_COOKIE, {
-		prefix: "host",
-		httpOnly: true,
-		secure: true,
-		sameSite: "Strict",
-		path: "/",
-	});
+	deleteCookie(c, PARTNER_SESSION_COOKIE, sessionCookieOptions());
 }

@@ -1,4 +1,4 @@
-/** The sandbox's sample events: any event type, signed, marked as a sample, to the test endpoints that subscribe to it. */
+/** The sandbox's sample events of every event type, signed, marked as a sample, to the test endpoints that subscribe to it. */
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { SENT_EVENT_SCHEMAS, SENT_EVENT_TYPES } from "../../src/openapi/event-catalog.ts";
