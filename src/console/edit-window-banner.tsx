@@ -1,7 +1,8 @@
 /** The order page's notice that the partner's edit window is open, so the floor leaves the order for now. */
+
+import { formatTime } from "../http/format.ts";
 import { inEditWindow } from "../orders/edit-window.ts";
 import type { OrderRow } from "../orders/rows.ts";
-import { formatTime } from "./format.ts";
 
 /** "Not to be started before …" while the order's edit window is open at `now`; nothing after. */
 export function EditWindowBanner({ order, now }: { order: OrderRow; now: Date }) {

@@ -1,8 +1,8 @@
 import type { Child } from "hono/jsx";
 import { PageHead } from "../http/page-head.tsx";
 import type { OrderStatus } from "../orders/state-machine.ts";
+import { statusLabel } from "../orders/words.ts";
 import { dollarsText } from "../pricing/money.ts";
-import { statusLabel } from "./format.ts";
 
 /** The console's own name; it never shows the service's product name. */
 export const CONSOLE_NAME = "Production floor";

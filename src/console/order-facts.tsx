@@ -3,6 +3,7 @@
  * shipping method, the gift message, the tracking once shipped, and the hold while on hold.
  */
 
+import { formatTime } from "../http/format.ts";
 import type { OrderRow } from "../orders/rows.ts";
 import {
 	decidingHoldReason,
@@ -12,9 +13,9 @@ import {
 	releasable,
 	type Tracking,
 } from "../orders/state-machine.ts";
+import { holdReasonLabel } from "../orders/words.ts";
 import { AddressLines, AddressWarningList } from "../production/address.tsx";
 import type { OrderSheet, SheetItem } from "../production/order-sheet.ts";
-import { formatTime, holdReasonLabel } from "./format.ts";
 import { Amount, Dash } from "./layout.tsx";
 
 /** Whose order it is, in which mode, and when it came in. */

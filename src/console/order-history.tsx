@@ -1,6 +1,7 @@
 /** The order page's history: every move the order made, in order, who made it and the note it left. */
+
+import { formatTime } from "../http/format.ts";
 import type { OrderMoveRow } from "../orders/history.ts";
-import { formatTime } from "./format.ts";
 import { Dash } from "./layout.tsx";
 
 /** A row per move, in the order they were made. */

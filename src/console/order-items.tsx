@@ -6,10 +6,10 @@
 
 import { previewSize } from "../framed-previews/render.ts";
 import type { SpecLine } from "../framing/words.ts";
+import { bytesText } from "../http/format.ts";
 import { readStatus } from "../print-files/store.ts";
 import { thumbnailReasonWords, warningWords } from "../production/item-words.ts";
 import type { SheetItem } from "../production/order-sheet.ts";
-import { bytesText } from "./format.ts";
 import { Amount, Dash, WarningTags } from "./layout.tsx";
 
 /** An item's print file: its id (a download link once ready), format and size, and pixels; or the URL it will come from. */

@@ -29,7 +29,7 @@ import { isShipmentAction, SHIPMENT_DONE_MESSAGES, type ShipmentAction } from ".
 import { StartPanel } from "./start-panel.tsx";
 
 // The page's tests read file sizes through this module.
-export { bytesText } from "./format.ts";
+export { bytesText } from "../http/format.ts";
 
 /** What the order page shows besides the order: the last move's outcome, or why it did not happen. */
 export type OrderPageProps = {

@@ -3,10 +3,11 @@
  * button to mark one in transit delivered or returned; and, while units remain in production, the
  * form that records a shipment of the units chosen.
  */
+
+import { formatTime } from "../http/format.ts";
 import { fulfillmentOf, type ShipmentRow, unitsRemaining } from "../orders/shipments.ts";
 import type { OrderStatus } from "../orders/state-machine.ts";
 import type { SheetItem } from "../production/order-sheet.ts";
-import { formatTime } from "./format.ts";
 import { CsrfField, Dash } from "./layout.tsx";
 import { LabelFields } from "./order-moves.tsx";
 import { type InvalidShipmentForm, UNITS_FIELD_PREFIX } from "./shipment-forms.ts";

@@ -1,7 +1,8 @@
 import type { KeyMode } from "../accounts/scopes.ts";
 import { NAME_SEARCH_PARTNERS } from "../accounts/store.ts";
+import { formatTime } from "../http/format.ts";
 import { ORDER_STATUSES, type OrderStatus } from "../orders/state-machine.ts";
-import { formatTime, statusLabel } from "./format.ts";
+import { statusLabel } from "../orders/words.ts";
 import { Layout, StatusBadge, WarningTags } from "./layout.tsx";
 
 /** One row of the queue table. */

@@ -5,14 +5,15 @@ import { accountNames } from "../accounts/store.ts";
 import { directoryDatabase } from "../databases.ts";
 import { sizeText } from "../framing/words.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
+import { hoursSince } from "../http/format.ts";
 import { floorQueue } from "../orders/floor-queue.ts";
 import type { QueueQuery } from "../orders/queue-query.ts";
 import type { ItemRow, OrderRow } from "../orders/rows.ts";
 import { fulfillmentOf, type ShipmentRow } from "../orders/shipments.ts";
 import { ORDER_STATUSES, type OrderStatus } from "../orders/state-machine.ts";
+import { holdReasonLabel } from "../orders/words.ts";
 import { addressWarningWords } from "../production/address-words.ts";
 import { itemName, warningWords } from "../production/item-words.ts";
-import { holdReasonLabel, hoursSince } from "./format.ts";
 import { type QueueRow, type QueueSearch, queueHref } from "./queue-page.tsx";
 
 const QUEUE_PAGE_SIZE = 50;

@@ -3,9 +3,10 @@
  * has a Start production button (where a scan of its work ticket lands), and a started one says since
  * when. Before the partner's edit window has passed, EditWindowBanner says when it may start instead.
  */
+
+import { formatTime } from "../http/format.ts";
 import { inEditWindow } from "../orders/edit-window.ts";
 import type { OrderRow } from "../orders/rows.ts";
-import { formatTime } from "./format.ts";
 import { StartForm } from "./order-moves.tsx";
 
 /** The Start production panel of an order in production, or when it started; nothing in any other status. */

@@ -2,9 +2,10 @@
  * The service team's view of the money: every partner's month (opening, net, closing) with a link to
  * its entries and its CSV, and one partner's statement of any month.
  */
+
+import { formatTime } from "../http/format.ts";
 import type { Statement } from "../ledger/statement.ts";
 import { dollarsText } from "../pricing/money.ts";
-import { formatTime } from "./format.ts";
 import { Layout } from "./layout.tsx";
 
 /** A row of the overview: the partner and its month's balances. */

@@ -16,11 +16,13 @@ import { hashPassword, passwordProblem } from "../partner-users/password.ts";
 import { signIn } from "../partner-users/sign-in.ts";
 import { acceptInvitation, endSessionsBefore } from "../partner-users/store.ts";
 import { PAGE_SECURITY_HEADERS } from "../production/slip-page.ts";
-import { type ConsoleMode, HomePage, InvitationPage, partnerErrorPage, SignInPage } from "./pages.tsx";
+import { HomePage, InvitationPage, partnerErrorPage, SignInPage } from "./pages.tsx";
 import type { PartnerConsoleEnv } from "./partner-env.ts";
+import { modeOf } from "./scope.ts";
 import {
 	endPartnerSession,
 	findPartnerSession,
+	layoutViewerOf,
 	PARTNER_SIGN_IN_PATH,
 	requirePartner,
 	requirePartnerCsrf,
@@ -50,7 +52,7 @@ partnerConsoleRoutes.onError((error, c) => {
 			message: error.message,
 		});
 	}
-	return partnerErrorPage(c, apiError.status, apiError.message, c.get("viewer")?.csrfToken ?? null);
+	return partnerErrorPage(c, apiError.status, apiError.message, layoutViewerOf(c));
 });
 
 partnerConsoleRoutes.use("*", async (c, next) => {
@@ -103,8 +105,7 @@ partnerConsoleRoutes.post("/invitations/:token", async (c) => {
 partnerConsoleRoutes.get("/", requirePartner, async (c) => {
 	const { user, csrfToken } = c.var.signedIn;
 	const account = await findAccount(directoryDatabase(c.env), user.account_id);
-	const mode: ConsoleMode = c.req.query("mode") === "test" ? "test" : "live";
-	const props = { name: user.name, email: user.email, role: user.role, mode, csrfToken };
+	const props = { name: user.name, email: user.email, role: user.role, mode: modeOf(c), csrfToken };
 	return page(c, <HomePage {...props} accountName={account?.name ?? user.account_id} />);
 });
 
@@ -120,6 +121,4 @@ partnerConsoleRoutes.post("/sign-out-everywhere", requirePartner, requirePartner
 });
 
 // Last: every other path under /partner is a console 404 page.
-partnerConsoleRoutes.all("*", (c) =>
-	partnerErrorPage(c, 404, `There is no page at ${c.req.path}.`, c.get("viewer")?.csrfToken ?? null),
-);
+partnerConsoleRoutes.all("*", (c) => partnerErrorPage(c, 404, `There is no page at ${c.req.path}.`, layoutViewerOf(c)));

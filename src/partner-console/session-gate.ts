@@ -12,8 +12,10 @@ import { directoryDatabase } from "../databases.ts";
 import { consoleSessionSecret, postedTokenMatches, sessionCookieOptions } from "../http/session-forms.ts";
 import { csrfTokenOf, newSessionId, signSessionCookie, verifySessionCookie } from "../http/signed-session.ts";
 import { closeSession, openSession, PARTNER_SESSION_HOURS, userOfSession } from "../partner-users/sessions.ts";
+import type { LayoutViewer } from "./layout.tsx";
 import { partnerErrorPage } from "./pages.tsx";
 import type { PartnerConsoleEnv, SignedInPartnerEnv } from "./partner-env.ts";
+import { type PartnerAbility, ROLE_WORDS, roleCan } from "./permissions.ts";
 
 /** The cookie's name without its `__Host-` prefix. */
 export const PARTNER_SESSION_COOKIE = "partner_session";
@@ -48,14 +50,32 @@ export const requirePartner = createMiddleware<SignedInPartnerEnv>(async (c, nex
 
 /** Form posts of a signed-in user must carry their session's `_csrf`; otherwise 403 and nothing changes. */
 export const requirePartnerCsrf = createMiddleware<SignedInPartnerEnv>(async (c, next) => {
-	const { sessionId, csrfToken } = c.var.signedIn;
+	const { sessionId, csrfToken, user } = c.var.signedIn;
 	if (!(await postedTokenMatches(c, sessionId))) {
 		const message =
 			"This form is out of date or did not come from this console, so nothing was changed. Reload the page and try again.";
-		return partnerErrorPage(c, 403, message, csrfToken);
+		return partnerErrorPage(c, 403, message, { csrfToken, role: user.role });
 	}
 	await next();
 });
+
+/** Pages and forms that need `ability`: a role without it gets a 403 page, and nothing changes. */
+export function requireAbility(ability: PartnerAbility) {
+	return createMiddleware<SignedInPartnerEnv>(async (c, next) => {
+		const { user, csrfToken } = c.var.signedIn;
+		if (!roleCan(user.role, ability)) {
+			const message = `Your role cannot do this. ${ROLE_WORDS[user.role]}. Ask your account's owner.`;
+			return partnerErrorPage(c, 403, message, { csrfToken, role: user.role });
+		}
+		await next();
+	});
+}
+
+/** The signed-in user as the page frame needs them (their form token and role), or null. */
+export function layoutViewerOf(c: Context<PartnerConsoleEnv>): LayoutViewer | null {
+	const viewer = c.get("viewer");
+	return viewer === null ? null : { csrfToken: viewer.csrfToken, role: viewer.user.role };
+}
 
 /** Opens a session for `userId` and gives the browser its signed cookie. */
 export async function startPartnerSession(c: Context, secret: string, userId: string): Promise<void> {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { formatTime, statusLabel } from "../../src/console/format.ts";
 import { CONSOLE_MOVES, isConsoleMove, moveFromForm, movesAllowedFrom } from "../../src/console/move-forms.ts";
+import { formatTime } from "../../src/http/format.ts";
 import { HOLD_CLEARED_BY, HOLD_REASONS, ORDER_STATUSES, TRANSITIONS } from "../../src/orders/state-machine.ts";
+import { statusLabel } from "../../src/orders/words.ts";
 
 describe("movesAllowedFrom", () => {
 	it("offers exactly the operator moves the transition table allows from each status", () => {

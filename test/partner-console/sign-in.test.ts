@@ -3,63 +3,11 @@
  * sign-in opens a session (a signed `__Host-` cookie), wrong and unknown answers read alike, forms need
  * their token, and sign-out here, everywhere, or a revocation ends sessions at once.
  */
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { inviteUser, revokeUser } from "../../src/partner-users/store.ts";
 import { createPartner } from "../helpers.ts";
-
-const ORIGIN = "https://api.test";
-const COOKIE = "__Host-partner_session";
-const PASSWORD = "a harbour at dusk";
-
-function request(path: string, init: RequestInit & { cookie?: string } = {}): Promise<Response> {
-	const { cookie, ...rest } = init;
-	const headers = new Headers(rest.headers);
-	if (cookie !== undefined) headers.set("Cookie", `${COOKIE}=${cookie}`);
-	return exports.default.fetch(new Request(`${ORIGIN}${path}`, { ...rest, headers, redirect: "manual" }));
-}
-
-function post(path: string, fields: Record<string, string>, cookie?: string, headers: Record<string, string> = {}) {
-	return request(path, {
-		method: "POST",
-		body: new URLSearchParams(fields).toString(),
-		headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
-		...(cookie === undefined ? {} : { cookie }),
-	});
-}
-
-function cookieOf(response: Response): string | null {
-	for (const header of response.headers.getSetCookie()) {
-		const [pair] = header.split(";");
-		if (pair?.startsWith(`${COOKIE}=`)) return pair.slice(COOKIE.length + 1);
-	}
-	return null;
-}
-
-/** The form token on a page. */
-function csrfOf(html: string): string {
-	return /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
-}
-
-/** A user invited to a fresh account, who set their password from the link, and a signed-in cookie. */
-async function signedInUser() {
-	const partner = await createPartner("Harbour Museum Store");
-	const email = `maya.${crypto.randomUUID().slice(0, 8)}@harbour.example`;
-	const invited = await inviteUser(
-		env.DB,
-		{ accountId: partner.account.id, email, name: "Maya", role: "support" },
-		new Date(),
-	);
-	if (!invited.ok) throw new Error(invited.message);
-	const set = await post(`/partner/invitations/${invited.token}`, { password: PASSWORD, confirm: PASSWORD });
-	expect(set.status).toBe(303);
-	expect(set.headers.get("Location")).toBe("/partner/sign-in?password=set");
-	const signedIn = await post("/partner/sign-in", { email, password: PASSWORD });
-	expect(signedIn.status).toBe(303);
-	const cookie = cookieOf(signedIn);
-	if (cookie === null) throw new Error("no session cookie");
-	return { partner, email, cookie, userId: invited.user.id, token: invited.token };
-}
+import { COOKIE, cookieOf, csrfOf, PASSWORD, post, request, signedInUser } from "./console-client.ts";
 
 describe("partner console sign-in", () => {
 	it("an invitation sets the password once; sign-in then opens a Secure, HttpOnly, SameSite=Strict session showing the account", async () => {
