@@ -42,8 +42,26 @@ const MAY_USE = {
 		"pricing",
 		"framing",
 	],
-	// The partner console signs in the account's people and shows their account.
-	"partner-console": ["partner-users", "accounts", "production"],
+	// The partner console signs in the account's people and lets them do what the API does, through the
+	// same functions: orders, claims, statements, keys and webhooks, the brand and its slip, print files.
+	"partner-console": [
+		"partner-users",
+		"accounts",
+		"production",
+		"framed-previews",
+		"claims",
+		"orders",
+		"ledger",
+		"quotes",
+		"branding",
+		"pricing",
+		"webhooks",
+		"print-files",
+		"catalog",
+		"access",
+		"addresses",
+		"framing",
+	],
 	// The document also describes the webhooks the service sends: each event's body is the schema of the
 	// capability that owns the event (orders', claims'), the headers that sign it the webhooks folder's.
 	// Each operation that honours the Idempotency-Key header documents the replay's header (idempotency's).
