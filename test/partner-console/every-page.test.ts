@@ -1,0 +1,77 @@
+/**
+ * Rules that hold on every page and form of the partner console, checked over its routes as the
+ * router lists them (so a page added later is covered without being named here): a form without its
+ * token or with a forged one changes nothing, a viewer can change nothing, a revoked user's next
+ * request finds them signed out, and the pages a user opens without an id are small, marked as test
+ * data in test mode, and never show a bare ISO timestamp.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { partnerConsoleRoutes } from "../../src/partner-console/routes.tsx";
+import { revokeUser } from "../../src/partner-users/store.ts";
+import { post, signedInUser } from "./console-client.ts";
+
+/** The forms anyone may post, signed in or not: the door itself. */
+const DOOR = new Set(["/sign-in", "/invitations/:token", "/sign-out", "/sign-out-everywhere"]);
+
+/** The router's paths for `method`, once each, without the catch-all. */
+function pathsOf(method: string): string[] {
+	const paths = partnerConsoleRoutes.routes
+		.filter((route) => route.method === method && !route.path.includes("*"))
+		.map((route) => route.path);
+	return [...new Set(paths)];
+}
+
+/** A path with each `:param` filled by a made-up id (the checks under test come before any lookup). */
+function filled(path: string): string {
+	return `/partner${path.replace(/:[a-z_]+/gi, "id_made_up_0001")}`.replace(/\/$/, "");
+}
+
+const FORMS = pathsOf("POST").filter((path) => !DOOR.has(path));
+const PAGES = pathsOf("GET").filter((path) => !path.includes(":") && !DOOR.has(path));
+
+/** An ISO 8601 timestamp in the page's text (not inside an attribute such as `datetime`). */
+const BARE_ISO = />[^<]*\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+describe("every partner console form and page", () => {
+	it("has forms to check beyond the door", () => {
+		expect(FORMS.length + PAGES.length).toBeGreaterThan(0);
+	});
+
+	it.each(FORMS)("POST %s without the form token, or with a forged one, is refused (403)", async (path) => {
+		const owner = await signedInUser("owner");
+		expect((await post(filled(path), {}, owner.cookie)).status).toBe(403);
+		expect((await post(filled(path), { _csrf: `${owner.csrf.slice(0, -2)}xx` }, owner.cookie)).status).toBe(403);
+	});
+
+	it.each(FORMS)("POST %s by a viewer, with a good token, is refused (403): a viewer changes nothing", async (path) => {
+		const viewer = await signedInUser("viewer");
+		const response = await viewer.post(filled(path));
+		expect(response.status).toBe(403);
+		expect(await response.text()).toContain("Your role cannot do this");
+	});
+
+	it.each(PAGES)("GET %s after the user is revoked finds them signed out at once", async (path) => {
+		const owner = await signedInUser("owner");
+		expect((await owner.get(filled(path))).status).toBe(200);
+		await revokeUser(env.DB, owner.partner.account.id, owner.userId, new Date());
+		const after = await owner.get(filled(path));
+		expect(after.status).toBe(303);
+		expect(after.headers.get("Location")).toBe("/partner/sign-in");
+	});
+
+	it.each(PAGES)(
+		"GET %s is under 100 kB, marks test data in test mode, and shows no bare ISO timestamp",
+		async (path) => {
+			const owner = await signedInUser("owner");
+			for (const mode of ["live", "test"] as const) {
+				const response = await owner.get(`${filled(path)}${mode === "test" ? "?mode=test" : ""}`);
+				expect(response.status).toBe(200);
+				const html = await response.text();
+				expect(new TextEncoder().encode(html).length).toBeLessThan(100_000);
+				expect(html.includes("Test data: nothing on these pages is a real order or charge.")).toBe(mode === "test");
+				expect(html).not.toMatch(BARE_ISO);
+			}
+		},
+	);
+});
