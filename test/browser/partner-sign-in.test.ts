@@ -55,7 +55,7 @@ describe.each(PARTNER_WIDTHS)("the partner console's front door at %i px", (widt
 			]);
 			await expectAccessible(page);
 			await expectUnderPageBudget(page);
-			expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+			expect(await page.locator("html").evaluate((root) => root.scrollWidth)).toBeLessThanOrEqual(width);
 			await page.getByRole("link", { name: "Test data" }).click();
 			expect(await page.getByRole("note").textContent()).toBe(
 				"Test data: nothing on these pages is a real order or charge.",
