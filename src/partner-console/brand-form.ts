@@ -29,7 +29,7 @@ const FIELD_CAP = 2000;
 /** What the form held, as typed: shown again when it is refused. */
 export type BrandFormValues = Record<string, string>;
 
-/** The form's typed values (files left out), each trimmed of nothing and capped. */
+/** The form's typed values as typed (files left out), each capped at FIELD_CAP characters. */
 export function brandFormValues(form: BodyData): BrandFormValues {
 	const values: BrandFormValues = {};
 	const names = [...PROFILE_FIELDS, ...RETURN_ADDRESS_FIELDS.map(({ name }) => `return_${name}`)];
