@@ -137,6 +137,11 @@ export const ERROR_CODES = {
 		type: "conflict",
 		action: "This email already has a console user (a user belongs to one account): invite another address.",
 	},
+	partner_user_revoke_refused: {
+		type: "conflict",
+		action:
+			"An owner cannot revoke themself, and an account keeps at least one owner: another owner revokes you, and the last owner stays until another is invited.",
+	},
 	sandbox_no_endpoint: {
 		type: "conflict",
 		action:

@@ -12,11 +12,7 @@ import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses, okOrThrow } from "../http/errors.ts";
 import { InvitedUserSchema, InviteUserBody, PartnerUserSchema, toPartnerUser } from "../partner-users/schema.ts";
 import { findUser, inviteUser, revokeUser, usersOfAccount } from "../partner-users/store.ts";
-
-/** Where an invitation's link points: the console's page that sets the password, on this origin. */
-export function invitationUrl(origin: string, token: string): string {
-	return `${origin}/partner/invitations/${token}`;
-}
+import { invitationUrl } from "../partner-users/users.ts";
 
 const UserParams = z.object({
 	id: z.string().openapi({ param: { name: "id", in: "path" }, example: "acct_7Hd2" }),

@@ -2,17 +2,10 @@ import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { databaseOf } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
-import { ApiError, errorResponses, refusalError } from "../http/errors.ts";
-import { expiredSinceChecked } from "../print-files/retention.ts";
-import { logoProblem } from "./logo.ts";
+import { ApiError, errorResponses, okOrThrow } from "../http/errors.ts";
+import { saveBrandProfile } from "./brand-profile.ts";
 import { BrandProfileBody, BrandProfileSchema } from "./schema.ts";
-import {
-	type BrandProfileRow,
-	deleteBrandProfile,
-	findBrandProfile,
-	putBrandProfile,
-	toBrandProfile,
-} from "./store.ts";
+import { deleteBrandProfile, findBrandProfile, toBrandProfile } from "./store.ts";
 
 /** The 404's message: the profile is the key's mode's, so the other mode's may exist. */
 function noProfile(mode: string): string {
@@ -48,23 +41,6 @@ const deleteBranding = protectedRoute("orders:write", {
 	responses: { 204: { description: "Removed." }, ...errorResponses(404) },
 });
 
-/**
- * putBrandProfile, with the logo's expiry between its check and the write (the database refuses the
- * write) as the same 422 as an expired logo found by the check.
- */
-async function writeBrandProfile(...args: Parameters<typeof putBrandProfile>): Promise<BrandProfileRow> {
-	try {
-		return await putBrandProfile(...args);
-	} catch (error) {
-		const [db, row] = args;
-		const logo = row.logo_print_file_id;
-		const uses = logo === null ? [] : [{ fileId: logo, field: "logo_print_file_id" }];
-		const expired = await expiredSinceChecked(db, row.account_id, uses);
-		if (expired === null) throw error;
-		throw refusalError(expired);
-	}
-}
-
 /** `GET`, `PUT` and `DELETE /v1/branding`: one profile per account and mode, the key's. */
 export const brandingRoutes = createApp<AuthedEnv>()
 	.openapi(getBranding, async (c) => {
@@ -74,29 +50,8 @@ export const brandingRoutes = createApp<AuthedEnv>()
 		return c.json(toBrandProfile(row), 200);
 	})
 	.openapi(putBranding, async (c) => {
-		const input = c.req.valid("json");
-		const accountId = c.var.principal.accountId;
-		const logoId = input.logo_print_file_id ?? null;
-		if (logoId !== null) {
-			const problem = await logoProblem(c.env, accountId, logoId);
-			if (problem !== null)
-				throw new ApiError(problem.code, `logo_print_file_id ${problem.message}.`, "logo_print_file_id");
-		}
-		const row = await writeBrandProfile(
-			databaseOf(c.env, c.var.principal.accountId),
-			{
-				account_id: accountId,
-				mode: c.var.principal.mode,
-				brand_name: input.brand_name,
-				return_address: input.return_address == null ? null : JSON.stringify(input.return_address),
-				support_email: input.support_email ?? null,
-				support_url: input.support_url ?? null,
-				packing_slip_message: input.packing_slip_message ?? null,
-				logo_print_file_id: logoId,
-			},
-			new Date(),
-		);
-		return c.json(toBrandProfile(row), 200);
+		const saved = okOrThrow(await saveBrandProfile(c.env, c.var.principal, c.req.valid("json")));
+		return c.json(toBrandProfile(saved.profile), 200);
 	})
 	.openapi(deleteBranding, async (c) => {
 		const { principal } = c.var;

@@ -16,8 +16,10 @@ import { hashPassword, passwordProblem } from "../partner-users/password.ts";
 import { signIn } from "../partner-users/sign-in.ts";
 import { acceptInvitation, endSessionsBefore } from "../partner-users/store.ts";
 import { PAGE_SECURITY_HEADERS } from "../production/slip-page.ts";
+import { partnerBrandRoutes } from "./brand-routes.tsx";
 import { HomePage, InvitationPage, partnerErrorPage, SignInPage } from "./pages.tsx";
 import type { PartnerConsoleEnv } from "./partner-env.ts";
+import { partnerPeopleRoutes } from "./people-routes.tsx";
 import { modeOf } from "./scope.ts";
 import {
 	endPartnerSession,
@@ -119,6 +121,9 @@ partnerConsoleRoutes.post("/sign-out-everywhere", requirePartner, requirePartner
 	await endPartnerSession(c);
 	return c.redirect(PARTNER_SIGN_IN_PATH, 303);
 });
+
+partnerConsoleRoutes.route("/brand", partnerBrandRoutes);
+partnerConsoleRoutes.route("/people", partnerPeopleRoutes);
 
 // Last: every other path under /partner is a console 404 page.
 partnerConsoleRoutes.all("*", (c) => partnerErrorPage(c, 404, `There is no page at ${c.req.path}.`, layoutViewerOf(c)));

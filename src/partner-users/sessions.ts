@@ -42,3 +42,18 @@ export function userOfSession(db: D1Database, id: string, now: Date): Promise<Pa
 export async function closeSession(db: D1Database, id: string): Promise<void> {
 	await db.prepare("DELETE FROM partner_sessions WHERE id = ?1").bind(id).run();
 }
+
+/**
+ * When each user of `accountId` last signed in, by user id, as far as the kept sessions tell: a session
+ * is kept until it is signed out or expires, so a user with none has no time here.
+ */
+export async function lastSignInsOf(db: D1Database, accountId: string): Promise<Map<string, string>> {
+	const { results } = await db
+		.prepare(
+			`SELECT s.user_id, MAX(s.created_at) AS signed_in_at FROM partner_sessions s
+			   JOIN partner_users u ON u.id = s.user_id WHERE u.account_id = ?1 GROUP BY s.user_id`,
+		)
+		.bind(accountId)
+		.all<{ user_id: string; signed_in_at: string }>();
+	return new Map(results.map((row) => [row.user_id, row.signed_in_at]));
+}

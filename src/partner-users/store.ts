@@ -5,7 +5,7 @@
  * wrong passwords, revoke a user, and end every session of theirs at once.
  */
 import { sha256Hex } from "../ids.ts";
-import { type Refusal, refusalOf } from "../problem.ts";
+import { type Refusal, refusal, refusalOf } from "../problem.ts";
 import { afterFailure, type FailureState } from "./lockout.ts";
 import { normalEmail, type PartnerRole, type PartnerUserRow, planInvitation, userExists } from "./users.ts";
 
@@ -115,6 +115,40 @@ export async function revokeUser(db: D1Database, accountId: string, userId: stri
 		.bind(accountId, userId, at)
 		.run();
 	return result.meta.changes > 0;
+}
+
+/**
+ * Revokes `userId` at the request of `actor`, one of the account's owners (the partner console's people
+ * page), as revokeUser does; refused when the user is not of the actor's account (`partner_user_not_found`),
+ * is the actor (an owner cannot lock themself out), or is the account's last owner not revoked. The
+ * check and the write are one statement, so two owners revoking each other at once leave one standing.
+ */
+export async function revokeTeammate(
+	db: D1Database,
+	actor: Pick<PartnerUserRow, "id" | "account_id">,
+	userId: string,
+	now: Date,
+): Promise<{ ok: true } | Refusal> {
+	const at = now.toISOString();
+	const result = await db
+		.prepare(
+			`UPDATE partner_users SET revoked_at = COALESCE(revoked_at, ?3), sessions_valid_after = ?3
+			  WHERE id = ?2 AND account_id = ?1 AND id <> ?4
+			    AND (role <> 'owner' OR EXISTS (SELECT 1 FROM partner_users o
+			          WHERE o.account_id = ?1 AND o.role = 'owner' AND o.revoked_at IS NULL AND o.id <> ?2))`,
+		)
+		.bind(actor.account_id, userId, at, actor.id)
+		.run();
+	if (result.meta.changes > 0) return { ok: true };
+	const user = await findUser(db, userId);
+	if (user === null || user.account_id !== actor.account_id) {
+		return refusal("partner_user_not_found", "user_id", `This account has no user ${userId}.`);
+	}
+	const why =
+		user.id === actor.id
+			? "You cannot revoke yourself: another owner can."
+			: `${user.name} is the account's last owner: invite another owner first, so the account keeps one.`;
+	return refusal("partner_user_revoke_refused", "user_id", why);
 }
 
 /** Ends every session of a user begun before `now` ("sign out everywhere"). */

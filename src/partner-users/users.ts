@@ -5,7 +5,7 @@
  */
 import { newId, randomBase62, sha256Hex } from "../ids.ts";
 import { type Refusal, refusal } from "../problem.ts";
-import type { FailureState } from "./lockout.ts";
+import { type FailureState, lockedAt } from "./lockout.ts";
 
 /** What a partner user may do: owners everything, developers keys and webhooks, support orders and claims, viewers read. */
 export const PARTNER_ROLES = ["owner", "developer", "support", "viewer"] as const;
@@ -24,6 +24,21 @@ export type PartnerUserRow = FailureState & {
 	revoked_at: string | null;
 	sessions_valid_after: string | null;
 };
+
+/** Where a user stands: invited (no password yet), active, locked out for now by wrong passwords, or revoked. */
+export type PartnerUserStanding = "invited" | "active" | "locked" | "revoked";
+
+/** Where `user` stands at `now`. */
+export function standingOf(user: PartnerUserRow, now: Date): PartnerUserStanding {
+	if (user.revoked_at !== null) return "revoked";
+	if (user.password_hash === null) return "invited";
+	return lockedAt(user, now) ? "locked" : "active";
+}
+
+/** Where an invitation's link points: the console's page that sets the password, on this origin. */
+export function invitationUrl(origin: string, token: string): string {
+	return `${origin}/partner/invitations/${token}`;
+}
 
 /** How long an invitation link works. */
 export const INVITATION_DAYS = 7;

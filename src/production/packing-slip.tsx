@@ -3,7 +3,7 @@ import type { ShipToWarning } from "../addresses/ship-to-warnings.ts";
 import { sizeText } from "../framing/words.ts";
 import { PageHead } from "../http/page-head.tsx";
 import { AddressLines, AddressWarningList } from "./address.tsx";
-import type { OrderSheet } from "./order-sheet.ts";
+import type { OrderSheet, SheetItem } from "./order-sheet.ts";
 
 /** Paper sizes a slip can be forced to; without one the printer's own paper is used. */
 export const PAPER_SIZES = ["letter", "a4"] as const;
@@ -14,8 +14,26 @@ export function isPaperSize(value: string): value is PaperSize {
 	return (PAPER_SIZES as readonly string[]).includes(value);
 }
 
-/** What a slip prints: the order's sheet and, when the partner has one, their logo as a data: URL. */
-export type PackingSlipProps = { sheet: OrderSheet; logoDataUrl: string | null; paper: PaperSize | null };
+/**
+ * What of an order a slip prints: the order's sheet has it all, and a brand page's sample slip makes
+ * one up. Nothing about money or the floor's work: the slip is the buyer's.
+ */
+export type SlipContent = {
+	order: Pick<OrderSheet["order"], "external_id" | "created_at" | "gift_message" | "ship_to_warnings">;
+	brand: OrderSheet["brand"];
+	shipTo: OrderSheet["shipTo"];
+	returnAddress: OrderSheet["returnAddress"];
+	items: Pick<SheetItem, "position" | "widthIn" | "heightIn" | "frame" | "mat" | "quantity">[];
+};
+
+/** What a slip prints: the order's content and, when the partner has one, their logo as a data: URL. */
+export type PackingSlipProps = {
+	sheet: SlipContent;
+	logoDataUrl: string | null;
+	paper: PaperSize | null;
+	/** A line for whoever looks at the slip on screen (a sample's "this is a sample"), never printed. */
+	screenNotice?: string;
+};
 
 /**
  * The content is laid out for the narrower and shorter of the two papers (A4 is narrower, Letter
@@ -96,7 +114,7 @@ function ShipToBlock({ shipTo }: { shipTo: ShipTo }) {
  * The packing slip: a complete, printable HTML page. It carries the partner's brand when the
  * partner has a profile and no brand at all otherwise; nothing on it names the fulfilment service.
  */
-export function PackingSlip({ sheet, logoDataUrl, paper }: PackingSlipProps) {
+export function PackingSlip({ sheet, logoDataUrl, paper, screenNotice }: PackingSlipProps) {
 	const { order, brand, items } = sheet;
 	const title = `${brand === null ? "" : `${brand.brand_name} · `}Packing slip ${order.external_id}`;
 	const support = brand === null ? [] : [brand.support_email, brand.support_url].filter((value) => value !== null);
@@ -105,6 +123,11 @@ export function PackingSlip({ sheet, logoDataUrl, paper }: PackingSlipProps) {
 			<PageHead title={title} css={slipCss(paper)} />
 			<body>
 				<main class="slip">
+					{screenNotice === undefined ? null : (
+						<p class="screen-only" role="note">
+							{screenNotice}
+						</p>
+					)}
 					<AddressWarningsNotice warnings={order.ship_to_warnings} />
 					<header>
 						<div class="brand">

@@ -1,6 +1,6 @@
 import { logoDataUrl } from "../branding/logo.ts";
 import type { OrderSheet } from "./order-sheet.ts";
-import { PackingSlip, type PaperSize } from "./packing-slip.tsx";
+import { PackingSlip, type PaperSize, type SlipContent } from "./packing-slip.tsx";
 
 /**
  * Headers of every page the floor prints or works from: nothing runs, nothing loads from elsewhere
@@ -25,10 +25,23 @@ export const OWN_IMAGES_POLICY = (PAGE_SECURITY_HEADERS["Content-Security-Policy
 );
 
 /** The packing slip of an order's sheet as a complete HTML document. */
-export async function renderPackingSlip(env: Env, sheet: OrderSheet, paper: PaperSize | null): Promise<string> {
-	const logoId = sheet.brand?.logo_print_file_id ?? null;
-	// The brand profile is the order's own account's, and so is the logo: looked up by that account only.
-	const logo = logoId === null ? null : await logoDataUrl(env, sheet.order.account_id, logoId);
-	const page = await PackingSlip({ sheet, logoDataUrl: logo, paper }).toString();
+export function renderPackingSlip(env: Env, sheet: OrderSheet, paper: PaperSize | null): Promise<string> {
+	return renderSlip(env, sheet.order.account_id, sheet, paper);
+}
+
+/**
+ * A slip of `accountId` as a complete HTML document. The brand profile is that account's, and so is the
+ * logo: looked up by that account only.
+ */
+export async function renderSlip(
+	env: Env,
+	accountId: string,
+	content: SlipContent,
+	paper: PaperSize | null,
+	screenNotice?: string,
+): Promise<string> {
+	const logoId = content.brand?.logo_print_file_id ?? null;
+	const logo = logoId === null ? null : await logoDataUrl(env, accountId, logoId);
+	const page = await PackingSlip({ sheet: content, logoDataUrl: logo, paper, screenNotice }).toString();
 	return `<!doctype html>${page}`;
 }
