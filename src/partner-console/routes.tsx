@@ -17,6 +17,7 @@ import { signIn } from "../partner-users/sign-in.ts";
 import { acceptInvitation, endSessionsBefore } from "../partner-users/store.ts";
 import { PAGE_SECURITY_HEADERS } from "../production/slip-page.ts";
 import { partnerClaimRoutes } from "./claim-routes.tsx";
+import { partnerMoneyRoutes } from "./money-routes.tsx";
 import { HomePage, InvitationPage, partnerErrorPage, SignInPage } from "./pages.tsx";
 import type { PartnerConsoleEnv } from "./partner-env.ts";
 import { modeOf } from "./scope.ts";
@@ -122,6 +123,7 @@ partnerConsoleRoutes.post("/sign-out-everywhere", requirePartner, requirePartner
 });
 
 partnerConsoleRoutes.route("/claims", partnerClaimRoutes);
+partnerConsoleRoutes.route("/money", partnerMoneyRoutes);
 
 // Last: every other path under /partner is a console 404 page.
 partnerConsoleRoutes.all("*", (c) => partnerErrorPage(c, 404, `There is no page at ${c.req.path}.`, layoutViewerOf(c)));
