@@ -209,13 +209,14 @@ export function claimRequestOf(
 
 /**
  * A refusal of the claim's rules in the form's words: the entry it names (`items[0].quantity`,
- * `photo_file_ids[1]`) as the item or photo, and the reasons and items the message names by their
- * words, not their codes.
+ * `photo_file_ids[1]`) as the item or photo, and the reasons, items and photos the message names by
+ * their words, not their ids.
  */
 export function refusalInWords(
 	refused: Refusal,
 	order: StoredOrder,
 	claimed: ReadonlyArray<{ item_id: string }>,
+	photoIds: ReadonlyArray<string>,
 ): string {
 	const names = itemNames(order);
 	const field = refused.field ?? "";
@@ -233,5 +234,6 @@ export function refusalInWords(
 	let message = refused.message;
 	for (const reason of CLAIM_REASONS) message = message.replaceAll(reason, `“${REASON_WORDS[reason]}”`);
 	for (const [id, name] of names) message = message.replaceAll(id, name);
+	for (const id of photoIds) message = message.replaceAll(id, "this photo");
 	return `${where}${message}`;
 }

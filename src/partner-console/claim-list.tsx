@@ -16,7 +16,9 @@ export const CLAIM_BADGE: Readonly<Record<Claim["status"], string>> = {
 	rejected: "badge failed",
 };
 
-const LIST_CSS = "table.claims a { overflow-wrap: anywhere; } .file-claim input { max-width: 22rem; }";
+/** On a phone each claim is a card: one line per column, its heading before it. */
+const LIST_CSS =
+	"table.claims a { overflow-wrap: anywhere; } .file-claim input { max-width: 22rem; } @media (max-width: 40rem) { table.claims, table.claims tbody { display: block; } table.claims thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); } table.claims tr { display: block; padding: .5rem 0; border-bottom: 1px solid var(--line); } table.claims td { display: grid; grid-template-columns: 5.5rem 1fr; gap: .75rem; border: 0; padding: .2rem .6rem; text-align: left; } table.claims td::before { content: attr(data-label); color: var(--muted); font-size: .9rem; } }";
 
 /** The units a claim names, all items together. */
 export function unitCount(claim: Claim): number {
@@ -36,7 +38,6 @@ export function ClaimListPage(props: {
 	return (
 		<PartnerLayout title="Claims" viewer={props.viewer} mode={mode} section="claims" css={LIST_CSS}>
 			<h1>Claims</h1>
-			{props.canFile ? <FileClaimForm mode={mode} /> : null}
 			{props.claims.length === 0 ? (
 				<p class="panel muted">No claims {props.firstHref === null ? "yet" : "on this page"}.</p>
 			) : (
@@ -58,22 +59,24 @@ export function ClaimListPage(props: {
 						<tbody>
 							{props.claims.map((claim) => (
 								<tr>
-									<td>
+									<td data-label="Claim">
 										<a class="mono" href={withMode(`/partner/claims/${claim.id}`, mode)}>
 											{claim.id}
 										</a>
 									</td>
-									<td>
+									<td data-label="Status">
 										<span class={CLAIM_BADGE[claim.status]}>{CLAIM_STATUS_WORDS[claim.status]}</span>
 									</td>
-									<td>{REASON_WORDS[claim.reason]}</td>
-									<td class="num">{unitCount(claim)}</td>
-									<td>
+									<td data-label="Reason">{REASON_WORDS[claim.reason]}</td>
+									<td data-label="Units" class="num">
+										{unitCount(claim)}
+									</td>
+									<td data-label="Order">
 										<a class="mono" href={withMode(`/partner/orders/${claim.order_id}`, mode)}>
 											{claim.order_id}
 										</a>
 									</td>
-									<td>{formatTime(claim.created_at)}</td>
+									<td data-label="Filed">{formatTime(claim.created_at)}</td>
 								</tr>
 							))}
 						</tbody>
@@ -86,6 +89,7 @@ export function ClaimListPage(props: {
 					{props.nextHref === null ? null : <a href={props.nextHref}>Next page</a>}
 				</nav>
 			)}
+			{props.canFile ? <FileClaimForm mode={mode} /> : null}
 		</PartnerLayout>
 	);
 }

@@ -131,7 +131,7 @@ partnerClaimRoutes.post("/new", requirePartner, requireAbility("act_on_orders"),
 	const input = { ...request.input, photo_file_ids: photoIds };
 	const made = await createClaim(c.env, owner, order.order.id, input, new Date());
 	if (!made.ok) {
-		return claimForm(c, order, values, refusalInWords(made, order, input.items), refusalStatus(made));
+		return claimForm(c, order, values, refusalInWords(made, order, input.items, photoIds), refusalStatus(made));
 	}
 	// The claim and its event are stored; handing the event over need not hold up the answer.
 	c.executionCtx.waitUntil(deliverSoon(c.env, made.deliveries));

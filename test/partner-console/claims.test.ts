@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { Claim } from "../../src/claims/schema.ts";
 import { damagedBody, deliveredOrder, postClaimOk, shippedOrder } from "../claims/claim-helpers.ts";
 import { api, send } from "../helpers.ts";
+import { buildTiff } from "../imaging/fixtures/tiff.ts";
 import { eventTypes } from "../orders/order-helpers.ts";
 import { smallPng } from "../print-files/upload-helpers.ts";
 import { post, postMultipart, signedInUser } from "./console-client.ts";
@@ -212,6 +213,19 @@ describe("filing a claim", () => {
 		);
 		expect(many.status).toBe(422);
 		expect(await many.text()).toContain("has 2 shipped units not already in an open or approved claim; 3 claimed");
+		expect(await apiClaims(key)).toEqual([]);
+	});
+
+	it("refuses a TIFF photo as the API does (photos are JPEG or PNG), naming the photo by its place, not its id", async () => {
+		const { key, order, itemId, user } = await deliveredWithUser("owner");
+		const form = claimForm(itemId, "1", "damaged_in_transit", []);
+		const tiff = buildTiff({ order: "II", ifdAt: "start", layout: "strips", width: 32, height: 32 });
+		form.append("photos", new File([tiff], "scan.tif", { type: "image/tiff" }));
+		const response = await user.upload(`/partner/claims/new?order=${order.id}`, form);
+		expect(response.status).toBe(422);
+		const html = await response.text();
+		expect(html).toContain("Photo 1: this photo is a TIFF file; photos are JPEG or PNG");
+		expect(html).not.toContain("pf_");
 		expect(await apiClaims(key)).toEqual([]);
 	});
 
