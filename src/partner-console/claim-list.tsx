@@ -18,7 +18,7 @@ export const CLAIM_BADGE: Readonly<Record<Claim["status"], string>> = {
 
 /** On a phone each claim is a card: one line per column, its heading before it. */
 const LIST_CSS =
-	"table.claims a { overflow-wrap: anywhere; } .file-claim input { max-width: 22rem; } @media (max-width: 40rem) { table.claims, table.claims tbody { display: block; } table.claims thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); } table.claims tr { display: block; padding: .5rem 0; border-bottom: 1px solid var(--line); } table.claims td { display: grid; grid-template-columns: 5.5rem 1fr; gap: .75rem; border: 0; padding: .2rem .6rem; text-align: left; } table.claims td::before { content: attr(data-label); color: var(--muted); font-size: .9rem; } }";
+	"table.claims a { overflow-wrap: anywhere; } .table-wrap { margin-bottom: 1.25rem; } .file-claim input { max-width: 22rem; } @media (max-width: 40rem) { table.claims, table.claims tbody { display: block; } table.claims caption { display: block; text-align: left; padding: 0 .6rem; } table.claims thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); } table.claims tr { display: block; padding: .5rem 0; border-bottom: 1px solid var(--line); } table.claims td { display: grid; grid-template-columns: 5.5rem 1fr; gap: .75rem; border: 0; padding: .2rem .6rem; text-align: left; } table.claims td::before { content: attr(data-label); color: var(--muted); font-size: .9rem; } }";
 
 /** The units a claim names, all items together. */
 export function unitCount(claim: Claim): number {
