@@ -3,16 +3,9 @@
  * photos shown inline, the order and the shipments its units left in, and the approve and reject forms.
  */
 import type { Claim, ClaimStatus } from "../claims/schema.ts";
+import { REASON_WORDS } from "../claims/words.ts";
 import type { OrderSheet } from "../production/order-sheet.ts";
 import { CsrfField, Dash, Layout } from "./layout.tsx";
-
-const REASON_WORDS: Readonly<Record<Claim["reason"], string>> = {
-	damaged_in_transit: "Damaged in transit",
-	lost_in_transit: "Lost in transit",
-	print_defect: "Print defect",
-	frame_defect: "Frame defect",
-	wrong_item: "Wrong item",
-};
 
 /** The claim page's own rules: a long claim id wraps, photos and radio choices stay inside a phone's width. */
 const CLAIM_CSS =

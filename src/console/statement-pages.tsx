@@ -5,6 +5,7 @@
 
 import { formatTime } from "../http/format.ts";
 import type { Statement } from "../ledger/statement.ts";
+import { ENTRY_TYPE_WORDS } from "../ledger/words.ts";
 import { dollarsText } from "../pricing/money.ts";
 import { Layout } from "./layout.tsx";
 
@@ -98,14 +99,6 @@ export function StatementsPage(props: { view: StatementView; partners: PartnerMo
 	);
 }
 
-const TYPE_WORDS: Readonly<Record<Statement["entries"][number]["type"], string>> = {
-	charge: "Charge",
-	repricing: "Repricing",
-	cancellation_credit: "Cancellation credit",
-	claim_credit: "Claim credit",
-	adjustment: "Adjustment",
-};
-
 /** One partner's statement of a month: balances, totals and entries, and its CSV. */
 export function PartnerStatementPage(props: {
 	name: string;
@@ -163,7 +156,7 @@ export function PartnerStatementPage(props: {
 						<tbody>
 							{statement.entries.map((entry) => (
 								<tr>
-									<td>{TYPE_WORDS[entry.type]}</td>
+									<td>{ENTRY_TYPE_WORDS[entry.type]}</td>
 									<td class="nowrap">{formatTime(entry.at)}</td>
 									<td class="memo">
 										{entry.order_id === null ? entry.memo : <a href={`/ops/orders/${entry.order_id}`}>{entry.memo}</a>}

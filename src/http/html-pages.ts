@@ -19,9 +19,22 @@ export async function readForm(c: Context): Promise<BodyData> {
 	try {
 		return await c.req.parseBody();
 	} catch {
-		throw new ApiError(
-			"bad_request",
-			"The form could not be read: send it as application/x-www-form-urlencoded or multipart/form-data.",
-		);
+		throw unreadableForm();
 	}
+}
+
+/** As readForm, with every value of a field posted more than once (several files from one input) as an array. */
+export async function readFormWithRepeats(c: Context): Promise<BodyData<{ all: true }>> {
+	try {
+		return await c.req.parseBody({ all: true });
+	} catch {
+		throw unreadableForm();
+	}
+}
+
+function unreadableForm(): ApiError {
+	return new ApiError(
+		"bad_request",
+		"The form could not be read: send it as application/x-www-form-urlencoded or multipart/form-data.",
+	);
 }

@@ -17,6 +17,8 @@ import { signIn } from "../partner-users/sign-in.ts";
 import { acceptInvitation, endSessionsBefore } from "../partner-users/store.ts";
 import { PAGE_SECURITY_HEADERS } from "../production/slip-page.ts";
 import { partnerBrandRoutes } from "./brand-routes.tsx";
+import { partnerClaimRoutes } from "./claim-routes.tsx";
+import { partnerMoneyRoutes } from "./money-routes.tsx";
 import { HomePage, InvitationPage, partnerErrorPage, SignInPage } from "./pages.tsx";
 import type { PartnerConsoleEnv } from "./partner-env.ts";
 import { partnerPeopleRoutes } from "./people-routes.tsx";
@@ -124,6 +126,8 @@ partnerConsoleRoutes.post("/sign-out-everywhere", requirePartner, requirePartner
 
 partnerConsoleRoutes.route("/brand", partnerBrandRoutes);
 partnerConsoleRoutes.route("/people", partnerPeopleRoutes);
+partnerConsoleRoutes.route("/claims", partnerClaimRoutes);
+partnerConsoleRoutes.route("/money", partnerMoneyRoutes);
 
 // Last: every other path under /partner is a console 404 page.
 partnerConsoleRoutes.all("*", (c) => partnerErrorPage(c, 404, `There is no page at ${c.req.path}.`, layoutViewerOf(c)));
