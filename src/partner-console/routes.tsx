@@ -18,6 +18,7 @@ import { acceptInvitation, endSessionsBefore } from "../partner-users/store.ts";
 import { PAGE_SECURITY_HEADERS } from "../production/slip-page.ts";
 import { HomePage, InvitationPage, partnerErrorPage, SignInPage } from "./pages.tsx";
 import type { PartnerConsoleEnv } from "./partner-env.ts";
+import { placeOrderRoutes } from "./place-order-routes.tsx";
 import { modeOf } from "./scope.ts";
 import {
 	endPartnerSession,
@@ -119,6 +120,8 @@ partnerConsoleRoutes.post("/sign-out-everywhere", requirePartner, requirePartner
 	await endPartnerSession(c);
 	return c.redirect(PARTNER_SIGN_IN_PATH, 303);
 });
+
+partnerConsoleRoutes.route("/place", placeOrderRoutes);
 
 // Last: every other path under /partner is a console 404 page.
 partnerConsoleRoutes.all("*", (c) => partnerErrorPage(c, 404, `There is no page at ${c.req.path}.`, layoutViewerOf(c)));
