@@ -179,12 +179,10 @@ placeOrderRoutes.post(
 		const owner = ownerOf(c);
 		const stored = await storeFormUpload(c.env, owner, form.file);
 		if (!stored.ok) return formPage(c, values, stored.message, 422);
-		const quoteBody = CreateQuoteBody.parse({
-			...body,
-			external_id: undefined,
-			items: [{ ...body.items[0], print_file_id: stored.file.id }],
-		});
-		const quoted = await createQuote(c.env, owner, quoteBody);
+		const { external_id: _externalId, items, ...cart } = body;
+		const quoteBody = CreateQuoteBody.safeParse({ ...cart, items: [{ ...items[0], print_file_id: stored.file.id }] });
+		if (!quoteBody.success) return formPage(c, values, "The order could not be quoted: check its fields.", 422);
+		const quoted = await createQuote(c.env, owner, quoteBody.data);
 		if (!quoted.ok) return formPage(c, values, quoted.message, 422);
 		return page(
 			c,
