@@ -251,7 +251,10 @@ export function QuotedOrderPage(props: Frame & QuotedOrder & { error: string | n
 						alt={`The framed preview of the piece, ${values.width_in} × ${values.height_in} in`}
 						width={600}
 					/>
-					<p class="muted">If the image is grey, the file's thumbnail is still being made.</p>
+					<p class="muted">
+						If the opening is grey, the file's thumbnail is still being made: reload the page in a moment to see the
+						image.
+					</p>
 				</section>
 				<section class="panel">
 					<h2>The price</h2>

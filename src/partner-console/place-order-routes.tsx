@@ -244,15 +244,18 @@ placeOrderRoutes.get("/preview.png", async (c) => {
 		mat: present(query.mat ?? ""),
 		glazing: present(query.glazing ?? ""),
 	};
-	const served = await piecePreview(
-		c.env,
-		ownerOf(c),
-		{ id: fileId, field: "print_file_id" },
-		request,
-		PREVIEW_WIDTH.default,
-	);
-	if (!served.ok) return c.text(served.message, refusalStatus(served));
-	return c.body(served.body, 200, previewHeaders(served));
+	const owner = ownerOf(c);
+	const drawn = (id: string | null) =>
+		piecePreview(c.env, owner, { id, field: "print_file_id" }, request, PREVIEW_WIDTH.default);
+	const served = await drawn(fileId);
+	if (served.ok) return c.body(served.body, 200, previewHeaders(served));
+	// A file just uploaded has no thumbnail yet: the frame is drawn around a grey opening meanwhile (the
+	// file was found by its owner, or the refusal would be print_file_not_found), and not kept in a cache.
+	if (served.code === "thumbnail_pending") {
+		const frameOnly = await drawn(null);
+		if (frameOnly.ok) return c.body(frameOnly.body, 200, { ...previewHeaders(frameOnly), "Cache-Control": "no-store" });
+	}
+	return c.text(served.message, refusalStatus(served));
 });
 
 placeOrderRoutes.get("/csv", (c) => page(c, <SheetPage {...frameOf(c)} error={null} checked={null} placed={null} />));

@@ -21,6 +21,7 @@ const CSS = `
   .verdicts tr { border-bottom: 2px solid var(--line); padding: .4rem 0; }
   .verdicts td { border: 0; padding: .15rem .4rem; }
   .verdicts td::before { content: attr(data-label) ": "; font-weight: 700; color: var(--muted); }
+  .verdicts td.repeat { display: none; }
 }
 `;
 
@@ -103,7 +104,7 @@ function VerdictTable({
 								</tr>
 								{order.rows.map((row) => (
 									<tr>
-										<td data-label="Order" class="muted">
+										<td data-label="Order" class="muted repeat">
 											{order.externalId}
 										</td>
 										<td data-label="Line" class="num">
@@ -120,7 +121,7 @@ function VerdictTable({
 												</ul>
 											)}
 										</td>
-										<td data-label="Price" class="num muted">
+										<td data-label="Price" class="num muted repeat">
 											—
 										</td>
 									</tr>
