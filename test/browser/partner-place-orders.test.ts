@@ -82,6 +82,10 @@ describe.each(PARTNER_WIDTHS)("placing orders at %i px", (width) => {
 			await page.getByRole("button", { name: "See the preview and the price" }).click();
 			await page.getByRole("heading", { level: 1, name: "Check and place the order" }).waitFor();
 			await page.getByRole("img", { name: /framed preview/ }).waitFor();
+			// The preview is drawn (the page's policy lets it load from the console's own address), not a broken image.
+			await expect
+				.poll(() => page.evaluate(() => document.querySelector<HTMLImageElement>(".preview img")?.naturalWidth ?? 0))
+				.toBeGreaterThan(0);
 			await expectGoodPage(page, width);
 			await shot(page, `partner-place-order-quote-${width}.png`);
 			await page.getByRole("button", { name: /^Place the order for \$/ }).click();

@@ -121,6 +121,8 @@ describe("one order by form", () => {
 		const user = await signedInUser("support");
 		const quoted = await user.upload("/partner/place/form", orderForm("PO-FORM-1"));
 		expect(quoted.status).toBe(200);
+		// The page's policy lets the preview load from the console's own address.
+		expect(quoted.headers.get("Content-Security-Policy")).toContain("img-src 'self'");
 		const html = await quoted.text();
 		expect(html).toContain("Check and place the order");
 		expect(html).toMatch(/\/partner\/place\/preview\.png\?print_file_id=pf_/);
