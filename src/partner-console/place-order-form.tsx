@@ -252,8 +252,8 @@ export function QuotedOrderPage(props: Frame & QuotedOrder & { error: string | n
 						width={600}
 					/>
 					<p class="muted">
-						If the opening is grey, the file's thumbnail is still being made: reload the page in a moment to see the
-						image.
+						A grey opening means the file's thumbnail is still being made (a few seconds): the piece is drawn around it,
+						and the order does not wait for it.
 					</p>
 				</section>
 				<section class="panel">
