@@ -240,3 +240,15 @@ export async function updateSandboxProgress(
 		.first<{ sandbox_progress: SandboxProgress }>();
 	return row?.sandbox_progress ?? null;
 }
+
+/** What of an account's settings a new order keeps: its edit window and how the sandbox moves test orders on. */
+export type OrderSettings = { editWindowMinutes: number; sandboxProgress: SandboxProgress };
+
+/** The account's settings for its new orders (the API reads them with the key), or null when it does not exist. */
+export async function orderSettingsOf(db: D1Database, accountId: string): Promise<OrderSettings | null> {
+	const row = await db
+		.prepare("SELECT edit_window_minutes, sandbox_progress FROM accounts WHERE id = ?1")
+		.bind(accountId)
+		.first<{ edit_window_minutes: number; sandbox_progress: SandboxProgress }>();
+	return row === null ? null : { editWindowMinutes: row.edit_window_minutes, sandboxProgress: row.sandbox_progress };
+}

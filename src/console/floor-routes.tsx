@@ -11,6 +11,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { listAccountNames } from "../accounts/store.ts";
 import { configOf } from "../config.ts";
 import { directoryDatabase, findInEveryDatabase } from "../databases.ts";
+import { type CarryMarks, sessionMarks } from "../http/carried-file.ts";
 import { ApiError, refusalStatus } from "../http/errors.ts";
 import { page, readForm } from "../http/html-pages.ts";
 import { consoleSessionSecret } from "../http/session-forms.ts";
@@ -29,7 +30,7 @@ import { importShipments } from "../shipment-import/import-rows.ts";
 import { previewShipments } from "../shipment-import/preview.ts";
 import type { ConsoleEnv, OperatorEnv } from "./console-env.ts";
 import { ImportPage } from "./import-page.tsx";
-import { confirmedRows, type ImportMarks, MAX_CARRIED_CHARACTERS, uploadedRows } from "./import-upload.ts";
+import { confirmedRows, MAX_CARRIED_CHARACTERS, uploadedRows } from "./import-upload.ts";
 import { type ConsoleMove, cancelConfirmed, type InvalidMoveForm, isConsoleMove, moveFromForm } from "./move-forms.ts";
 import { OrderPage } from "./order-page.tsx";
 import type { ShipmentFormOutcome } from "./order-shipments.tsx";
@@ -37,19 +38,14 @@ import { QueuePage } from "./queue-page.tsx";
 import { queueRows } from "./queue-rows.ts";
 import { askedQueue } from "./queue-search.ts";
 import { errorPage, refusalPage } from "./responses.tsx";
-import { importMarkMatches, importMarkOf } from "./session.ts";
 import { requireCsrf, requireSession } from "./session-gate.ts";
 import { fieldOfPath, isShipmentAction, type ShipmentAction, shipmentFromForm } from "./shipment-forms.ts";
 
 export const floorRoutes = new Hono<ConsoleEnv>();
 
-/** The preview's marks for a session: under the console's secret, which a signed-in session implies. */
-function importMarks(env: Env, sessionId: string): ImportMarks {
-	const secret = consoleSessionSecret(env) ?? "";
-	return {
-		markOf: (digest) => importMarkOf(secret, sessionId, digest),
-		matches: async (digest, mark) => secret !== "" && (await importMarkMatches(secret, sessionId, digest, mark)),
-	};
+/** The shipments preview's marks for a session: under the console's secret, which a signed-in session implies. */
+function importMarks(env: Env, sessionId: string): CarryMarks {
+	return sessionMarks(consoleSessionSecret(env), sessionId, "import");
 }
 
 floorRoutes.get("/orders", requireSession, async (c) => {

@@ -112,6 +112,21 @@ export async function prepareReprintOrder(
 	return prepareOrder(env, owner, input, hashed.hash, reprint, new Date());
 }
 
+/**
+ * A create's checks without the write: the order `input` would make, checked and priced exactly as
+ * `createOrder` checks and prices it, or its refusal. Nothing is stored (a dry run of a create).
+ */
+export async function checkNewOrder(
+	env: Env,
+	owner: OrderOwner,
+	input: CreateOrderInput,
+): Promise<({ ok: true; requestHash: string } & PreparedOrder) | Refusal> {
+	const hashed = await checkedRequestHash(env, input);
+	if (!hashed.ok) return hashed;
+	const prepared = await prepareOrder(env, owner, input, hashed.hash, undefined, new Date());
+	return prepared.ok ? { ...prepared, requestHash: hashed.hash } : prepared;
+}
+
 /** The request's hash (what tells a repeat from a new order), or the refusal of an address the outbound rules refuse. */
 async function checkedRequestHash(env: Env, input: CreateOrderInput): Promise<{ ok: true; hash: string } | Refusal> {
 	const addressProblem = outboundUrlsProblem(env, input);

@@ -72,7 +72,7 @@ type Section = { label: string; path: string; ability: PartnerAbility };
 export const PARTNER_SECTIONS = {
 	home: { label: "Home", path: "/partner", ability: "read" },
 	orders: { label: "Orders", path: "/partner/orders", ability: "read" },
-	"place-order": { label: "Place orders", path: "/partner/orders/new", ability: "act_on_orders" },
+	"place-order": { label: "Place orders", path: "/partner/place", ability: "act_on_orders" },
 	claims: { label: "Claims", path: "/partner/claims", ability: "read" },
 	money: { label: "Money", path: "/partner/money", ability: "see_money" },
 	developers: { label: "Developers", path: "/partner/developers", ability: "use_developer_tools" },

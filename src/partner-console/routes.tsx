@@ -22,6 +22,7 @@ import { partnerMoneyRoutes } from "./money-routes.tsx";
 import { HomePage, InvitationPage, partnerErrorPage, SignInPage } from "./pages.tsx";
 import type { PartnerConsoleEnv } from "./partner-env.ts";
 import { partnerPeopleRoutes } from "./people-routes.tsx";
+import { placeOrderRoutes } from "./place-order-routes.tsx";
 import { modeOf } from "./scope.ts";
 import {
 	endPartnerSession,
@@ -128,6 +129,7 @@ partnerConsoleRoutes.route("/brand", partnerBrandRoutes);
 partnerConsoleRoutes.route("/people", partnerPeopleRoutes);
 partnerConsoleRoutes.route("/claims", partnerClaimRoutes);
 partnerConsoleRoutes.route("/money", partnerMoneyRoutes);
+partnerConsoleRoutes.route("/place", placeOrderRoutes);
 
 // Last: every other path under /partner is a console 404 page.
 partnerConsoleRoutes.all("*", (c) => partnerErrorPage(c, 404, `There is no page at ${c.req.path}.`, layoutViewerOf(c)));

@@ -133,15 +133,6 @@ function records(
 /** Why a file's bytes are refused before any row is read. */
 export const NOT_UTF8 = "The file is not UTF-8 text: export it as CSV UTF-8.";
 
-/** The file's bytes as text, or null when they are not UTF-8 (nothing is guessed or replaced). */
-export function decodeImport(bytes: ArrayBuffer | Uint8Array): string | null {
-	try {
-		return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
-	} catch {
-		return null;
-	}
-}
-
 /** Reads an import file: the header's columns, then each row's values (a row with another field count is kept, with its problem). */
 export function parseImport(text: string): ParsedImport {
 	const separator = detectSeparator(text);

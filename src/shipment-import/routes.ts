@@ -5,10 +5,11 @@
 import { z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
+import { utf8TextOf } from "../http/carried-file.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { TrackingSchema } from "../orders/response.ts";
-import { decodeImport, type ImportRow, NOT_UTF8, parseImport } from "./csv-file.ts";
+import { type ImportRow, NOT_UTF8, parseImport } from "./csv-file.ts";
 import { importShipments } from "./import-rows.ts";
 import { previewShipments } from "./preview.ts";
 
@@ -123,7 +124,7 @@ async function csvText(request: Request): Promise<string> {
 	if (!["text/csv", "application/csv", "text/plain"].includes(type)) {
 		throw new ApiError("unsupported_media_type", "Send the file as text/csv.");
 	}
-	const text = decodeImport(await request.arrayBuffer());
+	const text = utf8TextOf(await request.arrayBuffer());
 	if (text === null) throw new ApiError("body_not_utf8", NOT_UTF8);
 	return text;
 }
