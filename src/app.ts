@@ -47,10 +47,10 @@ app.use(
 	stampRequestId,
 	noSniff,
 	// File bytes go to the signed upload route, which has its own 512 MiB cap; a shipments CSV has 4 MiB
-	// (and its confirm carries it in base64, a third more); the partner console's order form takes a print
-	// file of up to 64 MiB, under its own limit.
+	// (and its confirm carries it in base64, a third more); the partner console's forms carry print files,
+	// photos and logos of up to 64 MiB, under the console's own limit (src/partner-console/routes.tsx).
 	except(
-		["/v1/uploads/*", ...SHIPMENTS_IMPORT_PATHS, "/partner/place/form"],
+		["/v1/uploads/*", ...SHIPMENTS_IMPORT_PATHS, "/partner/*"],
 		bodyLimit({
 			maxSize: MAX_JSON_BODY_BYTES,
 			onError: () => {

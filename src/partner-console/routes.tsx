@@ -5,9 +5,11 @@
  * refused, and is told who is signed in; every form of a signed-in user carries its session's token.
  */
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { findAccount } from "../accounts/store.ts";
 import { directoryDatabase } from "../databases.ts";
 import { isCrossSitePost } from "../http/cross-site.ts";
+import { ApiError } from "../http/errors.ts";
 import { page, readForm } from "../http/html-pages.ts";
 import { toApiError } from "../http/on-error.ts";
 import { consoleSessionSecret } from "../http/session-forms.ts";
@@ -15,6 +17,7 @@ import { log } from "../log.ts";
 import { hashPassword, passwordProblem } from "../partner-users/password.ts";
 import { signIn } from "../partner-users/sign-in.ts";
 import { acceptInvitation, endSessionsBefore } from "../partner-users/store.ts";
+import { MAX_FORM_UPLOAD_BYTES } from "../print-files/form-upload.ts";
 import { PAGE_SECURITY_HEADERS } from "../production/slip-page.ts";
 import { partnerBrandRoutes } from "./brand-routes.tsx";
 import { partnerClaimRoutes } from "./claim-routes.tsx";
@@ -68,6 +71,16 @@ partnerConsoleRoutes.use("*", async (c, next) => {
 	}
 	await next();
 });
+// A form carries at most one upload's worth: the largest file a form takes, and room for its fields.
+partnerConsoleRoutes.use(
+	"*",
+	bodyLimit({
+		maxSize: MAX_FORM_UPLOAD_BYTES + 1024 * 1024,
+		onError: () => {
+			throw new ApiError("body_too_large", "The form is larger than the console takes: files of up to 64 MiB in all.");
+		},
+	}),
+);
 partnerConsoleRoutes.use("*", findPartnerSession);
 
 partnerConsoleRoutes.get("/sign-in", (c) => {

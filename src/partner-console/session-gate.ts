@@ -73,7 +73,8 @@ export function requireAbility(ability: PartnerAbility) {
 
 /** The signed-in user as the page frame needs them (their form token and role), or null. */
 export function layoutViewerOf(c: Context<PartnerConsoleEnv>): LayoutViewer | null {
-	const viewer = c.get("viewer");
+	// Unset when the request was refused before the session was looked up (a form over the size limit).
+	const viewer = c.get("viewer") ?? null;
 	return viewer === null ? null : { csrfToken: viewer.csrfToken, role: viewer.user.role };
 }
 

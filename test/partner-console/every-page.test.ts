@@ -29,9 +29,12 @@ function filled(path: string): string {
 
 const FORMS = pathsOf("POST").filter((path) => !DOOR.has(path));
 const GETS = pathsOf("GET").filter((path) => !path.includes(":") && !DOOR.has(path));
-/** What is fetched but not a page of its own: a download (its CSV is checked in money.test.ts), a form that opens on an order (`?order=`). */
+/**
+ * What is fetched but not a page of its own: downloads (a statement's CSV, the order sheet's template,
+ * a preview image: each checked in its part's tests) and a form that opens on an order (`?order=`).
+ */
 const NOT_PAGES = new Set(["/money/csv", "/claims/new"]);
-const PAGES = GETS.filter((path) => !NOT_PAGES.has(path));
+const PAGES = GETS.filter((path) => !NOT_PAGES.has(path) && !/\.[a-z]+$/.test(path));
 
 /** Pages that are not in the console's frame: the sample packing slip is the buyer's page, its on-screen line names the mode. */
 const UNFRAMED = new Set(["/brand/slip-preview"]);
@@ -83,4 +86,21 @@ describe("every partner console form and page", () => {
 			}
 		},
 	);
+
+	it("a form larger than the console takes (64 MiB of files and 1 MiB of fields) is a page saying so, before it is read", async () => {
+		const owner = await signedInUser("owner");
+		const big = new Uint8Array(65 * 1024 * 1024 + 1);
+		const response = await owner.upload(
+			"/partner/claims/new",
+			(() => {
+				const form = new FormData();
+				form.set("photos", new File([big], "photo.png", { type: "image/png" }));
+				return form;
+			})(),
+		);
+		expect(response.status).toBeGreaterThanOrEqual(400);
+		expect(response.status).toBeLessThan(500);
+		expect(response.headers.get("Content-Type")).toContain("text/html");
+		expect(await response.text()).toContain("files of up to 64 MiB in all");
+	});
 });
