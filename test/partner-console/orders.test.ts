@@ -4,7 +4,9 @@
  * through the API's own functions; and the attacks on them (another account's or mode's order, a
  * missing or forged token, a viewer's forms).
  */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { searchOrders } from "../../src/orders/order-search.ts";
 import type { Order } from "../../src/orders/response.ts";
 import type { OrderStatus } from "../../src/orders/state-machine.ts";
 import { encodePng } from "../imaging/fixtures/png.ts";
@@ -159,6 +161,55 @@ describe("the orders list", () => {
 			const html = await htmlOf(await user.get(`/partner/orders?${query}`), 400);
 			expect(html, query).toContain(words);
 		}
+	});
+});
+
+/** `db`, recording each statement's SQL and values as it is bound (the bound statement is D1's own, so batches still run). */
+function recordingDatabase(db: D1Database, seen: { sql: string; params: unknown[] }[]): D1Database {
+	return new Proxy(db, {
+		get(target, property) {
+			if (property === "prepare") {
+				return (sql: string) => {
+					const statement = target.prepare(sql);
+					return new Proxy(statement, {
+						get(prepared, name) {
+							if (name === "bind") {
+								return (...params: unknown[]) => {
+									seen.push({ sql, params });
+									return prepared.bind(...params);
+								};
+							}
+							const value: unknown = Reflect.get(prepared, name);
+							return typeof value === "function" ? value.bind(prepared) : value;
+						},
+					});
+				};
+			}
+			const value: unknown = Reflect.get(target, property);
+			return typeof value === "function" ? value.bind(target) : value;
+		},
+	});
+}
+
+describe("the orders search's statements", () => {
+	it("look each part up by its index (id, external id, tracking number, recipient's name), never walking the orders", async () => {
+		const seen: { sql: string; params: unknown[] }[] = [];
+		const owner = { accountId: "acct_plan", mode: "live" as const };
+		const search = { q: "Ada", status: "on_hold" as const, createdAfter: "2026-01-01T00:00:00.000Z", limit: 25 };
+		await searchOrders(recordingDatabase(env.DB, seen), owner, search);
+		const plans: string[] = [];
+		for (const statement of seen.filter(({ sql }) => sql.startsWith("SELECT * FROM orders"))) {
+			const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
+				.bind(...statement.params)
+				.all<{ detail: string }>();
+			plans.push(results.map((line) => line.detail).join(" | "));
+		}
+		expect(plans).toHaveLength(4);
+		for (const plan of plans) expect(plan).not.toMatch(/SCAN (orders|shipments)/);
+		expect(plans.join("\n")).toContain("USING INDEX sqlite_autoindex_orders_1 (id=?)");
+		expect(plans.join("\n")).toContain("shipments_by_tracking_number (tracking_number=?)");
+		expect(plans.join("\n")).toContain("orders_by_external_id_alone (external_id=?)");
+		expect(plans.join("\n")).toContain("orders_by_owner_recipient (account_id=? AND mode=? AND <expr>>? AND <expr><?)");
 	});
 });
 
