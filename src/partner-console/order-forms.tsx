@@ -27,7 +27,8 @@ export const RECIPIENT_FIELDS = [
 	["email", "Email (optional)", "email"],
 ] as const satisfies readonly (readonly [keyof ShipTo, string, string])[];
 
-const METHOD_WORDS: Readonly<Record<ShippingMethod, string>> = {
+/** Each shipping method as the pages name it. */
+export const METHOD_WORDS: Readonly<Record<ShippingMethod, string>> = {
 	budget: "Budget",
 	standard: "Standard",
 	express: "Express",

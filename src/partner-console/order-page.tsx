@@ -12,7 +12,14 @@ import { holdReasonLabel, statusLabel } from "../orders/words.ts";
 import { dollarsText } from "../pricing/money.ts";
 import type { OrderSheet, SheetItem } from "../production/order-sheet.ts";
 import { type LayoutViewer, PartnerLayout } from "./layout.tsx";
-import { CancelLink, FixItemForm, type PartChoice, RecipientForm, readableReason } from "./order-forms.tsx";
+import {
+	CancelLink,
+	FixItemForm,
+	METHOD_WORDS,
+	type PartChoice,
+	RecipientForm,
+	readableReason,
+} from "./order-forms.tsx";
 import { ItemImages } from "./order-images.tsx";
 import { ShipmentsPanel, TimelinePanel } from "./order-timeline.tsx";
 import type { ConsoleMode } from "./scope.ts";
@@ -154,7 +161,7 @@ function CostsPanel({ sheet }: { sheet: OrderSheet }) {
 				<dl>
 					<dt>Items</dt>
 					<dd>{dollarsText(costs.items)}</dd>
-					<dt>Shipping ({sheet.order.shipping_method})</dt>
+					<dt>Shipping ({METHOD_WORDS[sheet.order.shipping_method].toLowerCase()})</dt>
 					<dd>{dollarsText(costs.shipping)}</dd>
 					<dt>Total</dt>
 					<dd>{dollarsText(costs.total)}</dd>
@@ -170,8 +177,12 @@ export function OrderPage(props: OrderPageProps) {
 	const { order } = sheet;
 	const details = stateOf(order).holdDetails;
 	const heldItems = new Set(details.flatMap((detail) => (detail.item_id === null ? [] : [detail.item_id])));
+	// A held order's items named by its hold (every item when the hold names none) get the fix form.
 	const fixable = (item: SheetItem) =>
-		props.canAct && actions.update_items.available && (order.status !== "on_hold" || heldItems.has(item.id));
+		props.canAct &&
+		order.status === "on_hold" &&
+		actions.update_items.available &&
+		(heldItems.size === 0 || heldItems.has(item.id));
 	const metadata = Object.entries(order.metadata);
 	return (
 		<PartnerLayout title={`Order ${order.external_id}`} viewer={viewer} mode={mode} section="orders" css={CSS}>
@@ -208,7 +219,7 @@ export function OrderPage(props: OrderPageProps) {
 							.join(", ")}{" "}
 						{sheet.shipTo.zip ?? ""} {sheet.shipTo.country}
 					</p>
-					<p class="muted">Shipping method: {order.shipping_method}</p>
+					<p class="muted">Shipping method: {METHOD_WORDS[order.shipping_method]}</p>
 				</section>
 				<CostsPanel sheet={sheet} />
 				<section class="panel" aria-labelledby="metadata-heading">

@@ -100,7 +100,10 @@ describe.each(PARTNER_WIDTHS)("the partner console's orders at %i px", (width) =
 		const { order, trackingNumber } = await shippedOrder(width);
 		const { chromium, page } = await signedInPartnerPage(running(), accountId, "support", width);
 		try {
-			await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Orders" }).click();
+			await page
+				.getByRole("navigation", { name: "Sections" })
+				.getByRole("link", { name: "Orders", exact: true })
+				.click();
 			await page.waitForURL(`${running().origin}/partner/orders`);
 			await checkPage(page, width, "list");
 			await page.getByLabel("Order id, external id, tracking number or recipient's name").fill(trackingNumber);
