@@ -26,7 +26,6 @@ function Preview({ base, item, mode }: { base: string; item: SheetItem; mode: Co
 				width={shown.width}
 				height={shown.height}
 				alt={`Framed preview of ${item.name}, ${item.frame?.name ?? "unframed"}, ${item.mat?.name ?? "no mat"}.`}
-				loading="lazy"
 				data-preview-of={item.id}
 			/>
 			<figcaption class="muted">Framed preview, to scale.</figcaption>
@@ -50,7 +49,6 @@ function Thumbnail({ base, item, mode }: { base: string; item: SheetItem; mode: 
 				width={Math.max(1, Math.round(thumbnail.width_px * scale))}
 				height={Math.max(1, Math.round(thumbnail.height_px * scale))}
 				alt={`Thumbnail of the print file of ${item.name}, uncropped.`}
-				loading="lazy"
 				data-thumbnail-of={item.id}
 			/>
 			<figcaption class="muted">The file's whole image.</figcaption>

@@ -40,7 +40,7 @@ export function isOrderDone(word: string | undefined): word is OrderDone {
 
 const CSS = `
 .timeline { list-style: none; margin: 0; padding: 0; }
-.timeline li { display: grid; grid-template-columns: 11rem 1fr; gap: .2rem 1rem; padding: .45rem 0; border-bottom: 1px solid var(--line); }
+.timeline li { display: grid; grid-template-columns: 12.5rem 1fr; gap: .2rem 1rem; padding: .45rem 0; border-bottom: 1px solid var(--line); }
 .shipments { margin: 0; padding-left: 1.2rem; }
 .shipments li { margin-bottom: .6rem; }
 .items { list-style: none; margin: 0; padding: 0; }
