@@ -5,14 +5,12 @@
  * thrown as the API's error and answered by the console's error page with its status.
  */
 import { Hono } from "hono";
-import { databaseOf, findInEveryDatabase } from "../databases.ts";
+import { findInEveryDatabase } from "../databases.ts";
 import { PREVIEW_WIDTH } from "../framed-previews/render.ts";
 import { PreviewQuery } from "../framed-previews/schema.ts";
-import { orderItemPreview, previewHeaders } from "../framed-previews/serve-preview.ts";
+import { orderItemPreview, orderItemThumbnail, previewHeaders } from "../framed-previews/serve-preview.ts";
 import { ApiError, refusalError } from "../http/errors.ts";
 import { findOrder } from "../orders/store.ts";
-import { findOwnedPrintFile } from "../print-files/store.ts";
-import { servedThumbnail } from "../print-files/thumbnail-read.ts";
 import type { ConsoleEnv } from "./console-env.ts";
 import { requireSession } from "./session-gate.ts";
 
@@ -27,21 +25,8 @@ async function orderOf(env: Env, orderId: string) {
 
 itemImageRoutes.get("/orders/:id/items/:item/thumbnail.png", requireSession, async (c) => {
 	const found = await orderOf(c.env, c.req.param("id"));
-	const itemId = c.req.param("item");
-	const item = found.items.find((candidate) => candidate.id === itemId);
-	if (item === undefined) {
-		throw new ApiError("order_item_not_found", `Order ${found.order.id} has no item ${itemId}.`, "item");
-	}
-	const owner = { accountId: found.order.account_id, mode: found.order.mode };
-	const file =
-		item.print_file_id === null
-			? null
-			: await findOwnedPrintFile(databaseOf(c.env, owner.accountId), owner, item.print_file_id);
-	if (file === null) {
-		throw new ApiError("thumbnail_unavailable", `Item ${itemId} has no print file yet, so no thumbnail.`, "item");
-	}
-	const served = await servedThumbnail(c.env, file);
-	if (!served.ok) throw new ApiError(served.code, served.message, "item");
+	const served = await orderItemThumbnail(c.env, found, c.req.param("item"));
+	if (!served.ok) throw refusalError(served);
 	return c.body(served.body, 200, served.headers);
 });
 

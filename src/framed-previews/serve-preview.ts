@@ -6,6 +6,7 @@ import type { StoredOrder } from "../orders/rows.ts";
 import { printFileNow } from "../print-files/inspection.ts";
 import { expiredFileRefusal } from "../print-files/retention.ts";
 import { findOwnedPrintFile } from "../print-files/store.ts";
+import { servedThumbnail } from "../print-files/thumbnail-read.ts";
 import { type Refusal, refusal } from "../problem.ts";
 import { drawablePiece, type PieceRequest } from "./drawable-piece.ts";
 import { framedPreview, type ServedPreview, unfetchedPreview } from "./preview-cache.ts";
@@ -59,6 +60,35 @@ export async function orderItemPreview(
 	const owner = { accountId: found.order.account_id, mode: found.order.mode };
 	const request = { width_in: item.width_in, height_in: item.height_in, ...sentFraming(item) };
 	return piecePreview(env, owner, { id: item.print_file_id, field: "item_id", ofOrderItem: true }, request, widthPx);
+}
+
+/** A thumbnail's PNG and the headers it is sent with. */
+export type ServedThumbnail = { ok: true; body: ReadableStream; headers: Record<string, string> };
+
+/**
+ * The thumbnail of item `itemId`'s print file in `found` (its own account's file only), or why not:
+ * no such item, no uploaded or fetched file yet, a thumbnail still being made or never to be. Both
+ * consoles' item images come through here.
+ */
+export async function orderItemThumbnail(
+	env: Env,
+	found: StoredOrder,
+	itemId: string,
+): Promise<ServedThumbnail | Refusal> {
+	const item = found.items.find((candidate) => candidate.id === itemId);
+	if (item === undefined) {
+		return refusal("order_item_not_found", "item_id", `Order ${found.order.id} has no item ${itemId}.`);
+	}
+	const owner = { accountId: found.order.account_id, mode: found.order.mode };
+	const file =
+		item.print_file_id === null
+			? null
+			: await findOwnedPrintFile(databaseOf(env, owner.accountId), owner, item.print_file_id);
+	if (file === null) {
+		return refusal("thumbnail_unavailable", "item_id", `Item ${itemId} has no print file yet, so no thumbnail.`);
+	}
+	const served = await servedThumbnail(env, file);
+	return served.ok ? served : refusal(served.code, "item_id", served.message);
 }
 
 /** The headers a preview's PNG is sent with: its type, etag, a private cache, and whether it shows the image. */

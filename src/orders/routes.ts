@@ -7,8 +7,8 @@ import { decodeCursor } from "../http/cursor.ts";
 import { ApiError, errorResponses, okOrThrow, refusalError } from "../http/errors.ts";
 import { createOrder, startOrder } from "./create-order.ts";
 import { fixItem } from "./fix-item.ts";
-import { moveResult, orderMachine } from "./machine.ts";
 import type { UpdateOutcome } from "./order-update.ts";
+import { cancelOwnedOrder, updateOwnedOrder } from "./partner-changes.ts";
 import { OrderIdParams, OrderPageSchema, OrderSchema, toOrder, toOrderPage } from "./response.ts";
 import { CreateOrderBody, PatchItemBody } from "./schema.ts";
 import { ORDER_STATUSES } from "./state-machine.ts";
@@ -178,20 +178,11 @@ export const orderRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(cancelOrder, async (c) => {
 		const { id } = c.req.valid("param");
-		const found = await findOwnedOrder(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
-		if (found === null) throw notFound(id);
-		const outcome = await orderMachine(c.env, id).move(id, { kind: "cancel" }, "partner");
-		return c.json(toOrder(okOrThrow(moveResult(outcome)).order), 200);
+		const canceled = okOrThrow(await cancelOwnedOrder(c.env, c.var.principal, id));
+		return c.json(toOrder(canceled.order), 200);
 	})
 	.openapi(updateOrderRoute, async (c) => {
 		const { id } = c.req.valid("param");
-		if ((await findOwnedOrder(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id)) === null)
-			throw notFound(id);
-		const { accountId, mode } = c.var.principal;
-		const outcome = await orderMachine(c.env, id).update({
-			owner: { accountId, mode },
-			orderId: id,
-			input: c.req.valid("json"),
-		});
+		const outcome = await updateOwnedOrder(c.env, c.var.principal, id, c.req.valid("json"));
 		return c.json(updatedOrder(outcome), 200);
 	});

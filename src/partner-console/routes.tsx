@@ -22,6 +22,7 @@ import { PAGE_SECURITY_HEADERS } from "../production/slip-page.ts";
 import { partnerBrandRoutes } from "./brand-routes.tsx";
 import { partnerClaimRoutes } from "./claim-routes.tsx";
 import { partnerMoneyRoutes } from "./money-routes.tsx";
+import { partnerOrderRoutes } from "./order-routes.tsx";
 import { HomePage, InvitationPage, partnerErrorPage, SignInPage } from "./pages.tsx";
 import type { PartnerConsoleEnv } from "./partner-env.ts";
 import { partnerPeopleRoutes } from "./people-routes.tsx";
@@ -143,6 +144,7 @@ partnerConsoleRoutes.route("/people", partnerPeopleRoutes);
 partnerConsoleRoutes.route("/claims", partnerClaimRoutes);
 partnerConsoleRoutes.route("/money", partnerMoneyRoutes);
 partnerConsoleRoutes.route("/place", placeOrderRoutes);
+partnerConsoleRoutes.route("/orders", partnerOrderRoutes);
 
 // Last: every other path under /partner is a console 404 page.
 partnerConsoleRoutes.all("*", (c) => partnerErrorPage(c, 404, `There is no page at ${c.req.path}.`, layoutViewerOf(c)));
