@@ -22,9 +22,16 @@ function pathsOf(method: string): string[] {
 	return [...new Set(paths)];
 }
 
-/** A path with each `:param` filled by a made-up id (the checks under test come before any lookup). */
+/**
+ * A path with each `:param` filled by a made-up id (the checks under test come before any lookup);
+ * a param whose pattern names its prefix (`:id{ord_[0-9A-Za-z]{1,64}}`) gets an id of that kind.
+ */
 function filled(path: string): string {
-	return `/partner${path.replace(/:[a-z_]+/gi, "id_made_up_0001")}`.replace(/\/$/, "");
+	const made = path.replace(/:[a-z_]+(\{(?:[^{}]|\{[^{}]*\})*\})?/gi, (_param, pattern: string | undefined) => {
+		const prefix = pattern === undefined ? undefined : /^\{([a-z]+_)/.exec(pattern)?.[1];
+		return `${prefix ?? "id_"}madeUp0001`;
+	});
+	return `/partner${made}`.replace(/\/$/, "");
 }
 
 const FORMS = pathsOf("POST").filter((path) => !DOOR.has(path));
