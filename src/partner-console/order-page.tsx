@@ -11,6 +11,7 @@ import { HOLD_CLEARED_BY, type HoldDetail } from "../orders/state-machine.ts";
 import { holdReasonLabel, statusLabel } from "../orders/words.ts";
 import { dollarsText } from "../pricing/money.ts";
 import type { OrderSheet, SheetItem } from "../production/order-sheet.ts";
+import { claimFormPath } from "./claim-form.tsx";
 import { type LayoutViewer, PartnerLayout } from "./layout.tsx";
 import {
 	CancelLink,
@@ -252,6 +253,14 @@ export function OrderPage(props: OrderPageProps) {
 					/>
 					<h3>Cancel</h3>
 					<CancelLink orderId={order.id} mode={mode} actions={actions} />
+					{sheet.stored.shipments.length === 0 ? null : (
+						<>
+							<h3>Something wrong with what arrived?</h3>
+							<p>
+								<a href={claimFormPath(order.id, mode)}>File a claim on this order</a>
+							</p>
+						</>
+					)}
 				</section>
 			) : null}
 			<TimelinePanel history={props.history} />

@@ -237,6 +237,8 @@ describe("the order page", () => {
 		// Shipped: the recipient and the cancel are closed, with why.
 		expect(html).toContain("It can no longer be canceled");
 		expect(html).not.toContain(`action="/partner/orders/${order.id}/recipient"`);
+		// Shipped: a claim may be filed from the order's page.
+		expect(html).toContain(`href="/partner/claims/new?order=${order.id}"`);
 	});
 
 	it("serves the item's framed preview to its owner, drawn by the API's function", async () => {
@@ -256,6 +258,7 @@ describe("the order page", () => {
 		expect(html).toContain(order.external_id);
 		expect(html).not.toContain("/recipient");
 		expect(html).not.toContain("Cancel this order");
+		expect(html).not.toContain("File a claim");
 	});
 });
 
