@@ -12,10 +12,12 @@ import { page, readForm } from "../http/html-pages.ts";
 import { toApiError } from "../http/on-error.ts";
 import { consoleSessionSecret } from "../http/session-forms.ts";
 import { log } from "../log.ts";
+import { EVENT_TYPES } from "../openapi/event-catalog.ts";
 import { hashPassword, passwordProblem } from "../partner-users/password.ts";
 import { signIn } from "../partner-users/sign-in.ts";
 import { acceptInvitation, endSessionsBefore } from "../partner-users/store.ts";
 import { PAGE_SECURITY_HEADERS } from "../production/slip-page.ts";
+import { partnerDeveloperRoutes } from "./developer-routes.tsx";
 import { HomePage, InvitationPage, partnerErrorPage, SignInPage } from "./pages.tsx";
 import type { PartnerConsoleEnv } from "./partner-env.ts";
 import { modeOf } from "./scope.ts";
@@ -119,6 +121,8 @@ partnerConsoleRoutes.post("/sign-out-everywhere", requirePartner, requirePartner
 	await endPartnerSession(c);
 	return c.redirect(PARTNER_SIGN_IN_PATH, 303);
 });
+
+partnerConsoleRoutes.route("/developers", partnerDeveloperRoutes(EVENT_TYPES));
 
 // Last: every other path under /partner is a console 404 page.
 partnerConsoleRoutes.all("*", (c) => partnerErrorPage(c, 404, `There is no page at ${c.req.path}.`, layoutViewerOf(c)));
