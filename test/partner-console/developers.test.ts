@@ -7,7 +7,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { KEY_USE_RECORD_MINUTES } from "../../src/accounts/key-life.ts";
+import { planKey } from "../../src/accounts/provisioning.ts";
+import { PARTNER_SCOPES } from "../../src/accounts/scopes.ts";
+import { runBatch } from "../../src/accounts/store.ts";
 import { api, createPartner } from "../helpers.ts";
+import { waitFor } from "../polling.ts";
 import { hookUrl, storedEvent } from "../webhooks/webhook-helpers.ts";
 import { type ConsoleUser, post, signedInUser } from "./console-client.ts";
 
@@ -46,7 +50,7 @@ describe("partner console: API keys", () => {
 
 	it("an owner creates a key of the page's mode with the chosen scopes and an expiry, shown once and working on the API", async () => {
 		const owner = await signedInUser("owner");
-		const response = await owner.post("/partner/developers?mode=test", {
+		const response = await owner.post("/partner/developers/keys?mode=test", {
 			scopes: "orders:read",
 			expires_in_days: "30",
 		});
@@ -107,18 +111,41 @@ describe("partner console: API keys", () => {
 });
 
 describe("API keys: expiry and last use", () => {
-	it("refuses an expired key with 401 api_key_expired in the API's envelope", async () => {
+	it("refuses a key past its expiry with 401 api_key_expired in the API's envelope", async () => {
 		const partner = await createPartner();
-		const key = partner.keys.live.key;
-		expect((await api("/v1/orders", { key })).status).toBe(200);
-		await env.DB.prepare("UPDATE api_keys SET expires_at = ?2 WHERE id = ?1")
-			.bind(partner.keys.live.id, new Date(Date.now() - 1000).toISOString())
-			.run();
-		// The limiter still holds the principal it loaded: the expiry is judged on every request all the same.
-		const refused = await api("/v1/orders", { key });
+		const now = new Date();
+		const { issued, statement } = await planKey(
+			partner.account.id,
+			"live",
+			PARTNER_SCOPES,
+			now,
+			new Date(now.getTime() - 1),
+		);
+		await runBatch(env.DB, [statement]);
+		const refused = await api("/v1/orders", { key: issued.key });
 		expect(refused.status).toBe(401);
-		const body = (await refused.json()) as { error: { type: string; code: string; message: string } };
+		const body = (await refused.json()) as { error: { type: string; code: string } };
 		expect(body.error).toMatchObject({ type: "unauthorized", code: "api_key_expired" });
+	});
+
+	it("refuses a key from its expiry on even while its limiter holds the principal it loaded before", async () => {
+		const partner = await createPartner();
+		const now = new Date();
+		const { issued, statement } = await planKey(
+			partner.account.id,
+			"live",
+			PARTNER_SCOPES,
+			now,
+			new Date(now.getTime() + 1500),
+		);
+		await runBatch(env.DB, [statement]);
+		expect((await api("/v1/orders", { key: issued.key })).status).toBe(200);
+		// Well within the limiter's 30 s hold of the principal.
+		const status = await waitFor(
+			async () => (await api("/v1/orders", { key: issued.key })).status,
+			(value) => value === 401,
+		);
+		expect(status).toBe(401);
 	});
 
 	it(`writes a key's last use once per ${KEY_USE_RECORD_MINUTES} minutes, not once per request`, async () => {
