@@ -8,5 +8,5 @@ ALTER TABLE api_keys ADD COLUMN last_used_at TEXT;
 CREATE INDEX api_keys_by_account_mode ON api_keys (account_id, mode, created_at);
 
 -- A paused webhook endpoint keeps its URL and filter but receives nothing: events recorded while it is
--- paused get no delivery to it (they stay in the event log, to be resent once it is resumed).
+-- paused get no delivery to it, and a redelivery leaves it out.
 ALTER TABLE webhook_endpoints ADD COLUMN paused_at TEXT;

@@ -3436,7 +3436,7 @@ export interface components {
 			created_at: string;
 			/**
 			 * Format: date-time
-			 * @description When the endpoint was paused; null while it receives events. Events recorded while it is paused are not sent to it (resend them from the event log once it is resumed).
+			 * @description When the endpoint was paused; null while it receives events. Events recorded while it is paused are never sent to it, and a redelivery leaves it out.
 			 * @example 2026-11-22T10:00:00.000Z
 			 */
 			paused_at: string | null;

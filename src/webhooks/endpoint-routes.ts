@@ -56,7 +56,7 @@ function endpointSchemas(sent: readonly string[]) {
 			created_at: dateTime(),
 			paused_at: dateTime().nullable().openapi({
 				description:
-					"When the endpoint was paused; null while it receives events. Events recorded while it is paused are not sent to it (resend them from the event log once it is resumed).",
+					"When the endpoint was paused; null while it receives events. Events recorded while it is paused are never sent to it, and a redelivery leaves it out.",
 			}),
 		})
 		.openapi("WebhookEndpoint");
