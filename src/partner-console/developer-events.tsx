@@ -92,7 +92,7 @@ function EventsPage(props: {
 						{deliveries.length === 0 ? (
 							<p>Recorded in the log only: this event is not sent.</p>
 						) : (
-							<div class="table-wrap">
+							<div class="table-wrap" tabindex={0} role="region" aria-label={`Deliveries of event ${event.id}`}>
 								<table>
 									<thead>
 										<tr>

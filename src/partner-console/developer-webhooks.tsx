@@ -6,7 +6,9 @@
  */
 import type { Context } from "hono";
 import { Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { databaseOf, directoryDatabase } from "../databases.ts";
+import { refusalStatus } from "../http/errors.ts";
 import { formatTime } from "../http/format.ts";
 import { page } from "../http/html-pages.ts";
 import { type PingOutcome, sendPing } from "../webhooks/deliver.ts";
@@ -83,7 +85,7 @@ function WebhooksPage(
 				{endpoints.length === 0 ? (
 					<p>No {mode} endpoint yet: events go only to each order's callback URL.</p>
 				) : (
-					<div class="table-wrap">
+					<div class="table-wrap" tabindex={0} role="region" aria-label="Webhook endpoints">
 						<table>
 							<thead>
 								<tr>
@@ -208,7 +210,7 @@ export function developerWebhookRoutes(types: EventTypes) {
 	const render = async (
 		c: Context<SignedInPartnerEnv>,
 		extras: WebhooksPageExtras,
-		status: 200 | 201 | 409 | 422 = 200,
+		status: ContentfulStatusCode = 200,
 	) => {
 		const owner = ownerOf(c);
 		const endpoints = await listEndpoints(databaseOf(c.env, owner.accountId), owner);
@@ -235,7 +237,7 @@ export function developerWebhookRoutes(types: EventTypes) {
 			types.sent,
 			new Date(),
 		);
-		if (!added.ok) return render(c, { alert: added.message, posted }, added.code === "url_not_allowed" ? 422 : 409);
+		if (!added.ok) return render(c, { alert: added.message, posted }, refusalStatus(added));
 		return c.redirect(developerPath(c, "/webhooks?done=added"), 303);
 	});
 

@@ -43,7 +43,7 @@ function running(): LocalService {
 
 beforeAll(async () => {
 	service = await startLocalService("Partner developers");
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
 	await service?.stop();
