@@ -80,6 +80,7 @@ const DEVELOPER_CSS = `
 .subpages a[aria-current="page"] { font-weight: 700; color: var(--ink); text-decoration: none; border-bottom: 3px solid #f59e0b; }
 .secret { display: block; padding: .6rem .8rem; background: #f8fafc; border: 2px dashed var(--accent); border-radius: .4rem; font-size: 1rem; user-select: all; }
 .inline { display: inline; }
+.table-wrap > table { min-width: 44rem; }
 .inline button { margin-top: .25rem; }
 .checks label { display: inline-flex; align-items: center; font-weight: 500; margin: .25rem 1rem .25rem 0; }
 `;
