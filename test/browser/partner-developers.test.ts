@@ -53,7 +53,7 @@ afterAll(async () => {
 async function expectGoodPage(page: Page, width: number): Promise<void> {
 	await expectAccessible(page);
 	await expectUnderPageBudget(page);
-	expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+	expect(await page.locator("html").evaluate((root) => root.scrollWidth)).toBeLessThanOrEqual(width);
 }
 
 describe.each(PARTNER_WIDTHS)("the developers' corner at %i px", (width) => {
