@@ -43,8 +43,10 @@ const MAY_USE = {
 		"framing",
 	],
 	// The partner console signs in the account's people and lets them do what the API does, through the
-	// same functions: orders, claims, statements, keys and webhooks, the brand and its slip, print files.
+	// same functions: orders, claims, statements, keys and webhooks, the brand and its slip, print files;
+	// the names of the events an endpoint may receive come from the document's event catalog (openapi).
 	"partner-console": [
+		"openapi",
 		"partner-users",
 		"accounts",
 		"production",

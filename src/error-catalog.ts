@@ -69,6 +69,10 @@ export const ERROR_CODES = {
 	api_key_malformed: { type: "unauthorized", action: "Send the whole key, as issued: `fps_live_…` or `fps_test_…`." },
 	api_key_invalid: { type: "unauthorized", action: "Check the key; ask the service team for a new one if it is lost." },
 	api_key_revoked: { type: "unauthorized", action: "Use another key of the account; this one will never work again." },
+	api_key_expired: {
+		type: "unauthorized",
+		action: "Use another key of the account, or have its owner create one; this one has passed its expiry.",
+	},
 	api_key_refused: {
 		type: "forbidden",
 		action: "Use a live key: this test key carries a scope test keys may not hold.",

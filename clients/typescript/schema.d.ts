@@ -467,6 +467,40 @@ export interface paths {
 		patch?: never;
 		trace?: never;
 	};
+	"/v1/webhook-endpoints/{id}/pause": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/** Pause an endpoint: events recorded from now on are not sent to it, until it is resumed */
+		post: operations["postWebhookEndpointsByIdPause"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/webhook-endpoints/{id}/resume": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		get?: never;
+		put?: never;
+		/** Resume a paused endpoint: events recorded from now on are sent to it again */
+		post: operations["postWebhookEndpointsByIdResume"];
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
 	"/v1/webhook-endpoints/{id}/test": {
 		parameters: {
 			query?: never;
@@ -1673,6 +1707,7 @@ export interface components {
 					| "api_key_malformed"
 					| "api_key_invalid"
 					| "api_key_revoked"
+					| "api_key_expired"
 					| "api_key_refused"
 					| "scope_missing"
 					| "upload_url_incomplete"
@@ -3399,6 +3434,12 @@ export interface components {
 			 * @example 2026-11-22T10:00:00.000Z
 			 */
 			created_at: string;
+			/**
+			 * Format: date-time
+			 * @description When the endpoint was paused; null while it receives events. Events recorded while it is paused are never sent to it, and a redelivery leaves it out.
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			paused_at: string | null;
 		};
 		WebhookEndpointInput: {
 			/**
@@ -7244,6 +7285,252 @@ export interface operations {
 					[name: string]: unknown;
 				};
 				content?: never;
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	postWebhookEndpointsByIdPause: {
+		parameters: {
+			query?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description The endpoint. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["WebhookEndpoint"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	postWebhookEndpointsByIdResume: {
+		parameters: {
+			query?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
+			path: {
+				id: string;
+			};
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description The endpoint. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["WebhookEndpoint"];
+				};
 			};
 			/** @description Error `bad_request` */
 			400: {

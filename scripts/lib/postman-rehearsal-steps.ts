@@ -319,7 +319,7 @@ export const REHEARSAL: readonly RehearsalStage[] = [
 	{
 		name: "5. A webhook endpoint",
 		description:
-			"An endpoint of the key's mode on example.com, subscribed to claim.approved only (no step of the run sends one), read and deleted: nothing is sent to it.",
+			"An endpoint of the key's mode on example.com, subscribed to claim.approved only (no step of the run sends one), read, paused, resumed and deleted: nothing is sent to it.",
 		steps: [
 			{
 				name: "Register an endpoint",
@@ -335,6 +335,20 @@ export const REHEARSAL: readonly RehearsalStage[] = [
 				operation: "GET /v1/webhook-endpoints/{id}",
 				status: 200,
 				pathValues: { id: "{{endpoint_id}}" },
+			},
+			{
+				name: "Pause the endpoint",
+				operation: "POST /v1/webhook-endpoints/{id}/pause",
+				status: 200,
+				pathValues: { id: "{{endpoint_id}}" },
+				checks: { "it is paused": "pm.expect(body.paused_at).to.be.a('string')" },
+			},
+			{
+				name: "Resume the endpoint",
+				operation: "POST /v1/webhook-endpoints/{id}/resume",
+				status: 200,
+				pathValues: { id: "{{endpoint_id}}" },
+				checks: { "it receives again": "pm.expect(body.paused_at).to.eql(null)" },
 			},
 			{
 				name: "Delete the endpoint",

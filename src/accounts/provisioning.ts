@@ -18,10 +18,13 @@ export type IssuedKey = {
 	mode: KeyMode;
 	scopes: Scope[];
 	created_at: string;
+	/** When it stops working by itself; null: never. */
+	expires_at: string | null;
 };
 
 /**
- * A new key for an account, and the statement that stores its hash. Throws for a test-mode key with
+ * A new key for an account (ending by itself at `expiresAt` when one is given), and the statement that
+ * stores its hash. Throws for a test-mode key with
  * a live-only scope: the route and the CLI refuse one with their own message first, so this is the
  * last guard, not the user-facing check.
  */
@@ -30,6 +33,7 @@ export async function planKey(
 	mode: KeyMode,
 	scopes: readonly Scope[],
 	now: Date,
+	expiresAt: Date | null = null,
 ): Promise<{ issued: IssuedKey; statement: Statement }> {
 	const problem = keyScopeProblem(mode, scopes);
 	if (problem !== null) throw new Error(`Refusing to issue a key: ${problem}.`);
@@ -42,9 +46,10 @@ export async function planKey(
 		mode,
 		scopes: [...scopes],
 		created_at: now.toISOString(),
+		expires_at: expiresAt === null ? null : expiresAt.toISOString(),
 	};
 	const statement: Statement = {
-		sql: "INSERT INTO api_keys (id, account_id, key_hash, display_prefix, mode, scopes, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+		sql: "INSERT INTO api_keys (id, account_id, key_hash, display_prefix, mode, scopes, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
 		params: [
 			issued.id,
 			accountId,
@@ -53,6 +58,7 @@ export async function planKey(
 			mode,
 			issued.scopes.join(" "),
 			issued.created_at,
+			issued.expires_at,
 		],
 	};
 	return { issued, statement };

@@ -67,11 +67,20 @@ export const IssuedKeySchema = z
 		mode: z.enum(KEY_MODES),
 		scopes: z.array(z.enum(SCOPES)),
 		created_at: dateTime(),
+		expires_at: dateTime()
+			.nullable()
+			.openapi({ description: "When the key stops working by itself (401 `api_key_expired`); null: never." }),
 	})
 	.openapi("IssuedKey");
 
 export const KeySummarySchema = IssuedKeySchema.omit({ key: true })
-	.extend({ revoked_at: dateTime().nullable() })
+	.extend({
+		revoked_at: dateTime().nullable(),
+		last_used_at: dateTime().nullable().openapi({
+			description:
+				"When the key was last used, to the nearest 15 minutes (written at most once per 15 minutes); null: never.",
+		}),
+	})
 	.openapi("KeySummary");
 
 export const NewAccountSchema = z

@@ -1,3 +1,4 @@
+import type { Owner } from "./owner.ts";
 import type { Statement } from "./provisioning.ts";
 import { type KeyMode, parseScopes, type Scope } from "./scopes.ts";
 
@@ -18,6 +19,10 @@ export type Principal = {
 	editWindowMinutes: number;
 	/** How the sandbox moves the account's new test orders on. */
 	sandboxProgress: SandboxProgress;
+	/** When the key stops working by itself; null: never. */
+	expiresAt: string | null;
+	/** When its use was last written (at most once per KEY_USE_RECORD_MINUTES); null: never used. */
+	lastUsedAt: string | null;
 };
 
 /** How the sandbox moves test orders on: by itself, or only by the partner's sandbox controls. */
@@ -31,6 +36,8 @@ type KeyRow = {
 	mode: KeyMode;
 	scopes: string;
 	revoked_at: string | null;
+	expires_at: string | null;
+	last_used_at: string | null;
 	requests_per_minute: number | null;
 	orders_per_second: number | null;
 	order_burst: number | null;
@@ -42,7 +49,7 @@ type KeyRow = {
 export async function findKeyByHash(db: D1Database, keyHash: string): Promise<Principal | "revoked" | null> {
 	const row = await db
 		.prepare(
-			`SELECT k.id AS key_id, k.account_id, k.mode, k.scopes, k.revoked_at,
+			`SELECT k.id AS key_id, k.account_id, k.mode, k.scopes, k.revoked_at, k.expires_at, k.last_used_at,
 			        a.requests_per_minute, a.orders_per_second, a.order_burst, a.edit_window_minutes,
 			        a.sandbox_progress
 			   FROM api_keys k JOIN accounts a ON a.id = k.account_id
@@ -60,6 +67,8 @@ export async function findKeyByHash(db: D1Database, keyHash: string): Promise<Pr
 		limits: limitsFromRow(row),
 		editWindowMinutes: row.edit_window_minutes,
 		sandboxProgress: row.sandbox_progress,
+		expiresAt: row.expires_at,
+		lastUsedAt: row.last_used_at,
 	};
 }
 
@@ -93,17 +102,44 @@ export type KeySummary = {
 	scopes: Scope[];
 	created_at: string;
 	revoked_at: string | null;
+	/** When it stops working by itself; null: never. */
+	expires_at: string | null;
+	/** When it was last used, to the nearest KEY_USE_RECORD_MINUTES; null: never. */
+	last_used_at: string | null;
 };
 
 type KeySummaryRow = Omit<KeySummary, "scopes"> & { scopes: string };
 
+const KEY_SUMMARY_COLUMNS =
+	"id, account_id, display_prefix, mode, scopes, created_at, revoked_at, expires_at, last_used_at";
+
 /** A key's public fields by id, or null. */
 export async function findKeyById(db: D1Database, keyId: string): Promise<KeySummary | null> {
 	const row = await db
-		.prepare("SELECT id, account_id, display_prefix, mode, scopes, created_at, revoked_at FROM api_keys WHERE id = ?1")
+		.prepare(`SELECT ${KEY_SUMMARY_COLUMNS} FROM api_keys WHERE id = ?1`)
 		.bind(keyId)
 		.first<KeySummaryRow>();
 	return row === null ? null : { ...row, scopes: parseScopes(row.scopes) };
+}
+
+/** The most keys a list shows: an account has a handful per mode, not hundreds. */
+export const MAX_LISTED_KEYS = 200;
+
+/** The owner's keys (an account in one mode), newest first, revoked ones included. */
+export async function listKeys(db: D1Database, owner: Owner): Promise<KeySummary[]> {
+	const { results } = await db
+		.prepare(
+			`SELECT ${KEY_SUMMARY_COLUMNS} FROM api_keys WHERE account_id = ?1 AND mode = ?2 ORDER BY created_at DESC, id DESC LIMIT ?3`,
+		)
+		.bind(owner.accountId, owner.mode, MAX_LISTED_KEYS)
+		.all<KeySummaryRow>();
+	return results.map((row) => ({ ...row, scopes: parseScopes(row.scopes) }));
+}
+
+/** One of the owner's keys by id, or null (another account's or the other mode's is not found). */
+export async function findOwnedKey(db: D1Database, owner: Owner, keyId: string): Promise<KeySummary | null> {
+	const key = await findKeyById(db, keyId);
+	return key !== null && key.account_id === owner.accountId && key.mode === owner.mode ? key : null;
 }
 
 /**

@@ -1,6 +1,7 @@
+import { revokeApiKey } from "../access/key-revocation.ts";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
-import { planKey, revokeKeyStatement } from "../accounts/provisioning.ts";
+import { planKey } from "../accounts/provisioning.ts";
 import {
 	AccountIdParams,
 	CreateAccountBody,
@@ -15,7 +16,7 @@ import {
 	SettingsSchema,
 } from "../accounts/schema.ts";
 import { PARTNER_SCOPES } from "../accounts/scopes.ts";
-import { accountExists, findKeyById, keyHashesOf, runBatch, updateLimits, updateSettings } from "../accounts/store.ts";
+import { accountExists, keyHashesOf, runBatch, updateLimits, updateSettings } from "../accounts/store.ts";
 import { databaseOf, directoryDatabase } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
@@ -120,10 +121,7 @@ export const adminRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(revokeKey, async (c) => {
 		const { key_id: keyId } = c.req.valid("param");
-		await runBatch(directoryDatabase(c.env), [revokeKeyStatement(keyId, new Date())]);
-		// The key's limiter holds its principal: it must read the revoked row on the key's very next request.
-		await forgetKeys(c.env, await keyHashesOf(directoryDatabase(c.env), { keyId }));
-		const key = await findKeyById(directoryDatabase(c.env), keyId);
+		const key = await revokeApiKey(c.env, keyId, new Date());
 		if (key === null) throw new ApiError("api_key_not_found", `No key ${keyId}.`, "key_id");
 		return c.json(key, 200);
 	})

@@ -1,3 +1,4 @@
+import { keyHasExpired } from "../accounts/key-life.ts";
 import { keyScopeProblem } from "../accounts/scopes.ts";
 import { findKeyById } from "../accounts/store.ts";
 
@@ -19,7 +20,7 @@ export async function insertSession(db: D1Database, session: StoredSession, now:
 
 /**
  * The session with this id if it still stands: its row exists (not signed out), it has not expired,
- * and the key that opened it is not revoked, holds the `ops` scope and is a live key (ops is live-only).
+ * and the key that opened it is not revoked or expired, holds the `ops` scope and is a live key (ops is live-only).
  * The key is read through the accounts' store (a second read, on console pages only).
  */
 export async function findLiveSession(db: D1Database, sessionId: string, now: Date): Promise<StoredSession | null> {
@@ -29,7 +30,7 @@ export async function findLiveSession(db: D1Database, sessionId: string, now: Da
 		.first<{ id: string; key_id: string; expires_at: string }>();
 	if (row === null) return null;
 	const key = await findKeyById(db, row.key_id);
-	if (key === null || key.revoked_at !== null) return null;
+	if (key === null || key.revoked_at !== null || keyHasExpired(key.expires_at, now)) return null;
 	if (!key.scopes.includes("ops") || keyScopeProblem(key.mode, key.scopes) !== null) return null;
 	return { id: row.id, keyId: row.key_id, expiresAt: row.expires_at };
 }

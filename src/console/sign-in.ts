@@ -1,4 +1,5 @@
 /** Whether an API key may sign in to the console, judged as the API judges its bearer keys. */
+import { keyHasExpired } from "../accounts/key-life.ts";
 import { hashApiKey, modeOfApiKey } from "../accounts/keys.ts";
 import { keyScopeProblem } from "../accounts/scopes.ts";
 import { findKeyByHash } from "../accounts/store.ts";
@@ -6,7 +7,7 @@ import { type Refusal, refusal } from "../problem.ts";
 
 /**
  * The key's id, or why it cannot sign in, under the code the API's bearer auth would answer: no key,
- * one malformed, unknown or revoked (401s); a key without the ops scope, or a test key holding it (403s).
+ * one malformed, unknown, revoked or expired (401s); a key without the ops scope, or a test key holding it (403s).
  */
 export type SignInCheck = { ok: true; keyId: string } | Refusal;
 
@@ -20,6 +21,7 @@ export async function checkSignInKey(db: D1Database, key: string): Promise<SignI
 	const found = await findKeyByHash(db, await hashApiKey(key));
 	if (found === null) return refusal("api_key_invalid", "key", "That API key is not valid.");
 	if (found === "revoked") return refusal("api_key_revoked", "key", "That API key has been revoked.");
+	if (keyHasExpired(found.expiresAt, new Date())) return refusal("api_key_expired", "key", "That API key has expired.");
 	if (!found.scopes.includes("ops")) {
 		const message = "This key cannot sign in: the console is for operations keys (scope ops) only.";
 		return refusal("scope_missing", "key", message);

@@ -14,6 +14,7 @@ import { page, readForm } from "../http/html-pages.ts";
 import { toApiError } from "../http/on-error.ts";
 import { consoleSessionSecret } from "../http/session-forms.ts";
 import { log } from "../log.ts";
+import { EVENT_TYPES } from "../openapi/event-catalog.ts";
 import { hashPassword, passwordProblem } from "../partner-users/password.ts";
 import { signIn } from "../partner-users/sign-in.ts";
 import { acceptInvitation, endSessionsBefore } from "../partner-users/store.ts";
@@ -21,6 +22,7 @@ import { MAX_FORM_UPLOAD_BYTES } from "../print-files/form-upload.ts";
 import { PAGE_SECURITY_HEADERS } from "../production/slip-page.ts";
 import { partnerBrandRoutes } from "./brand-routes.tsx";
 import { partnerClaimRoutes } from "./claim-routes.tsx";
+import { partnerDeveloperRoutes } from "./developer-routes.tsx";
 import { partnerMoneyRoutes } from "./money-routes.tsx";
 import { partnerOrderRoutes } from "./order-routes.tsx";
 import { HomePage, InvitationPage, partnerErrorPage, SignInPage } from "./pages.tsx";
@@ -145,6 +147,7 @@ partnerConsoleRoutes.route("/claims", partnerClaimRoutes);
 partnerConsoleRoutes.route("/money", partnerMoneyRoutes);
 partnerConsoleRoutes.route("/place", placeOrderRoutes);
 partnerConsoleRoutes.route("/orders", partnerOrderRoutes);
+partnerConsoleRoutes.route("/developers", partnerDeveloperRoutes(EVENT_TYPES));
 
 // Last: every other path under /partner is a console 404 page.
 partnerConsoleRoutes.all("*", (c) => partnerErrorPage(c, 404, `There is no page at ${c.req.path}.`, layoutViewerOf(c)));

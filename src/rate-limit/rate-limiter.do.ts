@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { keyHasExpired, keyUseIsDue } from "../accounts/key-life.ts";
 import { keyScopeProblem } from "../accounts/scopes.ts";
 import { findKeyByHash, type Principal } from "../accounts/store.ts";
 import { directoryDatabase } from "../databases.ts";
@@ -13,9 +14,18 @@ type Standing = Principal | "revoked" | null;
 export type Authorization =
 	| { kind: "unknown" }
 	| { kind: "revoked" }
+	/** Past its expiry: refused, not counted. */
+	| { kind: "expired" }
 	/** A test-mode key holding a live-only scope (a row from before that rule): refused, not counted. */
 	| { kind: "scope_refused"; problem: string }
-	| { kind: "counted"; principal: Principal; request: RequestDecision; order: BucketDecision | null };
+	| {
+			kind: "counted";
+			principal: Principal;
+			request: RequestDecision;
+			order: BucketDecision | null;
+			/** Whether this request should write the key's last use (at most once per KEY_USE_RECORD_MINUTES). */
+			recordUse: boolean;
+	  };
 
 /**
  * One instance per API key (named by the key's hash). It holds the key's principal, loaded from D1
@@ -57,9 +67,15 @@ export class RateLimiter extends DurableObject<Env> {
 		const standing = await this.#standingOf(keyHash);
 		if (standing === null) return { kind: "unknown" };
 		if (standing === "revoked") return { kind: "revoked" };
+		const now = new Date();
+		// Checked on every request, not when the principal is loaded: a held principal outlives its key's expiry.
+		if (keyHasExpired(standing.expiresAt, now)) return { kind: "expired" };
 		const problem = keyScopeProblem(standing.mode, standing.scopes);
 		if (problem !== null) return { kind: "scope_refused", problem };
 		const { limits } = standing;
+		// The held principal remembers the use it reports, so the next requests of this window write nothing.
+		const recordUse = keyUseIsDue(standing.lastUsedAt, now);
+		if (recordUse) standing.lastUsedAt = now.toISOString();
 		// From here on synchronous: the counts are exact under concurrency.
 		if (orderCreate && standing.scopes.includes("orders:write")) {
 			const both = this.hitRequestAndTakeOrderToken(
@@ -68,13 +84,14 @@ export class RateLimiter extends DurableObject<Env> {
 				limits.ordersPerSecond,
 				limits.orderBurst,
 			);
-			return { kind: "counted", principal: standing, ...both };
+			return { kind: "counted", principal: standing, ...both, recordUse };
 		}
 		return {
 			kind: "counted",
 			principal: standing,
 			request: this.hitRequest(limits.requestsPerMinute, windowMs),
 			order: null,
+			recordUse,
 		};
 	}
 

@@ -125,14 +125,15 @@ export async function rescheduleDeliveries(
 
 /**
  * Makes every delivery of an event that has somewhere to go pending again, due now (a redelivery):
- * the callback URL's and each endpoint's that still exists. Returns them, to be handed to their senders.
+ * the callback URL's and each endpoint's that still exists and is not paused. Returns them, to be handed
+ * to their senders.
  */
 export async function resetForRedelivery(db: D1Database, eventId: string, now: Date): Promise<PendingDelivery[]> {
 	const { results } = await db
 		.prepare(
 			`UPDATE deliveries SET status = 'pending', next_attempt_at = ?2, enqueued_at = ?2
 			  WHERE event_id = ?1 AND url IS NOT NULL
-			    AND (endpoint_id IS NULL OR endpoint_id IN (SELECT id FROM webhook_endpoints))
+			    AND (endpoint_id IS NULL OR endpoint_id IN (SELECT id FROM webhook_endpoints WHERE paused_at IS NULL))
 			 RETURNING id, url`,
 		)
 		.bind(eventId, now.toISOString())

@@ -1,24 +1,23 @@
 import { z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
-import { allowsLocalUrls } from "../config.ts";
 import { databaseOf } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
 import { dateTime } from "../http/date-time.ts";
-import { ApiError, errorResponses } from "../http/errors.ts";
-import { normalisedUrl, outboundUrlProblem } from "../http/outbound-url.ts";
+import { ApiError, errorResponses, refusalError } from "../http/errors.ts";
 import { absoluteUrl, singleLineText } from "../text-rules.ts";
 import { sendPing } from "./deliver.ts";
 import {
-	addEndpoint,
 	deleteEndpoint,
 	type EndpointRow,
 	findEndpoint,
 	listEndpoints,
 	MAX_ENDPOINTS_PER_MODE,
+	setEndpointPaused,
 	subscribedTypes,
 } from "./endpoints.ts";
 import type { EventTypes } from "./event-types.ts";
+import { registerEndpoint } from "./register-endpoint.ts";
 
 const EndpointIdParams = z.object({
 	// No length rule: an id of any length that is not the account's is simply not found (404).
@@ -34,6 +33,7 @@ function endpointView(row: EndpointRow, sent: readonly string[]) {
 		description: row.description,
 		mode: row.mode,
 		created_at: row.created_at,
+		paused_at: row.paused_at,
 	};
 }
 
@@ -54,6 +54,10 @@ function endpointSchemas(sent: readonly string[]) {
 			description: z.string().nullable().openapi({ example: "Shop fulfilment service" }),
 			mode: z.enum(["live", "test"]).openapi({ description: "The mode whose events it receives: the key's." }),
 			created_at: dateTime(),
+			paused_at: dateTime().nullable().openapi({
+				description:
+					"When the endpoint was paused; null while it receives events. Events recorded while it is paused are never sent to it, and a redelivery leaves it out.",
+			}),
 		})
 		.openapi("WebhookEndpoint");
 
@@ -118,7 +122,26 @@ function subscriptionRoutes(types: EventTypes) {
 		request: { params: EndpointIdParams },
 		responses: { 200: jsonResponse(EndpointSchema, "The endpoint."), ...errorResponses(404) },
 	});
-	return { createEndpoint, listEndpointsRoute, getEndpoint };
+	/** Pausing and resuming: the same answer, the endpoint as it is now. */
+	const pauseRoute = (action: "pause" | "resume") =>
+		protectedRoute("orders:write", {
+			method: "post",
+			path: `/webhook-endpoints/{id}/${action}`,
+			tags: ["Webhook endpoints"],
+			summary:
+				action === "pause"
+					? "Pause an endpoint: events recorded from now on are not sent to it, until it is resumed"
+					: "Resume a paused endpoint: events recorded from now on are sent to it again",
+			request: { params: EndpointIdParams },
+			responses: { 200: jsonResponse(EndpointSchema, "The endpoint."), ...errorResponses(404) },
+		});
+	return {
+		createEndpoint,
+		listEndpointsRoute,
+		getEndpoint,
+		pauseEndpoint: pauseRoute("pause"),
+		resumeEndpoint: pauseRoute("resume"),
+	};
 }
 
 const removeEndpoint = protectedRoute("orders:write", {
@@ -161,41 +184,23 @@ const pingEndpoint = protectedRoute("orders:write", {
 });
 
 /**
- * The account's webhook endpoints: register, list, read, delete and ping. `types` are the names of the
+ * The account's webhook endpoints: register, list, read, pause, resume, delete and ping. `types` are the names of the
  * events the service records, from the capabilities that own them (the app gathers them).
  */
 export function webhookEndpointRoutes(types: EventTypes) {
-	const { createEndpoint, listEndpointsRoute, getEndpoint } = subscriptionRoutes(types);
+	const { createEndpoint, listEndpointsRoute, getEndpoint, pauseEndpoint, resumeEndpoint } = subscriptionRoutes(types);
 	const toEndpoint = (row: EndpointRow) => endpointView(row, types.sent);
 	return createApp<AuthedEnv>()
 		.openapi(createEndpoint, async (c) => {
 			const input = c.req.valid("json");
-			// Judged and stored in its normal form, so the unique index sees every spelling of a URL as one.
-			const url = normalisedUrl(input.url);
-			if (url === null)
-				throw new ApiError("url_not_allowed", "The URL must be absolute, such as https://example.com/path.", "url");
-			const problem = outboundUrlProblem(url, { allowLocal: allowsLocalUrls(c.env) });
-			if (problem !== null) throw new ApiError("url_not_allowed", problem, "url");
-			const added = await addEndpoint(
-				databaseOf(c.env, c.var.principal.accountId),
+			const added = await registerEndpoint(
+				c.env,
 				c.var.principal,
-				{ url, events: input.events ?? types.sent, description: input.description ?? null },
+				{ url: input.url, events: input.events ?? types.sent, description: input.description ?? null },
 				types.sent,
 				new Date(),
 			);
-			if (!added.ok) {
-				const { mode } = c.var.principal;
-				throw added.refusal === "limit"
-					? new ApiError(
-							"webhook_endpoint_limit",
-							`This account already has ${MAX_ENDPOINTS_PER_MODE} ${mode} webhook endpoints; delete one first.`,
-						)
-					: new ApiError(
-							"webhook_endpoint_exists",
-							`This account already has a ${mode} webhook endpoint at this URL (${url}).`,
-							"url",
-						);
-			}
+			if (!added.ok) throw refusalError(added);
 			return c.json(toEndpoint(added.endpoint), 201);
 		})
 		.openapi(listEndpointsRoute, async (c) => {
@@ -205,6 +210,20 @@ export function webhookEndpointRoutes(types: EventTypes) {
 		.openapi(getEndpoint, async (c) => {
 			const { id } = c.req.valid("param");
 			const row = await findEndpoint(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
+			if (row === null) throw notFound(id);
+			return c.json(toEndpoint(row), 200);
+		})
+		.openapi(pauseEndpoint, async (c) => {
+			const { id } = c.req.valid("param");
+			const db = databaseOf(c.env, c.var.principal.accountId);
+			const row = await setEndpointPaused(db, c.var.principal, id, true, new Date());
+			if (row === null) throw notFound(id);
+			return c.json(toEndpoint(row), 200);
+		})
+		.openapi(resumeEndpoint, async (c) => {
+			const { id } = c.req.valid("param");
+			const db = databaseOf(c.env, c.var.principal.accountId);
+			const row = await setEndpointPaused(db, c.var.principal, id, false, new Date());
 			if (row === null) throw notFound(id);
 			return c.json(toEndpoint(row), 200);
 		})

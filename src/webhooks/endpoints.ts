@@ -21,6 +21,8 @@ export type EndpointRow = {
 	events: string;
 	description: string | null;
 	created_at: string;
+	/** When it was paused; null while it receives events. A paused endpoint gets no deliveries. */
+	paused_at: string | null;
 };
 
 /** The owner of endpoints: an account in one mode, as every partner resource is owned. */
@@ -56,6 +58,7 @@ export async function addEndpoint(
 		events: sent.filter((type) => input.events.includes(type)).join(" "),
 		description: input.description,
 		created_at: now.toISOString(),
+		paused_at: null,
 	};
 	const result = await db
 		.prepare(
@@ -97,6 +100,27 @@ export function findEndpoint(db: D1Database, owner: EndpointOwner, id: string): 
 	return db
 		.prepare("SELECT * FROM webhook_endpoints WHERE id = ?1 AND account_id = ?2 AND mode = ?3")
 		.bind(id, owner.accountId, owner.mode)
+		.first<EndpointRow>();
+}
+
+/**
+ * Pauses one of the owner's endpoints (events recorded while it is paused get no delivery to it) or
+ * resumes it; pausing a paused endpoint keeps its first time. The endpoint as it is now, or null when
+ * the owner has no such endpoint.
+ */
+export function setEndpointPaused(
+	db: D1Database,
+	owner: EndpointOwner,
+	id: string,
+	paused: boolean,
+	now: Date,
+): Promise<EndpointRow | null> {
+	return db
+		.prepare(
+			`UPDATE webhook_endpoints SET paused_at = CASE WHEN ?4 THEN COALESCE(paused_at, ?5) ELSE NULL END
+			  WHERE id = ?1 AND account_id = ?2 AND mode = ?3 RETURNING *`,
+		)
+		.bind(id, owner.accountId, owner.mode, Number(paused), now.toISOString())
 		.first<EndpointRow>();
 }
 

@@ -67,7 +67,7 @@ const DELIVERY_INSERT = `INSERT INTO deliveries (id, event_id, endpoint_id, acco
 
 /**
  * The statements that record an event and its deliveries (the callback URL's, pending or
- * `no_endpoint`, and one per subscribed endpoint, in the same batch: the endpoints are read by the
+ * `no_endpoint`, and one per subscribed endpoint that is not paused, in the same batch: the endpoints are read by the
  * insert itself, not before), only when `condition` holds at commit; for the caller's batch.
  */
 export function insertEvent(db: D1Database, event: NewEvent, condition: WriteCondition | null): RecordedEvent {
@@ -115,6 +115,7 @@ export function insertEvent(db: D1Database, event: NewEvent, condition: WriteCon
 				 SELECT 'dlv_' || lower(hex(randomblob(16))), ?1, w.id, w.account_id, w.mode, w.url, 'pending', ?2, ?2
 				   FROM webhook_endpoints w
 				  WHERE w.account_id = ?3 AND w.mode = ?4 AND instr(' ' || w.events || ' ', ' ' || ?5 || ' ') > 0
+				        AND w.paused_at IS NULL
 				        ${endpointGuard === null ? "" : `AND ${endpointGuard}`}
 				 RETURNING id, url`,
 			)

@@ -1,19 +1,17 @@
 import { z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
-import { generateWebhookSecret } from "../accounts/keys.ts";
-import { configOf } from "../config.ts";
 import { databaseOf, directoryDatabase } from "../databases.ts";
 import { createApp } from "../http/create-app.ts";
 import { CURSOR_EXAMPLE, decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { dateTime } from "../http/date-time.ts";
-import { ApiError, errorResponses } from "../http/errors.ts";
-import { DELIVERY_STATUSES, resetForRedelivery } from "./delivery-store.ts";
-import { eventPosition, findOwnedEvent, listEventPage, listEventsAfter } from "./event-store.ts";
+import { ApiError, errorResponses, okOrThrow } from "../http/errors.ts";
+import { DELIVERY_STATUSES } from "./delivery-store.ts";
+import { eventPosition, listEventPage, listEventsAfter } from "./event-store.ts";
 import type { EventTypes } from "./event-types.ts";
 import { eventSchema, toEvent } from "./event-view.ts";
-import { rotateWebhookSecret } from "./secret-store.ts";
-import { deliverSoon } from "./webhook-sender.do.ts";
+import { eventNotFoundMessage, redeliverEvent } from "./redeliver-event.ts";
+import { rotateToNewSecret } from "./secret-store.ts";
 
 const EventIdParams = z.object({ id: z.string().openapi({ param: { name: "id", in: "path" }, example: "evt_4Zq" }) });
 
@@ -90,12 +88,6 @@ const rotateSecret = protectedRoute("orders:write", {
 /** How long an event is left to settle before a forward read (`after`) returns it: see `listEventsAfter`. */
 const FORWARD_READ_SETTLE_MS = 2000;
 
-/** Why an event is not found: a wrong id, or an event older than the window, archived. */
-function notFoundMessage(env: Env, id: string): string {
-	const days = configOf(env).EVENT_RETENTION_DAYS;
-	return `No event ${id}. Events older than ${days} days are archived: no longer listed or redelivered.`;
-}
-
 /**
  * The event log, redelivery and secret rotation. `types` are the names of the events the service
  * records, from the capabilities that own them (the app gathers them).
@@ -120,7 +112,7 @@ export function webhookRoutes(types: EventTypes) {
 				if (after === null && query.after !== "start") {
 					throw new ApiError(
 						"event_not_found",
-						`${notFoundMessage(c.env, query.after)} Read again from after=start.`,
+						`${eventNotFoundMessage(c.env, query.after)} Read again from after=start.`,
 						"after",
 					);
 				}
@@ -156,29 +148,14 @@ export function webhookRoutes(types: EventTypes) {
 		})
 		.openapi(redeliver, async (c) => {
 			const { id } = c.req.valid("param");
-			const event = await findOwnedEvent(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
-			if (event === null) throw new ApiError("event_not_found", notFoundMessage(c.env, id), "id");
-			if (event.d_status === null) throw new ApiError("event_never_sent", `Event ${id} is recorded, never sent.`);
-			const deliveries = await resetForRedelivery(databaseOf(c.env, c.var.principal.accountId), id, new Date());
-			if (deliveries.length === 0) {
-				throw new ApiError(
-					"event_has_no_destination",
-					`Event ${id} has no callback_url or webhook endpoint to be sent to.`,
-				);
-			}
-			await deliverSoon(c.env, deliveries);
-			const updated = await findOwnedEvent(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
-			if (updated === null) throw new ApiError("event_not_found", notFoundMessage(c.env, id), "id");
-			return c.json(toEvent(updated), 200);
+			const redelivered = okOrThrow(await redeliverEvent(c.env, c.var.principal, id, new Date()));
+			return c.json(toEvent(redelivered.event), 200);
 		})
 		.openapi(rotateSecret, async (c) => {
-			const { accountId, mode } = c.var.principal;
-			const secret = generateWebhookSecret();
-			const { previousExpiresAt } = await rotateWebhookSecret(
+			const { mode } = c.var.principal;
+			const { secret, previousExpiresAt } = await rotateToNewSecret(
 				directoryDatabase(c.env),
-				accountId,
-				mode,
-				secret,
+				c.var.principal,
 				new Date(),
 			);
 			return c.json({ webhook_secret: secret, mode, previous_secrets_expire_at: previousExpiresAt }, 201);

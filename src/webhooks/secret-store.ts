@@ -3,6 +3,8 @@
  * admin CLI also runs). An account has a secret per mode; a rotation keeps the previous one signing
  * for a while, so receivers can switch without dropping a webhook.
  */
+import { generateWebhookSecret } from "../accounts/keys.ts";
+import type { Owner } from "../accounts/owner.ts";
 import type { KeyMode } from "../accounts/scopes.ts";
 
 /** How long the previous secret keeps signing after a rotation. */
@@ -57,4 +59,15 @@ export async function rotateWebhookSecret(
 			.bind(accountId, mode, secret, at),
 	]);
 	return { previousExpiresAt };
+}
+
+/** A new secret for the owner's mode, made the newest signing one (`rotateWebhookSecret`): the API's rotation and the console's. */
+export async function rotateToNewSecret(
+	db: D1Database,
+	owner: Owner,
+	now: Date,
+): Promise<{ secret: string; previousExpiresAt: string }> {
+	const secret = generateWebhookSecret();
+	const { previousExpiresAt } = await rotateWebhookSecret(db, owner.accountId, owner.mode, secret, now);
+	return { secret, previousExpiresAt };
 }

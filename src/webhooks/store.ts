@@ -2,14 +2,18 @@
  * What other capabilities use of the webhooks' tables, and the only file of them they import: an
  * order's move adds the statements that record its event (a body the event's owner wrote and checked)
  * to its own batch, then hands the deliveries they made to their senders. The statements live a file
- * per table family: secret-store.ts, event-store.ts, delivery-store.ts.
+ * per table family: secret-store.ts, event-store.ts, delivery-store.ts. The partner console reads the
+ * event log (a page of events with their deliveries), as the API does, and rotates a mode's secret.
  */
-export type { PendingDelivery } from "./delivery-store.ts";
+export type { DeliveryStatus, PendingDelivery } from "./delivery-store.ts";
 export {
 	conditionAfter,
+	type EventRow,
 	insertEvent,
+	listEventPage,
 	type NewEvent,
 	newEventId,
 	type RecordedEvent,
 	type WriteCondition,
 } from "./event-store.ts";
+export { ROTATION_OVERLAP_MS, rotateToNewSecret } from "./secret-store.ts";

@@ -21,9 +21,13 @@ export type SignedWebhookReceiver = {
 	close(): Promise<void>;
 };
 
-/** Starts the receiver on a free loopback port; it answers 200 to every delivery. */
-export async function startSignedWebhookReceiver(): Promise<SignedWebhookReceiver> {
+/**
+ * Starts the receiver on a free loopback port; it answers 200 to every delivery, or with `failFirst`,
+ * 500 to that many first deliveries (a receiver that was down), then 200.
+ */
+export async function startSignedWebhookReceiver(options: { failFirst?: number } = {}): Promise<SignedWebhookReceiver> {
 	const deliveries: Delivery[] = [];
+	let failuresLeft = options.failFirst ?? 0;
 	const server = createServer((request, response) => {
 		const chunks: Buffer[] = [];
 		request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -37,6 +41,11 @@ export async function startSignedWebhookReceiver(): Promise<SignedWebhookReceive
 				});
 			} catch {
 				// Not an event: answered all the same, and the test then times out on what it waits for.
+			}
+			if (failuresLeft > 0) {
+				failuresLeft -= 1;
+				response.writeHead(500, { "Content-Type": "text/plain" }).end("receiver down for maintenance");
+				return;
 			}
 			response.writeHead(200, { "Content-Type": "text/plain" }).end("ok");
 		});
