@@ -1734,6 +1734,7 @@ export interface components {
 					| "idempotency_key_reused"
 					| "idempotency_key_in_use"
 					| "partner_user_exists"
+					| "partner_user_revoke_refused"
 					| "sandbox_no_endpoint"
 					| "order_not_editable"
 					| "order_in_edit_window"

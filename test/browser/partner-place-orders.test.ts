@@ -45,7 +45,7 @@ afterAll(async () => {
 async function expectGoodPage(page: Page, width: number): Promise<void> {
 	await expectAccessible(page);
 	await expectUnderPageBudget(page);
-	expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+	expect(await page.locator("html").evaluate((root) => root.scrollWidth)).toBeLessThanOrEqual(width);
 }
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -84,7 +84,9 @@ describe.each(PARTNER_WIDTHS)("placing orders at %i px", (width) => {
 			await page.getByRole("img", { name: /framed preview/ }).waitFor();
 			// The preview is drawn (the page's policy lets it load from the console's own address), not a broken image.
 			await expect
-				.poll(() => page.evaluate(() => document.querySelector<HTMLImageElement>(".preview img")?.naturalWidth ?? 0))
+				.poll(() =>
+					page.locator(".preview img").evaluate((image) => ("naturalWidth" in image ? Number(image.naturalWidth) : 0)),
+				)
 				.toBeGreaterThan(0);
 			await expectGoodPage(page, width);
 			await shot(page, `partner-place-order-quote-${width}.png`);
