@@ -92,7 +92,7 @@ function EventsPage(props: {
 						{deliveries.length === 0 ? (
 							<p>Recorded in the log only: this event is not sent.</p>
 						) : (
-							<div class="table-wrap" tabindex={0} role="region" aria-label={`Deliveries of event ${event.id}`}>
+							<section class="table-wrap" tabindex={0} aria-label={`Deliveries of event ${event.id}`}>
 								<table>
 									<thead>
 										<tr>
@@ -126,7 +126,7 @@ function EventsPage(props: {
 										))}
 									</tbody>
 								</table>
-							</div>
+							</section>
 						)}
 						{event.d_status === null ? null : (
 							<form method="post" action={developerPath(c, `/events/${event.id}/resend`)}>

@@ -82,7 +82,7 @@ function KeysPage(props: {
 				{keys.length === 0 ? (
 					<p>This account has no {mode} keys.</p>
 				) : (
-					<div class="table-wrap" tabindex={0} role="region" aria-label="API keys">
+					<section class="table-wrap" tabindex={0} aria-label="API keys">
 						<table>
 							<thead>
 								<tr>
@@ -122,7 +122,7 @@ function KeysPage(props: {
 								})}
 							</tbody>
 						</table>
-					</div>
+					</section>
 				)}
 			</section>
 			{canManage ? (

@@ -85,7 +85,7 @@ function WebhooksPage(
 				{endpoints.length === 0 ? (
 					<p>No {mode} endpoint yet: events go only to each order's callback URL.</p>
 				) : (
-					<div class="table-wrap" tabindex={0} role="region" aria-label="Webhook endpoints">
+					<section class="table-wrap" tabindex={0} aria-label="Webhook endpoints">
 						<table>
 							<thead>
 								<tr>
@@ -123,7 +123,7 @@ function WebhooksPage(
 								))}
 							</tbody>
 						</table>
-					</div>
+					</section>
 				)}
 			</section>
 			<section class="panel" aria-labelledby="add">
