@@ -4,16 +4,10 @@
  * sample packing slip that prints it; then invites a user, sees the link once, and revokes them. Every
  * page passes axe-core, stays under the page budget and fits the screen.
  */
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalService, startLocalService } from "./support/local-service.ts";
 import { createPartner, gradientPng } from "./support/partner-api.ts";
-import {
-	expectAccessible,
-	expectUnderPageBudget,
-	PARTNER_WIDTHS,
-	signedInPartnerPage,
-} from "./support/partner-console.ts";
+import { expectGoodPage, PARTNER_WIDTHS, signedInPartnerPage } from "./support/partner-console.ts";
 import { keepScreenshot } from "./support/screenshots.ts";
 
 let service: LocalService | undefined;
@@ -32,14 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
 	await service?.stop();
 });
-
-/** The page is accessible, under budget, and as wide as the screen at most. */
-async function expectGoodPage(page: Page, width: number): Promise<void> {
-	await expectAccessible(page);
-	await expectUnderPageBudget(page);
-	// A string, evaluated in the page: the Node project has no DOM types.
-	expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(width);
-}
 
 describe.each(PARTNER_WIDTHS)("the brand and people sections at %i px", (width) => {
 	it("an owner saves the brand with a logo and sees it on the sample packing slip", async () => {

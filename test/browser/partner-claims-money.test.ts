@@ -6,7 +6,6 @@
  * the screen.
  */
 import { readFile } from "node:fs/promises";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalService, startLocalService } from "./support/local-service.ts";
 import {
@@ -18,13 +17,7 @@ import {
 	uploadPrintFile,
 	waitForOrderStatus,
 } from "./support/partner-api.ts";
-import {
-	expectAccessible,
-	expectUnderPageBudget,
-	PARTNER_WIDTHS,
-	signedInPartnerPage,
-} from "./support/partner-console.ts";
-import { keepScreenshot } from "./support/screenshots.ts";
+import { expectGoodPage, PARTNER_WIDTHS, signedInPartnerPage } from "./support/partner-console.ts";
 
 let service: LocalService | undefined;
 let accountId = "";
@@ -77,14 +70,6 @@ afterAll(async () => {
 	await service?.stop();
 });
 
-/** The checks every page of the console passes at `width`, then its screenshot for the docs. */
-async function checkPage(page: Page, width: number, shot: string): Promise<void> {
-	await expectAccessible(page);
-	await expectUnderPageBudget(page);
-	expect(await page.locator("html").evaluate((root) => root.scrollWidth)).toBeLessThanOrEqual(width);
-	await keepScreenshot(shot, await page.screenshot({ type: "png", fullPage: true }));
-}
-
 describe.each(PARTNER_WIDTHS)("claims and money in the partner console at %i px", (width) => {
 	it("an owner files a claim with a photo on a delivered order, follows it, and downloads the month's statement", async () => {
 		const { chromium, page } = await signedInPartnerPage(running(), accountId, "owner", width);
@@ -92,7 +77,7 @@ describe.each(PARTNER_WIDTHS)("claims and money in the partner console at %i px"
 		try {
 			await page.goto(`${origin}/partner/claims/new?order=${orderId}`);
 			expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("File a claim");
-			await checkPage(page, width, `partner-claims-form-${width}.png`);
+			await expectGoodPage(page, width, `partner-claims-form-${width}.png`);
 			await page.getByLabel(/Damaged in transit/).check();
 			await page.getByLabel(/Item 1 of 1/).fill("1");
 			await page.getByLabel("What you or your customer saw").fill("The glass arrived cracked across one corner.");
@@ -109,18 +94,18 @@ describe.each(PARTNER_WIDTHS)("claims and money in the partner console at %i px"
 			await photo.waitFor();
 			expect(await photo.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(480);
 			expect((await page.locator("main").textContent()) ?? "").toContain(externalId);
-			await checkPage(page, width, `partner-claims-claim-${width}.png`);
+			await expectGoodPage(page, width, `partner-claims-claim-${width}.png`);
 
 			await page.getByRole("link", { name: "Claims", exact: true }).click();
 			await page.waitForURL(`${origin}/partner/claims`);
 			expect(await page.locator(`a[href="${claimPath}"]`).count()).toBe(1);
 			expect((await page.locator("main").textContent()) ?? "").toContain("Waiting for a decision");
-			await checkPage(page, width, `partner-claims-list-${width}.png`);
+			await expectGoodPage(page, width, `partner-claims-list-${width}.png`);
 
 			await page.getByRole("link", { name: "Money", exact: true }).click();
 			await page.waitForURL(`${origin}/partner/money`);
 			expect((await page.locator("main").textContent()) ?? "").toContain(`Order ${externalId}`);
-			await checkPage(page, width, `partner-money-statement-${width}.png`);
+			await expectGoodPage(page, width, `partner-money-statement-${width}.png`);
 			const [download] = await Promise.all([
 				page.waitForEvent("download"),
 				page.getByRole("link", { name: /Download the CSV of/ }).click(),

@@ -4,7 +4,6 @@
  * receiver that answers 500 once, then 200), and creates and revokes an API key, which the API then
  * refuses. Every page passes axe-core, stays under the page budget and fits the screen.
  */
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NewAccount } from "../../src/admin/provisioning.ts";
 import { type LocalService, startLocalService } from "./support/local-service.ts";
@@ -16,12 +15,7 @@ import {
 	uploadPrintFile,
 	waitForOrderStatus,
 } from "./support/partner-api.ts";
-import {
-	expectAccessible,
-	expectUnderPageBudget,
-	PARTNER_WIDTHS,
-	signedInPartnerPage,
-} from "./support/partner-console.ts";
+import { expectGoodPage, PARTNER_WIDTHS, signedInPartnerPage } from "./support/partner-console.ts";
 import { keepScreenshot } from "./support/screenshots.ts";
 import { startSignedWebhookReceiver } from "./support/signed-webhooks.ts";
 
@@ -48,13 +42,6 @@ beforeAll(async () => {
 afterAll(async () => {
 	await service?.stop();
 });
-
-/** The page passes axe-core, is under the budget and has no horizontal scroll at `width`. */
-async function expectGoodPage(page: Page, width: number): Promise<void> {
-	await expectAccessible(page);
-	await expectUnderPageBudget(page);
-	expect(await page.locator("html").evaluate((root) => root.scrollWidth)).toBeLessThanOrEqual(width);
-}
 
 describe.each(PARTNER_WIDTHS)("the developers' corner at %i px", (width) => {
 	it("an owner resends a webhook its receiver failed, and it is delivered", async () => {

@@ -6,7 +6,6 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalService, startLocalService } from "./support/local-service.ts";
 import {
@@ -19,13 +18,7 @@ import {
 	uploadPrintFile,
 	waitForOrderStatus,
 } from "./support/partner-api.ts";
-import {
-	expectAccessible,
-	expectUnderPageBudget,
-	PARTNER_WIDTHS,
-	signedInPartnerPage,
-} from "./support/partner-console.ts";
-import { keepScreenshot } from "./support/screenshots.ts";
+import { expectGoodPage, PARTNER_WIDTHS, signedInPartnerPage } from "./support/partner-console.ts";
 
 const SHIP_TO = {
 	name: "Ada Lovelace",
@@ -69,14 +62,6 @@ afterAll(async () => {
 	await new Promise((resolve) => fileHost?.close(resolve));
 });
 
-/** The page fits its width, passes axe-core and the budget, and is kept as a screenshot for the docs. */
-async function checkPage(page: Page, width: number, name: string): Promise<void> {
-	await expectAccessible(page);
-	await expectUnderPageBudget(page);
-	expect(await page.locator("html").evaluate((root) => root.scrollWidth), page.url()).toBeLessThanOrEqual(width);
-	await keepScreenshot(`partner-orders-${name}-${width}.png`, await page.screenshot({ type: "png", fullPage: true }));
-}
-
 /** A shipped order of this width, with its own tracking number. */
 async function shippedOrder(width: number): Promise<{ order: Order; trackingNumber: string }> {
 	const file = await uploadPrintFile(running().origin, key);
@@ -105,20 +90,20 @@ describe.each(PARTNER_WIDTHS)("the partner console's orders at %i px", (width) =
 				.getByRole("link", { name: "Orders", exact: true })
 				.click();
 			await page.waitForURL(`${running().origin}/partner/orders`);
-			await checkPage(page, width, "list");
+			await expectGoodPage(page, width, `partner-orders-list-${width}.png`);
 			await page.getByLabel("Order id, external id, tracking number or recipient's name").fill(trackingNumber);
 			await page.getByRole("button", { name: "Find" }).click();
 			await page.waitForURL(/q=/);
 			expect(await page.locator(".order-list > li").count()).toBe(1);
 			expect(await page.getByRole("link", { name: order.external_id }).count()).toBe(1);
-			await checkPage(page, width, "found");
+			await expectGoodPage(page, width, `partner-orders-found-${width}.png`);
 			await page.getByRole("link", { name: order.external_id }).click();
 			await page.waitForURL(`${running().origin}/partner/orders/${order.id}`);
 			expect(await page.getByTestId("order-status").textContent()).toBe("Shipped");
 			const tracking = page.getByRole("link", { name: trackingNumber });
 			expect(await tracking.getAttribute("href")).toBe(`https://www.ups.com/track?tracknum=${trackingNumber}`);
 			expect(await page.getByRole("heading", { name: "Timeline" }).count()).toBe(1);
-			await checkPage(page, width, "shipped-order");
+			await expectGoodPage(page, width, `partner-orders-shipped-order-${width}.png`);
 		} finally {
 			await chromium.close();
 		}
@@ -141,7 +126,7 @@ describe.each(PARTNER_WIDTHS)("the partner console's orders at %i px", (width) =
 			expect(await page.getByRole("heading", { name: "On hold: File resolution too low for the size" }).count()).toBe(
 				1,
 			);
-			await checkPage(page, width, "held-order");
+			await expectGoodPage(page, width, `partner-orders-held-order-${width}.png`);
 			const fix = page.locator("form.fix-form");
 			await fix.getByLabel(/New print file/).setInputFiles({
 				name: "harbour-at-dusk.png",
@@ -151,7 +136,7 @@ describe.each(PARTNER_WIDTHS)("the partner console's orders at %i px", (width) =
 			await fix.getByRole("button", { name: "Fix this item" }).click();
 			await page.waitForURL(`${running().origin}/partner/orders/${created.id}?done=fixed`);
 			expect(await page.getByRole("status").textContent()).toBe("The item is fixed: the order is being checked again.");
-			await checkPage(page, width, "fixed");
+			await expectGoodPage(page, width, `partner-orders-fixed-${width}.png`);
 			await waitForOrderStatus(running().origin, key, created.id, "in_production");
 			await page.reload();
 			expect(await page.getByTestId("order-status").textContent()).toBe("In production");

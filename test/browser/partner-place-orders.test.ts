@@ -8,12 +8,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalService, startLocalService } from "./support/local-service.ts";
 import { callApi, createPartner, gradientPng, uploadPrintFile } from "./support/partner-api.ts";
-import {
-	expectAccessible,
-	expectUnderPageBudget,
-	PARTNER_WIDTHS,
-	signedInPartnerPage,
-} from "./support/partner-console.ts";
+import { expectGoodPage, PARTNER_WIDTHS, signedInPartnerPage } from "./support/partner-console.ts";
 import { keepScreenshot } from "./support/screenshots.ts";
 
 let service: LocalService | undefined;
@@ -40,13 +35,6 @@ beforeAll(async () => {
 afterAll(async () => {
 	await service?.stop();
 });
-
-/** The page passes axe-core, is under the budget and has no horizontal scroll at `width`. */
-async function expectGoodPage(page: Page, width: number): Promise<void> {
-	await expectAccessible(page);
-	await expectUnderPageBudget(page);
-	expect(await page.locator("html").evaluate((root) => root.scrollWidth)).toBeLessThanOrEqual(width);
-}
 
 async function shot(page: Page, name: string): Promise<void> {
 	await keepScreenshot(name, await page.screenshot({ type: "png", fullPage: true }));

@@ -10,6 +10,7 @@ import { type ChromiumSession, launchChromium } from "../../../scripts/lib/chrom
 import type { PartnerRole } from "../../../src/partner-users/users.ts";
 import type { LocalService } from "./local-service.ts";
 import { callApi } from "./partner-api.ts";
+import { keepScreenshot } from "./screenshots.ts";
 
 /** A phone and a desktop, in CSS pixels. */
 export const PARTNER_WIDTHS = [390, 1440] as const;
@@ -80,4 +81,13 @@ export async function expectAccessible(page: Page): Promise<void> {
 export async function expectUnderPageBudget(page: Page): Promise<void> {
 	const bytes = new TextEncoder().encode(await page.content()).length;
 	expect(bytes, `bytes of ${page.url()}`).toBeLessThan(100_000);
+}
+
+/** The page passes axe-core, is under the budget and does not scroll sideways at `width`; kept as `screenshot` when the run keeps them. */
+export async function expectGoodPage(page: Page, width: number, screenshot?: string): Promise<void> {
+	await expectAccessible(page);
+	await expectUnderPageBudget(page);
+	expect(await page.locator("html").evaluate((root) => root.scrollWidth), page.url()).toBeLessThanOrEqual(width);
+	if (screenshot !== undefined)
+		await keepScreenshot(screenshot, await page.screenshot({ type: "png", fullPage: true }));
 }
