@@ -21,7 +21,6 @@ import { page, readFormWithRepeats } from "../http/html-pages.ts";
 import type { StoredOrder } from "../orders/rows.ts";
 import { findOwnedOrder } from "../orders/store.ts";
 import { storeFormUpload } from "../print-files/form-upload.ts";
-import { OWN_IMAGES_POLICY } from "../production/slip-page.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
 import {
 	ClaimFormPage,
@@ -145,13 +144,7 @@ partnerClaimRoutes.get("/:id", requirePartner, requireAbility("read"), async (c)
 	const order = found === null ? null : await findOwnedOrder(database, owner, found.claim.order_id);
 	if (found === null || order === null) return notFound(c, "such claim");
 	const done = CLAIM_DONE_WORDS[c.req.query("done") ?? ""] ?? null;
-	const response = await page(
-		c,
-		<ClaimPage viewer={viewerOf(c)} mode={modeOf(c)} claim={found.claim} order={order} done={done} />,
-	);
-	// The claim's own photos (this origin) are allowed as images.
-	response.headers.set("Content-Security-Policy", OWN_IMAGES_POLICY);
-	return response;
+	return page(c, <ClaimPage viewer={viewerOf(c)} mode={modeOf(c)} claim={found.claim} order={order} done={done} />);
 });
 
 partnerClaimRoutes.get("/:id/photos/:index{[0-9]{1,2}}", requirePartner, requireAbility("read"), async (c) => {

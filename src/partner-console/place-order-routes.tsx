@@ -30,7 +30,6 @@ import { CreateOrderBody } from "../orders/schema.ts";
 import { findOwnedOrder } from "../orders/store.ts";
 import { MAX_FORM_UPLOAD_BYTES, storeFormUpload } from "../print-files/form-upload.ts";
 import { findOwnedPrintFile } from "../print-files/store.ts";
-import { OWN_IMAGES_POLICY } from "../production/slip-page.ts";
 import { createQuote } from "../quotes/create-quote.ts";
 import { CreateQuoteBody } from "../quotes/schema.ts";
 import { findOwnedQuote } from "../quotes/store.ts";
@@ -48,13 +47,6 @@ import { modeOf, ownerOf, withMode } from "./scope.ts";
 import { requireAbility, requirePartner, requirePartnerCsrf } from "./session-gate.ts";
 
 type PlaceContext = Context<SignedInPartnerEnv>;
-
-/** The quoted page shows the piece's preview from this console's own address, which the pages' policy allows only here. */
-async function withOwnImages(response: Promise<Response>): Promise<Response> {
-	const answered = await response;
-	answered.headers.set("Content-Security-Policy", OWN_IMAGES_POLICY);
-	return answered;
-}
 
 /** The order form's values from a posted form: text fields only, each capped. */
 function formValues(form: Readonly<Record<string, unknown>>): OrderFormValues {
@@ -192,17 +184,15 @@ placeOrderRoutes.post(
 		if (!quoteBody.success) return formPage(c, values, "The order could not be quoted: check its fields.", 422);
 		const quoted = await createQuote(c.env, owner, quoteBody.data);
 		if (!quoted.ok) return formPage(c, values, quoted.message, 422);
-		return withOwnImages(
-			page(
-				c,
-				<QuotedOrderPage
-					{...frameOf(c)}
-					printFileId={stored.file.id}
-					quote={quoted.quote}
-					values={values}
-					error={null}
-				/>,
-			),
+		return page(
+			c,
+			<QuotedOrderPage
+				{...frameOf(c)}
+				printFileId={stored.file.id}
+				quote={quoted.quote}
+				values={values}
+				error={null}
+			/>,
 		);
 	},
 );
@@ -226,12 +216,10 @@ placeOrderRoutes.post("/order", requirePartnerCsrf, async (c) => {
 	const parsed = CreateOrderBody.safeParse(body);
 	const issue = parsed.success ? undefined : parsed.error.issues[0];
 	const again = (error: string, status: 409 | 422 | 404 | 400) =>
-		withOwnImages(
-			page(
-				c,
-				<QuotedOrderPage {...frameOf(c)} printFileId={file.id} quote={quote} values={values} error={error} />,
-				status,
-			),
+		page(
+			c,
+			<QuotedOrderPage {...frameOf(c)} printFileId={file.id} quote={quote} values={values} error={error} />,
+			status,
 		);
 	if (!parsed.success)
 		return again(issue === undefined ? "The order was refused." : problemOfIssue(issue, body).message, 422);

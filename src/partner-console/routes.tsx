@@ -19,7 +19,7 @@ import { hashPassword, passwordProblem } from "../partner-users/password.ts";
 import { signIn } from "../partner-users/sign-in.ts";
 import { acceptInvitation, endSessionsBefore } from "../partner-users/store.ts";
 import { MAX_FORM_UPLOAD_BYTES } from "../print-files/form-upload.ts";
-import { PAGE_SECURITY_HEADERS } from "../production/slip-page.ts";
+import { OWN_IMAGES_POLICY, PAGE_SECURITY_HEADERS } from "../production/slip-page.ts";
 import { partnerBrandRoutes } from "./brand-routes.tsx";
 import { partnerClaimRoutes } from "./claim-routes.tsx";
 import { partnerDeveloperRoutes } from "./developer-routes.tsx";
@@ -68,6 +68,8 @@ partnerConsoleRoutes.onError((error, c) => {
 
 partnerConsoleRoutes.use("*", async (c, next) => {
 	for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) c.header(name, value);
+	// The console's pages show images it serves itself (items' previews, claims' photos): its own origin's.
+	c.header("Content-Security-Policy", OWN_IMAGES_POLICY);
 	const postedFrom = { origin: c.req.header("Origin"), secFetchSite: c.req.header("Sec-Fetch-Site") };
 	if (c.req.method === "POST" && isCrossSitePost(postedFrom, new URL(c.req.url).origin)) {
 		return partnerErrorPage(c, 403, "This form was sent from another site; it was refused and nothing changed.", null);

@@ -126,6 +126,22 @@ describe.each(PARTNER_WIDTHS)("the partner console's orders at %i px", (width) =
 			expect(await page.getByRole("heading", { name: "On hold: File resolution too low for the size" }).count()).toBe(
 				1,
 			);
+			// Once the file's thumbnail is made, the item's framed preview and thumbnail load: the console's
+			// policy lets its own images in (a page whose images were blocked showed only their alt text).
+			await expect
+				.poll(
+					async () => {
+						await page.reload();
+						return page.locator(".images img").count();
+					},
+					{ timeout: 60_000, interval: 1_000 },
+				)
+				.toBe(2);
+			for (const image of await page.locator(".images img").all()) {
+				expect(
+					await image.evaluate((element) => ("naturalWidth" in element ? Number(element.naturalWidth) : 0)),
+				).toBeGreaterThan(0);
+			}
 			await expectGoodPage(page, width, `partner-orders-held-order-${width}.png`);
 			const fix = page.locator("form.fix-form");
 			await fix.getByLabel(/New print file/).setInputFiles({

@@ -90,6 +90,8 @@ describe("every partner console form and page", () => {
 					: html.includes("Test data: nothing on these pages is a real order or charge.") === (mode === "test");
 				expect(marked).toBe(true);
 				expect(html).not.toMatch(BARE_ISO);
+				// The console's own images (previews, photos) may load; nothing else does.
+				expect(response.headers.get("Content-Security-Policy")).toContain("img-src 'self' data:");
 			}
 		},
 	);
