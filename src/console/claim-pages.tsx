@@ -4,6 +4,7 @@
  */
 import type { Claim, ClaimStatus } from "../claims/schema.ts";
 import { REASON_WORDS } from "../claims/words.ts";
+import { formatTime } from "../http/format.ts";
 import type { OrderSheet } from "../production/order-sheet.ts";
 import { CsrfField, Dash, Layout } from "./layout.tsx";
 
@@ -69,7 +70,7 @@ export function ClaimsPage(props: {
 										<div>{claim.items.reduce((sum, unit) => sum + unit.quantity, 0)}</div>
 									</td>
 									<td data-label="Made">
-										<div class="nowrap">{claim.created_at.slice(0, 16).replace("T", " ")}</div>
+										<div class="nowrap">{formatTime(claim.created_at)}</div>
 									</td>
 								</tr>
 							))}
@@ -118,7 +119,7 @@ export function ClaimPage(props: { claim: Claim; sheet: OrderSheet; outcome: Dec
 						<dt>Reason</dt>
 						<dd>{REASON_WORDS[claim.reason]}</dd>
 						<dt>Made</dt>
-						<dd>{claim.created_at}</dd>
+						<dd>{formatTime(claim.created_at)}</dd>
 						{claim.items.map((unit) => (
 							<>
 								<dt>Units</dt>

@@ -28,7 +28,7 @@ describe("the console's claims", () => {
 		expect(html).toContain("Damaged in transit");
 	});
 
-	it("the claim page shows the description, the order, the shipment and the photo inline, which is served as a PNG", async () => {
+	it("the claim page shows the description, the order, the shipment, when it was made and the photo inline, which is served as a PNG", async () => {
 		const { claim, order, shipment, operator } = await claimToDecide();
 		const response = await consoleRequest(`/ops/claims/${claim.id}`, { cookie: operator.cookie });
 		expect(response.headers.get("Content-Security-Policy")).toContain("img-src 'self'");
@@ -36,6 +36,9 @@ describe("the console's claims", () => {
 		expect(html).toContain(claim.description);
 		expect(html).toContain(order.external_id);
 		expect(html).toContain(shipment.tracking.number);
+		// When it was made, on the console's clock, never a bare ISO timestamp.
+		expect(html).toMatch(/<dd>\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC<\/dd>/);
+		expect(html).not.toContain(claim.created_at);
 		expect(html).toContain(`<img src="/ops/claims/${claim.id}/photos/0"`);
 		const photo = await consoleRequest(`/ops/claims/${claim.id}/photos/0`, { cookie: operator.cookie });
 		expect(photo.status).toBe(200);
