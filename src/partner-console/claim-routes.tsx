@@ -37,21 +37,16 @@ import { partnerErrorPage } from "./pages.tsx";
 import type { SignedInPartnerEnv } from "./partner-env.ts";
 import { roleCan } from "./permissions.ts";
 import { modeOf, ownerOf, withMode } from "./scope.ts";
-import { requireAbility, requirePartner, requirePartnerCsrf } from "./session-gate.ts";
+import { requireAbility, requirePartner, requirePartnerCsrf, signedInViewerOf } from "./session-gate.ts";
 
 /** Claims on a page of the list. */
 const CLAIMS_PER_PAGE = 20;
 
 export const partnerClaimRoutes = new Hono<SignedInPartnerEnv>();
 
-/** The signed-in user as the page frame needs them. */
-function viewerOf(c: Context<SignedInPartnerEnv>) {
-	return { csrfToken: c.var.signedIn.csrfToken, role: c.var.signedIn.user.role };
-}
-
 /** The 404 page of an id the signed-in account does not have in this mode. */
 function notFound(c: Context<SignedInPartnerEnv>, what: string): Promise<Response> {
-	return partnerErrorPage(c, 404, `There is no ${what} in this account's ${modeOf(c)} data.`, viewerOf(c));
+	return partnerErrorPage(c, 404, `There is no ${what} in this account's ${modeOf(c)} data.`, signedInViewerOf(c));
 }
 
 partnerClaimRoutes.get("/", requirePartner, requireAbility("read"), async (c) => {
@@ -67,7 +62,7 @@ partnerClaimRoutes.get("/", requirePartner, requireAbility("read"), async (c) =>
 	return page(
 		c,
 		<ClaimListPage
-			viewer={viewerOf(c)}
+			viewer={signedInViewerOf(c)}
 			mode={mode}
 			claims={found.map(({ claim }) => claim)}
 			nextHref={next === null ? null : withMode(`/partner/claims?cursor=${next}`, mode)}
@@ -96,7 +91,7 @@ async function claimForm(
 	const claims =
 		order.shipments.length === 0 ? [] : await claimsOfOrder(databaseOf(c.env, owner.accountId), order.order.id);
 	const availability = claimAction(order.shipments, unitsInStandingClaims(claims), new Date());
-	const props = { viewer: viewerOf(c), mode: modeOf(c), order, availability, values, alert };
+	const props = { viewer: signedInViewerOf(c), mode: modeOf(c), order, availability, values, alert };
 	return page(c, <ClaimFormPage {...props} />, status);
 }
 
@@ -144,14 +139,17 @@ partnerClaimRoutes.get("/:id", requirePartner, requireAbility("read"), async (c)
 	const order = found === null ? null : await findOwnedOrder(database, owner, found.claim.order_id);
 	if (found === null || order === null) return notFound(c, "such claim");
 	const done = CLAIM_DONE_WORDS[c.req.query("done") ?? ""] ?? null;
-	return page(c, <ClaimPage viewer={viewerOf(c)} mode={modeOf(c)} claim={found.claim} order={order} done={done} />);
+	return page(
+		c,
+		<ClaimPage viewer={signedInViewerOf(c)} mode={modeOf(c)} claim={found.claim} order={order} done={done} />,
+	);
 });
 
 partnerClaimRoutes.get("/:id/photos/:index{[0-9]{1,2}}", requirePartner, requireAbility("read"), async (c) => {
 	const photo = await ownedClaimPhoto(c.env, ownerOf(c), c.req.param("id"), Number(c.req.param("index")));
 	if (!photo.ok) {
 		const status = refusalStatus(photo);
-		return partnerErrorPage(c, status === 404 ? 404 : 409, photo.message, viewerOf(c));
+		return partnerErrorPage(c, status === 404 ? 404 : 409, photo.message, signedInViewerOf(c));
 	}
 	return c.body(photo.body, 200, photo.headers);
 });

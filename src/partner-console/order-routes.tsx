@@ -32,7 +32,7 @@ import { partnerErrorPage } from "./pages.tsx";
 import type { SignedInPartnerEnv } from "./partner-env.ts";
 import { roleCan } from "./permissions.ts";
 import { modeOf, ownerOf, withMode } from "./scope.ts";
-import { requireAbility, requirePartner, requirePartnerCsrf } from "./session-gate.ts";
+import { requireAbility, requirePartner, requirePartnerCsrf, signedInViewerOf } from "./session-gate.ts";
 
 type OrderContext = Context<SignedInPartnerEnv>;
 
@@ -40,13 +40,8 @@ type OrderContext = Context<SignedInPartnerEnv>;
 const ORDER_ID = ":id{ord_[0-9A-Za-z]{1,64}}";
 const ITEM_ID = ":item{itm_[0-9A-Za-z]{1,64}}";
 
-/** The signed-in user as the page frame needs them. */
-function viewerOf(c: OrderContext) {
-	return { csrfToken: c.var.signedIn.csrfToken, role: c.var.signedIn.user.role };
-}
-
 function orderNotFound(c: OrderContext, id: string): Promise<Response> {
-	return partnerErrorPage(c, 404, `There is no order ${id} in this account's ${modeOf(c)} data.`, viewerOf(c));
+	return partnerErrorPage(c, 404, `There is no order ${id} in this account's ${modeOf(c)} data.`, signedInViewerOf(c));
 }
 
 /** The owner's order `id` as stored, or null (another account's or mode's order is not found). */
@@ -73,7 +68,7 @@ async function orderPage(c: OrderContext, id: string, outcome: Outcome, status: 
 		sheet,
 		history,
 		actions: orderActions(sheet.stored, new Date()),
-		viewer: viewerOf(c),
+		viewer: signedInViewerOf(c),
 		mode: modeOf(c),
 		canAct: roleCan(c.var.signedIn.user.role, "act_on_orders"),
 		frames: parts(snapshot.catalog.frames),
@@ -99,7 +94,7 @@ function textField(form: Record<string, unknown>, name: string, max = 300): stri
 export const partnerOrderRoutes = new Hono<SignedInPartnerEnv>();
 
 partnerOrderRoutes.get("/", requirePartner, requireAbility("read"), async (c) => {
-	const viewer = viewerOf(c);
+	const viewer = signedInViewerOf(c);
 	const mode = modeOf(c);
 	const asked = askedOrders(c.req.query());
 	const empty = { viewer, mode, orders: [], nextCursor: null, paged: false };
@@ -138,7 +133,7 @@ partnerOrderRoutes.get(
 		const found = await ownedOrder(c, id);
 		if (found === null) return orderNotFound(c, id);
 		const served = await orderItemThumbnail(c.env, found, c.req.param("item"));
-		if (!served.ok) return partnerErrorPage(c, refusalStatus(served), served.message, viewerOf(c));
+		if (!served.ok) return partnerErrorPage(c, refusalStatus(served), served.message, signedInViewerOf(c));
 		return c.body(served.body, 200, served.headers);
 	},
 );
@@ -152,13 +147,13 @@ partnerOrderRoutes.get(
 		const query = PreviewQuery.safeParse({ width_px: c.req.query("width_px") });
 		if (!query.success) {
 			const { min, max } = PREVIEW_WIDTH;
-			return partnerErrorPage(c, 400, `width_px must be a whole number from ${min} to ${max}.`, viewerOf(c));
+			return partnerErrorPage(c, 400, `width_px must be a whole number from ${min} to ${max}.`, signedInViewerOf(c));
 		}
 		const found = await ownedOrder(c, id);
 		if (found === null) return orderNotFound(c, id);
 		const widthPx = query.data.width_px ?? PREVIEW_WIDTH.default;
 		const served = await orderItemPreview(c.env, found, c.req.param("item"), widthPx);
-		if (!served.ok) return partnerErrorPage(c, refusalStatus(served), served.message, viewerOf(c));
+		if (!served.ok) return partnerErrorPage(c, refusalStatus(served), served.message, signedInViewerOf(c));
 		return c.body(served.body, 200, previewHeaders(served));
 	},
 );
@@ -173,7 +168,12 @@ partnerOrderRoutes.get(`/${ORDER_ID}/cancel`, requirePartner, requireAbility("ac
 	const form = { orderId: id, externalId: found.order.external_id, mode, csrfToken: c.var.signedIn.csrfToken };
 	return page(
 		c,
-		<PartnerLayout title={`Cancel order ${found.order.external_id}`} viewer={viewerOf(c)} mode={mode} section="orders">
+		<PartnerLayout
+			title={`Cancel order ${found.order.external_id}`}
+			viewer={signedInViewerOf(c)}
+			mode={mode}
+			section="orders"
+		>
 			<h1>Cancel order {found.order.external_id}</h1>
 			<ConfirmCancelForm {...form} />
 		</PartnerLayout>,

@@ -44,7 +44,7 @@ import {
 } from "./place-order-form.tsx";
 import { SheetPage } from "./place-order-sheet.tsx";
 import { modeOf, ownerOf, withMode } from "./scope.ts";
-import { requireAbility, requirePartner, requirePartnerCsrf } from "./session-gate.ts";
+import { requireAbility, requirePartner, requirePartnerCsrf, signedInViewerOf } from "./session-gate.ts";
 
 type PlaceContext = Context<SignedInPartnerEnv>;
 
@@ -107,8 +107,7 @@ async function orderOwnerOf(c: PlaceContext): Promise<OrderOwner> {
 }
 
 function frameOf(c: PlaceContext) {
-	const { csrfToken, user } = c.var.signedIn;
-	return { viewer: { csrfToken, role: user.role }, mode: modeOf(c) };
+	return { viewer: signedInViewerOf(c), mode: modeOf(c) };
 }
 
 async function formPage(

@@ -78,6 +78,11 @@ export function layoutViewerOf(c: Context<PartnerConsoleEnv>): LayoutViewer | nu
 	return viewer === null ? null : { csrfToken: viewer.csrfToken, role: viewer.user.role };
 }
 
+/** The signed-in user, behind `requirePartner`, as the page frame needs them. */
+export function signedInViewerOf(c: Context<SignedInPartnerEnv>): LayoutViewer {
+	return { csrfToken: c.var.signedIn.csrfToken, role: c.var.signedIn.user.role };
+}
+
 /** Opens a session for `userId` and gives the browser its signed cookie. */
 export async function startPartnerSession(c: Context, secret: string, userId: string): Promise<void> {
 	const now = new Date();
