@@ -10,7 +10,8 @@
  *   capabilities    each folder's logic, store and Durable Objects, in this order (a folder may use
  *                   the ones listed after it, never one before it):
  *                     console, partner-console > openapi > production, shipment-import > framed-previews > file-retention > admin,
- *                     sandbox > claims > orders > ledger > quotes > branding > pricing > thumbnails > webhooks, print-files,
+ *                     sandbox > claims > orders > ledger > quotes > customs > money > branding > pricing > thumbnails >
+ *                     webhooks, print-files,
  *                     catalog, health > access > idempotency, rate-limit > accounts, partner-users > addresses, framing > imaging
  *                   framed-previews draws an order's item (or a piece checked against the catalog) with its
  *                   file's thumbnail; thumbnails makes that thumbnail off the queue, from the stored file
@@ -28,6 +29,8 @@
 /** Folders of capabilities and what each may import besides itself, plumbing and leaves. */
 const MAY_USE = {
 	console: [
+		"customs",
+		"money",
 		"claims",
 		"ledger",
 		"production",
@@ -46,6 +49,8 @@ const MAY_USE = {
 	// same functions: orders, claims, statements, keys and webhooks, the brand and its slip, print files;
 	// the names of the events an endpoint may receive come from the document's event catalog (openapi).
 	"partner-console": [
+		"customs",
+		"money",
 		"openapi",
 		"partner-users",
 		"accounts",
@@ -70,6 +75,8 @@ const MAY_USE = {
 	openapi: ["claims", "orders", "access", "accounts", "webhooks", "idempotency"],
 	// The work ticket prints an item's framed preview; the file download names the file's format (imaging's).
 	production: [
+		"customs",
+		"money",
 		"framed-previews",
 		"orders",
 		"branding",
@@ -86,14 +93,16 @@ const MAY_USE = {
 	"shipment-import": ["orders", "access", "accounts"],
 	// The retention sweep asks each owner of a print file's uses (orders, claims, logos) what holds it.
 	"file-retention": ["claims", "orders", "branding", "print-files"],
-	admin: ["ledger", "accounts", "partner-users", "webhooks", "access", "rate-limit"],
+	admin: ["customs", "money", "ledger", "accounts", "partner-users", "webhooks", "access", "rate-limit"],
 	// The sandbox makes the floor's, the carrier's and the service team's moves on test orders and claims
 	// through their own functions, and sends sample events through webhooks' one-shot send.
-	sandbox: ["claims", "orders", "webhooks", "access", "accounts", "rate-limit"],
+	sandbox: ["money", "claims", "orders", "webhooks", "access", "accounts", "rate-limit"],
 	// Claims are made against orders' shipments and name print files as photos; a reprint is a new order.
-	claims: ["orders", "ledger", "webhooks", "print-files", "access", "accounts"],
-	quotes: ["pricing", "framing", "catalog", "print-files", "addresses", "access", "accounts"],
+	claims: ["money", "orders", "ledger", "webhooks", "print-files", "access", "accounts"],
+	quotes: ["customs", "money", "pricing", "framing", "catalog", "print-files", "addresses", "access", "accounts"],
 	orders: [
+		"customs",
+		"money",
 		"ledger",
 		"quotes",
 		"webhooks",
@@ -107,7 +116,11 @@ const MAY_USE = {
 		"framing",
 	],
 	// The ledger's entries are written in the batches of the moves that cause them (orders', claims').
-	ledger: ["webhooks", "access", "accounts"],
+	ledger: ["money", "webhooks", "access", "accounts"],
+	// Landed costs: the tables, and the arithmetic over declared values converted by the money folder's rule.
+	customs: ["money", "pricing", "addresses", "access", "accounts"],
+	// Currencies, exchange-rate sheets and the accounts' billing.
+	money: ["access", "accounts"],
 	branding: ["print-files", "access", "accounts", "addresses"],
 	// Webhooks stores, signs and sends bodies it never reads: it knows no capability whose events it carries
 	// (the app hands it their names).

@@ -50,6 +50,9 @@ const OWNER: Record<string, string> = {
 	ledger_entries: "ledger",
 	ledger_months: "ledger",
 	idempotency_keys: "idempotency",
+	exchange_rate_sheets: "money",
+	account_billing: "money",
+	landed_cost_tables: "customs",
 };
 
 /**

@@ -1,0 +1,36 @@
+/**
+ * An account's billing (migration 0040's `account_billing`, in the account's database): the currency
+ * its quotes, orders, ledger and statements are in, its default duty terms for orders abroad, and where
+ * it is established for tax with its VAT number. Without a row: USD, duty unpaid, no tax country.
+ */
+import { type BatchedRead, readOne, rowRead } from "../http/batched-read.ts";
+import type { Currency } from "./currencies.ts";
+
+/** Delivered duty paid (the service pays at the border and charges the partner) or delivered at place (the buyer pays). */
+export const DUTY_TERMS = ["ddp", "dap"] as const;
+export type DutyTerms = (typeof DUTY_TERMS)[number];
+
+export type AccountBilling = {
+	currency: Currency;
+	duty_terms: DutyTerms;
+	tax_country: string | null;
+	tax_id: string | null;
+};
+
+/** What an account without settings is billed as. */
+export const DEFAULT_BILLING: AccountBilling = { currency: "USD", duty_terms: "dap", tax_country: null, tax_id: null };
+
+/** The account's billing as a read that can share a batch. */
+export function accountBillingRead(db: D1Database, accountId: string): BatchedRead<AccountBilling> {
+	return rowRead(
+		db
+			.prepare("SELECT currency, duty_terms, tax_country, tax_id FROM account_billing WHERE account_id = ?1")
+			.bind(accountId),
+		(row: AccountBilling | null) => row ?? DEFAULT_BILLING,
+	);
+}
+
+/** The account's billing. */
+export function accountBillingOf(db: D1Database, accountId: string): Promise<AccountBilling> {
+	return readOne(db, accountBillingRead(db, accountId));
+}
