@@ -4,7 +4,7 @@
  * and the tax on the service's own charges.
  */
 import { z } from "@hono/zod-openapi";
-import { DUTY_TERMS } from "../money/account-billing.ts";
+import { DUTY_TERMS } from "../money/duty-terms.ts";
 import { CurrencySchema } from "../money/currencies.ts";
 import { TARIFF_KINDS } from "./tables.ts";
 

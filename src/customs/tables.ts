@@ -11,7 +11,7 @@ import { COUNTRY_CODE_SET } from "../addresses/regions.ts";
 import { dateTime } from "../http/date-time.ts";
 import { CurrencySchema } from "../money/currencies.ts";
 
-export { DUTY_TERMS, type DutyTerms } from "../money/account-billing.ts";
+export { DUTY_TERMS, type DutyTerms } from "../money/duty-terms.ts";
 
 /** What customs sees in a piece: a framed print, a print alone, or a frame alone. */
 export const TARIFF_KINDS = ["framed_print", "unframed_print", "frame"] as const;

@@ -5,10 +5,9 @@
  */
 import { type BatchedRead, readOne, rowRead } from "../http/batched-read.ts";
 import type { Currency } from "./currencies.ts";
+import type { DutyTerms } from "./duty-terms.ts";
 
-/** Delivered duty paid (the service pays at the border and charges the partner) or delivered at place (the buyer pays). */
-export const DUTY_TERMS = ["ddp", "dap"] as const;
-export type DutyTerms = (typeof DUTY_TERMS)[number];
+export { DUTY_TERMS, type DutyTerms } from "./duty-terms.ts";
 
 export type AccountBilling = {
 	currency: Currency;
