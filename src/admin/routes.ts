@@ -22,6 +22,7 @@ import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { AdjustmentBody, LedgerEntrySchema } from "../ledger/schema.ts";
 import { writeAdjustment } from "../ledger/store.ts";
+import { accountBillingOf } from "../money/account-billing.ts";
 import { forgetKeys } from "../rate-limit/middleware.ts";
 import { planAccount } from "./provisioning.ts";
 
@@ -88,7 +89,7 @@ const addAdjustment = protectedRoute("admin", {
 	tags: ["Admin"],
 	summary: "Add an adjustment to an account's ledger in one mode: a charge (positive) or a credit (negative)",
 	description:
-		"`amount_cents` is non-zero and at most 1,000,000,000 cents (ten million dollars) either way; `memo`, one line of 1 to 500 characters, shows on the partner's statement.",
+		"The entry is in the account's billing currency: `amount_cents` is in its minor units (yen for JPY), non-zero and at most 1,000,000,000 either way; `memo`, one line of 1 to 500 characters, shows on the partner's statement.",
 	request: {
 		params: AccountIdParams,
 		body: { required: true, content: { "application/json": { schema: AdjustmentBody } } },
@@ -144,8 +145,11 @@ export const adminRoutes = createApp<AuthedEnv>()
 		const { id } = c.req.valid("param");
 		if (!(await accountExists(directoryDatabase(c.env), id))) throw noSuchAccount(id);
 		const { mode, amount_cents, memo } = c.req.valid("json");
-		const adjustment = { amountCents: amount_cents, currency: "USD", memo };
-		const entry = await writeAdjustment(databaseOf(c.env, id), { accountId: id, mode }, adjustment, new Date());
+		const db = databaseOf(c.env, id);
+		// In the account's billing currency, like every other entry of its statement.
+		const { currency } = await accountBillingOf(db, id);
+		const adjustment = { amountCents: amount_cents, currency, memo };
+		const entry = await writeAdjustment(db, { accountId: id, mode }, adjustment, new Date());
 		return c.json(entry, 201);
 	})
 	.openapi(setSettings, async (c) => {

@@ -33,3 +33,21 @@ export function accountBillingRead(db: D1Database, accountId: string): BatchedRe
 export function accountBillingOf(db: D1Database, accountId: string): Promise<AccountBilling> {
 	return readOne(db, accountBillingRead(db, accountId));
 }
+
+/** Writes the account's billing whole (a row is made the first time). */
+export async function setAccountBilling(
+	db: D1Database,
+	accountId: string,
+	billing: AccountBilling,
+	now: Date,
+): Promise<void> {
+	await db
+		.prepare(
+			`INSERT INTO account_billing (account_id, currency, duty_terms, tax_country, tax_id, updated_at)
+			 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+			 ON CONFLICT (account_id) DO UPDATE SET currency = excluded.currency, duty_terms = excluded.duty_terms,
+			  tax_country = excluded.tax_country, tax_id = excluded.tax_id, updated_at = excluded.updated_at`,
+		)
+		.bind(accountId, billing.currency, billing.duty_terms, billing.tax_country, billing.tax_id, now.toISOString())
+		.run();
+}
