@@ -127,8 +127,11 @@ address { font-style: normal; }
 .facts { display: grid; grid-template-columns: auto 1fr; gap: .5mm 4mm; margin: 0 0 4mm; }
 table { width: 100%; border-collapse: collapse; margin-bottom: 3mm; }
 th, td { text-align: left; padding: 1.5mm 1.5mm; border-bottom: .5pt solid #bbb; vertical-align: top; }
-th { font-size: 7.5pt; text-transform: uppercase; letter-spacing: .05em; color: #555; border-bottom: 1pt solid #1a1a1a; }
+th { font-size: 7.5pt; text-transform: uppercase; letter-spacing: .05em; color: #555; border-bottom: 1pt solid #1a1a1a;
+  overflow-wrap: normal; white-space: nowrap; }
 .num { text-align: right; white-space: nowrap; }
+.code { white-space: nowrap; }
+td.weight { white-space: normal; }
 tr { page-break-inside: avoid; }
 .totals { margin: 0 0 4mm auto; display: grid; grid-template-columns: auto auto; gap: .5mm 5mm; width: max-content; max-width: 100%; }
 .totals dt { color: #555; } .totals dd { margin: 0; text-align: right; font-weight: 600; }
@@ -145,7 +148,7 @@ tr { page-break-inside: avoid; }
   thead { display: none; }
   table, tbody, tr, td { display: block; width: 100%; }
   tr { border-bottom: 1pt solid #1a1a1a; padding: 1.5mm 0; }
-  td { border: 0; padding: .5mm 0; text-align: left; white-space: normal; }
+  td, td.num, td.code, td.weight { border: 0; padding: .5mm 0; text-align: left; white-space: normal; }
   td[data-label]::before { content: attr(data-label) ": "; color: #555; }
   .signature { grid-template-columns: minmax(0, 1fr); gap: 0; }
 }
@@ -163,7 +166,9 @@ function ItemRow({ item, origin }: { item: InvoiceItem; origin: string }) {
 			<td class="num" data-label="Quantity">
 				{item.quantity}
 			</td>
-			<td data-label="Tariff code">{item.customs.tariff_code ?? "—"}</td>
+			<td class="code" data-label="Tariff code">
+				{item.customs.tariff_code ?? "—"}
+			</td>
 			<td data-label="Origin">{origin}</td>
 			<td class="num" data-label="Unit value">
 				{moneyText(unit.amount, unit.currency)}
@@ -171,7 +176,7 @@ function ItemRow({ item, origin }: { item: InvoiceItem; origin: string }) {
 			<td class="num" data-label="Line value">
 				{moneyText(unit.amount * item.quantity, unit.currency)}
 			</td>
-			<td class="num" data-label="Packed weight">
+			<td class="num weight" data-label="Packed weight">
 				{weight}
 			</td>
 		</tr>

@@ -134,11 +134,11 @@ describe("renderCommercialInvoice", () => {
 			"Framed art print (printed picture), 16 × 20 in, Walnut Flat 3/4 in frame, Bright White mat",
 		);
 		expect(rows[0]).toContain('data-label="Quantity">2</td>');
-		expect(rows[0]).toContain('data-label="Tariff code">4911.91.00</td>');
+		expect(rows[0]).toContain('class="code" data-label="Tariff code">4911.91.00</td>');
 		expect(rows[0]).toContain('data-label="Origin">US</td>');
 		expect(rows[0]).toContain('data-label="Unit value">€89.50</td>');
 		expect(rows[0]).toContain('data-label="Line value">€179.00</td>');
-		expect(rows[0]).toContain('data-label="Packed weight">10 lb (4.54 kg)</td>');
+		expect(rows[0]).toContain('class="num weight" data-label="Packed weight">10 lb (4.54 kg)</td>');
 		expect(rows[1]).toContain("Art print (printed picture), unframed, 8 × 10 in<");
 		expect(rows[1]).toContain('data-label="Line value">€15.00</td>');
 	});
