@@ -205,7 +205,8 @@ export const ERROR_CODES = {
 	print_file_not_printable: {
 		type: "conflict",
 		action: "The floor's download only: the bytes are not the ones checked; ask the partner for the file again.",
-	},	invoice_settings_unset: {
+	},
+	invoice_settings_unset: {
 		type: "conflict",
 		action:
 			"The floor's commercial invoice only: the service team sets `SHIP_FROM_ADDRESS` (and `IOSS_NUMBER` for an order under IOSS) first.",

@@ -27,8 +27,8 @@ export type InvoiceItem = {
 	frame: { name: string } | null;
 	mat: { name: string } | null;
 	quantity: number;
-	/** The value of one unit, as the order declares it. */
-	declaredValue: Money;
+	/** The value of one unit, as the order declares it; null on an item made before declared values. */
+	declaredValue: Money | null;
 	customs: { kind: TariffKind; tariff_code: string | null };
 	/** The packed weight of the item's boxes, in whole pounds; null where the order's packages give none. */
 	weight: { lb: number; sharedBox: boolean } | null;
@@ -95,6 +95,7 @@ export function weightText(lb: number): string {
 export function goodsTotals(items: readonly InvoiceItem[]): Money[] {
 	const totals = new Map<Currency, number>();
 	for (const item of items) {
+		if (item.declaredValue === null) continue;
 		const { currency, amount } = item.declaredValue;
 		totals.set(currency, (totals.get(currency) ?? 0) + amount * item.quantity);
 	}
@@ -171,10 +172,10 @@ function ItemRow({ item, origin }: { item: InvoiceItem; origin: string }) {
 			</td>
 			<td data-label="Origin">{origin}</td>
 			<td class="num" data-label="Unit value">
-				{moneyText(unit.amount, unit.currency)}
+				{unit === null ? "—" : moneyText(unit.amount, unit.currency)}
 			</td>
 			<td class="num" data-label="Line value">
-				{moneyText(unit.amount * item.quantity, unit.currency)}
+				{unit === null ? "—" : moneyText(unit.amount * item.quantity, unit.currency)}
 			</td>
 			<td class="num weight" data-label="Packed weight">
 				{weight}
