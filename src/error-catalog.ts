@@ -99,6 +99,11 @@ export const ERROR_CODES = {
 		action: "Check the shipment id against the order's `shipments` (ops routes).",
 	},
 	order_item_not_found: { type: "not_found", action: "Use an item id from the order's `items`." },
+	no_commercial_invoice: {
+		type: "not_found",
+		action:
+			"The floor's commercial invoice only: an order that crosses no border (a domestic one, or one not priced yet) ships without one.",
+	},
 	events_archive_not_found: {
 		type: "not_found",
 		action: "Nothing of that account and mode was archived for that UTC day; check the day and the mode.",
@@ -209,6 +214,12 @@ export const ERROR_CODES = {
 		type: "conflict",
 		action: "The floor's download only: the bytes are not the ones checked; ask the partner for the file again.",
 	},
+	invoice_settings_unset: {
+		type: "conflict",
+		action:
+			"The floor's commercial invoice only: the service team sets `SHIP_FROM_ADDRESS` (and `IOSS_NUMBER` for an order under IOSS) first.",
+	},
+
 	event_never_sent: { type: "conflict", action: "Nothing to redeliver: the event was recorded, not sent." },
 	event_has_no_destination: {
 		type: "conflict",
