@@ -15,7 +15,7 @@
  */
 import { type Currency, moneyText } from "../money/currencies.ts";
 import { convert } from "../money/exchange.ts";
-import { roundHalfUp, safeSum } from "../pricing/money.ts";
+import { safeSum } from "../pricing/money.ts";
 import type { Destination, DutyTerms, LandedCostTable, TariffKind } from "./tables.ts";
 
 /** A line of the consignment as customs sees it: its kind, how many, and the declared value of one. */
@@ -95,6 +95,15 @@ function nothing(
 	};
 }
 
+/**
+ * `base` at `rateBp` hundredths of a percent, rounded half up. The product is taken in BigInt: a base
+ * within 2^53 times a rate up to 10,000 may pass 2^53, while the result (at most the base) never does.
+ */
+function atRate(base: number, rateBp: number): number {
+	const product = BigInt(base) * BigInt(rateBp);
+	return Number((product * 2n + 10_000n) / 20_000n);
+}
+
 function within(value: number, limit: number | null): boolean {
 	return limit !== null && value <= limit;
 }
@@ -170,10 +179,10 @@ export function landedCost(input: LandedCostInput, table: LandedCostTable): Land
 			kinds.map((kind) => byKind.get(kind) ?? 0),
 		);
 		for (const [index, kind] of kinds.entries()) {
-			const base = (byKind.get(kind) ?? 0) + (shares[index] ?? 0);
+			const base = safeSum([byKind.get(kind) ?? 0, shares[index] ?? 0], "duty base");
 			const rate = customs.duty.rate_bp[kind];
-			const amount = roundHalfUp(base * rate, 10_000);
-			duty += amount;
+			const amount = atRate(base, rate);
+			duty = safeSum([duty, amount], "duty");
 			lines.push({
 				kind: "duty",
 				label: `Duty ${customs.duty.tariff_codes[kind]} at ${percentText(rate)}`,
@@ -191,8 +200,10 @@ export function landedCost(input: LandedCostInput, table: LandedCostTable): Land
 		(input.region === null ? undefined : customs.import_tax.regions?.[input.region]) ?? customs.import_tax.rate_bp;
 	const atSale = within(goods, thresholds.tax_at_sale_up_to);
 	const ioss = !atSale && dutyAtSale;
-	const taxBase =
-		goods + (customs.import_tax.includes_shipping ? shipping : 0) + (customs.import_tax.includes_duty ? duty : 0);
+	const taxBase = safeSum(
+		[goods, customs.import_tax.includes_shipping ? shipping : 0, customs.import_tax.includes_duty ? duty : 0],
+		"tax base",
+	);
 	const taxName = `${customs.import_tax.name} ${percentText(rate)}`;
 	if (!atSale && !ioss && within(goods, thresholds.tax_free_up_to)) {
 		lines.push({
@@ -210,7 +221,7 @@ export function landedCost(input: LandedCostInput, table: LandedCostTable): Land
 			label: taxName,
 			rate_bp: rate,
 			base: taxBase,
-			amount: roundHalfUp(taxBase * rate, 10_000),
+			amount: atRate(taxBase, rate),
 			collected: atSale || ioss ? "at_sale" : "at_border",
 			rule: atSale
 				? `goods value within ${limitText(thresholds.tax_at_sale_up_to, currency)}: charged at sale by the seller`

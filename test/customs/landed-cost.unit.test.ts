@@ -184,6 +184,20 @@ describe("landedCost", () => {
 	});
 });
 
+describe("landedCost of the largest declared values", () => {
+	it("taxes a consignment whose base times the rate passes 2^53 exactly, the result within it (100 units declared at EUR 1 billion each)", () => {
+		// 10^13 cents at 19 %: the product 1.9 × 10^16 is past 2^53, the tax 1.9 × 10^12 is not.
+		const cost = landedCost(input("DE", "ddp", [line("framed_print", 100_000_000_000, "EUR", 100)], 2_000), JULY);
+		expect(cost.goods_value).toBe(10_000_000_000_000);
+		expect(amountsOf(cost)).toEqual([
+			{ kind: "duty", amount: 0, collected: "at_border", payer: "partner" },
+			{ kind: "import_tax", amount: 1_900_000_000_380, collected: "at_border", payer: "partner" },
+			{ kind: "clearance_fee", amount: 1_250, collected: "at_border", payer: "partner" },
+		]);
+		expect(cost.charged_to_partner).toBe(1_900_000_001_630);
+	});
+});
+
 describe("shareOut", () => {
 	it("shares exactly in proportion, the remainder to the largest weights first, and always adds up", () => {
 		expect(shareOut(5_000, [90_000, 20_000])).toEqual([4_091, 909]);
