@@ -23,6 +23,7 @@ import { ApiError, errorResponses } from "../http/errors.ts";
 import { AdjustmentBody, LedgerEntrySchema } from "../ledger/schema.ts";
 import { writeAdjustment } from "../ledger/store.ts";
 import { forgetKeys } from "../rate-limit/middleware.ts";
+import { adjustmentTax } from "./adjustment-tax.ts";
 import { planAccount } from "./provisioning.ts";
 
 const createAccount = protectedRoute("admin", {
@@ -144,8 +145,10 @@ export const adminRoutes = createApp<AuthedEnv>()
 		const { id } = c.req.valid("param");
 		if (!(await accountExists(directoryDatabase(c.env), id))) throw noSuchAccount(id);
 		const { mode, amount_cents, memo } = c.req.valid("json");
-		const adjustment = { amountCents: amount_cents, currency: "USD", memo };
-		const entry = await writeAdjustment(databaseOf(c.env, id), { accountId: id, mode }, adjustment, new Date());
+		const now = new Date();
+		const tax = await adjustmentTax(databaseOf(c.env, id), id, now);
+		const adjustment = { amountCents: amount_cents, currency: "USD", memo, tax };
+		const entry = await writeAdjustment(databaseOf(c.env, id), { accountId: id, mode }, adjustment, now);
 		return c.json(entry, 201);
 	})
 	.openapi(setSettings, async (c) => {

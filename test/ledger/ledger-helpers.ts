@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import type { Statement } from "../../src/ledger/statement.ts";
-import type { LedgerEntry } from "../../src/ledger/store.ts";
+import { ENTRY_COLUMNS, type LedgerEntry } from "../../src/ledger/store.ts";
 import { api, send } from "../helpers.ts";
 
 /** Every ledger entry of an order, oldest first (read straight from D1: what the batches wrote). */
 export async function entriesOfOrder(orderId: string): Promise<LedgerEntry[]> {
 	const { results } = await env.DB.prepare(
-		"SELECT id, at, type, order_id, claim_id, amount_cents, currency, memo FROM ledger_entries WHERE order_id = ?1 ORDER BY at, id",
+		`SELECT ${ENTRY_COLUMNS} FROM ledger_entries WHERE order_id = ?1 ORDER BY at, id`,
 	)
 		.bind(orderId)
 		.all<LedgerEntry>();
