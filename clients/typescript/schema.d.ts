@@ -1888,6 +1888,22 @@ export interface components {
 			currency: string;
 			/** @example Order SHOP-10442 */
 			memo: string;
+			/**
+			 * @description The partner tax on the entry, signed like the amount, in minor units of its currency: the rate on its taxable amount (a charge's total less the border's taxes and duties the service paid), rounded half away from zero; a cancellation gives back exactly the tax charged.
+			 * @example 3506
+			 */
+			tax_cents: number;
+			/**
+			 * @description `none` (no partner tax where the partner is established), `vat` (charged at tax_rate_bp) or `reverse_charge` (a VAT-registered business accounts for the VAT itself: 0).
+			 * @example vat
+			 * @enum {string}
+			 */
+			tax_treatment: "none" | "vat" | "reverse_charge";
+			/**
+			 * @description Hundredths of a percent charged: 1900 is 19 %.
+			 * @example 1900
+			 */
+			tax_rate_bp: number;
 		};
 		PrintFileUpload: {
 			/** @example pf_7cQm2x */
@@ -3995,17 +4011,20 @@ export interface components {
 		Statement: {
 			/** @example 2026-11 */
 			month: string;
-			/** @example USD */
+			/**
+			 * @description The currency of the month's entries (else the account's billing currency); every amount is in its minor units.
+			 * @example USD
+			 */
 			currency: string;
 			/**
-			 * @description The previous month's closing balance.
+			 * @description The closing balance of the latest earlier month with entries in this currency.
 			 * @example 120500
 			 */
 			opening_balance_cents: number;
 			entries: components["schemas"]["LedgerEntry"][];
 			totals: components["schemas"]["StatementTotals"];
 			/**
-			 * @description opening + net.
+			 * @description opening + net (balances are of amounts; the tax is summed beside them).
 			 * @example 134750
 			 */
 			closing_balance_cents: number;
@@ -4025,6 +4044,16 @@ export interface components {
 			adjustments_cents: number;
 			/** @example 14250 */
 			net_cents: number;
+			/**
+			 * @description The partner tax on the month's entries.
+			 * @example 2708
+			 */
+			tax_cents: number;
+			/**
+			 * @description net + tax: the month's invoice total.
+			 * @example 16958
+			 */
+			net_with_tax_cents: number;
 		};
 		PreviewRequest: {
 			/**
