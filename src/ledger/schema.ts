@@ -1,5 +1,6 @@
 /** The ledger's request and response schemas, shared by validation and the OpenAPI document. */
 import { z } from "@hono/zod-openapi";
+import { CurrencySchema } from "../money/currencies.ts";
 import { BIDI_CONTROLS_REFUSED, NO_BIDI_CONTROLS, singleLineText } from "../text-rules.ts";
 import { TAX_TREATMENTS } from "./entry-tax.ts";
 import { MONTH_PATTERN } from "./statement.ts";
@@ -38,7 +39,7 @@ export const LedgerEntrySchema = z
 export const StatementSchema = z
 	.object({
 		month: z.string().openapi({ example: "2026-11" }),
-		currency: z.string().openapi({
+		currency: CurrencySchema.openapi({
 			description:
 				"The currency of the month's entries (else the account's billing currency); every amount is in its minor units.",
 			example: "USD",

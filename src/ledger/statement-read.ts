@@ -2,6 +2,7 @@
 import type { Owner } from "../accounts/owner.ts";
 import { readTogether } from "../http/batched-read.ts";
 import { accountBillingRead } from "../money/account-billing.ts";
+import { isCurrency } from "../money/currencies.ts";
 import type { Refusal } from "../problem.ts";
 import { type Statement, statementMonth, statementOf } from "./statement.ts";
 import { monthOfLedgerRead } from "./store.ts";
@@ -25,6 +26,8 @@ export async function statementFor(
 		ledger: monthOfLedgerRead(db, owner, month, bounds),
 	});
 	const currency = ledger.entries[0]?.currency ?? billing.currency;
+	// Entries are written in an order's or the account's billing currency, so never in another.
+	if (!isCurrency(currency)) throw new Error(`the ledger of ${owner.accountId} has an entry in ${currency}`);
 	const opening = ledger.openingByCurrency.get(currency) ?? 0;
 	return { ok: true, statement: statementOf(month, currency, opening, ledger.entries) };
 }

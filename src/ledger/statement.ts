@@ -2,6 +2,7 @@
  * A monthly statement, pure: which months may be asked for, their bounds in UTC, the totals of a month's
  * entries and its balances, and the CSV a spreadsheet opens without running anything a partner wrote.
  */
+import type { Currency } from "../money/currencies.ts";
 import { type Refusal, refusal } from "../problem.ts";
 import type { LedgerEntry } from "./store.ts";
 
@@ -47,7 +48,7 @@ export type StatementTotals = {
 /** The statement as the API answers it. */
 export type Statement = {
 	month: string;
-	currency: string;
+	currency: Currency;
 	opening_balance_cents: number;
 	entries: LedgerEntry[];
 	totals: StatementTotals;
@@ -58,7 +59,12 @@ export type Statement = {
  * The statement of a month in `currency` from its opening balance in that currency and its entries, in
  * order. Balances are sums of the entries' amounts; the tax is summed beside them.
  */
-export function statementOf(month: string, currency: string, openingCents: number, entries: LedgerEntry[]): Statement {
+export function statementOf(
+	month: string,
+	currency: Currency,
+	openingCents: number,
+	entries: LedgerEntry[],
+): Statement {
 	const totals: StatementTotals = {
 		charges_cents: 0,
 		credits_cents: 0,
