@@ -4014,8 +4014,9 @@ export interface components {
 			/**
 			 * @description The currency of the month's entries (else the account's billing currency); every amount is in its minor units.
 			 * @example USD
+			 * @enum {string}
 			 */
-			currency: string;
+			currency: "USD" | "EUR" | "GBP" | "CAD" | "AUD" | "JPY";
 			/**
 			 * @description The closing balance of the latest earlier month with entries in this currency.
 			 * @example 120500

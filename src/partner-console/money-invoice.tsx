@@ -23,12 +23,21 @@ export const REVERSE_CHARGE_MENTION = "Reverse charge: the customer accounts for
 const INVOICE_CSS = `
 .parties { display: grid; grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr)); gap: 0 1.25rem; }
 .parties h2 { font-size: 1rem; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
-.invoice-totals { max-width: 24rem; margin-left: auto; }
+.invoice-totals { max-width: 24rem; margin-left: auto; grid-template-columns: 1fr auto; }
 .invoice-totals dd { text-align: right; font-variant-numeric: tabular-nums; }
 .invoice-totals .due { font-size: 1.15rem; }
 .legal { font-weight: 700; border-left: 4px solid var(--ink); padding-left: .75rem; }
 td.what { overflow-wrap: anywhere; }
 td.when { white-space: nowrap; }
+@media (max-width: 40rem) {
+  .entries thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  .entries tr { display: grid; grid-template-columns: 1fr auto; gap: 0 .75rem; padding: .5rem .6rem; border-bottom: 1px solid var(--line); }
+  .entries td { display: block; border: 0; padding: .1rem 0; }
+  .entries td.what { grid-column: 1 / -1; }
+  .entries td[data-label] { display: contents; }
+  .entries td[data-label]::before { content: attr(data-label); color: var(--muted); }
+  td.when { white-space: normal; }
+}
 @page { margin: 15mm; }
 @media print {
   html, body { background: #fff; font-size: 11pt; }
@@ -104,8 +113,8 @@ export function InvoicePage(props: {
 			{statement.entries.length === 0 ? (
 				<p class="panel muted">No entries in {month}.</p>
 			) : (
-				<div class="table-wrap">
-					<table>
+				<section class="table-wrap" tabindex={0} aria-label={`Entries of ${month}`}>
+					<table class="entries">
 						<caption class="muted">Entries, oldest first</caption>
 						<thead>
 							<tr>
@@ -129,14 +138,20 @@ export function InvoicePage(props: {
 									<td class="what">
 										{ENTRY_TYPE_WORDS[entry.type]} · {entry.memo}
 									</td>
-									<td class="num">{moneyText(entry.amount_cents, currency)}</td>
-									<td class="num">{taxRateWords(entry)}</td>
-									<td class="num">{moneyText(entry.tax_cents, currency)}</td>
+									<td class="num" data-label="Net">
+										{moneyText(entry.amount_cents, currency)}
+									</td>
+									<td class="num" data-label="Tax rate">
+										{taxRateWords(entry)}
+									</td>
+									<td class="num" data-label="Tax">
+										{moneyText(entry.tax_cents, currency)}
+									</td>
 								</tr>
 							))}
 						</tbody>
 					</table>
-				</div>
+				</section>
 			)}
 			<section class="panel" aria-label="Totals">
 				<dl class="invoice-totals">
