@@ -284,6 +284,11 @@ export const ERROR_CODES = {
 		type: "validation_error",
 		action: "Choose one of the methods the message lists for the destination.",
 	},
+	duty_terms_not_offered: {
+		type: "validation_error",
+		action:
+			'The landed-cost table has no rules for the destination, so the service cannot pay its border charges: send `duty_terms: "dap"`.',
+	},
 	logo_unusable: {
 		type: "validation_error",
 		action:

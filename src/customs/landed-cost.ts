@@ -69,6 +69,8 @@ export type LandedCost = {
 	buyer_pays_at_door: { amount: number; currency: Currency; amount_in_currency: number };
 	/** Whether the consignment's tax is declared under the service's IOSS number. */
 	ioss: boolean;
+	/** The destination's tariff code for each kind of piece; null when no border is crossed or the table has no rules. */
+	tariff_codes: Record<TariffKind, string> | null;
 };
 
 function nothing(
@@ -89,6 +91,7 @@ function nothing(
 		charged_to_partner: 0,
 		buyer_pays_at_door: { amount: 0, currency, amount_in_currency: 0 },
 		ioss: false,
+		tariff_codes: null,
 	};
 }
 
@@ -256,6 +259,7 @@ export function landedCost(input: LandedCostInput, table: LandedCostTable): Land
 				"buyer pays",
 			),
 		},
-		ioss: ioss,
+		ioss,
+		tariff_codes: { ...customs.duty.tariff_codes },
 	};
 }

@@ -19,8 +19,12 @@ export type OrderColumns = Omit<
 	reprints: string;
 };
 
-/** An order_items row as read: warnings and priced as JSON text. */
-export type ItemColumns = Omit<ItemRow, "warnings" | "priced"> & { warnings: string; priced: string | null };
+/** An order_items row as read: warnings, priced and declared_value as JSON text. */
+export type ItemColumns = Omit<ItemRow, "warnings" | "priced" | "declared_value"> & {
+	warnings: string;
+	priced: string | null;
+	declared_value: string | null;
+};
 
 /** The order a row holds, its JSON columns parsed (the service wrote them, so they are trusted). */
 export function orderOfColumns(row: OrderColumns): OrderRow {
@@ -41,6 +45,7 @@ export function itemOfColumns(row: ItemColumns): ItemRow {
 		...row,
 		warnings: JSON.parse(row.warnings) as ItemRow["warnings"],
 		priced: row.priced === null ? null : (JSON.parse(row.priced) as ItemRow["priced"]),
+		declared_value: row.declared_value === null ? null : (JSON.parse(row.declared_value) as ItemRow["declared_value"]),
 	};
 }
 
@@ -77,6 +82,7 @@ export function orderColumnValues(order: OrderRow): ColumnValues<keyof OrderColu
 		shipping_method: order.shipping_method,
 		quote_id: order.quote_id,
 		costs: jsonColumn(order.costs),
+		duty_terms: order.duty_terms,
 		metadata: JSON.stringify(order.metadata),
 		editable_until: order.editable_until,
 		sandbox_progress: order.sandbox_progress,
@@ -110,6 +116,7 @@ const VERSIONED_COLUMNS = [
 	"shipping_method",
 	"quote_id",
 	"costs",
+	"duty_terms",
 	"metadata",
 ] as const satisfies ReadonlyArray<keyof OrderColumns>;
 
@@ -142,6 +149,7 @@ export function itemColumnValues(item: ItemRow): ColumnValues<keyof ItemColumns>
 		cropped_percent: item.cropped_percent,
 		warnings: JSON.stringify(item.warnings),
 		priced: jsonColumn(item.priced),
+		declared_value: jsonColumn(item.declared_value),
 	};
 }
 
@@ -165,6 +173,7 @@ const CHANGEABLE_ITEM_COLUMNS = [
 	"cropped_percent",
 	"warnings",
 	"priced",
+	"declared_value",
 ] as const satisfies ReadonlyArray<keyof ItemColumns>;
 
 /** The values of the columns a change of `item` writes (CHANGEABLE_ITEM_COLUMNS). */

@@ -17,8 +17,7 @@ import { printFileNow } from "../print-files/inspection.ts";
 import { expiredSinceChecked } from "../print-files/retention.ts";
 import { ownedPrintFileRead, type PrintFileRow } from "../print-files/store.ts";
 import { type Problem, type Refusal, refusal } from "../problem.ts";
-import { piecesFactsWith, pricingFactsRead } from "../quotes/facts.ts";
-import type { PieceFacts } from "../quotes/price-quote.ts";
+import { type PricingFacts, piecesFactsWith, pricingFactsRead } from "../quotes/facts.ts";
 import type { Quote } from "../quotes/schema.ts";
 import { ownedQuoteRead } from "../quotes/store.ts";
 import { chargeQuote, type OrderPricing, type PieceToMatch, priceOrder, reprintCosts } from "./costs.ts";
@@ -181,9 +180,9 @@ async function prepareOrder(
 		giftMessage: input.gift_message ?? null,
 		shippingMethod: pricing.shippingMethod,
 		quoteId: input.quote_id ?? null,
+		dutyTerms: pricing.terms,
 		// A reprint is charged nothing; its items keep their prices, for what the floor makes.
-		costs:
-			reprint === undefined || pricing.costs === null ? pricing.costs : reprintCosts(pricing.costs.price_book_version),
+		costs: reprint === undefined || pricing.costs === null ? pricing.costs : reprintCosts(pricing.costs),
 		metadata: input.metadata ?? {},
 		editWindowMinutes: owner.editWindowMinutes,
 		sandboxProgress: owner.sandboxProgress,
@@ -252,7 +251,8 @@ async function prepareItems(
 					: ownedPrintFileRead(databaseOf(env, owner.accountId), owner, item.print_file_id),
 			),
 		),
-		facts: quoteId === undefined ? pricingFactsRead(databaseOf(env, owner.accountId), owner.accountId) : known(null),
+		facts:
+			quoteId === undefined ? pricingFactsRead(databaseOf(env, owner.accountId), owner.accountId, now) : known(null),
 		quote: quoteId === undefined ? known(null) : ownedQuoteRead(databaseOf(env, owner.accountId), owner, quoteId),
 	});
 	const [snapshot, read, files] = await Promise.all([
@@ -299,6 +299,7 @@ async function prepareItems(
 			cropped_percent: checked?.croppedPercent ?? null,
 			warnings: checked?.warnings ?? [],
 			priced: pricing.items[index] ?? null,
+			declared_value: pricing.declared[index] ?? null,
 		};
 	});
 	return { ok: true, items, pricing, files: uploads.flatMap((checked) => (checked === null ? [] : [checked.file])) };
@@ -308,15 +309,25 @@ async function prepareItems(
 function pricingOf(
 	input: CreateOrderInput,
 	pieces: PieceToMatch[],
-	read: { facts: PieceFacts | null; quote: Quote | null },
+	read: { facts: PricingFacts | null; quote: Quote | null },
 	now: Date,
 ): { ok: true; pricing: OrderPricing } | Refusal {
 	const requested = input.shipping_method ?? null;
+	const border = {
+		region: input.ship_to.state ?? null,
+		sent: input.items.map((item) => item.declared_value ?? null),
+	};
 	if (input.quote_id !== undefined) {
 		if (read.quote === null)
 			return refusal("unknown_quote", "quote_id", `No quote ${input.quote_id} in this account and mode.`);
-		return chargeQuote(read.quote, pieces, input.ship_to.country, requested, now);
+		return chargeQuote(read.quote, pieces, input.ship_to.country, requested, now, {
+			terms: input.duty_terms ?? null,
+			...border,
+		});
 	}
 	if (read.facts === null) throw new Error("an order without a quote was priced without the book");
-	return priceOrder(input.items, input.ship_to.country, requested, read.facts);
+	return priceOrder(input.items, input.ship_to.country, requested, read.facts, {
+		terms: input.duty_terms ?? read.facts.billing.duty_terms,
+		...border,
+	});
 }

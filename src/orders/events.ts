@@ -9,6 +9,7 @@ import { z } from "@hono/zod-openapi";
 import type { KeyMode } from "../accounts/scopes.ts";
 import { HOLD_REASONS } from "../error-catalog.ts";
 import { dateTime } from "../http/date-time.ts";
+import { OrderCostsSchema } from "./costs-schema.ts";
 import { type Metadata, MetadataBody } from "./metadata.ts";
 
 /** The events a move records. */
@@ -138,17 +139,7 @@ const FieldChange = z
 	.openapi("OrderFieldChange");
 
 /** The order's costs after a change, as the order shows them (null while an item cannot be priced). */
-const CostsAfter = z
-	.object({
-		currency: z.literal("USD"),
-		items: z.number().int().openapi({ example: 14889 }),
-		shipping: z.number().int().openapi({ example: 3890 }),
-		total: z.number().int().openapi({ example: 18779 }),
-		price_book_version: z.number().int().openapi({ example: 1 }),
-		quote_id: z.string().nullable().openapi({ example: null }),
-		charge: z.enum(["order", "reprint"]).openapi({ example: "order" }),
-	})
-	.nullable();
+const CostsAfter = OrderCostsSchema.nullable();
 
 /** The order and shipment events sent as webhooks, each with its body's schema: the document's entries for them. */
 export const SENT_ORDER_EVENT_SCHEMAS = {

@@ -8,17 +8,19 @@ import type { Owner } from "../accounts/owner.ts";
 import type { ShipTo } from "../addresses/schema.ts";
 import { shipToWarnings } from "../addresses/ship-to-warnings.ts";
 import { isolateCatalog } from "../catalog/cache.ts";
+import { landedCostTables } from "../customs/store.ts";
 import { databaseOf } from "../databases.ts";
 import { sentFraming, specOf } from "../framing/spec.ts";
 import { randomBase62 } from "../ids.ts";
+import { rateSheets } from "../money/store.ts";
 import { shippingTablesOf } from "../pricing/book.ts";
 import { safeSum } from "../pricing/money.ts";
 import { type ShippingMethod, zoneOf } from "../pricing/shipping.ts";
 import { findPriceBook } from "../pricing/store.ts";
 import { type Refusal, refusal } from "../problem.ts";
-import { piecesFactsWith } from "../quotes/facts.ts";
+import { BOOK_CURRENCY, parcelFactsWith } from "../quotes/facts.ts";
 import { cartShippingOptions, notOffered, pricePiece } from "../quotes/price-quote.ts";
-import { type OrderCosts, shownCosts } from "./costs.ts";
+import { landedCostAgain, type OrderCosts, shownCosts } from "./costs.ts";
 import type { OrderUpdateSubject } from "./events.ts";
 import { mergeMetadata } from "./metadata.ts";
 import type { MoveStep } from "./move-store.ts";
@@ -157,7 +159,10 @@ async function repricedShipping(
 	shipTo: ShipTo,
 	method: ShippingMethod,
 ): Promise<{ ok: true; costs: OrderCosts | null; keepsQuote: boolean } | Refusal> {
-	const keepsQuote = shipTo.country === order.ship_to.country && method === order.shipping_method;
+	// Where the border's charges turn on the region (Canada's provinces), a new region prices them again.
+	const sameRegion =
+		order.costs?.landed_cost?.coverage !== "estimated" || (shipTo.state ?? null) === (order.ship_to.state ?? null);
+	const keepsQuote = shipTo.country === order.ship_to.country && method === order.shipping_method && sameRegion;
 	if (keepsQuote) return { ok: true, costs: order.costs, keepsQuote };
 	const costs = order.costs;
 	const book = await findPriceBook(db, costs?.price_book_version);
@@ -174,7 +179,7 @@ async function repricedShipping(
 		);
 	}
 	// Only the parcels are wanted here, which the account's discount does not change.
-	const facts = piecesFactsWith(await isolateCatalog.get(db), { book, discountPercent: 0 });
+	const facts = parcelFactsWith(await isolateCatalog.get(db), book);
 	const parcels = [];
 	for (const item of items) {
 		const priced = pricePiece(
@@ -186,12 +191,31 @@ async function repricedShipping(
 		}
 		parcels.push(priced.parcel);
 	}
-	const options = cartShippingOptions(parcels, shipTo.country, book);
+	// In the order's own currency, at the rates and under the table that priced it.
+	const sheet =
+		costs.exchange_rate === undefined ? null : await rateSheets.version(db, costs.exchange_rate.sheet_version);
+	const money =
+		sheet === null
+			? BOOK_CURRENCY
+			: { currency: costs.currency, rates: sheet.per_usd_micros, sheetVersion: sheet.version };
+	const options = cartShippingOptions(parcels, shipTo.country, book, money);
 	const option = options.find((candidate) => candidate.method === method);
 	if (option === undefined) {
 		return refusal("shipping_method_not_offered", "shipping_method", notOffered(method, shipTo.country, options));
 	}
 	const shipping = option.cost;
-	const total = safeSum([costs.items, shipping], "order total");
-	return { ok: true, costs: { ...costs, shipping, total, quote_id: null }, keepsQuote };
+	const table =
+		costs.landed_cost === undefined ? null : await landedCostTables.version(db, costs.landed_cost.table_version);
+	const again =
+		table === null
+			? { ok: true as const, landed: null }
+			: landedCostAgain({ costs, duty_terms: order.duty_terms }, items, shipTo, shipping, {
+					table,
+					rates: money.rates,
+				});
+	if (!again.ok) return again;
+	const taxes = again.landed?.charged_to_partner ?? costs.taxes_and_duties ?? 0;
+	const total = safeSum([costs.items, shipping, taxes], "order total");
+	const border = again.landed === null ? {} : { taxes_and_duties: taxes, landed_cost: again.landed };
+	return { ok: true, costs: { ...costs, shipping, ...border, total, quote_id: null }, keepsQuote };
 }

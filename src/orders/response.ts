@@ -1,12 +1,14 @@
 import { z } from "@hono/zod-openapi";
 import { ShipToWarningSchema } from "../addresses/check-schema.ts";
 import { ShipToSchema } from "../addresses/schema.ts";
+import { DutyTermsSchema, ItemCustomsSchema } from "../customs/schema.ts";
 import { FITS, specOf } from "../framing/spec.ts";
 import { CURSOR_EXAMPLE, encodeCursor } from "../http/cursor.ts";
 import { dateTime } from "../http/date-time.ts";
 import { SHIPPING_METHODS } from "../pricing/shipping.ts";
 import { CentsSchema, DimensionsSchema, UnitPriceSchema } from "../quotes/schema.ts";
-import { shownCosts } from "./costs.ts";
+import { itemCustoms, type OrderCosts, shownCosts } from "./costs.ts";
+import { ItemDeclaredValueSchema, OrderCostsSchema } from "./costs-schema.ts";
 import { HoldDetailBody, ShipmentBody, TrackingBody } from "./events.ts";
 import { ITEM_WARNINGS } from "./item-checks.ts";
 import { MetadataBody } from "./metadata.ts";
@@ -88,29 +90,13 @@ export const OrderItemSchema = z
 				"One unit's price by component; null until the item can be priced, and for orders placed before pricing.",
 		}),
 		line_total: CentsSchema.nullable().openapi({ description: "unit_price.total × quantity.", example: 14889 }),
+		declared_value: ItemDeclaredValueSchema.nullable().openapi({
+			description:
+				"One unit's value for customs: the partner's (`source: partner`) or, when none was sent, the unit's price to the partner (`source: price`). Null on orders made before declared values.",
+		}),
+		customs: ItemCustomsSchema,
 	})
 	.openapi("OrderItem");
-
-export const OrderCostsSchema = z
-	.object({
-		currency: z.literal("USD"),
-		items: CentsSchema.openapi({ description: "The sum of the items' line totals.", example: 14889 }),
-		shipping: CentsSchema.openapi({ description: "The shipping method's cost for every package.", example: 3110 }),
-		total: CentsSchema.openapi({ example: 17999 }),
-		price_book_version: z
-			.number()
-			.int()
-			.openapi({ description: "The price book that priced the order (its quote's, with a quote).", example: 1 }),
-		quote_id: z
-			.string()
-			.nullable()
-			.openapi({ description: "The quote the order is charged by, if any.", example: "quo_4Zq8" }),
-		charge: z.enum(["order", "reprint"]).openapi({
-			description: "`order`: charged as priced; `reprint`: a claim's reprint, charged nothing (every amount 0).",
-			example: "order",
-		}),
-	})
-	.openapi("OrderCosts");
 
 export const OrderSchema = z
 	.object({
@@ -135,6 +121,9 @@ export const OrderSchema = z
 			example: "Happy birthday, Grace!",
 		}),
 		shipping_method: z.enum(SHIPPING_METHODS).openapi({ description: "How the order ships." }),
+		duty_terms: DutyTermsSchema.nullable().openapi({
+			description: "Who pays the border's charges of a delivery abroad; null on orders made before duty terms.",
+		}),
 		costs: OrderCostsSchema.nullable().openapi({
 			description:
 				"What the order costs the partner; null while an item cannot be priced (the order is on hold), and for orders placed before pricing.",
@@ -181,7 +170,7 @@ export const OrderSchema = z
 
 export type Order = z.infer<typeof OrderSchema>;
 
-function toItem(item: ItemRow): z.infer<typeof OrderItemSchema> {
+function toItem(item: ItemRow, costs: OrderCosts | null): z.infer<typeof OrderItemSchema> {
 	const price = item.priced;
 	return {
 		id: item.id,
@@ -198,6 +187,8 @@ function toItem(item: ItemRow): z.infer<typeof OrderItemSchema> {
 		united_inches: price?.united_inches ?? null,
 		unit_price: price?.unit_price ?? null,
 		line_total: price?.line_total ?? null,
+		declared_value: item.declared_value,
+		customs: itemCustoms(item, costs),
 	};
 }
 
@@ -216,7 +207,8 @@ export function toOrder({ order, items, shipments }: StoredOrder): Order {
 		gift_message: order.gift_message,
 		shipping_method: order.shipping_method,
 		costs: shownCosts(order.costs),
-		items: items.map(toItem),
+		duty_terms: order.duty_terms,
+		items: items.map((item) => toItem(item, order.costs)),
 		tracking: state.tracking,
 		shipments: shipments.map(toShipment),
 		fulfillment: fulfillmentOf(items, shipments),

@@ -8,8 +8,9 @@ import type { ShipTo } from "../addresses/schema.ts";
 import type { ShipToWarning } from "../addresses/ship-to-warnings.ts";
 import type { FramingSpec } from "../framing/spec.ts";
 import { randomBase62 } from "../ids.ts";
+import type { DutyTerms } from "../money/account-billing.ts";
 import type { ShippingMethod } from "../pricing/shipping.ts";
-import type { ItemPrice, OrderCosts } from "./costs.ts";
+import type { ItemDeclaredValue, ItemPrice, OrderCosts } from "./costs.ts";
 import type { OrderEventSubject } from "./events.ts";
 import type { ItemWarning } from "./item-checks.ts";
 import type { Metadata } from "./metadata.ts";
@@ -45,6 +46,8 @@ export type OrderRow = {
 	quote_id: string | null;
 	/** Null while the order is not priced: an item cannot be priced (yet). */
 	costs: OrderCosts | null;
+	/** Who pays the border's charges of a delivery abroad; null on orders made before duty terms. */
+	duty_terms: DutyTerms | null;
 	/** The partner's keys and values; `{}` when it sent none. */
 	metadata: Metadata;
 	/** Until when the partner may still change it and the floor does not see it; null without an edit window. */
@@ -77,6 +80,8 @@ export type ItemRow = {
 	warnings: ItemWarning[];
 	/** Dimensions, united inches, unit price and line total; null while the item cannot be priced. */
 	priced: ItemPrice | null;
+	/** One unit's value for customs; null on items made before declared values (or unpriced and declared at nothing). */
+	declared_value: ItemDeclaredValue | null;
 } & FramingSpec;
 
 /** An order with its items and its shipments (oldest first), as read from D1. */
@@ -97,6 +102,7 @@ export function newOrderRow(fields: {
 	shippingMethod?: ShippingMethod;
 	quoteId?: string | null;
 	costs?: OrderCosts | null;
+	dutyTerms?: DutyTerms | null;
 	metadata?: Metadata;
 	/** The account's edit window in minutes (0 or absent: none). */
 	editWindowMinutes?: number;
@@ -136,6 +142,7 @@ export function newOrderRow(fields: {
 		shipping_method: fields.shippingMethod ?? "standard",
 		quote_id: fields.quoteId ?? null,
 		costs: fields.costs ?? null,
+		duty_terms: fields.dutyTerms ?? null,
 		metadata: fields.metadata ?? {},
 		editable_until: windowMs > 0 ? new Date(fields.now.getTime() + windowMs).toISOString() : null,
 		started_at: null,

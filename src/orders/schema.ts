@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ShipToSchema } from "../addresses/schema.ts";
+import { DeclaredValueSchema, DutyTermsSchema, refineDeclaredCurrencies } from "../customs/schema.ts";
 import { completeFraming, FramingFields, refineFraming, sentFraming } from "../framing/spec.ts";
 import { SHIPPING_METHODS } from "../pricing/shipping.ts";
 import {
@@ -72,6 +73,7 @@ export const OrderItemInputSchema = z
 			.min(1, "must be at least 1")
 			.max(100, "must be at most 100")
 			.default(1),
+		declared_value: DeclaredValueSchema.optional(),
 	})
 	.superRefine((item, ctx) => {
 		const hasId = item.print_file_id !== undefined;
@@ -118,7 +120,12 @@ export const CreateOrderBody = z
 			example: "quo_4Zq8",
 		}),
 		metadata: MetadataSchema.optional(),
+		duty_terms: DutyTermsSchema.optional().openapi({
+			description:
+				"For a delivery abroad: `ddp` (the service pays the border's charges and charges them with the order) or `dap` (the buyer is asked for them). Default: the account's (see GET /v1/account/billing).",
+		}),
 	})
+	.superRefine(refineDeclaredCurrencies)
 	.openapi("CreateOrderRequest");
 
 export type CreateOrderInput = z.infer<typeof CreateOrderBody>;

@@ -6,7 +6,7 @@ import { readOne } from "../http/batched-read.ts";
 import { shippingTablesOf } from "../pricing/book.ts";
 import { type FlatParcelItem, type FramedParcelItem, shipmentPackages } from "../pricing/shipping.ts";
 import { priceBookInForceRead } from "../pricing/store.ts";
-import { pieceFactsOf, piecesFactsWith } from "../quotes/facts.ts";
+import { parcelFactsWith, pieceFactsOf } from "../quotes/facts.ts";
 import { type PieceFacts, pricePiece } from "../quotes/price-quote.ts";
 import type { ItemRow, OrderRow } from "./rows.ts";
 import type { ShipmentItem, ShipmentPackage } from "./shipments.ts";
@@ -46,5 +46,6 @@ export function packagerWith(facts: PieceFacts, items: readonly ItemRow[]): Pack
 /** The pricing facts that box any account's units: read once for a batch of orders (a box does not depend on a discount). */
 export async function boxingFacts(db: D1Database): Promise<PieceFacts> {
 	const [snapshot, book] = await Promise.all([isolateCatalog.get(db), readOne(db, priceBookInForceRead(db))]);
-	return piecesFactsWith(snapshot, { book, discountPercent: 0 });
+	if (book === null) throw new Error("no price book: have the migrations been applied?");
+	return parcelFactsWith(snapshot, book);
 }

@@ -5,7 +5,7 @@ import { fetchPrintFile } from "../print-files/fetch.ts";
 import { printFileNow } from "../print-files/inspection.ts";
 import { findPrintFileById, type PrintFileRow } from "../print-files/store.ts";
 import { pieceFactsOf } from "../quotes/facts.ts";
-import { priceOrder } from "./costs.ts";
+import { priceOrder, sentDeclaredValue } from "./costs.ts";
 import { type CatalogFacts, catalogFactsOf, checkItem, type FileFacts, orderVerdict } from "./item-checks.ts";
 import { fileFacts } from "./order-files.ts";
 import type { ItemRow, OrderRow, StoredOrder } from "./rows.ts";
@@ -84,7 +84,8 @@ async function repriced(
 	items: ItemRow[],
 ): Promise<{ items: ItemRow[]; charges: OrderCharges } | null> {
 	if (items.every((item) => item.priced !== null)) return null;
-	const facts = await pieceFactsOf(db, order.account_id);
+	// An order keeps its own currency, whatever the account's is now.
+	const facts = await pieceFactsOf(db, order.account_id, new Date(), order.costs?.currency);
 	const pieces = items.map((item) => ({
 		...sentFraming(specOf(item)),
 		width_in: item.width_in,
@@ -92,12 +93,21 @@ async function repriced(
 		quantity: item.quantity,
 	}));
 	const country = order.ship_to.country;
-	const asked = priceOrder(pieces, country, order.shipping_method, facts);
-	const outcome = asked.ok ? asked : priceOrder(pieces, country, null, facts);
+	const border = {
+		terms: order.duty_terms ?? facts.billing.duty_terms,
+		region: order.ship_to.state ?? null,
+		sent: items.map((item) => sentDeclaredValue(item.declared_value)),
+	};
+	const asked = priceOrder(pieces, country, order.shipping_method, facts, border);
+	const outcome = asked.ok ? asked : priceOrder(pieces, country, null, facts, border);
 	if (!outcome.ok) return null;
 	const { pricing } = outcome;
 	return {
-		items: items.map((item, index) => ({ ...item, priced: pricing.items[index] ?? null })),
+		items: items.map((item, index) => ({
+			...item,
+			priced: pricing.items[index] ?? null,
+			declared_value: pricing.declared[index] ?? null,
+		})),
 		charges: {
 			shipping_method: pricing.shippingMethod,
 			costs: pricing.costs,

@@ -4,12 +4,12 @@
  * words, and the forms of the actions the order allows now (for the roles that act on orders).
  */
 import { formatTime } from "../http/format.ts";
+import { moneyText } from "../money/currencies.ts";
 import type { OrderMoveRow } from "../orders/history.ts";
 import type { OrderActions } from "../orders/order-actions.ts";
 import { stateOf } from "../orders/rows.ts";
 import { HOLD_CLEARED_BY, type HoldDetail } from "../orders/state-machine.ts";
 import { holdReasonLabel, statusLabel } from "../orders/words.ts";
-import { dollarsText } from "../pricing/money.ts";
 import type { OrderSheet, SheetItem } from "../production/order-sheet.ts";
 import { claimFormPath } from "./claim-form.tsx";
 import { type LayoutViewer, PartnerLayout } from "./layout.tsx";
@@ -106,6 +106,7 @@ function HoldPanel({ sheet, details }: { sheet: OrderSheet; details: readonly Ho
 /** An item: its name, parts and file, its images, its price, and (when it may change now) its fix. */
 function ItemEntry(props: OrderPageProps & { item: SheetItem; fixable: boolean }) {
 	const { item, sheet } = props;
+	const currency = sheet.costs?.currency ?? "USD";
 	return (
 		<li data-item-id={item.id}>
 			<h3>{item.name}</h3>
@@ -130,7 +131,7 @@ function ItemEntry(props: OrderPageProps & { item: SheetItem; fixable: boolean }
 					<>
 						<dt>Price</dt>
 						<dd>
-							{dollarsText(item.price.line)} ({dollarsText(item.price.unit)} each)
+							{moneyText(item.price.line, currency)} ({moneyText(item.price.unit, currency)} each)
 						</dd>
 					</>
 				)}
@@ -161,11 +162,21 @@ function CostsPanel({ sheet }: { sheet: OrderSheet }) {
 			) : (
 				<dl>
 					<dt>Items</dt>
-					<dd>{dollarsText(costs.items)}</dd>
+					<dd>{moneyText(costs.items, costs.currency)}</dd>
 					<dt>Shipping ({METHOD_WORDS[sheet.order.shipping_method].toLowerCase()})</dt>
-					<dd>{dollarsText(costs.shipping)}</dd>
+					<dd>{moneyText(costs.shipping, costs.currency)}</dd>
+					{costs.landed_cost === undefined || costs.landed_cost.coverage === "domestic" ? null : (
+						<>
+							<dt>Taxes and duties ({costs.landed_cost.terms === "ddp" ? "duty paid" : "duty unpaid"})</dt>
+							<dd>{moneyText(costs.taxes_and_duties ?? 0, costs.currency)}</dd>
+							<dt>The buyer pays at the door</dt>
+							<dd>
+								{moneyText(costs.landed_cost.buyer_pays_at_door.amount, costs.landed_cost.buyer_pays_at_door.currency)}
+							</dd>
+						</>
+					)}
 					<dt>Total</dt>
-					<dd>{dollarsText(costs.total)}</dd>
+					<dd>{moneyText(costs.total, costs.currency)}</dd>
 				</dl>
 			)}
 		</section>

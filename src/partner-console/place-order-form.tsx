@@ -4,9 +4,9 @@
  * quote with the button that orders exactly what was quoted. Server-rendered, no script.
  */
 import type { Catalog } from "../catalog/schema.ts";
+import { moneyText } from "../money/currencies.ts";
 import type { StoredOrder } from "../orders/rows.ts";
 import { statusLabel } from "../orders/words.ts";
-import { dollarsText } from "../pricing/money.ts";
 import { SHIPPING_METHODS } from "../pricing/shipping.ts";
 import type { Quote } from "../quotes/schema.ts";
 import { type LayoutViewer, PartnerLayout } from "./layout.tsx";
@@ -271,14 +271,14 @@ export function QuotedOrderPage(props: Frame & QuotedOrder & { error: string | n
 							{values.name}, {values.city}, {values.country}
 						</dd>
 						<dt>Items</dt>
-						<dd>{dollarsText(quote.totals.items)}</dd>
+						<dd>{moneyText(quote.totals.items, quote.currency)}</dd>
 						<dt>Shipping ({method})</dt>
 						<dd>
-							{total === undefined ? "not offered" : dollarsText(total.shipping)}
+							{total === undefined ? "not offered" : moneyText(total.shipping, quote.currency)}
 							{option === undefined ? "" : `, ${option.delivery_days.min} to ${option.delivery_days.max} days`}
 						</dd>
 						<dt>Total</dt>
-						<dd>{total === undefined ? "—" : dollarsText(total.total)}</dd>
+						<dd>{total === undefined ? "—" : moneyText(total.total, quote.currency)}</dd>
 					</dl>
 					<form method="post" action={withMode("/partner/place/order", mode)}>
 						<input type="hidden" name="_csrf" value={props.viewer.csrfToken} />
@@ -288,7 +288,7 @@ export function QuotedOrderPage(props: Frame & QuotedOrder & { error: string | n
 							<input type="hidden" name={name} value={values[name]} />
 						))}
 						<button type="submit">
-							Place the order for {total === undefined ? "the quoted price" : dollarsText(total.total)}
+							Place the order for {total === undefined ? "the quoted price" : moneyText(total.total, quote.currency)}
 						</button>
 					</form>
 					<p>

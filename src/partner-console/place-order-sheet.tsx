@@ -4,9 +4,9 @@
  * report. Server-rendered, no script.
  */
 import type { CarriedFile } from "../http/carried-file.ts";
+import { moneyText } from "../money/currencies.ts";
 import { MAX_SHEET_BYTES, MAX_SHEET_ROWS } from "../orders/order-sheet.ts";
 import type { CheckedOrder, PlacedOrder } from "../orders/order-sheet-check.ts";
-import { dollarsText } from "../pricing/money.ts";
 import { type LayoutViewer, PartnerLayout } from "./layout.tsx";
 import { type ConsoleMode, withMode } from "./scope.ts";
 
@@ -99,7 +99,7 @@ function VerdictTable({
 										)}
 									</td>
 									<td data-label="Price" class="num">
-										{order.costs === null ? "—" : dollarsText(order.costs.total)}
+										{order.costs === null ? "—" : moneyText(order.costs.total, order.costs.currency)}
 									</td>
 								</tr>
 								{order.rows.map((row) => (
@@ -163,8 +163,11 @@ export function SheetPage(props: SheetPageProps) {
 					<h2>Preview: nothing is placed yet</h2>
 					<p>
 						{ready.length} of {props.checked.orders.length} orders are ready to place, for{" "}
-						{dollarsText(ready.reduce((sum, order) => sum + (order.costs?.total ?? 0), 0))}. Orders with a problem are
-						not placed; fix their rows and upload the file again.
+						{moneyText(
+							ready.reduce((sum, order) => sum + (order.costs?.total ?? 0), 0),
+							ready[0]?.costs?.currency ?? "USD",
+						)}
+						. Orders with a problem are not placed; fix their rows and upload the file again.
 					</p>
 					<VerdictTable orders={props.checked.orders} placed={null} mode={mode} />
 					{ready.length === 0 ? null : (

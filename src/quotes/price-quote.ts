@@ -6,9 +6,21 @@
  */
 
 import type { Catalog } from "../catalog/schema.ts";
+import {
+	type ConsignmentItem,
+	consignmentLandedCost,
+	declaredValuesOf,
+	itemCustomsOf,
+} from "../customs/consignment.ts";
+import type { LandedCost } from "../customs/landed-cost.ts";
+import { type PartnerTax, partnerTaxOf } from "../customs/partner-tax.ts";
+import type { LandedCostTable } from "../customs/tables.ts";
 import type { ErrorCode } from "../error-catalog.ts";
 import { innerSize, mouldingCut, pieceDimensions, toSixteenths } from "../framing/dimensions.ts";
 import { completeFraming, type FramingInput, type FramingSpec, pieceSpecOf } from "../framing/spec.ts";
+import type { AccountBilling } from "../money/account-billing.ts";
+import type { Currency } from "../money/currencies.ts";
+import { fromUsdCents } from "../money/exchange.ts";
 import { type PriceBook, pieceRatesOf, shippingTablesOf } from "../pricing/book.ts";
 import { safeProduct, safeSum } from "../pricing/money.ts";
 import {
@@ -17,7 +29,7 @@ import {
 	type ShippingOption,
 	shippingOptions,
 } from "../pricing/shipping.ts";
-import { unitPrice } from "../pricing/unit-price.ts";
+import { type UnitPrice, unitPrice } from "../pricing/unit-price.ts";
 import { effectiveDpi as effectiveDpiOf, resolutionVerdict } from "../print-files/resolution.ts";
 import { expiredFileRefusal } from "../print-files/retention.ts";
 import type { PrintFileRow } from "../print-files/store.ts";
@@ -30,15 +42,23 @@ export type QuoteFacts = {
 	mouldingWeights: ReadonlyMap<string, number>;
 	book: PriceBook;
 	discountPercent: number;
+	/** The currency amounts are answered in, and the rates converting the book's US cents into it. */
+	money: Money;
+	/** The account's billing (its default duty terms and tax details) and the landed-cost table in force. */
+	billing: AccountBilling;
+	table: LandedCostTable;
 	/** The request's print files, looked up in the caller's account and mode (absent: not found). */
 	files: ReadonlyMap<string, PrintFileRow>;
 };
+
+/** The currency of a quote or an order, and the sheet converting the price book's US cents into it. */
+export type Money = { currency: Currency; rates: Readonly<Record<Currency, number>>; sheetVersion: number };
 
 /** A quote without its id and times, or the field that stops it being priced. */
 export type QuoteOutcome = { ok: true; quote: Omit<Quote, "id" | "created_at" | "expires_at"> } | Refusal;
 
 /** What stops a quote: the code of the rule, the field at fault and why. */
-type Refusal = { ok: false; code: ErrorCode; field: string; message: string };
+export type Refusal = { ok: false; code: ErrorCode; field: string; message: string };
 
 function refuse(code: ErrorCode, field: string, message: string): Refusal {
 	return { ok: false, code, field, message };
@@ -47,8 +67,31 @@ function refuse(code: ErrorCode, field: string, message: string): Refusal {
 /** A piece to price: its size, how many, and its framing fields as sent. */
 export type PieceInput = FramingInput & { width_in: number; height_in: number; quantity: number };
 
-/** What pricing one piece reads: the catalog, the mouldings' weights, the book and the discount. */
-export type PieceFacts = Omit<QuoteFacts, "files">;
+/** What pricing one piece reads: the catalog, the mouldings' weights, the book, the discount and the currency. */
+export type PieceFacts = Omit<QuoteFacts, "files" | "billing" | "table">;
+
+/** A unit price in the book's US cents, in `money`'s currency: each component converted once; the total their sum less the discount. */
+export function unitPriceIn(price: UnitPrice, money: Money): UnitPrice {
+	const to = (cents: number) => fromUsdCents(cents, money.currency, { per_usd_micros: money.rates });
+	const converted = {
+		print: to(price.print),
+		frame: to(price.frame),
+		mat: to(price.mat),
+		glazing: to(price.glazing),
+		backing: to(price.backing),
+		assembly: to(price.assembly),
+		discount: to(price.discount),
+	};
+	const parts = [
+		converted.print,
+		converted.frame,
+		converted.mat,
+		converted.glazing,
+		converted.backing,
+		converted.assembly,
+	];
+	return { ...converted, total: safeSum(parts, "unit price") - converted.discount };
+}
 
 /** A priced piece: its complete specification, dimensions and price, and the parcel it ships as. */
 export type PricedPiece = {
@@ -117,7 +160,7 @@ export function pricePiece(item: PieceInput, facts: PieceFacts): ({ ok: true } &
 		discountPercent: facts.discountPercent,
 	});
 	if (rates === null) return refuse("piece_not_priced", "", `price book ${book.version} has no rate for this piece`);
-	const price = unitPrice(piece, rates);
+	const price = unitPriceIn(unitPrice(piece, rates), facts.money);
 	const print = { width: toSixteenths(item.width_in), height: toSixteenths(item.height_in) };
 	const cut = mouldingCut(piece);
 	let parcel: FramedParcelItem | FlatParcelItem;
@@ -149,13 +192,17 @@ export function pricePiece(item: PieceInput, facts: PieceFacts): ({ ok: true } &
 	};
 }
 
-/** The shipping options of a cart's parcels to `country` under `book`, cheapest first. */
+/** The shipping options of a cart's parcels to `country` under `book`, cheapest first, each cost in `money`'s currency. */
 export function cartShippingOptions(
 	parcels: readonly (FramedParcelItem | FlatParcelItem)[],
 	country: string,
 	book: PriceBook,
+	money: Money,
 ): ShippingOption[] {
-	return shippingOptions(parcels, country, shippingTablesOf(book));
+	return shippingOptions(parcels, country, shippingTablesOf(book)).map((option) => ({
+		...option,
+		cost: fromUsdCents(option.cost, money.currency, { per_usd_micros: money.rates }),
+	}));
 }
 
 /** Prices the cart `input` with `facts`. */
@@ -199,10 +246,12 @@ export function priceQuote(input: CreateQuoteInput, facts: QuoteFacts): QuoteOut
 			united_inches: priced.united_inches,
 			unit_price: priced.unit_price,
 			line_total: priced.line_total,
+			declared_value: { amount: 0, currency: facts.money.currency },
+			customs: itemCustomsOf(priced.spec.frame !== null, input.ship_to.country, facts.table),
 		});
 		parcels.push(priced.parcel);
 	}
-	const options = cartShippingOptions(parcels, input.ship_to.country, facts.book);
+	const options = cartShippingOptions(parcels, input.ship_to.country, facts.book, facts.money);
 	if (input.shipping_method !== undefined && !options.some((option) => option.method === input.shipping_method)) {
 		return refuse(
 			"shipping_method_not_offered",
@@ -214,27 +263,73 @@ export function priceQuote(input: CreateQuoteInput, facts: QuoteFacts): QuoteOut
 		items.map((item) => item.line_total),
 		"items total",
 	);
+	const terms = input.duty_terms ?? facts.billing.duty_terms;
+	const consignment: ConsignmentItem[] = items.map((item, index) => ({
+		framed: item.frame !== null,
+		quantity: item.quantity,
+		unitPrice: item.unit_price.total,
+		declared: input.items[index]?.declared_value ?? null,
+	}));
+	const declared = declaredValuesOf(consignment, facts.money.currency, facts.money.rates);
+	const border = {
+		country: input.ship_to.country,
+		region: input.ship_to.state ?? null,
+		terms,
+		accountCurrency: facts.money.currency,
+		rates: facts.money.rates,
+		table: facts.table,
+	};
+	const byMethod: Quote["totals"]["by_method"] = {};
+	for (const option of options) {
+		const landed = consignmentLandedCost(consignment, option.cost, border);
+		const refused = dutyTermsRefusal(landed, input.ship_to.country);
+		if (refused !== null) return refused;
+		byMethod[option.method] = costsWith(itemsTotal, option.cost, landed);
+	}
 	return {
 		ok: true,
 		quote: {
-			currency: "USD",
+			currency: facts.money.currency,
+			exchange_rate: appliedRateOf(facts.money),
+			duty_terms: terms,
+			partner_tax: partnerTaxOf(facts.billing, facts.table),
 			price_book_version: facts.book.version,
 			ship_to: input.ship_to,
 			shipping_method: input.shipping_method ?? null,
-			items,
+			items: items.map((item, index) => ({ ...item, declared_value: declared[index] ?? item.declared_value })),
 			shipping_options: options,
-			totals: {
-				items: itemsTotal,
-				by_method: Object.fromEntries(
-					options.map((option) => [
-						option.method,
-						{ shipping: option.cost, total: safeSum([itemsTotal, option.cost], "total") },
-					]),
-				),
-			},
+			totals: { items: itemsTotal, by_method: byMethod },
 		},
 	};
 }
+
+/** The sheet and rate `money` converts at. */
+export function appliedRateOf(money: Money): { sheet_version: number; per_usd_micros: number } {
+	return { sheet_version: money.sheetVersion, per_usd_micros: money.rates[money.currency] };
+}
+
+/** Items, shipping and the border's charges to the partner, with their total. */
+export function costsWith(
+	items: number,
+	shipping: number,
+	landed: LandedCost,
+): { shipping: number; taxes_and_duties: number; total: number; landed_cost: LandedCost } {
+	const taxes = landed.charged_to_partner;
+	return { shipping, taxes_and_duties: taxes, total: safeSum([items, shipping, taxes], "total"), landed_cost: landed };
+}
+
+/** Duty paid where the table has no rules: the service cannot pay what it cannot reckon. */
+export function dutyTermsRefusal(landed: LandedCost, country: string): Refusal | null {
+	if (landed.terms !== "ddp" || landed.coverage !== "not_covered") return null;
+	return refuse(
+		"duty_terms_not_offered",
+		"duty_terms",
+		`delivered duty paid is not offered to ${country}: the landed-cost table ${landed.table_version} has no rules for it (send "dap")`,
+	);
+}
+
+/** The partner tax an order or quote keeps (re-exported for the orders' pricing). */
+export type { PartnerTax };
 
 /** Why `method` cannot be chosen: the methods that can. */
 export function notOffered(method: string, country: string, options: readonly ShippingOption[]): string {

@@ -1,7 +1,18 @@
 import { z } from "@hono/zod-openapi";
 import { ShipToSchema } from "../addresses/schema.ts";
+import {
+	AppliedRateSchema,
+	DeclaredValueSchema,
+	DutyTermsSchema,
+	ItemCustomsSchema,
+	LandedCostSchema,
+	NO_PARTNER_TAX,
+	PartnerTaxSchema,
+	refineDeclaredCurrencies,
+} from "../customs/schema.ts";
 import { FramingFields, refineFraming } from "../framing/spec.ts";
 import { dateTime } from "../http/date-time.ts";
+import { CurrencySchema } from "../money/currencies.ts";
 import { SHIPPING_METHODS } from "../pricing/shipping.ts";
 
 const inches = z
@@ -20,6 +31,7 @@ export const QuoteItemInputSchema = z
 		width_in: inches,
 		height_in: inches,
 		quantity: z.number().int("must be a whole number").min(1).max(100).default(1).openapi({ example: 1 }),
+		declared_value: DeclaredValueSchema.optional(),
 		...FramingFields,
 	})
 	.superRefine(refineFraming)
@@ -35,14 +47,21 @@ export const CreateQuoteBody = z
 				"The method the partner means to order with; the quote still lists every option. An order against this quote that names no shipping_method ships with this one.",
 			example: "standard",
 		}),
+		duty_terms: DutyTermsSchema.optional().openapi({
+			description: "Who pays the border's charges for a delivery abroad; the account's default when left out.",
+		}),
 	})
+	.superRefine(refineDeclaredCurrencies)
 	.openapi("CreateQuoteRequest");
 /** A quote request as parsed. */
 export type CreateQuoteInput = z.infer<typeof CreateQuoteBody>;
 
 const SizeSchema = z.object({ width_in: z.number(), height_in: z.number() });
-/** US cents. */
-export const CentsSchema = z.number().int().openapi({ description: "US cents." });
+/** Minor units of the quote's or order's currency (cents; yen for JPY). */
+export const CentsSchema = z
+	.number()
+	.int()
+	.openapi({ description: "Minor units of the currency (cents; whole yen for JPY)." });
 
 /** A piece's dimensions in inches: absent parts are null. */
 export const DimensionsSchema = z
@@ -68,7 +87,7 @@ export const DimensionsSchema = z
 			"The print, the mat openings (the inner one and, for a double mat, the top one), the mat's outer size (the glazing's and the backing's too), and the outside of the finished piece.",
 	});
 
-/** One unit's price in cents, by component, after the account's discount. */
+/** One unit's price in the currency's minor units, by component, after the account's discount. */
 export const UnitPriceSchema = z
 	.object({
 		print: CentsSchema,
@@ -92,7 +111,7 @@ export const UnitPriceSchema = z
 			total: 14889,
 		},
 		description:
-			"US cents for one unit: print, frame, mat, glazing, backing, assembly, the account discount (subtracted) and the total.",
+			"One unit's price in minor units of the currency: print, frame, mat, glazing, backing, assembly, the account discount (subtracted) and the total (the others' sum less the discount; each converted once from the price book's US cents).",
 	});
 
 const QuoteItemSchema = z.object({
@@ -115,6 +134,8 @@ const QuoteItemSchema = z.object({
 	united_inches: z.number().openapi({ example: 46.5 }),
 	unit_price: UnitPriceSchema,
 	line_total: CentsSchema.openapi({ example: 14889 }),
+	declared_value: DeclaredValueSchema,
+	customs: ItemCustomsSchema,
 });
 
 /** One package of a shipping option. */
@@ -154,7 +175,12 @@ export const QuoteSchema = z
 		id: z.string().openapi({ example: "quo_4Zq8" }),
 		created_at: dateTime(),
 		expires_at: dateTime().openapi({ description: "48 hours after creation." }),
-		currency: z.literal("USD"),
+		currency: CurrencySchema.openapi({ description: "The account's billing currency: every amount is in it." }),
+		exchange_rate: AppliedRateSchema.nullable().openapi({
+			description: "The sheet the price book's US cents were converted at; null for quotes made before currencies.",
+		}),
+		duty_terms: DutyTermsSchema,
+		partner_tax: PartnerTaxSchema.default(NO_PARTNER_TAX),
 		price_book_version: z.number().int().openapi({ example: 1 }),
 		ship_to: z.union([ShipToSchema, z.null()]).openapi({
 			description:
@@ -166,16 +192,28 @@ export const QuoteSchema = z
 		totals: z
 			.object({
 				items: CentsSchema,
-				by_method: z.record(z.string(), z.object({ shipping: CentsSchema, total: CentsSchema })),
+				by_method: z.record(
+					z.string(),
+					z.object({
+						shipping: CentsSchema,
+						taxes_and_duties: CentsSchema.openapi({
+							description: "What the partner is charged for the border: the landed cost's charged_to_partner.",
+						}),
+						total: CentsSchema.openapi({ description: "items + shipping + taxes_and_duties." }),
+						landed_cost: LandedCostSchema.nullable().openapi({
+							description: "What crossing the border adds with this method; null for quotes made before landed costs.",
+						}),
+					}),
+				),
 			})
 			.openapi({
 				example: {
 					items: 14889,
 					by_method: {
-						budget: { shipping: 2390, total: 17279 },
-						standard: { shipping: 3110, total: 17999 },
-						express: { shipping: 7340, total: 22229 },
-						freight: { shipping: 18900, total: 33789 },
+						budget: { shipping: 2390, taxes_and_duties: 0, total: 17279, landed_cost: null },
+						standard: { shipping: 3110, taxes_and_duties: 0, total: 17999, landed_cost: null },
+						express: { shipping: 7340, taxes_and_duties: 0, total: 22229, landed_cost: null },
+						freight: { shipping: 18900, taxes_and_duties: 0, total: 33789, landed_cost: null },
 					},
 				},
 			}),

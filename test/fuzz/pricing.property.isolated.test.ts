@@ -2,8 +2,14 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type CatalogSnapshot, isolateCatalog } from "../../src/catalog/cache.ts";
+import { landedCostTables } from "../../src/customs/store.ts";
+import type { LandedCostTable } from "../../src/customs/tables.ts";
 import { pieceDimensions } from "../../src/framing/dimensions.ts";
 import { completeFraming, type FramingInput, pieceSpecOf } from "../../src/framing/spec.ts";
+import { DEFAULT_BILLING, DUTY_TERMS } from "../../src/money/account-billing.ts";
+import { CURRENCIES } from "../../src/money/currencies.ts";
+import type { RateSheet } from "../../src/money/exchange.ts";
+import { rateSheets } from "../../src/money/store.ts";
 import { priceOrder } from "../../src/orders/costs.ts";
 import type { Order } from "../../src/orders/response.ts";
 import { PRICE_BOOK_BOUNDS, type PriceBook, PriceBookBody, PriceBookSchema } from "../../src/pricing/book.ts";
@@ -301,61 +307,95 @@ function expectSafe(quote: Omit<Quote, "id" | "created_at" | "expires_at">): voi
 }
 
 /** The refusals a cart may meet: its own size or frame, or a method the book does not offer. */
-const PARTNER_FIELDS = /^(items\[\d+\]\.(width_in|height_in|frame)|shipping_method)$/;
+const PARTNER_FIELDS = /^(items\[\d+\]\.(width_in|height_in|frame)|shipping_method|duty_terms)$/;
 
 let snapshot: CatalogSnapshot;
+let sheet: RateSheet;
+let table: LandedCostTable;
 
 beforeAll(async () => {
 	snapshot = await isolateCatalog.get(env.DB);
+	const now = new Date();
+	const [sheetInForce, tableInForce] = await Promise.all([
+		rateSheets.inForce(env.DB, now),
+		landedCostTables.inForce(env.DB, now),
+	]);
+	if (sheetInForce === null || tableInForce === null)
+		throw new Error("no rate sheet or landed-cost table: migrations?");
+	sheet = sheetInForce;
+	table = tableInForce;
 });
 
 describe("pricing under any accepted book", () => {
 	it("prices every accepted cart (quote and order) with safe integers, and the quote stores and reads back as answered", () => {
 		const seen = { priced: 0, largest: 0, ordered: 0 };
 		fc.assert(
-			fc.property(books(snapshot), carts(snapshot), bounded(0, 50), (rawBook, rawCart, discountPercent) => {
-				const parsedBook = PriceBookBody.safeParse(rawBook);
-				if (!parsedBook.success) throw new Error(`the route refuses the book: ${parsedBook.error.message}`);
-				const book: PriceBook = PriceBookSchema.parse({
-					...parsedBook.data,
-					version: 2,
-					published_at: "2026-11-23T00:00:00.000Z",
-				});
-				const cart = CreateQuoteBody.safeParse(rawCart);
-				if (!cart.success) throw new Error(`the route refuses the cart: ${cart.error.message}`);
-				const facts = {
-					catalog: snapshot.catalog,
-					mouldingWeights: snapshot.mouldingWeights,
-					book,
-					discountPercent,
-				};
-				const outcome = priceQuote(cart.data, { ...facts, files: new Map() });
-				const order = priceOrder(cart.data.items, cart.data.ship_to.country, cart.data.shipping_method ?? null, facts);
-				if (!outcome.ok) {
-					expect(outcome.field).toMatch(PARTNER_FIELDS);
-					return;
-				}
-				expectSafe(outcome.quote);
-				seen.priced += 1;
-				if (cart.data.items.length === 50 && cart.data.items.every((item) => item.quantity === 100)) seen.largest += 1;
-				const quote = QuoteSchema.parse({
-					id: "quo_property",
-					created_at: "2026-11-23T00:00:00.000Z",
-					expires_at: "2026-11-25T00:00:00.000Z",
-					...outcome.quote,
-				});
-				expect(quoteOfStored(JSON.stringify(storedQuote(quote)))).toEqual(quote);
-				if (!order.ok) {
-					expect(order.field).toBe("shipping_method");
-					return;
-				}
-				const costs = order.pricing.costs;
-				if (costs === null) throw new Error("every item was priced, but the order has no costs");
-				for (const value of [costs.items, costs.shipping, costs.total]) expect(Number.isSafeInteger(value)).toBe(true);
-				expect(costs.items).toBe(quote.totals.items);
-				expect(costs.total).toBe(quote.totals.by_method[order.pricing.shippingMethod]?.total);
-				seen.ordered += 1;
-			}),
+			fc.property(
+				books(snapshot),
+				carts(snapshot),
+				bounded(0, 50),
+				fc.constantFrom(...CURRENCIES),
+				fc.constantFrom(...DUTY_TERMS),
+				(rawBook, rawCart, discountPercent, currency, terms) => {
+					const parsedBook = PriceBookBody.safeParse(rawBook);
+					if (!parsedBook.success) throw new Error(`the route refuses the book: ${parsedBook.error.message}`);
+					const book: PriceBook = PriceBookSchema.parse({
+						...parsedBook.data,
+						version: 2,
+						published_at: "2026-11-23T00:00:00.000Z",
+					});
+					const cart = CreateQuoteBody.safeParse(rawCart);
+					if (!cart.success) throw new Error(`the route refuses the cart: ${cart.error.message}`);
+					const facts = {
+						catalog: snapshot.catalog,
+						mouldingWeights: snapshot.mouldingWeights,
+						book,
+						discountPercent,
+						money: { currency, rates: sheet.per_usd_micros, sheetVersion: sheet.version },
+						billing: { ...DEFAULT_BILLING, currency, duty_terms: terms },
+						table,
+					};
+					const outcome = priceQuote(cart.data, { ...facts, files: new Map() });
+					const order = priceOrder(
+						cart.data.items,
+						cart.data.ship_to.country,
+						cart.data.shipping_method ?? null,
+						facts,
+						{
+							terms,
+							region: cart.data.ship_to.state ?? null,
+							sent: cart.data.items.map(() => null),
+						},
+					);
+					if (!outcome.ok) {
+						expect(outcome.field).toMatch(PARTNER_FIELDS);
+						return;
+					}
+					expect(outcome.quote.currency).toBe(currency);
+					expectSafe(outcome.quote);
+					seen.priced += 1;
+					if (cart.data.items.length === 50 && cart.data.items.every((item) => item.quantity === 100))
+						seen.largest += 1;
+					const quote = QuoteSchema.parse({
+						id: "quo_property",
+						created_at: "2026-11-23T00:00:00.000Z",
+						expires_at: "2026-11-25T00:00:00.000Z",
+						...outcome.quote,
+					});
+					expect(quoteOfStored(JSON.stringify(storedQuote(quote)))).toEqual(quote);
+					if (!order.ok) {
+						expect(order.field).toMatch(/^(shipping_method|duty_terms)$/);
+						return;
+					}
+					const costs = order.pricing.costs;
+					if (costs === null) throw new Error("every item was priced, but the order has no costs");
+					for (const value of [costs.items, costs.shipping, costs.total])
+						expect(Number.isSafeInteger(value)).toBe(true);
+					expect(costs.items).toBe(quote.totals.items);
+					expect(costs.total).toBe(quote.totals.by_method[order.pricing.shippingMethod]?.total);
+					seen.ordered += 1;
+				},
+			),
 			{ seed: SEED, numRuns: 300 },
 		);
 		// The property held for carts that were priced, not only refused: most of them, the largest among them.

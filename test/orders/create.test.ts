@@ -100,6 +100,9 @@ describe("POST /v1/orders: the created order", () => {
 			united_inches: 26,
 			unit_price: expect.objectContaining({ total: expect.any(Number) }),
 			line_total: expect.any(Number),
+			// A US delivery crosses no border: declared at its own price, with no tariff code.
+			declared_value: { amount: framed?.unit_price?.total, currency: "USD", source: "price" },
+			customs: { kind: "framed_print", tariff_code: null },
 		});
 		// Landscape at the same size: the image may be turned, so it is still 300 DPI.
 		expect(unframed).toMatchObject({

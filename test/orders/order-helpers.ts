@@ -108,6 +108,7 @@ export function rawOrder(
 		cropped_percent: null,
 		warnings: [],
 		priced: null,
+		declared_value: null,
 	};
 	return { order, items: [item], shipments: [] };
 }

@@ -86,6 +86,7 @@ describe("validation of an order with an uploaded file", () => {
 			cropped_percent: 0,
 			warnings: [],
 			priced: null,
+			declared_value: null,
 		};
 		await insertOrder(env.DB, order, [item], now);
 		expect((await readOrder(key, orderId)).status).toBe("received");

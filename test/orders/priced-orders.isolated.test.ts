@@ -31,10 +31,14 @@ describe("POST /v1/orders: priced by the book in force", () => {
 			currency: "USD",
 			items: given.totals.items,
 			shipping: standard?.shipping,
+			taxes_and_duties: standard?.taxes_and_duties,
 			total: standard?.total,
 			price_book_version: 1,
 			quote_id: null,
 			charge: "order",
+			exchange_rate: given.exchange_rate,
+			landed_cost: standard?.landed_cost,
+			partner_tax: given.partner_tax,
 		});
 		const [item] = order.items;
 		const [quoted] = given.items;
@@ -188,10 +192,14 @@ describe("POST /v1/orders: holds for what the catalog lacks, and the price once 
 			currency: "USD",
 			items: given.totals.items,
 			shipping: given.totals.by_method.standard?.shipping,
+			taxes_and_duties: given.totals.by_method.standard?.taxes_and_duties,
 			total: given.totals.by_method.standard?.total,
 			price_book_version: 1,
 			quote_id: null,
 			charge: "order",
+			exchange_rate: given.exchange_rate,
+			landed_cost: given.totals.by_method.standard?.landed_cost,
+			partner_tax: given.partner_tax,
 		});
 		expect(settled.items[0]?.unit_price).toEqual(given.items[0]?.unit_price);
 	});
@@ -239,10 +247,14 @@ describe("POST /v1/orders with quote_id", () => {
 			currency: "USD",
 			items: given.totals.items,
 			shipping: given.totals.by_method.express?.shipping,
+			taxes_and_duties: given.totals.by_method.express?.taxes_and_duties,
 			total: given.totals.by_method.express?.total,
 			price_book_version: given.price_book_version,
 			quote_id: given.id,
 			charge: "order",
+			exchange_rate: given.exchange_rate,
+			landed_cost: given.totals.by_method.express?.landed_cost,
+			partner_tax: given.partner_tax,
 		});
 		expect(order.items[0]?.unit_price).toEqual(given.items[0]?.unit_price);
 	});

