@@ -24,23 +24,18 @@ export function releasedToFloor(order: OrderRow, now: Date): boolean {
 	return RELEASED_STATUSES.has(order.status) && !inEditWindow(order, now);
 }
 
-/**
- * What an order's costs say about its partner tax: the tax it kept when it was made, and the border's
- * taxes and duties the service pays on the partner's behalf (outside the partner tax). Orders made
- * before orders kept them have neither: no tax, nothing paid at a border.
- */
-type TaxedCosts = { total: number; partner_tax?: EntryTaxRule; taxes_and_duties?: number };
-
+/** The partner tax the order kept when it was made; none on orders made before orders kept it. */
 function keptTax(order: OrderRow): EntryTaxRule {
-	const costs: TaxedCosts | null = order.costs;
-	return costs?.partner_tax ?? NO_TAX;
+	return order.costs?.partner_tax ?? NO_TAX;
 }
 
-/** The order's total, and its taxable part: the total less what the service pays at the border for the partner. */
+/**
+ * The order's total, and its taxable part: the total less the border's taxes and duties the service pays
+ * on the partner's behalf (disbursements, outside the partner tax; none on older orders).
+ */
 function chargedAmount(order: OrderRow): TaxedAmount {
-	const costs: TaxedCosts | null = order.costs;
-	const cents = costs?.total ?? 0;
-	return { cents, taxableCents: cents - (costs?.taxes_and_duties ?? 0) };
+	const cents = order.costs?.total ?? 0;
+	return { cents, taxableCents: cents - (order.costs?.taxes_and_duties ?? 0) };
 }
 
 /** The order as its ledger entries name it: its ids, its currency and the partner tax it kept. */
