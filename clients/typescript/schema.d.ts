@@ -1108,26 +1108,7 @@ export interface components {
 			 */
 			status: string;
 			changes: components["schemas"]["OrderFieldChange"][];
-			/** @description The order's costs after the change. */
-			costs: {
-				/** @enum {string} */
-				currency: "USD";
-				/** @example 14889 */
-				items: number;
-				/** @example 3890 */
-				shipping: number;
-				/** @example 18779 */
-				total: number;
-				/** @example 1 */
-				price_book_version: number;
-				/** @example null */
-				quote_id: string | null;
-				/**
-				 * @example order
-				 * @enum {string}
-				 */
-				charge: "order" | "reprint";
-			} | null;
+			costs: components["schemas"]["OrderCosts"];
 		};
 		OrderFieldChange: {
 			/**
@@ -1155,6 +1136,182 @@ export interface components {
 						[key: string]: unknown;
 				  }
 				| null;
+		};
+		/** @description The order's costs after the change. */
+		OrderCosts: {
+			/**
+			 * @description The account's billing currency when the order was priced: every amount is in it.
+			 * @example EUR
+			 * @enum {string}
+			 */
+			currency: "USD" | "EUR" | "GBP" | "CAD" | "AUD" | "JPY";
+			/**
+			 * @description The sum of the items' line totals.
+			 * @example 14889
+			 */
+			items: number;
+			/**
+			 * @description The shipping method's cost for every package.
+			 * @example 3110
+			 */
+			shipping: number;
+			/**
+			 * @description What the partner is charged for the border (landed_cost.charged_to_partner): all of it under DDP, only what must be charged at sale under DAP.
+			 * @example 0
+			 */
+			taxes_and_duties: number;
+			/**
+			 * @description items + shipping + taxes_and_duties.
+			 * @example 17999
+			 */
+			total: number;
+			/**
+			 * @description The price book that priced the order (its quote's, with a quote).
+			 * @example 1
+			 */
+			price_book_version: number;
+			/**
+			 * @description The quote the order is charged by, if any.
+			 * @example quo_4Zq8
+			 */
+			quote_id: string | null;
+			/**
+			 * @description `order`: charged as priced; `reprint`: a claim's reprint, charged nothing (every amount 0).
+			 * @example order
+			 * @enum {string}
+			 */
+			charge: "order" | "reprint";
+			exchange_rate: components["schemas"]["AppliedExchangeRate"];
+			landed_cost: components["schemas"]["LandedCost"];
+			partner_tax: components["schemas"]["PartnerTax"];
+		} | null;
+		/** @description The rate the price book's US cents were converted at; null for orders priced before currencies. */
+		AppliedExchangeRate: {
+			/** @example 1 */
+			sheet_version: number;
+			/**
+			 * @description Units of the currency one US dollar bought, in millionths.
+			 * @example 862000
+			 */
+			per_usd_micros: number;
+		} | null;
+		/**
+		 * @description What crossing the border adds, line by line; null for orders priced before landed costs.
+		 * @example {
+		 *       "coverage": "estimated",
+		 *       "terms": "ddp",
+		 *       "table_version": 2,
+		 *       "origin": "US",
+		 *       "destination_currency": "EUR",
+		 *       "goods_value": 12835,
+		 *       "shipping_value": 23067,
+		 *       "lines": [
+		 *         {
+		 *           "kind": "duty",
+		 *           "label": "Duty: 1 tariff line at a fixed amount each",
+		 *           "rate_bp": null,
+		 *           "base": null,
+		 *           "amount": 300,
+		 *           "amount_in_currency": 300,
+		 *           "collected": "at_sale",
+		 *           "payer": "partner",
+		 *           "rule": "goods value within the low-value limit of 15000: a fixed duty per tariff line"
+		 *         }
+		 *       ],
+		 *       "charged_to_partner": 300,
+		 *       "buyer_pays_at_door": {
+		 *         "amount": 0,
+		 *         "currency": "EUR",
+		 *         "amount_in_currency": 0
+		 *       },
+		 *       "ioss": true,
+		 *       "tariff_codes": {
+		 *         "framed_print": "4911.91.00",
+		 *         "unframed_print": "4911.91.00",
+		 *         "frame": "4414.90.00"
+		 *       }
+		 *     }
+		 */
+		LandedCost: {
+			/**
+			 * @description `domestic`: no border; `estimated`: by the landed-cost table; `not_covered`: the table has no rules for the destination (nothing is added, and duty paid is not offered).
+			 * @enum {string}
+			 */
+			coverage: "domestic" | "estimated" | "not_covered";
+			/**
+			 * @description `ddp`: delivered duty paid, the service pays the border's charges and charges the partner; `dap`: the buyer is asked for them at the door.
+			 * @example ddp
+			 * @enum {string}
+			 */
+			terms: "ddp" | "dap";
+			table_version: number;
+			/** @example US */
+			origin: string;
+			/**
+			 * @description ISO 4217: USD, EUR, GBP, CAD, AUD or JPY. Amounts are whole numbers of its minor unit (JPY has none).
+			 * @example EUR
+			 * @enum {string}
+			 */
+			destination_currency: "USD" | "EUR" | "GBP" | "CAD" | "AUD" | "JPY";
+			/** @description The goods' declared value in the destination's currency. */
+			goods_value: number;
+			/** @description The shipping in the destination's currency. */
+			shipping_value: number;
+			lines: {
+				/** @enum {string} */
+				kind: "import_tax" | "duty" | "clearance_fee";
+				/** @example VAT 19 % */
+				label: string;
+				/**
+				 * @description Hundredths of a percent.
+				 * @example 1900
+				 */
+				rate_bp: number | null;
+				/** @description What the rate applies to, in the destination's currency. */
+				base: number | null;
+				/** @description In the destination's currency. */
+				amount: number;
+				/** @description In the quote's or order's currency. */
+				amount_in_currency: number;
+				/** @enum {string} */
+				collected: "at_sale" | "at_border";
+				/** @enum {string} */
+				payer: "partner" | "buyer";
+				rule: string;
+			}[];
+			/** @description What the partner pays for the border, in the quote's currency. */
+			charged_to_partner: number;
+			buyer_pays_at_door: {
+				amount: number;
+				/**
+				 * @description ISO 4217: USD, EUR, GBP, CAD, AUD or JPY. Amounts are whole numbers of its minor unit (JPY has none).
+				 * @example EUR
+				 * @enum {string}
+				 */
+				currency: "USD" | "EUR" | "GBP" | "CAD" | "AUD" | "JPY";
+				amount_in_currency: number;
+			};
+			/** @description Whether the tax is declared under the service's IOSS number. */
+			ioss: boolean;
+			/** @description The destination's tariff code of each kind of piece; null when no border is crossed. */
+			tariff_codes: {
+				framed_print: string;
+				unframed_print: string;
+				frame: string;
+			} | null;
+		} | null;
+		/** @description How the service's charges for this order are taxed: `vat` at `rate_bp`, `reverse_charge` (the partner accounts for it), or `none`. */
+		PartnerTax: {
+			/** @enum {string} */
+			treatment: "none" | "vat" | "reverse_charge";
+			/** @example VAT */
+			name: string | null;
+			/** @example 1900 */
+			rate_bp: number;
+			/** @example DE */
+			country: string | null;
+			/** @example null */
+			tax_id: string | null;
 		};
 		ShipmentCreatedEvent: {
 			/**
@@ -1775,6 +1932,7 @@ export interface components {
 					| "unknown_quote"
 					| "quote_not_applicable"
 					| "shipping_method_not_offered"
+					| "duty_terms_not_offered"
 					| "logo_unusable"
 					| "price_book_incomplete"
 					| "read_only_field"
@@ -2078,7 +2236,13 @@ export interface components {
 			 * @enum {string}
 			 */
 			shipping_method: "budget" | "standard" | "express" | "freight";
-			costs: components["schemas"]["OrderCosts"];
+			/**
+			 * @description Who pays the border's charges of a delivery abroad; null on orders made before duty terms.
+			 * @example ddp
+			 * @enum {string|null}
+			 */
+			duty_terms: "ddp" | "dap" | null;
+			costs: components["schemas"]["OrderCosts"] & unknown;
 			items: components["schemas"]["OrderItem"][];
 			tracking: components["schemas"]["Tracking"];
 			/** @description The order's shipments, oldest first. */
@@ -2202,42 +2366,6 @@ export interface components {
 			/** @example ship_to.address1 is 41 characters: carrier labels print 35, so the rest may be cut off. Move part of it to the other address line. */
 			message: string;
 		};
-		/** @description What the order costs the partner; null while an item cannot be priced (the order is on hold), and for orders placed before pricing. */
-		OrderCosts: {
-			/** @enum {string} */
-			currency: "USD";
-			/**
-			 * @description The sum of the items' line totals.
-			 * @example 14889
-			 */
-			items: number;
-			/**
-			 * @description The shipping method's cost for every package.
-			 * @example 3110
-			 */
-			shipping: number;
-			/**
-			 * @description US cents.
-			 * @example 17999
-			 */
-			total: number;
-			/**
-			 * @description The price book that priced the order (its quote's, with a quote).
-			 * @example 1
-			 */
-			price_book_version: number;
-			/**
-			 * @description The quote the order is charged by, if any.
-			 * @example quo_4Zq8
-			 */
-			quote_id: string | null;
-			/**
-			 * @description `order`: charged as priced; `reprint`: a claim's reprint, charged nothing (every amount 0).
-			 * @example order
-			 * @enum {string}
-			 */
-			charge: "order" | "reprint";
-		} | null;
 		OrderItem: {
 			/** @example itm_5Tg8 */
 			id: string;
@@ -2310,6 +2438,8 @@ export interface components {
 			 * @example 14889
 			 */
 			line_total: number | null;
+			declared_value: components["schemas"]["ItemDeclaredValue"];
+			customs: components["schemas"]["ItemCustoms"];
 		};
 		/**
 		 * @description The piece's dimensions; null until the item can be built (an unknown part or size holds it).
@@ -2380,23 +2510,54 @@ export interface components {
 		 *     }
 		 */
 		UnitPrice: {
-			/** @description US cents. */
+			/** @description Minor units of the currency (cents; whole yen for JPY). */
 			print: number;
-			/** @description US cents. */
+			/** @description Minor units of the currency (cents; whole yen for JPY). */
 			frame: number;
-			/** @description US cents. */
+			/** @description Minor units of the currency (cents; whole yen for JPY). */
 			mat: number;
-			/** @description US cents. */
+			/** @description Minor units of the currency (cents; whole yen for JPY). */
 			glazing: number;
-			/** @description US cents. */
+			/** @description Minor units of the currency (cents; whole yen for JPY). */
 			backing: number;
-			/** @description US cents. */
+			/** @description Minor units of the currency (cents; whole yen for JPY). */
 			assembly: number;
-			/** @description US cents. */
+			/** @description Minor units of the currency (cents; whole yen for JPY). */
 			discount: number;
-			/** @description US cents. */
+			/** @description Minor units of the currency (cents; whole yen for JPY). */
 			total: number;
 		} | null;
+		/** @description One unit's value for customs: the partner's (`source: partner`) or, when none was sent, the unit's price to the partner (`source: price`). Null on orders made before declared values. */
+		ItemDeclaredValue: {
+			/**
+			 * @description Minor units of the currency (cents; whole yen for JPY).
+			 * @example 24900
+			 */
+			amount: number;
+			/**
+			 * @description ISO 4217: USD, EUR, GBP, CAD, AUD or JPY. Amounts are whole numbers of its minor unit (JPY has none).
+			 * @example EUR
+			 * @enum {string}
+			 */
+			currency: "USD" | "EUR" | "GBP" | "CAD" | "AUD" | "JPY";
+			/**
+			 * @example partner
+			 * @enum {string}
+			 */
+			source: "partner" | "price";
+		} | null;
+		ItemCustoms: {
+			/**
+			 * @example framed_print
+			 * @enum {string}
+			 */
+			kind: "framed_print" | "unframed_print" | "frame";
+			/**
+			 * @description The destination's tariff code; null for a delivery that crosses no border.
+			 * @example 4911.91.00
+			 */
+			tariff_code: string | null;
+		};
 		/** @description The first shipment's tracking, once the order is shipped; every label is in `shipments`. */
 		Tracking: {
 			/** @example UPS */
@@ -2546,6 +2707,12 @@ export interface components {
 			metadata?: {
 				[key: string]: string;
 			};
+			/**
+			 * @description For a delivery abroad: `ddp` (the service pays the border's charges and charges them with the order) or `dap` (the buyer is asked for them). Default: the account's (see GET /v1/account/billing).
+			 * @example ddp
+			 * @enum {string}
+			 */
+			duty_terms?: "ddp" | "dap";
 		};
 		/**
 		 * @example {
@@ -2633,6 +2800,21 @@ export interface components {
 			fit?: "fill" | "fit";
 			/** @description Default 1. */
 			quantity?: number;
+			declared_value?: components["schemas"]["DeclaredValue"];
+		};
+		/** @description One unit's value for customs: what the buyer paid for it. Without it, the unit is declared at its price to the partner. */
+		DeclaredValue: {
+			/**
+			 * @description Minor units of `currency` (cents; yen for JPY).
+			 * @example 24900
+			 */
+			amount: number;
+			/**
+			 * @description ISO 4217: USD, EUR, GBP, CAD, AUD or JPY. Amounts are whole numbers of its minor unit (JPY has none).
+			 * @example EUR
+			 * @enum {string}
+			 */
+			currency: "USD" | "EUR" | "GBP" | "CAD" | "AUD" | "JPY";
 		};
 		OrderPage: {
 			data: components["schemas"]["Order"][];
@@ -2702,7 +2884,13 @@ export interface components {
 			 * @enum {string}
 			 */
 			shipping_method: "budget" | "standard" | "express" | "freight";
-			costs: components["schemas"]["OrderCosts"];
+			/**
+			 * @description Who pays the border's charges of a delivery abroad; null on orders made before duty terms.
+			 * @example ddp
+			 * @enum {string|null}
+			 */
+			duty_terms: "ddp" | "dap" | null;
+			costs: components["schemas"]["OrderCosts"] & unknown;
 			items: components["schemas"]["OrderItem"][];
 			tracking: components["schemas"]["Tracking"];
 			/** @description The order's shipments, oldest first. */
@@ -2800,12 +2988,12 @@ export interface components {
 		} | null;
 		CentsChange: {
 			/**
-			 * @description US cents.
+			 * @description Minor units of the currency (cents; whole yen for JPY).
 			 * @example 1450
 			 */
 			from: number;
 			/**
-			 * @description US cents.
+			 * @description Minor units of the currency (cents; whole yen for JPY).
 			 * @example 3890
 			 */
 			to: number;
@@ -3817,8 +4005,20 @@ export interface components {
 			 * @example 2026-11-22T10:00:00.000Z
 			 */
 			expires_at: string;
-			/** @enum {string} */
-			currency: "USD";
+			/**
+			 * @description The account's billing currency: every amount is in it.
+			 * @example EUR
+			 * @enum {string}
+			 */
+			currency: "USD" | "EUR" | "GBP" | "CAD" | "AUD" | "JPY";
+			exchange_rate: components["schemas"]["AppliedExchangeRate"] & unknown;
+			/**
+			 * @description `ddp`: delivered duty paid, the service pays the border's charges and charges the partner; `dap`: the buyer is asked for them at the door.
+			 * @example ddp
+			 * @enum {string}
+			 */
+			duty_terms: "ddp" | "dap";
+			partner_tax?: components["schemas"]["PartnerTax"];
 			/** @example 1 */
 			price_book_version: number;
 			/** @description Where the quote ships to. An order against the quote must go to the same country. Null only for quotes made before quotes kept it (they cannot be ordered against). */
@@ -3861,10 +4061,12 @@ export interface components {
 				united_inches: number;
 				unit_price: components["schemas"]["UnitPrice"] & unknown;
 				/**
-				 * @description US cents.
+				 * @description Minor units of the currency (cents; whole yen for JPY).
 				 * @example 14889
 				 */
 				line_total: number;
+				declared_value: components["schemas"]["DeclaredValue"];
+				customs: components["schemas"]["ItemCustoms"];
 			}[];
 			shipping_options: {
 				/** @enum {string} */
@@ -3879,7 +4081,7 @@ export interface components {
 					length_plus_girth_in: number;
 				}[];
 				/**
-				 * @description US cents.
+				 * @description Minor units of the currency (cents; whole yen for JPY).
 				 * @example 3110
 				 */
 				cost: number;
@@ -3900,32 +4102,43 @@ export interface components {
 			 *       "by_method": {
 			 *         "budget": {
 			 *           "shipping": 2390,
-			 *           "total": 17279
+			 *           "taxes_and_duties": 0,
+			 *           "total": 17279,
+			 *           "landed_cost": null
 			 *         },
 			 *         "standard": {
 			 *           "shipping": 3110,
-			 *           "total": 17999
+			 *           "taxes_and_duties": 0,
+			 *           "total": 17999,
+			 *           "landed_cost": null
 			 *         },
 			 *         "express": {
 			 *           "shipping": 7340,
-			 *           "total": 22229
+			 *           "taxes_and_duties": 0,
+			 *           "total": 22229,
+			 *           "landed_cost": null
 			 *         },
 			 *         "freight": {
 			 *           "shipping": 18900,
-			 *           "total": 33789
+			 *           "taxes_and_duties": 0,
+			 *           "total": 33789,
+			 *           "landed_cost": null
 			 *         }
 			 *       }
 			 *     }
 			 */
 			totals: {
-				/** @description US cents. */
+				/** @description Minor units of the currency (cents; whole yen for JPY). */
 				items: number;
 				by_method: {
 					[key: string]: {
-						/** @description US cents. */
+						/** @description Minor units of the currency (cents; whole yen for JPY). */
 						shipping: number;
-						/** @description US cents. */
+						/** @description What the partner is charged for the border: the landed cost's charged_to_partner. */
+						taxes_and_duties: number;
+						/** @description items + shipping + taxes_and_duties. */
 						total: number;
+						landed_cost: components["schemas"]["LandedCost"] & unknown;
 					};
 				};
 			};
@@ -3939,6 +4152,12 @@ export interface components {
 			 * @enum {string}
 			 */
 			shipping_method?: "budget" | "standard" | "express" | "freight";
+			/**
+			 * @description Who pays the border's charges for a delivery abroad; the account's default when left out.
+			 * @example ddp
+			 * @enum {string}
+			 */
+			duty_terms?: "ddp" | "dap";
 		};
 		QuoteItemInput: {
 			/**
@@ -3961,6 +4180,7 @@ export interface components {
 			 * @example 1
 			 */
 			quantity?: number;
+			declared_value?: components["schemas"]["DeclaredValue"];
 			/**
 			 * @description A catalog frame slug; omitted: an unframed print.
 			 * @example walnut-flat-125
