@@ -31,6 +31,8 @@ INSERT INTO ledger_months_by_currency (account_id, mode, currency, month, net_ce
 DROP TRIGGER ledger_months_on_entry;
 DROP TABLE ledger_months;
 ALTER TABLE ledger_months_by_currency RENAME TO ledger_months;
+-- Each account's latest month up to a given one, whatever its currency (the console's overview).
+CREATE INDEX ledger_months_by_month ON ledger_months (account_id, mode, month);
 
 CREATE TRIGGER ledger_months_on_entry AFTER INSERT ON ledger_entries
 BEGIN

@@ -280,8 +280,11 @@ export function monthOfLedgerRead(
 	};
 }
 
-/** An account's balance at the end of a month: the month's net and closing (the opening is closing less net). */
-export type MonthBalance = { accountId: string; netCents: number; closingCents: number };
+/**
+ * An account's balance at the end of a month: the month's net and closing (the opening is closing less
+ * net), in the currency of its latest month with entries (USD when it has none).
+ */
+export type MonthBalance = { accountId: string; currency: string; netCents: number; closingCents: number };
 
 /**
  * Each account's balance at the end of `month` in `mode`, in one batch of one indexed row per account
@@ -298,7 +301,7 @@ export async function monthBalances(
 		accountIds.map((accountId) =>
 			db
 				.prepare(
-					`SELECT month, net_cents, closing_balance_cents FROM ledger_months
+					`SELECT month, currency, net_cents, closing_balance_cents FROM ledger_months
 					 WHERE account_id = ?1 AND mode = ?2 AND month <= ?3 ORDER BY month DESC LIMIT 1`,
 				)
 				.bind(accountId, mode, month),
@@ -306,10 +309,11 @@ export async function monthBalances(
 	);
 	return accountIds.map((accountId, index) => {
 		const row = results[index]?.results[0] as
-			| { month: string; net_cents: number; closing_balance_cents: number }
+			| { month: string; currency: string; net_cents: number; closing_balance_cents: number }
 			| undefined;
 		return {
 			accountId,
+			currency: row?.currency ?? "USD",
 			netCents: row?.month === month ? row.net_cents : 0,
 			closingCents: row?.closing_balance_cents ?? 0,
 		};
