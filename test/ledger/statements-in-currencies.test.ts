@@ -4,7 +4,8 @@
  * entry's amount is the order's own (whole minor units: whole yen), the totals and the closing balance
  * add up from the entries, and each entry carries the partner tax the order kept: German VAT at 19 %
  * on the taxable amount (the border's taxes and duties the service paid are outside it) for a partner
- * without a VAT number, the reverse charge (0) for one with it.
+ * without a VAT number, the reverse charge (0) for one with it. Balances are kept per currency, and
+ * the migration that keys them so rebuilds them from the entries as the trigger keeps them.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -191,5 +192,39 @@ describe("statements in other currencies", () => {
 			opening_balance_cents: 700,
 			closing_balance_cents: 700,
 		});
+	});
+});
+
+describe("the migration that keeps balances per currency", () => {
+	it("rebuilds each account's months from its entries as the balances' trigger keeps them", async () => {
+		const { partner } = await partnerWithFile();
+		const owner = { accountId: partner.account.id, mode: "live" as const };
+		const adjust = (currency: Currency, amountCents: number, at: string) =>
+			writeAdjustment(env.DB, owner, { amountCents, currency, memo: "Correction", tax: NO_TAX }, new Date(at));
+		// Written out of order, in two currencies, as the months were kept before.
+		await adjust("USD", 4200, "2025-02-03T10:00:00.000Z");
+		await adjust("EUR", 900, "2025-04-01T00:00:00.000Z");
+		await adjust("USD", -700, "2025-01-20T10:00:00.000Z");
+		await adjust("USD", 150, "2025-04-30T23:59:59.999Z");
+		const migration = env.TEST_MIGRATIONS.find((each) => each.name.includes("partner_tax_on_entries"));
+		const rebuild = migration?.queries.filter((query) => /ledger_months_by_currency \(/.test(query)) ?? [];
+		expect(rebuild).toHaveLength(2);
+		for (const query of rebuild) await env.DB.prepare(query).run();
+		const months = (table: string) =>
+			env.DB.prepare(
+				`SELECT currency, month, net_cents, closing_balance_cents FROM ${table} WHERE account_id = ?1 ORDER BY currency, month`,
+			)
+				.bind(owner.accountId)
+				.all()
+				.then((read) => read.results);
+		const kept = await months("ledger_months");
+		expect(kept).toEqual([
+			{ currency: "EUR", month: "2025-04", net_cents: 900, closing_balance_cents: 900 },
+			{ currency: "USD", month: "2025-01", net_cents: -700, closing_balance_cents: -700 },
+			{ currency: "USD", month: "2025-02", net_cents: 4200, closing_balance_cents: 3500 },
+			{ currency: "USD", month: "2025-04", net_cents: 150, closing_balance_cents: 3650 },
+		]);
+		expect(await months("ledger_months_by_currency")).toEqual(kept);
+		await env.DB.prepare("DROP TABLE ledger_months_by_currency").run();
 	});
 });
