@@ -48,6 +48,17 @@ const optionalSecret = z.preprocess(
 		.optional(),
 );
 
+/** JSON carried in a variable, parsed before its schema; unparseable text is left for the schema to refuse. */
+function fromJson(value: unknown): unknown {
+	if (value === undefined || value === "") return undefined;
+	if (typeof value !== "string") return value;
+	try {
+		return JSON.parse(value);
+	} catch {
+		return value;
+	}
+}
+
 /** A D1 binding's name as wrangler.toml spells it. */
 const BINDING_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
 
@@ -56,15 +67,7 @@ const BINDING_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
  * starts at "" so that every account has a database. Unset or empty: one range, every account in DB.
  */
 const accountDatabases = z.preprocess(
-	(value) => {
-		if (value === undefined || value === "") return [{ from: "", binding: "DB" }];
-		if (typeof value !== "string") return value;
-		try {
-			return JSON.parse(value);
-		} catch {
-			return value;
-		}
-	},
+	(value) => fromJson(value) ?? [{ from: "", binding: "DB" }],
 	z
 		.array(
 			z.object({ from: z.string().max(64), binding: z.string().regex(BINDING_NAME, "must be a D1 binding's name") }),
@@ -76,6 +79,50 @@ const accountDatabases = z.preprocess(
 			(ranges) => ranges.every((range, index) => index === 0 || (ranges[index - 1]?.from ?? "") < range.from),
 			"must list its ranges by `from`, ascending, each once",
 		),
+);
+
+/** One line of an address, as an order's ship-to takes it: no line breaks or control characters. */
+function addressLine(max: number) {
+	return z
+		.string()
+		.trim()
+		.min(1)
+		.max(max)
+		.refine((text) => !/\p{Cc}/u.test(text), "must be one line without control characters");
+}
+
+/**
+ * The facility orders ship from, as JSON with an order's ship-to fields (`name`, `address1`,
+ * `address2`, `city`, `state`, `zip`, `country` as ISO 3166-1 alpha-2, `phone`, `email`): the sender
+ * on a commercial invoice. Unset or empty: no commercial invoice can be printed.
+ */
+const shipFromAddress = z.preprocess(
+	fromJson,
+	z
+		.strictObject(
+			{
+				name: addressLine(100),
+				address1: addressLine(200),
+				address2: addressLine(200).optional(),
+				city: addressLine(100),
+				state: addressLine(100).optional(),
+				zip: addressLine(20).optional(),
+				country: z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code in capitals, such as US"),
+				phone: addressLine(30).optional(),
+				email: addressLine(254).optional(),
+			},
+			"must be a JSON object of address fields (name, address1, city, country, ...)",
+		)
+		.optional(),
+);
+
+/** The service's EU Import One-Stop Shop number: IM and ten digits. Empty counts as unset. */
+const iossNumber = z.preprocess(
+	(value) => (value === "" ? undefined : value),
+	z
+		.string()
+		.regex(/^IM\d{10}$/, "must be an IOSS number: IM and ten digits, such as IM3720000001")
+		.optional(),
 );
 
 /** Settings whose values are never written into an error message or a log. */
@@ -132,6 +179,10 @@ const ConfigSchema = z
 		 * to the next one's, named by binding. Read by src/databases.ts only. Default: every account in DB.
 		 */
 		ACCOUNT_DATABASES: accountDatabases,
+		/** The facility orders ship from: the sender on a commercial invoice. */
+		SHIP_FROM_ADDRESS: shipFromAddress,
+		/** The service's IOSS number, printed on the commercial invoice of an order whose tax was charged under it. */
+		IOSS_NUMBER: iossNumber,
 	})
 	.superRefine((config, ctx) => {
 		// The consumer tells the two apart by name: were they one, every batch would be taken for dead

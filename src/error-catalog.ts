@@ -99,6 +99,11 @@ export const ERROR_CODES = {
 		action: "Check the shipment id against the order's `shipments` (ops routes).",
 	},
 	order_item_not_found: { type: "not_found", action: "Use an item id from the order's `items`." },
+	no_commercial_invoice: {
+		type: "not_found",
+		action:
+			"The floor's commercial invoice only: an order that crosses no border (a domestic one, or one not priced yet) ships without one.",
+	},
 	events_archive_not_found: {
 		type: "not_found",
 		action: "Nothing of that account and mode was archived for that UTC day; check the day and the mode.",
@@ -127,6 +132,14 @@ export const ERROR_CODES = {
 	},
 	api_key_not_found: { type: "not_found", action: "Check the key id (admin routes)." },
 	price_book_not_found: { type: "not_found", action: "Ask for a version that exists, or leave `version` out." },
+	exchange_rates_not_found: {
+		type: "not_found",
+		action: "Ask for a version that exists, or a time `at` from the first sheet's effective time on.",
+	},
+	landed_cost_table_not_found: {
+		type: "not_found",
+		action: "Ask for a version that exists, or a time `at` from the first table's effective time on.",
+	},
 	idempotency_key_reused: {
 		type: "conflict",
 		action:
@@ -201,6 +214,12 @@ export const ERROR_CODES = {
 		type: "conflict",
 		action: "The floor's download only: the bytes are not the ones checked; ask the partner for the file again.",
 	},
+	invoice_settings_unset: {
+		type: "conflict",
+		action:
+			"The floor's commercial invoice only: the service team sets `SHIP_FROM_ADDRESS` (and `IOSS_NUMBER` for an order under IOSS) first.",
+	},
+
 	event_never_sent: { type: "conflict", action: "Nothing to redeliver: the event was recorded, not sent." },
 	event_has_no_destination: {
 		type: "conflict",
@@ -211,6 +230,11 @@ export const ERROR_CODES = {
 	price_book_changed: {
 		type: "conflict",
 		action: "Another price book was published meanwhile: read the book in force again and make the change there.",
+	},
+	currency_change_refused: {
+		type: "conflict",
+		action:
+			"The account has ledger entries this month or an open balance in its currency: settle the balance with an adjustment, then change the currency on the first day of a month with no entries yet.",
 	},
 	invalid_field: { type: "validation_error", action: "Correct the field that `field` names, as the message says." },
 	text_not_well_formed: {
@@ -295,6 +319,19 @@ export const ERROR_CODES = {
 			"Name an uploaded PNG or JPEG print file of this account, small enough for a logo (the message says the limit).",
 	},
 	price_book_incomplete: { type: "validation_error", action: "Give a rate for every catalog item the message names." },
+	effective_at_out_of_range: {
+		type: "validation_error",
+		action: "Publish from now (at most 5 minutes back) to at most 366 days ahead.",
+	},
+	landed_cost_table_incomplete: {
+		type: "validation_error",
+		action:
+			"List the origin country among the destinations as domestic (`customs: null`), and give customs to every other.",
+	},
+	invalid_tax_id: {
+		type: "validation_error",
+		action: "Send the VAT number of the country in `tax_country` (with or without its prefix), or `null` to remove it.",
+	},
 	read_only_field: {
 		type: "validation_error",
 		action: "Send the field as it was read, or leave it out.",

@@ -50,6 +50,13 @@ describe("configuration", () => {
 		["PRINT_FILE_RETENTION_DAYS", "30"],
 		["PRINT_FILE_RETENTION_DAYS", "45.5"],
 		["PRINT_FILE_RETENTION_DAYS", "3651"],
+		["SHIP_FROM_ADDRESS", "200 Industrial Way, Newark"],
+		["SHIP_FROM_ADDRESS", '{"name":"Dock","address1":"200 Industrial Way","city":"Newark"}'],
+		["SHIP_FROM_ADDRESS", '{"name":"Dock","address1":"200 Industrial Way","city":"Newark","country":"usa"}'],
+		["SHIP_FROM_ADDRESS", '{"name":"Dock\\nRear","address1":"1 Way","city":"Newark","country":"US"}'],
+		["SHIP_FROM_ADDRESS", '{"name":"Dock","address1":"1 Way","city":"Newark","country":"US","floor":"2"}'],
+		["IOSS_NUMBER", "IM37200000"],
+		["IOSS_NUMBER", "EU3720000001"],
 	])("a bad %s (%j) fails with a message naming the variable", (variable, value) => {
 		expect(() => configOf({ [variable]: value })).toThrow(ConfigError);
 		expect(() => configOf({ [variable]: value })).toThrow(new RegExp(`^${variable} is`));
@@ -82,6 +89,32 @@ describe("configuration", () => {
 		expect(configOf({ UPLOAD_SIGNING_SECRET: secret, CONSOLE_SESSION_SECRET: "" })).toMatchObject({
 			UPLOAD_SIGNING_SECRET: secret,
 			CONSOLE_SESSION_SECRET: undefined,
+		});
+	});
+
+	it("reads the facility's address from JSON and the IOSS number, each absent when unset or empty", () => {
+		const address = {
+			name: "Dock",
+			address1: "200 Industrial Way",
+			city: "Newark",
+			state: "NJ",
+			zip: "07114",
+			country: "US",
+		};
+		expect(configOf({ SHIP_FROM_ADDRESS: JSON.stringify(address), IOSS_NUMBER: "IM3720000001" })).toMatchObject({
+			SHIP_FROM_ADDRESS: address,
+			IOSS_NUMBER: "IM3720000001",
+		});
+		for (const unset of [configOf({ SHIP_FROM_ADDRESS: "", IOSS_NUMBER: "" }), configOf({})]) {
+			expect(unset.SHIP_FROM_ADDRESS).toBeUndefined();
+			expect(unset.IOSS_NUMBER).toBeUndefined();
+		}
+	});
+
+	it("wrangler.toml sets the facility's address and the IOSS number for the tests and the local service", () => {
+		expect(configOf(env)).toMatchObject({
+			SHIP_FROM_ADDRESS: { country: "US" },
+			IOSS_NUMBER: expect.stringMatching(/^IM\d{10}$/),
 		});
 	});
 

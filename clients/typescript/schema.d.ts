@@ -554,6 +554,70 @@ export interface paths {
 		patch?: never;
 		trace?: never;
 	};
+	"/v1/exchange-rates": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		/**
+		 * The exchange-rate sheet in force now (or at a time, or a version): units of each currency per US dollar
+		 * @description Prices are set in US cents; an account billed in another currency has each amount converted once, by the sheet in force when it is quoted or ordered, rounded half away from zero to a whole minor unit.
+		 */
+		get: operations["getExchangeRates"];
+		put?: never;
+		post?: never;
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/landed-cost-tables": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		/**
+		 * The landed-cost table in force now (or at a time, or a version): import tax, duty and tariff codes, thresholds and clearance fees per destination
+		 * @description Each destination's figures are in its own currency (minor units; rates in hundredths of a percent), with the sources they were read from. A destination with `customs: null` is the origin's own country: no border is crossed.
+		 */
+		get: operations["getLandedCostTables"];
+		put?: never;
+		post?: never;
+		delete?: never;
+		options?: never;
+		head?: never;
+		patch?: never;
+		trace?: never;
+	};
+	"/v1/account/billing": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		/**
+		 * The account's billing: its currency, default duty terms for orders abroad, tax country and VAT number
+		 * @description One setting per account: live and test keys read the same.
+		 */
+		get: operations["getAccountBilling"];
+		put?: never;
+		post?: never;
+		delete?: never;
+		options?: never;
+		head?: never;
+		/**
+		 * Change the account's default duty terms, tax country or VAT number (the currency is the service team's)
+		 * @description A field left out is kept. `tax_id` is checked for its country's format and check digits, and must be of `tax_country`; changing `tax_country` under a stored VAT number needs the new `tax_id` (or null) too. The settings are the account's, for both modes: a test key's change is the live orders' too. Orders made already keep their duty terms and their partner tax.
+		 */
+		patch: operations["patchAccountBilling"];
+		trace?: never;
+	};
 	"/v1/quotes": {
 		parameters: {
 			query?: never;
@@ -1876,6 +1940,7 @@ export interface components {
 					| "claim_not_found"
 					| "shipment_not_found"
 					| "order_item_not_found"
+					| "no_commercial_invoice"
 					| "events_archive_not_found"
 					| "thumbnail_unavailable"
 					| "print_file_not_found"
@@ -1888,6 +1953,8 @@ export interface components {
 					| "invitation_invalid"
 					| "api_key_not_found"
 					| "price_book_not_found"
+					| "exchange_rates_not_found"
+					| "landed_cost_table_not_found"
 					| "idempotency_key_reused"
 					| "idempotency_key_in_use"
 					| "partner_user_exists"
@@ -1904,11 +1971,13 @@ export interface components {
 					| "print_file_already_uploaded"
 					| "thumbnail_pending"
 					| "print_file_not_printable"
+					| "invoice_settings_unset"
 					| "event_never_sent"
 					| "event_has_no_destination"
 					| "webhook_endpoint_limit"
 					| "webhook_endpoint_exists"
 					| "price_book_changed"
+					| "currency_change_refused"
 					| "invalid_field"
 					| "text_not_well_formed"
 					| "invalid_cursor"
@@ -1935,6 +2004,9 @@ export interface components {
 					| "duty_terms_not_offered"
 					| "logo_unusable"
 					| "price_book_incomplete"
+					| "effective_at_out_of_range"
+					| "landed_cost_table_incomplete"
+					| "invalid_tax_id"
 					| "read_only_field"
 					| "units_already_shipped"
 					| "shipments_csv_invalid"
@@ -3990,6 +4062,185 @@ export interface components {
 			 * @example 2026-11-22T10:00:00.000Z
 			 */
 			published_at: string;
+		};
+		ExchangeRateSheet: {
+			/** @example 1 */
+			version: number;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-01T00:00:00.000Z
+			 */
+			effective_at: string;
+			/**
+			 * Format: date-time
+			 * @example 2026-10-31T12:00:00.000Z
+			 */
+			published_at: string;
+			/** @example ECB euro reference rates of 2026-10-30, via EUR/USD */
+			source: string;
+			/**
+			 * @description Units of each currency one US dollar buys, in millionths (0.862 euros is 862000).
+			 * @example {
+			 *       "USD": 1000000,
+			 *       "EUR": 862000,
+			 *       "GBP": 760000,
+			 *       "CAD": 1400000,
+			 *       "AUD": 1530000,
+			 *       "JPY": 155000000
+			 *     }
+			 */
+			per_usd_micros: {
+				USD: number;
+				EUR: number;
+				GBP: number;
+				CAD: number;
+				AUD: number;
+				JPY: number;
+			};
+		};
+		LandedCostTable: {
+			version: number;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			effective_at: string;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			published_at: string;
+			/** @example US */
+			origin: string;
+			destinations: {
+				[key: string]: {
+					/**
+					 * @description The currency the destination's thresholds and fees are in.
+					 * @example EUR
+					 * @enum {string}
+					 */
+					currency: "USD" | "EUR" | "GBP" | "CAD" | "AUD" | "JPY";
+					/** @description Null for a domestic destination (no border). */
+					customs: {
+						import_tax: {
+							/** @example VAT */
+							name: string;
+							/**
+							 * @description Hundredths of a percent: 1900 is 19 %.
+							 * @example 1900
+							 */
+							rate_bp: number;
+							/** @description A rate per subdivision (ship_to.state) where it differs, such as Canada's HST. */
+							regions?: {
+								[key: string]: number;
+							};
+							/** @description Whether the tax's base includes the shipping. */
+							includes_shipping: boolean;
+							/** @description Whether the tax's base includes the duty. */
+							includes_duty: boolean;
+						};
+						duty: {
+							tariff_codes: {
+								framed_print: string;
+								unframed_print: string;
+								frame: string;
+							};
+							rate_bp: {
+								framed_print: number;
+								unframed_print: number;
+								frame: number;
+							};
+							/** @description Whether the duty's base includes the shipping (CIF). */
+							includes_shipping: boolean;
+						};
+						thresholds: {
+							/** @description Up to this goods value the seller charges the import tax at sale, whatever the terms (UK, Australia). */
+							tax_at_sale_up_to: number | null;
+							/** @description Up to this goods value a duty-paid consignment's tax is charged at sale under the service's IOSS number (EU). */
+							ioss_up_to: number | null;
+							/** @description Up to this goods value no import tax is due. */
+							tax_free_up_to: number | null;
+							/** @description Up to this goods value no ad valorem duty is due. */
+							duty_free_up_to: number | null;
+						};
+						/** @description A fixed duty per tariff line of a consignment within duty_free_up_to (the EU's, from July 2026). */
+						low_value_duty_per_line: number | null;
+						clearance_fee: {
+							/** @description The carrier's fee to the service for paying at the border. */
+							ddp: number;
+							/** @description The carrier's fee the buyer is asked for with the tax and duty. */
+							dap: number;
+						};
+					} | null;
+					/** @description The tax on the service's charges to a partner established there; null when none. */
+					partner_tax: {
+						name: string;
+						rate_bp: number;
+						/** @description Whether a partner with a VAT number there accounts for the tax itself (reverse charge). */
+						reverse_charge: boolean;
+					} | null;
+					sources: {
+						/** @example Import One-Stop Shop (IOSS) */
+						title: string;
+						/**
+						 * Format: uri
+						 * @description Where to read it; null for the service's own figures (its carrier contract).
+						 * @example https://vat-one-stop-shop.ec.europa.eu/
+						 */
+						url: string | null;
+						/**
+						 * Format: date
+						 * @description The day the figure was read from the source.
+						 * @example 2025-12-01
+						 */
+						as_of: string;
+					}[];
+				};
+			};
+		};
+		AccountBilling: {
+			/** @example acct_4fQ9v2 */
+			account_id: string;
+			/**
+			 * @description ISO 4217: USD, EUR, GBP, CAD, AUD or JPY. Amounts are whole numbers of its minor unit (JPY has none).
+			 * @example EUR
+			 * @enum {string}
+			 */
+			currency: "USD" | "EUR" | "GBP" | "CAD" | "AUD" | "JPY";
+			/**
+			 * @description The default for orders abroad: `ddp`, the service pays the border's tax and duty and charges them to the account; `dap`, the buyer is asked for them at the door.
+			 * @example ddp
+			 * @enum {string}
+			 */
+			duty_terms: "ddp" | "dap";
+			/**
+			 * @description Where the account is established for tax (ISO 3166-1 alpha-2), or null.
+			 * @example DE
+			 */
+			tax_country: string | null;
+			/**
+			 * @description The account's VAT number with its country prefix, or null.
+			 * @example DE136695976
+			 */
+			tax_id: string | null;
+		};
+		AccountBillingPatch: {
+			/**
+			 * @description The default for orders abroad: `ddp`, the service pays the border's tax and duty and charges them to the account; `dap`, the buyer is asked for them at the door.
+			 * @example ddp
+			 * @enum {string}
+			 */
+			duty_terms?: "ddp" | "dap";
+			/**
+			 * @description Where the account is established for tax (ISO 3166-1 alpha-2), or null.
+			 * @example DE
+			 */
+			tax_country?: string | null;
+			/**
+			 * @description The account's VAT number, of the country in `tax_country`, with or without its prefix (spaces, dots and dashes are ignored), or null. Stored upper case with the prefix.
+			 * @example DE136695976
+			 */
+			tax_id?: string | null;
 		};
 		Quote: {
 			/** @example quo_4Zq8 */
@@ -8571,6 +8822,480 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	getExchangeRates: {
+		parameters: {
+			query?: {
+				/** @description The version in force at this time; now by default. */
+				at?: string;
+				/** @description A version by its number (not with `at`). */
+				version?: number;
+			};
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description The sheet. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					/**
+					 * @example {
+					 *       "version": 2,
+					 *       "effective_at": "2026-11-01T00:00:00.000Z",
+					 *       "published_at": "2026-10-31T12:00:00.000Z",
+					 *       "source": "ECB euro reference rates of 2026-10-30, via EUR/USD",
+					 *       "per_usd_micros": {
+					 *         "USD": 1000000,
+					 *         "EUR": 862000,
+					 *         "GBP": 760000,
+					 *         "CAD": 1400000,
+					 *         "AUD": 1530000,
+					 *         "JPY": 155000000
+					 *       }
+					 *     }
+					 */
+					"application/json": components["schemas"]["ExchangeRateSheet"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	getLandedCostTables: {
+		parameters: {
+			query?: {
+				/** @description The version in force at this time; now by default. */
+				at?: string;
+				/** @description A version by its number (not with `at`). */
+				version?: number;
+			};
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description The table. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					/**
+					 * @example {
+					 *       "version": 3,
+					 *       "effective_at": "2027-01-01T00:00:00.000Z",
+					 *       "published_at": "2026-12-01T09:30:00.000Z",
+					 *       "origin": "US",
+					 *       "destinations": {
+					 *         "DE": {
+					 *           "currency": "EUR",
+					 *           "customs": {
+					 *             "import_tax": {
+					 *               "name": "VAT",
+					 *               "rate_bp": 1900,
+					 *               "includes_shipping": true,
+					 *               "includes_duty": true
+					 *             },
+					 *             "duty": {
+					 *               "tariff_codes": {
+					 *                 "framed_print": "4911.91.00",
+					 *                 "unframed_print": "4911.91.00",
+					 *                 "frame": "4414.90.00"
+					 *               },
+					 *               "rate_bp": {
+					 *                 "framed_print": 0,
+					 *                 "unframed_print": 0,
+					 *                 "frame": 0
+					 *               },
+					 *               "includes_shipping": true
+					 *             },
+					 *             "thresholds": {
+					 *               "tax_at_sale_up_to": null,
+					 *               "ioss_up_to": 15000,
+					 *               "tax_free_up_to": null,
+					 *               "duty_free_up_to": 15000
+					 *             },
+					 *             "low_value_duty_per_line": 300,
+					 *             "clearance_fee": {
+					 *               "ddp": 1250,
+					 *               "dap": 600
+					 *             }
+					 *           },
+					 *           "partner_tax": {
+					 *             "name": "VAT",
+					 *             "rate_bp": 1900,
+					 *             "reverse_charge": true
+					 *           },
+					 *           "sources": [
+					 *             {
+					 *               "title": "European Commission: VAT e-commerce rules, IOSS for consignments up to EUR 150",
+					 *               "url": "https://taxation-customs.ec.europa.eu/taxation/vat/vat-e-commerce_en",
+					 *               "as_of": "2025-12-15"
+					 *             },
+					 *             {
+					 *               "title": "TARIC: 4911 91 00 (pictures, designs and photographs, printed) and 4414 90 00 (wooden frames), third-country duty 0 %",
+					 *               "url": "https://ec.europa.eu/taxation_customs/dds2/taric/",
+					 *               "as_of": "2025-12-15"
+					 *             },
+					 *             {
+					 *               "title": "The service's carrier contract: clearance fees, 2026 rate card",
+					 *               "url": null,
+					 *               "as_of": "2026-01-01"
+					 *             }
+					 *           ]
+					 *         },
+					 *         "US": {
+					 *           "currency": "USD",
+					 *           "customs": null,
+					 *           "partner_tax": null,
+					 *           "sources": [
+					 *             {
+					 *               "title": "Pieces ship from the United States: a US delivery crosses no border",
+					 *               "url": null,
+					 *               "as_of": "2026-01-01"
+					 *             }
+					 *           ]
+					 *         }
+					 *       }
+					 *     }
+					 */
+					"application/json": components["schemas"]["LandedCostTable"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `not_found` */
+			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	getAccountBilling: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description The account's billing. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["AccountBilling"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	patchAccountBilling: {
+		parameters: {
+			query?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
+			path?: never;
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["AccountBillingPatch"];
+			};
+		};
+		responses: {
+			/** @description The account's billing now. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["AccountBilling"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
 				};
 				content: {

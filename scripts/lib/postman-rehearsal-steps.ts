@@ -61,6 +61,8 @@ export const REHEARSAL: readonly RehearsalStage[] = [
 			{ name: "Health", operation: "GET /v1/health", status: 200 },
 			{ name: "Catalog", operation: "GET /v1/catalog", status: 200 },
 			{ name: "Price book", operation: "GET /v1/price-book", status: 200 },
+			{ name: "Exchange rates", operation: "GET /v1/exchange-rates", status: 200 },
+			{ name: "Landed-cost table", operation: "GET /v1/landed-cost-tables", status: 200 },
 			{ name: "Check an address", operation: "POST /v1/addresses/check", status: 200 },
 		],
 	},
@@ -359,9 +361,9 @@ export const REHEARSAL: readonly RehearsalStage[] = [
 		],
 	},
 	{
-		name: "6. Brand profile and statement",
+		name: "6. Brand profile, billing and statement",
 		description:
-			"The key's mode's brand profile (a test key's never changes the live one), then this month's statement of the mode.",
+			"The key's mode's brand profile (a test key's never changes the live one), the account's billing (shared by both modes, so sent back unchanged), then this month's statement of the mode.",
 		steps: [
 			{
 				name: "Save the brand profile",
@@ -370,6 +372,19 @@ export const REHEARSAL: readonly RehearsalStage[] = [
 				body: { remove: ["logo_print_file_id"] },
 			},
 			{ name: "Read the brand profile", operation: "GET /v1/branding", status: 200 },
+			{
+				name: "The account's billing",
+				operation: "GET /v1/account/billing",
+				status: 200,
+				keep: { duty_terms: "body.duty_terms" },
+			},
+			{
+				name: "The account's duty terms as they were",
+				operation: "PATCH /v1/account/billing",
+				status: 200,
+				body: { set: { duty_terms: "{{duty_terms}}" }, remove: ["tax_country", "tax_id"] },
+				checks: { "the duty terms are kept": `pm.expect(body.duty_terms).to.eql(${ANSWER_IS("duty_terms")})` },
+			},
 			{
 				name: "This month's statement",
 				operation: "GET /v1/statements/{month}",

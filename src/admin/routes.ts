@@ -23,7 +23,7 @@ import { ApiError, errorResponses } from "../http/errors.ts";
 import { AdjustmentBody, LedgerEntrySchema } from "../ledger/schema.ts";
 import { writeAdjustment } from "../ledger/store.ts";
 import { forgetKeys } from "../rate-limit/middleware.ts";
-import { adjustmentTax } from "./adjustment-tax.ts";
+import { adjustmentTerms } from "./adjustment-terms.ts";
 import { planAccount } from "./provisioning.ts";
 
 const createAccount = protectedRoute("admin", {
@@ -89,7 +89,7 @@ const addAdjustment = protectedRoute("admin", {
 	tags: ["Admin"],
 	summary: "Add an adjustment to an account's ledger in one mode: a charge (positive) or a credit (negative)",
 	description:
-		"`amount_cents` is non-zero and at most 1,000,000,000 cents (ten million dollars) either way; `memo`, one line of 1 to 500 characters, shows on the partner's statement.",
+		"The entry is in the account's billing currency: `amount_cents` is in its minor units (yen for JPY), non-zero and at most 1,000,000,000 either way; `memo`, one line of 1 to 500 characters, shows on the partner's statement.",
 	request: {
 		params: AccountIdParams,
 		body: { required: true, content: { "application/json": { schema: AdjustmentBody } } },
@@ -145,10 +145,12 @@ export const adminRoutes = createApp<AuthedEnv>()
 		const { id } = c.req.valid("param");
 		if (!(await accountExists(directoryDatabase(c.env), id))) throw noSuchAccount(id);
 		const { mode, amount_cents, memo } = c.req.valid("json");
+		const db = databaseOf(c.env, id);
 		const now = new Date();
-		const tax = await adjustmentTax(databaseOf(c.env, id), id, now);
-		const adjustment = { amountCents: amount_cents, currency: "USD", memo, tax };
-		const entry = await writeAdjustment(databaseOf(c.env, id), { accountId: id, mode }, adjustment, now);
+		// In the account's billing currency, like every other entry of its statement, taxed at its treatment now.
+		const { currency, tax } = await adjustmentTerms(db, id, now);
+		const adjustment = { amountCents: amount_cents, currency, memo, tax };
+		const entry = await writeAdjustment(db, { accountId: id, mode }, adjustment, now);
 		return c.json(entry, 201);
 	})
 	.openapi(setSettings, async (c) => {

@@ -1,7 +1,7 @@
 /**
  * The floor's pages, all behind sign-in: the queue (where a scanned work ticket opens its order), an
- * order and its moves (its start among them), the order's packing slip
- * and work tickets, a batch of work tickets, the bulk shipments import, and print file downloads.
+ * order and its moves (its start among them), the order's packing slip,
+ * work tickets and (for an order abroad) commercial invoice, a batch of work tickets, the bulk shipments import, and print file downloads.
  * Each handler reads the request, calls the work it names and renders its page; the work itself
  * lives in the capabilities (orders, production) and in the console's own helpers.
  */
@@ -19,6 +19,7 @@ import { floorRefusal } from "../orders/edit-window.ts";
 import { floorCounts } from "../orders/floor-queue.ts";
 import { listOrderMoves } from "../orders/history.ts";
 import { moveAsOperator, moveShipmentAsOperator, shipUnitsAsOperator } from "../orders/operator-moves.ts";
+import { renderOrderInvoice } from "../production/invoice-page.ts";
 import { loadOrderSheet } from "../production/order-sheet.ts";
 import { isPaperSize } from "../production/packing-slip.tsx";
 import { downloadPrintFile } from "../production/print-file-download.ts";
@@ -197,6 +198,20 @@ floorRoutes.get("/orders/:id/packing-slip", requireSession, async (c) => {
 	const sheet = await loadOrderSheet(c.env, id);
 	if (sheet === null) return noSuchOrder(c, id);
 	return c.html(await renderPackingSlip(c.env, sheet, paper), 200);
+});
+
+floorRoutes.get("/orders/:id/commercial-invoice", requireSession, async (c) => {
+	const paper = c.req.query("paper") ?? null;
+	if (paper !== null && !isPaperSize(paper)) {
+		const message = `There is no paper size "${paper}": use letter or a4, or leave it out.`;
+		return errorPage(c, 422, message, c.var.operator.csrfToken);
+	}
+	const id = c.req.param("id");
+	const sheet = await loadOrderSheet(c.env, id);
+	if (sheet === null) return noSuchOrder(c, id);
+	const invoice = await renderOrderInvoice(c.env, sheet, paper);
+	if (!invoice.ok) return refusalPage(c, invoice, c.var.operator.csrfToken);
+	return c.html(invoice.html, 200, PAGE_SECURITY_HEADERS);
 });
 
 floorRoutes.get("/orders/:id/work-ticket", requireSession, async (c) => {

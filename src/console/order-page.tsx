@@ -7,6 +7,7 @@
 import type { OrderMoveRow } from "../orders/history.ts";
 import { stateOf } from "../orders/rows.ts";
 import { decidingHoldReason } from "../orders/state-machine.ts";
+import { crossesBorder } from "../production/invoice-page.ts";
 import type { OrderSheet } from "../production/order-sheet.ts";
 import { EditWindowBanner } from "./edit-window-banner.tsx";
 import { Layout, StatusBadge } from "./layout.tsx";
@@ -67,6 +68,9 @@ export function OrderPage({
 				<span class="links">
 					<a href={`/ops/orders/${order.id}/work-ticket`}>Work tickets</a>
 					<a href={`/ops/orders/${order.id}/packing-slip`}>Packing slip</a>
+					{crossesBorder(sheet.costs) ? (
+						<a href={`/ops/orders/${order.id}/commercial-invoice`}>Commercial invoice</a>
+					) : null}
 				</span>
 			</div>
 			{done === null ? null : (

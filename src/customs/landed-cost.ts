@@ -13,7 +13,7 @@
  * - anything due at the border brings the carrier's clearance fee (DDP's or DAP's);
  * - duty paid: the partner pays everything; duty unpaid: the buyer pays what is due at the border.
  */
-import type { Currency } from "../money/currencies.ts";
+import { type Currency, moneyText } from "../money/currencies.ts";
 import { convert } from "../money/exchange.ts";
 import { roundHalfUp, safeSum } from "../pricing/money.ts";
 import type { Destination, DutyTerms, LandedCostTable, TariffKind } from "./tables.ts";
@@ -116,6 +116,10 @@ export function shareOut(total: number, weights: readonly number[]): number[] {
 	return shares;
 }
 
+function limitText(limit: number | null, currency: Currency): string {
+	return limit === null ? "no limit" : moneyText(limit, currency);
+}
+
 function percentText(rateBp: number): string {
 	return `${(rateBp / 100).toLocaleString("en-US", { maximumFractionDigits: 2 })} %`;
 }
@@ -157,7 +161,7 @@ export function landedCost(input: LandedCostInput, table: LandedCostTable): Land
 				base: null,
 				amount: duty,
 				collected: dutyAtSale ? "at_sale" : "at_border",
-				rule: `goods value within the low-value limit of ${thresholds.duty_free_up_to}: a fixed duty per tariff line`,
+				rule: `goods value within the low-value limit of ${limitText(thresholds.duty_free_up_to, currency)}: a fixed duty per tariff line`,
 			});
 		}
 	} else {
@@ -177,7 +181,7 @@ export function landedCost(input: LandedCostInput, table: LandedCostTable): Land
 				base,
 				amount,
 				collected: "at_border",
-				rule: `goods value above the duty-free limit${thresholds.duty_free_up_to === null ? "" : ` of ${thresholds.duty_free_up_to}`}`,
+				rule: `goods value above the duty-free limit${thresholds.duty_free_up_to === null ? "" : ` of ${limitText(thresholds.duty_free_up_to, currency)}`}`,
 			});
 		}
 	}
@@ -198,7 +202,7 @@ export function landedCost(input: LandedCostInput, table: LandedCostTable): Land
 			base: taxBase,
 			amount: 0,
 			collected: "at_border",
-			rule: `goods value within the tax-free limit of ${thresholds.tax_free_up_to}`,
+			rule: `goods value within the tax-free limit of ${limitText(thresholds.tax_free_up_to, currency)}`,
 		});
 	} else {
 		lines.push({
@@ -209,9 +213,9 @@ export function landedCost(input: LandedCostInput, table: LandedCostTable): Land
 			amount: roundHalfUp(taxBase * rate, 10_000),
 			collected: atSale || ioss ? "at_sale" : "at_border",
 			rule: atSale
-				? `goods value within ${thresholds.tax_at_sale_up_to}: charged at sale by the seller`
+				? `goods value within ${limitText(thresholds.tax_at_sale_up_to, currency)}: charged at sale by the seller`
 				: ioss
-					? `duty paid, goods value within ${thresholds.ioss_up_to}: charged at sale under the service's IOSS`
+					? `duty paid, goods value within ${limitText(thresholds.ioss_up_to, currency)}: charged at sale under the service's IOSS`
 					: "charged at import",
 		});
 	}

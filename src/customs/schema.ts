@@ -4,8 +4,8 @@
  * and the tax on the service's own charges.
  */
 import { z } from "@hono/zod-openapi";
-import { DUTY_TERMS } from "../money/account-billing.ts";
 import { CurrencySchema } from "../money/currencies.ts";
+import { DUTY_TERMS } from "../money/duty-terms.ts";
 import { TARIFF_KINDS } from "./tables.ts";
 
 const minor = z.number().int();

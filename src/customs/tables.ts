@@ -10,8 +10,9 @@ import { z } from "@hono/zod-openapi";
 import { COUNTRY_CODE_SET } from "../addresses/regions.ts";
 import { dateTime } from "../http/date-time.ts";
 import { CurrencySchema } from "../money/currencies.ts";
+import { type Refusal, refusal } from "../problem.ts";
 
-export { DUTY_TERMS, type DutyTerms } from "../money/account-billing.ts";
+export { DUTY_TERMS, type DutyTerms } from "../money/duty-terms.ts";
 
 /** What customs sees in a piece: a framed print, a print alone, or a frame alone. */
 export const TARIFF_KINDS = ["framed_print", "unframed_print", "frame"] as const;
@@ -134,3 +135,34 @@ export const LandedCostTableSchema = z
 	})
 	.openapi("LandedCostTable");
 export type LandedCostTable = z.infer<typeof LandedCostTableSchema>;
+
+/**
+ * Why a table cannot be published though each destination is well formed, or null: its origin must be
+ * listed, as domestic (`customs: null`: a delivery there crosses no border), and only the origin may be
+ * (any other destination without customs would be charged nothing at its border).
+ */
+export function tableCoverageRefusal(table: LandedCostTableInput): Refusal | null {
+	const origin = table.destinations[table.origin];
+	if (origin === undefined)
+		return refusal(
+			"landed_cost_table_incomplete",
+			"destinations",
+			`destinations lacks the origin ${table.origin}: list it as domestic, with customs null.`,
+		);
+	if (origin.customs !== null)
+		return refusal(
+			"landed_cost_table_incomplete",
+			`destinations.${table.origin}.customs`,
+			`destinations.${table.origin} is the origin: its customs must be null (a delivery there crosses no border).`,
+		);
+	const open = Object.keys(table.destinations).find(
+		(country) => country !== table.origin && table.destinations[country]?.customs === null,
+	);
+	if (open !== undefined)
+		return refusal(
+			"landed_cost_table_incomplete",
+			`destinations.${open}.customs`,
+			`destinations.${open} has no customs, but only the origin ${table.origin} is domestic: give its import tax, duty, thresholds and clearance fees.`,
+		);
+	return null;
+}

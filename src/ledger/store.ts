@@ -319,3 +319,28 @@ export async function monthBalances(
 		};
 	});
 }
+
+/** An account's entries of one mode in one currency: their sum, and how many were made from a given time on. */
+export type CurrencyHold = { mode: string; currency: string; balanceCents: number; entriesSince: number };
+
+/**
+ * What holds an account to its billing currency: per mode and currency, the balance of all its entries
+ * and the number of entries from `since` (the start of the current month) on. One row per mode and
+ * currency the account has entries in; none for an account without entries.
+ */
+export async function currencyLockOf(db: D1Database, accountId: string, since: Date): Promise<CurrencyHold[]> {
+	const { results } = await db
+		.prepare(
+			`SELECT mode, currency, COALESCE(SUM(amount_cents), 0) AS balance_cents,
+			  SUM(CASE WHEN at >= ?2 THEN 1 ELSE 0 END) AS entries_since
+			 FROM ledger_entries WHERE account_id = ?1 GROUP BY mode, currency ORDER BY mode, currency`,
+		)
+		.bind(accountId, since.toISOString())
+		.all<{ mode: string; currency: string; balance_cents: number; entries_since: number }>();
+	return results.map((row) => ({
+		mode: row.mode,
+		currency: row.currency,
+		balanceCents: row.balance_cents,
+		entriesSince: row.entries_since,
+	}));
+}

@@ -5,10 +5,9 @@
  */
 import { type BatchedRead, readOne, rowRead } from "../http/batched-read.ts";
 import type { Currency } from "./currencies.ts";
+import type { DutyTerms } from "./duty-terms.ts";
 
-/** Delivered duty paid (the service pays at the border and charges the partner) or delivered at place (the buyer pays). */
-export const DUTY_TERMS = ["ddp", "dap"] as const;
-export type DutyTerms = (typeof DUTY_TERMS)[number];
+export { DUTY_TERMS, type DutyTerms } from "./duty-terms.ts";
 
 export type AccountBilling = {
 	currency: Currency;
@@ -33,4 +32,22 @@ export function accountBillingRead(db: D1Database, accountId: string): BatchedRe
 /** The account's billing. */
 export function accountBillingOf(db: D1Database, accountId: string): Promise<AccountBilling> {
 	return readOne(db, accountBillingRead(db, accountId));
+}
+
+/** Writes the account's billing whole (a row is made the first time). */
+export async function setAccountBilling(
+	db: D1Database,
+	accountId: string,
+	billing: AccountBilling,
+	now: Date,
+): Promise<void> {
+	await db
+		.prepare(
+			`INSERT INTO account_billing (account_id, currency, duty_terms, tax_country, tax_id, updated_at)
+			 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+			 ON CONFLICT (account_id) DO UPDATE SET currency = excluded.currency, duty_terms = excluded.duty_terms,
+			  tax_country = excluded.tax_country, tax_id = excluded.tax_id, updated_at = excluded.updated_at`,
+		)
+		.bind(accountId, billing.currency, billing.duty_terms, billing.tax_country, billing.tax_id, now.toISOString())
+		.run();
 }

@@ -4,7 +4,10 @@
  * of the latest effective time not after it. Each isolate keeps the few versions it parsed, answered
  * only when the stored text is exactly the text parsed.
  */
+import { z } from "@hono/zod-openapi";
+import { directoryDatabase, everyDatabase } from "../databases.ts";
 import { type BatchedRead, readOne, rowRead } from "../http/batched-read.ts";
+import { type Refusal, refusal, refusalOf } from "../problem.ts";
 
 type VersionRow = { version: number; effective_at: string; published_at: string; body: string };
 
@@ -77,4 +80,112 @@ export function versionedTable<T>(
 			return parsedOf(row);
 		},
 	};
+}
+
+/** How far back and ahead an effective time may be set, from the moment of publishing. */
+export const EFFECTIVE_AT_WINDOW = { pastMs: 5 * 60_000, aheadMs: 366 * 86_400_000 } as const;
+
+/** A version's effective time as an admin sends it: ISO 8601 with its offset, read as an instant. */
+export const EffectiveAtSchema = z.iso
+	.datetime({ offset: true, message: "must be an ISO 8601 time with its offset, such as 2026-11-01T00:00:00Z" })
+	.openapi({
+		description:
+			"From when the version is in force: from now (at most 5 minutes back) to at most 366 days ahead. Amounts already priced keep the version they were priced at.",
+		example: "2026-11-01T00:00:00.000Z",
+	});
+
+/**
+ * Why `effectiveAt` cannot be published at `now`, or null. Back-dating would change what "in force
+ * then" meant for what was priced since; further ahead than a year is a typo more often than a plan.
+ */
+export function effectiveAtRefusal(effectiveAt: Date, now: Date): Refusal | null {
+	const earliest = new Date(now.getTime() - EFFECTIVE_AT_WINDOW.pastMs);
+	const latest = new Date(now.getTime() + EFFECTIVE_AT_WINDOW.aheadMs);
+	if (effectiveAt < earliest)
+		return refusal(
+			"effective_at_out_of_range",
+			"effective_at",
+			`effective_at ${effectiveAt.toISOString()} is in the past (the earliest now is ${earliest.toISOString()}): a version cannot change what was in force before it was published.`,
+		);
+	if (effectiveAt > latest)
+		return refusal(
+			"effective_at_out_of_range",
+			"effective_at",
+			`effective_at ${effectiveAt.toISOString()} is more than 366 days ahead (the latest now is ${latest.toISOString()}).`,
+		);
+	return null;
+}
+
+/** Which version a reader asks for: the one in force now, at a time, or a version by number. */
+export const VersionedTableQuery = z.object({
+	at: z.iso
+		.datetime({ offset: true, message: "must be an ISO 8601 time with its offset, such as 2026-11-01T00:00:00Z" })
+		.optional()
+		.openapi({
+			param: { name: "at", in: "query" },
+			description: "The version in force at this time; now by default.",
+			example: "2026-11-01T00:00:00Z",
+		}),
+	version: z.coerce
+		.number()
+		.int()
+		.min(1)
+		.optional()
+		.openapi({
+			param: { name: "version", in: "query" },
+			description: "A version by its number (not with `at`).",
+		}),
+});
+export type VersionedTableChoice = z.infer<typeof VersionedTableQuery>;
+
+/**
+ * The version `choice` asks for, from the directory's copy (every database holds the same versions),
+ * or null when there is none; a refusal when it names both a time and a version.
+ */
+export async function versionChosen<T>(
+	env: Env,
+	table: VersionedTable<T>,
+	choice: VersionedTableChoice,
+	now: Date,
+): Promise<{ ok: true; value: T | null } | Refusal> {
+	const db = directoryDatabase(env);
+	if (choice.version !== undefined) {
+		if (choice.at !== undefined)
+			return refusal("invalid_field", "at", "Ask for a time (`at`) or a version (`version`), not both.");
+		return { ok: true, value: await table.version(db, choice.version) };
+	}
+	return { ok: true, value: await table.inForce(db, choice.at === undefined ? now : new Date(choice.at)) };
+}
+
+/** The refusal when `choice` finds no version of a `what`: on the field that asked, if one did. */
+export function nothingChosen(
+	code: "exchange_rates_not_found" | "landed_cost_table_not_found",
+	what: string,
+	choice: VersionedTableChoice,
+): Refusal {
+	if (choice.version !== undefined) return refusal(code, "version", `No ${what} version ${choice.version}.`);
+	if (choice.at !== undefined) return refusal(code, "at", `No ${what} was in force at ${choice.at}.`);
+	return refusalOf(code, `No ${what} is in force now.`);
+}
+
+/**
+ * Publishes `body` in the directory, which numbers it, then the same version with the same published
+ * time in every other database: quotes and orders read the table in their account's database.
+ */
+export async function publishToEveryDatabase<T extends { version: number; published_at: string }>(
+	env: Env,
+	table: VersionedTable<T>,
+	body: object,
+	effectiveAt: Date,
+	now: Date,
+): Promise<T> {
+	const directory = directoryDatabase(env);
+	const published = await table.publish(directory, body, effectiveAt, now);
+	const at = new Date(published.published_at);
+	await Promise.all(
+		everyDatabase(env)
+			.filter((database) => database !== directory)
+			.map((database) => table.publish(database, body, effectiveAt, at, published.version)),
+	);
+	return published;
 }

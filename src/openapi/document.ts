@@ -122,11 +122,13 @@ const guardDocsPage = createMiddleware(async (c, next) => {
 const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
 	Service: "Whether the service is up.",
 	Catalog: "What can be ordered: sizes, frames, mats, glazings and papers.",
-	Pricing: "The price book every price comes from.",
+	Pricing:
+		"The price book every price comes from, the exchange-rate sheets that convert it, and the landed-cost tables of taxes and duties at each border.",
 	Quotes: "What a cart costs and how it ships, before ordering.",
 	"Print files": "Uploading print files and reading their inspection.",
 	Orders: "Creating, reading, listing, fixing and canceling orders.",
 	Claims: "Claiming shipped units that arrived damaged, defective or wrong, or were lost, and reading the claims.",
+	Billing: "The account's billing: its currency, default duty terms abroad, and tax registration.",
 	Statements: "What the account owes per mode: each month's charges, credits and adjustments, as JSON or CSV.",
 	Previews: "Framed previews: a PNG of the finished piece, drawn to scale with the print file's image.",
 	Events: "The event log of webhooks, redelivery and the signing secret.",
@@ -134,7 +136,8 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
 	Branding: "The partner's brand on packing slips and shipping labels.",
 	Sandbox: "Rehearsing with test keys: every move of the floor, a carrier and the service team, and sample events.",
 	Operations: "The production floor (ops keys): the queue, moves, work tickets, files and shipping in bulk.",
-	Admin: "Accounts, keys, limits, prices and ledger adjustments (admin keys).",
+	Admin:
+		"Accounts, keys, limits, billing, prices, exchange rates, landed-cost tables and ledger adjustments (admin keys).",
 };
 
 type Operation = {

@@ -11,6 +11,7 @@ import { OrderIdParams, OrderSchema, toOrder } from "../orders/response.ts";
 import { thumbnailPngResponse } from "../print-files/schema.ts";
 import { findPrintFileById } from "../print-files/store.ts";
 import { servedThumbnail } from "../print-files/thumbnail-read.ts";
+import { crossesBorder, renderOrderInvoice } from "./invoice-page.ts";
 import { loadOrderSheet, type OrderSheet } from "./order-sheet.ts";
 import { PAPER_SIZES } from "./packing-slip.tsx";
 import { downloadPrintFile } from "./print-file-download.ts";
@@ -48,6 +49,10 @@ const OpsOrderViewSchema = z
 			.openapi({ description: "What the shipping label carries: the partner's return address, never the service's." }),
 		brand_name: z.string().nullable().openapi({ example: "Lumen Prints" }),
 		packing_slip_url: z.string().openapi({ example: "/v1/ops/orders/ord_3kq9/packing-slip" }),
+		commercial_invoice_url: z.string().nullable().openapi({
+			description: "The commercial invoice that goes with an order abroad; null for an order that crosses no border.",
+			example: "/v1/ops/orders/ord_3kq9/commercial-invoice",
+		}),
 	})
 	.openapi("OpsOrderView");
 
@@ -63,6 +68,13 @@ const getOpsOrder = protectedRoute("ops", {
 	},
 });
 
+/** Which paper a printable page is forced to, if any. */
+const PaperQuery = z.object({
+	paper: z.enum(PAPER_SIZES).optional().openapi({
+		description: "Force Letter or A4; by default the printer's paper is used (the layout fits both).",
+	}),
+});
+
 const getPackingSlip = protectedRoute("ops", {
 	method: "get",
 	path: "/ops/orders/{id}/packing-slip",
@@ -70,15 +82,25 @@ const getPackingSlip = protectedRoute("ops", {
 	summary: "The order's packing slip: a printable HTML page in the partner's brand (or none)",
 	request: {
 		params: OrderIdParams,
-		query: z.object({
-			paper: z.enum(PAPER_SIZES).optional().openapi({
-				description: "Force Letter or A4; by default the printer's paper is used (the layout fits both).",
-			}),
-		}),
+		query: PaperQuery,
 	},
 	responses: {
 		200: { description: "The slip, ready to print.", content: { "text/html": { schema: z.string() } } },
 		...errorResponses(404, 422),
+	},
+});
+
+const getCommercialInvoice = protectedRoute("ops", {
+	method: "get",
+	path: "/ops/orders/{id}/commercial-invoice",
+	tags: ["Operations"],
+	summary: "The commercial invoice of an order abroad: a printable HTML page for customs, beside the packing slip",
+	description:
+		"404 `no_commercial_invoice` for an order that crosses no border (domestic, or not priced yet); 409 `invoice_settings_unset` while the service's ship-from address (or, for an order under IOSS, its IOSS number) is not configured.",
+	request: { params: OrderIdParams, query: PaperQuery },
+	responses: {
+		200: { description: "The invoice, ready to print.", content: { "text/html": { schema: z.string() } } },
+		...errorResponses(404, 409, 422),
 	},
 });
 
@@ -161,7 +183,7 @@ async function sheetOr404(env: Env, id: string): Promise<OrderSheet> {
 	return sheet;
 }
 
-/** Operator routes of the production floor (scope `ops`): the order view and its packing slip. */
+/** Operator routes of the production floor (scope `ops`): the order view, its packing slip, work tickets and commercial invoice. */
 export const productionRoutes = createApp<AuthedEnv>()
 	.openapi(getOpsOrder, async (c) => {
 		const { id } = c.req.valid("param");
@@ -178,6 +200,7 @@ export const productionRoutes = createApp<AuthedEnv>()
 				},
 				brand_name: sheet.brand?.brand_name ?? null,
 				packing_slip_url: `/v1/ops/orders/${id}/packing-slip`,
+				commercial_invoice_url: crossesBorder(sheet.costs) ? `/v1/ops/orders/${id}/commercial-invoice` : null,
 			},
 			200,
 		);
@@ -213,5 +236,10 @@ export const productionRoutes = createApp<AuthedEnv>()
 	.openapi(getPackingSlip, async (c) => {
 		const sheet = await sheetOr404(c.env, c.req.valid("param").id);
 		const html = await renderPackingSlip(c.env, sheet, c.req.valid("query").paper ?? null);
+		return c.html(html, 200, PAGE_SECURITY_HEADERS);
+	})
+	.openapi(getCommercialInvoice, async (c) => {
+		const sheet = await sheetOr404(c.env, c.req.valid("param").id);
+		const { html } = okOrThrow(await renderOrderInvoice(c.env, sheet, c.req.valid("query").paper ?? null));
 		return c.html(html, 200, PAGE_SECURITY_HEADERS);
 	});

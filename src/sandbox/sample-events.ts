@@ -121,14 +121,32 @@ function aboutTheMove(
 		return {
 			update: {
 				changes: [{ field: "shipping_method", from: "standard", to: "express" }],
+				// A US delivery: no border, so the landed cost is domestic and adds nothing.
 				costs: {
 					currency: "USD",
 					items: 14889,
 					shipping: 3890,
+					taxes_and_duties: 0,
 					total: 18779,
 					price_book_version: 1,
 					quote_id: null,
 					charge: "order",
+					exchange_rate: { sheet_version: 1, per_usd_micros: 1_000_000 },
+					landed_cost: {
+						coverage: "domestic",
+						terms: "dap",
+						table_version: 2,
+						origin: "US",
+						destination_currency: "USD",
+						goods_value: 0,
+						shipping_value: 0,
+						lines: [],
+						charged_to_partner: 0,
+						buyer_pays_at_door: { amount: 0, currency: "USD", amount_in_currency: 0 },
+						ioss: false,
+						tariff_codes: null,
+					},
+					partner_tax: { treatment: "none", name: null, rate_bp: 0, country: null, tax_id: null },
 				},
 			},
 		};

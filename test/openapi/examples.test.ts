@@ -63,10 +63,17 @@ function jsonBodies(document: OpenApiDocument): JsonBody[] {
 const FILE_FIELDS = ["print_file_id", "print_file_url"] as const;
 /**
  * Schemas whose example is given elsewhere: the price book's (its seed lives beside it in code that
- * the schema's module cannot import; the publish route's body carries it) and the error envelope's
+ * the schema's module cannot import; the publish route's body carries it), the landed-cost table's
+ * (a table keyed by country, shortened to two destinations on its routes) and the error envelope's
  * (the error catalog's change gives it its examples).
  */
-const COMPOSED_ELSEWHERE = new Set(["PriceBook", "PriceBookBody", "Error"]);
+const COMPOSED_ELSEWHERE = new Set([
+	"PriceBook",
+	"PriceBookBody",
+	"LandedCostTable",
+	"LandedCostTablePublication",
+	"Error",
+]);
 /** Keywords only a schema has: a node holding one of them and an `example` is a schema with its example. */
 const SCHEMA_KEYWORDS = ["type", "$ref", "properties", "anyOf", "oneOf", "allOf", "enum"] as const;
 

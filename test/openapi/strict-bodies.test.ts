@@ -10,10 +10,18 @@ type Document = {
 
 /**
  * The open maps of the request bodies, by field name: objects whose keys are data, not fields (an
- * order's metadata, the partner's own keys; a price book's rates by catalog slug). Their values are
- * still checked. Every other object of every body names its fields and refuses any other.
+ * order's metadata, the partner's own keys; a price book's rates by catalog slug; a landed-cost table's
+ * destinations by country and their tax rates by region). Their values are still checked. Every other
+ * object of every body names its fields and refuses any other.
  */
-const OPEN_MAPS = new Set(["metadata", "paper_mills_per_sq_in", "mills_per_foot", "mills_per_sq_in"]);
+const OPEN_MAPS = new Set([
+	"metadata",
+	"paper_mills_per_sq_in",
+	"mills_per_foot",
+	"mills_per_sq_in",
+	"destinations",
+	"regions",
+]);
 
 const COMBINERS = ["allOf", "anyOf", "oneOf"] as const;
 

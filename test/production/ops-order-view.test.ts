@@ -23,6 +23,7 @@ type OpsOrderView = {
 	};
 	brand_name: string | null;
 	packing_slip_url: string;
+	commercial_invoice_url: string | null;
 };
 
 /** partnerWithFile here: a partner ("Harbour Gallery"), its live key and a ready 300 DPI file for 8 × 10 in, and an ops key. */
@@ -66,6 +67,8 @@ describe("GET /v1/ops/orders/{id}", () => {
 			},
 			brand_name: "Harbour Prints",
 			packing_slip_url: `/v1/ops/orders/${created.id}/packing-slip`,
+			// A US order crosses no border: no commercial invoice.
+			commercial_invoice_url: null,
 		});
 		expect(view.order.gift_message).toBe("Enjoy!");
 	});

@@ -75,10 +75,6 @@ describe("the worked examples across borders in docs/pricing.md", () => {
 			const response = await send("POST", "/v1/quotes", await partnerBilledIn(request.currency), request.body);
 			expect(response.status).toBe(201);
 			const quote = (await response.json()) as Quote;
-			if (process.env.DUMP_ABROAD === "1") {
-				const usd = (await (await send("POST", "/v1/quotes", await partnerBilledIn("USD"), request.body)).json()) as Quote;
-				console.log(`ABROAD ${country} ${JSON.stringify({ figures: figuresOf(quote), usd: figuresOf(usd) })}`);
-			}
 			expect(figuresOf(quote)).toEqual(expected);
 		});
 	}
