@@ -2118,6 +2118,22 @@ export interface components {
 			currency: string;
 			/** @example Order SHOP-10442 */
 			memo: string;
+			/**
+			 * @description The partner tax on the entry, signed like the amount, in minor units of its currency: the rate on its taxable amount (a charge's total less the border's taxes and duties the service paid), rounded half away from zero; a cancellation gives back exactly the tax charged.
+			 * @example 3506
+			 */
+			tax_cents: number;
+			/**
+			 * @description `none` (no partner tax where the partner is established), `vat` (charged at tax_rate_bp) or `reverse_charge` (a VAT-registered business accounts for the VAT itself: 0).
+			 * @example vat
+			 * @enum {string}
+			 */
+			tax_treatment: "none" | "vat" | "reverse_charge";
+			/**
+			 * @description Hundredths of a percent charged: 1900 is 19 %.
+			 * @example 1900
+			 */
+			tax_rate_bp: number;
 		};
 		PrintFileUpload: {
 			/** @example pf_7cQm2x */
@@ -4466,17 +4482,21 @@ export interface components {
 		Statement: {
 			/** @example 2026-11 */
 			month: string;
-			/** @example USD */
-			currency: string;
 			/**
-			 * @description The previous month's closing balance.
+			 * @description The currency of the month's entries (else the account's billing currency); every amount is in its minor units.
+			 * @example USD
+			 * @enum {string}
+			 */
+			currency: "USD" | "EUR" | "GBP" | "CAD" | "AUD" | "JPY";
+			/**
+			 * @description The closing balance of the latest earlier month with entries in this currency.
 			 * @example 120500
 			 */
 			opening_balance_cents: number;
 			entries: components["schemas"]["LedgerEntry"][];
 			totals: components["schemas"]["StatementTotals"];
 			/**
-			 * @description opening + net.
+			 * @description opening + net (balances are of amounts; the tax is summed beside them).
 			 * @example 134750
 			 */
 			closing_balance_cents: number;
@@ -4496,6 +4516,16 @@ export interface components {
 			adjustments_cents: number;
 			/** @example 14250 */
 			net_cents: number;
+			/**
+			 * @description The partner tax on the month's entries.
+			 * @example 2708
+			 */
+			tax_cents: number;
+			/**
+			 * @description net + tax: the month's invoice total.
+			 * @example 16958
+			 */
+			net_with_tax_cents: number;
 		};
 		PreviewRequest: {
 			/**

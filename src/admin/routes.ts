@@ -22,8 +22,8 @@ import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { AdjustmentBody, LedgerEntrySchema } from "../ledger/schema.ts";
 import { writeAdjustment } from "../ledger/store.ts";
-import { accountBillingOf } from "../money/account-billing.ts";
 import { forgetKeys } from "../rate-limit/middleware.ts";
+import { adjustmentTerms } from "./adjustment-terms.ts";
 import { planAccount } from "./provisioning.ts";
 
 const createAccount = protectedRoute("admin", {
@@ -146,10 +146,11 @@ export const adminRoutes = createApp<AuthedEnv>()
 		if (!(await accountExists(directoryDatabase(c.env), id))) throw noSuchAccount(id);
 		const { mode, amount_cents, memo } = c.req.valid("json");
 		const db = databaseOf(c.env, id);
-		// In the account's billing currency, like every other entry of its statement.
-		const { currency } = await accountBillingOf(db, id);
-		const adjustment = { amountCents: amount_cents, currency, memo };
-		const entry = await writeAdjustment(db, { accountId: id, mode }, adjustment, new Date());
+		const now = new Date();
+		// In the account's billing currency, like every other entry of its statement, taxed at its treatment now.
+		const { currency, tax } = await adjustmentTerms(db, id, now);
+		const adjustment = { amountCents: amount_cents, currency, memo, tax };
+		const entry = await writeAdjustment(db, { accountId: id, mode }, adjustment, now);
 		return c.json(entry, 201);
 	})
 	.openapi(setSettings, async (c) => {

@@ -7,6 +7,7 @@
 import { databaseOf, findInEveryDatabase } from "../databases.ts";
 import { newId, randomBase62 } from "../ids.ts";
 import { type OrderCreated, type PreparedOrder, startOrder } from "../orders/create-order.ts";
+import { entryOrderOf } from "../orders/ledger-moves.ts";
 import { prepareReprint } from "../orders/reprint.ts";
 import { eventSubject, type StoredOrder } from "../orders/rows.ts";
 import { findOrder, insertOrder } from "../orders/store.ts";
@@ -86,7 +87,7 @@ export async function resolveClaim(
 			claim,
 			accountId: found.accountId,
 			resolutionId: randomBase62(24),
-			orderExternalId: order.order.external_id,
+			order: entryOrderOf(order.order),
 			event: {
 				type: decision.kind === "approve" ? "claim.approved" : "claim.rejected",
 				accountId: found.accountId,

@@ -7,7 +7,7 @@
 import type { Owner } from "../accounts/owner.ts";
 import type { Cursor } from "../http/cursor.ts";
 import { allConditions, condition, noConditions } from "../http/sql-conditions.ts";
-import { claimCreditEntry } from "../ledger/store.ts";
+import { claimCreditEntry, type EntryOrder } from "../ledger/store.ts";
 import type { ItemRow, OrderRow } from "../orders/rows.ts";
 import { orderInsertStatements } from "../orders/store.ts";
 import {
@@ -240,8 +240,8 @@ export type ClaimDecision = {
 	claim: Claim;
 	accountId: string;
 	resolutionId: string;
-	/** The claimed order's external id, for the memo of a refund's ledger entry. */
-	orderExternalId: string;
+	/** The claimed order as a refund's ledger entry names it (its external id in the memo, its currency and tax). */
+	order: EntryOrder;
 	event: Omit<ClaimEvent, "claim">;
 	/** A reprint's new order, written with the decision or not at all. */
 	reprint: { order: OrderRow; items: ItemRow[] } | null;
@@ -270,7 +270,7 @@ export async function writeDecision(db: D1Database, decision: ClaimDecision): Pr
 						{ accountId: decision.accountId, mode: decision.event.mode },
 						{
 							id: claim.id,
-							order: { id: claim.order_id, externalId: decision.orderExternalId, currency: "USD" },
+							order: decision.order,
 							creditCents,
 						},
 						decision.event.createdAt,

@@ -1,8 +1,8 @@
 import type { Child } from "hono/jsx";
 import { PageHead } from "../http/page-head.tsx";
+import { type Currency, moneyText } from "../money/currencies.ts";
 import type { OrderStatus } from "../orders/state-machine.ts";
 import { statusLabel } from "../orders/words.ts";
-import { dollarsText } from "../pricing/money.ts";
 
 /** The console's own name; it never shows the service's product name. */
 export const CONSOLE_NAME = "Production floor";
@@ -176,9 +176,9 @@ export function Dash() {
 	return <span class="muted">—</span>;
 }
 
-/** An amount of dollars that never wraps mid-number (`$1,232.62`), its digits lined up in columns. */
-export function Amount({ cents }: { cents: number }) {
-	return <span class="amount">{dollarsText(cents)}</span>;
+/** An amount that never wraps mid-number (`$1,232.62`, `€45.00`, `¥9,800`), its digits lined up in columns. */
+export function Amount({ cents, currency = "USD" }: { cents: number; currency?: Currency }) {
+	return <span class="amount">{moneyText(cents, currency)}</span>;
 }
 
 /** Warnings in words as yellow tags, for a table row; nothing when there are none. */

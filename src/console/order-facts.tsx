@@ -142,16 +142,32 @@ export function CostsPanel({ sheet }: { sheet: OrderSheet }) {
 					<>
 						<dt>Items</dt>
 						<dd>
-							<Amount cents={costs.items} />
+							<Amount cents={costs.items} currency={costs.currency} />
 						</dd>
 						<dt>Shipping</dt>
 						<dd>
-							<Amount cents={costs.shipping} />
+							<Amount cents={costs.shipping} currency={costs.currency} />
 						</dd>
+						{costs.landed_cost === undefined || costs.landed_cost.coverage === "domestic" ? null : (
+							<>
+								<dt>Taxes and duties ({costs.landed_cost.terms.toUpperCase()})</dt>
+								<dd>
+									<Amount cents={costs.taxes_and_duties ?? 0} currency={costs.currency} />
+									{costs.landed_cost.ioss ? " · under the service's IOSS" : null}
+								</dd>
+								<dt>The buyer pays at the door</dt>
+								<dd>
+									<Amount
+										cents={costs.landed_cost.buyer_pays_at_door.amount}
+										currency={costs.landed_cost.buyer_pays_at_door.currency}
+									/>
+								</dd>
+							</>
+						)}
 						<dt>Total</dt>
 						<dd>
 							<strong>
-								<Amount cents={costs.total} />
+								<Amount cents={costs.total} currency={costs.currency} />
 							</strong>{" "}
 							{costs.currency}
 						</dd>

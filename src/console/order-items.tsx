@@ -262,11 +262,11 @@ function ItemSpec({ item }: { item: SheetItem }) {
 					<dl class="facts">
 						<dt>Each</dt>
 						<dd>
-							<Amount cents={item.price.unit} />
+							<Amount cents={item.price.unit} currency={item.price.currency} />
 						</dd>
 						<dt>Line</dt>
 						<dd>
-							<Amount cents={item.price.line} />
+							<Amount cents={item.price.line} currency={item.price.currency} />
 						</dd>
 					</dl>
 				)}

@@ -6,13 +6,15 @@
 import { formatTime } from "../http/format.ts";
 import type { Statement } from "../ledger/statement.ts";
 import { ENTRY_TYPE_WORDS } from "../ledger/words.ts";
-import { dollarsText } from "../pricing/money.ts";
+import { type Currency, isCurrency, moneyText } from "../money/currencies.ts";
 import { Layout } from "./layout.tsx";
 
 /** A row of the overview: the partner and its month's balances. */
 export type PartnerMonth = {
 	accountId: string;
 	name: string;
+	/** The account's billing currency, which its balances are in. */
+	currency: Currency;
 	openingCents: number;
 	netCents: number;
 	closingCents: number;
@@ -81,9 +83,9 @@ export function StatementsPage(props: { view: StatementView; partners: PartnerMo
 									<td>
 										<a href={`/ops/statements/${partner.accountId}?${query(view)}`}>{partner.name}</a>
 									</td>
-									<td class="num amount">{dollarsText(partner.openingCents)}</td>
-									<td class="num amount">{dollarsText(partner.netCents)}</td>
-									<td class="num amount">{dollarsText(partner.closingCents)}</td>
+									<td class="num amount">{moneyText(partner.openingCents, partner.currency)}</td>
+									<td class="num amount">{moneyText(partner.netCents, partner.currency)}</td>
+									<td class="num amount">{moneyText(partner.closingCents, partner.currency)}</td>
 									<td>
 										<a href={`/ops/statements/${partner.accountId}/csv?${query(view)}`} download>
 											CSV
@@ -108,6 +110,8 @@ export function PartnerStatementPage(props: {
 	csrfToken: string;
 }) {
 	const { statement, view } = props;
+	// Entries are written in the account's currency; an account without any shows its statement in USD.
+	const currency: Currency = isCurrency(statement.currency) ? statement.currency : "USD";
 	return (
 		<Layout title={`${props.name} ${view.month}`} csrfToken={props.csrfToken}>
 			<style>{STATEMENT_CSS}</style>
@@ -123,15 +127,15 @@ export function PartnerStatementPage(props: {
 					<h2>Balance</h2>
 					<dl class="facts">
 						<dt>Opening</dt>
-						<dd class="amount">{dollarsText(statement.opening_balance_cents)}</dd>
+						<dd class="amount">{moneyText(statement.opening_balance_cents, currency)}</dd>
 						<dt>Charges</dt>
-						<dd class="amount">{dollarsText(statement.totals.charges_cents)}</dd>
+						<dd class="amount">{moneyText(statement.totals.charges_cents, currency)}</dd>
 						<dt>Credits</dt>
-						<dd class="amount">{dollarsText(statement.totals.credits_cents)}</dd>
+						<dd class="amount">{moneyText(statement.totals.credits_cents, currency)}</dd>
 						<dt>Adjustments</dt>
-						<dd class="amount">{dollarsText(statement.totals.adjustments_cents)}</dd>
+						<dd class="amount">{moneyText(statement.totals.adjustments_cents, currency)}</dd>
 						<dt>Closing</dt>
-						<dd class="amount">{dollarsText(statement.closing_balance_cents)}</dd>
+						<dd class="amount">{moneyText(statement.closing_balance_cents, currency)}</dd>
 					</dl>
 					<p>
 						<a class="button" href={`/ops/statements/${props.accountId}/csv?${query(view)}`} download>
@@ -161,7 +165,7 @@ export function PartnerStatementPage(props: {
 									<td class="memo">
 										{entry.order_id === null ? entry.memo : <a href={`/ops/orders/${entry.order_id}`}>{entry.memo}</a>}
 									</td>
-									<td class="num amount">{dollarsText(entry.amount_cents)}</td>
+									<td class="num amount">{moneyText(entry.amount_cents, currency)}</td>
 								</tr>
 							))}
 						</tbody>

@@ -11,6 +11,7 @@ import { page } from "../http/html-pages.ts";
 import { MONTH_PATTERN, statementCsv, statementMonth } from "../ledger/statement.ts";
 import { statementFor } from "../ledger/statement-read.ts";
 import { monthBalances } from "../ledger/store.ts";
+import { accountCurrencies } from "../money/account-billing.ts";
 import type { ConsoleEnv } from "./console-env.ts";
 import { requireSession } from "./session-gate.ts";
 import { PartnerStatementPage, StatementsPage, type StatementView } from "./statement-pages.tsx";
@@ -38,10 +39,23 @@ statementRoutes.get("/statements", requireSession, async (c) => {
 		accounts.map((account) => account.id),
 		(database, accountIds) => monthBalances(database, accountIds, view.mode, view.month),
 	);
+	const currencies = await readByAccountDatabase(
+		c.env,
+		accounts.map((account) => account.id),
+		accountCurrencies,
+	);
 	const partners = accounts.map((account, index) => {
 		const balance = balances[index] ?? { netCents: 0, closingCents: 0 };
 		const { netCents, closingCents } = balance;
-		return { accountId: account.id, name: account.name, openingCents: closingCents - netCents, netCents, closingCents };
+		const currency = currencies[index] ?? "USD";
+		return {
+			accountId: account.id,
+			name: account.name,
+			currency,
+			openingCents: closingCents - netCents,
+			netCents,
+			closingCents,
+		};
 	});
 	return page(c, <StatementsPage view={view} partners={partners} csrfToken={c.var.operator.csrfToken} />);
 });

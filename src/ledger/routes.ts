@@ -10,7 +10,7 @@ import { statementCsv } from "./statement.ts";
 import { statementFor } from "./statement-read.ts";
 
 const CSV_EXAMPLE =
-	"id,at,type,order_id,claim_id,amount_cents,currency,memo\r\nled_7Gh2kQ,2026-11-03T14:05:09.120Z,charge,ord_9Kd3,,18450,USD,Order SHOP-10442\r\n";
+	"id,at,type,order_id,claim_id,amount_cents,currency,memo,tax_cents,tax_treatment,tax_rate_bp\r\nled_7Gh2kQ,2026-11-03T14:05:09.120Z,charge,ord_9Kd3,,18450,EUR,Order SHOP-10442,3506,vat,1900\r\n";
 
 const getStatementRoute = protectedRoute("orders:read", {
 	method: "get",

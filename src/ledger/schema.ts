@@ -1,6 +1,8 @@
 /** The ledger's request and response schemas, shared by validation and the OpenAPI document. */
 import { z } from "@hono/zod-openapi";
+import { CurrencySchema } from "../money/currencies.ts";
 import { BIDI_CONTROLS_REFUSED, NO_BIDI_CONTROLS, singleLineText } from "../text-rules.ts";
+import { TAX_TREATMENTS } from "./entry-tax.ts";
 import { MONTH_PATTERN } from "./statement.ts";
 import { ENTRY_TYPES } from "./store.ts";
 
@@ -20,14 +22,32 @@ export const LedgerEntrySchema = z
 		}),
 		currency: z.string().openapi({ example: "USD" }),
 		memo: z.string().openapi({ example: "Order SHOP-10442" }),
+		tax_cents: z.int().openapi({
+			description:
+				"The partner tax on the entry, signed like the amount, in minor units of its currency: the rate on its taxable amount (a charge's total less the border's taxes and duties the service paid), rounded half away from zero; a cancellation gives back exactly the tax charged.",
+			example: 3506,
+		}),
+		tax_treatment: z.enum(TAX_TREATMENTS).openapi({
+			description:
+				"`none` (no partner tax where the partner is established), `vat` (charged at tax_rate_bp) or `reverse_charge` (a VAT-registered business accounts for the VAT itself: 0).",
+			example: "vat",
+		}),
+		tax_rate_bp: z.int().openapi({ description: "Hundredths of a percent charged: 1900 is 19 %.", example: 1900 }),
 	})
 	.openapi("LedgerEntry");
 
 export const StatementSchema = z
 	.object({
 		month: z.string().openapi({ example: "2026-11" }),
-		currency: z.string().openapi({ example: "USD" }),
-		opening_balance_cents: z.int().openapi({ description: "The previous month's closing balance.", example: 120500 }),
+		currency: CurrencySchema.openapi({
+			description:
+				"The currency of the month's entries (else the account's billing currency); every amount is in its minor units.",
+			example: "USD",
+		}),
+		opening_balance_cents: z.int().openapi({
+			description: "The closing balance of the latest earlier month with entries in this currency.",
+			example: 120500,
+		}),
 		entries: z.array(LedgerEntrySchema),
 		totals: z
 			.object({
@@ -35,9 +55,14 @@ export const StatementSchema = z
 				credits_cents: z.int().openapi({ description: "Cancellation and claim credits.", example: -4200 }),
 				adjustments_cents: z.int().openapi({ example: 0 }),
 				net_cents: z.int().openapi({ example: 14250 }),
+				tax_cents: z.int().openapi({ description: "The partner tax on the month's entries.", example: 2708 }),
+				net_with_tax_cents: z.int().openapi({ description: "net + tax: the month's invoice total.", example: 16958 }),
 			})
 			.openapi("StatementTotals"),
-		closing_balance_cents: z.int().openapi({ description: "opening + net.", example: 134750 }),
+		closing_balance_cents: z.int().openapi({
+			description: "opening + net (balances are of amounts; the tax is summed beside them).",
+			example: 134750,
+		}),
 	})
 	.openapi("Statement");
 

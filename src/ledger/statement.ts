@@ -2,6 +2,7 @@
  * A monthly statement, pure: which months may be asked for, their bounds in UTC, the totals of a month's
  * entries and its balances, and the CSV a spreadsheet opens without running anything a partner wrote.
  */
+import type { Currency } from "../money/currencies.ts";
 import { type Refusal, refusal } from "../problem.ts";
 import type { LedgerEntry } from "./store.ts";
 
@@ -31,36 +32,58 @@ export function statementMonth(month: string, now: Date): ({ ok: true } & MonthB
 	};
 }
 
-/** A month's sums: charges (charges and repricings), credits (cancellations and claims), adjustments, net. */
+/**
+ * A month's sums: charges (charges and repricings), credits (cancellations and claims), adjustments, net,
+ * the partner tax on them, and net with tax (what the month's invoice says is due).
+ */
 export type StatementTotals = {
 	charges_cents: number;
 	credits_cents: number;
 	adjustments_cents: number;
 	net_cents: number;
+	tax_cents: number;
+	net_with_tax_cents: number;
 };
 
 /** The statement as the API answers it. */
 export type Statement = {
 	month: string;
-	currency: string;
+	currency: Currency;
 	opening_balance_cents: number;
 	entries: LedgerEntry[];
 	totals: StatementTotals;
 	closing_balance_cents: number;
 };
 
-/** The statement of a month from its opening balance and its entries, in order. */
-export function statementOf(month: string, openingCents: number, entries: LedgerEntry[]): Statement {
-	const totals: StatementTotals = { charges_cents: 0, credits_cents: 0, adjustments_cents: 0, net_cents: 0 };
+/**
+ * The statement of a month in `currency` from its opening balance in that currency and its entries, in
+ * order. Balances are sums of the entries' amounts; the tax is summed beside them.
+ */
+export function statementOf(
+	month: string,
+	currency: Currency,
+	openingCents: number,
+	entries: LedgerEntry[],
+): Statement {
+	const totals: StatementTotals = {
+		charges_cents: 0,
+		credits_cents: 0,
+		adjustments_cents: 0,
+		net_cents: 0,
+		tax_cents: 0,
+		net_with_tax_cents: 0,
+	};
 	for (const entry of entries) {
 		if (entry.type === "charge" || entry.type === "repricing") totals.charges_cents += entry.amount_cents;
 		else if (entry.type === "adjustment") totals.adjustments_cents += entry.amount_cents;
 		else totals.credits_cents += entry.amount_cents;
 		totals.net_cents += entry.amount_cents;
+		totals.tax_cents += entry.tax_cents;
 	}
+	totals.net_with_tax_cents = totals.net_cents + totals.tax_cents;
 	return {
 		month,
-		currency: entries[0]?.currency ?? "USD",
+		currency,
 		opening_balance_cents: openingCents,
 		entries,
 		totals,
@@ -68,7 +91,19 @@ export function statementOf(month: string, openingCents: number, entries: Ledger
 	};
 }
 
-const CSV_COLUMNS = ["id", "at", "type", "order_id", "claim_id", "amount_cents", "currency", "memo"] as const;
+const CSV_COLUMNS = [
+	"id",
+	"at",
+	"type",
+	"order_id",
+	"claim_id",
+	"amount_cents",
+	"currency",
+	"memo",
+	"tax_cents",
+	"tax_treatment",
+	"tax_rate_bp",
+] as const;
 
 /**
  * One CSV cell: text a spreadsheet would read as a formula (starting with =, +, -, @, a tab or a CR)

@@ -3,8 +3,10 @@
  * writes one entry), each written in the batch of the move that causes it under that move's condition,
  * and the reads a monthly statement needs.
  */
+import type { BatchedRead } from "../http/batched-read.ts";
 import { newOrderedId } from "../ids.ts";
 import { conditionAfter, type WriteCondition } from "../webhooks/store.ts";
+import { type EntryTaxRule, type TaxTreatment, taxOn } from "./entry-tax.ts";
 
 /** The kinds of entries; credits are negative amounts, charges positive, adjustments either. */
 export const ENTRY_TYPES = ["charge", "repricing", "cancellation_credit", "claim_credit", "adjustment"] as const;
@@ -20,17 +22,30 @@ export type LedgerEntry = {
 	amount_cents: number;
 	currency: string;
 	memo: string;
+	/** The partner's tax on the entry, signed like its amount, in the same currency. */
+	tax_cents: number;
+	tax_treatment: TaxTreatment;
+	tax_rate_bp: number;
 };
 
 /** Whose ledger an entry goes in. */
 export type LedgerOwner = { accountId: string; mode: string };
 
-/** The order an entry is about: its id, and its external id for the memo. */
-export type EntryOrder = { id: string; externalId: string; currency: string };
+/** The order an entry is about: its id, its external id for the memo, its currency and the partner tax it kept. */
+export type EntryOrder = { id: string; externalId: string; currency: string; tax: EntryTaxRule };
 
-const INSERT = `INSERT INTO ledger_entries (id, account_id, mode, at, type, order_id, claim_id, amount_cents, currency, memo, cause_key)`;
+/** An order's amount on an entry, and the part of it the partner tax applies to. */
+export type TaxedAmount = { cents: number; taxableCents: number };
+
+/** The columns an entry's read selects, in the order `LedgerEntry` lists them. */
+export const ENTRY_COLUMNS =
+	"id, at, type, order_id, claim_id, amount_cents, currency, memo, tax_cents, tax_treatment, tax_rate_bp";
+
+const INSERT = `INSERT INTO ledger_entries (id, account_id, mode, at, type, order_id, claim_id, amount_cents, currency, memo, cause_key, tax_cents, tax_treatment, tax_rate_bp)`;
 /** The charge the order has, with what repriced it since: what a cancellation gives back. */
 const CHARGED_NET = `(SELECT COALESCE(SUM(amount_cents), 0) FROM ledger_entries WHERE order_id = ?6 AND type IN ('charge', 'repricing'))`;
+/** The tax on that charge and its repricings: what a cancellation gives back with it, exactly. */
+const CHARGED_TAX = `(SELECT COALESCE(SUM(tax_cents), 0) FROM ledger_entries WHERE order_id = ?6 AND type IN ('charge', 'repricing'))`;
 const HAS_CHARGE = `EXISTS (SELECT 1 FROM ledger_entries WHERE cause_key = 'charge:' || ?6)`;
 
 type EntryDraft = {
@@ -41,6 +56,8 @@ type EntryDraft = {
 	claimId: string | null;
 	/** A number of cents, or SQL reading it (numbered as the insert's own parameters). */
 	amount: number | typeof CHARGED_NET;
+	/** The tax on it: its rule, and its minor units or SQL reading them (with CHARGED_NET, CHARGED_TAX). */
+	tax: EntryTaxRule & { cents: number | typeof CHARGED_TAX };
 	currency: string;
 	memo: string;
 	causeKey: string;
@@ -51,12 +68,14 @@ type EntryDraft = {
 function entryStatement(db: D1Database, draft: EntryDraft, condition: WriteCondition | null): D1PreparedStatement {
 	const guards: string[] = [];
 	if (draft.needsCharge) guards.push(HAS_CHARGE);
-	if (condition !== null) guards.push(conditionAfter(condition, 11));
+	if (condition !== null) guards.push(conditionAfter(condition, 14));
 	const where = guards.length === 0 ? "WHERE 1" : `WHERE ${guards.join(" AND ")}`;
 	const amount = typeof draft.amount === "number" ? "?8" : `-${draft.amount}`;
+	const taxCents = typeof draft.tax.cents === "number" ? "?12" : `-${draft.tax.cents}`;
 	return db
 		.prepare(
-			`${INSERT} SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ${amount}, ?9, ?10, ?11 ${where} ON CONFLICT (cause_key) DO NOTHING`,
+			`${INSERT} SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ${amount}, ?9, ?10, ?11, ${taxCents}, ?13, ?14 ${where}
+			 ON CONFLICT (cause_key) DO NOTHING`,
 		)
 		.bind(
 			// Ordered: entries one batch writes at one instant list in the order written (a repricing before a charge).
@@ -71,12 +90,17 @@ function entryStatement(db: D1Database, draft: EntryDraft, condition: WriteCondi
 			draft.currency,
 			draft.memo,
 			draft.causeKey,
+			typeof draft.tax.cents === "number" ? draft.tax.cents : null,
+			draft.tax.treatment,
+			draft.tax.rate_bp,
 			...(condition?.params ?? []),
 		);
 }
 
-/** What sets one order entry apart from another: its type, amount, memo and cause, and whether it needs the charge. */
-type EntryKind = Pick<EntryDraft, "type" | "amount" | "memo" | "causeKey" | "needsCharge"> & { claimId?: string };
+/** What sets one order entry apart from another: its type, amount, tax, memo and cause, and whether it needs the charge. */
+type EntryKind = Pick<EntryDraft, "type" | "amount" | "tax" | "memo" | "causeKey" | "needsCharge"> & {
+	claimId?: string;
+};
 
 function orderEntry(
 	db: D1Database,
@@ -90,19 +114,20 @@ function orderEntry(
 	return entryStatement(db, draft, condition);
 }
 
-/** The order's charge at its release to the floor: its total, once (`charge:<order>`). */
+/** The order's charge at its release to the floor: its total and the tax on its taxable part, once (`charge:<order>`). */
 export function chargeEntry(
 	db: D1Database,
 	owner: LedgerOwner,
 	order: EntryOrder,
-	totalCents: number,
+	total: TaxedAmount,
 	at: Date,
 	condition: WriteCondition | null,
 ): D1PreparedStatement {
 	const memo = `Order ${order.externalId}`;
 	const kind = {
 		type: "charge",
-		amount: totalCents,
+		amount: total.cents,
+		tax: taxOn(total.taxableCents, order.tax),
 		memo,
 		causeKey: `charge:${order.id}`,
 		needsCharge: false,
@@ -110,22 +135,29 @@ export function chargeEntry(
 	return orderEntry(db, owner, order, at, condition, kind);
 }
 
-/** The difference a change of a charged order's costs makes (`reprice:<order>:<version>`); nothing before its charge. */
+/**
+ * The difference a change of a charged order's costs makes, taxed on the difference of its taxable
+ * parts (`reprice:<order>:<version>`); nothing before its charge.
+ */
 export function repricingEntry(
 	db: D1Database,
 	owner: LedgerOwner,
 	order: EntryOrder & { version: number },
-	differenceCents: number,
+	difference: TaxedAmount,
 	at: Date,
 	condition: WriteCondition | null,
 ): D1PreparedStatement {
 	const causeKey = `reprice:${order.id}:${order.version}`;
 	const memo = `Order ${order.externalId} repriced`;
-	const kind = { type: "repricing", amount: differenceCents, memo, causeKey, needsCharge: true } as const;
+	const tax = taxOn(difference.taxableCents, order.tax);
+	const kind = { type: "repricing", amount: difference.cents, tax, memo, causeKey, needsCharge: true } as const;
 	return orderEntry(db, owner, order, at, condition, kind);
 }
 
-/** A canceled order's charge (and its repricings) given back (`cancel:<order>`); nothing when it was never charged. */
+/**
+ * A canceled order's charge (and its repricings) given back with exactly the tax they charged
+ * (`cancel:<order>`); nothing when it was never charged.
+ */
 export function cancellationEntry(
 	db: D1Database,
 	owner: LedgerOwner,
@@ -135,11 +167,12 @@ export function cancellationEntry(
 ): D1PreparedStatement {
 	const memo = `Order ${order.externalId} canceled`;
 	const causeKey = `cancel:${order.id}`;
-	const kind = { type: "cancellation_credit", amount: CHARGED_NET, memo, causeKey, needsCharge: true } as const;
+	const tax = { ...taxOn(0, order.tax), cents: CHARGED_TAX } as const;
+	const kind = { type: "cancellation_credit", amount: CHARGED_NET, tax, memo, causeKey, needsCharge: true } as const;
 	return orderEntry(db, owner, order, at, condition, kind);
 }
 
-/** A refund remedy's credit (`claim:<claim>`), a negative amount. */
+/** A refund remedy's credit (`claim:<claim>`), a negative amount, and the tax on it at the order's rule given back. */
 export function claimCreditEntry(
 	db: D1Database,
 	owner: LedgerOwner,
@@ -151,6 +184,7 @@ export function claimCreditEntry(
 	const kind = {
 		type: "claim_credit",
 		amount: -claim.creditCents,
+		tax: taxOn(-claim.creditCents, claim.order.tax),
 		memo,
 		causeKey: `claim:${claim.id}`,
 		needsCharge: false,
@@ -158,16 +192,17 @@ export function claimCreditEntry(
 	return orderEntry(db, owner, claim.order, at, condition, { ...kind, claimId: claim.id });
 }
 
-/** Writes an adjustment by the service team (`adjust:<entry>`) and returns it. */
+/** Writes an adjustment by the service team (`adjust:<entry>`), taxed on its amount under `tax`, and returns it. */
 export async function writeAdjustment(
 	db: D1Database,
 	owner: LedgerOwner,
-	adjustment: { amountCents: number; currency: string; memo: string },
+	adjustment: { amountCents: number; currency: string; memo: string; tax: EntryTaxRule },
 	at: Date,
 ): Promise<LedgerEntry> {
 	const id = newOrderedId("led");
+	const tax = taxOn(adjustment.amountCents, adjustment.tax);
 	await db
-		.prepare(`${INSERT} VALUES (?1, ?2, ?3, ?4, 'adjustment', NULL, NULL, ?5, ?6, ?7, 'adjust:' || ?1)`)
+		.prepare(`${INSERT} VALUES (?1, ?2, ?3, ?4, 'adjustment', NULL, NULL, ?5, ?6, ?7, 'adjust:' || ?1, ?8, ?9, ?10)`)
 		.bind(
 			id,
 			owner.accountId,
@@ -176,6 +211,9 @@ export async function writeAdjustment(
 			adjustment.amountCents,
 			adjustment.currency,
 			adjustment.memo,
+			tax.cents,
+			tax.treatment,
+			tax.rate_bp,
 		)
 		.run();
 	return {
@@ -187,6 +225,9 @@ export async function writeAdjustment(
 		amount_cents: adjustment.amountCents,
 		currency: adjustment.currency,
 		memo: adjustment.memo,
+		tax_cents: tax.cents,
+		tax_treatment: tax.treatment,
+		tax_rate_bp: tax.rate_bp,
 	};
 }
 
@@ -198,36 +239,52 @@ export function unchargedCondition(orderIdColumn: string): string {
 	return `NOT EXISTS (SELECT 1 FROM ledger_entries WHERE cause_key = 'charge:' || ${orderIdColumn})`;
 }
 
+/** A month of the ledger as a statement reads it: the closing balance before it in each currency, and its entries. */
+export type LedgerMonth = { openingByCurrency: ReadonlyMap<string, number>; entries: LedgerEntry[] };
+
 /**
- * A month's statement reads, in one batch: the closing balance of the latest earlier month with entries
- * (one row of ledger_months), and the month's entries in order.
+ * A month's statement reads, as a read that can share a batch: the closing balance, in each currency the
+ * account had entries in, of the latest earlier month with entries in it (a row of ledger_months per
+ * currency), and the month's entries in order.
  */
-export async function monthOfLedger(
+export function monthOfLedgerRead(
 	db: D1Database,
 	owner: LedgerOwner,
 	month: string,
 	bounds: { start: string; end: string },
-): Promise<{ openingCents: number; entries: LedgerEntry[] }> {
-	const [opening, entries] = await db.batch([
-		db
-			.prepare(
-				`SELECT closing_balance_cents FROM ledger_months WHERE account_id = ?1 AND mode = ?2 AND month < ?3
-				 ORDER BY month DESC LIMIT 1`,
-			)
-			.bind(owner.accountId, owner.mode, month),
-		db
-			.prepare(
-				`SELECT id, at, type, order_id, claim_id, amount_cents, currency, memo FROM ledger_entries
-				 WHERE account_id = ?1 AND mode = ?2 AND at >= ?3 AND at < ?4 ORDER BY at, id`,
-			)
-			.bind(owner.accountId, owner.mode, bounds.start, bounds.end),
-	]);
-	const openingRow = opening?.results[0] as { closing_balance_cents: number } | undefined;
-	return { openingCents: openingRow?.closing_balance_cents ?? 0, entries: (entries?.results ?? []) as LedgerEntry[] };
+): BatchedRead<LedgerMonth> {
+	return {
+		statements: [
+			db
+				.prepare(
+					`SELECT currency, closing_balance_cents FROM ledger_months AS earlier
+					 WHERE account_id = ?1 AND mode = ?2 AND month < ?3
+					   AND month = (SELECT MAX(month) FROM ledger_months
+					     WHERE account_id = ?1 AND mode = ?2 AND currency = earlier.currency AND month < ?3)`,
+				)
+				.bind(owner.accountId, owner.mode, month),
+			db
+				.prepare(
+					`SELECT ${ENTRY_COLUMNS} FROM ledger_entries
+					 WHERE account_id = ?1 AND mode = ?2 AND at >= ?3 AND at < ?4 ORDER BY at, id`,
+				)
+				.bind(owner.accountId, owner.mode, bounds.start, bounds.end),
+		],
+		read: ([openings, entries]) => {
+			const rows = (openings?.results ?? []) as { currency: string; closing_balance_cents: number }[];
+			return {
+				openingByCurrency: new Map(rows.map((row) => [row.currency, row.closing_balance_cents])),
+				entries: (entries?.results ?? []) as LedgerEntry[],
+			};
+		},
+	};
 }
 
-/** An account's balance at the end of a month: the month's net and closing (the opening is closing less net). */
-export type MonthBalance = { accountId: string; netCents: number; closingCents: number };
+/**
+ * An account's balance at the end of a month: the month's net and closing (the opening is closing less
+ * net), in the currency of its latest month with entries (USD when it has none).
+ */
+export type MonthBalance = { accountId: string; currency: string; netCents: number; closingCents: number };
 
 /**
  * Each account's balance at the end of `month` in `mode`, in one batch of one indexed row per account
@@ -244,7 +301,7 @@ export async function monthBalances(
 		accountIds.map((accountId) =>
 			db
 				.prepare(
-					`SELECT month, net_cents, closing_balance_cents FROM ledger_months
+					`SELECT month, currency, net_cents, closing_balance_cents FROM ledger_months
 					 WHERE account_id = ?1 AND mode = ?2 AND month <= ?3 ORDER BY month DESC LIMIT 1`,
 				)
 				.bind(accountId, mode, month),
@@ -252,10 +309,11 @@ export async function monthBalances(
 	);
 	return accountIds.map((accountId, index) => {
 		const row = results[index]?.results[0] as
-			| { month: string; net_cents: number; closing_balance_cents: number }
+			| { month: string; currency: string; net_cents: number; closing_balance_cents: number }
 			| undefined;
 		return {
 			accountId,
+			currency: row?.currency ?? "USD",
 			netCents: row?.month === month ? row.net_cents : 0,
 			closingCents: row?.closing_balance_cents ?? 0,
 		};

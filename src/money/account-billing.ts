@@ -51,3 +51,13 @@ export async function setAccountBilling(
 		.bind(accountId, billing.currency, billing.duty_terms, billing.tax_country, billing.tax_id, now.toISOString())
 		.run();
 }
+
+/** Each account's billing currency, in the order asked (one batch: the console's list of partners). */
+export async function accountCurrencies(db: D1Database, accountIds: readonly string[]): Promise<Currency[]> {
+	if (accountIds.length === 0) return [];
+	const results = await db.batch(accountIds.flatMap((accountId) => accountBillingRead(db, accountId).statements));
+	return accountIds.map((_, index) => {
+		const row = results[index]?.results[0] as { currency: Currency } | undefined;
+		return row?.currency ?? DEFAULT_BILLING.currency;
+	});
+}

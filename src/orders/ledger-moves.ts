@@ -3,11 +3,13 @@
  * difference when a charged order's costs change, the charge back when a charged order is canceled.
  * The statements join the move's own batch under its condition, so an entry commits with its move.
  */
+import { type EntryTaxRule, NO_TAX } from "../ledger/entry-tax.ts";
 import {
 	cancellationEntry,
 	chargeEntry,
 	type EntryOrder,
 	repricingEntry,
+	type TaxedAmount,
 	unchargedCondition,
 } from "../ledger/store.ts";
 import type { WriteCondition } from "../webhooks/store.ts";
@@ -22,8 +24,23 @@ export function releasedToFloor(order: OrderRow, now: Date): boolean {
 	return RELEASED_STATUSES.has(order.status) && !inEditWindow(order, now);
 }
 
-function entryOrder(order: OrderRow): EntryOrder {
-	return { id: order.id, externalId: order.external_id, currency: order.costs?.currency ?? "USD" };
+/** The partner tax the order kept when it was made; none on orders made before orders kept it. */
+function keptTax(order: OrderRow): EntryTaxRule {
+	return order.costs?.partner_tax ?? NO_TAX;
+}
+
+/**
+ * The order's total, and its taxable part: the total less the border's taxes and duties the service pays
+ * on the partner's behalf (disbursements, outside the partner tax; none on older orders).
+ */
+function chargedAmount(order: OrderRow): TaxedAmount {
+	const cents = order.costs?.total ?? 0;
+	return { cents, taxableCents: cents - (order.costs?.taxes_and_duties ?? 0) };
+}
+
+/** The order as its ledger entries name it: its ids, its currency and the partner tax it kept. */
+export function entryOrderOf(order: OrderRow): EntryOrder {
+	return { id: order.id, externalId: order.external_id, currency: order.costs?.currency ?? "USD", tax: keptTax(order) };
 }
 
 /**
@@ -39,16 +56,20 @@ export function ledgerStatements(
 ): D1PreparedStatement[] {
 	const owner = { accountId: after.account_id, mode: after.mode };
 	const statements: D1PreparedStatement[] = [];
-	const beforeTotal = before.costs?.total ?? 0;
-	const afterTotal = after.costs?.total ?? 0;
-	if (afterTotal !== beforeTotal && after.status !== "canceled") {
-		const order = { ...entryOrder(after), version: after.version };
-		statements.push(repricingEntry(db, owner, order, afterTotal - beforeTotal, now, condition));
+	const beforeCharge = chargedAmount(before);
+	const afterCharge = chargedAmount(after);
+	if (afterCharge.cents !== beforeCharge.cents && after.status !== "canceled") {
+		const order = { ...entryOrderOf(after), version: after.version };
+		const difference = {
+			cents: afterCharge.cents - beforeCharge.cents,
+			taxableCents: afterCharge.taxableCents - beforeCharge.taxableCents,
+		};
+		statements.push(repricingEntry(db, owner, order, difference, now, condition));
 	}
 	if (after.status === "canceled" && before.status !== "canceled") {
-		statements.push(cancellationEntry(db, owner, entryOrder(after), now, condition));
-	} else if (releasedToFloor(after, now) && afterTotal > 0) {
-		statements.push(chargeEntry(db, owner, entryOrder(after), afterTotal, now, condition));
+		statements.push(cancellationEntry(db, owner, entryOrderOf(after), now, condition));
+	} else if (releasedToFloor(after, now) && afterCharge.cents > 0) {
+		statements.push(chargeEntry(db, owner, entryOrderOf(after), afterCharge, now, condition));
 	}
 	return statements;
 }
@@ -59,15 +80,15 @@ export function ledgerStatements(
  * read, and once (`cause_key`), and the order then leaves the sweep's index.
  */
 function chargeStatements(db: D1Database, order: OrderRow, now: Date): D1PreparedStatement[] | null {
-	const total = order.costs?.total ?? 0;
-	if (!releasedToFloor(order, now) || total <= 0) return null;
+	const charge = chargedAmount(order);
+	if (!releasedToFloor(order, now) || charge.cents <= 0) return null;
 	const condition = {
 		sql: "EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND write_token = ?2)",
 		params: [order.id, order.write_token],
 	};
 	const owner = { accountId: order.account_id, mode: order.mode };
 	return [
-		chargeEntry(db, owner, entryOrder(order), total, now, condition),
+		chargeEntry(db, owner, entryOrderOf(order), charge, now, condition),
 		// Charged (now, or before): the order leaves the sweep's index.
 		db
 			.prepare(

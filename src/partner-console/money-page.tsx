@@ -1,12 +1,13 @@
 /**
- * A month's statement as the partner reads it: the balances, the month's totals, every entry in words
- * with its order or claim linked, the CSV of the same entries, and the way to other months. The
- * current month is the month so far.
+ * A month's statement as the partner reads it: the balances, the month's totals with the partner tax,
+ * every entry in words with its order or claim linked, the CSV of the same entries, its printable
+ * invoice, and the way to other months, amounts in the statement's currency. The current month is the
+ * month so far.
  */
 import { formatTime } from "../http/format.ts";
 import { FIRST_MONTH, type Statement } from "../ledger/statement.ts";
 import { ENTRY_TYPE_WORDS } from "../ledger/words.ts";
-import { dollarsText } from "../pricing/money.ts";
+import { moneyText } from "../money/currencies.ts";
 import { type LayoutViewer, PartnerLayout } from "./layout.tsx";
 import { type ConsoleMode, withMode } from "./scope.ts";
 
@@ -64,6 +65,8 @@ export function MoneyPage(props: {
 	const soFar = month === currentMonth;
 	const title = `${monthWords(month)}${soFar ? " so far" : ""}`;
 	const csvHref = withMode(`/partner/money/csv?month=${month}`, mode);
+	const invoiceHref = withMode(`/partner/money/invoice?month=${month}`, mode);
+	const money = (amount: number) => moneyText(amount, statement.currency);
 	return (
 		<PartnerLayout title={`Statement · ${title}`} viewer={props.viewer} mode={mode} section="money" css={MONEY_CSS}>
 			<h1>Statement · {title}</h1>
@@ -97,19 +100,24 @@ export function MoneyPage(props: {
 				{soFar ? <p class="muted">The month is not over: these are its entries until now.</p> : null}
 				<dl>
 					<dt>Opening balance</dt>
-					<dd>{dollarsText(statement.opening_balance_cents)}</dd>
+					<dd>{money(statement.opening_balance_cents)}</dd>
 					<dt>Charges</dt>
-					<dd>{dollarsText(statement.totals.charges_cents)}</dd>
+					<dd>{money(statement.totals.charges_cents)}</dd>
 					<dt>Credits</dt>
-					<dd>{dollarsText(statement.totals.credits_cents)}</dd>
+					<dd>{money(statement.totals.credits_cents)}</dd>
 					<dt>Adjustments</dt>
-					<dd>{dollarsText(statement.totals.adjustments_cents)}</dd>
+					<dd>{money(statement.totals.adjustments_cents)}</dd>
 					<dt>{soFar ? "Balance now" : "Closing balance"}</dt>
-					<dd>{dollarsText(statement.closing_balance_cents)}</dd>
+					<dd>{money(statement.closing_balance_cents)}</dd>
+					<dt>Tax on the month</dt>
+					<dd>{money(statement.totals.tax_cents)}</dd>
 				</dl>
-				<p>
+				<p class="actions">
 					<a class="button" href={csvHref} download>
 						Download the CSV of {monthWords(month)}
+					</a>
+					<a class="button secondary" href={invoiceHref}>
+						Invoice of {monthWords(month)}
 					</a>
 				</p>
 			</section>
@@ -137,7 +145,7 @@ export function MoneyPage(props: {
 									<td class="memo">
 										<EntryLinks entry={entry} mode={mode} />
 									</td>
-									<td class="num">{dollarsText(entry.amount_cents)}</td>
+									<td class="num">{money(entry.amount_cents)}</td>
 								</tr>
 							))}
 						</tbody>

@@ -1,16 +1,19 @@
 /**
  * The partner console's money, under /partner/money: a month's statement (the current month so far
- * by default) and its CSV, both read by statementFor, the function behind GET /v1/statements/{month},
+ * by default), its CSV and its printable invoice, all read by statementFor, the function behind GET /v1/statements/{month},
  * for the signed-in account in the page's mode, and the CSV written by the API's own formula-safe
  * writer. Only roles that see money open them.
  */
 import type { Context } from "hono";
 import { Hono } from "hono";
-import { databaseOf } from "../databases.ts";
+import { findAccount } from "../accounts/store.ts";
+import { databaseOf, directoryDatabase } from "../databases.ts";
 import { ApiError, okOrThrow } from "../http/errors.ts";
 import { page } from "../http/html-pages.ts";
 import { MONTH_PATTERN, type Statement, statementCsv } from "../ledger/statement.ts";
 import { statementFor } from "../ledger/statement-read.ts";
+import { accountBillingOf } from "../money/account-billing.ts";
+import { InvoicePage } from "./money-invoice.tsx";
 import { MoneyPage } from "./money-page.tsx";
 import type { SignedInPartnerEnv } from "./partner-env.ts";
 import { modeOf, ownerOf } from "./scope.ts";
@@ -55,4 +58,23 @@ partnerMoneyRoutes.get("/csv", async (c) => {
 		"Content-Disposition": `attachment; filename="statement-${statement.month}-${modeOf(c)}.csv"`,
 		"Cache-Control": "private, no-store",
 	});
+});
+
+partnerMoneyRoutes.get("/invoice", async (c) => {
+	const statement = await statementAsked(c, new Date());
+	const { accountId } = ownerOf(c);
+	const [account, billing] = await Promise.all([
+		findAccount(directoryDatabase(c.env), accountId),
+		accountBillingOf(databaseOf(c.env, accountId), accountId),
+	]);
+	const { csrfToken, user } = c.var.signedIn;
+	return page(
+		c,
+		<InvoicePage
+			viewer={{ csrfToken, role: user.role }}
+			mode={modeOf(c)}
+			statement={statement}
+			partner={{ name: account?.name ?? accountId, billing }}
+		/>,
+	);
 });

@@ -106,7 +106,6 @@ function HoldPanel({ sheet, details }: { sheet: OrderSheet; details: readonly Ho
 /** An item: its name, parts and file, its images, its price, and (when it may change now) its fix. */
 function ItemEntry(props: OrderPageProps & { item: SheetItem; fixable: boolean }) {
 	const { item, sheet } = props;
-	const currency = sheet.costs?.currency ?? "USD";
 	return (
 		<li data-item-id={item.id}>
 			<h3>{item.name}</h3>
@@ -131,7 +130,7 @@ function ItemEntry(props: OrderPageProps & { item: SheetItem; fixable: boolean }
 					<>
 						<dt>Price</dt>
 						<dd>
-							{moneyText(item.price.line, currency)} ({moneyText(item.price.unit, currency)} each)
+							{moneyText(item.price.line, item.price.currency)} ({moneyText(item.price.unit, item.price.currency)} each)
 						</dd>
 					</>
 				)}

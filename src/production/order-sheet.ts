@@ -8,6 +8,7 @@ import { cutList } from "../framing/cut-list.ts";
 import type { Size } from "../framing/dimensions.ts";
 import { type FramingSpec, specOf } from "../framing/spec.ts";
 import { dimensionsInWords, framingInWords, type PartNames, type SpecLine } from "../framing/words.ts";
+import type { Currency } from "../money/currencies.ts";
 import type { OrderCosts } from "../orders/costs.ts";
 import { buildProblems, type CatalogFacts, catalogFactsOf } from "../orders/item-checks.ts";
 import { orderMachine } from "../orders/machine.ts";
@@ -57,8 +58,8 @@ export type SheetItem = {
 	outside: Size | null;
 	/** The bench's dimensions in inches and fractions; null until the item can be built. */
 	dimensions: SpecLine[] | null;
-	/** One unit's price and the line's, in cents; null until priced. For the console only, never the slip. */
-	price: { unit: number; line: number } | null;
+	/** One unit's price and the line's, in the order's currency; null until priced. For the console only, never the slip. */
+	price: { unit: number; line: number; currency: Currency } | null;
 };
 
 /**
@@ -156,7 +157,9 @@ async function sheetOf(env: Env, stored: StoredOrder, files: Map<string, PrintFi
 		brand,
 		returnAddress: brand === null ? null : returnAddressOf(brand),
 		costs: order.costs,
-		items: stored.items.map((item) => sheetItem(item, stored.items.length, files, names, facts)),
+		items: stored.items.map((item) =>
+			sheetItem(item, stored.items.length, files, names, facts, order.costs?.currency ?? null),
+		),
 	};
 }
 
@@ -166,6 +169,7 @@ function sheetItem(
 	files: Map<string, PrintFileRow>,
 	names: PartNames,
 	catalog: CatalogFacts,
+	currency: Currency | null,
 ): SheetItem {
 	const named = (kind: "frame" | "mat", slug: string | null) =>
 		slug === null ? null : { slug, name: names(kind, slug) };
@@ -195,6 +199,7 @@ function sheetItem(
 		cannotBuild,
 		outside: cut?.outside ?? null,
 		dimensions: price === null ? null : dimensionsInWords({ ...price.dimensions, unitedInches: price.united_inches }),
-		price: price === null ? null : { unit: price.unit_price.total, line: price.line_total },
+		price:
+			price === null ? null : { unit: price.unit_price.total, line: price.line_total, currency: currency ?? "USD" },
 	};
 }

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { NO_TAX } from "../../src/ledger/entry-tax.ts";
 import { writeAdjustment } from "../../src/ledger/store.ts";
 import { api, createAdminKey, createPartner, expectError, send } from "../helpers.ts";
 
@@ -22,7 +23,12 @@ async function putBilling(admin: string, accountId: string, body: unknown): Prom
 }
 
 async function entryIn(accountId: string, mode: "live" | "test", cents: number, at: Date): Promise<void> {
-	await writeAdjustment(env.DB, { accountId, mode }, { amountCents: cents, currency: "USD", memo: "test entry" }, at);
+	await writeAdjustment(
+		env.DB,
+		{ accountId, mode },
+		{ amountCents: cents, currency: "USD", memo: "test entry", tax: NO_TAX },
+		at,
+	);
 }
 
 describe("PUT /v1/admin/accounts/{id}/billing", () => {

@@ -112,7 +112,9 @@ describe.each(PARTNER_WIDTHS)("claims and money in the partner console at %i px"
 			]);
 			expect(download.suggestedFilename()).toMatch(/^statement-\d{4}-\d{2}-live\.csv$/);
 			const csv = await readFile(await download.path(), "utf8");
-			expect(csv.split("\r\n")[0]).toBe("id,at,type,order_id,claim_id,amount_cents,currency,memo");
+			expect(csv.split("\r\n")[0]).toBe(
+				"id,at,type,order_id,claim_id,amount_cents,currency,memo,tax_cents,tax_treatment,tax_rate_bp",
+			);
 			expect(csv).toContain(`Order ${externalId}`);
 		} finally {
 			await chromium.close();

@@ -51,7 +51,7 @@ describe("the console's statements", () => {
 		expect(response.status).toBe(200);
 		expect(response.headers.get("content-disposition")).toContain("attachment");
 		const body = await response.text();
-		expect(body.split("\r\n")[1]).toMatch(/,adjustment,,,100,USD,'@cmd$/);
+		expect(body.split("\r\n")[1]).toMatch(/,adjustment,,,100,USD,'@cmd,0,none,0$/);
 	});
 
 	it("answers a bad month, a bad mode, a month to come and an unknown partner with an error page, never a 500", async () => {

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { type EntryTaxRule, taxOn } from "../../src/ledger/entry-tax.ts";
 import { statementFor } from "../../src/ledger/statement-read.ts";
 import {
 	cancellationEntry,
@@ -17,11 +18,14 @@ import { createPartner } from "../helpers.ts";
  * instants spread over three years and written out of order: each cause writes one entry however often
  * it is replayed (twice, at once, every time); each month's entries sum to its totals, its opening plus
  * net is its closing, and its opening is the previous month's closing; the last closing is what the
- * model of the sequence says is owed. The statements are the ones the ledger's stores build, run on D1
+ * model of the sequence says is owed, and the months' tax what it says is taxed (a cancellation giving back
+ * exactly the tax its order was charged). The statements are the ones the ledger's stores build, run on D1
  * with the balances' trigger, and read as the route reads them.
  */
 
 const SEED = 20261124;
+/** Every entry is taxed at 19 %: the tax of each cause is then checked against the model too. */
+const VAT: EntryTaxRule = { treatment: "vat", rate_bp: 1900 };
 const FIRST = Date.UTC(2024, 0, 1);
 const NOW = new Date();
 
@@ -60,13 +64,14 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 
 /** The statement a step writes, built afresh (a new entry id) each time: a replay is a real second write. */
 function statementOf(db: D1Database, owner: LedgerOwner, prefix: string, move: Exclude<Step, { kind: "adjust" }>) {
-	const entryOrder = { id: `${prefix}_ord_${move.order}`, externalId: `=EXT-${move.order}`, currency: "USD" };
+	const entryOrder = { id: `${prefix}_ord_${move.order}`, externalId: `=EXT-${move.order}`, currency: "USD", tax: VAT };
 	const at = new Date(move.at);
+	const amount = { cents: "cents" in move ? move.cents : 0, taxableCents: "cents" in move ? move.cents : 0 };
 	switch (move.kind) {
 		case "charge":
-			return chargeEntry(db, owner, entryOrder, move.cents, at, null);
+			return chargeEntry(db, owner, entryOrder, amount, at, null);
 		case "reprice":
-			return repricingEntry(db, owner, { ...entryOrder, version: move.version }, move.cents, at, null);
+			return repricingEntry(db, owner, { ...entryOrder, version: move.version }, amount, at, null);
 		case "cancel":
 			return cancellationEntry(db, owner, entryOrder, at, null);
 		case "claim":
@@ -80,33 +85,46 @@ function statementOf(db: D1Database, owner: LedgerOwner, prefix: string, move: E
 	}
 }
 
-/** What the sequence owes, by the rules: one entry per cause, credits and repricings only after a charge. */
-function modelOf(steps: Step[]): { entries: number; owed: number } {
+/**
+ * What the sequence owes, by the rules: one entry per cause, credits and repricings only after a charge,
+ * each entry's tax on its own amount, a cancellation's the tax its order was charged.
+ */
+function modelOf(steps: Step[]): { entries: number; owed: number; tax: number } {
 	const causes = new Set<string>();
-	const charged = new Map<number, number>();
+	const charged = new Map<number, { cents: number; tax: number }>();
 	let entries = 0;
 	let owed = 0;
-	const add = (cause: string | null, cents: number) => {
+	let tax = 0;
+	const add = (cause: string | null, cents: number, taxCents = taxOn(cents, VAT).cents) => {
 		if (cause !== null && causes.has(cause)) return;
 		if (cause !== null) causes.add(cause);
 		entries += 1;
 		owed += cents;
+		tax += taxCents;
 	};
 	for (const move of steps) {
 		if (move.kind === "adjust") add(null, move.cents);
 		else if (move.kind === "charge") {
-			if (!causes.has(`charge:${move.order}`)) charged.set(move.order, move.cents);
+			const charge = { cents: move.cents, tax: taxOn(move.cents, VAT).cents };
+			if (!causes.has(`charge:${move.order}`)) charged.set(move.order, charge);
 			add(`charge:${move.order}`, move.cents);
 		} else if (move.kind === "claim") add(`claim:${move.claim}`, -move.cents);
-		else if (charged.has(move.order)) {
+		else {
+			const charge = charged.get(move.order);
+			if (charge === undefined) continue;
 			if (move.kind === "reprice") {
 				const cause = `reprice:${move.order}:${move.version}`;
-				if (!causes.has(cause)) charged.set(move.order, (charged.get(move.order) ?? 0) + move.cents);
+				if (!causes.has(cause)) {
+					charged.set(move.order, {
+						cents: charge.cents + move.cents,
+						tax: charge.tax + taxOn(move.cents, VAT).cents,
+					});
+				}
 				add(cause, move.cents);
-			} else add(`cancel:${move.order}`, -(charged.get(move.order) ?? 0));
+			} else add(`cancel:${move.order}`, -charge.cents, -charge.tax);
 		}
 	}
-	return { entries, owed };
+	return { entries, owed, tax };
 }
 
 /** Every month from the first instant's to now's, as YYYY-MM. */
@@ -132,7 +150,7 @@ describe("the ledger over random sequences", () => {
 						await writeAdjustment(
 							env.DB,
 							owner,
-							{ amountCents: move.cents, currency: "USD", memo: "+memo" },
+							{ amountCents: move.cents, currency: "USD", memo: "+memo", tax: VAT },
 							new Date(move.at),
 						);
 						continue;
@@ -146,6 +164,7 @@ describe("the ledger over random sequences", () => {
 				const model = modelOf(steps);
 				let previousClosing = 0;
 				let entries = 0;
+				let tax = 0;
 				for (const month of months()) {
 					const read = await statementFor(env.DB, owner, month, NOW);
 					if (!read.ok) throw new Error(`no statement of ${month}: ${read.message}`);
@@ -154,6 +173,10 @@ describe("the ledger over random sequences", () => {
 					const sum = statement.entries.reduce((total, entry) => total + entry.amount_cents, 0);
 					const { charges_cents, credits_cents, adjustments_cents, net_cents } = statement.totals;
 					expect(net_cents).toBe(sum);
+					const taxSum = statement.entries.reduce((total, entry) => total + entry.tax_cents, 0);
+					expect(statement.totals.tax_cents).toBe(taxSum);
+					expect(statement.totals.net_with_tax_cents).toBe(net_cents + taxSum);
+					tax += taxSum;
 					expect(charges_cents + credits_cents + adjustments_cents).toBe(net_cents);
 					expect(statement.closing_balance_cents).toBe(statement.opening_balance_cents + net_cents);
 					expect(statement.entries.every((entry) => entry.at.startsWith(month))).toBe(true);
@@ -162,6 +185,7 @@ describe("the ledger over random sequences", () => {
 				}
 				expect(entries).toBe(model.entries);
 				expect(previousClosing).toBe(model.owed);
+				expect(tax).toBe(model.tax);
 			}),
 			{ seed: SEED, numRuns: 25 },
 		);

@@ -39,6 +39,9 @@ describe("ledger entries written by the moves that cause them", () => {
 				amount_cents: order.costs?.total,
 				currency: "USD",
 				memo: `Order ${order.external_id}`,
+				tax_cents: 0,
+				tax_treatment: "none",
+				tax_rate_bp: 0,
 			},
 		]);
 		const statement = await statementOk(key);
@@ -202,6 +205,8 @@ describe("POST /v1/admin/accounts/{id}/adjustments", () => {
 			credits_cents: 0,
 			adjustments_cents: -2500,
 			net_cents: -2500,
+			tax_cents: 0,
+			net_with_tax_cents: -2500,
 		});
 		// The test-mode ledger and another account's are untouched.
 		expect((await statementOk(partner.keys.test.key)).entries).toEqual([]);
@@ -261,7 +266,14 @@ describe("GET /v1/statements/{month}", () => {
 			currency: "USD",
 			opening_balance_cents: 0,
 			entries: [],
-			totals: { charges_cents: 0, credits_cents: 0, adjustments_cents: 0, net_cents: 0 },
+			totals: {
+				charges_cents: 0,
+				credits_cents: 0,
+				adjustments_cents: 0,
+				net_cents: 0,
+				tax_cents: 0,
+				net_with_tax_cents: 0,
+			},
 			closing_balance_cents: 0,
 		});
 	});
@@ -284,8 +296,12 @@ describe("GET /v1/statements/{month}", () => {
 		expect(response.headers.get("content-type")).toContain("text/csv");
 		expect(response.headers.get("content-disposition")).toContain(`statement-${currentMonth()}-live.csv`);
 		const lines = (await response.text()).split("\r\n");
-		expect(lines[0]).toBe("id,at,type,order_id,claim_id,amount_cents,currency,memo");
-		const memoCells = lines.slice(1, -1).map((line) => line.slice(line.indexOf(",USD,") + 5));
+		expect(lines[0]).toBe(
+			"id,at,type,order_id,claim_id,amount_cents,currency,memo,tax_cents,tax_treatment,tax_rate_bp",
+		);
+		const memoCells = lines
+			.slice(1, -1)
+			.map((line) => line.slice(line.indexOf(",USD,") + 5, line.length - ",0,none,0".length));
 		expect(memoCells).toEqual([
 			'"\'=HYPERLINK(""http://evil"",""x"")"',
 			"'+1+1",

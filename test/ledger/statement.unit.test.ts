@@ -14,6 +14,9 @@ function entry(type: LedgerEntry["type"], amount: number, memo = "Order A-1"): L
 		amount_cents: amount,
 		currency: "USD",
 		memo,
+		tax_cents: 0,
+		tax_treatment: "none",
+		tax_rate_bp: 0,
 	};
 }
 
@@ -40,7 +43,7 @@ describe("statementMonth", () => {
 
 describe("statementOf", () => {
 	it("sums charges with repricings, credits of both kinds, adjustments, and closes at opening plus net", () => {
-		const statement = statementOf("2026-11", 1000, [
+		const statement = statementOf("2026-11", "USD", 1000, [
 			entry("charge", 5000),
 			entry("repricing", -300),
 			entry("cancellation_credit", -4700),
@@ -52,8 +55,31 @@ describe("statementOf", () => {
 			credits_cents: -5500,
 			adjustments_cents: 250,
 			net_cents: -550,
+			tax_cents: 0,
+			net_with_tax_cents: -550,
 		});
 		expect(statement.closing_balance_cents).toBe(450);
+	});
+});
+
+describe("statementOf with the partner tax", () => {
+	it("sums each entry's tax into tax_cents and net_with_tax_cents, balances staying sums of amounts", () => {
+		const taxed = (type: LedgerEntry["type"], amount: number, tax: number): LedgerEntry => ({
+			...entry(type, amount),
+			currency: "EUR",
+			tax_cents: tax,
+			tax_treatment: "vat",
+			tax_rate_bp: 1900,
+		});
+		const statement = statementOf("2026-11", "EUR", 200, [
+			taxed("charge", 10_000, 1900),
+			taxed("cancellation_credit", -10_000, -1900),
+			taxed("charge", 5050, 960),
+			taxed("claim_credit", -1000, -190),
+		]);
+		expect(statement.currency).toBe("EUR");
+		expect(statement.totals).toMatchObject({ net_cents: 4050, tax_cents: 770, net_with_tax_cents: 4820 });
+		expect(statement.closing_balance_cents).toBe(4250);
 	});
 });
 
@@ -78,9 +104,9 @@ describe("csvCell", () => {
 	});
 
 	it("writes a header row and one CRLF-ended row per entry", () => {
-		const csv = statementCsv(statementOf("2026-11", 0, [entry("adjustment", -100, "=cmd")]));
+		const csv = statementCsv(statementOf("2026-11", "USD", 0, [entry("adjustment", -100, "=cmd")]));
 		expect(csv).toBe(
-			"id,at,type,order_id,claim_id,amount_cents,currency,memo\r\nled_adjustment,2026-11-03T10:00:00.000Z,adjustment,,,-100,USD,'=cmd\r\n",
+			"id,at,type,order_id,claim_id,amount_cents,currency,memo,tax_cents,tax_treatment,tax_rate_bp\r\nled_adjustment,2026-11-03T10:00:00.000Z,adjustment,,,-100,USD,'=cmd,0,none,0\r\n",
 		);
 	});
 });

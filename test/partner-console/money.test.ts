@@ -88,7 +88,9 @@ describe("the statement's CSV", () => {
 		const csv = await response.text();
 		expect(csv).toBe(statementCsv(await statementOk(key)));
 		expect(csv).toContain(`"'=HYPERLINK(""https://evil.example"",""refund"")"`);
-		expect(csv.split("\r\n")[0]).toBe("id,at,type,order_id,claim_id,amount_cents,currency,memo");
+		expect(csv.split("\r\n")[0]).toBe(
+			"id,at,type,order_id,claim_id,amount_cents,currency,memo,tax_cents,tax_treatment,tax_rate_bp",
+		);
 	});
 });
 
@@ -100,7 +102,7 @@ describe("money attacks", () => {
 		expect(html).not.toContain(order.id);
 		expect(html).toContain("No entries in");
 		const csv = await (await stranger.get("/partner/money/csv")).text();
-		expect(csv).toBe("id,at,type,order_id,claim_id,amount_cents,currency,memo\r\n");
+		expect(csv).toBe("id,at,type,order_id,claim_id,amount_cents,currency,memo,tax_cents,tax_treatment,tax_rate_bp\r\n");
 	});
 
 	it("shows the test data's entries only in test mode, and the live data's only in live", async () => {

@@ -19,6 +19,8 @@ export type LocalService = {
 	adminKey: string;
 	/** The service team's account, on which the test issues its ops key through the admin route. */
 	teamAccountId: string;
+	/** The local D1 the service runs on, for a test that writes a row no route writes yet. */
+	database: D1Target;
 	/** Stops wrangler and deletes the folder; safe to call twice. */
 	stop(): Promise<void>;
 };
@@ -47,6 +49,7 @@ export async function startLocalService(label: string): Promise<LocalService> {
 			origin: server.origin,
 			adminKey,
 			teamAccountId: team.account.id,
+			database: target,
 			stop: async () => {
 				try {
 					await server.stop();
