@@ -78,3 +78,23 @@ export function consignmentLandedCost(
 		facts.table,
 	);
 }
+
+/**
+ * consignmentLandedCost, or why it cannot be reckoned: declared values so large that, at the rates in
+ * force, an amount would pass 2^53 (the only RangeError the arithmetic throws). A refusal, not a 500.
+ */
+export function reckonedLandedCost(
+	items: readonly ConsignmentItem[],
+	shipping: number,
+	facts: BorderFacts,
+): { ok: true; landed: LandedCost } | { ok: false; message: string } {
+	try {
+		return { ok: true, landed: consignmentLandedCost(items, shipping, facts) };
+	} catch (error) {
+		if (!(error instanceof RangeError)) throw error;
+		return {
+			ok: false,
+			message: `the declared values are too large to reckon the border's charges at the rates in force (${error.message}): declare what the buyer paid for one unit`,
+		};
+	}
+}

@@ -3,7 +3,7 @@
  * price, and the order's costs, either from the price book in force or exactly as a quote gave them.
  * Pure: the facts, the quote and the clock are the caller's.
  */
-import { type ConsignmentItem, consignmentLandedCost, declaredValuesOf } from "../customs/consignment.ts";
+import { type ConsignmentItem, declaredValuesOf, reckonedLandedCost } from "../customs/consignment.ts";
 import type { LandedCost } from "../customs/landed-cost.ts";
 import { type PartnerTax, partnerTaxOf } from "../customs/partner-tax.ts";
 import type { DeclaredValue } from "../customs/schema.ts";
@@ -208,7 +208,7 @@ export function priceOrder(
 			declared: border.sent[index] ?? null,
 		}),
 	);
-	const landed = consignmentLandedCost(consignment, option.cost, {
+	const reckoned = reckonedLandedCost(consignment, option.cost, {
 		country,
 		region: border.region,
 		terms: border.terms,
@@ -216,6 +216,8 @@ export function priceOrder(
 		rates: facts.money.rates,
 		table: facts.table,
 	});
+	if (!reckoned.ok) return refusal("invalid_field", "items", reckoned.message);
+	const landed = reckoned.landed;
 	const refused = dutyTermsRefusal(landed, country);
 	if (refused !== null) return refused;
 	const { landed_cost: _landed, ...charged } = costsWith(itemsTotal, option.cost, landed);
@@ -372,7 +374,7 @@ export function landedCostAgain(
 			declared: sentDeclaredValue(item.declared_value),
 		}),
 	);
-	const landed = consignmentLandedCost(consignment, shipping, {
+	const reckoned = reckonedLandedCost(consignment, shipping, {
 		country: shipTo.country,
 		region: shipTo.state ?? null,
 		terms: order.duty_terms ?? landedBefore.terms,
@@ -380,6 +382,8 @@ export function landedCostAgain(
 		rates: facts.rates,
 		table: facts.table,
 	});
+	if (!reckoned.ok) return refusal("invalid_field", "ship_to", reckoned.message);
+	const landed = reckoned.landed;
 	const refused = dutyTermsRefusal(landed, shipTo.country);
 	return refused ?? { ok: true, landed };
 }

@@ -8,9 +8,9 @@
 import type { Catalog } from "../catalog/schema.ts";
 import {
 	type ConsignmentItem,
-	consignmentLandedCost,
 	declaredValuesOf,
 	itemCustomsOf,
+	reckonedLandedCost,
 } from "../customs/consignment.ts";
 import type { LandedCost } from "../customs/landed-cost.ts";
 import { type PartnerTax, partnerTaxOf } from "../customs/partner-tax.ts";
@@ -281,7 +281,9 @@ export function priceQuote(input: CreateQuoteInput, facts: QuoteFacts): QuoteOut
 	};
 	const byMethod: Quote["totals"]["by_method"] = {};
 	for (const option of options) {
-		const landed = consignmentLandedCost(consignment, option.cost, border);
+		const reckoned = reckonedLandedCost(consignment, option.cost, border);
+		if (!reckoned.ok) return refuse("invalid_field", "items", reckoned.message);
+		const landed = reckoned.landed;
 		const refused = dutyTermsRefusal(landed, input.ship_to.country);
 		if (refused !== null) return refused;
 		byMethod[option.method] = costsWith(itemsTotal, option.cost, landed);
