@@ -49,7 +49,7 @@ const OWNER: Record<string, string> = {
 	claim_photos: "claims",
 	ledger_entries: "ledger",
 	ledger_months: "ledger",
-	// The months as migration 0042 rebuilt them (a balance per currency), under this name until the rename.
+	// The months as migration 0041 rebuilt them (a balance per currency), under this name until the rename.
 	ledger_months_by_currency: "ledger",
 	idempotency_keys: "idempotency",
 	exchange_rate_sheets: "money",
