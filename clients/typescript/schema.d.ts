@@ -1201,7 +1201,7 @@ export interface components {
 				  }
 				| null;
 		};
-		/** @description The order's costs after the change. */
+		/** @description What the order costs the partner; null while an item cannot be priced (the order is on hold), and for orders placed before pricing. An order.updated event carries them as they are after the change. */
 		OrderCosts: {
 			/**
 			 * @description The account's billing currency when the order was priced: every amount is in it.
@@ -2314,7 +2314,7 @@ export interface components {
 			 * @enum {string|null}
 			 */
 			duty_terms: "ddp" | "dap" | null;
-			costs: components["schemas"]["OrderCosts"] & unknown;
+			costs: components["schemas"]["OrderCosts"];
 			items: components["schemas"]["OrderItem"][];
 			tracking: components["schemas"]["Tracking"];
 			/** @description The order's shipments, oldest first. */
@@ -2962,7 +2962,7 @@ export interface components {
 			 * @enum {string|null}
 			 */
 			duty_terms: "ddp" | "dap" | null;
-			costs: components["schemas"]["OrderCosts"] & unknown;
+			costs: components["schemas"]["OrderCosts"];
 			items: components["schemas"]["OrderItem"][];
 			tracking: components["schemas"]["Tracking"];
 			/** @description The order's shipments, oldest first. */

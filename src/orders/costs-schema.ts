@@ -37,7 +37,10 @@ export const OrderCostsSchema = z
 		}),
 		partner_tax: PartnerTaxSchema,
 	})
-	.openapi("OrderCosts");
+	.openapi("OrderCosts", {
+		description:
+			"What the order costs the partner; null while an item cannot be priced (the order is on hold), and for orders placed before pricing. An order.updated event carries them as they are after the change.",
+	});
 
 /** A unit's declared value as the order keeps it. */
 export const ItemDeclaredValueSchema = z

@@ -188,7 +188,7 @@ export const SENT_ORDER_EVENT_SCHEMAS = {
 				.string()
 				.openapi({ description: "The order's status, unchanged by the change.", example: "in_production" }),
 			changes: z.array(FieldChange).min(1),
-			costs: CostsAfter.openapi({ description: "The order's costs after the change." }),
+			costs: CostsAfter,
 		})
 		.openapi("OrderUpdatedEvent"),
 	"shipment.created": shipmentEvent("shipment.created").openapi("ShipmentCreatedEvent"),

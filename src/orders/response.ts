@@ -124,10 +124,8 @@ export const OrderSchema = z
 		duty_terms: DutyTermsSchema.nullable().openapi({
 			description: "Who pays the border's charges of a delivery abroad; null on orders made before duty terms.",
 		}),
-		costs: OrderCostsSchema.nullable().openapi({
-			description:
-				"What the order costs the partner; null while an item cannot be priced (the order is on hold), and for orders placed before pricing.",
-		}),
+		// The description is the component's: a description beside its $ref (an allOf) is more than Scalar's reader takes.
+		costs: OrderCostsSchema.nullable(),
 		items: z.array(OrderItemSchema),
 		tracking: TrackingSchema.nullable().openapi({
 			description: "The first shipment's tracking, once the order is shipped; every label is in `shipments`.",

@@ -6,12 +6,7 @@
  */
 
 import type { Catalog } from "../catalog/schema.ts";
-import {
-	type ConsignmentItem,
-	declaredValuesOf,
-	itemCustomsOf,
-	reckonedLandedCost,
-} from "../customs/consignment.ts";
+import { type ConsignmentItem, declaredValuesOf, itemCustomsOf, reckonedLandedCost } from "../customs/consignment.ts";
 import type { LandedCost } from "../customs/landed-cost.ts";
 import { type PartnerTax, partnerTaxOf } from "../customs/partner-tax.ts";
 import type { LandedCostTable } from "../customs/tables.ts";
