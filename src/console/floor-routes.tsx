@@ -88,6 +88,12 @@ const NO_OUTCOME: MoveOutcome = {
 	confirmCancel: null,
 };
 
+/** The 422 page of a paper size the floor's printed pages do not come in. */
+function noSuchPaper(c: Context<OperatorEnv>, paper: string): Promise<Response> {
+	const message = `There is no paper size "${paper}": use letter or a4, or leave it out.`;
+	return errorPage(c, 422, message, c.var.operator.csrfToken);
+}
+
 /** The order page with a move's outcome, or a 404 page when there is no such order. */
 async function orderPage(
 	c: Context<OperatorEnv>,
@@ -190,10 +196,7 @@ floorRoutes.post(
 
 floorRoutes.get("/orders/:id/packing-slip", requireSession, async (c) => {
 	const paper = c.req.query("paper") ?? null;
-	if (paper !== null && !isPaperSize(paper)) {
-		const message = `There is no paper size "${paper}": use letter or a4, or leave it out.`;
-		return errorPage(c, 422, message, c.var.operator.csrfToken);
-	}
+	if (paper !== null && !isPaperSize(paper)) return noSuchPaper(c, paper);
 	const id = c.req.param("id");
 	const sheet = await loadOrderSheet(c.env, id);
 	if (sheet === null) return noSuchOrder(c, id);
@@ -202,10 +205,7 @@ floorRoutes.get("/orders/:id/packing-slip", requireSession, async (c) => {
 
 floorRoutes.get("/orders/:id/commercial-invoice", requireSession, async (c) => {
 	const paper = c.req.query("paper") ?? null;
-	if (paper !== null && !isPaperSize(paper)) {
-		const message = `There is no paper size "${paper}": use letter or a4, or leave it out.`;
-		return errorPage(c, 422, message, c.var.operator.csrfToken);
-	}
+	if (paper !== null && !isPaperSize(paper)) return noSuchPaper(c, paper);
 	const id = c.req.param("id");
 	const sheet = await loadOrderSheet(c.env, id);
 	if (sheet === null) return noSuchOrder(c, id);

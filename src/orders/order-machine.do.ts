@@ -326,7 +326,7 @@ export class OrderMachine extends DurableObject<Env> {
 
 	/** What boxes the order's units for a shipment (shipment-packages.ts). */
 	#packager(stored: StoredOrder): Promise<Packager> {
-		return packagerFor(databaseOf(this.env, stored.order.account_id), stored.order, stored.items);
+		return packagerFor(databaseOf(this.env, stored.order.account_id), stored.items);
 	}
 
 	/** Sets the next alarm the order waits for (alarm-plan.ts), if any. */

@@ -6,9 +6,9 @@ import { readOne } from "../http/batched-read.ts";
 import { shippingTablesOf } from "../pricing/book.ts";
 import { type FlatParcelItem, type FramedParcelItem, shipmentPackages } from "../pricing/shipping.ts";
 import { priceBookInForceRead } from "../pricing/store.ts";
-import { parcelFactsWith, pieceFactsOf } from "../quotes/facts.ts";
+import { parcelFactsWith } from "../quotes/facts.ts";
 import { type PieceFacts, pricePiece } from "../quotes/price-quote.ts";
-import type { ItemRow, OrderRow } from "./rows.ts";
+import type { ItemRow } from "./rows.ts";
 import type { ShipmentItem, ShipmentPackage } from "./shipments.ts";
 
 /** Boxes the units of one shipment: see `packagerFor`. */
@@ -20,8 +20,9 @@ export type Packager = (units: readonly ShipmentItem[]) => ShipmentPackage[];
  * pricing facts once, however many shipments it then boxes. A piece the catalog no longer prices ships
  * with no packages listed.
  */
-export async function packagerFor(db: D1Database, order: OrderRow, items: readonly ItemRow[]): Promise<Packager> {
-	return packagerWith(await pieceFactsOf(db, order.account_id), items);
+export async function packagerFor(db: D1Database, items: readonly ItemRow[]): Promise<Packager> {
+	// Boxes turn on the catalog and the book alone, not the account's discount, currency or billing.
+	return packagerWith(await boxingFacts(db), items);
 }
 
 /** The packager of `items` with pricing facts already read (a batch of orders reads them once). */

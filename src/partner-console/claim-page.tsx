@@ -6,8 +6,8 @@
 import type { Claim } from "../claims/schema.ts";
 import { CLAIM_STATUS_WORDS, REASON_WORDS, REMEDY_WORDS } from "../claims/words.ts";
 import { formatTime } from "../http/format.ts";
+import { type Currency, moneyText } from "../money/currencies.ts";
 import type { StoredOrder } from "../orders/rows.ts";
-import { dollarsText } from "../pricing/money.ts";
 import { itemName } from "../production/item-words.ts";
 import { CLAIM_BADGE } from "./claim-list.tsx";
 import { type LayoutViewer, PartnerLayout } from "./layout.tsx";
@@ -80,7 +80,7 @@ export function ClaimPage(props: {
 					<h3>What happened</h3>
 					<p class="said">{claim.description}</p>
 				</section>
-				<Decision claim={claim} mode={mode} />
+				<Decision claim={claim} mode={mode} currency={order.order.costs?.currency ?? "USD"} />
 			</div>
 			<section class="panel">
 				<h2>Shipments of these units</h2>
@@ -124,8 +124,8 @@ export function ClaimPage(props: {
 	);
 }
 
-/** The decision, or that it is still to come. */
-function Decision({ claim, mode }: { claim: Claim; mode: ConsoleMode }) {
+/** The decision, or that it is still to come; a credit in the order's currency. */
+function Decision({ claim, mode, currency }: { claim: Claim; mode: ConsoleMode; currency: Currency }) {
 	const { resolution } = claim;
 	return (
 		<section class="panel">
@@ -158,7 +158,7 @@ function Decision({ claim, mode }: { claim: Claim; mode: ConsoleMode }) {
 						<>
 							<dt>Credit</dt>
 							<dd>
-								{dollarsText(resolution.credit_cents)}, on{" "}
+								{moneyText(resolution.credit_cents, currency)}, on{" "}
 								<a href={withMode(`/partner/money?month=${resolution.resolved_at.slice(0, 7)}`, mode)}>
 									the statement of {resolution.resolved_at.slice(0, 7)}
 								</a>
