@@ -48,6 +48,10 @@ export type PrintFileRow = ThumbnailColumns & {
 	expired_at: string | null;
 	/** When the expired file's object left R2. */
 	purged_at: string | null;
+	/** What the headers say of its colour (ColourFacts as JSON), written by the inspection; null before. */
+	colour_facts: string | null;
+	/** What its pixels say (ContentStats as JSON), written when its thumbnail is made; null before. */
+	content_stats: string | null;
 };
 
 /** Stores a new file awaiting its upload. */
