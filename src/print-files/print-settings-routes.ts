@@ -50,7 +50,7 @@ const patchPrintSettings = protectedRoute("orders:write", {
 });
 
 /** The key's account's settings, or the error when the account is gone. */
-function found<T>(settings: T | null, accountId: string): T {
+function settingsOrNotFound<T>(settings: T | null, accountId: string): T {
 	if (settings === null) throw new ApiError("account_not_found", `No account ${accountId}.`);
 	return settings;
 }
@@ -59,12 +59,12 @@ function found<T>(settings: T | null, accountId: string): T {
 export const printSettingsRoutes = createApp<AuthedEnv>()
 	.openapi(getPrintSettings, async (c) => {
 		const { accountId } = c.var.principal;
-		const settings = found(await printSettingsOf(directoryDatabase(c.env), accountId), accountId);
+		const settings = settingsOrNotFound(await printSettingsOf(directoryDatabase(c.env), accountId), accountId);
 		return c.json({ account_id: accountId, ...settings }, 200);
 	})
 	.openapi(patchPrintSettings, async (c) => {
 		const { accountId } = c.var.principal;
 		const changed = await changePrintSettings(directoryDatabase(c.env), accountId, c.req.valid("json"));
-		const settings = found(changed, accountId);
+		const settings = settingsOrNotFound(changed, accountId);
 		return c.json({ account_id: accountId, ...settings }, 200);
 	});
