@@ -26,6 +26,7 @@ export const HOLD_REASONS = [
 	"file_unreadable",
 	"file_fetch_failed",
 	"unsupported_file_format",
+	"cmyk_file",
 	"size_not_offered",
 	"frame_not_found",
 	"mat_not_found",

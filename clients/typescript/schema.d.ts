@@ -618,6 +618,30 @@ export interface paths {
 		patch: operations["patchAccountBilling"];
 		trace?: never;
 	};
+	"/v1/account/print-settings": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		/**
+		 * How the account's print files are printed: whether an order with a CMYK file prints converted or is held
+		 * @description One setting per account: live and test keys read and change the same.
+		 */
+		get: operations["getAccountPrintSettings"];
+		put?: never;
+		post?: never;
+		delete?: never;
+		options?: never;
+		head?: never;
+		/**
+		 * Choose whether an order with a CMYK print file prints converted or is held
+		 * @description A field left out is kept. One setting per account: live and test keys read and change the same. Orders validated from now on follow the setting; an order validated already keeps its verdict (an order held for `cmyk_file` is validated again when its item is fixed, by a new file or the same one).
+		 */
+		patch: operations["patchAccountPrintSettings"];
+		trace?: never;
+	};
 	"/v1/quotes": {
 		parameters: {
 			query?: never;
@@ -1009,6 +1033,7 @@ export interface components {
 				| "file_unreadable"
 				| "file_fetch_failed"
 				| "unsupported_file_format"
+				| "cmyk_file"
 				| "size_not_offered"
 				| "frame_not_found"
 				| "mat_not_found"
@@ -1031,6 +1056,7 @@ export interface components {
 					| "file_unreadable"
 					| "file_fetch_failed"
 					| "unsupported_file_format"
+					| "cmyk_file"
 					| "size_not_offered"
 					| "frame_not_found"
 					| "mat_not_found"
@@ -2326,6 +2352,7 @@ export interface components {
 				| "file_unreadable"
 				| "file_fetch_failed"
 				| "unsupported_file_format"
+				| "cmyk_file"
 				| "size_not_offered"
 				| "frame_not_found"
 				| "mat_not_found"
@@ -2729,6 +2756,7 @@ export interface components {
 				| "file_unreadable"
 				| "file_fetch_failed"
 				| "unsupported_file_format"
+				| "cmyk_file"
 				| "size_not_offered"
 				| "frame_not_found"
 				| "mat_not_found"
@@ -2974,6 +3002,7 @@ export interface components {
 				| "file_unreadable"
 				| "file_fetch_failed"
 				| "unsupported_file_format"
+				| "cmyk_file"
 				| "size_not_offered"
 				| "frame_not_found"
 				| "mat_not_found"
@@ -3350,6 +3379,7 @@ export interface components {
 						| "file_unreadable"
 						| "file_fetch_failed"
 						| "unsupported_file_format"
+						| "cmyk_file"
 						| "size_not_offered"
 						| "frame_not_found"
 						| "mat_not_found"
@@ -4241,6 +4271,24 @@ export interface components {
 			 * @example DE136695976
 			 */
 			tax_id?: string | null;
+		};
+		PrintSettings: {
+			/** @example acct_4fQ9v2 */
+			account_id: string;
+			/**
+			 * @description What an order with a CMYK print file does. `convert` (the default): it prints, the file converted to RGB, and the item carries the `cmyk_converted` warning. `hold`: validation holds the order (`cmyk_file`) until the item is fixed with an RGB file. Orders validated from the change on follow it; an order validated already keeps its verdict.
+			 * @example hold
+			 * @enum {string}
+			 */
+			cmyk_files: "convert" | "hold";
+		};
+		PrintSettingsPatch: {
+			/**
+			 * @description What an order with a CMYK print file does. `convert` (the default): it prints, the file converted to RGB, and the item carries the `cmyk_converted` warning. `hold`: validation holds the order (`cmyk_file`) until the item is fixed with an RGB file. Orders validated from the change on follow it; an order validated already keeps its verdict.
+			 * @example hold
+			 * @enum {string}
+			 */
+			cmyk_files?: "convert" | "hold";
 		};
 		Quote: {
 			/** @example quo_4Zq8 */
@@ -9222,6 +9270,195 @@ export interface operations {
 				};
 				content: {
 					"application/json": components["schemas"]["AccountBilling"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	getAccountPrintSettings: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description The account's print settings. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["PrintSettings"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	patchAccountPrintSettings: {
+		parameters: {
+			query?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
+			path?: never;
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["PrintSettingsPatch"];
+			};
+		};
+		responses: {
+			/** @description The account's print settings now. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["PrintSettings"];
 				};
 			};
 			/** @description Error `bad_request` */
