@@ -76,8 +76,29 @@ function taggingOf(parts: ColourParts): ColourTagging {
 	return "untagged";
 }
 
+/** sRGB's primaries and white as CIE xy, as a cHRM chunk states them. */
+const SRGB_CHROMATICITIES = { white: [0.3127, 0.329], red: [0.64, 0.33], green: [0.3, 0.6], blue: [0.15, 0.06] };
+
+/**
+ * Whether PNG's gAMA (1/2.2, as 0.45455) and cHRM (sRGB's primaries, or none) describe sRGB, as libpng
+ * takes them: ImageMagick writes exactly these for an sRGB image.
+ */
+function isSrgbByGamma(png: PngColourChunks | null): boolean {
+	if (png?.gamma == null || Math.abs(png.gamma - 0.45455) > 0.0005) return false;
+	const stated = png.chromaticities;
+	if (stated === null) return true;
+	return (["white", "red", "green", "blue"] as const).every((key) =>
+		stated[key].every((value, axis) => Math.abs(value - (SRGB_CHROMATICITIES[key][axis] ?? 0)) <= 0.001),
+	);
+}
+
 /** How the file's colours reach sRGB. */
-function conversionOf(model: ColourModel, tagging: ColourTagging, profile: ProfileFacts | null): Conversion {
+function conversionOf(
+	model: ColourModel,
+	tagging: ColourTagging,
+	profile: ProfileFacts | null,
+	png: PngColourChunks | null,
+): Conversion {
 	if (model === "cmyk") return "approximate";
 	switch (tagging) {
 		case "icc_profile":
@@ -88,7 +109,7 @@ function conversionOf(model: ColourModel, tagging: ColourTagging, profile: Profi
 		case "exif_srgb":
 			return "none";
 		case "png_gamma":
-			return "exact";
+			return isSrgbByGamma(png) ? "none" : "exact";
 		case "untagged":
 			return "assumed_srgb";
 	}
@@ -106,7 +127,7 @@ export async function colourFactsOf(parts: ColourParts): Promise<ColourFacts> {
 		profile,
 		png: parts.png,
 		exif_colour_space: parts.exifColourSpace,
-		conversion: conversionOf(parts.model, tagging, profile),
+		conversion: conversionOf(parts.model, tagging, profile, parts.png),
 	};
 }
 

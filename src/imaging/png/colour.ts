@@ -82,7 +82,9 @@ export async function pngColour(cursor: ByteCursor, header: Header): Promise<Col
 		if (type === "IDAT" || type === "IEND") break;
 		if (cursor.offset + length + 4 > cursor.size) break;
 		if (type === "sRGB" && length === 1) {
-			chunks.srgb_intent = (await cursor.take(1, "the PNG's sRGB chunk"))[0] ?? 0;
+			// Only one of each is allowed; should a file repeat one, the first counts.
+			const intent = (await cursor.take(1, "the PNG's sRGB chunk"))[0] ?? 0;
+			chunks.srgb_intent ??= intent;
 			cursor.skip(4);
 		} else if (type === "gAMA" && length === 4) {
 			const body = await cursor.take(4, "the PNG's gAMA chunk");
