@@ -14,8 +14,8 @@
  * B = 255 × (1 − Y)(1 − K) (no press profile applied: press blacks and blues come out lighter and
  * brighter than they print).
  *
- * Nothing to do for sRGB (a profile with sRGB's colorants and curve, PNG's sRGB chunk, EXIF's sRGB) or
- * an untagged file, whose samples are taken as sRGB.
+ * Nothing to do for sRGB (a profile with sRGB's colorants and curve, PNG's sRGB chunk, gAMA 1/2.2 with
+ * sRGB's primaries or no cHRM, EXIF's sRGB) or an untagged file, whose samples are taken as sRGB.
  */
 import type { RasterSink } from "../raster.ts";
 import {
@@ -186,8 +186,27 @@ function profilePlan(profile: IccProfile): SrgbPlan {
 	return { conversion: "approximate", transform: null };
 }
 
+/** How close gAMA must be to 1/2.2 (0.45455), and cHRM's values to sRGB's, for the pair to mean sRGB. */
+const SRGB_GAMMA_TOLERANCE = 0.0005;
+const SRGB_CHROMATICITY_TOLERANCE = 0.001;
+
+/**
+ * Whether gAMA 1/2.2 with sRGB's primaries (or no cHRM) stands for sRGB, as libpng takes it and as the
+ * colour facts say: ImageMagick writes exactly these for an sRGB image.
+ */
+function isSrgbByGamma(gamma: number, chromaticities: PngColourChunks["chromaticities"]): boolean {
+	if (Math.abs(gamma - 1 / 2.2) > SRGB_GAMMA_TOLERANCE) return false;
+	if (chromaticities === null) return true;
+	return (["white", "red", "green", "blue"] as const).every((key) =>
+		chromaticities[key].every(
+			(value, axis) => Math.abs(value - (SRGB_PRIMARIES[key][axis] ?? 0)) <= SRGB_CHROMATICITY_TOLERANCE,
+		),
+	);
+}
+
 /** The plan for PNG's gAMA, with cHRM's primaries when present (else sRGB's). */
 function gammaPlan(gamma: number, chromaticities: PngColourChunks["chromaticities"]): SrgbPlan {
+	if (isSrgbByGamma(gamma, chromaticities)) return { conversion: "none", transform: null };
 	const primaries: Primaries = chromaticities ?? SRGB_PRIMARIES;
 	const toXyz = rgbToD50(primaries);
 	if (!(gamma > 0) || !toXyz.flat().every(Number.isFinite)) return { conversion: "assumed_srgb", transform: null };

@@ -16,6 +16,7 @@ import {
 	SrgbTransform,
 	srgbToLinear,
 } from "../../../src/imaging/colour/convert.ts";
+import type { PngColourChunks } from "../../../src/imaging/colour/facts.ts";
 import { parseIccProfile } from "../../../src/imaging/colour/icc.ts";
 import type { Curve, IccProfile, Xyz } from "../../../src/imaging/colour/profile.ts";
 import type { ImageFormat } from "../../../src/imaging/formats.ts";
@@ -257,12 +258,28 @@ describe("planSrgbConversion and SrgbTransform", () => {
 		}
 	});
 
-	it("PNG's gAMA alone uses sRGB's primaries: gamma 1/2.2's mid grey is a little darker than sRGB's", () => {
-		const plan = planSrgbConversion({ ...UNTAGGED, png: { srgb_intent: null, gamma: 1 / 2.2, chromaticities: null } });
+	it("PNG's gAMA alone uses sRGB's primaries: gamma 1/1.8's mid grey is lighter than sRGB's", () => {
+		const plan = planSrgbConversion({ ...UNTAGGED, png: { srgb_intent: null, gamma: 1 / 1.8, chromaticities: null } });
 		expect(plan.conversion).toBe("exact");
 		expect(convert(transformOf(plan), [255, 0, 0])).toEqual([255, 0, 0]);
 		const grey = convert(transformOf(plan), [100, 100, 100])[0] ?? 0;
-		expect(grey).toBe(Math.round(255 * linearToSrgb((100 / 255) ** 2.2)));
+		expect(grey).toBe(Math.round(255 * linearToSrgb((100 / 255) ** 1.8)));
+		expect(grey).toBeGreaterThan(100);
+	});
+
+	it("gAMA 1/2.2 with sRGB's primaries, or with no cHRM, stands for sRGB: nothing to do", () => {
+		const srgbChromaticities: PngColourChunks["chromaticities"] = {
+			white: [0.3127, 0.329],
+			red: [0.64, 0.33],
+			green: [0.3, 0.6],
+			blue: [0.15, 0.06],
+		};
+		for (const chromaticities of [null, srgbChromaticities]) {
+			expect(planSrgbConversion({ ...UNTAGGED, png: { srgb_intent: null, gamma: 0.45455, chromaticities } })).toEqual({
+				conversion: "none",
+				transform: null,
+			});
+		}
 	});
 
 	it("CMYK, and lookup-table profiles, are approximate: the decoders' RGB is kept", async () => {
