@@ -324,13 +324,19 @@ export async function profileFactsOf(source: ProfileSource): Promise<ProfileFact
 	let matrix = false;
 	let grey = false;
 	if (header.colourSpace === "RGB" && MATRIX_TAGS.every((signature) => tags.has(signature))) {
-		const tagsRead = await Promise.all(["rXYZ", "gXYZ", "bXYZ"].map((name) => readTag(name, 20)));
-		const [r, g, b] = tagsRead.map((data) => (data === null ? null : xyzOf(data)));
+		// One tag at a time: the reader shares its cached blocks between reads in turn, not between reads at once.
+		const xyz: (Xyz | null)[] = [];
+		for (const name of ["rXYZ", "gXYZ", "bXYZ"]) {
+			const data = await readTag(name, 20);
+			xyz.push(data === null ? null : xyzOf(data));
+		}
+		const [r, g, b] = xyz;
 		if (r !== null && r !== undefined && g !== null && g !== undefined && b !== null && b !== undefined) {
 			colorants = { red: r, green: g, blue: b };
 		}
 		// The curves are checked for their type only: a table's entries are the conversion's business.
-		const curveHeads = await Promise.all(["rTRC", "gTRC", "bTRC"].map((name) => readTag(name, 4)));
+		const curveHeads: (Uint8Array | null)[] = [];
+		for (const name of ["rTRC", "gTRC", "bTRC"]) curveHeads.push(await readTag(name, 4));
 		matrix = colorants !== null && curveHeads.every((data) => data !== null && isCurveType(data));
 	} else if (header.colourSpace === "GRAY" && tags.has("kTRC")) {
 		const data = await readTag("kTRC", 4);
