@@ -7,82 +7,27 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import {
+	bradford,
+	D50,
+	type Matrix3,
+	type Primaries,
+	rgbToD50,
+	type Vector3,
+	xyzOfChromaticity,
+} from "../../src/imaging/colour/chromaticity.ts";
 
-type Vector = [number, number, number];
-type Matrix = [Vector, Vector, Vector];
+/** Display P3's primaries and white as CIE xy (SMPTE EG 432-1; Apple's Display P3). */
+const DISPLAY_P3: Primaries = { red: [0.68, 0.32], green: [0.265, 0.69], blue: [0.15, 0.06], white: [0.3127, 0.329] };
 
-/** CIE xy of Display P3's primaries and white (SMPTE EG 432-1; Apple's Display P3). */
-const P3 = { red: [0.68, 0.32], green: [0.265, 0.69], blue: [0.15, 0.06], white: [0.3127, 0.329] } as const;
-/** The ICC PCS illuminant (D50) as the header and the v4 `wtpt` carry it. */
-const D50: Vector = [0.9642, 1, 0.8249];
-const BRADFORD: Matrix = [
-	[0.8951, 0.2664, -0.1614],
-	[-0.7502, 1.7135, 0.0367],
-	[0.0389, -0.0685, 1.0296],
-];
-
-function multiply(a: Matrix, b: Matrix): Matrix {
-	const [b0, b1, b2] = b;
-	const row = ([x, y, z]: Vector): Vector => [
-		x * b0[0] + y * b1[0] + z * b2[0],
-		x * b0[1] + y * b1[1] + z * b2[1],
-		x * b0[2] + y * b1[2] + z * b2[2],
-	];
-	return [row(a[0]), row(a[1]), row(a[2])];
-}
-
-function apply(m: Matrix, v: Vector): Vector {
-	return [
-		m[0][0] * v[0] + m[0][1] * v[1] + m[0][2] * v[2],
-		m[1][0] * v[0] + m[1][1] * v[1] + m[1][2] * v[2],
-		m[2][0] * v[0] + m[2][1] * v[1] + m[2][2] * v[2],
-	];
-}
-
-function invert(m: Matrix): Matrix {
-	const [[a, b, c], [d, e, f], [g, h, i]] = m;
-	const det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
-	return [
-		[(e * i - f * h) / det, (c * h - b * i) / det, (b * f - c * e) / det],
-		[(f * g - d * i) / det, (a * i - c * g) / det, (c * d - a * f) / det],
-		[(d * h - e * g) / det, (b * g - a * h) / det, (a * e - b * d) / det],
-	];
-}
-
-function xyToXyz([x, y]: readonly [number, number]): Vector {
-	return [x / y, 1, (1 - x - y) / y];
-}
-
-/** Bradford's adaptation from white `from` to white `to`, both as XYZ. */
-function bradford(from: Vector, to: Vector): Matrix {
-	const source = apply(BRADFORD, from);
-	const target = apply(BRADFORD, to);
-	const scale: Matrix = [
-		[target[0] / source[0], 0, 0],
-		[0, target[1] / source[1], 0],
-		[0, 0, target[2] / source[2]],
-	];
-	return multiply(invert(BRADFORD), multiply(scale, BRADFORD));
-}
-
-/** The profile's colorants (PCS-relative, D50) and its chromatic adaptation matrix. */
-export function displayP3Colorants(): { red: Vector; green: Vector; blue: Vector; adaptation: Matrix } {
-	const [red, green, blue] = [xyToXyz(P3.red), xyToXyz(P3.green), xyToXyz(P3.blue)];
-	const white = xyToXyz(P3.white);
-	const columns: Matrix = [
-		[red[0], green[0], blue[0]],
-		[red[1], green[1], blue[1]],
-		[red[2], green[2], blue[2]],
-	];
-	const scale = apply(invert(columns), white);
-	const adaptation = bradford(white, D50);
-	const colorant = (primary: Vector, weight: number): Vector =>
-		apply(adaptation, [primary[0] * weight, primary[1] * weight, primary[2] * weight]);
+/** The profile's colorants (PCS-relative, D50) and its chromatic adaptation matrix (D65 to D50). */
+export function displayP3Colorants(): { red: Vector3; green: Vector3; blue: Vector3; adaptation: Matrix3 } {
+	const [x, y, z] = rgbToD50(DISPLAY_P3);
 	return {
-		red: colorant(red, scale[0]),
-		green: colorant(green, scale[1]),
-		blue: colorant(blue, scale[2]),
-		adaptation,
+		red: [x[0], y[0], z[0]],
+		green: [x[1], y[1], z[1]],
+		blue: [x[2], y[2], z[2]],
+		adaptation: bradford(xyzOfChromaticity(DISPLAY_P3.white), D50),
 	};
 }
 
@@ -125,7 +70,7 @@ function mluc(text: string): number[] {
 	return tag.padTo4().bytes;
 }
 
-function xyz(value: Vector): number[] {
+function xyz(value: Vector3): number[] {
 	return new IccWriter().ascii("XYZ ").u32(0).s15Fixed16(value[0]).s15Fixed16(value[1]).s15Fixed16(value[2]).bytes;
 }
 
