@@ -194,7 +194,7 @@ const SRGB_CHROMATICITY_TOLERANCE = 0.001;
  * Whether gAMA 1/2.2 with sRGB's primaries (or no cHRM) stands for sRGB, as libpng takes it and as the
  * colour facts say: ImageMagick writes exactly these for an sRGB image.
  */
-function isSrgbByGamma(gamma: number, chromaticities: PngColourChunks["chromaticities"]): boolean {
+export function isSrgbByGamma(gamma: number, chromaticities: PngColourChunks["chromaticities"]): boolean {
 	if (Math.abs(gamma - 1 / 2.2) > SRGB_GAMMA_TOLERANCE) return false;
 	if (chromaticities === null) return true;
 	return (["white", "red", "green", "blue"] as const).every((key) =>

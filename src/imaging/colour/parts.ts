@@ -7,6 +7,7 @@
 
 import { ImageFault } from "../fault.ts";
 import type { ByteReader } from "../reader.ts";
+import { isSrgbByGamma } from "./convert.ts";
 import type { ColourFacts, ColourModel, ColourTagging, Conversion, PngColourChunks, ProfileFacts } from "./facts.ts";
 import { MAX_PROFILE_BYTES, type ProfileSource, profileFactsOf, unreadableProfile } from "./icc.ts";
 
@@ -76,22 +77,6 @@ function taggingOf(parts: ColourParts): ColourTagging {
 	return "untagged";
 }
 
-/** sRGB's primaries and white as CIE xy, as a cHRM chunk states them. */
-const SRGB_CHROMATICITIES = { white: [0.3127, 0.329], red: [0.64, 0.33], green: [0.3, 0.6], blue: [0.15, 0.06] };
-
-/**
- * Whether PNG's gAMA (1/2.2, as 0.45455) and cHRM (sRGB's primaries, or none) describe sRGB, as libpng
- * takes them: ImageMagick writes exactly these for an sRGB image.
- */
-function isSrgbByGamma(png: PngColourChunks | null): boolean {
-	if (png?.gamma == null || Math.abs(png.gamma - 0.45455) > 0.0005) return false;
-	const stated = png.chromaticities;
-	if (stated === null) return true;
-	return (["white", "red", "green", "blue"] as const).every((key) =>
-		stated[key].every((value, axis) => Math.abs(value - (SRGB_CHROMATICITIES[key][axis] ?? 0)) <= 0.001),
-	);
-}
-
 /** How the file's colours reach sRGB. */
 function conversionOf(
 	model: ColourModel,
@@ -109,7 +94,7 @@ function conversionOf(
 		case "exif_srgb":
 			return "none";
 		case "png_gamma":
-			return isSrgbByGamma(png) ? "none" : "exact";
+			return png?.gamma != null && isSrgbByGamma(png.gamma, png.chromaticities) ? "none" : "exact";
 		case "untagged":
 			return "assumed_srgb";
 	}
