@@ -37,7 +37,7 @@ function item(overrides: Partial<ItemToCheck> = {}): ItemToCheck {
 }
 
 function ready(widthPx: number, heightPx: number): FileFacts {
-	return { kind: "ready", widthPx, heightPx };
+	return { kind: "ready", widthPx, heightPx, warnings: [] };
 }
 
 /** A file at exactly 300 DPI for 16 × 20 in. */
