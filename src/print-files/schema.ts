@@ -241,9 +241,10 @@ export const PreflightSchema = z
 		description: "How the file will print: its colour and content facts, the largest sizes, and a verdict per size.",
 	});
 
-export const PrintFileWithPreflightSchema = PrintFileSchema.extend({ preflight: PreflightSchema }).openapi(
-	"PrintFileWithPreflight",
-);
+/** A print file as its own read answers it: the file and its preflight (a plain object, not an allOf over PrintFile). */
+export const PrintFileWithPreflightSchema = z
+	.object({ ...PrintFileSchema.shape, preflight: PreflightSchema })
+	.openapi("PrintFileWithPreflight");
 
 /** `?size=` of a print file's read: the sizes and framings to judge. */
 export const PreflightQuery = z.object({
