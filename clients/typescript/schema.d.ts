@@ -2289,7 +2289,27 @@ export interface components {
 			/** @description A verdict per size asked with `?size=`, or for the standard sizes within the catalog's range (in the image's orientation, fill, no mat) when none is asked. */
 			sizes: components["schemas"]["PreflightSize"][];
 		};
-		/** @description What the headers say of the file's colour; null until read (a file inspected before they were). */
+		/**
+		 * @description What the headers say of the file's colour; null until read (a file inspected before they were).
+		 * @example {
+		 *       "model": "rgb",
+		 *       "bits_per_sample": 16,
+		 *       "alpha": false,
+		 *       "tagging": "icc_profile",
+		 *       "profile": {
+		 *         "description": "Adobe RGB (1998)",
+		 *         "colour_space": "RGB",
+		 *         "device_class": "mntr",
+		 *         "version": "2.1.0",
+		 *         "size_bytes": 560,
+		 *         "kind": "matrix_trc",
+		 *         "known_space": "adobe_rgb_1998"
+		 *       },
+		 *       "png": null,
+		 *       "exif_colour_space": null,
+		 *       "conversion": "exact"
+		 *     }
+		 */
 		PrintFileColour: {
 			/** @enum {string} */
 			model: "rgb" | "grey" | "cmyk" | "palette";
@@ -2323,7 +2343,21 @@ export interface components {
 			/** @enum {string} */
 			conversion: "none" | "exact" | "approximate" | "assumed_srgb";
 		} | null;
-		/** @description What the pixels say, once the thumbnail is made; null until then. */
+		/**
+		 * @description What the pixels say, once the thumbnail is made; null until then.
+		 * @example {
+		 *       "mean_rgb": [
+		 *         118.4,
+		 *         104.9,
+		 *         92.2
+		 *       ],
+		 *       "luma_spread": 61.3,
+		 *       "transparent_share": 0,
+		 *       "white_share": 0.02,
+		 *       "black_share": 0.01,
+		 *       "flags": []
+		 *     }
+		 */
 		PrintFileContent: {
 			mean_rgb: [number, number, number];
 			luma_spread: number;
@@ -2332,7 +2366,17 @@ export interface components {
 			black_share: number;
 			flags: ("near_uniform_image" | "mostly_transparent" | "mostly_white" | "mostly_black")[];
 		} | null;
-		/** @description The largest print at 300 DPI (the aim); null while the pixels are unknown. */
+		/**
+		 * @description The largest print at 300 DPI (the aim); null while the pixels are unknown.
+		 * @example {
+		 *       "long_in": 20,
+		 *       "short_in": 13.33,
+		 *       "catalog_size": {
+		 *         "long_in": 20,
+		 *         "short_in": 13
+		 *       }
+		 *     }
+		 */
 		PreflightLargestSize: {
 			/**
 			 * @description The image's long side at this DPI, in inches.
@@ -2353,6 +2397,64 @@ export interface components {
 				short_in: number;
 			} | null;
 		} | null;
+		/**
+		 * @example {
+		 *       "width_in": 16,
+		 *       "height_in": 20,
+		 *       "fit": "fill",
+		 *       "mat": true,
+		 *       "verdict": "poor",
+		 *       "effective_dpi": 250,
+		 *       "figures": {
+		 *         "turned": true,
+		 *         "dpi": 250,
+		 *         "crop": {
+		 *           "px": {
+		 *             "left": 500,
+		 *             "right": 500,
+		 *             "top": 0,
+		 *             "bottom": 0
+		 *           },
+		 *           "percent": {
+		 *             "left": 8.33,
+		 *             "right": 8.33,
+		 *             "top": 0,
+		 *             "bottom": 0
+		 *           }
+		 *         },
+		 *         "bands_in": null,
+		 *         "mat": {
+		 *           "overlap_in": 0.125,
+		 *           "px": {
+		 *             "left": 31.3,
+		 *             "right": 31.3,
+		 *             "top": 31.3,
+		 *             "bottom": 31.3
+		 *           },
+		 *           "percent": {
+		 *             "left": 0.52,
+		 *             "right": 0.52,
+		 *             "top": 0.78,
+		 *             "bottom": 0.78
+		 *           },
+		 *           "area_percent": 2.59,
+		 *           "bands_hidden": null
+		 *         }
+		 *       },
+		 *       "reasons": [
+		 *         {
+		 *           "code": "low_resolution",
+		 *           "message": "the file gives 150 to 299 DPI at the item's size (300 is the aim)",
+		 *           "action": "if the print matters, send a larger file with `PATCH` while it is still on hold, or accept it"
+		 *         },
+		 *         {
+		 *           "code": "image_cropped",
+		 *           "message": "with `fit: \"fill\"`, more than 2% of the image is cut off",
+		 *           "action": "send a file of the print's proportions, or use `fit: \"fit\"` to keep the whole image"
+		 *         }
+		 *       ]
+		 *     }
+		 */
 		PreflightSize: {
 			/** @example 16 */
 			width_in: number;
@@ -2395,7 +2497,45 @@ export interface components {
 				action: string;
 			}[];
 		};
-		/** @description How the image meets the print: fill's crop per side, fit's white bands, what a mat hides. Pixels to 0.1, inches to 0.001, percentages to 0.01. */
+		/**
+		 * @description How the image meets the print: fill's crop per side, fit's white bands, what a mat hides. Pixels to 0.1, inches to 0.001, percentages to 0.01.
+		 * @example {
+		 *       "turned": true,
+		 *       "dpi": 250,
+		 *       "crop": {
+		 *         "px": {
+		 *           "left": 500,
+		 *           "right": 500,
+		 *           "top": 0,
+		 *           "bottom": 0
+		 *         },
+		 *         "percent": {
+		 *           "left": 8.33,
+		 *           "right": 8.33,
+		 *           "top": 0,
+		 *           "bottom": 0
+		 *         }
+		 *       },
+		 *       "bands_in": null,
+		 *       "mat": {
+		 *         "overlap_in": 0.125,
+		 *         "px": {
+		 *           "left": 31.3,
+		 *           "right": 31.3,
+		 *           "top": 31.3,
+		 *           "bottom": 31.3
+		 *         },
+		 *         "percent": {
+		 *           "left": 0.52,
+		 *           "right": 0.52,
+		 *           "top": 0.78,
+		 *           "bottom": 0.78
+		 *         },
+		 *         "area_percent": 2.59,
+		 *         "bands_hidden": null
+		 *       }
+		 *     }
+		 */
 		FitFigures: {
 			/** @description The image is turned a quarter (clockwise) so its long side runs along the print's long side: a landscape image on a portrait print, or the other way round. The framed preview draws it turned too. */
 			turned: boolean;

@@ -19,6 +19,14 @@ export const ContentStatsSchema = z
 		flags: z.array(z.enum(CONTENT_FLAGS)),
 	})
 	.openapi("PrintFileContent", {
+		example: {
+			mean_rgb: [118.4, 104.9, 92.2],
+			luma_spread: 61.3,
+			transparent_share: 0,
+			white_share: 0.02,
+			black_share: 0.01,
+			flags: [],
+		},
 		description:
 			"Statistics of the file's pixels, taken while its thumbnail was made: mean colour, luma spread, the shares of transparent, white and black pixels, and the flags they raise.",
 	});

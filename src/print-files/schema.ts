@@ -176,6 +176,22 @@ const FitFiguresSchema = z
 			.openapi({ description: "With a mat: what its 1/8 in overlap hides of the image; null without." }),
 	})
 	.openapi("FitFigures", {
+		example: {
+			turned: true,
+			dpi: 250,
+			crop: {
+				px: { left: 500, right: 500, top: 0, bottom: 0 },
+				percent: { left: 8.33, right: 8.33, top: 0, bottom: 0 },
+			},
+			bands_in: null,
+			mat: {
+				overlap_in: 0.125,
+				px: { left: 31.3, right: 31.3, top: 31.3, bottom: 31.3 },
+				percent: { left: 0.52, right: 0.52, top: 0.78, bottom: 0.78 },
+				area_percent: 2.59,
+				bands_hidden: null,
+			},
+		},
 		description:
 			"How the image meets the print: fill's crop per side, fit's white bands, what a mat hides. Pixels to 0.1, inches to 0.001, percentages to 0.01.",
 	});
@@ -193,7 +209,9 @@ const LargestSizeSchema = z
 				example: { long_in: 20, short_in: 16 },
 			}),
 	})
-	.openapi("PreflightLargestSize");
+	.openapi("PreflightLargestSize", {
+		example: { long_in: 20, short_in: 13.33, catalog_size: { long_in: 20, short_in: 13 } },
+	});
 
 const SizeVerdictSchema = z
 	.object({
@@ -216,7 +234,44 @@ const SizeVerdictSchema = z
 			}),
 		),
 	})
-	.openapi("PreflightSize");
+	.openapi("PreflightSize", {
+		example: {
+			width_in: 16,
+			height_in: 20,
+			fit: "fill",
+			mat: true,
+			verdict: "poor",
+			effective_dpi: 250,
+			figures: {
+				turned: true,
+				dpi: 250,
+				crop: {
+					px: { left: 500, right: 500, top: 0, bottom: 0 },
+					percent: { left: 8.33, right: 8.33, top: 0, bottom: 0 },
+				},
+				bands_in: null,
+				mat: {
+					overlap_in: 0.125,
+					px: { left: 31.3, right: 31.3, top: 31.3, bottom: 31.3 },
+					percent: { left: 0.52, right: 0.52, top: 0.78, bottom: 0.78 },
+					area_percent: 2.59,
+					bands_hidden: null,
+				},
+			},
+			reasons: [
+				{
+					code: "low_resolution",
+					message: "the file gives 150 to 299 DPI at the item's size (300 is the aim)",
+					action: "if the print matters, send a larger file with `PATCH` while it is still on hold, or accept it",
+				},
+				{
+					code: "image_cropped",
+					message: 'with `fit: "fill"`, more than 2% of the image is cut off',
+					action: 'send a file of the print\'s proportions, or use `fit: "fit"` to keep the whole image',
+				},
+			],
+		},
+	});
 
 export const PreflightSchema = z
 	.object({
