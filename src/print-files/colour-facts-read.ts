@@ -43,6 +43,24 @@ export const ColourFactsSchema = z
 		conversion: z.enum(CONVERSIONS),
 	})
 	.openapi("PrintFileColour", {
+		example: {
+			model: "rgb",
+			bits_per_sample: 16,
+			alpha: false,
+			tagging: "icc_profile",
+			profile: {
+				description: "Adobe RGB (1998)",
+				colour_space: "RGB",
+				device_class: "mntr",
+				version: "2.1.0",
+				size_bytes: 560,
+				kind: "matrix_trc",
+				known_space: "adobe_rgb_1998",
+			},
+			png: null,
+			exif_colour_space: null,
+			conversion: "exact",
+		},
 		description:
 			"What the file's headers say of its colour: model, bits, alpha, how it is tagged (ICC profile, PNG sRGB or gamma chunks, EXIF colour space, or untagged), the profile's header and description, and how previews bring it to sRGB.",
 	}) satisfies z.ZodType<ColourFacts>;
