@@ -1,5 +1,6 @@
 import type { ColourFacts } from "../imaging/colour/facts.ts";
 import type { ImageFormat } from "../imaging/formats.ts";
+import { colourFactsOf } from "./colour-facts-read.ts";
 
 /** A thumbnail's state, on the print file's row: pending until made, then ready or unavailable for good. */
 export const THUMBNAIL_STATUSES = ["pending", "ready", "unavailable"] as const;
@@ -68,7 +69,8 @@ export async function claimThumbnail(db: D1Database, id: string, etag: string): 
 	if (row === null) return null;
 	const { colour_facts, ...claim } = row;
 	// The inspection wrote this column from a ColourFacts: parsed back as one.
-	return { ...claim, colour: colour_facts === null ? null : (JSON.parse(colour_facts) as ColourFacts) };
+	// Read safely: a column that does not read is colour not known, converted as the file's own samples.
+	return { ...claim, colour: colourFactsOf(colour_facts) };
 }
 
 /** Marks the thumbnail made from `etag` ready, once: a second consumer's write changes nothing. */

@@ -39,7 +39,8 @@ describe("GET /v1/print-files/{id}: preflight", () => {
 		// 6000 × 4800 px: 20 × 16 in at 300 DPI, 40 × 32 at 150.
 		const id = await uploadedFile(key, pngClaiming(6000, 4800));
 		const preflight = await preflightOf(key, id);
-		expect(preflight.colour).toBeNull();
+		// upng-js writes an 8-bit RGBA PNG with an sRGB chunk; no thumbnail yet, so no content yet.
+		expect(preflight.colour).toMatchObject({ model: "rgb", alpha: true, tagging: "png_srgb", conversion: "none" });
 		expect(preflight.content).toBeNull();
 		expect(preflight.largest_size_at_300_dpi).toEqual({
 			long_in: 20,
