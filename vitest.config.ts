@@ -28,6 +28,8 @@ export default defineConfig(async () => {
 		options: { isolate: boolean; costTrace?: boolean },
 	): TestProjectInlineConfiguration {
 		return {
+			// TIFFs are no asset Vite knows: the colour fixtures are imported as `?inline` data URLs too.
+			assetsInclude: ["**/*.tif"],
 			plugins: [
 				cloudflareTest({
 					wrangler: { configPath: "./wrangler.toml" },

@@ -12,3 +12,9 @@ declare module "*.md?raw" {
 	const text: string;
 	export default text;
 }
+
+/** A file's bytes as a `data:` URL, imported with Vite's `?inline` (the colour fixtures uploaded in the Workers tests). */
+declare module "*?inline" {
+	const dataUrl: string;
+	export default dataUrl;
+}
