@@ -54,7 +54,7 @@ export async function validateOrder(
 	const checkedById = new Map(checkedFiles.map((file) => [file.id, file]));
 	const checked: ItemRow[] = [];
 	const findings: ItemFindings[] = [];
-	const cmykItems: { item: { id: string; fileField: string }; finding: ItemFindings }[] = [];
+	const cmykItems: { item: { id: string; fileField: string }; finding: ItemFindings; row: number }[] = [];
 	for (const item of items) {
 		const known = item.print_file_id === null ? undefined : checkedById.get(item.print_file_id);
 		const { file, facts } =
@@ -66,7 +66,7 @@ export async function validateOrder(
 			catalog,
 		);
 		findings.push(finding);
-		if (isCmykFile(file)) cmykItems.push({ item: { id: item.id, fileField }, finding });
+		if (isCmykFile(file)) cmykItems.push({ item: { id: item.id, fileField }, finding, row: checked.length });
 		checked.push({
 			...item,
 			print_file_id: file?.id ?? item.print_file_id,
@@ -76,7 +76,12 @@ export async function validateOrder(
 		});
 	}
 	if (cmykItems.length > 0 && (await cmykChoiceOf(env, order.account_id)) === "hold") {
-		for (const { item, finding } of cmykItems) finding.problems.push(cmykFileProblem(item));
+		for (const { item, finding, row } of cmykItems) {
+			finding.problems.push(cmykFileProblem(item));
+			// Held, it does not print converted: the hold says what happens, not the warning.
+			const held = checked[row];
+			if (held !== undefined) held.warnings = held.warnings.filter((warning) => warning !== "cmyk_converted");
+		}
 	}
 	const pricing = await repriced(databaseOf(env, order.account_id), order, checked);
 	return { verdict: orderVerdict(findings), items: pricing?.items ?? checked, pricing: pricing?.charges ?? null };

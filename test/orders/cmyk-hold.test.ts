@@ -66,13 +66,14 @@ async function fixFirstItem(key: string, order: Order, body: unknown): Promise<O
 }
 
 describe("validation of an item whose print file is CMYK", () => {
-	it("with cmyk_files hold, holds the order for cmyk_file on the item's file, with what to do; the floor cannot release it", async () => {
+	it("with cmyk_files hold, holds the order for cmyk_file on the item's file, with what to do (not the cmyk_converted warning); the floor cannot release it", async () => {
 		const partner = await createPartner();
 		const key = partner.keys.live.key;
 		await chooseCmykFiles(key, "hold");
 		const order = await validatedOrder(key, await cmykFile(key));
 		expect(order.status).toBe("on_hold");
 		expect(order.hold_reason).toBe("cmyk_file");
+		expect(order.items[0]?.warnings).not.toContain("cmyk_converted");
 		expect(order.hold_details).toEqual([
 			{ item_id: order.items[0]?.id, field: "print_file_id", code: "cmyk_file", message: expect.any(String) },
 		]);
@@ -102,11 +103,12 @@ describe("validation of an item whose print file is CMYK", () => {
 		expect(fetched.hold_details).toMatchObject([{ field: "print_file_url", code: "cmyk_file" }]);
 	});
 
-	it("with cmyk_files convert (the default), the order goes on to production", async () => {
+	it("with cmyk_files convert (the default), the order goes on to production, the item warned cmyk_converted", async () => {
 		const key = (await createPartner()).keys.live.key;
 		const order = await validatedOrder(key, await cmykFile(key));
 		expect(order.status).toBe("in_production");
 		expect(order.hold_reason).toBeNull();
+		expect(order.items[0]?.warnings).toContain("cmyk_converted");
 	});
 
 	it("a file whose colour is not known (none recorded, or facts that do not read) never holds", async () => {
