@@ -1,3 +1,4 @@
+import type { ContentStats } from "../imaging/content-stats.ts";
 import type { ImageFormat } from "../imaging/formats.ts";
 
 /** A thumbnail's state, on the print file's row: pending until made, then ready or unavailable for good. */
@@ -64,20 +65,23 @@ export function claimThumbnail(db: D1Database, id: string, etag: string): Promis
 		.first<ThumbnailClaim>();
 }
 
-/** Marks the thumbnail made from `etag` ready, once: a second consumer's write changes nothing. */
+/**
+ * Marks the thumbnail made from `etag` ready, with the content's statistics taken while it was made, once:
+ * a second consumer's write changes nothing.
+ */
 export async function markThumbnailReady(
 	db: D1Database,
 	id: string,
 	etag: string,
-	size: { width: number; height: number },
+	made: { width: number; height: number; contentStats: ContentStats },
 ): Promise<void> {
 	await db
 		.prepare(
 			`UPDATE print_files SET thumbnail_status = 'ready', thumbnail_width_px = ?3, thumbnail_height_px = ?4,
-			        thumbnail_etag = ?2, thumbnail_reason = NULL
+			        thumbnail_etag = ?2, thumbnail_reason = NULL, content_stats = ?5
 			  WHERE id = ?1 AND r2_etag = ?2 AND thumbnail_status = 'pending'`,
 		)
-		.bind(id, etag, size.width, size.height)
+		.bind(id, etag, made.width, made.height, JSON.stringify(made.contentStats))
 		.run();
 }
 
