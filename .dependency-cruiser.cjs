@@ -11,11 +11,12 @@
  *                   the ones listed after it, never one before it):
  *                     console, partner-console > openapi > production, shipment-import > framed-previews > file-retention > admin,
  *                     sandbox > claims > orders > ledger > quotes > customs > money > branding > pricing > thumbnails >
- *                     webhooks, print-files,
+ *                     webhooks, print-files >
  *                     catalog, health > access > idempotency, rate-limit > accounts, partner-users > addresses, framing > imaging
  *                   framed-previews draws an order's item (or a piece checked against the catalog) with its
  *                   file's thumbnail; thumbnails makes that thumbnail off the queue, from the stored file
- *                   print-files inspected; access puts idempotency (the Idempotency-Key header and its kept
+ *                   print-files inspected; print-files' preflight judges a file at the catalog's sizes (catalog's)
+ *                   with framing's fit figures, the rule quotes and orders share; access puts idempotency (the Idempotency-Key header and its kept
  *                   answers) behind the key check of every route that changes something; imaging, the
  *                   image formats (each one's probe and decoder, one parser per format), is pure and sits
  *                   below every folder: it imports none
@@ -130,8 +131,9 @@ const MAY_USE = {
 	"framed-previews": ["orders", "print-files", "catalog", "framing", "imaging", "access", "accounts"],
 	// The queue's consumer decodes the stored file print-files inspected and records the thumbnail on its row.
 	thumbnails: ["print-files", "imaging"],
-	// Inspection probes a file's header with imaging's probes.
-	"print-files": ["imaging", "access", "accounts"],
+	// Inspection probes a file's header with imaging's probes; the preflight judges the file at the
+	// catalog's sizes with framing's fit figures.
+	"print-files": ["imaging", "catalog", "framing", "access", "accounts"],
 	catalog: ["access", "accounts"],
 	health: [],
 	pricing: ["framing", "catalog", "access", "accounts"],

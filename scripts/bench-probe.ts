@@ -6,12 +6,18 @@
  *   - a 100 MB PNG,
  * and a 1 MB file of the same layout for each, then times the GET that inspects each file and reads
  * from D1 how many bytes the inspection read. Aim: < 256 KiB read per file, and the large file's
- * time within 2x of the small one's (the bytes read, not the file size, are the cost).
+ * time within 2x of the small one's (the bytes read, not the file size, are the cost). Each layout
+ * comes again with an embedded ICC profile (the TIFF ProPhoto's, the JPEG a 187 kB CMYK press
+ * profile in three APP2 pieces, the PNG Display P3's in iCCP), taken from the colour fixtures: the
+ * difference in bytes read is what reading the colour facts costs (aim: a few kB).
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
+import { memorySource } from "../src/imaging/byte-source.ts";
+import type { ImageFormat } from "../src/imaging/formats.ts";
+import { readColourProfile } from "../src/imaging/probe.ts";
 import { createAccount } from "./lib/accounts.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
 import { jpegWithAppSegments, pngOfSize, tiffWithIfdAtEnd } from "./lib/image-fixtures.ts";
@@ -22,6 +28,65 @@ const MB = 1_000_000;
 const ROUNDS = 5;
 
 type Probe = { name: string; contentType: string; bytes: Uint8Array; expect: [number, number] };
+
+/** The ICC profile embedded in one of the colour fixtures, read out with the service's own reader. */
+async function fixtureProfile(name: string, format: ImageFormat): Promise<Uint8Array> {
+	const bytes = new Uint8Array(await readFile(path.join(import.meta.dirname, "../test/imaging/fixtures/colour", name)));
+	const profile = await readColourProfile(format, memorySource(bytes));
+	if (profile === null) throw new Error(`${name} carries no profile that reads`);
+	return profile;
+}
+
+/** Each layout again with an embedded profile: the difference in bytes read is the colour facts' cost. */
+async function profiledProbes(): Promise<Array<{ large: Probe; small: Probe }>> {
+	const prophoto = await fixtureProfile("prophoto-16.tif", "tiff");
+	const press = await fixtureProfile("cmyk.jpg", "jpeg");
+	const p3 = await fixtureProfile("display-p3.png", "png");
+	return [
+		{
+			large: {
+				name: "TIFF 300 MB + ProPhoto ICC",
+				contentType: "image/tiff",
+				bytes: tiffWithIfdAtEnd(10_000, 10_000, 300 * MB, prophoto),
+				expect: [10_000, 10_000],
+			},
+			small: {
+				name: "TIFF 1 MB + ProPhoto ICC",
+				contentType: "image/tiff",
+				bytes: tiffWithIfdAtEnd(577, 577, MB, prophoto),
+				expect: [577, 577],
+			},
+		},
+		{
+			large: {
+				name: "JPEG 50 MB + CMYK ICC",
+				contentType: "image/jpeg",
+				bytes: jpegWithAppSegments(9_000, 6_000, MB, 50 * MB, press),
+				expect: [9_000, 6_000],
+			},
+			small: {
+				name: "JPEG 1 MB + CMYK ICC",
+				contentType: "image/jpeg",
+				bytes: jpegWithAppSegments(900, 600, MB, MB + 300_000, press),
+				expect: [900, 600],
+			},
+		},
+		{
+			large: {
+				name: "PNG 100 MB + P3 ICC",
+				contentType: "image/png",
+				bytes: pngOfSize(8_000, 6_000, 100 * MB, p3),
+				expect: [8_000, 6_000],
+			},
+			small: {
+				name: "PNG 1 MB + P3 ICC",
+				contentType: "image/png",
+				bytes: pngOfSize(800, 600, MB, p3),
+				expect: [800, 600],
+			},
+		},
+	];
+}
 
 function probes(): Array<{ large: Probe; small: Probe }> {
 	return [
@@ -105,7 +170,7 @@ try {
 		return elapsed;
 	}
 
-	const pairs = probes();
+	const pairs = [...probes(), ...(await profiledProbes())];
 	const uploaded = [];
 	for (const pair of pairs) uploaded.push({ small: await upload(pair.small), large: await upload(pair.large) });
 	const all = uploaded.flatMap((pair) => [pair.small, pair.large]);
@@ -155,6 +220,18 @@ try {
 		`\nmost bytes read by one inspection: ${worstRead} (${(worstRead / 1024).toFixed(1)} KiB; aim < 256 KiB)`,
 	);
 	console.log(`largest large/small inspection time ratio: ${worstRatio.toFixed(2)}x (aim <= 2x)`);
+	const plain = uploaded.slice(0, pairs.length / 2);
+	const profiled = uploaded.slice(pairs.length / 2);
+	console.log("\nwhat reading the colour facts of an embedded profile costs (large files):");
+	plain.forEach((pair, index) => {
+		const withProfile = profiled[index]?.large;
+		if (withProfile === undefined) return;
+		const before = bytesRead.get(pair.large.id) ?? Number.NaN;
+		const after = bytesRead.get(withProfile.id) ?? Number.NaN;
+		console.log(
+			`${withProfile.probe.name.padEnd(28)} ${String(after).padStart(8)} bytes, ${after - before >= 0 ? "+" : ""}${after - before} against ${pair.large.probe.name}`,
+		);
+	});
 } finally {
 	await server?.stop();
 	await rm(folder, { recursive: true, force: true });

@@ -62,7 +62,10 @@ export interface paths {
 			path?: never;
 			cookie?: never;
 		};
-		/** Read a print file: its status and, once inspected, its format and pixel size */
+		/**
+		 * Read a print file: its status, once inspected its format and pixel size, and its preflight
+		 * @description `preflight` says how the file will print: its colour and content facts, the largest sizes at 300 and 150 DPI, and a verdict (`good`, `acceptable`, `poor`, `refused`) with reasons for each size asked with `?size=` (repeated, at most 20) or, without it, the standard sizes. A malformed `size` is a 422 `invalid_field`.
+		 */
 		get: operations["getPrintFilesById"];
 		put?: never;
 		post?: never;
@@ -618,6 +621,30 @@ export interface paths {
 		patch: operations["patchAccountBilling"];
 		trace?: never;
 	};
+	"/v1/account/print-settings": {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		/**
+		 * How the account's print files are printed: whether an order with a CMYK file prints converted or is held
+		 * @description One setting per account: live and test keys read and change the same.
+		 */
+		get: operations["getAccountPrintSettings"];
+		put?: never;
+		post?: never;
+		delete?: never;
+		options?: never;
+		head?: never;
+		/**
+		 * Choose whether an order with a CMYK print file prints converted or is held
+		 * @description A field left out is kept. One setting per account: live and test keys read and change the same. Orders validated from now on follow the setting; an order validated already keeps its verdict (an order held for `cmyk_file` is validated again when its item is fixed, by a new file or the same one).
+		 */
+		patch: operations["patchAccountPrintSettings"];
+		trace?: never;
+	};
 	"/v1/quotes": {
 		parameters: {
 			query?: never;
@@ -1009,6 +1036,7 @@ export interface components {
 				| "file_unreadable"
 				| "file_fetch_failed"
 				| "unsupported_file_format"
+				| "cmyk_file"
 				| "size_not_offered"
 				| "frame_not_found"
 				| "mat_not_found"
@@ -1031,6 +1059,7 @@ export interface components {
 					| "file_unreadable"
 					| "file_fetch_failed"
 					| "unsupported_file_format"
+					| "cmyk_file"
 					| "size_not_offered"
 					| "frame_not_found"
 					| "mat_not_found"
@@ -2177,6 +2206,421 @@ export interface components {
 			 */
 			size_bytes?: number;
 		};
+		PrintFileWithPreflight: {
+			/** @example pf_7cQm2x */
+			id: string;
+			/**
+			 * @description `awaiting_upload` → `processing` → `ready` or `invalid`; `expired` once the file passed its retention (its bytes deleted, `expired_at` says when): it can no longer be used on an order, a quote, an item's fix, a claim, a logo or a preview.
+			 * @example ready
+			 * @enum {string}
+			 */
+			status: "awaiting_upload" | "processing" | "ready" | "invalid" | "expired";
+			/** @example harbour-at-dusk.tif */
+			filename: string | null;
+			/**
+			 * @description As declared at creation.
+			 * @example image/tiff
+			 */
+			content_type: string;
+			/**
+			 * @description As read from the file itself.
+			 * @enum {string|null}
+			 */
+			format: "tiff" | "png" | "jpeg" | null;
+			/** @example 4800 */
+			width_px: number | null;
+			/** @example 6000 */
+			height_px: number | null;
+			/** @example 86402048 */
+			size_bytes: number | null;
+			/**
+			 * @description Why an `invalid` file was refused; `invalid_message` says it in a sentence.
+			 * @enum {string|null}
+			 */
+			invalid_reason:
+				| "empty_file"
+				| "unsupported_format"
+				| "truncated"
+				| "corrupt_header"
+				| "dimensions_out_of_range"
+				| "too_many_pixels"
+				| "read_limit_exceeded"
+				| "read_failed"
+				| "file_too_large"
+				| "file_changed"
+				| null;
+			/** @example The file is 1200 × 1500 px: 75 DPI at 16 × 20 in, below the 150 DPI minimum. */
+			invalid_message: string | null;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			created_at: string;
+			/**
+			 * Format: date-time
+			 * @description When the upload URL stops working.
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			expires_at: string;
+			/**
+			 * Format: date-time
+			 * @example 2026-11-22T10:00:00.000Z
+			 */
+			uploaded_at: string | null;
+			/**
+			 * Format: date-time
+			 * @description When the file passed its retention and its bytes were deleted; null while it is kept. Its thumbnail stays.
+			 * @example null
+			 */
+			expired_at: string | null;
+			thumbnail: components["schemas"]["PrintFileThumbnail"];
+			preflight: components["schemas"]["Preflight"];
+		};
+		/** @description A PNG of the file, longest side 1024 px, made after inspection; never affects the file's status. */
+		PrintFileThumbnail: {
+			/**
+			 * @description `pending` until the file is ready and its thumbnail made (seconds after the file becomes `ready`); `ready`: `GET /v1/print-files/{id}/thumbnail` serves it; `unavailable`: there will be none, `reason` says why.
+			 * @example ready
+			 * @enum {string}
+			 */
+			status: "pending" | "ready" | "unavailable";
+			/**
+			 * @description Once `ready`; the longest side is at most 1024.
+			 * @example 819
+			 */
+			width_px: number | null;
+			/** @example 1024 */
+			height_px: number | null;
+			/**
+			 * @description Why an `unavailable` thumbnail will not be made: a variant the decoder does not read, a corrupt or truncated file, too many pixels, `failed` (kept failing), `file_changed` (the stored bytes are not the inspected ones) or `file_invalid`. Never holds an order.
+			 * @example null
+			 * @enum {string|null}
+			 */
+			reason:
+				| "unsupported_variant"
+				| "corrupt"
+				| "truncated"
+				| "too_large"
+				| "failed"
+				| "file_changed"
+				| "file_invalid"
+				| null;
+		};
+		/** @description How the file will print: its colour and content facts, the largest sizes, and a verdict per size. */
+		Preflight: {
+			colour: components["schemas"]["PrintFileColour"];
+			content: components["schemas"]["PrintFileContent"];
+			largest_size_at_300_dpi: components["schemas"]["PreflightLargestSize"];
+			largest_size_at_150_dpi: components["schemas"]["PreflightLargestSize"] & unknown;
+			/** @description A verdict per size asked with `?size=`, or for the standard sizes within the catalog's range (in the image's orientation, fill, no mat) when none is asked. */
+			sizes: components["schemas"]["PreflightSize"][];
+		};
+		/**
+		 * @description What the headers say of the file's colour; null until read (a file inspected before they were).
+		 * @example {
+		 *       "model": "rgb",
+		 *       "bits_per_sample": 16,
+		 *       "alpha": false,
+		 *       "tagging": "icc_profile",
+		 *       "profile": {
+		 *         "description": "Adobe RGB (1998)",
+		 *         "colour_space": "RGB",
+		 *         "device_class": "mntr",
+		 *         "version": "2.1.0",
+		 *         "size_bytes": 560,
+		 *         "kind": "matrix_trc",
+		 *         "known_space": "adobe_rgb_1998"
+		 *       },
+		 *       "png": null,
+		 *       "exif_colour_space": null,
+		 *       "conversion": "exact"
+		 *     }
+		 */
+		PrintFileColour: {
+			/** @enum {string} */
+			model: "rgb" | "grey" | "cmyk" | "palette";
+			bits_per_sample: number;
+			alpha: boolean;
+			/** @enum {string} */
+			tagging: "icc_profile" | "png_srgb" | "png_gamma" | "exif_srgb" | "untagged";
+			profile: {
+				description: string | null;
+				colour_space: string;
+				device_class: string;
+				version: string;
+				size_bytes: number;
+				/** @enum {string} */
+				kind: "matrix_trc" | "grey_trc" | "lut" | "unreadable";
+				/** @enum {string|null} */
+				known_space: "srgb" | "adobe_rgb_1998" | "display_p3" | "prophoto_rgb" | null;
+			} | null;
+			png: {
+				srgb_intent: number | null;
+				gamma: number | null;
+				chromaticities: {
+					white: [number, number];
+					red: [number, number];
+					green: [number, number];
+					blue: [number, number];
+				} | null;
+			} | null;
+			/** @enum {string|null} */
+			exif_colour_space: "srgb" | "uncalibrated" | null;
+			/** @enum {string} */
+			conversion: "none" | "exact" | "approximate" | "assumed_srgb";
+		} | null;
+		/**
+		 * @description What the pixels say, once the thumbnail is made; null until then.
+		 * @example {
+		 *       "mean_rgb": [
+		 *         118.4,
+		 *         104.9,
+		 *         92.2
+		 *       ],
+		 *       "luma_spread": 61.3,
+		 *       "transparent_share": 0,
+		 *       "white_share": 0.02,
+		 *       "black_share": 0.01,
+		 *       "flags": []
+		 *     }
+		 */
+		PrintFileContent: {
+			mean_rgb: [number, number, number];
+			luma_spread: number;
+			transparent_share: number;
+			white_share: number;
+			black_share: number;
+			flags: ("near_uniform_image" | "mostly_transparent" | "mostly_white" | "mostly_black")[];
+		} | null;
+		/**
+		 * @description The largest print at 300 DPI (the aim); null while the pixels are unknown.
+		 * @example {
+		 *       "long_in": 20,
+		 *       "short_in": 13.33,
+		 *       "catalog_size": {
+		 *         "long_in": 20,
+		 *         "short_in": 13
+		 *       }
+		 *     }
+		 */
+		PreflightLargestSize: {
+			/**
+			 * @description The image's long side at this DPI, in inches.
+			 * @example 20
+			 */
+			long_in: number;
+			/** @example 16 */
+			short_in: number;
+			/**
+			 * @description The largest whole-inch size the catalog offers within it (long side by short side, either orientation); null when even the smallest is too large.
+			 * @example {
+			 *       "long_in": 20,
+			 *       "short_in": 16
+			 *     }
+			 */
+			catalog_size: {
+				long_in: number;
+				short_in: number;
+			} | null;
+		} | null;
+		/**
+		 * @example {
+		 *       "width_in": 16,
+		 *       "height_in": 20,
+		 *       "fit": "fill",
+		 *       "mat": true,
+		 *       "verdict": "poor",
+		 *       "effective_dpi": 250,
+		 *       "figures": {
+		 *         "turned": true,
+		 *         "dpi": 250,
+		 *         "crop": {
+		 *           "px": {
+		 *             "left": 500,
+		 *             "right": 500,
+		 *             "top": 0,
+		 *             "bottom": 0
+		 *           },
+		 *           "percent": {
+		 *             "left": 8.33,
+		 *             "right": 8.33,
+		 *             "top": 0,
+		 *             "bottom": 0
+		 *           }
+		 *         },
+		 *         "bands_in": null,
+		 *         "mat": {
+		 *           "overlap_in": 0.125,
+		 *           "px": {
+		 *             "left": 31.3,
+		 *             "right": 31.3,
+		 *             "top": 31.3,
+		 *             "bottom": 31.3
+		 *           },
+		 *           "percent": {
+		 *             "left": 0.52,
+		 *             "right": 0.52,
+		 *             "top": 0.78,
+		 *             "bottom": 0.78
+		 *           },
+		 *           "area_percent": 2.59,
+		 *           "bands_hidden": null
+		 *         }
+		 *       },
+		 *       "reasons": [
+		 *         {
+		 *           "code": "low_resolution",
+		 *           "message": "the file gives 150 to 299 DPI at the item's size (300 is the aim)",
+		 *           "action": "if the print matters, send a larger file with `PATCH` while it is still on hold, or accept it"
+		 *         },
+		 *         {
+		 *           "code": "image_cropped",
+		 *           "message": "with `fit: \"fill\"`, more than 2% of the image is cut off",
+		 *           "action": "send a file of the print's proportions, or use `fit: \"fit\"` to keep the whole image"
+		 *         }
+		 *       ]
+		 *     }
+		 */
+		PreflightSize: {
+			/** @example 16 */
+			width_in: number;
+			/** @example 20 */
+			height_in: number;
+			/** @enum {string} */
+			fit: "fill" | "fit";
+			/** @description Whether a mat lies over the print (its 1/8 in overlap). */
+			mat: boolean;
+			/**
+			 * @description `good`: 300 DPI or more and nothing to say. `acceptable`: 150 to 299 DPI, nothing else. `poor`: accepted, but a warning that changes the print (a crop past 2%, white bands, CMYK, untagged colour, a content flag). `refused`: an order would refuse it (under 150 DPI, a size not offered, a file not uploaded, invalid or expired).
+			 * @example good
+			 * @enum {string}
+			 */
+			verdict: "good" | "acceptable" | "poor" | "refused";
+			/** @example 300 */
+			effective_dpi: number | null;
+			figures: components["schemas"]["FitFigures"];
+			reasons: {
+				/** @enum {string} */
+				code:
+					| "file_resolution_too_low"
+					| "size_not_offered"
+					| "file_unreadable"
+					| "unsupported_file_format"
+					| "print_file_not_uploaded"
+					| "print_file_expired"
+					| "low_resolution"
+					| "image_cropped"
+					| "image_letterboxed"
+					| "cmyk_converted"
+					| "untagged_colour"
+					| "near_uniform_image"
+					| "mostly_transparent"
+					| "mostly_white"
+					| "mostly_black";
+				/** @description What it means (a warning's words from the error catalog). */
+				message: string;
+				/** @description What to do, from the error catalog. */
+				action: string;
+			}[];
+		};
+		/**
+		 * @description How the image meets the print: fill's crop per side, fit's white bands, what a mat hides. Pixels to 0.1, inches to 0.001, percentages to 0.01.
+		 * @example {
+		 *       "turned": true,
+		 *       "dpi": 250,
+		 *       "crop": {
+		 *         "px": {
+		 *           "left": 500,
+		 *           "right": 500,
+		 *           "top": 0,
+		 *           "bottom": 0
+		 *         },
+		 *         "percent": {
+		 *           "left": 8.33,
+		 *           "right": 8.33,
+		 *           "top": 0,
+		 *           "bottom": 0
+		 *         }
+		 *       },
+		 *       "bands_in": null,
+		 *       "mat": {
+		 *         "overlap_in": 0.125,
+		 *         "px": {
+		 *           "left": 31.3,
+		 *           "right": 31.3,
+		 *           "top": 31.3,
+		 *           "bottom": 31.3
+		 *         },
+		 *         "percent": {
+		 *           "left": 0.52,
+		 *           "right": 0.52,
+		 *           "top": 0.78,
+		 *           "bottom": 0.78
+		 *         },
+		 *         "area_percent": 2.59,
+		 *         "bands_hidden": null
+		 *       }
+		 *     }
+		 */
+		FitFigures: {
+			/** @description The image is turned a quarter (clockwise) so its long side runs along the print's long side: a landscape image on a portrait print, or the other way round. The framed preview draws it turned too. */
+			turned: boolean;
+			/**
+			 * @description Image pixels per inch of print.
+			 * @example 250
+			 */
+			dpi: number;
+			/** @description With fill: what the print's edges cut off the image; null with fit. */
+			crop: {
+				/** @description Image pixels cut from each of the image's sides (centred: left = right, top = bottom). */
+				px: {
+					left: number;
+					right: number;
+					top: number;
+					bottom: number;
+				};
+				/** @description Each side's cut as a percentage of the image's width (left, right) or height (top, bottom). */
+				percent: {
+					left: number;
+					right: number;
+					top: number;
+					bottom: number;
+				};
+			} | null;
+			/** @description With fit: the white band on each side of the print as it hangs, in inches; null with fill. */
+			bands_in: {
+				left: number;
+				right: number;
+				top: number;
+				bottom: number;
+			} | null;
+			/** @description With a mat: what its 1/8 in overlap hides of the image; null without. */
+			mat: {
+				/**
+				 * @description How far the mat lies over each side of the print.
+				 * @example 0.125
+				 */
+				overlap_in: number;
+				/** @description Image pixels the mat hides on each of the image's sides. */
+				px: {
+					left: number;
+					right: number;
+					top: number;
+					bottom: number;
+				};
+				/** @description Each side's hidden pixels as a percentage of the image's width or height. */
+				percent: {
+					left: number;
+					right: number;
+					top: number;
+					bottom: number;
+				};
+				/** @description The share of the image's area the mat hides, in percent. */
+				area_percent: number;
+				/** @description With fit: whether every white band lies wholly under the mat; null with fill. */
+				bands_hidden: boolean | null;
+			} | null;
+		} | null;
 		PrintFile: {
 			/** @example pf_7cQm2x */
 			id: string;
@@ -2246,36 +2690,6 @@ export interface components {
 			expired_at: string | null;
 			thumbnail: components["schemas"]["PrintFileThumbnail"];
 		};
-		/** @description A PNG of the file, longest side 1024 px, made after inspection; never affects the file's status. */
-		PrintFileThumbnail: {
-			/**
-			 * @description `pending` until the file is ready and its thumbnail made (seconds after the file becomes `ready`); `ready`: `GET /v1/print-files/{id}/thumbnail` serves it; `unavailable`: there will be none, `reason` says why.
-			 * @example ready
-			 * @enum {string}
-			 */
-			status: "pending" | "ready" | "unavailable";
-			/**
-			 * @description Once `ready`; the longest side is at most 1024.
-			 * @example 819
-			 */
-			width_px: number | null;
-			/** @example 1024 */
-			height_px: number | null;
-			/**
-			 * @description Why an `unavailable` thumbnail will not be made: a variant the decoder does not read, a corrupt or truncated file, too many pixels, `failed` (kept failing), `file_changed` (the stored bytes are not the inspected ones) or `file_invalid`. Never holds an order.
-			 * @example null
-			 * @enum {string|null}
-			 */
-			reason:
-				| "unsupported_variant"
-				| "corrupt"
-				| "truncated"
-				| "too_large"
-				| "failed"
-				| "file_changed"
-				| "file_invalid"
-				| null;
-		};
 		Order: {
 			/** @example ord_3kq9 */
 			id: string;
@@ -2326,6 +2740,7 @@ export interface components {
 				| "file_unreadable"
 				| "file_fetch_failed"
 				| "unsupported_file_format"
+				| "cmyk_file"
 				| "size_not_offered"
 				| "frame_not_found"
 				| "mat_not_found"
@@ -2500,7 +2915,17 @@ export interface components {
 			 *       "low_resolution"
 			 *     ]
 			 */
-			warnings: ("low_resolution" | "image_cropped")[];
+			warnings: (
+				| "low_resolution"
+				| "image_cropped"
+				| "image_letterboxed"
+				| "cmyk_converted"
+				| "untagged_colour"
+				| "near_uniform_image"
+				| "mostly_transparent"
+				| "mostly_white"
+				| "mostly_black"
+			)[];
 			dimensions: components["schemas"]["Dimensions"];
 			/** @example 46.5 */
 			united_inches: number | null;
@@ -2729,6 +3154,7 @@ export interface components {
 				| "file_unreadable"
 				| "file_fetch_failed"
 				| "unsupported_file_format"
+				| "cmyk_file"
 				| "size_not_offered"
 				| "frame_not_found"
 				| "mat_not_found"
@@ -2974,6 +3400,7 @@ export interface components {
 				| "file_unreadable"
 				| "file_fetch_failed"
 				| "unsupported_file_format"
+				| "cmyk_file"
 				| "size_not_offered"
 				| "frame_not_found"
 				| "mat_not_found"
@@ -3350,6 +3777,7 @@ export interface components {
 						| "file_unreadable"
 						| "file_fetch_failed"
 						| "unsupported_file_format"
+						| "cmyk_file"
 						| "size_not_offered"
 						| "frame_not_found"
 						| "mat_not_found"
@@ -4242,6 +4670,24 @@ export interface components {
 			 */
 			tax_id?: string | null;
 		};
+		PrintSettings: {
+			/** @example acct_4fQ9v2 */
+			account_id: string;
+			/**
+			 * @description What an order with a CMYK print file does. `convert` (the default): it prints, the file converted to RGB, and the item carries the `cmyk_converted` warning. `hold`: validation holds the order (`cmyk_file`) until the item is fixed with an RGB file. Orders validated from the change on follow it; an order validated already keeps its verdict.
+			 * @example hold
+			 * @enum {string}
+			 */
+			cmyk_files: "convert" | "hold";
+		};
+		PrintSettingsPatch: {
+			/**
+			 * @description What an order with a CMYK print file does. `convert` (the default): it prints, the file converted to RGB, and the item carries the `cmyk_converted` warning. `hold`: validation holds the order (`cmyk_file`) until the item is fixed with an RGB file. Orders validated from the change on follow it; an order validated already keeps its verdict.
+			 * @example hold
+			 * @enum {string}
+			 */
+			cmyk_files?: "convert" | "hold";
+		};
 		Quote: {
 			/** @example quo_4Zq8 */
 			id: string;
@@ -4307,6 +4753,24 @@ export interface components {
 				effective_dpi: number | null;
 				/** @enum {string|null} */
 				resolution: "ok" | "warn" | "reject" | null;
+				/**
+				 * @description With a print file: what an order's item would carry (the error catalog's warnings), from how the image meets this size and framing and from the file's colour and pixels. Accepted, but worth a look.
+				 * @default []
+				 * @example [
+				 *       "image_cropped"
+				 *     ]
+				 */
+				warnings: (
+					| "low_resolution"
+					| "image_cropped"
+					| "image_letterboxed"
+					| "cmyk_converted"
+					| "untagged_colour"
+					| "near_uniform_image"
+					| "mostly_transparent"
+					| "mostly_white"
+					| "mostly_black"
+				)[];
 				dimensions: components["schemas"]["Dimensions"] & unknown;
 				/** @example 46.5 */
 				united_inches: number;
@@ -4854,7 +5318,10 @@ export interface operations {
 	};
 	getPrintFilesById: {
 		parameters: {
-			query?: never;
+			query?: {
+				/** @description A size to judge, repeated for more (at most 20): `16x20` (fill, no mat), `16x20,fit`, `16x20,fill,mat`, `16x20,fit,mat`. Width by height in whole inches. Without it, the standard sizes within the catalog's range. */
+				size?: string[];
+			};
 			header?: never;
 			path: {
 				id: string;
@@ -4863,7 +5330,7 @@ export interface operations {
 		};
 		requestBody?: never;
 		responses: {
-			/** @description The print file. */
+			/** @description The print file and its preflight. */
 			200: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4873,7 +5340,7 @@ export interface operations {
 					[name: string]: unknown;
 				};
 				content: {
-					"application/json": components["schemas"]["PrintFile"];
+					"application/json": components["schemas"]["PrintFileWithPreflight"];
 				};
 			};
 			/** @description Error `unauthorized` */
@@ -4904,6 +5371,19 @@ export interface operations {
 			};
 			/** @description Error `not_found` */
 			404: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -9222,6 +9702,195 @@ export interface operations {
 				};
 				content: {
 					"application/json": components["schemas"]["AccountBilling"];
+				};
+			};
+			/** @description Error `bad_request` */
+			400: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `conflict` */
+			409: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `validation_error` */
+			422: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	getAccountPrintSettings: {
+		parameters: {
+			query?: never;
+			header?: never;
+			path?: never;
+			cookie?: never;
+		};
+		requestBody?: never;
+		responses: {
+			/** @description The account's print settings. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["PrintSettings"];
+				};
+			};
+			/** @description Error `unauthorized` */
+			401: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `forbidden` */
+			403: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Requests this key may make in a rolling minute. */
+					"X-RateLimit-Limit"?: number;
+					/** @description Requests left in the current minute. */
+					"X-RateLimit-Remaining"?: number;
+					/** @description Unix seconds when the window has room again. */
+					"X-RateLimit-Reset"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `rate_limited` */
+			429: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+		};
+	};
+	patchAccountPrintSettings: {
+		parameters: {
+			query?: never;
+			header?: {
+				/** @description Makes a retry safe: the same key with the same request (method, path and body bytes) within 24 hours gets the first answer again, with `Idempotent-Replayed: true`, and changes nothing. The same key with another request is a 409 `idempotency_key_reused`; while the first is still running, a 409 `idempotency_key_in_use` with `Retry-After`. Keys are per account, mode and kind of key. A 5xx or 429 is not kept. 1 to 255 printable ASCII characters; a UUID is a good key. */
+				"Idempotency-Key"?: string;
+			};
+			path?: never;
+			cookie?: never;
+		};
+		requestBody: {
+			content: {
+				"application/json": components["schemas"]["PrintSettingsPatch"];
+			};
+		};
+		responses: {
+			/** @description The account's print settings now. */
+			200: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
+					"Idempotent-Replayed"?: "true";
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["PrintSettings"];
 				};
 			};
 			/** @description Error `bad_request` */

@@ -361,9 +361,9 @@ export const REHEARSAL: readonly RehearsalStage[] = [
 		],
 	},
 	{
-		name: "6. Brand profile, billing and statement",
+		name: "6. Brand profile, billing, print settings and statement",
 		description:
-			"The key's mode's brand profile (a test key's never changes the live one), the account's billing (shared by both modes, so sent back unchanged), then this month's statement of the mode.",
+			"The key's mode's brand profile (a test key's never changes the live one), the account's billing and print settings (each shared by both modes, so sent back unchanged), then this month's statement of the mode.",
 		steps: [
 			{
 				name: "Save the brand profile",
@@ -384,6 +384,19 @@ export const REHEARSAL: readonly RehearsalStage[] = [
 				status: 200,
 				body: { set: { duty_terms: "{{duty_terms}}" }, remove: ["tax_country", "tax_id"] },
 				checks: { "the duty terms are kept": `pm.expect(body.duty_terms).to.eql(${ANSWER_IS("duty_terms")})` },
+			},
+			{
+				name: "The account's print settings",
+				operation: "GET /v1/account/print-settings",
+				status: 200,
+				keep: { cmyk_files: "body.cmyk_files" },
+			},
+			{
+				name: "The account's choice for CMYK files as it was",
+				operation: "PATCH /v1/account/print-settings",
+				status: 200,
+				body: { set: { cmyk_files: "{{cmyk_files}}" } },
+				checks: { "the choice is kept": `pm.expect(body.cmyk_files).to.eql(${ANSWER_IS("cmyk_files")})` },
 			},
 			{
 				name: "This month's statement",

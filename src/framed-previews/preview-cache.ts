@@ -5,7 +5,7 @@ import { previewSource, previewSourceState } from "./preview-source.ts";
 import { renderFramedPreview } from "./render.ts";
 
 /** Bumped when the drawing changes, so previews cached before are drawn again. */
-const DRAWING_VERSION = 1;
+const DRAWING_VERSION = 2;
 
 /** A preview to send: its PNG, its R2 etag, and whether the opening shows the image or a placeholder (and why). */
 export type ServedPreview = {

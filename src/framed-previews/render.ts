@@ -1,10 +1,12 @@
 /**
  * The framed preview: a picture of the finished piece drawn to scale from the cut list (the
  * dimensions module's numbers, the ones the framer cuts to), in the catalog's colours, with the
- * print's image cropped or letterboxed exactly as it will print. Pure: the routes find the
+ * print's image cropped or letterboxed exactly as it will print (turned a quarter when its orientation
+ * is not the print's, as the resolution and crop figures judge it). Pure: the routes find the
  * colours and the image; this draws and encodes.
  */
 import { type CutList, cutList } from "../framing/cut-list.ts";
+import { turnedToPrint } from "../framing/fit-figures.ts";
 import type { FramingSpec } from "../framing/spec.ts";
 import type { Thumbnail } from "../imaging/area-reducer.ts";
 import { encodeRgbPng } from "../imaging/png/encode.ts";
@@ -140,16 +142,40 @@ export function renderFramedPreview(
 	return { png: encodeRgbPng(canvas, width, height), width, height, placeholder: source === null };
 }
 
-/** The image in the print's area: `fill` covers it, cropped centred; `fit` shows it whole, centred on white. */
+/**
+ * The image turned a quarter clockwise: its left edge becomes the top. The print's figures judge a
+ * landscape image on a portrait print (and the other way round) turned, long side to long side, so the
+ * preview draws it turned too and shows the crop those figures give.
+ */
+export function quarterTurn(image: Thumbnail): Thumbnail {
+	const width = image.height;
+	const height = image.width;
+	const rgb = new Uint8Array(width * height * 3);
+	for (let y = 0; y < height; y++) {
+		for (let x = 0; x < width; x++) {
+			const from = ((image.height - 1 - x) * image.width + y) * 3;
+			rgb.set(image.rgb.subarray(from, from + 3), (y * width + x) * 3);
+		}
+	}
+	return { width, height, rgb };
+}
+
+/**
+ * The image in the print's area, turned to the print's orientation when it lies the other way: `fill`
+ * covers the area, cropped centred; `fit` shows it whole, centred on white.
+ */
 function drawImage(
 	canvas: Uint8Array,
 	canvasWidth: number,
-	source: Thumbnail,
+	image: Thumbnail,
 	print: PixelRect,
 	window: PixelRect,
 	fit: FramingSpec["fit"],
 	printSize: { width_in: number; height_in: number },
 ): void {
+	const source = turnedToPrint(image.width, image.height, printSize.width_in, printSize.height_in)
+		? quarterTurn(image)
+		: image;
 	const printAspect = printSize.width_in / printSize.height_in;
 	const sourceAspect = source.width / source.height;
 	if (fit === "fill") {

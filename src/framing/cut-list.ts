@@ -5,6 +5,7 @@
  * the work ticket draws and lists it, and its numbers are the dimensions module's, nothing else.
  */
 import {
+	MAT_OVERLAP_IN,
 	mouldingCut,
 	type PieceDimensions,
 	pieceDimensions,
@@ -37,7 +38,7 @@ export function matBordersAtOpening(spec: FramingSpec): { layer: "top" | "inner"
 	const bottom = spec.mat_bottom_border_in;
 	if (spec.mat === null || border === null || bottom === null) return [];
 	// The mat overlaps the print by 1/8 in each side, so each border of the opening is 1/8 in wider.
-	const overlap = 1 / 8;
+	const overlap = MAT_OVERLAP_IN;
 	const reveal = spec.inner_mat === null ? 0 : (spec.inner_mat_reveal_in ?? 0);
 	const inner = { top_in: border + overlap, sides_in: border + overlap, bottom_in: bottom + overlap };
 	const top = {

@@ -9,6 +9,9 @@
 /** Sixteenths of an inch in an inch. */
 export const SIXTEENTHS = 16;
 
+/** How far a mat's opening lies over the print on each side, in inches: what holds the print, and hides its edge. */
+export const MAT_OVERLAP_IN = 1 / 8;
+
 /** A length in whole sixteenths of an inch. */
 export type Sixteenths = number;
 
@@ -86,7 +89,7 @@ export function pieceDimensions(spec: PieceSpec): PieceDimensions {
 	const framed = spec.frameWidthIn !== null;
 	const inner = innerSize(spec);
 	// The mat overlaps the print by 1/8 in on each side: the opening is 1/4 in smaller each way.
-	const overlap = SIXTEENTHS / 4;
+	const overlap = 2 * MAT_OVERLAP_IN * SIXTEENTHS;
 	const reveal = spec.mat?.innerRevealIn == null ? null : toSixteenths(spec.mat.innerRevealIn);
 	const frameWidth = spec.frameWidthIn === null ? 0 : toSixteenths(spec.frameWidthIn);
 	return {

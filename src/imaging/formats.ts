@@ -1,4 +1,5 @@
 /** The image formats the service takes, and how a file announces which it is. */
+import type { ColourParts } from "./colour/parts.ts";
 
 /** The print file formats, told apart by their first bytes. */
 export const IMAGE_FORMATS = ["tiff", "png", "jpeg"] as const;
@@ -25,4 +26,6 @@ export type ProbedHeader = {
 	heightPx: number;
 	/** For people, e.g. "PNG 8-bit RGBA, interlaced" or "JPEG progressive, 3 components (YCbCr)". */
 	detail: string;
+	/** What the headers say of the colour; null when they could not be read for it (the file still prints). */
+	colour: ColourParts | null;
 };

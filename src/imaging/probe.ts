@@ -1,4 +1,6 @@
 import type { ByteSource } from "./byte-source.ts";
+import type { ColourFacts } from "./colour/facts.ts";
+import { colourFactsOf, wholeProfile } from "./colour/parts.ts";
 import { type HeaderFaultReason, ImageFault, isHeaderFault } from "./fault.ts";
 import { detectFormat, FORMAT_NAMES, type ImageFormat, type ProbedHeader } from "./formats.ts";
 import { probeJpeg } from "./jpeg/probe.ts";
@@ -9,7 +11,7 @@ import { probeTiff } from "./tiff/probe.ts";
 
 /** What a probe says of a file: its format and pixel size, or why it is not a usable image. */
 export type Inspection =
-	| ({ ok: true; format: ImageFormat } & ProbedHeader)
+	| ({ ok: true; format: ImageFormat; colour: ColourFacts | null } & Omit<ProbedHeader, "colour">)
 	| {
 			ok: false;
 			format: ImageFormat | null;
@@ -59,7 +61,8 @@ export async function probeImage(source: ByteSource, options: ReaderOptions = {}
 /** One format's probe of a file (its size not yet checked against the limits), its fault turned into an invalid result. */
 export async function probeFormat(format: ImageFormat, reader: ByteReader): Promise<Inspection> {
 	try {
-		return { ok: true, format, ...(await PROBES[format](reader)) };
+		const { colour, ...header } = await PROBES[format](reader);
+		return { ok: true, format, ...header, colour: colour === null ? null : await colourFactsOf(colour) };
 	} catch (error) {
 		return invalid(format, error);
 	}
@@ -77,4 +80,15 @@ function invalid(format: ImageFormat | null, error: unknown): Inspection {
 		reason: "corrupt_header",
 		message: `The ${name} header could not be read: it is corrupt.`,
 	};
+}
+
+/**
+ * The whole ICC profile embedded in a file (JPEG APP2 pieces, PNG iCCP, TIFF tag 34675), found by the
+ * format's probe, for the thumbnail's conversion to sRGB; null when it has none, or one that does not
+ * read or passes MAX_PROFILE_BYTES. Throws ImageFault when the header itself does not read.
+ */
+export async function readColourProfile(format: ImageFormat, source: ByteSource): Promise<Uint8Array | null> {
+	const reader = new ByteReader(source, { readLimit: Number.POSITIVE_INFINITY });
+	const { colour } = await PROBES[format](reader);
+	return wholeProfile(colour);
 }

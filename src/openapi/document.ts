@@ -125,7 +125,8 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
 	Pricing:
 		"The price book every price comes from, the exchange-rate sheets that convert it, and the landed-cost tables of taxes and duties at each border.",
 	Quotes: "What a cart costs and how it ships, before ordering.",
-	"Print files": "Uploading print files and reading their inspection.",
+	"Print files":
+		"Uploading print files and reading their inspection, and the account's choice of what a CMYK file does to its order.",
 	Orders: "Creating, reading, listing, fixing and canceling orders.",
 	Claims: "Claiming shipped units that arrived damaged, defective or wrong, or were lost, and reading the claims.",
 	Billing: "The account's billing: its currency, default duty terms abroad, and tax registration.",

@@ -2,13 +2,8 @@ import type { Catalog } from "../catalog/schema.ts";
 import { pieceDimensions } from "../framing/dimensions.ts";
 import { type FramingSpec, pieceSpecOf } from "../framing/spec.ts";
 import type { InvalidReason } from "../print-files/invalid-reasons.ts";
-import {
-	CROP_WARNING_PERCENT,
-	croppedPercent,
-	effectiveDpi,
-	MINIMUM_DPI,
-	resolutionVerdict,
-} from "../print-files/resolution.ts";
+import { PRINT_WARNINGS, type PrintFit, type PrintWarning, printFit } from "../print-files/print-warnings.ts";
+import { MINIMUM_DPI } from "../print-files/resolution.ts";
 import type { HoldDetail, HoldReason } from "./state-machine.ts";
 
 /** A frame as the item check needs it: its moulding's face width and the united inches it carries. */
@@ -41,9 +36,9 @@ export function catalogFactsOf(catalog: Catalog): CatalogFacts {
 	};
 }
 
-/** What is known of an item's file when it is checked. */
+/** What is known of an item's file when it is checked; a ready file's colour and content warnings with it. */
 export type FileFacts =
-	| { kind: "ready"; widthPx: number; heightPx: number }
+	| { kind: "ready"; widthPx: number; heightPx: number; warnings: PrintWarning[] }
 	| { kind: "invalid"; reason: InvalidReason | null; message: string }
 	| { kind: "fetch_failed"; message: string }
 	| { kind: "missing"; message: string };
@@ -74,31 +69,22 @@ export type ItemFindings = {
 export const LOW_RESOLUTION = "low_resolution";
 /** Item warning when `fill` cuts off more than 2% of either side of the image. */
 export const IMAGE_CROPPED = "image_cropped";
-/** Every code an item's `warnings` can hold: the item is accepted, but the partner should look. */
-export const ITEM_WARNINGS = [LOW_RESOLUTION, IMAGE_CROPPED] as const;
-export type ItemWarning = (typeof ITEM_WARNINGS)[number];
+/**
+ * Every code an item's `warnings` can hold: the item is accepted, but the partner should look. How the
+ * image meets the print (resolution, fill's crop, fit's bands) and what the file's colour and pixels say.
+ */
+export const ITEM_WARNINGS = PRINT_WARNINGS;
+export type ItemWarning = PrintWarning;
 
-/** What an image of `widthPx` × `heightPx` gives at the item's size and fit. */
-export type ImageFit = {
-	effectiveDpi: number;
-	verdict: ReturnType<typeof resolutionVerdict>;
-	croppedPercent: number;
-	warnings: ItemWarning[];
-};
+/** What an image of `widthPx` × `heightPx` gives at the item's size and framing. */
+export type ImageFit = PrintFit;
 
-/** The resolution and crop of an image printed as `item` says (one rule for creation, PATCH and validation). */
-export function imageFit(
-	widthPx: number,
-	heightPx: number,
-	item: { width_in: number; height_in: number; fit: FramingSpec["fit"] },
-): ImageFit {
-	const dpi = effectiveDpi(widthPx, heightPx, item.width_in, item.height_in, item.fit);
-	const verdict = resolutionVerdict(dpi);
-	const cropped = croppedPercent(widthPx, heightPx, item.width_in, item.height_in, item.fit);
-	const warnings: ItemWarning[] = [];
-	if (verdict === "warn") warnings.push(LOW_RESOLUTION);
-	if (cropped > CROP_WARNING_PERCENT) warnings.push(IMAGE_CROPPED);
-	return { effectiveDpi: dpi, verdict, croppedPercent: cropped, warnings };
+/** An item's size and framing as its file is judged at it: fill or fit, and whether a mat lies over the print. */
+type SizeAndFraming = { width_in: number; height_in: number; fit: FramingSpec["fit"]; mat: FramingSpec["mat"] };
+
+/** The resolution, crop and bands of an image printed as `item` says (one rule for creation, PATCH and validation). */
+export function imageFit(widthPx: number, heightPx: number, item: SizeAndFraming): ImageFit {
+	return printFit(widthPx, heightPx, item);
 }
 
 /** What an item's file gives at its size and fit, or why it does not print there (and the hold's reason). */
@@ -116,14 +102,11 @@ export type FileAtSize =
  * The one judgement of a print file at an item's size and fit: the create and an item's fix refuse a
  * file it turns down, and validation holds the order on it. `subject` names the file in the message.
  */
-export function fileAtSize(
-	file: FileFacts,
-	item: { width_in: number; height_in: number; fit: FramingSpec["fit"] },
-	subject = "The file",
-): FileAtSize {
+export function fileAtSize(file: FileFacts, item: SizeAndFraming, subject = "The file"): FileAtSize {
 	switch (file.kind) {
 		case "ready": {
-			const fit = imageFit(file.widthPx, file.heightPx, item);
+			const judged = imageFit(file.widthPx, file.heightPx, item);
+			const fit = { ...judged, warnings: [...judged.warnings, ...file.warnings] };
 			if (fit.verdict !== "reject") return { ok: true, fit };
 			// Rounded down: a file just under the minimum must not read as having it.
 			const message = `${subject} is ${file.widthPx} × ${file.heightPx} px: ${Math.floor(fit.effectiveDpi)} DPI at ${item.width_in} × ${item.height_in} in, below the ${MINIMUM_DPI} DPI minimum.`;

@@ -8,6 +8,7 @@ import { databaseOf } from "../databases.ts";
 import { type ErrorCode, isErrorCode } from "../error-catalog.ts";
 import type { FramingSpec } from "../framing/spec.ts";
 import { printFileNow } from "../print-files/inspection.ts";
+import { fileWarnings } from "../print-files/print-warnings.ts";
 import { expiredFileRefusal } from "../print-files/retention.ts";
 import { findOwnedPrintFile, type PrintFileRow } from "../print-files/store.ts";
 import { type Refusal, refusal } from "../problem.ts";
@@ -17,7 +18,7 @@ import type { HoldReason } from "./state-machine.ts";
 /** What an uploaded file's check found, and the file it checked. */
 export type UploadCheck = { effectiveDpi: number; warnings: ItemWarning[]; croppedPercent: number; file: PrintFileRow };
 
-type SizeAndFit = { width_in: number; height_in: number; fit: FramingSpec["fit"] };
+type SizeAndFit = { width_in: number; height_in: number; fit: FramingSpec["fit"]; mat: FramingSpec["mat"] };
 
 /**
  * The check of an uploaded file named by `print_file_id` when an item is changed: the file must be
@@ -75,7 +76,7 @@ function uploadFacts(file: PrintFileRow, printFileId: string): FileFacts {
 			`Print file ${printFileId} is not a usable image (${file.invalid_reason ?? "invalid"}): ${file.invalid_message ?? ""}`.trim();
 		return { kind: "invalid", reason: file.invalid_reason, message };
 	}
-	return { kind: "ready", widthPx: file.width_px, heightPx: file.height_px };
+	return { kind: "ready", widthPx: file.width_px, heightPx: file.height_px, warnings: fileWarnings(file) };
 }
 
 /** What an inspected (or failed) print file tells validation's item check. */
@@ -84,7 +85,7 @@ export function fileFacts(file: PrintFileRow | null): FileFacts {
 	// An order holds its files, so only a file expired before the order named it gets here: its bytes are gone.
 	if (file.expired_at !== null) return { kind: "missing", message: `The print file expired ${file.expired_at}.` };
 	if (file.status === "ready" && file.width_px !== null && file.height_px !== null) {
-		return { kind: "ready", widthPx: file.width_px, heightPx: file.height_px };
+		return { kind: "ready", widthPx: file.width_px, heightPx: file.height_px, warnings: fileWarnings(file) };
 	}
 	if (file.status === "invalid" && file.invalid_reason !== null) {
 		return {

@@ -32,6 +32,11 @@ export const HOLD_CLEARED_BY: Readonly<Record<HoldReason, { by: "release" } | { 
 	file_unreadable: { by: "partner", fix: "upload the print file again: it is missing, unreadable or changed" },
 	file_fetch_failed: { by: "release" },
 	unsupported_file_format: { by: "partner", fix: "send the print file as a TIFF, PNG or JPEG" },
+	// The account's own setting holds it: only the partner can send an RGB file or change the setting.
+	cmyk_file: {
+		by: "partner",
+		fix: "send an RGB print file (sRGB, or Adobe RGB with its profile embedded), or set the account's cmyk_files to \"convert\" and send the item's print_file_id again",
+	},
 	size_not_offered: { by: "partner", fix: "change the item to a size the catalog offers" },
 	frame_not_found: { by: "partner", fix: "change the item to a frame in the catalog" },
 	mat_not_found: { by: "partner", fix: "change the item to a mat in the catalog" },

@@ -5,8 +5,16 @@ import { fetchPrintFile } from "../print-files/fetch.ts";
 import { printFileNow } from "../print-files/inspection.ts";
 import { findPrintFileById, type PrintFileRow } from "../print-files/store.ts";
 import { pieceFactsOf } from "../quotes/facts.ts";
+import { cmykChoiceOf, cmykFileProblem, isCmykFile } from "./cmyk-hold.ts";
 import { priceOrder, sentDeclaredValue } from "./costs.ts";
-import { type CatalogFacts, catalogFactsOf, checkItem, type FileFacts, orderVerdict } from "./item-checks.ts";
+import {
+	type CatalogFacts,
+	catalogFactsOf,
+	checkItem,
+	type FileFacts,
+	type ItemFindings,
+	orderVerdict,
+} from "./item-checks.ts";
 import { fileFacts } from "./order-files.ts";
 import type { ItemRow, OrderRow, StoredOrder } from "./rows.ts";
 import type { HoldDetail, HoldReason } from "./state-machine.ts";
@@ -30,9 +38,11 @@ export async function catalogFacts(db: D1Database): Promise<CatalogFacts> {
 
 /**
  * The validating step: fetches `print_file_url` files into R2 (as print files of the order's
- * owner), inspects every file, and checks every item against the resolution rule and the catalog.
- * Slow network work happens here, outside the order's serialized write. `checkedFiles` are uploaded
- * files the order's create has just checked (read and compared with R2): they are taken as they are.
+ * owner), inspects every file, and checks every item against the resolution rule and the catalog,
+ * and a CMYK file against the account's choice for them (read only when a file is CMYK, and as it is
+ * now: an order follows the setting in force when it is validated). Slow network work happens here,
+ * outside the order's serialized write. `checkedFiles` are uploaded files the order's create has just
+ * checked (read and compared with R2): they are taken as they are.
  */
 export async function validateOrder(
 	env: Env,
@@ -43,23 +53,20 @@ export async function validateOrder(
 	const catalog = await catalogFacts(databaseOf(env, order.account_id));
 	const checkedById = new Map(checkedFiles.map((file) => [file.id, file]));
 	const checked: ItemRow[] = [];
-	const findings = [];
+	const findings: ItemFindings[] = [];
+	const cmykItems: { item: { id: string; fileField: string }; finding: ItemFindings }[] = [];
 	for (const item of items) {
 		const known = item.print_file_id === null ? undefined : checkedById.get(item.print_file_id);
 		const { file, facts } =
 			known === undefined ? await resolveFile(env, order, item, now) : { file: known, facts: fileFacts(known) };
+		const fileField = item.print_file_url === null ? "print_file_id" : "print_file_url";
 		const finding = checkItem(
-			{
-				...specOf(item),
-				id: item.id,
-				width_in: item.width_in,
-				height_in: item.height_in,
-				fileField: item.print_file_url === null ? "print_file_id" : "print_file_url",
-			},
+			{ ...specOf(item), id: item.id, width_in: item.width_in, height_in: item.height_in, fileField },
 			facts,
 			catalog,
 		);
 		findings.push(finding);
+		if (isCmykFile(file)) cmykItems.push({ item: { id: item.id, fileField }, finding });
 		checked.push({
 			...item,
 			print_file_id: file?.id ?? item.print_file_id,
@@ -67,6 +74,9 @@ export async function validateOrder(
 			cropped_percent: finding.croppedPercent,
 			warnings: finding.warnings,
 		});
+	}
+	if (cmykItems.length > 0 && (await cmykChoiceOf(env, order.account_id)) === "hold") {
+		for (const { item, finding } of cmykItems) finding.problems.push(cmykFileProblem(item));
 	}
 	const pricing = await repriced(databaseOf(env, order.account_id), order, checked);
 	return { verdict: orderVerdict(findings), items: pricing?.items ?? checked, pricing: pricing?.charges ?? null };

@@ -13,6 +13,7 @@ const HOLD_REASON_LABELS: Readonly<Record<HoldReason, string>> = {
 	file_unreadable: "File unreadable or changed",
 	file_fetch_failed: "File could not be fetched",
 	unsupported_file_format: "File format not supported",
+	cmyk_file: "CMYK file held by the partner's setting",
 	size_not_offered: "Size not offered",
 	frame_not_found: "Frame not in the catalog",
 	mat_not_found: "Mat not in the catalog",

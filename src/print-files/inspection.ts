@@ -93,7 +93,13 @@ async function inspected(env: Env, file: PrintFileRow, now: Date): Promise<Print
 				throw new Error(`inspection of ${file.id}: ${inspection.message}`);
 			}
 			result = inspection.ok
-				? { status: "ready", format: inspection.format, widthPx: inspection.widthPx, heightPx: inspection.heightPx }
+				? {
+						status: "ready",
+						format: inspection.format,
+						widthPx: inspection.widthPx,
+						heightPx: inspection.heightPx,
+						colour: inspection.colour,
+					}
 				: { status: "invalid", format: inspection.format, reason: inspection.reason, message: inspection.message };
 		}
 		const recorded = await recordInspection(databaseOf(env, file.account_id), file.id, result, {

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { jsonResponse, protectedRoute } from "../access/protected-route.ts";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
+import { isolateCatalog } from "../catalog/cache.ts";
 import { configOf } from "../config.ts";
 import { databaseOf, findInEveryDatabase } from "../databases.ts";
 import type { PublicEnv } from "../http/app-env.ts";
@@ -8,11 +9,14 @@ import { createApp } from "../http/create-app.ts";
 import { ApiError, errorResponses } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import { MAX_PRINT_FILE_BYTES, printFileNow } from "./inspection.ts";
+import { askedSizeOf, preflightOf } from "./preflight.ts";
 import {
 	CreatePrintFileBody,
+	PreflightQuery,
 	type PrintFile,
 	PrintFileIdParams,
 	PrintFileSchema,
+	PrintFileWithPreflightSchema,
 	thumbnailPngResponse,
 	UploadTargetSchema,
 } from "./schema.ts";
@@ -70,9 +74,14 @@ const getPrintFile = protectedRoute("files:write", {
 	method: "get",
 	path: "/print-files/{id}",
 	tags: ["Print files"],
-	summary: "Read a print file: its status and, once inspected, its format and pixel size",
-	request: { params: PrintFileIdParams },
-	responses: { 200: jsonResponse(PrintFileSchema, "The print file."), ...errorResponses(404) },
+	summary: "Read a print file: its status, once inspected its format and pixel size, and its preflight",
+	description:
+		"`preflight` says how the file will print: its colour and content facts, the largest sizes at 300 and 150 DPI, and a verdict (`good`, `acceptable`, `poor`, `refused`) with reasons for each size asked with `?size=` (repeated, at most 20) or, without it, the standard sizes. A malformed `size` is a 422 `invalid_field`.",
+	request: { params: PrintFileIdParams, query: PreflightQuery },
+	responses: {
+		200: jsonResponse(PrintFileWithPreflightSchema, "The print file and its preflight."),
+		...errorResponses(404, 422),
+	},
 });
 
 const getThumbnail = protectedRoute("files:write", {
@@ -127,9 +136,13 @@ export const printFileRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(getPrintFile, async (c) => {
 		const { id } = c.req.valid("param");
-		const row = await findOwnedPrintFile(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
+		const { size } = c.req.valid("query");
+		const db = databaseOf(c.env, c.var.principal.accountId);
+		const [row, snapshot] = await Promise.all([findOwnedPrintFile(db, c.var.principal, id), isolateCatalog.get(db)]);
 		if (row === null) throw new ApiError("print_file_not_found", `No print file ${id}.`, "id");
-		return c.json(toPrintFile(await printFileNow(c.env, row)), 200);
+		const file = await printFileNow(c.env, row);
+		const asked = size?.flatMap((text) => askedSizeOf(text) ?? []) ?? null;
+		return c.json({ ...toPrintFile(file), preflight: preflightOf(file, snapshot.catalog.sizes, asked) }, 200);
 	})
 	.openapi(getThumbnail, async (c) => {
 		const { id } = c.req.valid("param");

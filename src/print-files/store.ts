@@ -1,6 +1,7 @@
 import type { Owner } from "../accounts/owner.ts";
 import type { KeyMode } from "../accounts/scopes.ts";
 import { type BatchedRead, readOne, rowRead } from "../http/batched-read.ts";
+import type { ColourFacts } from "../imaging/colour/facts.ts";
 import type { ImageFormat } from "../imaging/formats.ts";
 import type { InvalidReason } from "./invalid-reasons.ts";
 import type { ThumbnailColumns } from "./thumbnail-store.ts";
@@ -149,7 +150,7 @@ export async function markUploaded(db: D1Database, id: string, sizeBytes: number
 
 /** What an inspection found. */
 export type InspectionRecord =
-	| { status: "ready"; format: ImageFormat; widthPx: number; heightPx: number }
+	| { status: "ready"; format: ImageFormat; widthPx: number; heightPx: number; colour: ColourFacts | null }
 	| { status: "invalid"; format: ImageFormat | null; reason: InvalidReason; message: string };
 
 /**
@@ -168,7 +169,7 @@ export async function recordInspection(
 			`UPDATE print_files SET status = ?2, format = ?3, width_px = ?4, height_px = ?5, size_bytes = ?6,
 			        invalid_reason = ?7, invalid_message = ?8, uploaded_at = COALESCE(uploaded_at, ?9),
 			        inspected_at = ?10, inspection_bytes_read = ?11, r2_etag = ?12,
-			        thumbnail_status = ?13, thumbnail_queued_at = ?14
+			        thumbnail_status = ?13, thumbnail_queued_at = ?14, colour_facts = ?15
 			  WHERE id = ?1 AND inspected_at IS NULL`,
 		)
 		.bind(
@@ -187,6 +188,7 @@ export async function recordInspection(
 			// A ready file's thumbnail is pending from now; the caller sends its message (queued now).
 			ready ? "pending" : null,
 			ready ? facts.now.toISOString() : null,
+			ready && result.colour !== null ? JSON.stringify(result.colour) : null,
 		)
 		.run();
 	return findPrintFileById(db, id);

@@ -1,3 +1,4 @@
+import type { ColourFacts } from "../imaging/colour/facts.ts";
 import type { ContentStats } from "../imaging/content-stats.ts";
 import type { ImageFormat } from "../imaging/formats.ts";
 
@@ -48,21 +49,27 @@ export type ThumbnailClaim = {
 	r2_etag: string;
 	format: ImageFormat;
 	thumbnail_attempts: number;
+	/** What the inspection found of its colour (the thumbnail is converted to sRGB by it); null when not kept. */
+	colour: ColourFacts | null;
 };
 
 /**
  * Counts one more try at the thumbnail of file `id` pinned to `etag`, if it is still ready, still those
  * bytes and still pending; null otherwise (made, given up, or other bytes: nothing to do).
  */
-export function claimThumbnail(db: D1Database, id: string, etag: string): Promise<ThumbnailClaim | null> {
-	return db
+export async function claimThumbnail(db: D1Database, id: string, etag: string): Promise<ThumbnailClaim | null> {
+	const row = await db
 		.prepare(
 			`UPDATE print_files SET thumbnail_attempts = thumbnail_attempts + 1
 			  WHERE id = ?1 AND r2_etag = ?2 AND status = 'ready' AND thumbnail_status = 'pending' AND format IS NOT NULL
-			  RETURNING id, r2_key, r2_etag, format, thumbnail_attempts`,
+			  RETURNING id, r2_key, r2_etag, format, thumbnail_attempts, colour_facts`,
 		)
 		.bind(id, etag)
-		.first<ThumbnailClaim>();
+		.first<Omit<ThumbnailClaim, "colour"> & { colour_facts: string | null }>();
+	if (row === null) return null;
+	const { colour_facts, ...claim } = row;
+	// The inspection wrote this column from a ColourFacts: parsed back as one.
+	return { ...claim, colour: colour_facts === null ? null : (JSON.parse(colour_facts) as ColourFacts) };
 }
 
 /**

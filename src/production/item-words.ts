@@ -23,6 +23,39 @@ export const ITEM_WARNING_WORDS: Readonly<Record<ItemWarningCode, WarningWords>>
 		title: "Image cropped",
 		advice: `Filling the print cuts off more than ${CROP_WARNING_PERCENT}% of the image. Check that nothing that matters is cut off before framing it.`,
 	},
+	image_letterboxed: {
+		title: "White bands",
+		advice:
+			"The whole image is printed, so white bands wider than 1/4 in show beside it (the mat hides 1/8 in of each). Centre the print in the opening so the bands are even.",
+	},
+	cmyk_converted: {
+		title: "CMYK file",
+		advice:
+			"The file is CMYK and prints converted to RGB, so its colours may shift. Compare the print with the preview before framing it.",
+	},
+	untagged_colour: {
+		title: "No colour profile",
+		advice:
+			"The file carries no colour profile and is printed as sRGB. Compare the print with the preview before framing it.",
+	},
+	near_uniform_image: {
+		title: "Almost blank image",
+		advice:
+			"The image is almost one flat colour, perhaps a broken export. Check the print is what the partner meant before framing it.",
+	},
+	mostly_transparent: {
+		title: "Mostly transparent",
+		advice:
+			"Most of the image is transparent and prints as bare paper. Check the print is what the partner meant before framing it.",
+	},
+	mostly_white: {
+		title: "Almost all white",
+		advice: "Almost all of the image is white. Check the print is what the partner meant before framing it.",
+	},
+	mostly_black: {
+		title: "Almost all black",
+		advice: "Almost all of the image is black. Check the print is what the partner meant before framing it.",
+	},
 };
 
 function isWarningCode(code: string): code is ItemWarningCode {

@@ -25,7 +25,8 @@ import {
 	shippingOptions,
 } from "../pricing/shipping.ts";
 import { type UnitPrice, unitPrice } from "../pricing/unit-price.ts";
-import { effectiveDpi as effectiveDpiOf, resolutionVerdict } from "../print-files/resolution.ts";
+import { fileWarnings, type PrintWarning, printFit } from "../print-files/print-warnings.ts";
+import { resolutionVerdict } from "../print-files/resolution.ts";
 import { expiredFileRefusal } from "../print-files/retention.ts";
 import type { PrintFileRow } from "../print-files/store.ts";
 import type { CreateQuoteInput, Quote } from "./schema.ts";
@@ -213,6 +214,7 @@ export function priceQuote(input: CreateQuoteInput, facts: QuoteFacts): QuoteOut
 				priced.message,
 			);
 		let effectiveDpi: number | null = null;
+		const warnings: PrintWarning[] = [];
 		if (item.print_file_id !== undefined) {
 			const at = `items[${index}].print_file_id`;
 			const file = facts.files.get(item.print_file_id);
@@ -224,10 +226,15 @@ export function priceQuote(input: CreateQuoteInput, facts: QuoteFacts): QuoteOut
 				const code = file.status === "invalid" ? "file_unreadable" : "print_file_not_uploaded";
 				return refuse(code, at, `Print file ${item.print_file_id} is ${file.status}, not a ready image.`);
 			}
-			effectiveDpi =
-				file.width_px === null || file.height_px === null
-					? null
-					: effectiveDpiOf(file.width_px, file.height_px, item.width_in, item.height_in, priced.spec.fit);
+			if (file.width_px !== null && file.height_px !== null) {
+				const fit = printFit(file.width_px, file.height_px, {
+					...priced.spec,
+					width_in: item.width_in,
+					height_in: item.height_in,
+				});
+				effectiveDpi = fit.effectiveDpi;
+				warnings.push(...fit.warnings, ...fileWarnings(file));
+			}
 		}
 		items.push({
 			width_in: item.width_in,
@@ -237,6 +244,7 @@ export function priceQuote(input: CreateQuoteInput, facts: QuoteFacts): QuoteOut
 			print_file_id: item.print_file_id ?? null,
 			effective_dpi: effectiveDpi === null ? null : Math.round(effectiveDpi * 10) / 10,
 			resolution: effectiveDpi === null ? null : resolutionVerdict(effectiveDpi),
+			warnings,
 			dimensions: priced.dimensions,
 			united_inches: priced.united_inches,
 			unit_price: priced.unit_price,

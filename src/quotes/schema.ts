@@ -14,6 +14,7 @@ import { FramingFields, refineFraming } from "../framing/spec.ts";
 import { dateTime } from "../http/date-time.ts";
 import { CurrencySchema } from "../money/currencies.ts";
 import { SHIPPING_METHODS } from "../pricing/shipping.ts";
+import { PRINT_WARNINGS } from "../print-files/print-warnings.ts";
 
 const inches = z
 	.number()
@@ -130,6 +131,14 @@ const QuoteItemSchema = z.object({
 	print_file_id: z.string().nullable().openapi({ example: "pf_7cQm2x" }),
 	effective_dpi: z.number().nullable().openapi({ example: 300 }),
 	resolution: z.enum(["ok", "warn", "reject"]).nullable(),
+	warnings: z
+		.array(z.enum(PRINT_WARNINGS))
+		.default([])
+		.openapi({
+			description:
+				"With a print file: what an order's item would carry (the error catalog's warnings), from how the image meets this size and framing and from the file's colour and pixels. Accepted, but worth a look.",
+			example: ["image_cropped"],
+		}),
 	dimensions: DimensionsSchema,
 	united_inches: z.number().openapi({ example: 46.5 }),
 	unit_price: UnitPriceSchema,

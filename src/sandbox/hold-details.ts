@@ -4,6 +4,7 @@
  * first. Pure: the words follow the live checks' (src/orders/item-checks.ts), marked as simulated.
  */
 import type { HoldReason } from "../error-catalog.ts";
+import { cmykFileProblem } from "../orders/cmyk-hold.ts";
 import type { HoldDetail } from "../orders/state-machine.ts";
 
 /** What a simulated hold reads of the item it names. */
@@ -31,6 +32,8 @@ function detailOf(reason: HoldReason, item: HeldItem): { field: string; message:
 			return { field: fileField, message: "The print file could not be fetched: the server answered HTTP 503." };
 		case "unsupported_file_format":
 			return { field: fileField, message: "The print file is a GIF: send a TIFF, PNG or JPEG file." };
+		case "cmyk_file":
+			return { field: fileField, message: cmykFileProblem({ id: item.id, fileField }).detail.message };
 		case "size_not_offered":
 			return { field: "width_in", message: `${item.width_in} in is not offered at this size.` };
 		case "frame_not_found":

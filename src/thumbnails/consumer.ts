@@ -90,7 +90,7 @@ async function madeFrom(env: Env, database: D1Database, claim: ThumbnailClaim): 
 	const source = r2Source(env.PRINT_FILES, claim.r2_key, head.size, claim.r2_etag);
 	let made: Awaited<ReturnType<typeof makeThumbnail>>;
 	try {
-		made = await makeThumbnail(claim.format, source);
+		made = await makeThumbnail(claim.format, source, claim.colour);
 	} catch (error) {
 		// Anything but the file's own fault (storage failing, a bug) is retried.
 		if (!(error instanceof ImageFault)) throw error;
@@ -113,6 +113,7 @@ async function madeFrom(env: Env, database: D1Database, claim: ThumbnailClaim): 
 		width_px: made.width,
 		height_px: made.height,
 		png_bytes: made.png.byteLength,
+		colour_conversion: made.conversion,
 		content_flags: made.contentStats.flags,
 		ms: Date.now() - started,
 	});

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SHIP_TO_WARNINGS } from "../../src/addresses/ship-to-warnings.ts";
-import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "../../src/error-catalog.ts";
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode, WARNING_CODES } from "../../src/error-catalog.ts";
 import { ITEM_WARNINGS } from "../../src/orders/item-checks.ts";
 import { HOLD_REASONS } from "../../src/orders/state-machine.ts";
 import { INVALID_REASONS } from "../../src/print-files/invalid-reasons.ts";
@@ -73,6 +73,12 @@ describe("docs/errors.md, the error catalog", () => {
 
 	it("lists every item warning, and no other", () => {
 		expect(listedNames("Warnings").sort()).toEqual([...ITEM_WARNINGS].sort());
+	});
+
+	it("lists every warning with what it means and what to do, as the catalog module says, in its order", () => {
+		const declared = Object.entries(WARNING_CODES).map(([code, entry]) => [`\`${code}\``, entry.meaning, entry.action]);
+		expect(tableRows(CATALOG_PAGE, "Warnings")).toEqual(declared);
+		expect(Object.keys(WARNING_CODES)).toEqual([...ITEM_WARNINGS]);
 	});
 
 	it("lists every address warning, and no other", () => {

@@ -11,6 +11,7 @@ import {
 	rgbOf,
 	shade,
 } from "../../src/framed-previews/render.ts";
+import { fitFigures } from "../../src/framing/fit-figures.ts";
 import { completeFraming, type FramingInput } from "../../src/framing/spec.ts";
 import type { Thumbnail } from "../../src/imaging/area-reducer.ts";
 
@@ -221,5 +222,97 @@ describe("renderFramedPreview", () => {
 		expect(preview.placeholder).toBe(true);
 		expect([png.at(54, 54), png.at(177, 209)]).toEqual([[...rgbOf(PLACEHOLDER_GREY)], [...rgbOf(PLACEHOLDER_GREY)]]);
 		expect(png.at(5, 132)).toEqual([...shade(rgbOf(WALNUT), RAIL_SHADES.left)]);
+	});
+});
+
+/**
+ * An image whose edges are marked: what fill's figures say is cut off each side is painted CUT (pure
+ * blue), the next 6 pixels inside it MARK (red), the rest GREEN. Blue appears in nothing else, so any
+ * preview pixel with blue in it shows a pixel the figures say is cut.
+ */
+function edgeMarked(width: number, height: number, cutAcross: number, cutDown: number): Thumbnail {
+	const CUT: Rgb = [0, 0, 255];
+	const MARK: Rgb = [255, 0, 0];
+	const rgb = new Uint8Array(width * height * 3);
+	for (let y = 0; y < height; y++) {
+		for (let x = 0; x < width; x++) {
+			const inset = Math.min(x - cutAcross, width - 1 - x - cutAcross, y - cutDown, height - 1 - y - cutDown);
+			rgb.set(inset < 0 ? CUT : inset < 6 ? MARK : [0, 200, 0], (y * width + x) * 3);
+		}
+	}
+	return { width, height, rgb };
+}
+
+describe("the framed preview shows the crop the figures give", () => {
+	// Image sizes and prints of every orientation; each crop a whole number of pixels, so the marks fall on pixels.
+	const cases: { image: [number, number]; print: [number, number] }[] = [
+		{ image: [300, 200], print: [8, 10] },
+		{ image: [200, 300], print: [10, 8] },
+		{ image: [240, 240], print: [8, 10] },
+		{ image: [400, 100], print: [6, 12] },
+		{ image: [160, 200], print: [8, 10] },
+		{ image: [300, 200], print: [12, 12] },
+	];
+	for (const { image, print } of cases) {
+		it(`${image.join(" × ")} px on ${print.join(" × ")} in: nothing cut shows, and the marked edges meet the print's four edges`, () => {
+			const figures = fitFigures({
+				widthPx: image[0],
+				heightPx: image[1],
+				widthIn: print[0],
+				heightIn: print[1],
+				fit: "fill",
+				matted: false,
+			});
+			const crop = figures.crop;
+			if (crop === null) throw new Error("fill has a crop");
+			expect(Number.isInteger(crop.px.left) && Number.isInteger(crop.px.top)).toBe(true);
+			const { png } = render(print, {}, null, edgeMarked(image[0], image[1], crop.px.left, crop.px.top), 50 * print[0]);
+			// Inside the one-pixel outline (its grey has blue in it).
+			let blue = 0;
+			for (let y = 1; y < png.height - 1; y++) {
+				for (let x = 1; x < png.width - 1; x++) blue = Math.max(blue, png.at(x, y)[2] ?? 0);
+			}
+			expect(blue).toBe(0);
+			// Just inside the outline, each edge of the print shows the red mark (a pixel in from the corner's blend).
+			const inside = 2;
+			const middle = { x: Math.floor(png.width / 2), y: Math.floor(png.height / 2) };
+			const edges = [
+				png.at(middle.x, inside),
+				png.at(middle.x, png.height - 1 - inside),
+				png.at(inside, middle.y),
+				png.at(png.width - 1 - inside, middle.y),
+			];
+			for (const pixel of edges) expect(pixel[0]).toBeGreaterThan(200);
+			expect(png.at(middle.x, middle.y)).toEqual([0, 200, 0]);
+		});
+	}
+
+	it("turns a landscape image a quarter on a portrait print, its left edge to the top", () => {
+		// Left third red, the rest green: turned clockwise, the red lies along the print's top.
+		const wide = source(300, 200, [], [[0, 100, RED]]);
+		const { png } = render([8, 12], {}, null, wide, 400);
+		expect(png.at(200, 10)).toEqual([...RED]);
+		expect(png.at(200, 590)).toEqual([...GREEN]);
+		expect(png.at(10, 300)).toEqual(png.at(390, 300));
+	});
+
+	it("letterboxes a turned image with the bands the figures give", () => {
+		// 300 × 200 on 8 × 10, fit: turned, 10 in along its 300 px, so it prints 10 × 6 2/3 in: 2/3 in each side.
+		const wide = source(300, 200, []);
+		const { png } = render([8, 10], { fit: "fit" }, null, wide, 400);
+		const bands = fitFigures({
+			widthPx: 300,
+			heightPx: 200,
+			widthIn: 8,
+			heightIn: 10,
+			fit: "fit",
+			matted: false,
+		}).bands_in;
+		expect(bands).toEqual({ left: 0.667, right: 0.667, top: 0, bottom: 0 });
+		const white = [...rgbOf(PAPER_WHITE)];
+		const whiteColumns = Array.from({ length: 200 }, (_, x) => png.at(x, 250)).filter((p) => p.join() === white.join());
+		// 0.667 in at 50 px an inch: 33 columns, one of them under the outline.
+		expect(Math.abs(whiteColumns.length + 1 - 0.667 * 50)).toBeLessThanOrEqual(1);
+		expect(png.at(200, 250)).toEqual([...GREEN]);
 	});
 });

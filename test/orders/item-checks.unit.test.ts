@@ -37,7 +37,7 @@ function item(overrides: Partial<ItemToCheck> = {}): ItemToCheck {
 }
 
 function ready(widthPx: number, heightPx: number): FileFacts {
-	return { kind: "ready", widthPx, heightPx };
+	return { kind: "ready", widthPx, heightPx, warnings: [] };
 }
 
 /** A file at exactly 300 DPI for 16 × 20 in. */
@@ -385,10 +385,11 @@ describe("checkItem and orderVerdict", () => {
 			expect(findings.croppedPercent).toBe(2);
 		});
 
-		it("fit crops nothing and takes the larger scale factor for its DPI", () => {
-			// 3000 × 6000 px for 16 × 20 in: fill gives 187.5 DPI and cuts 37.5%; fit shows it all at 300 DPI.
+		it("fit crops nothing and takes the larger scale factor for its DPI, warning of its wide white bands", () => {
+			// 3000 × 6000 px for 16 × 20 in: fill gives 187.5 DPI and cuts 37.5%; fit shows it all at 300 DPI,
+			// 10 in wide, with 3 in of white on either side.
 			const findings = checkItem(item({ fit: "fit" }), ready(3000, 6000), CATALOG);
-			expect(findings).toEqual({ problems: [], effectiveDpi: 300, warnings: [], croppedPercent: 0 });
+			expect(findings).toEqual({ problems: [], effectiveDpi: 300, warnings: ["image_letterboxed"], croppedPercent: 0 });
 		});
 
 		it("a glazing not in the catalog is glazing_not_found on glazing", () => {

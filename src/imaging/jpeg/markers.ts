@@ -13,6 +13,7 @@ export const DQT = 0xdb;
 export const DHT = 0xc4;
 export const DRI = 0xdd;
 export const APP1 = 0xe1;
+export const APP2 = 0xe2;
 export const APP14 = 0xee;
 
 /**

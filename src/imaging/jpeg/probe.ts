@@ -1,7 +1,27 @@
+import { colourOrNone } from "../colour/parts.ts";
 import { ImageFault } from "../fault.ts";
 import type { ProbedHeader } from "../formats.ts";
 import type { ByteReader } from "../reader.ts";
-import { APP14, EOI, FRAME_MODES, nextSegment, readStartOfImage, SOI, SOS, strayMarker } from "./markers.ts";
+import {
+	EXIF_HEAD_BYTES,
+	ICC_HEAD_BYTES,
+	iccPieceHead,
+	isExifHead,
+	type JpegColourFinds,
+	jpegColour,
+} from "./colour.ts";
+import {
+	APP1,
+	APP2,
+	APP14,
+	EOI,
+	FRAME_MODES,
+	nextSegment,
+	readStartOfImage,
+	SOI,
+	SOS,
+	strayMarker,
+} from "./markers.ts";
 import { adobeTransform, type Frame, parseFrame } from "./segments.ts";
 
 /** How far from the end to look for EOI, tolerating a little padding or junk after it. */
@@ -15,8 +35,9 @@ const ADOBE_BYTES = 12;
 
 /**
  * Walks the marker segments by their lengths to the first SOFn, then on to the first scan, and
- * checks that the file ends with EOI. Reads the frame header and Adobe's colour transform, and of
- * every other segment its head only.
+ * checks that the file ends with EOI. Reads the frame header and Adobe's colour transform, the heads
+ * of APP2 (an ICC profile's pieces) and APP1 (EXIF), and of every other segment its head only; then
+ * the colour facts' few ranges (jpeg/colour.ts).
  */
 export async function probeJpeg(reader: ByteReader): Promise<ProbedHeader> {
 	const cursor = reader.cursor(0, HEAD_CHUNK);
@@ -24,6 +45,7 @@ export async function probeJpeg(reader: ByteReader): Promise<ProbedHeader> {
 	let frame: Frame | undefined;
 	// Adobe's APP14 tells RGB from YCbCr and CMYK from YCCK; without it 3 components mean YCbCr.
 	let adobe: number | undefined;
+	const finds: JpegColourFinds = { pieces: [], exif: null };
 	for (;;) {
 		const segment = await nextSegment(cursor);
 		const { code, length } = segment;
@@ -33,12 +55,21 @@ export async function probeJpeg(reader: ByteReader): Promise<ProbedHeader> {
 		} else if (code === APP14 && length >= ADOBE_BYTES) {
 			adobe ??= adobeTransform(await cursor.take(ADOBE_BYTES, "the JPEG's APP14 segment"));
 			cursor.skip(length - ADOBE_BYTES);
+		} else if (code === APP2 && length >= ICC_HEAD_BYTES) {
+			const head = iccPieceHead(await cursor.take(ICC_HEAD_BYTES, "the JPEG's APP2 segment"));
+			if (head !== null) finds.pieces.push({ ...head, at: cursor.offset, length: length - ICC_HEAD_BYTES });
+			cursor.skip(length - ICC_HEAD_BYTES);
+		} else if (code === APP1 && length >= EXIF_HEAD_BYTES && finds.exif === null) {
+			const exif = isExifHead(await cursor.take(EXIF_HEAD_BYTES, "the JPEG's APP1 segment"));
+			if (exif) finds.exif = { at: cursor.offset, length: length - EXIF_HEAD_BYTES };
+			cursor.skip(length - EXIF_HEAD_BYTES);
 		} else if (code === SOS) {
 			if (frame === undefined) {
 				throw new ImageFault("corrupt_header", "The JPEG's first scan comes before any frame header (SOFn).");
 			}
 			await checkEndsWithEoi(reader, cursor.offset + length);
-			return { widthPx: frame.widthPx, heightPx: frame.heightPx, detail: describe(frame, adobe) };
+			const colour = await colourOrNone(jpegColour(reader, frame, finds));
+			return { widthPx: frame.widthPx, heightPx: frame.heightPx, detail: describe(frame, adobe), colour };
 		} else {
 			cursor.skip(length);
 		}

@@ -1,6 +1,8 @@
+import { colourOrNone } from "../colour/parts.ts";
 import { ImageFault } from "../fault.ts";
 import type { ProbedHeader } from "../formats.ts";
 import type { ByteReader } from "../reader.ts";
+import { tiffColour } from "./colour.ts";
 import { checkPieceInFile, imageSize, pieceArrays, readFirstDirectory, valuesOf } from "./directory.ts";
 
 /**
@@ -13,6 +15,9 @@ export async function probeTiff(reader: ByteReader): Promise<ProbedHeader> {
 	const arrays = pieceArrays(directory);
 	const { layout } = directory;
 	const offsets = await valuesOf(reader, layout, arrays.offsets, 0, arrays.offsets.count);
+	// The colour's few values between the two arrays: they lie by the directory, where the offsets' read
+	// has just been, and the counts' read would push those blocks out of the cache.
+	const colour = await colourOrNone(tiffColour(reader, directory));
 	const counts = await valuesOf(reader, layout, arrays.counts, 0, arrays.counts.count);
 	const offsetsName = arrays.tiled ? "TileOffsets" : "StripOffsets";
 	const countsName = arrays.tiled ? "TileByteCounts" : "StripByteCounts";
@@ -28,5 +33,5 @@ export async function probeTiff(reader: ByteReader): Promise<ProbedHeader> {
 	const plural = offsets.length === 1 ? "" : "s";
 	const pieces = `${offsets.length} ${arrays.unit}${plural}`;
 	const detail = `TIFF ${order}${layout.bigTiff ? " BigTIFF" : ""}, ${arrays.tiled ? "tiled" : "stripped"} (${pieces})`;
-	return { widthPx, heightPx, detail };
+	return { widthPx, heightPx, detail, colour };
 }

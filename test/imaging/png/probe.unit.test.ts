@@ -22,7 +22,7 @@ function withIhdrBytes(png: Uint8Array, changes: Record<number, number>): Uint8A
 
 describe("probePng", () => {
 	it("reads width, height, bit depth and colour type from IHDR of upng-js files", async () => {
-		expect(await inspect(encodePng(40, 30))).toEqual({
+		expect(await inspect(encodePng(40, 30))).toMatchObject({
 			ok: true,
 			format: "png",
 			widthPx: 40,
@@ -55,7 +55,7 @@ describe("probePng", () => {
 			// The hand-written files are real PNGs: a full decoder takes them.
 			const decoded = UPNG.decode(png.slice().buffer);
 			expect([decoded.width, decoded.height, decoded.depth]).toEqual([options.width, options.height, options.bitDepth]);
-			expect(await inspect(png)).toEqual({
+			expect(await inspect(png)).toMatchObject({
 				ok: true,
 				format: "png",
 				widthPx: options.width,
