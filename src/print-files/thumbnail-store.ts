@@ -1,4 +1,5 @@
 import type { ColourFacts } from "../imaging/colour/facts.ts";
+import type { ContentStats } from "../imaging/content-stats.ts";
 import type { ImageFormat } from "../imaging/formats.ts";
 import { colourFactsOf } from "./colour-facts-read.ts";
 
@@ -73,20 +74,23 @@ export async function claimThumbnail(db: D1Database, id: string, etag: string): 
 	return { ...claim, colour: colourFactsOf(colour_facts) };
 }
 
-/** Marks the thumbnail made from `etag` ready, once: a second consumer's write changes nothing. */
+/**
+ * Marks the thumbnail made from `etag` ready, with the content's statistics taken while it was made, once:
+ * a second consumer's write changes nothing.
+ */
 export async function markThumbnailReady(
 	db: D1Database,
 	id: string,
 	etag: string,
-	size: { width: number; height: number },
+	made: { width: number; height: number; contentStats: ContentStats },
 ): Promise<void> {
 	await db
 		.prepare(
 			`UPDATE print_files SET thumbnail_status = 'ready', thumbnail_width_px = ?3, thumbnail_height_px = ?4,
-			        thumbnail_etag = ?2, thumbnail_reason = NULL
+			        thumbnail_etag = ?2, thumbnail_reason = NULL, content_stats = ?5
 			  WHERE id = ?1 AND r2_etag = ?2 AND thumbnail_status = 'pending'`,
 		)
-		.bind(id, etag, size.width, size.height)
+		.bind(id, etag, made.width, made.height, JSON.stringify(made.contentStats))
 		.run();
 }
 

@@ -30,7 +30,7 @@ type Outcome = "made" | "unavailable" | "nothing" | "retry";
 /**
  * The THUMBNAILS consumer: each message's file is streamed from R2 (every read pinned to the inspected
  * etag), decoded into an area average, encoded as PNG and stored under a key of the file and that etag;
- * then the row is marked ready. A file the decoder cannot read is `unavailable` with the decoder's
+ * then the row is marked ready, with the statistics of the content measured on the way (content_stats). A file the decoder cannot read is `unavailable` with the decoder's
  * reason. Anything else is retried with backoff, and given up as `failed` after five tries. It never
  * changes the file's own status, and no order waits for it. A message for a thumbnail already made or
  * given up, or for other bytes than the file's, does nothing.
@@ -114,6 +114,7 @@ async function madeFrom(env: Env, database: D1Database, claim: ThumbnailClaim): 
 		height_px: made.height,
 		png_bytes: made.png.byteLength,
 		colour_conversion: made.conversion,
+		content_flags: made.contentStats.flags,
 		ms: Date.now() - started,
 	});
 	return "made";

@@ -3,18 +3,31 @@ import type { ByteSource } from "../imaging/byte-source.ts";
 import { planSrgbConversion, SrgbConvertingSink, type SrgbPlan } from "../imaging/colour/convert.ts";
 import type { ColourFacts, Conversion } from "../imaging/colour/facts.ts";
 import { parseIccProfile } from "../imaging/colour/icc.ts";
+import type { ContentStats } from "../imaging/content-stats.ts";
+import { ContentStatsSink } from "../imaging/content-stats-sink.ts";
 import { decodeImage } from "../imaging/decode.ts";
 import type { ImageFormat } from "../imaging/formats.ts";
 import { encodeRgbPng } from "../imaging/png/encode.ts";
 import { readColourProfile } from "../imaging/probe.ts";
+import { teeSink } from "../imaging/raster.ts";
 
-/** A thumbnail ready to store: the PNG's bytes, its size, and how its colours were brought to sRGB. */
-export type ThumbnailPng = { png: Uint8Array; width: number; height: number; conversion: Conversion };
+/**
+ * A thumbnail ready to store: the PNG's bytes, its size, how its colours were brought to sRGB, and what
+ * the file's pixels say.
+ */
+export type ThumbnailPng = {
+	png: Uint8Array;
+	width: number;
+	height: number;
+	conversion: Conversion;
+	contentStats: ContentStats;
+};
 
 /**
  * A file's thumbnail, in sRGB: its rows streamed through the decoder, converted from the file's own
  * colour space (colour/convert.ts says how, and when only approximately), area-averaged, turned to the
- * image's orientation and encoded as an 8-bit RGB PNG. `colour` is what the inspection stored of the
+ * image's orientation and encoded as an 8-bit RGB PNG. The same converted rows are measured for the
+ * content's statistics (the mean colour is the thumbnail's). `colour` is what the inspection stored of the
  * file's colour (PNG's gamma chunks, the model; null for a file inspected before it was kept). Throws
  * ImageFault for a file the decoder cannot read.
  */
@@ -25,10 +38,18 @@ export async function makeThumbnail(
 ): Promise<ThumbnailPng> {
 	const plan = await srgbPlanOf(format, source, colour);
 	const reducer = new AreaReducer();
-	const sink = plan.transform === null ? reducer : new SrgbConvertingSink(reducer, plan.transform);
+	const measure = new ContentStatsSink();
+	const measured = teeSink(reducer, measure);
+	const sink = plan.transform === null ? measured : new SrgbConvertingSink(measured, plan.transform);
 	const { orientation } = await decodeImage(format, source, sink);
 	const { width, height, rgb } = reducer.finish(orientation);
-	return { png: encodeRgbPng(rgb, width, height), width, height, conversion: plan.conversion };
+	return {
+		png: encodeRgbPng(rgb, width, height),
+		width,
+		height,
+		conversion: plan.conversion,
+		contentStats: measure.finish(rgb),
+	};
 }
 
 /**

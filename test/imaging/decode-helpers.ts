@@ -60,3 +60,31 @@ export function thumbnailReasonOf(error: unknown): ThumbnailUnavailableReason {
 	if (reason === null) throw error;
 	return reason;
 }
+
+/**
+ * Decodes `bytes` with a sink that takes the alpha: every pixel's alpha in raster order, or null when the
+ * decoder handed none. Throws when alpha arrives out of order or not just before the rows it belongs to.
+ */
+export async function decodedAlpha(decode: Decoder, bytes: Uint8Array): Promise<number[] | null> {
+	let width = 0;
+	let alpha: number[] | null = null;
+	let handed: string | null = null;
+	const sink: RasterSink = {
+		start(w) {
+			width = w;
+		},
+		alpha(y, count, values) {
+			const soFar = alpha ?? [];
+			if (y * width !== soFar.length) throw new Error(`alpha for row ${y} after ${soFar.length / width} rows`);
+			for (const value of values.subarray(0, width * count)) soFar.push(value);
+			alpha = soFar;
+			handed = `${y}+${count}`;
+		},
+		rows(y, count) {
+			if (alpha !== null && handed !== `${y}+${count}`) throw new Error(`rows ${y}+${count} without their alpha`);
+			handed = null;
+		},
+	};
+	await decode(memorySource(bytes), sink);
+	return alpha;
+}

@@ -12,15 +12,18 @@ export async function partnerWithThumbnail({ made = true } = {}) {
 	const partner = await createPartner();
 	const key = partner.keys.live.key;
 	const file = await uploadedFile(key, encodePng(1200, 1500, { opaque: true }));
-	if (made) {
-		const row = await findPrintFileById(env.DB, file);
-		const body = { print_file_id: file, etag: row?.r2_etag };
-		await consumeThumbnails(
-			createMessageBatch("framed-print-thumbnails", [{ id: "m1", timestamp: new Date(), attempts: 1, body }]),
-			env,
-		);
-	}
+	if (made) await consumeThumbnailMessage(file);
 	return { partner, key, file };
+}
+
+/** Hands the queue's consumer the message inspection sends for the ready file `file`, as the queue would. */
+export async function consumeThumbnailMessage(file: string): Promise<void> {
+	const row = await findPrintFileById(env.DB, file);
+	const body = { print_file_id: file, etag: row?.r2_etag };
+	await consumeThumbnails(
+		createMessageBatch("framed-print-thumbnails", [{ id: "m1", timestamp: new Date(), attempts: 1, body }]),
+		env,
+	);
 }
 
 /** Where a file's thumbnail stands, as its row says it. */

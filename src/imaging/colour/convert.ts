@@ -256,9 +256,14 @@ export class SrgbConvertingSink implements RasterSink {
 	#width = 0;
 	#buffer = new Uint8Array(0);
 
+	/** The alpha passes through untouched, asked for only when the next sink takes it. */
+	readonly alpha?: (y: number, count: number, values: Uint8Array) => void;
+
 	constructor(next: RasterSink, transform: SrgbTransform) {
 		this.#next = next;
 		this.#transform = transform;
+		const takesAlpha = next.alpha?.bind(next);
+		if (takesAlpha !== undefined) this.alpha = takesAlpha;
 	}
 
 	start(width: number, height: number): void {

@@ -11,7 +11,7 @@ import type { Decoded, RasterSink } from "../raster.ts";
 import { type ByteCursor, ByteReader, DECODER_READING } from "../reader.ts";
 import { channelsOf, type Header, imageData, nextChunk, readHeaderChunk } from "./chunks.ts";
 import { InterlaceSums } from "./interlace-sums.ts";
-import { type Colours, coloursOf, Scanlines, toRgb } from "./scanlines.ts";
+import { type Colours, canBeTransparent, coloursOf, Scanlines, toRgb } from "./scanlines.ts";
 
 /** Adam7's passes: x start, y start, x step, y step. */
 export const ADAM7 = [
@@ -26,8 +26,9 @@ export const ADAM7 = [
 
 /**
  * Decodes a PNG of any colour type and depth, interlaced or not, handing `sink` its rows in order
- * with transparency composited on white. Holds two scanlines (an interlaced PNG: the thumbnail's
- * sums instead), never the image.
+ * with transparency composited on white, and their alpha to a sink that takes it (an interlaced PNG's
+ * averaged like its colour). Holds two scanlines (an interlaced PNG: the thumbnail's sums instead),
+ * never the image.
  */
 export async function decodePng(source: ByteSource, sink: RasterSink): Promise<Decoded> {
 	const reader = new ByteReader(source, DECODER_READING).cursor();
@@ -82,7 +83,8 @@ async function decodeImageData(
 	const bytesPerPixel = Math.max(1, (channelsOf(header.colorType) * header.depth) / 8);
 	const lines = new Scanlines(bytesPerPixel);
 	const rgb = new Uint8Array(header.width * 3);
-	const sums = header.interlaced ? new InterlaceSums(header.width, header.height) : null;
+	const alpha = sink.alpha !== undefined && canBeTransparent(colours) ? new Uint8Array(header.width) : null;
+	const sums = header.interlaced ? new InterlaceSums(header.width, header.height, alpha !== null) : null;
 	if (sums === null) sink.start(header.width, header.height);
 	let passIndex = 0;
 	let row = 0;
@@ -95,9 +97,12 @@ async function decodeImageData(
 			at += lines.fill(piece, at);
 			const line = lines.complete();
 			if (line === null) continue;
-			toRgb(colours, line, pass.width, rgb);
-			if (sums === null) sink.rows(row, 1, rgb);
-			else sums.add(pass, row, rgb);
+			toRgb(colours, line, pass.width, rgb, alpha);
+			if (sums !== null) sums.add(pass, row, rgb, alpha);
+			else {
+				if (alpha !== null) sink.alpha?.(row, 1, alpha);
+				sink.rows(row, 1, rgb);
+			}
 			row++;
 			if (row === pass.height) {
 				passIndex++;

@@ -103,8 +103,23 @@ function onWhite(value: number, alpha: number, max: number): number {
 	return Math.round(((value * alpha + max * (max - alpha)) / max) * (255 / max));
 }
 
-/** One unfiltered scanline of `width` pixels as 8-bit RGB on white. */
-export function toRgb(colours: Colours, line: Uint8Array, width: number, rgb: Uint8Array): void {
+/** Whether any pixel can be transparent: an alpha channel, or a tRNS chunk (a palette's alphas, a colour key). */
+export function canBeTransparent(colours: Colours): boolean {
+	const { colorType } = colours.header;
+	return colorType === 4 || colorType === 6 || colours.alpha !== null || colours.key !== null;
+}
+
+/**
+ * One unfiltered scanline of `width` pixels as 8-bit RGB on white; with `alphaOut`, each pixel's opacity
+ * as 8 bits there too.
+ */
+export function toRgb(
+	colours: Colours,
+	line: Uint8Array,
+	width: number,
+	rgb: Uint8Array,
+	alphaOut: Uint8Array | null = null,
+): void {
 	const { header, palette, alpha, key } = colours;
 	const { depth, colorType } = header;
 	const max = (1 << depth) - 1;
@@ -129,12 +144,14 @@ export function toRgb(colours: Colours, line: Uint8Array, width: number, rgb: Ui
 			r = onWhite(p[at] ?? 0, opacity, 255);
 			g = onWhite(p[at + 1] ?? 0, opacity, 255);
 			b = onWhite(p[at + 2] ?? 0, opacity, 255);
+			if (alphaOut !== null) alphaOut[x] = opacity;
 		} else if (colorType === 0 || colorType === 4) {
 			const value = sample(base);
 			const opacity = colorType === 4 ? sample(base + 1) : key !== null && value === key[0] ? 0 : max;
 			r = onWhite(value, opacity, max);
 			g = r;
 			b = r;
+			if (alphaOut !== null) alphaOut[x] = Math.round((opacity * 255) / max);
 		} else {
 			const red = sample(base);
 			const green = sample(base + 1);
@@ -145,6 +162,7 @@ export function toRgb(colours: Colours, line: Uint8Array, width: number, rgb: Ui
 			r = onWhite(red, opacity, max);
 			g = onWhite(green, opacity, max);
 			b = onWhite(blue, opacity, max);
+			if (alphaOut !== null) alphaOut[x] = Math.round((opacity * 255) / max);
 		}
 		rgb[x * 3] = r;
 		rgb[x * 3 + 1] = g;

@@ -46,8 +46,17 @@ export function undoPredictor(pixels: Pixels, row: Uint8Array, stride: number): 
 	}
 }
 
-/** A row of `width` pixels, samples together and predictor undone, as 8-bit RGB on white. */
-export function rowToRgb(pixels: Pixels, row: Uint8Array, width: number, rgb: Uint8Array): void {
+/**
+ * A row of `width` pixels, samples together and predictor undone, as 8-bit RGB on white; with `alphaOut`,
+ * each pixel's alpha as 8 bits there too (an image without alpha leaves it untouched).
+ */
+export function rowToRgb(
+	pixels: Pixels,
+	row: Uint8Array,
+	width: number,
+	rgb: Uint8Array,
+	alphaOut: Uint8Array | null = null,
+): void {
 	const { samples, bytesPerSample, littleEndian, photometric, alpha } = pixels;
 	const view = new DataView(row.buffer, row.byteOffset, row.byteLength);
 	const max = bytesPerSample === 1 ? 255 : 65535;
@@ -75,6 +84,7 @@ export function rowToRgb(pixels: Pixels, row: Uint8Array, width: number, rgb: Ui
 		}
 		if (alpha !== "none") {
 			const a = sample(base + channels);
+			if (alphaOut !== null) alphaOut[x] = Math.round(a * toByte);
 			const white = max - a;
 			if (alpha === "associated") {
 				r = Math.min(max, r + white);

@@ -140,11 +140,17 @@ async function* stripRows(read: Read, rowsPerStrip: number, plane: number): Asyn
 	}
 }
 
-/** Reads a stripped image, a row of every plane at a time, and hands the sink each row as RGB. */
+/** An alpha buffer of `length` bytes when the sink takes the alpha and the image has one; else null. */
+function alphaBuffer(read: Read, length: number): Uint8Array | null {
+	return read.sink.alpha !== undefined && read.pixels.alpha !== "none" ? new Uint8Array(length) : null;
+}
+
+/** Reads a stripped image, a row of every plane at a time, and hands the sink each row as RGB (and its alpha). */
 export async function readStrips(read: Read, rowsPerStrip: number): Promise<void> {
 	const { pixels, height, sink } = read;
 	if (rowsPerStrip < 1) throw new ImageFault("corrupt_header", "The TIFF declares strips of no rows.");
 	const rgb = new Uint8Array(pixels.width * 3);
+	const alpha = alphaBuffer(read, pixels.width);
 	sink.start(pixels.width, height);
 	// Separate planes are read side by side, a row of each at a time, each plane's strips once.
 	const planes = Array.from({ length: pixels.planes }, (_, plane) => stripRows(read, rowsPerStrip, plane));
@@ -157,7 +163,8 @@ export async function readStrips(read: Read, rowsPerStrip: number): Promise<void
 				if (pixels.planes === 1) row.set(next.value);
 				else interleave(next.value, row, plane, pixels);
 			}
-			rowToRgb(pixels, row, pixels.width, rgb);
+			rowToRgb(pixels, row, pixels.width, rgb, alpha);
+			if (alpha !== null) sink.alpha?.(y, 1, alpha);
 			sink.rows(y, 1, rgb);
 		}
 	} finally {
@@ -166,7 +173,10 @@ export async function readStrips(read: Read, rowsPerStrip: number): Promise<void
 	}
 }
 
-/** Reads a tiled image a band of tiles at a time, each tile as RGB into the band, and hands the sink each band. */
+/**
+ * Reads a tiled image a band of tiles at a time, each tile as RGB (and its alpha) into the band, and hands
+ * the sink each band.
+ */
 export async function readTiles(read: Read, tileWidth: number, tileLength: number): Promise<void> {
 	const { pixels, height, sink } = read;
 	const pixelBytes = pixels.samples * pixels.bytesPerSample;
@@ -186,6 +196,8 @@ export async function readTiles(read: Read, tileWidth: number, tileLength: numbe
 	const planeRowBytes = tileWidth * stride * pixels.bytesPerSample;
 	const band = new Uint8Array(tileLength * pixels.width * 3);
 	const tileRgb = new Uint8Array(tileWidth * 3);
+	const bandAlpha = alphaBuffer(read, tileLength * pixels.width);
+	const tileAlpha = alphaBuffer(read, tileWidth);
 	sink.start(pixels.width, height);
 	for (let ty = 0; ty < down; ty++) {
 		for (let tx = 0; tx < across; tx++) {
@@ -207,12 +219,14 @@ export async function readTiles(read: Read, tileWidth: number, tileLength: numbe
 			const x0 = tx * tileWidth;
 			const columns = Math.min(tileWidth, pixels.width - x0);
 			for (let r = 0; r < tileLength; r++) {
-				rowToRgb(pixels, tile.subarray(r * tileRowBytes, (r + 1) * tileRowBytes), tileWidth, tileRgb);
+				rowToRgb(pixels, tile.subarray(r * tileRowBytes, (r + 1) * tileRowBytes), tileWidth, tileRgb, tileAlpha);
 				band.set(tileRgb.subarray(0, columns * 3), (r * pixels.width + x0) * 3);
+				if (tileAlpha !== null) bandAlpha?.set(tileAlpha.subarray(0, columns), r * pixels.width + x0);
 			}
 		}
 		const y = ty * tileLength;
 		const rows = Math.min(tileLength, height - y);
+		if (bandAlpha !== null) sink.alpha?.(y, rows, bandAlpha.subarray(0, rows * pixels.width));
 		sink.rows(y, rows, band.subarray(0, rows * pixels.width * 3));
 	}
 }

@@ -376,4 +376,18 @@ describe("SrgbConvertingSink", () => {
 		expect(seen[1]?.rgb.length).toBe(6);
 		expect(seen[1]?.rgb.slice(0, 3)).toEqual([255, 255, 255]);
 	});
+
+	it("passes the alpha on untouched, and asks for it only when the next sink takes it", () => {
+		const transform = transformOf(planSrgbConversion({ ...UNTAGGED, profile: ADOBE_RGB }));
+		const plain = { start: () => {}, rows: () => {} };
+		expect(new SrgbConvertingSink(plain, transform).alpha).toBeUndefined();
+		const handed: number[][] = [];
+		const sink = new SrgbConvertingSink(
+			{ ...plain, alpha: (_y, _count, values) => handed.push(Array.from(values)) },
+			transform,
+		);
+		sink.start(2, 1);
+		sink.alpha?.(0, 1, Uint8Array.of(0, 200));
+		expect(handed).toEqual([[0, 200]]);
+	});
 });

@@ -5,7 +5,7 @@ import { memorySource } from "../../../src/imaging/byte-source.ts";
 import { ImageFault } from "../../../src/imaging/fault.ts";
 import { PNG_SIGNATURE } from "../../../src/imaging/png/chunks.ts";
 import { ADAM7, decodePng } from "../../../src/imaging/png/decode.ts";
-import { decodeWithReads, undecodableReason } from "../decode-helpers.ts";
+import { decodedAlpha, decodeWithReads, undecodableReason } from "../decode-helpers.ts";
 import { concat, u32be } from "../fixtures/bytes.ts";
 import { buildPng, encodePng, patchIhdr, pngChunk } from "../fixtures/png.ts";
 
@@ -19,6 +19,12 @@ function upngOnWhite(png: Uint8Array): number[] {
 		for (let c = 0; c < 3; c++) out.push(Math.round(((rgba[i + c] ?? 0) * alpha + 255 * (255 - alpha)) / 255));
 	}
 	return out;
+}
+
+/** upng-js's own decoding of `png`: each pixel's alpha. */
+function upngAlpha(png: Uint8Array): number[] {
+	const rgba = new Uint8Array(UPNG.toRGBA8(UPNG.decode(png.slice().buffer))[0] ?? new ArrayBuffer(0));
+	return Array.from(rgba.filter((_, i) => i % 4 === 3));
 }
 
 /**
@@ -178,5 +184,77 @@ describe("decodePng", () => {
 
 	it("throws only ImageFault for what it cannot read", async () => {
 		await expect(decodePng(memorySource(new Uint8Array(3)), new AreaReducer())).rejects.toBeInstanceOf(ImageFault);
+	});
+});
+
+describe("decodePng hands the alpha to a sink that takes it", () => {
+	it("an RGBA PNG's alpha channel, each pixel's, just before its row", async () => {
+		const png = encodePng(61, 45);
+		expect(png[25]).toBe(6);
+		expect(await decodedAlpha(decodePng, png)).toEqual(upngAlpha(png));
+	});
+
+	for (const [colorType, bitDepth] of [
+		[4, 8],
+		[4, 16],
+		[6, 16],
+	] as const) {
+		it(`colour type ${colorType} (${colorType === 4 ? "grey + alpha" : "RGBA"}) at ${bitDepth} bits, as 8 bits`, async () => {
+			const png = await buildPng({ width: 37, height: 23, bitDepth, colorType });
+			const alpha = (await decodedAlpha(decodePng, png)) ?? [];
+			// upng-js keeps a 16-bit sample's high byte where the decoder rounds: one level apart at most.
+			expect(differences(alpha, upngAlpha(png), bitDepth === 16 ? 1 : 0)).toEqual([]);
+			expect(alpha).toHaveLength(37 * 23);
+		});
+	}
+
+	it("a palette's transparency (tRNS), entry by entry", async () => {
+		const rgba = new Uint8Array(50 * 40 * 4).map((_, i) => (i % 4 === 3 ? (i * 7) % 256 : (i * 13) % 256));
+		const png = new Uint8Array(UPNG.encode([rgba.buffer], 50, 40, 16));
+		expect(png[25]).toBe(3);
+		const alpha = await decodedAlpha(decodePng, png);
+		expect(alpha).toEqual(upngAlpha(png));
+		expect(new Set(alpha).size).toBeGreaterThan(2);
+	});
+
+	it("an interlaced RGBA PNG's alpha, averaged into the thumbnail's pixels like its colour", async () => {
+		const png = await buildPng({ width: 37, height: 23, bitDepth: 8, colorType: 6, interlaced: true });
+		// Smaller than a thumbnail: each pixel is its own average.
+		expect(await decodedAlpha(decodePng, png)).toEqual(upngAlpha(png));
+		const large = await buildPng({ width: 2048, height: 8, bitDepth: 8, colorType: 6, interlaced: true });
+		const reduced = (await decodedAlpha(decodePng, large)) ?? [];
+		const full = upngAlpha(large);
+		expect(reduced).toHaveLength(1024 * 4);
+		// Halved each way: each value is the mean of its 2 × 2 block.
+		const block = (x: number, y: number) =>
+			((full[2 * y * 2048 + 2 * x] ?? 0) +
+				(full[2 * y * 2048 + 2 * x + 1] ?? 0) +
+				(full[(2 * y + 1) * 2048 + 2 * x] ?? 0) +
+				(full[(2 * y + 1) * 2048 + 2 * x + 1] ?? 0)) /
+			4;
+		const expected = Array.from({ length: 1024 * 4 }, (_, i) => block(i % 1024, Math.floor(i / 1024)));
+		expect(differences(reduced, expected, 0.5)).toEqual([]);
+	});
+
+	it("an RGB PNG's colour key (tRNS): 0 for the keyed colour, 255 for the rest", async () => {
+		const png = await buildPng({ width: 37, height: 23, bitDepth: 8, colorType: 2 });
+		const key = pngChunk("tRNS", Uint8Array.of(0, 7, 0, 14, 0, 21));
+		// The key is the first pixel's colour of the first row (buildPng's bytes 7, 14, 21); tRNS goes before IDAT.
+		const idat = 8 + 25;
+		const keyed = concat(png.subarray(0, idat), key, png.subarray(idat));
+		const alpha = (await decodedAlpha(decodePng, keyed)) ?? [];
+		expect(alpha[0]).toBe(0);
+		expect(alpha.every((value) => value === 0 || value === 255)).toBe(true);
+		expect(alpha.filter((value) => value === 255).length).toBeGreaterThan(37 * 23 - 10);
+	});
+
+	it("never for an opaque PNG, nor to a sink without an alpha method", async () => {
+		expect(await decodedAlpha(decodePng, encodePng(61, 45, { opaque: true }))).toBeNull();
+		expect(
+			await decodedAlpha(decodePng, await buildPng({ width: 9, height: 9, bitDepth: 8, colorType: 0 })),
+		).toBeNull();
+		// The thumbnail's reducer takes no alpha: the decoder still lays it on white, as before.
+		const png = encodePng(61, 45);
+		expect(differences(await decodeToPixels(png), upngOnWhite(png), 0)).toEqual([]);
 	});
 });

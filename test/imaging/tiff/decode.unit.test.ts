@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decodeTiff } from "../../../src/imaging/tiff/decode.ts";
 import { MAX_DIRECTORY_ENTRIES } from "../../../src/imaging/tiff/directory.ts";
-import { decodeWithReads, undecodableReason } from "../decode-helpers.ts";
+import { decodedAlpha, decodeWithReads, undecodableReason } from "../decode-helpers.ts";
 import { buildTiff, findTiffEntry } from "../fixtures/tiff.ts";
 import { type PixelTiffOptions, pixelTiff, type SampleAt } from "../fixtures/tiff-pixels.ts";
 
@@ -245,3 +245,65 @@ function patchEntry(tiff: Uint8Array, tag: number, value: number): Uint8Array {
 	else view.setUint32(at, value, le);
 	return out;
 }
+
+/** The 8-bit alpha each pixel must hand on: its extra sample, scaled from the depth's range. */
+function expectedAlpha(options: PixelTiffOptions, sampleAt: SampleAt): number[] {
+	const max = options.depth === 8 ? 255 : 65535;
+	const at = options.photometric === 2 ? 3 : options.photometric === 5 ? 4 : 1;
+	return Array.from({ length: options.width * options.height }, (_, i) =>
+		Math.round((sampleAt(i % options.width, Math.floor(i / options.width), at) * 255) / max),
+	);
+}
+
+const ALPHA_CASES: [string, Omit<PixelTiffOptions, "width" | "height">][] = [
+	[
+		"Deflate RGBA strips (unassociated alpha)",
+		{ order: "II", photometric: 2, samples: 4, depth: 8, compression: 8, extraSample: 2, rowsPerStrip: 5 },
+	],
+	[
+		"16-bit gray + alpha, big-endian",
+		{ order: "MM", photometric: 1, samples: 2, depth: 16, compression: 1, extraSample: 2 },
+	],
+	[
+		"associated (premultiplied) alpha, LZW with the predictor",
+		{ order: "II", photometric: 2, samples: 4, depth: 8, compression: 5, predictor: 2, extraSample: 1 },
+	],
+	[
+		"separate planes, tiled PackBits RGBA with partial edge tiles",
+		{ order: "II", photometric: 2, samples: 4, depth: 8, compression: 32773, tileSize: 16, planar: 2, extraSample: 2 },
+	],
+];
+
+describe("decodeTiff hands the alpha (extra samples) to a sink that takes it", () => {
+	for (const [variant, layout] of ALPHA_CASES) {
+		it(`${variant}: each pixel's alpha, just before its rows`, async () => {
+			const options = { ...layout, width: WIDTH, height: HEIGHT };
+			const sampleAt = samplesFor(options.depth);
+			const tiff = await pixelTiff(options, sampleAt);
+			expect(await decodedAlpha(decodeTiff, tiff)).toEqual(expectedAlpha(options, sampleAt));
+		});
+	}
+
+	it("never for a TIFF without alpha: no extra sample, or one that is not alpha (ExtraSamples 0)", async () => {
+		const sampleAt = samplesFor(8);
+		const rgb = await pixelTiff(
+			{ order: "II", photometric: 2, samples: 3, depth: 8, compression: 1, width: WIDTH, height: HEIGHT },
+			sampleAt,
+		);
+		const unspecified = await pixelTiff(
+			{
+				order: "II",
+				photometric: 2,
+				samples: 4,
+				depth: 8,
+				compression: 1,
+				extraSample: 0,
+				width: WIDTH,
+				height: HEIGHT,
+			},
+			sampleAt,
+		);
+		expect(await decodedAlpha(decodeTiff, rgb)).toBeNull();
+		expect(await decodedAlpha(decodeTiff, unspecified)).toBeNull();
+	});
+});
