@@ -4,6 +4,7 @@
  * then unknown, as for a file inspected before they were read, and nothing is warned about them.
  */
 import { z } from "@hono/zod-openapi";
+import { parsedJson } from "../http/stored-json.ts";
 import {
 	COLOUR_MODELS,
 	COLOUR_TAGGINGS,
@@ -67,13 +68,5 @@ export const ColourFactsSchema = z
 
 /** The stored colour facts, or null when none were recorded or they do not read. */
 export function colourFactsOf(stored: string | null): ColourFacts | null {
-	if (stored === null) return null;
-	let json: unknown;
-	try {
-		json = JSON.parse(stored);
-	} catch {
-		return null;
-	}
-	const parsed = ColourFactsSchema.safeParse(json);
-	return parsed.success ? parsed.data : null;
+	return stored === null ? null : parsedJson(stored, ColourFactsSchema);
 }

@@ -4,6 +4,7 @@
  * reads as null: nothing is known of the pixels, and nothing is warned about them.
  */
 import { z } from "@hono/zod-openapi";
+import { parsedJson } from "../http/stored-json.ts";
 import { CONTENT_FLAGS, type ContentStats } from "../imaging/content-stats.ts";
 
 const share = z.number().min(0).max(1);
@@ -40,13 +41,6 @@ function isContentFlag(flag: string): flag is ContentStats["flags"][number] {
 
 /** The stored content statistics, or null when none were recorded or they do not read. */
 export function contentStatsOf(stored: string | null): ContentStats | null {
-	if (stored === null) return null;
-	let json: unknown;
-	try {
-		json = JSON.parse(stored);
-	} catch {
-		return null;
-	}
-	const parsed = StoredContentStats.safeParse(json);
-	return parsed.success ? { ...parsed.data, flags: parsed.data.flags.filter(isContentFlag) } : null;
+	const read = stored === null ? null : parsedJson(stored, StoredContentStats);
+	return read === null ? null : { ...read, flags: read.flags.filter(isContentFlag) };
 }

@@ -138,6 +138,24 @@ export const thumbnailPngResponse = {
 const sidesSchema = (unit: string) =>
 	z.object({ left: z.number(), right: z.number(), top: z.number(), bottom: z.number() }).openapi({ description: unit });
 
+/** A 6000 × 4000 px image at 16 × 20 in, fill, with a mat: the figures' example, here and in a size's. */
+const FIT_FIGURES_EXAMPLE = {
+	turned: true,
+	dpi: 250,
+	crop: {
+		px: { left: 500, right: 500, top: 0, bottom: 0 },
+		percent: { left: 8.33, right: 8.33, top: 0, bottom: 0 },
+	},
+	bands_in: null,
+	mat: {
+		overlap_in: 0.125,
+		px: { left: 31.3, right: 31.3, top: 31.3, bottom: 31.3 },
+		percent: { left: 0.52, right: 0.52, top: 0.78, bottom: 0.78 },
+		area_percent: 2.59,
+		bands_hidden: null,
+	},
+};
+
 const FitFiguresSchema = z
 	.object({
 		turned: z.boolean().openapi({
@@ -176,22 +194,7 @@ const FitFiguresSchema = z
 			.openapi({ description: "With a mat: what its 1/8 in overlap hides of the image; null without." }),
 	})
 	.openapi("FitFigures", {
-		example: {
-			turned: true,
-			dpi: 250,
-			crop: {
-				px: { left: 500, right: 500, top: 0, bottom: 0 },
-				percent: { left: 8.33, right: 8.33, top: 0, bottom: 0 },
-			},
-			bands_in: null,
-			mat: {
-				overlap_in: 0.125,
-				px: { left: 31.3, right: 31.3, top: 31.3, bottom: 31.3 },
-				percent: { left: 0.52, right: 0.52, top: 0.78, bottom: 0.78 },
-				area_percent: 2.59,
-				bands_hidden: null,
-			},
-		},
+		example: FIT_FIGURES_EXAMPLE,
 		description:
 			"How the image meets the print: fill's crop per side, fit's white bands, what a mat hides. Pixels to 0.1, inches to 0.001, percentages to 0.01.",
 	});
@@ -242,22 +245,7 @@ const SizeVerdictSchema = z
 			mat: true,
 			verdict: "poor",
 			effective_dpi: 250,
-			figures: {
-				turned: true,
-				dpi: 250,
-				crop: {
-					px: { left: 500, right: 500, top: 0, bottom: 0 },
-					percent: { left: 8.33, right: 8.33, top: 0, bottom: 0 },
-				},
-				bands_in: null,
-				mat: {
-					overlap_in: 0.125,
-					px: { left: 31.3, right: 31.3, top: 31.3, bottom: 31.3 },
-					percent: { left: 0.52, right: 0.52, top: 0.78, bottom: 0.78 },
-					area_percent: 2.59,
-					bands_hidden: null,
-				},
-			},
+			figures: FIT_FIGURES_EXAMPLE,
 			reasons: [
 				{
 					code: "low_resolution",

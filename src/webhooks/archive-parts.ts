@@ -8,6 +8,7 @@
  * before the next part existed.
  */
 import { z } from "zod";
+import { parsedJson } from "../http/stored-json.ts";
 import type { EventOwner } from "./event-store.ts";
 
 /** One line of an archive part: its event's id and time, and its text. */
@@ -109,14 +110,8 @@ export async function listDayParts(bucket: R2Bucket, owner: EventOwner, day: str
 
 /** A line of text as an archived event's line, or null when it is not one. */
 function parseLine(raw: string): ArchiveLine | null {
-	let json: unknown;
-	try {
-		json = JSON.parse(raw);
-	} catch {
-		return null;
-	}
-	const parsed = StoredLine.safeParse(json);
-	return parsed.success ? { id: parsed.data.id, createdAt: parsed.data.created_at, text: raw } : null;
+	const line = parsedJson(raw, StoredLine);
+	return line === null ? null : { id: line.id, createdAt: line.created_at, text: raw };
 }
 
 /** A part's lines by event id, or null when a line is not an archived event (then it is left alone). */
