@@ -2311,7 +2311,7 @@ export interface components {
 			colour: components["schemas"]["PrintFileColour"];
 			content: components["schemas"]["PrintFileContent"];
 			largest_size_at_300_dpi: components["schemas"]["PreflightLargestSize"];
-			largest_size_at_150_dpi: components["schemas"]["PreflightLargestSize"] & unknown;
+			largest_size_at_150_dpi: components["schemas"]["PreflightLargestSize"];
 			/** @description A verdict per size asked with `?size=`, or for the standard sizes within the catalog's range (in the image's orientation, fill, no mat) when none is asked. */
 			sizes: components["schemas"]["PreflightSize"][];
 		};
@@ -2393,7 +2393,7 @@ export interface components {
 			flags: ("near_uniform_image" | "mostly_transparent" | "mostly_white" | "mostly_black")[];
 		} | null;
 		/**
-		 * @description The largest print at 300 DPI (the aim); null while the pixels are unknown.
+		 * @description The largest print at a resolution: 300 DPI (the aim) in `largest_size_at_300_dpi`, 150 DPI (the least accepted) in `largest_size_at_150_dpi`; null while the pixels are unknown.
 		 * @example {
 		 *       "long_in": 20,
 		 *       "short_in": 13.33,

@@ -212,8 +212,11 @@ const LargestSizeSchema = z
 				example: { long_in: 20, short_in: 16 },
 			}),
 	})
+	.nullable()
 	.openapi("PreflightLargestSize", {
 		example: { long_in: 20, short_in: 13.33, catalog_size: { long_in: 20, short_in: 13 } },
+		description:
+			"The largest print at a resolution: 300 DPI (the aim) in `largest_size_at_300_dpi`, 150 DPI (the least accepted) in `largest_size_at_150_dpi`; null while the pixels are unknown.",
 	});
 
 const SizeVerdictSchema = z
@@ -269,12 +272,9 @@ export const PreflightSchema = z
 		content: ContentStatsSchema.nullable().openapi({
 			description: "What the pixels say, once the thumbnail is made; null until then.",
 		}),
-		largest_size_at_300_dpi: LargestSizeSchema.nullable().openapi({
-			description: "The largest print at 300 DPI (the aim); null while the pixels are unknown.",
-		}),
-		largest_size_at_150_dpi: LargestSizeSchema.nullable().openapi({
-			description: "The largest print at 150 DPI (the least accepted); null while the pixels are unknown.",
-		}),
+		// Plain references: a description beside a nullable component is an allOf Scalar's reader refuses.
+		largest_size_at_300_dpi: LargestSizeSchema,
+		largest_size_at_150_dpi: LargestSizeSchema,
 		sizes: z.array(SizeVerdictSchema).openapi({
 			description:
 				"A verdict per size asked with `?size=`, or for the standard sizes within the catalog's range (in the image's orientation, fill, no mat) when none is asked.",
