@@ -1,6 +1,6 @@
 import type { ByteSource } from "./byte-source.ts";
 import type { ColourFacts } from "./colour/facts.ts";
-import { colourFactsOf, wholeProfile } from "./colour/parts.ts";
+import { factsOfColourParts, wholeProfile } from "./colour/parts.ts";
 import { type HeaderFaultReason, ImageFault, isHeaderFault } from "./fault.ts";
 import { detectFormat, FORMAT_NAMES, type ImageFormat, type ProbedHeader } from "./formats.ts";
 import { probeJpeg } from "./jpeg/probe.ts";
@@ -62,7 +62,7 @@ export async function probeImage(source: ByteSource, options: ReaderOptions = {}
 export async function probeFormat(format: ImageFormat, reader: ByteReader): Promise<Inspection> {
 	try {
 		const { colour, ...header } = await PROBES[format](reader);
-		return { ok: true, format, ...header, colour: colour === null ? null : await colourFactsOf(colour) };
+		return { ok: true, format, ...header, colour: colour === null ? null : await factsOfColourParts(colour) };
 	} catch (error) {
 		return invalid(format, error);
 	}

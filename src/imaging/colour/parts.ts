@@ -101,7 +101,7 @@ function conversionOf(
 }
 
 /** The colour facts of a probed file. */
-export async function colourFactsOf(parts: ColourParts): Promise<ColourFacts> {
+export async function factsOfColourParts(parts: ColourParts): Promise<ColourFacts> {
 	const tagging = taggingOf(parts);
 	const profile = parts.profile === null ? null : await profileFacts(parts.profile);
 	return {
