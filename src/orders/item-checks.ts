@@ -3,7 +3,7 @@ import { pieceDimensions } from "../framing/dimensions.ts";
 import { type FramingSpec, pieceSpecOf } from "../framing/spec.ts";
 import type { InvalidReason } from "../print-files/invalid-reasons.ts";
 import { PRINT_WARNINGS, type PrintFit, type PrintWarning, printFit } from "../print-files/print-warnings.ts";
-import { MINIMUM_DPI } from "../print-files/resolution.ts";
+import { belowMinimumMessage } from "../print-files/resolution.ts";
 import type { HoldDetail, HoldReason } from "./state-machine.ts";
 
 /** A frame as the item check needs it: its moulding's face width and the united inches it carries. */
@@ -76,26 +76,18 @@ export const IMAGE_CROPPED = "image_cropped";
 export const ITEM_WARNINGS = PRINT_WARNINGS;
 export type ItemWarning = PrintWarning;
 
-/** What an image of `widthPx` × `heightPx` gives at the item's size and framing. */
-export type ImageFit = PrintFit;
-
 /** An item's size and framing as its file is judged at it: fill or fit, and whether a mat lies over the print. */
 type SizeAndFraming = { width_in: number; height_in: number; fit: FramingSpec["fit"]; mat: FramingSpec["mat"] };
 
-/** The resolution, crop and bands of an image printed as `item` says (one rule for creation, PATCH and validation). */
-export function imageFit(widthPx: number, heightPx: number, item: SizeAndFraming): ImageFit {
-	return printFit(widthPx, heightPx, item);
-}
-
 /** What an item's file gives at its size and fit, or why it does not print there (and the hold's reason). */
 export type FileAtSize =
-	| { ok: true; fit: ImageFit }
+	| { ok: true; fit: PrintFit }
 	| {
 			ok: false;
 			reason: HoldReason;
 			message: string;
 			/** The image at the item's size, when its pixels are known but too few. */
-			fit: ImageFit | null;
+			fit: PrintFit | null;
 	  };
 
 /**
@@ -105,11 +97,10 @@ export type FileAtSize =
 export function fileAtSize(file: FileFacts, item: SizeAndFraming, subject = "The file"): FileAtSize {
 	switch (file.kind) {
 		case "ready": {
-			const judged = imageFit(file.widthPx, file.heightPx, item);
+			const judged = printFit(file.widthPx, file.heightPx, item);
 			const fit = { ...judged, warnings: [...judged.warnings, ...file.warnings] };
 			if (fit.verdict !== "reject") return { ok: true, fit };
-			// Rounded down: a file just under the minimum must not read as having it.
-			const message = `${subject} is ${file.widthPx} × ${file.heightPx} px: ${Math.floor(fit.effectiveDpi)} DPI at ${item.width_in} × ${item.height_in} in, below the ${MINIMUM_DPI} DPI minimum.`;
+			const message = belowMinimumMessage(subject, file, item, fit.effectiveDpi);
 			return { ok: false, reason: "file_resolution_too_low", message, fit };
 		}
 		case "invalid": {

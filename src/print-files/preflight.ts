@@ -11,7 +11,7 @@ import type { ContentStats } from "../imaging/content-stats.ts";
 import { colourFactsOf } from "./colour-facts-read.ts";
 import { contentStatsOf } from "./content-stats-read.ts";
 import { fileWarningsOf, type PrintWarning, printFit } from "./print-warnings.ts";
-import { MINIMUM_DPI, TARGET_DPI } from "./resolution.ts";
+import { belowMinimumMessage, MINIMUM_DPI, TARGET_DPI } from "./resolution.ts";
 import { type PrintFileRow, readStatus } from "./store.ts";
 
 /** good: 300 DPI and nothing to say; acceptable: 150 to 299 DPI; poor: accepted, but it changes the print; refused: an order refuses it. */
@@ -189,7 +189,7 @@ function judgeSize(
 	}
 	const fit = printFit(image.widthPx, image.heightPx, { ...asked, mat: asked.mat ? "mat" : null });
 	if (fit.verdict === "reject") {
-		const message = `The file is ${image.widthPx} × ${image.heightPx} px: ${Math.floor(fit.effectiveDpi)} DPI at ${asked.width_in} × ${asked.height_in} in, below the ${MINIMUM_DPI} DPI minimum.`;
+		const message = belowMinimumMessage("The file", image, asked, fit.effectiveDpi);
 		reasons.push(refusalReason("file_resolution_too_low", message));
 	}
 	reasons.push(...[...fit.warnings, ...fileWarnings].map(warningReason));

@@ -34,6 +34,20 @@ export function resolutionVerdict(dpi: number): ResolutionVerdict {
 	return "ok";
 }
 
+/**
+ * Why an image is refused at a size, in a sentence: "The file is 2400 × 3000 px: 100 DPI at 24 × 30 in,
+ * below the 150 DPI minimum." The DPI is rounded down: a file just under the minimum must not read as
+ * having it. One sentence for an order's refusal or hold and the preflight's verdict.
+ */
+export function belowMinimumMessage(
+	subject: string,
+	image: { widthPx: number; heightPx: number },
+	size: { width_in: number; height_in: number },
+	dpi: number,
+): string {
+	return `${subject} is ${image.widthPx} × ${image.heightPx} px: ${Math.floor(dpi)} DPI at ${size.width_in} × ${size.height_in} in, below the ${MINIMUM_DPI} DPI minimum.`;
+}
+
 /** Above this share of either image side cut off by `fill`, the item carries the `image_cropped` warning. */
 export const CROP_WARNING_PERCENT = 2;
 

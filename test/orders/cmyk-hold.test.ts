@@ -75,7 +75,12 @@ describe("validation of an item whose print file is CMYK", () => {
 		expect(order.hold_reason).toBe("cmyk_file");
 		expect(order.items[0]?.warnings).not.toContain("cmyk_converted");
 		expect(order.hold_details).toEqual([
-			{ item_id: order.items[0]?.id, field: "print_file_id", code: "cmyk_file", message: expect.any(String) },
+			{
+				item_id: order.items[0]?.id,
+				field: "print_file_id",
+				code: "cmyk_file",
+				message: expect.stringContaining("The print file is CMYK"),
+			},
 		]);
 		const message = order.hold_details[0]?.message ?? "";
 		expect(message).toContain("RGB file (sRGB, or Adobe RGB with its profile embedded)");

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { imageFit } from "../../src/orders/item-checks.ts";
-import { FILE_WARNINGS } from "../../src/print-files/print-warnings.ts";
+import { FILE_WARNINGS, printFit } from "../../src/print-files/print-warnings.ts";
 import { ITEM_WARNING_WORDS, itemName, warningWords } from "../../src/production/item-words.ts";
 
 describe("warningWords", () => {
@@ -14,11 +13,11 @@ describe("warningWords", () => {
 				[2400, 3000],
 			].flatMap(
 				([width = 0, height = 0]) =>
-					imageFit(width, height, { width_in: 8, height_in: 10, fit: "fill", mat: null }).warnings,
+					printFit(width, height, { width_in: 8, height_in: 10, fit: "fill", mat: null }).warnings,
 			),
 		);
 		// Fit's white bands, and what the file's colour and pixels warn of.
-		for (const code of imageFit(3000, 3000, { width_in: 8, height_in: 10, fit: "fit", mat: null }).warnings) {
+		for (const code of printFit(3000, 3000, { width_in: 8, height_in: 10, fit: "fit", mat: null }).warnings) {
 			produced.add(code);
 		}
 		for (const code of FILE_WARNINGS) produced.add(code);
