@@ -16,20 +16,29 @@
  * the months; the trigger of migration 0026 keeps `ledger_months` as each entry is inserted.
  */
 
-/** The statuses a seeded order is in, by `(n / 100) % 20`, and the version its moves bring it to. */
-const STATUS_SQL = `CASE (n / 100) % 20
+/**
+ * The statuses a seeded order is in, by `(n / 100) % 20`, and the version its moves bring it to. Orders
+ * numbered below `finishedBefore` are all finished: canceled where the rule says canceled, else delivered.
+ */
+function statusSql(finishedBefore: number): string {
+	return `CASE WHEN n < ${finishedBefore} THEN CASE (n / 100) % 20 WHEN 4 THEN 'canceled' ELSE 'delivered' END
+  ELSE CASE (n / 100) % 20
   WHEN 1 THEN 'shipped' WHEN 6 THEN 'shipped'
   WHEN 2 THEN 'in_production' WHEN 5 THEN 'in_production'
   WHEN 3 THEN 'on_hold'
   WHEN 4 THEN 'canceled'
-  ELSE 'delivered' END`;
+  ELSE 'delivered' END END`;
+}
 
-const VERSION_SQL = `CASE (n / 100) % 20
+function versionSql(finishedBefore: number): string {
+	return `CASE WHEN n < ${finishedBefore} THEN CASE (n / 100) % 20 WHEN 4 THEN 4 ELSE 5 END
+  ELSE CASE (n / 100) % 20
   WHEN 1 THEN 4 WHEN 6 THEN 4
   WHEN 2 THEN 3 WHEN 5 THEN 3
   WHEN 3 THEN 3
   WHEN 4 THEN 4
-  ELSE 5 END`;
+  ELSE 5 END END`;
+}
 
 /** Every seventh order, when delivered, has a claim on its first item's unit (about 10% of the orders). */
 const CLAIM_EVERY = 7;
@@ -50,15 +59,19 @@ function sqlText(value: string): string {
 /**
  * The SQL that seeds orders `from` to `to - 1` (each with everything it comes with), for accounts
  * given in order (account `i` gets orders with `n % accounts.length = i`). `baseUnix` is order 0's
- * creation, in unix seconds.
+ * creation, in unix seconds. `finishedBefore` (none by default) makes the orders numbered below it all
+ * delivered or canceled: the old history of `npm run bench:capacity`'s archive.
  */
 export function seedOrdersSql(options: {
 	from: number;
 	to: number;
 	accounts: readonly string[];
 	baseUnix: number;
+	finishedBefore?: number;
 }): string {
-	const { from, to, accounts, baseUnix } = options;
+	const { from, to, accounts, baseUnix, finishedBefore = 0 } = options;
+	const statusCase = statusSql(finishedBefore);
+	const versionCase = versionSql(finishedBefore);
 	const count = accounts.length;
 	const seq = `WITH RECURSIVE seq(n) AS (SELECT ${from} UNION ALL SELECT n + 1 FROM seq WHERE n < ${to - 1})`;
 	// A row per order with what every table derives from it.
@@ -68,8 +81,8 @@ export function seedOrdersSql(options: {
     (SELECT id FROM bench_seed_accounts WHERE idx = n % ${count}) AS account_id,
     CASE WHEN n % 10 = 7 THEN 'test' ELSE 'live' END AS mode,
     'PO-' || printf('%08d', n) AS external_id,
-    ${STATUS_SQL} AS status,
-    ${VERSION_SQL} AS version,
+    ${statusCase} AS status,
+    ${versionCase} AS version,
     CASE WHEN n % 2 = 0 THEN ${sqlText(SEED_HOOK_URL)} ELSE NULL END AS callback_url,
     strftime('%Y-%m-%dT%H:%M:%fZ', ${baseUnix} + n * ${SPACING_SECONDS}, 'unixepoch') AS created_at,
     strftime('%Y-%m-%dT%H:%M:%fZ', ${baseUnix} + n * ${SPACING_SECONDS} + 86400, 'unixepoch') AS updated_at,
@@ -172,7 +185,7 @@ SELECT 'clm_seed' || printf('%08d', n), account_id, mode, id, 'wrong_item', 'A l
   CASE (n / ${CLAIM_EVERY}) % 3 WHEN 0 THEN NULL ELSE delivered_at END
 FROM o WHERE status = 'delivered' AND n % ${CLAIM_EVERY} = 0;
 
-${seq}, o AS (SELECT n, ${STATUS_SQL} AS status FROM seq)
+${seq}, o AS (SELECT n, ${statusCase} AS status FROM seq)
 INSERT INTO claim_items (claim_id, item_id, quantity)
 SELECT 'clm_seed' || printf('%08d', n), 'itm_seed' || printf('%08d', n) || '_0', 1
 FROM o WHERE status = 'delivered' AND n % ${CLAIM_EVERY} = 0;
