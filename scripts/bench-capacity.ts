@@ -277,6 +277,7 @@ try {
 
 	// The archive, through the API: one partner's view of its history before and after, and the run between.
 	server = await startDevServer({ port: await freePort(), persistTo, vars: serverVars });
+	await liftLimits(server.origin, adminKey, viewed.account.id);
 	const before = await partnerView(server.origin, viewed);
 	const r2Before = await folderBytes(r2Folder);
 	const archiveStarted = performance.now();
