@@ -194,7 +194,7 @@ async function archiveEverythingDue(origin: string, adminKey: string, days: numb
 		const response = await fetch(`${origin}/v1/admin/order-archive/run`, {
 			method: "POST",
 			headers: { Authorization: `Bearer ${adminKey}`, "Content-Type": "application/json" },
-			body: JSON.stringify({ older_than_days: days }),
+			body: JSON.stringify({ days }),
 		});
 		const text = await response.text();
 		if (response.status !== 200) throw new Error(`archive run: ${response.status} ${text}`);
