@@ -75,15 +75,15 @@ export function bookmarksOfToken(env: Env, token: string): Bookmarks | null {
 	return bookmarks;
 }
 
-/** Methods that never write. */
-const READ_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
-
 /**
- * Whether a request may have written, as its method and answer tell: a method that writes, unless it
- * was refused (a 4xx changes nothing), here or in a Durable Object it called.
+ * Statements that may write: a conservative reading of the SQL (a read naming one of these words as a word,
+ * not inside a name like `updated_at`, only costs the note of a write that did not happen).
  */
-export function mayHaveWritten(method: string, status: number): boolean {
-	return !READ_METHODS.has(method.toUpperCase()) && !(status >= 400 && status < 500);
+const WRITING_SQL = /\b(INSERT|UPDATE|DELETE|REPLACE|UPSERT|CREATE|DROP|ALTER)\b/i;
+
+/** A Durable Object namespace binding: its objects may write to D1 on the request's behalf. */
+function isDurableObjectNamespace(value: unknown): value is DurableObjectNamespace {
+	return typeof value === "object" && value !== null && "idFromName" in value && "get" in value;
 }
 
 /** A request's sessions: the environment whose D1 bindings answer through them, and where they got to. */
@@ -91,19 +91,25 @@ export type ReadSessions = {
 	env: Env;
 	/** Each database's latest bookmark: where its session got to, or where it was to start. */
 	bookmarks(): Bookmarks;
-	/** The bindings the request queried, and those of `databases` (a session's or the original). */
-	usedAnd(databases: readonly D1Database[]): string[];
+	/**
+	 * The databases the request may have written to, or none: those it prepared a writing statement for,
+	 * and, when it called a Durable Object (which writes through its own binding, outside these sessions),
+	 * those it queried and those of `owners` (a session's database or the original).
+	 */
+	writtenTo(owners: readonly D1Database[]): string[];
 };
 
 /**
  * `env` with each D1 binding answering through a session that starts at `from`'s bookmark for it (or
- * anywhere, without one). A session opens on the binding's first query: a request that reads nothing
- * from a database opens none.
+ * anywhere, without one), and its Durable Object namespaces noting that they were called. A session
+ * opens on the binding's first query: a request that reads nothing from a database opens none.
  */
 export function openReadSessions(env: Env, from: Bookmarks): ReadSessions {
 	const sessions = new Map<string, D1DatabaseSession>();
 	const names = new Map<D1Database, string>();
-	const replaced: Record<string, D1Database> = {};
+	const replaced: Record<string, unknown> = {};
+	const written = new Set<string>();
+	let calledDurableObject = false;
 	for (const [binding, database] of d1BindingsOf(env)) {
 		const start = from[binding];
 		const session = (): D1DatabaseSession => {
@@ -115,7 +121,10 @@ export function openReadSessions(env: Env, from: Bookmarks): ReadSessions {
 			return open;
 		};
 		const wrapped = {
-			prepare: (query: string) => session().prepare(query),
+			prepare: (query: string) => {
+				if (WRITING_SQL.test(query)) written.add(binding);
+				return session().prepare(query);
+			},
 			batch: <T>(statements: D1PreparedStatement[]) => session().batch<T>(statements),
 			// Whole scripts (migrations) are no request's business: they go to the binding itself.
 			exec: (query: string) => database.exec(query),
@@ -125,6 +134,16 @@ export function openReadSessions(env: Env, from: Bookmarks): ReadSessions {
 		replaced[binding] = wrapped;
 		names.set(database, binding);
 		names.set(wrapped, binding);
+	}
+	for (const [name, value] of Object.entries(env as unknown as Record<string, unknown>)) {
+		if (!isDurableObjectNamespace(value)) continue;
+		replaced[name] = new Proxy(value, {
+			get(target, property) {
+				if (property === "get" || property === "getByName") calledDurableObject = true;
+				const member: unknown = Reflect.get(target, property);
+				return typeof member === "function" ? member.bind(target) : member;
+			},
+		});
 	}
 	return {
 		env: envWithBindings(env, replaced),
@@ -136,9 +155,11 @@ export function openReadSessions(env: Env, from: Bookmarks): ReadSessions {
 			}
 			return laterBookmarks(from, reached);
 		},
-		usedAnd: (databases) => [
-			...new Set([...sessions.keys(), ...databases.flatMap((database) => names.get(database) ?? [])]),
-		],
+		writtenTo: (owners) => {
+			if (!calledDurableObject) return [...written];
+			const ownerBindings = owners.flatMap((database) => names.get(database) ?? []);
+			return [...new Set([...written, ...sessions.keys(), ...ownerBindings])];
+		},
 	};
 }
 

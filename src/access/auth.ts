@@ -8,7 +8,6 @@ import {
 	bookmarksOfToken,
 	bookmarkToken,
 	laterBookmarks,
-	mayHaveWritten,
 	openReadSessions,
 } from "../database-sessions.ts";
 import { databaseOf, directoryDatabase } from "../databases.ts";
@@ -38,8 +37,8 @@ const BEARER_WITHOUT_KEY = /^Bearer$/i;
  * at most once per KEY_USE_RECORD_MINUTES (src/accounts/key-life.ts).
  * Then the request reads through D1 sessions (src/database-sessions.ts) that start where the key's last
  * write (or a `Bookmark` header sent back) left each database, so a replica may answer but never one
- * that misses those writes; after a request that may have written, the limiter notes where the primaries
- * got to before the answer goes out.
+ * that misses those writes; after a request that wrote (or called a Durable Object, which may have), the
+ * limiter notes where those databases' primaries got to before the answer goes out.
  */
 export function authenticate(options: { orderCreate: boolean } = { orderCreate: false }) {
 	return createMiddleware<AuthedEnv>(async (c, next) => {
@@ -91,11 +90,9 @@ export function authenticate(options: { orderCreate: boolean } = { orderCreate: 
 		c.env = sessions.env;
 		await next();
 		let bookmarks = sessions.bookmarks();
-		if (mayHaveWritten(c.req.method, c.res.status)) {
-			const { accountId } = authorization.principal;
-			const written = sessions.usedAnd([directoryDatabase(sessions.env), databaseOf(sessions.env, accountId)]);
-			bookmarks = laterBookmarks(bookmarks, await noteKeyWrites(env, keyHash, written));
-		}
+		const { accountId } = authorization.principal;
+		const written = sessions.writtenTo([directoryDatabase(sessions.env), databaseOf(sessions.env, accountId)]);
+		if (written.length > 0) bookmarks = laterBookmarks(bookmarks, await noteKeyWrites(env, keyHash, written));
 		if (Object.keys(bookmarks).length > 0) c.header(BOOKMARK_HEADER, bookmarkToken(bookmarks));
 	});
 }

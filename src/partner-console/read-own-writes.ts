@@ -1,6 +1,6 @@
 /**
  * The console's reads through D1 sessions (src/database-sessions.ts): a browser reads what it wrote. After
- * a form that may have written, a cookie keeps where the primaries got to, and every later page of this
+ * a request that wrote, a cookie keeps where the primaries got to, and every later page of this
  * browser reads from a copy of the database at least that recent; a replica may answer the rest.
  */
 import { getCookie, setCookie } from "hono/cookie";
@@ -9,7 +9,6 @@ import {
 	bookmarksOfToken,
 	bookmarkToken,
 	laterBookmarks,
-	mayHaveWritten,
 	openReadSessions,
 	primaryBookmarks,
 } from "../database-sessions.ts";
@@ -30,11 +29,12 @@ export const readOwnWrites = createMiddleware<PartnerConsoleEnv>(async (c, next)
 	const sessions = openReadSessions(env, carried);
 	c.env = sessions.env;
 	await next();
-	if (!mayHaveWritten(c.req.method, c.res.status)) return;
 	const accountId = c.get("viewer")?.user.account_id;
-	const databases = [directoryDatabase(sessions.env)];
-	if (accountId !== undefined) databases.push(databaseOf(sessions.env, accountId));
-	const reached = await primaryBookmarks(env, sessions.usedAnd(databases));
+	const owners = [directoryDatabase(sessions.env)];
+	if (accountId !== undefined) owners.push(databaseOf(sessions.env, accountId));
+	const written = sessions.writtenTo(owners);
+	if (written.length === 0) return;
+	const reached = await primaryBookmarks(env, written);
 	const bookmarks = laterBookmarks(sessions.bookmarks(), reached);
 	setCookie(c, PARTNER_BOOKMARK_COOKIE, bookmarkToken(bookmarks), sessionCookieOptions(PARTNER_SESSION_HOURS * 3600));
 });
