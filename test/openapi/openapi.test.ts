@@ -283,7 +283,6 @@ describe("GET /v1/openapi.json", () => {
 			Object.keys(responses(method, path)[status]?.headers ?? {}).sort();
 		expect(Object.keys(document.components.headers).sort()).toEqual(
 			[
-				"Bookmark",
 				"ETag",
 				"Idempotent-Replayed",
 				"Retry-After",
