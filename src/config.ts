@@ -231,8 +231,7 @@ export function configOf(env: object): Config {
  */
 export function envWithBindings<T extends object>(env: T, replaced: Readonly<Record<string, unknown>>): T {
 	const derived = { ...env, ...replaced };
-	const known = parsed.get(env);
-	if (known !== undefined) parsed.set(derived, known);
+	parsed.set(derived, configOf(env));
 	return derived;
 }
 
