@@ -181,7 +181,7 @@ describe("the Bookmark header", () => {
 });
 
 describe("the partner console reads its own writes", () => {
-	it("a form that writes leaves a bookmark cookie, and the next page reads from it", async () => {
+	it("a post that writes (a sign-in) leaves a bookmark cookie, and the next page takes it back", async () => {
 		const user = await signedInUser("owner");
 		const signedInAgain = await post("/partner/sign-in", { email: user.email, password: "a harbour at dusk" });
 		expect(signedInAgain.status).toBe(303);
