@@ -110,6 +110,24 @@ describe("the Bookmark header", () => {
 		expect(watched.sessionsFrom).toEqual([written.slice("DB:".length)]);
 	});
 
+	it("a change the order's machine writes (a PATCH) moves the key's bookmark past it, and the next read starts there", async () => {
+		const { key, file } = await partnerWithFile();
+		const created = await createOrder(key, orderBody(file));
+		const before = bookmarkOf(await api(`/v1/orders/${created.id}`, { key }));
+		const patched = await send("PATCH", `/v1/orders/${created.id}`, key, { metadata: { note: "after" } });
+		expect(patched.status).toBe(200);
+		const written = bookmarkOf(patched);
+		expect(written > before).toBe(true);
+		const watched = watchedDatabase();
+		const read = await throughWatchedDatabase(
+			`/v1/orders/${created.id}`,
+			{ headers: { Authorization: `Bearer ${key}` } },
+			watched.database,
+		);
+		expect(((await read.json()) as Order).metadata).toEqual({ note: "after" });
+		expect(watched.sessionsFrom).toEqual([written.slice("DB:".length)]);
+	});
+
 	it("a key with no write behind it reads from anywhere: its session starts unconstrained", async () => {
 		const partner = await createPartner();
 		const watched = watchedDatabase();
