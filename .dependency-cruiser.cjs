@@ -21,7 +21,8 @@
  *                   image formats (each one's probe and decoder, one parser per format), is pure and sits
  *                   below every folder: it imports none
  *   plumbing        src/http/ (errors, request id, validation hook, outbound-URL rules, cursors, page head)
- *   leaves          src/*.ts besides the entry (ids, base64, config, text rules, log): import no folder at all
+ *   leaves          src/*.ts besides the entry (ids, base64, config, text rules, log, the database seam and
+ *                   its read sessions): import no folder at all
  * Beside the layers, src/dev-tools/ (the cost tracer) is a measuring tool: only the entry uses it, to
  * wrap the Worker when COST_TRACE is on, and it knows nothing of the capabilities it measures.
  * Each capability owns its tables; test/architecture/table-ownership.test.ts checks the SQL side of that.

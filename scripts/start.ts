@@ -1,5 +1,5 @@
 /**
- * `npm start`: applies the local D1 migrations (which seed the catalog), creates development
+ * `npm start`: applies the local D1 migrations (which seed the catalog) to every database wrangler.toml names, creates development
  * credentials on first run, then runs `wrangler dev` on port 8787 and prints the credentials once
  * the API answers. Local D1, R2, Durable Object and queue state persists under .wrangler/.
  */
@@ -103,7 +103,7 @@ function banner(origin: string, credentials: DevCredentials, createdNow: boolean
 }
 
 const target: D1Target = { remote: false };
-console.log("Applying local D1 migrations (schema and catalog seed)...");
+console.log("Applying local D1 migrations (schema and catalog seed) to every database wrangler.toml names...");
 await applyMigrations(target);
 const saved = await loadCredentials(target);
 const credentials = saved ?? (await createCredentials(target));

@@ -225,6 +225,16 @@ export function configOf(env: object): Config {
 	return result.data;
 }
 
+/**
+ * `env` with some bindings replaced (a request's D1 sessions) and the same settings: they are taken over
+ * from `env` as parsed, not parsed again for every request.
+ */
+export function envWithBindings<T extends object>(env: T, replaced: Readonly<Record<string, unknown>>): T {
+	const derived = { ...env, ...replaced };
+	parsed.set(derived, configOf(env));
+	return derived;
+}
+
 /** Whether the service may call loopback and plain-http addresses (local development only). */
 export function allowsLocalUrls(env: object): boolean {
 	return configOf(env).ENVIRONMENT === "development";

@@ -5130,6 +5130,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					ETag: components["headers"]["ETag"];
 					[name: string]: unknown;
 				};
@@ -5144,6 +5146,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					ETag: components["headers"]["ETag"];
 					[name: string]: unknown;
 				};
@@ -5169,6 +5173,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5214,6 +5220,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -5232,6 +5240,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -5260,6 +5270,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -5275,6 +5287,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -5292,6 +5306,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -5337,6 +5353,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5363,6 +5381,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5376,6 +5396,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5389,6 +5411,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5429,6 +5453,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					ETag: string;
 					"Cache-Control": string;
 					[name: string]: unknown;
@@ -5457,6 +5483,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5470,6 +5498,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5483,6 +5513,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5597,6 +5629,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5623,6 +5657,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5636,6 +5672,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5678,6 +5716,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					"Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
 					[name: string]: unknown;
 				};
@@ -5692,6 +5732,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5708,6 +5750,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5734,6 +5778,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5747,6 +5793,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5760,6 +5808,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5800,6 +5850,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5826,6 +5878,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5839,6 +5893,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5886,6 +5942,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -5904,6 +5962,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -5932,6 +5992,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -5947,6 +6009,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -5962,6 +6026,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -5979,6 +6045,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -6021,6 +6089,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6047,6 +6117,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6060,6 +6132,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6108,6 +6182,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -6126,6 +6202,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -6154,6 +6232,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -6169,6 +6249,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -6184,6 +6266,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -6201,6 +6285,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -6246,6 +6332,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -6264,6 +6352,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -6292,6 +6382,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -6307,6 +6399,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -6322,6 +6416,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -6368,6 +6464,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6384,6 +6482,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6410,6 +6510,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6423,6 +6525,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6463,6 +6567,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6489,6 +6595,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6502,6 +6610,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6549,6 +6659,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -6567,6 +6679,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -6595,6 +6709,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -6610,6 +6726,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -6625,6 +6743,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -6642,6 +6762,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -6684,6 +6806,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6710,6 +6834,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6723,6 +6849,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6763,6 +6891,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6789,6 +6919,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6802,6 +6934,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6844,6 +6978,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6870,6 +7006,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6883,6 +7021,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6926,6 +7066,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -6944,6 +7086,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -6972,6 +7116,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -6987,6 +7133,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7002,6 +7150,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -7053,6 +7203,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7071,6 +7223,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7099,6 +7253,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7114,6 +7270,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7129,6 +7287,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -7146,6 +7306,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7195,6 +7357,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7213,6 +7377,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7241,6 +7407,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7256,6 +7424,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7271,6 +7441,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -7288,6 +7460,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7328,6 +7502,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -7354,6 +7530,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -7406,6 +7584,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7424,6 +7604,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7452,6 +7634,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7467,6 +7651,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -7484,6 +7670,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7531,6 +7719,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7549,6 +7739,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7577,6 +7769,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7592,6 +7786,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -7609,6 +7805,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7670,6 +7868,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -7696,6 +7896,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -7709,6 +7911,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -7722,6 +7926,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -7765,6 +7971,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7783,6 +7991,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7811,6 +8021,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7826,6 +8038,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7841,6 +8055,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -7886,6 +8102,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7904,6 +8122,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7932,6 +8152,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -7947,6 +8169,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -7989,6 +8213,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -8015,6 +8241,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -8060,6 +8288,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8078,6 +8308,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8106,6 +8338,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8121,6 +8355,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -8138,6 +8374,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8180,6 +8418,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -8206,6 +8446,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -8219,6 +8461,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -8262,6 +8506,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8278,6 +8524,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8306,6 +8554,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8321,6 +8571,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8336,6 +8588,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -8383,6 +8637,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8401,6 +8657,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8429,6 +8687,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8444,6 +8704,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8459,6 +8721,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -8506,6 +8770,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8524,6 +8790,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8552,6 +8820,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8567,6 +8837,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8582,6 +8854,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -8629,6 +8903,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8647,6 +8923,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8675,6 +8953,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8690,6 +8970,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8705,6 +8987,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -8747,6 +9031,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -8773,6 +9059,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -8786,6 +9074,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -8831,6 +9121,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8849,6 +9141,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8877,6 +9171,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8892,6 +9188,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -8909,6 +9207,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8952,6 +9252,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8968,6 +9270,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -8996,6 +9300,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -9011,6 +9317,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -9026,6 +9334,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -9071,6 +9381,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -9276,6 +9588,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -9289,6 +9603,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -9302,6 +9618,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -9345,6 +9663,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -9387,6 +9707,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -9400,6 +9722,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -9413,6 +9737,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -9456,6 +9782,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -9561,6 +9889,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -9574,6 +9904,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -9587,6 +9919,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -9625,6 +9959,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -9651,6 +9987,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -9696,6 +10034,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -9714,6 +10054,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -9742,6 +10084,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -9757,6 +10101,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -9774,6 +10120,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -9814,6 +10162,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -9840,6 +10190,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -9885,6 +10237,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -9903,6 +10257,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -9931,6 +10287,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -9946,6 +10304,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -9963,6 +10323,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -10010,6 +10372,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -10028,6 +10392,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -10056,6 +10422,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -10071,6 +10439,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					/** @description Seconds to wait before trying again. */
@@ -10088,6 +10458,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					/** @description `true` when the answer is the first request's, given again: a repeat of an order create with the same `external_id` and content, or a retry with the same `Idempotency-Key` and request. */
 					"Idempotent-Replayed"?: "true";
 					[name: string]: unknown;
@@ -10130,6 +10502,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -10156,6 +10530,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -10169,6 +10545,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -10209,6 +10587,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -10236,6 +10616,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -10249,6 +10631,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -10291,6 +10675,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					ETag: string;
 					"Cache-Control": string;
 					/** @description `thumbnail`: the opening shows the print file's image; `placeholder`: the file has no thumbnail (X-Preview-Placeholder-Reason says why) and the opening is a neutral grey. */
@@ -10313,6 +10699,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -10339,6 +10727,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -10352,6 +10742,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -10365,6 +10757,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -10378,6 +10772,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -10422,6 +10818,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					ETag: string;
 					"Cache-Control": string;
 					/** @description `thumbnail`: the opening shows the print file's image; `placeholder`: the file has no thumbnail (X-Preview-Placeholder-Reason says why) and the opening is a neutral grey. */
@@ -10454,6 +10852,8 @@ export interface operations {
 					"X-RateLimit-Remaining"?: number;
 					/** @description Unix seconds when the window has room again. */
 					"X-RateLimit-Reset"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -10467,6 +10867,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -10480,6 +10882,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {
@@ -10493,6 +10897,8 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					[name: string]: unknown;
 				};
 				content: {

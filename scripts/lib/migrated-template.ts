@@ -2,8 +2,8 @@
  * A fresh local database, migrated, in the time of a copy. `wrangler d1 migrations apply --local`
  * takes about ten seconds; the tests and benchmarks that each start their own `wrangler dev` on a
  * throwaway folder used to run it every time. The first caller migrates a template folder, named by
- * a hash of the migrations and of wrangler's version (so a new migration or a new wrangler makes a
- * new template), kept in node_modules/.cache; every caller then copies it into its own folder.
+ * a hash of the migrations, of wrangler.toml (whose `[[d1_databases]]` it migrates, each of them) and of
+ * wrangler's version (so a new migration, database or wrangler makes a new template), kept in node_modules/.cache; every caller then copies it into its own folder.
  * Only for new, empty folders: a folder that already holds a database (npm start's) is migrated
  * with `applyMigrations`, which applies what is pending.
  */
@@ -15,13 +15,14 @@ import { applyMigrations, PROJECT_ROOT } from "./wrangler.ts";
 const MIGRATIONS = path.join(PROJECT_ROOT, "migrations");
 const CACHE = path.join(PROJECT_ROOT, "node_modules", ".cache", "framed-print-api");
 
-/** The template's name: the migrations' names and text and the installed wrangler's version. */
+/** The template's name: the migrations' names and text, wrangler.toml's text and the installed wrangler's version. */
 async function templateName(): Promise<string> {
 	const hash = createHash("sha256");
 	const wrangler = JSON.parse(
 		await readFile(path.join(PROJECT_ROOT, "node_modules", "wrangler", "package.json"), "utf8"),
 	) as { version: string };
 	hash.update(`wrangler ${wrangler.version}\n`);
+	hash.update(await readFile(path.join(PROJECT_ROOT, "wrangler.toml")));
 	for (const name of (await readdir(MIGRATIONS)).filter((file) => file.endsWith(".sql")).sort()) {
 		hash.update(`${name}\n`);
 		hash.update(await readFile(path.join(MIGRATIONS, name)));

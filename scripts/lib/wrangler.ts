@@ -7,6 +7,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { z } from "zod";
 
 const run = promisify(execFile);
 
@@ -51,9 +52,58 @@ function targetFlags(target: D1Target): string[] {
 	return target.persistTo === undefined ? ["--local"] : ["--local", "--persist-to", target.persistTo];
 }
 
-/** Applies pending D1 migrations to the target. */
-export async function applyMigrations(target: D1Target): Promise<void> {
-	await wrangler(["d1", "migrations", "apply", "DB", ...targetFlags(target)]);
+/** Which wrangler configuration a command reads (the project's wrangler.toml unless told) and which of its environments (the top level unless told). */
+export type WranglerConfig = { config?: string; env?: string };
+
+function configFlags(where: WranglerConfig): string[] {
+	return [...(where.config === undefined ? [] : ["--config", where.config]), `--env=${where.env ?? ""}`];
+}
+
+const D1Databases = z.array(z.object({ binding: z.string().min(1) })).optional();
+const RawConfig = z.object({
+	d1_databases: D1Databases,
+	env: z.record(z.string(), z.object({ d1_databases: D1Databases })).optional(),
+});
+
+/**
+ * The D1 bindings the configuration's `[[d1_databases]]` names for the environment, in the file's order.
+ * An environment inherits no bindings from the top level, so `--env staging` reads only its own.
+ */
+export async function d1BindingsOf(where: WranglerConfig = {}): Promise<string[]> {
+	// Loaded only here: wrangler's module takes a second or two to load, and most scripts never ask.
+	const { experimental_readRawConfig } = await import("wrangler");
+	const { rawConfig } = experimental_readRawConfig({
+		config: where.config ?? path.join(PROJECT_ROOT, "wrangler.toml"),
+	});
+	const parsed = RawConfig.parse(rawConfig);
+	if (where.env === undefined || where.env === "") return (parsed.d1_databases ?? []).map(({ binding }) => binding);
+	const environment = parsed.env?.[where.env];
+	if (environment === undefined) throw new Error(`the wrangler configuration has no environment named ${where.env}`);
+	return (environment.d1_databases ?? []).map(({ binding }) => binding);
+}
+
+/**
+ * Applies pending D1 migrations to every database the configuration names for the environment, one after
+ * another, and stops at the first that fails (naming it, and what was migrated before it). Returns the bindings migrated.
+ */
+export async function applyMigrations(target: D1Target, where: WranglerConfig = {}): Promise<string[]> {
+	const bindings = await d1BindingsOf(where);
+	if (bindings.length === 0) throw new Error("the wrangler configuration names no D1 database for this environment");
+	const migrated: string[] = [];
+	for (const binding of bindings) {
+		try {
+			await wrangler(["d1", "migrations", "apply", binding, ...targetFlags(target), ...configFlags(where)]);
+		} catch (error) {
+			const before = migrated.length === 0 ? "none migrated before it" : `${migrated.join(", ")} migrated before it`;
+			const after = bindings.slice(migrated.length + 1);
+			const untouched = after.length === 0 ? "" : `; ${after.join(", ")} not attempted`;
+			throw new Error(
+				`Migrating ${binding} failed (${before}${untouched}).\n${String(error instanceof Error ? error.message : error)}`,
+			);
+		}
+		migrated.push(binding);
+	}
+	return migrated;
 }
 
 /** Executes SQL text (several statements allowed) against the target. */
@@ -68,9 +118,24 @@ export async function executeSql(sql: string, target: D1Target): Promise<void> {
 	}
 }
 
-/** Runs one query against the target and returns its rows. */
-export async function queryRows<Row>(sql: string, target: D1Target): Promise<Row[]> {
-	const stdout = await wrangler(["d1", "execute", "DB", ...targetFlags(target), "--json", "--command", sql]);
+/** Runs one query against the target (the database bound as DB unless `database` names another binding) and returns its rows. */
+export async function queryRows<Row>(
+	sql: string,
+	target: D1Target,
+	database: WranglerConfig & { binding?: string } = {},
+): Promise<Row[]> {
+	const binding = database.binding ?? "DB";
+	const where = database.config === undefined && database.env === undefined ? [] : configFlags(database);
+	const stdout = await wrangler([
+		"d1",
+		"execute",
+		binding,
+		...targetFlags(target),
+		...where,
+		"--json",
+		"--command",
+		sql,
+	]);
 	const parsed = JSON.parse(stdout.slice(stdout.indexOf("["))) as Array<{ results?: Row[] }>;
 	return parsed.flatMap((result) => result.results ?? []);
 }

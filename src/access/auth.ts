@@ -3,11 +3,26 @@ import type { AuthedEnv } from "../accounts/authed-env.ts";
 import { recordKeyUse } from "../accounts/key-life.ts";
 import { hashApiKey, modeOfApiKey } from "../accounts/keys.ts";
 import type { Scope } from "../accounts/scopes.ts";
-import { directoryDatabase } from "../databases.ts";
+import {
+	type Bookmarks,
+	bookmarksOfToken,
+	bookmarkToken,
+	laterBookmarks,
+	openReadSessions,
+} from "../database-sessions.ts";
+import { databaseOf, directoryDatabase } from "../databases.ts";
 import { ApiError } from "../http/errors.ts";
 import { log } from "../log.ts";
-import { applyDecisions, authorizeKey } from "../rate-limit/middleware.ts";
+import { applyDecisions, authorizeKey, noteKeyWrites } from "../rate-limit/middleware.ts";
 
+/**
+ * The request and response header carrying where the caller's writes left each database (an opaque
+ * token): every answer to a key has it, and a request may send back one it got (from another key, or
+ * the console) so its reads show those writes too; one it did not send is set aside.
+ */
+export const BOOKMARK_HEADER = "Bookmark";
+/** Far longer than any token this service sends (a bookmark is 62 characters). */
+const MAX_BOOKMARK_HEADER = 4096;
 const BEARER = /^Bearer +(\S+)$/i;
 const BEARER_WITHOUT_KEY = /^Bearer$/i;
 
@@ -20,6 +35,10 @@ const BEARER_WITHOUT_KEY = /^Bearer$/i;
  * its 429 naming it; a key without `orders:write` takes no token, and its 403 follows). Keys are
  * known by their SHA-256 hash, never the raw key, which is never logged. The key's last use is written
  * at most once per KEY_USE_RECORD_MINUTES (src/accounts/key-life.ts).
+ * Then the request reads through D1 sessions (src/database-sessions.ts) that start where the key's last
+ * write (or a `Bookmark` header sent back) left each database, so a replica may answer but never one
+ * that misses those writes; after a request that wrote (or called a Durable Object, which may have), the
+ * limiter notes where those databases' primaries got to before the answer goes out.
  */
 export function authenticate(options: { orderCreate: boolean } = { orderCreate: false }) {
 	return createMiddleware<AuthedEnv>(async (c, next) => {
@@ -47,7 +66,8 @@ export function authenticate(options: { orderCreate: boolean } = { orderCreate: 
 		if (modeOfApiKey(token) === null) {
 			throw new ApiError("api_key_malformed", "The API key is malformed: keys look like fps_live_... or fps_test_....");
 		}
-		const authorization = await authorizeKey(c.env, await hashApiKey(token), options.orderCreate);
+		const keyHash = await hashApiKey(token);
+		const authorization = await authorizeKey(c.env, keyHash, options.orderCreate);
 		switch (authorization.kind) {
 			case "unknown":
 				throw new ApiError("api_key_invalid", "The API key is not valid.");
@@ -62,10 +82,29 @@ export function authenticate(options: { orderCreate: boolean } = { orderCreate: 
 		if (authorization.recordUse) await recordLastUse(c.env, authorization.principal.keyId);
 		c.set("principal", authorization.principal);
 		applyDecisions(c, authorization.principal, authorization.request, authorization.order);
+		const env = c.env;
+		const sessions = openReadSessions(
+			env,
+			laterBookmarks(authorization.bookmarks, carriedBookmarks(c.env, c.req.header(BOOKMARK_HEADER))),
+		);
+		c.env = sessions.env;
 		await next();
+		let bookmarks = sessions.bookmarks();
+		const { accountId } = authorization.principal;
+		const written = sessions.writtenTo([directoryDatabase(sessions.env), databaseOf(sessions.env, accountId)]);
+		if (written.length > 0) bookmarks = laterBookmarks(bookmarks, await noteKeyWrites(env, keyHash, written));
+		if (Object.keys(bookmarks).length > 0) c.header(BOOKMARK_HEADER, bookmarkToken(bookmarks));
 	});
 }
 
+/**
+ * The bookmarks a request sent back in the Bookmark header. One this service did not send is set aside,
+ * not refused: the request then reads from the key's own last write, which is all a key is promised.
+ */
+function carriedBookmarks(env: Env, header: string | undefined): Bookmarks {
+	if (header === undefined || header.length > MAX_BOOKMARK_HEADER) return {};
+	return bookmarksOfToken(env, header) ?? {};
+}
 /** Writes the key's last use; a failed write is logged, never the request's failure (the time is a hint). */
 async function recordLastUse(env: Env, keyId: string): Promise<void> {
 	try {

@@ -3,6 +3,7 @@ import { Scalar } from "@scalar/hono-api-reference";
 import type { Env as HonoEnv } from "hono";
 import { createMiddleware } from "hono/factory";
 import packageManifest from "../../package.json";
+import { BOOKMARK_HEADER } from "../access/auth.ts";
 import { BEARER_SCHEME } from "../access/protected-route.ts";
 import { DEFAULT_LIMITS } from "../accounts/store.ts";
 import { base64Of } from "../base64.ts";
@@ -58,6 +59,8 @@ const INTRODUCTION = `White-label fulfillment of custom-framed prints: send an o
 **Pagination.** The lists of orders and of events answer \`{"data": [...], "next_cursor": ...}\`, newest first. Pass \`limit\` (1 to 100, 20 by default) and, for the next page, \`cursor\` set to the last \`next_cursor\`; it is \`null\` on the last page. Paging by cursor never skips or repeats an entry, even while new ones arrive.
 
 **Rate limits.** ${DEFAULT_LIMITS.requestsPerMinute} requests in any rolling minute per key, and order creation ${DEFAULT_LIMITS.ordersPerSecond} a second with bursts of ${DEFAULT_LIMITS.orderBurst}, unless your account has other limits. Every counted answer carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; past a limit the answer is a 429 \`rate_limited\` with \`Retry-After\` in seconds.
+
+**Reading your writes.** Reads may be answered by a copy of the database near you, which can be a moment behind. A key always reads what it wrote: after a create, an update or a cancel, that key's next read shows it, never the order as it was. Another key (or the console) may see the older state for a moment; to read a write made with one key through another, send back the \`${BOOKMARK_HEADER}\` header of the write's answer, as it came, on the other key's request (every answer to a key carries the latest one; a value this service did not send is set aside).
 
 **Webhooks.** ${SENT_EVENT_TYPES.length} events are sent, each POSTed to the order's \`callback_url\` and to the webhook endpoints subscribed to it: an order's moves and changes (${eventList("order.")}), its shipments' (${eventList("shipment.")}) and its claims' (${eventList("claim.")}); \`order.received\` is listed in the event log, never sent. Every webhook is signed: \`SVC-Signature: t=<unix seconds>,v1=<hex>\` is the HMAC-SHA256 of the raw body keyed with your mode's webhook secret, and the Standard Webhooks headers (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`) carry the same proof for its libraries. Verify before trusting a body, answer any 2xx within 10 seconds, and deduplicate on the event \`id\`: anything else is retried for 24 hours. The Webhooks section below has each body.
 
@@ -182,6 +185,12 @@ const RESPONSE_HEADERS = {
 		description: "The representation's entity tag; send it as If-None-Match to get a 304 while it is unchanged.",
 		schema: { type: "string", example: '"3f1c…"' },
 	},
+	[BOOKMARK_HEADER]: {
+		required: true,
+		description:
+			"Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key.",
+		schema: { type: "string", example: "DB:00000000-0000002b-00000000-00000000000000000000000000000000" },
+	},
 	[REPLAYED_HEADER]: {
 		required: true,
 		description:
@@ -210,6 +219,10 @@ function headersOf(
 		for (const name of ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"] as const) {
 			names.push({ name, always });
 		}
+	}
+	// Set once the request is past its key and its counts: absent while nothing has been read or written.
+	if ((operation.security ?? []).length > 0 && status !== "401" && status !== "429") {
+		names.push({ name: BOOKMARK_HEADER, always: false });
 	}
 	const also = (name: HeaderName) => names.push({ name, always: true });
 	if (status === "429") also("Retry-After");

@@ -29,6 +29,7 @@ import { HomePage, InvitationPage, partnerErrorPage, SignInPage } from "./pages.
 import type { PartnerConsoleEnv } from "./partner-env.ts";
 import { partnerPeopleRoutes } from "./people-routes.tsx";
 import { placeOrderRoutes } from "./place-order-routes.tsx";
+import { readOwnWrites } from "./read-own-writes.ts";
 import { modeOf } from "./scope.ts";
 import {
 	endPartnerSession,
@@ -86,7 +87,7 @@ partnerConsoleRoutes.use(
 		},
 	}),
 );
-partnerConsoleRoutes.use("*", findPartnerSession);
+partnerConsoleRoutes.use("*", readOwnWrites, findPartnerSession);
 
 partnerConsoleRoutes.get("/sign-in", (c) => {
 	if (consoleSessionSecret(c.env) === null) return page(c, <SignInPage error={NOT_CONFIGURED} email="" />, 503);

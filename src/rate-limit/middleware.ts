@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { AuthedEnv } from "../accounts/authed-env.ts";
 import type { Principal } from "../accounts/store.ts";
+import type { Bookmarks } from "../database-sessions.ts";
 import { ApiError } from "../http/errors.ts";
 import type { Authorization, RateLimiter } from "./rate-limiter.do.ts";
 import type { RequestDecision } from "./sliding-window.ts";
@@ -19,6 +20,14 @@ function limiterFor(env: Env, keyHash: string): DurableObjectStub<RateLimiter> {
  */
 export function authorizeKey(env: Env, keyHash: string, orderCreate: boolean): Promise<Authorization> {
 	return limiterFor(env, keyHash).authorize(keyHash, MINUTE_MS, orderCreate);
+}
+
+/**
+ * After a request of the key that may have written to `bindings`' databases: its limiter notes where their
+ * primaries got to (one more round trip, writes only) and returns every bookmark it holds for the key.
+ */
+export function noteKeyWrites(env: Env, keyHash: string, bindings: readonly string[]): Promise<Bookmarks> {
+	return limiterFor(env, keyHash).noteWrites(bindings);
 }
 
 /**

@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { keyHasExpired, keyUseIsDue } from "../accounts/key-life.ts";
 import { keyScopeProblem } from "../accounts/scopes.ts";
 import { findKeyByHash, type Principal } from "../accounts/store.ts";
+import { type Bookmarks, primaryBookmarks } from "../database-sessions.ts";
 import { directoryDatabase } from "../databases.ts";
 import { PRINCIPAL_TTL_MS } from "./principal-hold.ts";
 import { decideRequest, type RequestDecision } from "./sliding-window.ts";
@@ -25,12 +26,15 @@ export type Authorization =
 			order: BucketDecision | null;
 			/** Whether this request should write the key's last use (at most once per KEY_USE_RECORD_MINUTES). */
 			recordUse: boolean;
+			/** Where the key's last write left each database: its reads start there, so they show that write. */
+			bookmarks: Bookmarks;
 	  };
 
 /**
  * One instance per API key (named by the key's hash). It holds the key's principal, loaded from D1
  * once and dropped on a revocation or a limit change (and after PRINCIPAL_TTL_MS), so a request is
- * authenticated and counted in one round trip. The counting methods run their SQLite reads and
+ * authenticated and counted in one round trip; and the bookmark of the key's last write to each database,
+ * handed out with the principal, so the key's reads through D1 sessions show its writes. The counting methods run their SQLite reads and
  * writes synchronously, with no await in between, so concurrent requests are counted exactly: none
  * is admitted over the limit.
  */
@@ -55,7 +59,8 @@ export class RateLimiter extends DurableObject<Env> {
 				id INTEGER PRIMARY KEY CHECK (id = 1),
 				tokens REAL NOT NULL,
 				updated_at INTEGER NOT NULL
-			);`);
+			);
+			CREATE TABLE IF NOT EXISTS bookmarks (binding TEXT PRIMARY KEY, bookmark TEXT NOT NULL);`);
 	}
 
 	/**
@@ -84,7 +89,7 @@ export class RateLimiter extends DurableObject<Env> {
 				limits.ordersPerSecond,
 				limits.orderBurst,
 			);
-			return { kind: "counted", principal: standing, ...both, recordUse };
+			return { kind: "counted", principal: standing, ...both, recordUse, bookmarks: this.#bookmarks() };
 		}
 		return {
 			kind: "counted",
@@ -92,7 +97,34 @@ export class RateLimiter extends DurableObject<Env> {
 			request: this.hitRequest(limits.requestsPerMinute, windowMs),
 			order: null,
 			recordUse,
+			bookmarks: this.#bookmarks(),
 		};
+	}
+
+	/**
+	 * After a request of this key that may have written: asks each named database's primary where it is
+	 * (past that write, whether the request or a Durable Object it called made it), keeps the later of that
+	 * and what is held, and returns every bookmark held. Runs before the answer goes out.
+	 */
+	async noteWrites(bindings: readonly string[]): Promise<Bookmarks> {
+		const reached = await primaryBookmarks(this.env, bindings);
+		const sql = this.ctx.storage.sql;
+		for (const [binding, bookmark] of Object.entries(reached)) {
+			// Bookmarks sort as text from oldest to newest: a slower request's older one never wins.
+			sql.exec(
+				"INSERT INTO bookmarks (binding, bookmark) VALUES (?1, ?2) ON CONFLICT (binding) DO UPDATE SET bookmark = max(bookmark, excluded.bookmark)",
+				binding,
+				bookmark,
+			);
+		}
+		return this.#bookmarks();
+	}
+
+	#bookmarks(): Bookmarks {
+		const rows = this.ctx.storage.sql.exec<{ binding: string; bookmark: string }>(
+			"SELECT binding, bookmark FROM bookmarks",
+		);
+		return Object.fromEntries(rows.toArray().map(({ binding, bookmark }) => [binding, bookmark]));
 	}
 
 	/** Drops the principal held here: the next request reads the key's row again. */

@@ -38,6 +38,23 @@ function beforeTheAnswer(cost: Cost, wakeUps = 0): number {
 	return cost.d1 + cost.do + cost.r2 + cost.queue - wakeUps;
 }
 
+/**
+ * A request that writes (a statement that may write, or a call to a Durable Object, which may) ends with
+ * one more hop before its answer: the key's limiter notes where the written databases' primaries got to
+ * (its own D1 read on the primary, counted here too), so the key's next reads, through D1 sessions that
+ * may be answered by a replica, start there and show the write (src/database-sessions.ts).
+ */
+const WRITE_NOTE = { do: 1, d1: 1 };
+
+/**
+ * A create's D1 calls: its read and its batch, and the note's read of the primary; and the machine's first
+ * read when its wake-up (sent beside the note) gets that far before the answer goes out.
+ */
+function expectCreateReads(cost: Cost): void {
+	expect(cost.calls.d1).toBeGreaterThanOrEqual(2 + WRITE_NOTE.d1);
+	expect(cost.calls.d1).toBeLessThanOrEqual(3 + WRITE_NOTE.d1);
+}
+
 /** A quote first: the isolate's catalog is loaded, so the request measured finds it there. */
 async function withCatalogLoaded(key: string, body: ReturnType<typeof orderBody>): Promise<{ id: string }> {
 	const quoted = await send("POST", "/v1/quotes", key, { ship_to: body.ship_to, items: body.items });
@@ -46,7 +63,7 @@ async function withCatalogLoaded(key: string, body: ReturnType<typeof orderBody>
 }
 
 describe("round trips on the request's path", () => {
-	it("a create is three sequential hops: the limiter, one D1 read with the files' R2 heads beside it, one D1 batch", async () => {
+	it("a create is five sequential hops: the limiter, one D1 read with the files' R2 heads beside it, one D1 batch, the write's note (the limiter, the primary's position)", async () => {
 		const { key, file } = await partnerWithFile();
 		const second = await readyFile(key, 3000, 2400);
 		const body = orderBody(file);
@@ -57,23 +74,25 @@ describe("round trips on the request's path", () => {
 		});
 		expect(response.status).toBe(201);
 		const cost = costOf(response);
-		// The limiter, the read, the batch; and the machine's wake-up.
-		expect(cost).toMatchObject({ do: 2, d1: 2, r2: 0 });
-		expect(beforeTheAnswer(cost, 1)).toBe(3);
+		// The limiter, the read, the batch, the write's note; and the machine's wake-up, beside the note.
+		expect(cost).toMatchObject({ do: 2, d1: 2 + WRITE_NOTE.d1, r2: 0 });
+		expect(beforeTheAnswer(cost, 1) + WRITE_NOTE.do).toBe(3 + WRITE_NOTE.do + WRITE_NOTE.d1);
 		// Two files: both rows and the pricing facts in one D1 read, both heads side by side with it.
-		expect(cost.calls).toMatchObject({ d1: 2, do: 2, r2: 2 });
+		expect(cost.calls).toMatchObject({ do: 2 + WRITE_NOTE.do, r2: 2 });
+		expectCreateReads(cost);
 	});
 
-	it("a create against a quote reads the quote in that same D1 read: still three hops", async () => {
+	it("a create against a quote reads the quote in that same D1 read: still five hops", async () => {
 		const { key, file } = await partnerWithFile();
 		const body = orderBody(file);
 		const quote = await withCatalogLoaded(key, body);
 		const response = await send("POST", "/v1/orders", key, { ...orderBody(file), quote_id: quote.id });
 		expect(response.status).toBe(201);
 		const cost = costOf(response);
-		expect(cost).toMatchObject({ do: 2, d1: 2, r2: 0 });
-		expect(beforeTheAnswer(cost, 1)).toBe(3);
-		expect(cost.calls).toMatchObject({ d1: 2, do: 2, r2: 1 });
+		expect(cost).toMatchObject({ do: 2, d1: 2 + WRITE_NOTE.d1, r2: 0 });
+		expect(beforeTheAnswer(cost, 1) + WRITE_NOTE.do).toBe(3 + WRITE_NOTE.do + WRITE_NOTE.d1);
+		expect(cost.calls).toMatchObject({ do: 2 + WRITE_NOTE.do, r2: 1 });
+		expectCreateReads(cost);
 	});
 
 	it("an order read is two sequential hops: the limiter (which authenticates too), then one D1 batch", async () => {
@@ -109,9 +128,9 @@ describe("round trips on the request's path", () => {
 		const response = await send("POST", "/v1/quotes", key, { ship_to: body.ship_to, items: body.items });
 		expect(response.status).toBe(201);
 		const cost = costOf(response);
-		// Its file's row is its own read, side by side; then the quote's insert.
-		expect(cost.calls).toMatchObject({ d1: 3, do: 1 });
-		expect(cost.do).toBe(1);
+		// Its file's row is its own read, side by side; then the quote's insert; then the write's note.
+		expect(cost.calls).toMatchObject({ d1: 3 + WRITE_NOTE.d1, do: 1 + WRITE_NOTE.do });
+		expect(cost.do).toBe(1 + WRITE_NOTE.do);
 	});
 
 	it("an address check of a known key is one hop, the limiter: it reads and writes nothing else", async () => {
@@ -127,7 +146,7 @@ describe("round trips on the request's path", () => {
 });
 
 describe("round trips of the floor's shipments", () => {
-	it("a shipment is three sequential hops: the limiter, the order's existence check, the order's machine (three D1 calls inside)", async () => {
+	it("a shipment is five sequential hops: the limiter, the order's existence check, the order's machine (three D1 calls inside), the write's note", async () => {
 		const { key, file, opsKey } = await partnerWithFile({ opsKey: true });
 		const created = (await (await send("POST", "/v1/orders", key, orderBody(file, {}, { quantity: 3 }))).json()) as {
 			id: string;
@@ -142,11 +161,12 @@ describe("round trips of the floor's shipments", () => {
 		const response = await ship("1Z999AA10123456785");
 		expect(response.status).toBe(201);
 		const cost = costOf(response);
-		expect(cost).toMatchObject({ do: 2, r2: 0, queue: 0 });
+		expect(cost).toMatchObject({ do: 2 + WRITE_NOTE.do, r2: 0, queue: 0 });
 		// The worker's check of the order, then in the machine: the order's read (items and shipments in
-		// one batch), the pricing facts for the packages (book and discount in one batch), the write.
-		expect(cost.d1).toBe(4);
-		expect(response.headers.get("X-Cost")).toContain("inner_d1=3");
+		// one batch), the pricing facts for the packages (book and discount in one batch), the write; then
+		// the primary's position, read by the limiter's note.
+		expect(cost.d1).toBe(4 + WRITE_NOTE.d1);
+		expect(response.headers.get("X-Cost")).toContain(`inner_d1=${3 + WRITE_NOTE.d1}`);
 	});
 });
 
@@ -166,7 +186,7 @@ describe("round trips of a framed preview", () => {
 });
 
 describe("round trips of an Idempotency-Key", () => {
-	it("a replay is two sequential hops, the limiter and one D1 batch that writes nothing; the first request adds that batch and the answer's write", async () => {
+	it("a replay is four sequential hops, the limiter, one D1 batch that writes nothing, and the note of a write it may have made; the first request adds that batch and the answer's write", async () => {
 		const { key, file } = await partnerWithFile();
 		const body = orderBody(file);
 		await withCatalogLoaded(key, body);
@@ -180,8 +200,9 @@ describe("round trips of an Idempotency-Key", () => {
 		const replay = await keyed();
 		expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
 		const cost = costOf(replay);
-		expect(cost).toMatchObject({ do: 1, d1: 1, r2: 0, queue: 0 });
-		expect(cost.calls).toMatchObject({ d1: 1, do: 1 });
+		// The batch's statements could have written (its SQL says so) and it is a replay only once they ran: noted.
+		expect(cost).toMatchObject({ do: 1 + WRITE_NOTE.do, d1: 1 + WRITE_NOTE.d1, r2: 0, queue: 0 });
+		expect(cost.calls).toMatchObject({ d1: 1 + WRITE_NOTE.d1, do: 1 + WRITE_NOTE.do });
 		expect(replay.headers.get("X-Cost")).toContain(";rows_written=0");
 	});
 });

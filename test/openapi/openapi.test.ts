@@ -293,10 +293,13 @@ describe("GET /v1/openapi.json", () => {
 			].sort(),
 		);
 		expect(names("get", "/v1/catalog", "200")).toEqual(
-			["ETag", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Request-Id"].sort(),
+			["Bookmark", "ETag", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Request-Id"].sort(),
 		);
 		expect(names("post", "/v1/orders", "200")).toContain("Idempotent-Replayed");
 		expect(names("get", "/v1/orders/{id}", "429")).toContain("Retry-After");
+		// Refused before the key's reads begin: no bookmark.
+		expect(names("get", "/v1/orders/{id}", "429")).not.toContain("Bookmark");
+		expect(names("get", "/v1/orders/{id}", "401")).not.toContain("Bookmark");
 		expect(names("get", "/v1/health", "200")).toEqual(["X-Request-Id"]);
 		// What the document lists for a protected 404 is what a real one carries.
 		const key = (await createPartner()).keys.live.key;
