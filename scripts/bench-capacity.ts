@@ -17,16 +17,16 @@
  * D1). Everything it starts it stops, and the folder is removed. `-- --orders 20000 --seconds 10`
  * measures other amounts.
  */
-import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { inlineStatement } from "../src/accounts/provisioning.ts";
 import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
 import { planAccount } from "../src/admin/provisioning.ts";
 import { DROP_SEED_ACCOUNTS_SQL, seedAccountsSql, seedOrdersSql } from "./lib/cost-seed.ts";
+import { databaseFile, vacuumed } from "./lib/database-bytes.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
 import { migrateFreshFolder } from "./lib/migrated-template.ts";
 import { createScenarioAccounts, framedOrderBodies, liftLimits, uploadReadyFile } from "./lib/scenario.ts";
@@ -53,44 +53,6 @@ const WARM_UP_SECONDS = 5;
 const DATABASE_BYTES = 10_000_000_000;
 const RETENTION_DAYS = 90;
 const DAYS_IN_THREE_YEARS = 3 * 365;
-
-/** The local D1 database's SQLite file (miniflare keeps one per database under the state folder). */
-async function databaseFile(persistTo: string): Promise<string> {
-	const folder = path.join(persistTo, "v3", "d1", "miniflare-D1DatabaseObject");
-	const files = (await readdir(folder)).filter((name) => name.endsWith(".sqlite") && name !== "metadata.sqlite");
-	if (files.length !== 1 || files[0] === undefined) throw new Error(`expected one D1 database in ${folder}: ${files}`);
-	return path.join(folder, files[0]);
-}
-
-/** Bytes by table, its indexes included (SQLite's dbstat), largest first. */
-type TableBytes = { table: string; bytes: number }[];
-
-/**
- * The bytes of a VACUUMed copy of `source` after `change` (SQL run on the copy first), with its
- * bytes by table, and the copy removed. VACUUM INTO writes the compacted copy without touching the source.
- */
-async function vacuumed(source: string, folder: string, change = ""): Promise<{ bytes: number; tables: TableBytes }> {
-	const copy = path.join(folder, `copy-${Date.now()}.sqlite`);
-	const from = new DatabaseSync(source, { readOnly: true });
-	from.exec(`VACUUM INTO '${copy.replaceAll("'", "''")}'`);
-	from.close();
-	const database = new DatabaseSync(copy);
-	if (change !== "") {
-		database.exec(change);
-		database.exec("VACUUM");
-	}
-	const rows = database
-		.prepare(
-			`SELECT s.tbl_name AS table_name, SUM(d.pgsize) AS bytes FROM dbstat d JOIN sqlite_schema s ON s.name = d.name
-			  GROUP BY s.tbl_name ORDER BY bytes DESC`,
-		)
-		.all();
-	database.close();
-	const tables = rows.map((row) => ({ table: String(row.table_name), bytes: Number(row.bytes) }));
-	const { size } = await stat(copy);
-	await rm(copy, { force: true });
-	return { bytes: size, tables };
-}
 
 /** 100 partner accounts in one statement batch; their ids, in order, for the seeding. */
 async function seedPartners(target: D1Target): Promise<string[]> {
