@@ -19,6 +19,7 @@ import {
 	postClaim,
 	postClaimOk,
 } from "../claims/claim-helpers.ts";
+import { consoleRequest, signedInOperator } from "../console/console-helpers.ts";
 import { api, createAdminKey, createPartner, send } from "../helpers.ts";
 import {
 	createOrder,
@@ -146,6 +147,38 @@ describe("reads of an archived order", () => {
 		expect(await archiveOrder(env.DB, env.PRINT_FILES, order.id, new Date())).toBe(true);
 		expect(await html()).toEqual(before);
 		expect(before[1]).toContain(order.external_id);
+	});
+
+	it("the operators' console order page, its history included, shows an archived order as before", async () => {
+		const made = await partnerWithFile({ opsKey: true });
+		const order = await deliveredOrderOf(made);
+		const operator = await signedInOperator();
+		const page = async () => (await consoleRequest(`/ops/orders/${order.id}`, { cookie: operator.cookie })).text();
+		const before = await page();
+		expect(before).toContain("Delivered");
+		expect(await archiveOrder(env.DB, env.PRINT_FILES, order.id, new Date())).toBe(true);
+		expect(await page()).toBe(before);
+	});
+
+	it("a create repeated with the archived order's external_id and body is the same replay as before", async () => {
+		const made = await partnerWithFile({ opsKey: true });
+		const body = orderBody(made.file);
+		const created = await createOrder(made.key, body);
+		await settleValidation(made.key, created.id);
+		const replay = async () => {
+			const response = await send("POST", "/v1/orders", made.key, body);
+			return {
+				status: response.status,
+				replayed: response.headers.get("Idempotent-Replayed"),
+				body: await response.text(),
+			};
+		};
+		const before = await replay();
+		expect(before).toMatchObject({ status: 200, replayed: "true" });
+		expect(await archiveOrder(env.DB, env.PRINT_FILES, created.id, new Date())).toBe(true);
+		expect(await replay()).toEqual(before);
+		const changed = await send("POST", "/v1/orders", made.key, { ...body, gift_message: "Another body" });
+		expect(changed.status).toBe(409);
 	});
 
 	it("another account's key and the other mode's key cannot read an archived order", async () => {
