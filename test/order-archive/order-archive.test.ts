@@ -25,6 +25,7 @@ import {
 	createOrder,
 	orderBody,
 	partnerWithFile,
+	readyFile,
 	SHIP_TO,
 	settleValidation,
 	TRACKING,
@@ -179,6 +180,26 @@ describe("reads of an archived order", () => {
 		expect(await replay()).toEqual(before);
 		const changed = await send("POST", "/v1/orders", made.key, { ...body, gift_message: "Another body" });
 		expect(changed.status).toBe(409);
+	});
+
+	it("the sandbox's controls on an archived test order answer as before, and the test key reads it as before", async () => {
+		const partner = await createPartner("Sandbox Gallery");
+		const key = partner.keys.test.key;
+		expect((await send("PUT", "/v1/sandbox/settings", key, { progress: "manual" })).status).toBe(200);
+		const created = await createOrder(key, orderBody(await readyFile(key, 2400, 3000)));
+		for (const action of ["validate", "start", "ship", "deliver"]) {
+			const moved = await send("POST", `/v1/sandbox/orders/${created.id}/simulate`, key, { action });
+			expect(moved.status, await moved.text()).toBe(200);
+		}
+		const answers = async () => {
+			const simulated = await send("POST", `/v1/sandbox/orders/${created.id}/simulate`, key, { action: "ship" });
+			const read = await answerOf(`/v1/orders/${created.id}`, key);
+			return [simulated.status, withoutRequestId(await simulated.text()), read];
+		};
+		const before = await answers();
+		expect(before[0]).toBe(409);
+		expect(await archiveOrder(env.DB, env.PRINT_FILES, created.id, new Date())).toBe(true);
+		expect(await answers()).toEqual(before);
 	});
 
 	it("another account's key and the other mode's key cannot read an archived order", async () => {
