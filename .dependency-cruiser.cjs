@@ -10,7 +10,7 @@
  *   capabilities    each folder's logic, store and Durable Objects, in this order (a folder may use
  *                   the ones listed after it, never one before it):
  *                     console, partner-console > openapi > production, shipment-import > framed-previews > file-retention > admin,
- *                     sandbox > claims > orders > ledger > quotes > customs > money > branding > pricing > thumbnails >
+ *                     sandbox, order-archive > claims > orders > ledger > quotes > customs > money > branding > pricing > thumbnails >
  *                     webhooks, print-files >
  *                     catalog, health > access > idempotency, rate-limit > accounts, partner-users > addresses, framing > imaging
  *                   framed-previews draws an order's item (or a piece checked against the catalog) with its
@@ -99,6 +99,9 @@ const MAY_USE = {
 	// The sandbox makes the floor's, the carrier's and the service team's moves on test orders and claims
 	// through their own functions, and sends sample events through webhooks' one-shot send.
 	sandbox: ["money", "claims", "orders", "webhooks", "access", "accounts", "rate-limit"],
+	// The archive run moves finished orders (orders' rows and records) to R2, leaving in D1 those with a
+	// claim (claims') or a webhook delivery still being sent (webhooks').
+	"order-archive": ["claims", "orders", "webhooks", "access", "accounts"],
 	// Claims are made against orders' shipments and name print files as photos; a reprint is a new order.
 	claims: ["money", "orders", "ledger", "webhooks", "print-files", "access", "accounts"],
 	quotes: ["customs", "money", "pricing", "framing", "catalog", "print-files", "addresses", "access", "accounts"],

@@ -23,6 +23,7 @@ import {
 	listAccounts,
 	revokeKey,
 } from "./lib/accounts.ts";
+import { archiveOrdersUntilDone } from "./lib/archive-orders.ts";
 import type { D1Target } from "./lib/wrangler.ts";
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -38,6 +39,10 @@ Commands:
                                                      a console user; prints the link that sets their password
                                                      (once, within 7 days; origin: http://localhost:8787 unless told)
   list-accounts
+  archive-orders [--days <n>] [--origin <https://api.example.com>]
+                                                     archives finished orders to R2 through the running service
+                                                     (POST /v1/admin/order-archive/run until a run archives none;
+                                                     an admin key in ADMIN_API_KEY; origin: http://localhost:8787)
 
 Options:
   --json              machine-readable output
@@ -79,6 +84,7 @@ async function main(argv: string[]): Promise<number> {
 			email: { type: "string" },
 			role: { type: "string" },
 			origin: { type: "string" },
+			days: { type: "string" },
 			json: { type: "boolean", default: false },
 			remote: { type: "boolean", default: false },
 			"persist-to": { type: "string" },
@@ -192,6 +198,22 @@ async function main(argv: string[]): Promise<number> {
 									`${account.id}  ${account.name}  keys: ${account.active_keys} active, ${account.revoked_keys} revoked`,
 							)
 							.join("\n"),
+			);
+			return 0;
+		}
+		case "archive-orders": {
+			const adminKey = process.env.ADMIN_API_KEY;
+			if (adminKey === undefined || adminKey === "") throw new UsageError("set ADMIN_API_KEY to an admin key");
+			const days = values.days === undefined ? undefined : Number(values.days);
+			if (days !== undefined && !(Number.isInteger(days) && days >= 1))
+				throw new UsageError("--days must be a whole number of days, 1 or more");
+			const origin = new URL(values.origin ?? "http://localhost:8787").origin;
+			const totals = await archiveOrdersUntilDone(origin, adminKey, days, (counts) => {
+				if (!values.json) console.log(`run: ${counts.archived} archived, ${counts.skipped} left in D1`);
+			});
+			print(
+				totals,
+				`${totals.archived} orders archived in ${totals.runs} runs; ${totals.skipped} left in D1 (changed meanwhile, or a claim or delivery came)`,
 			);
 			return 0;
 		}

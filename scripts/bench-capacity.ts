@@ -5,15 +5,15 @@
  * A throwaway local state folder gets the migrations, 100 partner accounts and 100,000 orders seeded
  * straight in SQL as `npm run bench:cost` seeds them (scripts/lib/cost-seed.ts: each order with its
  * items, moves, events, deliveries, print file, and its share of claims, ledger entries and quotes,
- * five minutes apart over the year before now), the oldest 90% of them finished (delivered or
- * canceled). The local D1 database is one SQLite file: a copy of it is VACUUMed (node:sqlite) before
+ * five minutes apart from 375 days back), the oldest 90% of them finished (delivered or canceled)
+ * more than 60 days ago. The local D1 database is one SQLite file: a copy of it is VACUUMed (node:sqlite) before
  * and after the seeding, and the difference divided by the orders is the bytes an order takes. The
  * same copy with every event and delivery older than 90 days deleted (the retention window) gives the
  * bytes with retention; with none at all, the part of an order's bytes that events and deliveries are.
  *
  * Then `wrangler dev` runs on that database. One partner's history is read through the API (every
  * page of its orders in each mode, each order by id, every tenth by external id, 13 monthly
- * statements); the admin route archives every order finished more than 45 days ago until a run finds
+ * statements); the admin route archives every order finished more than 60 days ago until a run finds
  * none; the same history is read again and must answer the same, byte for byte. Stopped, the database
  * is measured again: what archiving took out of D1 per archived order, so what an archived order
  * keeps there, and what its record takes in local R2. From these, the orders a day one database
@@ -30,13 +30,14 @@
 import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { inlineStatement } from "../src/accounts/provisioning.ts";
 import { PARTNER_SCOPES } from "../src/accounts/scopes.ts";
 import { type NewAccount, planAccount } from "../src/admin/provisioning.ts";
+import { archiveOrdersUntilDone } from "./lib/archive-orders.ts";
 import { DROP_SEED_ACCOUNTS_SQL, seedAccountsSql, seedOrdersSql } from "./lib/cost-seed.ts";
+import { databaseFile, vacuumed } from "./lib/database-bytes.ts";
 import { type DevServer, freePort, startDevServer } from "./lib/dev-server.ts";
 import { migrateFreshFolder } from "./lib/migrated-template.ts";
 import { createScenarioAccounts, framedOrderBodies, liftLimits, uploadReadyFile } from "./lib/scenario.ts";
@@ -64,49 +65,11 @@ const DATABASE_BYTES = 10_000_000_000;
 const RETENTION_DAYS = 90;
 /** The share of the seeded orders that are finished: the oldest 90%. */
 const FINISHED_SHARE = 0.9;
-/** Days after an order finished that the archive takes it (the run's override of ORDER_ARCHIVE_DAYS). */
-const ARCHIVE_DAYS = 45;
+/** Days after an order finished that the archive takes it: ORDER_ARCHIVE_DAYS's default. */
+const ARCHIVE_DAYS = 60;
 /** The busiest minute of a day, against the day's average, for the databases the creates need. */
 const PEAK_FACTOR = 10;
 const DAYS_IN_THREE_YEARS = 3 * 365;
-
-/** The local D1 database's SQLite file (miniflare keeps one per database under the state folder). */
-async function databaseFile(persistTo: string): Promise<string> {
-	const folder = path.join(persistTo, "v3", "d1", "miniflare-D1DatabaseObject");
-	const files = (await readdir(folder)).filter((name) => name.endsWith(".sqlite") && name !== "metadata.sqlite");
-	if (files.length !== 1 || files[0] === undefined) throw new Error(`expected one D1 database in ${folder}: ${files}`);
-	return path.join(folder, files[0]);
-}
-
-/** Bytes by table, its indexes included (SQLite's dbstat), largest first. */
-type TableBytes = { table: string; bytes: number }[];
-
-/**
- * The bytes of a VACUUMed copy of `source` after `change` (SQL run on the copy first), with its
- * bytes by table, and the copy removed. VACUUM INTO writes the compacted copy without touching the source.
- */
-async function vacuumed(source: string, folder: string, change = ""): Promise<{ bytes: number; tables: TableBytes }> {
-	const copy = path.join(folder, `copy-${Date.now()}.sqlite`);
-	const from = new DatabaseSync(source, { readOnly: true });
-	from.exec(`VACUUM INTO '${copy.replaceAll("'", "''")}'`);
-	from.close();
-	const database = new DatabaseSync(copy);
-	if (change !== "") {
-		database.exec(change);
-		database.exec("VACUUM");
-	}
-	const rows = database
-		.prepare(
-			`SELECT s.tbl_name AS table_name, SUM(d.pgsize) AS bytes FROM dbstat d JOIN sqlite_schema s ON s.name = d.name
-			  GROUP BY s.tbl_name ORDER BY bytes DESC`,
-		)
-		.all();
-	database.close();
-	const tables = rows.map((row) => ({ table: String(row.table_name), bytes: Number(row.bytes) }));
-	const { size } = await stat(copy);
-	await rm(copy, { force: true });
-	return { bytes: size, tables };
-}
 
 /** 100 partner accounts in one statement batch; their ids, in order, for the seeding, and the first one's keys. */
 async function seedPartners(target: D1Target): Promise<{ ids: string[]; first: NewAccount }> {
@@ -184,28 +147,6 @@ function differences(before: Map<string, string>, after: Map<string, string>): s
 }
 
 /**
- * Runs the order archive through the admin route until a run archives nothing: every order finished
- * more than `days` days ago, with nothing open, moved to R2. The orders archived and the runs it took.
- */
-async function archiveEverythingDue(origin: string, adminKey: string, days: number) {
-	let archived = 0;
-	let runs = 0;
-	for (;;) {
-		const response = await fetch(`${origin}/v1/admin/order-archive/run`, {
-			method: "POST",
-			headers: { Authorization: `Bearer ${adminKey}`, "Content-Type": "application/json" },
-			body: JSON.stringify({ days }),
-		});
-		const text = await response.text();
-		if (response.status !== 200) throw new Error(`archive run: ${response.status} ${text}`);
-		runs += 1;
-		const { archived: count } = JSON.parse(text) as { archived: number };
-		archived += count;
-		if (count === 0) return { archived, runs };
-	}
-}
-
-/**
  * Creates per second answered 201 over `seconds`, from CONNECTIONS connections, each a new external id
  * under `prefix` (a stretch of its own, so no create repeats an earlier stretch's and is answered as a replay).
  */
@@ -250,9 +191,9 @@ try {
 	const empty = (await vacuumed(file, persistTo)).bytes;
 
 	const started = performance.now();
-	// Order 0 a year back, five minutes apart: 100,000 orders end about 18 days before now. The first 90% are
-	// finished (delivered or canceled) and were finished more than 50 days ago: the history the archive moves.
-	const baseUnix = Math.floor(Date.now() / 1000) - 365 * 86400;
+	// Order 0 375 days back, five minutes apart: 100,000 orders end about 28 days before now. The first 90%
+	// are finished (delivered or canceled), the last of them 61 days ago: the history the archive moves.
+	const baseUnix = Math.floor(Date.now() / 1000) - 375 * 86400;
 	const finishedBefore = Math.floor(ORDERS * FINISHED_SHARE);
 	await executeSql(
 		seedAccountsSql(accountIds) +
@@ -281,7 +222,7 @@ try {
 	const before = await partnerView(server.origin, viewed);
 	const r2Before = await folderBytes(r2Folder);
 	const archiveStarted = performance.now();
-	const run = await archiveEverythingDue(server.origin, adminKey, ARCHIVE_DAYS);
+	const run = await archiveOrdersUntilDone(server.origin, adminKey, ARCHIVE_DAYS);
 	const archiveSeconds = (performance.now() - archiveStarted) / 1000;
 	const after = await partnerView(server.origin, viewed);
 	const changed = differences(before, after);

@@ -169,6 +169,11 @@ const ConfigSchema = z
 		 */
 		EVENT_RETENTION_DAYS: days(90, { min: 7, max: 3650 }),
 		/**
+		 * Days after an order was delivered or canceled before the cron moves it (items, shipments, history)
+		 * to an immutable record in R2, leaving a slim row in D1. It reads back the same; a move brings it back.
+		 */
+		ORDER_ARCHIVE_DAYS: days(60, { min: 1, max: 3650 }),
+		/**
 		 * Days a print file (or claim photo) is kept after its last use ends: its last order delivered or
 		 * canceled, its claim decided; a file never used, after its creation. Past it the cron deletes the
 		 * bytes. At least 31: a claim may come up to 30 days after delivery, and its reprint needs the file.

@@ -415,6 +415,11 @@ export const ERROR_CODES = {
 		action: "Send order creations more slowly: wait the seconds in `Retry-After`, then retry.",
 	},
 	database_unavailable: { type: "server_error", action: "Retry later; `GET /v1/health` says when it is back." },
+	order_archive_unavailable: {
+		type: "server_error",
+		action:
+			"The order is archived and its record cannot be read right now: wait the seconds in `Retry-After`, then retry.",
+	},
 } as const satisfies Record<string, CodeEntry>;
 
 /** A stable machine code of an error, one of ERROR_CODES. */

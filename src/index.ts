@@ -6,6 +6,7 @@ import { costTracedObject, costTracedWorker, costTracingOn } from "./dev-tools/t
 import { sweepExpiredPrintFiles } from "./file-retention/sweep.ts";
 import { sweepExpiredIdempotencyKeys } from "./idempotency/sweep.ts";
 import { log } from "./log.ts";
+import { archiveFinishedOrders } from "./order-archive/run.ts";
 import { chargeReleasedOrders } from "./orders/ledger-moves.ts";
 import { OrderMachine as OrderMachineObject } from "./orders/order-machine.do.ts";
 import { resumeStalledOrders } from "./orders/resume.ts";
@@ -43,6 +44,7 @@ const cronJobs = {
 		return counts.reduce((sum, count) => sum + count, 0);
 	},
 	"archive-events": (env: Env, now: Date) => archiveOldEvents(env, now),
+	"archive-orders": async (env: Env, now: Date) => (await archiveFinishedOrders(env, now)).archived,
 	"expire-print-files": (env: Env, now: Date) => sweepExpiredPrintFiles(env, now),
 	"expire-idempotency-keys": (env: Env, now: Date) => sweepExpiredIdempotencyKeys(env, now),
 } satisfies Record<string, CronJob>;
@@ -66,22 +68,25 @@ function answerOf<T>(job: CronJobName, settled: PromiseSettledResult<T>): T | nu
 /**
  * The cron's safety nets: stalled orders restarted, overdue deliveries and thumbnails enqueued again,
  * orders whose edit window ended charged (should their Durable Object's alarm have been lost), a
- * batch of events past the retention window archived to R2, print files past their retention
+ * batch of events past the retention window archived to R2, a batch of finished orders past ORDER_ARCHIVE_DAYS
+ * archived to R2, print files past their retention
  * expired and their bytes deleted, and idempotency keys past their 24 hours deleted. The jobs run side by side and settle each on its own: one that
  * fails is logged (`cron.job_failed`) and keeps neither the others from running nor their counts from
  * the run's log line.
  */
 async function cron(env: Env): Promise<void> {
 	const now = new Date();
-	const [restarted, swept, thumbnails, charged, archived, retention, idempotencyKeys] = await Promise.allSettled([
-		cronJobs["restart-stalled-orders"](env, now),
-		cronJobs["sweep-deliveries"](env, now),
-		cronJobs["sweep-thumbnails"](env, now),
-		cronJobs["charge-released-orders"](env, now),
-		cronJobs["archive-events"](env, now),
-		cronJobs["expire-print-files"](env, now),
-		cronJobs["expire-idempotency-keys"](env, now),
-	]);
+	const [restarted, swept, thumbnails, charged, archived, orders, retention, idempotencyKeys] =
+		await Promise.allSettled([
+			cronJobs["restart-stalled-orders"](env, now),
+			cronJobs["sweep-deliveries"](env, now),
+			cronJobs["sweep-thumbnails"](env, now),
+			cronJobs["charge-released-orders"](env, now),
+			cronJobs["archive-events"](env, now),
+			cronJobs["archive-orders"](env, now),
+			cronJobs["expire-print-files"](env, now),
+			cronJobs["expire-idempotency-keys"](env, now),
+		]);
 	const expiry = answerOf("expire-print-files", retention);
 	const counts = {
 		restarted_orders: answerOf("restart-stalled-orders", restarted) ?? 0,
@@ -89,6 +94,7 @@ async function cron(env: Env): Promise<void> {
 		requeued_thumbnails: answerOf("sweep-thumbnails", thumbnails) ?? 0,
 		charged_orders: answerOf("charge-released-orders", charged) ?? 0,
 		archived_events: answerOf("archive-events", archived) ?? 0,
+		archived_orders: answerOf("archive-orders", orders) ?? 0,
 		expired_print_files: expiry?.expired ?? 0,
 		purged_print_files: expiry?.purged ?? 0,
 		expired_idempotency_keys: answerOf("expire-idempotency-keys", idempotencyKeys) ?? 0,

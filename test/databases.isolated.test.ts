@@ -94,11 +94,13 @@ describe("accounts spread over two databases", () => {
 		const owner = await partnerIn(secondDatabase(), "Second Gallery");
 		const { order, items } = rawOrder(owner, "in_production", "https://example.com/print.png");
 		await insertOrder(secondDatabase(), order, items, new Date(order.created_at));
-		expect(await findOrder(env.DB, order.id)).toBeNull();
-		const found = await findInEveryDatabase(spread, (database) => findOrder(database, order.id));
+		expect(await findOrder(env.DB, order.id, env.PRINT_FILES)).toBeNull();
+		const found = await findInEveryDatabase(spread, (database) => findOrder(database, order.id, env.PRINT_FILES));
 		expect(found?.order.id).toBe(order.id);
 		expect(databaseOf(spread, found?.order.account_id ?? "")).toBe(secondDatabase());
-		expect(await findInEveryDatabase(spread, (database) => findOrder(database, "ord_nowhere"))).toBeNull();
+		expect(
+			await findInEveryDatabase(spread, (database) => findOrder(database, "ord_nowhere", env.PRINT_FILES)),
+		).toBeNull();
 	});
 
 	it("the floor's queue merges both databases oldest first, page by page, and the counts add up", async () => {

@@ -2045,7 +2045,8 @@ export interface components {
 					| "metadata_value_invalid"
 					| "rate_limit_exceeded"
 					| "order_rate_limit_exceeded"
-					| "database_unavailable";
+					| "database_unavailable"
+					| "order_archive_unavailable";
 				message: string;
 				/** @example items[0].print_file_id */
 				field?: string;
@@ -5106,6 +5107,8 @@ export interface operations {
 			500: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5694,6 +5697,21 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `server_error` */
+			500: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	postOrders: {
@@ -5830,6 +5848,21 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `server_error` */
+			500: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	getOrdersById: {
@@ -5909,6 +5942,21 @@ export interface operations {
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
 					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `server_error` */
+			500: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6069,6 +6117,21 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `server_error` */
+			500: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	getOrdersByExternalIdByExternalId: {
@@ -6148,6 +6211,21 @@ export interface operations {
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
 					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `server_error` */
+			500: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6309,6 +6387,21 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `server_error` */
+			500: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	postOrdersByIdCancel: {
@@ -6436,6 +6529,21 @@ export interface operations {
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
 					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `server_error` */
+			500: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -6780,6 +6888,21 @@ export interface operations {
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
 					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `server_error` */
+			500: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -7170,6 +7293,21 @@ export interface operations {
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
 					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `server_error` */
+			500: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -10913,6 +11051,21 @@ export interface operations {
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
 					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `server_error` */
+			500: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Seconds to wait before trying again. */
+					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {

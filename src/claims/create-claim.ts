@@ -6,6 +6,7 @@
 import type { Owner } from "../accounts/owner.ts";
 import { databaseOf } from "../databases.ts";
 import { newId } from "../ids.ts";
+import { restoreArchivedOrder } from "../orders/archive-store.ts";
 import { eventSubject } from "../orders/rows.ts";
 import { findOwnedOrder } from "../orders/store.ts";
 import { printFileNow } from "../print-files/inspection.ts";
@@ -29,7 +30,7 @@ export async function createClaim(
 	input: CreateClaimInput,
 	now: Date,
 ): Promise<{ ok: true; claim: Claim; deliveries: PendingDelivery[] } | Refusal> {
-	const found = await findOwnedOrder(databaseOf(env, owner.accountId), owner, orderId);
+	const found = await findOwnedOrder(databaseOf(env, owner.accountId), owner, orderId, env.PRINT_FILES);
 	if (found === null) return refusal("order_not_found", "id", `No order ${orderId}.`);
 	const photos = input.photo_file_ids ?? [];
 	const counted = photoCount(input.reason, photos);
@@ -45,6 +46,9 @@ export async function createClaim(
 	const claims = await claimsOfOrder(databaseOf(env, owner.accountId), orderId);
 	const judged = judgeClaim(found, unitsInStandingClaims(claims), input.reason, input.items, now);
 	if (!judged.ok) return judged;
+	// A claim's items name the order's item rows: an archived order comes back into D1 first.
+	if (found.archivedAt !== undefined)
+		await restoreArchivedOrder(databaseOf(env, owner.accountId), env.PRINT_FILES, orderId);
 
 	const claim: Claim = {
 		id: newId("clm"),

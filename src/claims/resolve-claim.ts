@@ -64,7 +64,7 @@ export async function resolveClaim(
 ): Promise<ClaimResolved | Refusal> {
 	const found = await findInEveryDatabase(env, (database) => findClaim(database, id));
 	if (found === null) return refusal("claim_not_found", "id", `No claim ${id}.`);
-	const order = await findOrder(databaseOf(env, found.accountId), found.claim.order_id);
+	const order = await findOrder(databaseOf(env, found.accountId), found.claim.order_id, env.PRINT_FILES);
 	if (order === null) throw new Error(`claim ${id} names order ${found.claim.order_id}, which is gone`);
 	if (found.claim.status !== "submitted") {
 		const unmade = await unmadeReprint(env, found, decision);
@@ -121,7 +121,7 @@ export async function resolveClaim(
 async function unmadeReprint(env: Env, { claim, accountId }: StoredClaim, decision: Decision): Promise<string | null> {
 	const orderId = claim.resolution?.reprint_order_id ?? null;
 	if (decision.kind !== "approve" || decision.remedy !== "reprint" || orderId === null) return null;
-	return (await findOrder(databaseOf(env, accountId), orderId)) === null ? orderId : null;
+	return (await findOrder(databaseOf(env, accountId), orderId, env.PRINT_FILES)) === null ? orderId : null;
 }
 
 /** The claim's reprint as `orderId`, numbered by the claim's place on the order (the same number on a retry), not written. */

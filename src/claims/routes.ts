@@ -25,7 +25,7 @@ const createClaimRoute = protectedRoute("orders:write", {
 	},
 	responses: {
 		201: jsonResponse(ClaimSchema, "The claim, `submitted`; `claim.created` is sent."),
-		...errorResponses(400, 404, 409, 422),
+		...errorResponses(400, 404, 409, 422, 500),
 	},
 });
 
@@ -95,7 +95,12 @@ export const claimRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(getActions, async (c) => {
 		const { id } = c.req.valid("param");
-		const found = await findOwnedOrder(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
+		const found = await findOwnedOrder(
+			databaseOf(c.env, c.var.principal.accountId),
+			c.var.principal,
+			id,
+			c.env.PRINT_FILES,
+		);
 		if (found === null) throw orderNotFound(id);
 		const now = new Date();
 		const standing =
@@ -106,7 +111,12 @@ export const claimRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(orderClaimsRoute, async (c) => {
 		const { id } = c.req.valid("param");
-		const found = await findOwnedOrder(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
+		const found = await findOwnedOrder(
+			databaseOf(c.env, c.var.principal.accountId),
+			c.var.principal,
+			id,
+			c.env.PRINT_FILES,
+		);
 		if (found === null) throw orderNotFound(id);
 		const claims = await claimsOfOrder(databaseOf(c.env, c.var.principal.accountId), id);
 		return c.json({ data: claims.map(({ claim }) => claim), next_cursor: null }, 200);

@@ -324,3 +324,6 @@ export async function listClaimsInStatus(
 	const found = claimsOfRows(rows?.results ?? [], units?.results ?? []);
 	return { page: found.slice(0, limit), more: found.length > limit };
 }
+
+/** A condition (over an order id in `{order_id}`) that holds when the order has any claim: such an order stays in D1. */
+export const ORDER_HAS_CLAIM = "EXISTS (SELECT 1 FROM claims WHERE claims.order_id = {order_id})";

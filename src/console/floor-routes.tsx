@@ -10,11 +10,12 @@ import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { listAccountNames } from "../accounts/store.ts";
 import { configOf } from "../config.ts";
-import { directoryDatabase, findInEveryDatabase } from "../databases.ts";
+import { databaseOf, directoryDatabase, findInEveryDatabase } from "../databases.ts";
 import { type CarryMarks, sessionMarks } from "../http/carried-file.ts";
 import { ApiError, refusalStatus } from "../http/errors.ts";
 import { page, readForm } from "../http/html-pages.ts";
 import { consoleSessionSecret } from "../http/session-forms.ts";
+import { movesOfOrder } from "../orders/archive-store.ts";
 import { floorRefusal } from "../orders/edit-window.ts";
 import { floorCounts } from "../orders/floor-queue.ts";
 import { listOrderMoves } from "../orders/history.ts";
@@ -102,7 +103,7 @@ async function orderPage(
 	status: ContentfulStatusCode,
 ): Promise<Response> {
 	const csrfToken = c.var.operator.csrfToken;
-	const [sheet, history] = await Promise.all([
+	const [sheet, hotMoves] = await Promise.all([
 		loadOrderSheet(c.env, orderId),
 		findInEveryDatabase(c.env, async (database) => {
 			const moves = await listOrderMoves(database, orderId);
@@ -110,6 +111,11 @@ async function orderPage(
 		}).then((moves) => moves ?? []),
 	]);
 	if (sheet === null) return noSuchOrder(c, orderId);
+	// An archived order's moves are in its record, not in D1.
+	const history =
+		sheet.stored.archivedAt === undefined
+			? hotMoves
+			: await movesOfOrder(databaseOf(c.env, sheet.stored.order.account_id), c.env.PRINT_FILES, sheet.stored);
 	const response = await page(
 		c,
 		<OrderPage sheet={sheet} history={history} csrfToken={csrfToken} {...outcome} />,

@@ -18,7 +18,7 @@ export const itemImageRoutes = new Hono<ConsoleEnv>();
 
 /** The order `orderId` (any partner's: the floor works them all), or a 404. */
 async function orderOf(env: Env, orderId: string) {
-	const found = await findInEveryDatabase(env, (database) => findOrder(database, orderId));
+	const found = await findInEveryDatabase(env, (database) => findOrder(database, orderId, env.PRINT_FILES));
 	if (found === null) throw new ApiError("order_not_found", `There is no order ${orderId}.`, "id");
 	return found;
 }

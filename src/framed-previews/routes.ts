@@ -35,7 +35,7 @@ const itemPreview = protectedRoute("orders:read", {
 	description:
 		"404 for another account's or mode's order; 422 with the hold's code for an item the service would not make (a part not in the catalog, a size not offered); 409 `thumbnail_pending` while its file's thumbnail is being made.",
 	request: { params: ItemPreviewParams, query: PreviewQuery },
-	responses: { 200: previewPngResponse, ...errorResponses(404, 409, 422) },
+	responses: { 200: previewPngResponse, ...errorResponses(404, 409, 422, 500) },
 });
 
 /** A preview or its refusal as the API's answer: the PNG, or the error envelope. */
@@ -58,7 +58,12 @@ export const previewRoutes = createApp<AuthedEnv>()
 	.openapi(itemPreview, async (c) => {
 		const { id, item_id: itemId } = c.req.valid("param");
 		const { width_px: widthPx } = c.req.valid("query");
-		const found = await findOwnedOrder(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
+		const found = await findOwnedOrder(
+			databaseOf(c.env, c.var.principal.accountId),
+			c.var.principal,
+			id,
+			c.env.PRINT_FILES,
+		);
 		if (found === null) throw new ApiError("order_not_found", `No order ${id}.`, "id");
 		return previewResponse(c, await orderItemPreview(c.env, found, itemId, widthPx ?? PREVIEW_WIDTH.default));
 	});

@@ -237,6 +237,8 @@ function headersOf(
 	);
 	if (honoursKey && status !== "401" && status !== "429" && !status.startsWith("5")) sometimes(REPLAYED_HEADER);
 	if (honoursKey && status === "409") sometimes("Retry-After");
+	// A 500 the service knows to be passing (an archived order's record not readable now) says when to retry.
+	if (status === "500") sometimes("Retry-After");
 	return names;
 }
 

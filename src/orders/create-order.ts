@@ -64,7 +64,12 @@ export async function createOrder(
 	// Refused, or the external_id is taken. A repeat is answered as the first order was, even if its
 	// file or quote would be refused today; the unique index, not an earlier read, decides which create
 	// was first.
-	const first = await findOrderByExternalId(databaseOf(env, owner.accountId), owner, input.external_id);
+	const first = await findOrderByExternalId(
+		databaseOf(env, owner.accountId),
+		owner,
+		input.external_id,
+		env.PRINT_FILES,
+	);
 	if (first === null) {
 		// The index found the external_id taken, yet no order has it: not a refusal, a failure.
 		if (made instanceof DuplicateExternalId) throw made;

@@ -36,7 +36,7 @@ export async function fixItem(
 	itemId: string,
 	patch: PatchItemInput,
 ): Promise<OrderMoved> {
-	const found = await findOwnedOrder(databaseOf(env, owner.accountId), owner, orderId);
+	const found = await findOwnedOrder(databaseOf(env, owner.accountId), owner, orderId, env.PRINT_FILES);
 	if (found === null) return refusal("order_not_found", "id", `No order ${orderId}.`);
 	const item = found.items.find((candidate) => candidate.id === itemId);
 	if (item === undefined) return refusal("order_item_not_found", "item_id", `Order ${orderId} has no item ${itemId}.`);

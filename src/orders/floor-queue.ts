@@ -14,7 +14,7 @@ export function floorQueue(env: Env, filter: QueueFilter): ReturnType<typeof lis
 	return pageFromEveryDatabase(
 		env,
 		filter.limit,
-		(database) => listProductionQueue(database, filter, directory),
+		(database) => listProductionQueue(database, filter, env.PRINT_FILES, directory),
 		(a: StoredOrder, b: StoredOrder) => byCreatedAtThenId(a.order, b.order),
 	);
 }

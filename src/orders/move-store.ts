@@ -87,7 +87,8 @@ function moveStatements(
 	now: Date,
 ): { statements: D1PreparedStatement[]; recorded: Array<{ recorded: RecordedEvent; at: number }> } {
 	const update = updateRow(db, "orders", versionedColumnValues(after), {
-		sql: "id = ?1 AND version = ?2 AND (?3 IS NULL OR write_token = ?3)",
+		// An archived order's slim row is never moved: its machine restores it first (archive-store.ts).
+		sql: "id = ?1 AND version = ?2 AND archived_at IS NULL AND (?3 IS NULL OR write_token = ?3)",
 		params: [after.id, before.version, previousToken],
 	});
 	// The event and item rows go in only when the order row carries this step's token, i.e. the update

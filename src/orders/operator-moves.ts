@@ -94,7 +94,7 @@ export function shipTracking(body: { carrier: string; number: string; url?: stri
  * not allow (a second start among them).
  */
 export async function moveAsOperator(env: Env, orderId: string, move: Move): Promise<OrderMoved> {
-	const found = await findInEveryDatabase(env, (database) => findOrder(database, orderId));
+	const found = await findInEveryDatabase(env, (database) => findOrder(database, orderId, env.PRINT_FILES));
 	if (found === null) return refusal("order_not_found", "id", `No order ${orderId}.`);
 	const inWindow = move.kind === "ship" || move.kind === "start" ? editWindowRefusal(found) : null;
 	if (inWindow !== null) return inWindow;
@@ -112,7 +112,7 @@ export async function shipUnitsAsOperator(
 	orderId: string,
 	body: z.infer<typeof ShipmentBody>,
 ): Promise<{ ok: true; shipment: ShipmentRow; repeated: boolean } | Refusal> {
-	const found = await findInEveryDatabase(env, (database) => findOrder(database, orderId));
+	const found = await findInEveryDatabase(env, (database) => findOrder(database, orderId, env.PRINT_FILES));
 	if (found === null) return refusal("order_not_found", "id", `No order ${orderId}.`);
 	const inWindow = editWindowRefusal(found);
 	if (inWindow !== null) return inWindow;

@@ -5,6 +5,7 @@ import type { PrintFileRow } from "../print-files/store.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
 import { deliverSoon } from "../webhooks/webhook-sender.do.ts";
 import { nextAlarmAt } from "./alarm-plan.ts";
+import { restoreArchivedOrder } from "./archive-store.ts";
 import { chargeIfReleased } from "./ledger-moves.ts";
 import {
 	type CreatedOrder,
@@ -316,10 +317,16 @@ export class OrderMachine extends DurableObject<Env> {
 	 * when the account is known, else from whichever database holds it.
 	 */
 	async #load(orderId: string, accountId?: string): Promise<Loaded> {
-		const stored =
+		const read = (id: string) =>
 			accountId === undefined
-				? await findInEveryDatabase(this.env, (database) => findOrder(database, orderId))
-				: await findOrder(databaseOf(this.env, accountId), orderId);
+				? findInEveryDatabase(this.env, (database) => findOrder(database, id, this.env.PRINT_FILES))
+				: findOrder(databaseOf(this.env, accountId), id, this.env.PRINT_FILES);
+		let stored = await read(orderId);
+		if (stored?.archivedAt !== undefined) {
+			// A move acts on the order's rows, never on an archived order's slim row: it comes back first.
+			await restoreArchivedOrder(databaseOf(this.env, stored.order.account_id), this.env.PRINT_FILES, orderId);
+			stored = await read(orderId);
+		}
 		if (stored === null) return { ok: false, kind: "not_found", status: null, message: `No order ${orderId}.` };
 		return { ok: true, order: stored };
 	}

@@ -33,10 +33,11 @@ export async function searchOrders(
 	db: D1Database,
 	owner: Owner,
 	search: OrderSearch,
+	records: R2Bucket,
 ): Promise<{ page: StoredOrder[]; more: boolean }> {
 	const asTyped = search.q ?? "";
 	const q = asTyped.trim();
-	if (q === "") return listOrders(db, owner, search);
+	if (q === "") return listOrders(db, owner, search, records);
 	const parts: (Conditions & { index: string | null })[] = [];
 	/** A part found by a key naming a few rows: the owner and the filters only filter them (unary + keeps the planner on the key). */
 	const keyed = (sql: string, ...params: unknown[]) => {
@@ -76,7 +77,7 @@ export async function searchOrders(
 	const byId = new Map<string, OrderColumns>();
 	for (const page of pages) for (const row of page.results) byId.set(row.id, row);
 	const rows = [...byId.values()].sort((a, b) => newerFirst(a, b)).slice(0, search.limit + 1);
-	return pageWithItems(db, rows, search.limit);
+	return pageWithItems(db, rows, search.limit, records);
 }
 
 /** Newest first: by creation time, then by id, both descending (the listing's keyset order). */

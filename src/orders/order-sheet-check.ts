@@ -40,7 +40,12 @@ async function checkOrder(env: Env, owner: OrderOwner, order: SheetOrder): Promi
 	const unready = { ...order, costs: null, placedOrderId: null, ready: false };
 	const input = order.input;
 	if (input === null) return unready;
-	const placed = await findOrderByExternalId(databaseOf(env, owner.accountId), owner, input.external_id);
+	const placed = await findOrderByExternalId(
+		databaseOf(env, owner.accountId),
+		owner,
+		input.external_id,
+		env.PRINT_FILES,
+	);
 	if (placed !== null) {
 		if (placed.order.request_hash === (await sha256Hex(canonicalOrderRequest(input)))) {
 			return { ...unready, costs: placed.order.costs, placedOrderId: placed.order.id };

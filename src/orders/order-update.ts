@@ -73,7 +73,7 @@ export type PlannedUpdate =
  * when nothing changes (then the order is answered as it is, and no event is recorded), or why not.
  */
 export async function planUpdate(env: Env, { owner, orderId, input }: UpdateRequest): Promise<PlannedUpdate> {
-	const stored = await findOwnedOrder(databaseOf(env, owner.accountId), owner, orderId);
+	const stored = await findOwnedOrder(databaseOf(env, owner.accountId), owner, orderId, env.PRINT_FILES);
 	if (stored === null) return { ok: false, kind: "not_found", message: `No order ${orderId}.` };
 	const { order } = stored;
 	const changes: Change[] = [];

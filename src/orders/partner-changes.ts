@@ -13,7 +13,7 @@ import type { UpdateOrderInput } from "./update-schema.ts";
 
 /** Whether `owner` has order `orderId`. */
 async function ownsOrder(env: Env, owner: Owner, orderId: string): Promise<boolean> {
-	return (await findOwnedOrder(databaseOf(env, owner.accountId), owner, orderId)) !== null;
+	return (await findOwnedOrder(databaseOf(env, owner.accountId), owner, orderId, env.PRINT_FILES)) !== null;
 }
 
 /** Cancels `owner`'s order `orderId` as the partner: the order after it, or why not (unknown, or a status that refuses). */

@@ -39,11 +39,13 @@ export type PartnerSearch = { partners: number; more: boolean } | null;
  * the rows read are a page per part, never the whole table (an OR in one statement would scan it).
  * A page per named partner is why the name search covers at most NAME_SEARCH_PARTNERS of them, the
  * first by name; `partnerSearch` says how many it covered and whether more matched, for the caller
- * to show. Partners are named in `directory` (the accounts' database), orders read in `db`.
+ * to show. Partners are named in `directory` (the accounts' database), orders read in `db` (an archived
+ * order's record in `records`).
  */
 export async function listProductionQueue(
 	db: D1Database,
 	filter: QueueFilter,
+	records: R2Bucket,
 	directory: D1Database = db,
 ): Promise<{ page: StoredOrder[]; more: boolean; partnerSearch: PartnerSearch }> {
 	const asTyped = filter.q ?? "";
@@ -98,7 +100,7 @@ export async function listProductionQueue(
 	const rows = [...byId.values()]
 		.sort((a, b) => (a.created_at === b.created_at ? compare(a.id, b.id) : compare(a.created_at, b.created_at)))
 		.slice(0, filter.limit + 1);
-	return { ...(await pageWithItems(db, rows, filter.limit)), partnerSearch };
+	return { ...(await pageWithItems(db, rows, filter.limit, records)), partnerSearch };
 }
 
 function compare(a: string, b: string): number {

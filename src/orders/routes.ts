@@ -43,7 +43,7 @@ const createOrderRoute = protectedRoute(
 				OrderSchema,
 				"A repeat of an earlier request with the same external_id and content: the first order, with `Idempotent-Replayed: true`.",
 			),
-			...errorResponses(400, 409, 422),
+			...errorResponses(400, 409, 422, 500),
 		},
 	},
 	// The create is idempotent on its own key, the required `external_id`: a second key could only disagree with it.
@@ -56,7 +56,7 @@ const getOrder = protectedRoute("orders:read", {
 	tags: ["Orders"],
 	summary: "Read an order",
 	request: { params: OrderIdParams },
-	responses: { 200: jsonResponse(OrderSchema, "The order."), ...errorResponses(404) },
+	responses: { 200: jsonResponse(OrderSchema, "The order."), ...errorResponses(404, 500) },
 });
 
 const getOrderByExternalId = protectedRoute("orders:read", {
@@ -65,7 +65,7 @@ const getOrderByExternalId = protectedRoute("orders:read", {
 	tags: ["Orders"],
 	summary: "Read an order by the partner's external_id (URL-encoded)",
 	request: { params: ExternalIdParams },
-	responses: { 200: jsonResponse(OrderSchema, "The order."), ...errorResponses(404) },
+	responses: { 200: jsonResponse(OrderSchema, "The order."), ...errorResponses(404, 500) },
 });
 
 const listOrdersRoute = protectedRoute("orders:read", {
@@ -76,7 +76,7 @@ const listOrdersRoute = protectedRoute("orders:read", {
 	request: { query: ListQuery },
 	responses: {
 		200: jsonResponse(OrderPageSchema, "A page of orders and the cursor of the next."),
-		...errorResponses(422),
+		...errorResponses(422, 500),
 	},
 });
 
@@ -89,7 +89,10 @@ const patchItem = protectedRoute("orders:write", {
 		params: ItemParams,
 		body: { required: true, content: { "application/json": { schema: PatchItemBody } } },
 	},
-	responses: { 200: jsonResponse(OrderSchema, "The order, now `validating`."), ...errorResponses(400, 404, 409, 422) },
+	responses: {
+		200: jsonResponse(OrderSchema, "The order, now `validating`."),
+		...errorResponses(400, 404, 409, 422, 500),
+	},
 });
 
 const cancelOrder = protectedRoute("orders:write", {
@@ -98,7 +101,7 @@ const cancelOrder = protectedRoute("orders:write", {
 	tags: ["Orders"],
 	summary: "Cancel an order before it ships",
 	request: { params: OrderIdParams },
-	responses: { 200: jsonResponse(OrderSchema, "The canceled order."), ...errorResponses(404, 409) },
+	responses: { 200: jsonResponse(OrderSchema, "The canceled order."), ...errorResponses(404, 409, 500) },
 });
 
 const updateOrderRoute = protectedRoute("orders:write", {
@@ -116,7 +119,7 @@ const updateOrderRoute = protectedRoute("orders:write", {
 			UpdatedOrderSchema,
 			"The order after the change (or as it was, when nothing changed), with what the change did to its costs.",
 		),
-		...errorResponses(400, 404, 409, 422),
+		...errorResponses(400, 404, 409, 422, 500),
 	},
 });
 
@@ -143,7 +146,12 @@ export const orderRoutes = createApp<AuthedEnv>()
 	})
 	.openapi(getOrder, async (c) => {
 		const { id } = c.req.valid("param");
-		const found = await findOwnedOrder(databaseOf(c.env, c.var.principal.accountId), c.var.principal, id);
+		const found = await findOwnedOrder(
+			databaseOf(c.env, c.var.principal.accountId),
+			c.var.principal,
+			id,
+			c.env.PRINT_FILES,
+		);
 		if (found === null) throw notFound(id);
 		return c.json(toOrder(found), 200);
 	})
@@ -153,6 +161,7 @@ export const orderRoutes = createApp<AuthedEnv>()
 			databaseOf(c.env, c.var.principal.accountId),
 			c.var.principal,
 			externalId,
+			c.env.PRINT_FILES,
 		);
 		if (found === null)
 			throw new ApiError("order_not_found", `No order with external_id "${externalId}".`, "external_id");
@@ -161,14 +170,19 @@ export const orderRoutes = createApp<AuthedEnv>()
 	.openapi(listOrdersRoute, async (c) => {
 		const query = c.req.valid("query");
 		const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-		const { page, more } = await listOrders(databaseOf(c.env, c.var.principal.accountId), c.var.principal, {
-			status: query.status,
-			// Stored times always carry milliseconds; comparing text needs the same spelling.
-			createdAfter: query.created_after === undefined ? undefined : new Date(query.created_after).toISOString(),
-			createdBefore: query.created_before === undefined ? undefined : new Date(query.created_before).toISOString(),
-			limit: query.limit,
-			cursor,
-		});
+		const { page, more } = await listOrders(
+			databaseOf(c.env, c.var.principal.accountId),
+			c.var.principal,
+			{
+				status: query.status,
+				// Stored times always carry milliseconds; comparing text needs the same spelling.
+				createdAfter: query.created_after === undefined ? undefined : new Date(query.created_after).toISOString(),
+				createdBefore: query.created_before === undefined ? undefined : new Date(query.created_before).toISOString(),
+				limit: query.limit,
+				cursor,
+			},
+			c.env.PRINT_FILES,
+		);
 		return c.json(toOrderPage({ page, more }), 200);
 	})
 	.openapi(patchItem, async (c) => {

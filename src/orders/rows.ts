@@ -84,8 +84,11 @@ export type ItemRow = {
 	declared_value: ItemDeclaredValue | null;
 } & FramingSpec;
 
-/** An order with its items and its shipments (oldest first), as read from D1. */
-export type StoredOrder = { order: OrderRow; items: ItemRow[]; shipments: ShipmentRow[] };
+/**
+ * An order with its items and its shipments (oldest first), as read from D1, or from its archived record
+ * in R2 (then `archivedAt` says when it left D1: a move must bring it back first, archive-store.ts).
+ */
+export type StoredOrder = { order: OrderRow; items: ItemRow[]; shipments: ShipmentRow[]; archivedAt?: string };
 
 /** A new order's row: `received` at version 1 unless a status is given (tests start orders elsewhere). */
 export function newOrderRow(fields: {

@@ -9,6 +9,7 @@ import type { Cursor } from "../http/cursor.ts";
 import { allConditions, condition, noConditions } from "../http/sql-conditions.ts";
 import { insertRow } from "../http/sql-rows.ts";
 import type { WriteCondition } from "../webhooks/store.ts";
+import { readOrderRecord } from "./archive-record.ts";
 import {
 	type ItemColumns,
 	itemColumnValues,
@@ -139,25 +140,55 @@ async function partsOf(
 	return { items, shipments: shipmentsByOrder(orderIds, shipmentRows?.results ?? []) };
 }
 
-/** An order, its items and its shipments by id alone (the order's Durable Object and operators). */
-export async function findOrder(db: D1Database, id: string): Promise<StoredOrder | null> {
+/** An orders row as read, with when it was archived (null while it is hot). */
+type OrderRowColumns = OrderColumns & { archived_at: string | null };
+
+/**
+ * The stored order of `row` with the parts read from D1, or, when the row is archived, the order as its
+ * record in `records` (R2) holds it: an archived order reads exactly as it did before it left D1.
+ */
+async function storedOrderOf(
+	records: R2Bucket,
+	row: OrderRowColumns,
+	parts: { items: Map<string, ItemRow[]>; shipments: Map<string, ShipmentRow[]> },
+): Promise<StoredOrder> {
+	if (row.archived_at !== null) {
+		const record = await readOrderRecord(records, row);
+		return { order: record.order, items: record.items, shipments: record.shipments, archivedAt: row.archived_at };
+	}
+	return {
+		order: orderOfColumns(row),
+		items: parts.items.get(row.id) ?? [],
+		shipments: parts.shipments.get(row.id) ?? [],
+	};
+}
+
+/**
+ * An order, its items and its shipments by id alone (the order's Durable Object and operators); an
+ * archived order from its record in `records`.
+ */
+export async function findOrder(db: D1Database, id: string, records: R2Bucket): Promise<StoredOrder | null> {
 	const [orders, items, shipments] = await db.batch([
 		db.prepare("SELECT * FROM orders WHERE id = ?1").bind(id),
 		db.prepare("SELECT * FROM order_items WHERE order_id = ?1 ORDER BY position").bind(id),
 		shipmentsOfOrdersRead(db, [id]),
 	]);
-	const order = orders?.results[0] as OrderColumns | undefined;
+	const order = orders?.results[0] as OrderRowColumns | undefined;
 	if (order === undefined) return null;
-	return {
-		order: orderOfColumns(order),
-		items: ((items?.results ?? []) as ItemColumns[]).map(itemOfColumns),
-		shipments: shipmentsByOrder([id], shipments?.results ?? []).get(id) ?? [],
-	};
+	return storedOrderOf(records, order, {
+		items: new Map([[id, ((items?.results ?? []) as ItemColumns[]).map(itemOfColumns)]]),
+		shipments: shipmentsByOrder([id], shipments?.results ?? []),
+	});
 }
 
 /** An order of this account and mode, or null: another account's or mode's order is not found. */
-export async function findOwnedOrder(db: D1Database, owner: Owner, id: string): Promise<StoredOrder | null> {
-	const found = await findOrder(db, id);
+export async function findOwnedOrder(
+	db: D1Database,
+	owner: Owner,
+	id: string,
+	records: R2Bucket,
+): Promise<StoredOrder | null> {
+	const found = await findOrder(db, id, records);
 	if (found === null || found.order.account_id !== owner.accountId || found.order.mode !== owner.mode) return null;
 	return found;
 }
@@ -167,19 +198,15 @@ export async function findOrderByExternalId(
 	db: D1Database,
 	owner: Owner,
 	externalId: string,
+	records: R2Bucket,
 ): Promise<StoredOrder | null> {
 	const row = await db
 		// A partner's own order: a claim's reprint has a name of its own making, never the partner's key.
 		.prepare("SELECT * FROM orders WHERE account_id = ?1 AND mode = ?2 AND external_id = ?3 AND claim_id IS NULL")
 		.bind(owner.accountId, owner.mode, externalId)
-		.first<OrderColumns>();
+		.first<OrderRowColumns>();
 	if (row === null) return null;
-	const parts = await partsOf(db, [row.id]);
-	return {
-		order: orderOfColumns(row),
-		items: parts.items.get(row.id) ?? [],
-		shipments: parts.shipments.get(row.id) ?? [],
-	};
+	return storedOrderOf(records, row, await partsOf(db, row.archived_at === null ? [row.id] : []));
 }
 
 /** What a partner's listing is narrowed to, and where its page starts. */
@@ -201,6 +228,7 @@ export async function listOrders(
 	db: D1Database,
 	owner: Owner,
 	filter: ListFilter,
+	records: R2Bucket,
 ): Promise<{ page: StoredOrder[]; more: boolean }> {
 	const where = noConditions();
 	condition(where, "account_id = ?", owner.accountId);
@@ -214,26 +242,26 @@ export async function listOrders(
 		.prepare(`SELECT * FROM orders WHERE ${allConditions(where)} ORDER BY created_at DESC, id DESC LIMIT ?`)
 		.bind(...where.params, filter.limit + 1)
 		.all<OrderColumns>();
-	return pageWithItems(db, results, filter.limit);
+	return pageWithItems(db, results, filter.limit, records);
 }
 
-/** The first `limit` of `rows` with their items, and whether there were more. */
+/**
+ * The first `limit` of `rows` with their items, and whether there were more. The hot orders' parts come
+ * in one D1 round trip; the archived orders' records are read from `records` side by side.
+ */
 export async function pageWithItems(
 	db: D1Database,
 	rows: OrderColumns[],
 	limit: number,
+	records: R2Bucket,
 ): Promise<{ page: StoredOrder[]; more: boolean }> {
-	const pageRows = rows.slice(0, limit);
-	const { items, shipments } = await partsOf(
+	const pageRows = (rows as OrderRowColumns[]).slice(0, limit);
+	const parts = await partsOf(
 		db,
-		pageRows.map((row) => row.id),
+		pageRows.filter((row) => row.archived_at === null).map((row) => row.id),
 	);
 	return {
-		page: pageRows.map((row) => ({
-			order: orderOfColumns(row),
-			items: items.get(row.id) ?? [],
-			shipments: shipments.get(row.id) ?? [],
-		})),
+		page: await Promise.all(pageRows.map((row) => storedOrderOf(records, row, parts))),
 		more: rows.length > limit,
 	};
 }

@@ -76,7 +76,7 @@ partnerClaimRoutes.get("/", requirePartner, requireAbility("read"), async (c) =>
 async function orderOfForm(c: Context<SignedInPartnerEnv>, owner: Owner): Promise<StoredOrder | null> {
 	const orderId = (c.req.query("order") ?? "").trim().slice(0, 64);
 	if (orderId === "") return null;
-	return findOwnedOrder(databaseOf(c.env, owner.accountId), owner, orderId);
+	return findOwnedOrder(databaseOf(c.env, owner.accountId), owner, orderId, c.env.PRINT_FILES);
 }
 
 /** The claim form of `order`, with what was typed and the refusal's words after a refused try. */
@@ -136,7 +136,7 @@ partnerClaimRoutes.get("/:id", requirePartner, requireAbility("read"), async (c)
 	const owner = ownerOf(c);
 	const database = databaseOf(c.env, owner.accountId);
 	const found = await findOwnedClaim(database, owner, c.req.param("id"));
-	const order = found === null ? null : await findOwnedOrder(database, owner, found.claim.order_id);
+	const order = found === null ? null : await findOwnedOrder(database, owner, found.claim.order_id, c.env.PRINT_FILES);
 	if (found === null || order === null) return notFound(c, "such claim");
 	const done = CLAIM_DONE_WORDS[c.req.query("done") ?? ""] ?? null;
 	return page(

@@ -15,8 +15,8 @@ import { orderItemPreview, orderItemThumbnail, previewHeaders } from "../framed-
 import { type Cursor, decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { refusalStatus } from "../http/errors.ts";
 import { page, readForm } from "../http/html-pages.ts";
+import { movesOfOrder } from "../orders/archive-store.ts";
 import { fixItem } from "../orders/fix-item.ts";
-import { listOrderMoves } from "../orders/history.ts";
 import { orderActions } from "../orders/order-actions.ts";
 import { searchOrders } from "../orders/order-search.ts";
 import { cancelOwnedOrder, updateOwnedOrder } from "../orders/partner-changes.ts";
@@ -47,7 +47,7 @@ function orderNotFound(c: OrderContext, id: string): Promise<Response> {
 /** The owner's order `id` as stored, or null (another account's or mode's order is not found). */
 function ownedOrder(c: OrderContext, id: string) {
 	const owner = ownerOf(c);
-	return findOwnedOrder(databaseOf(c.env, owner.accountId), owner, id);
+	return findOwnedOrder(databaseOf(c.env, owner.accountId), owner, id, c.env.PRINT_FILES);
 }
 
 /** What the order page shows after a form, besides the order. */
@@ -60,7 +60,7 @@ async function orderPage(c: OrderContext, id: string, outcome: Outcome, status: 
 	const db = databaseOf(c.env, found.order.account_id);
 	const [sheet, history, snapshot] = await Promise.all([
 		sheetFromStored(c.env, found),
-		listOrderMoves(db, id),
+		movesOfOrder(db, c.env.PRINT_FILES, found),
 		isolateCatalog.get(db),
 	]);
 	const parts = (list: readonly { slug: string; name: string }[]) => list.map(({ slug, name }) => ({ slug, name }));
@@ -107,11 +107,16 @@ partnerOrderRoutes.get("/", requirePartner, requireAbility("read"), async (c) =>
 		return page(c, <OrderListPage {...empty} form={asked.form} error={error} />, 400);
 	}
 	const owner = ownerOf(c);
-	const found = await searchOrders(databaseOf(c.env, owner.accountId), owner, {
-		...asked.search,
-		limit: ORDERS_PER_PAGE,
-		cursor,
-	});
+	const found = await searchOrders(
+		databaseOf(c.env, owner.accountId),
+		owner,
+		{
+			...asked.search,
+			limit: ORDERS_PER_PAGE,
+			cursor,
+		},
+		c.env.PRINT_FILES,
+	);
 	const last = found.page.at(-1);
 	const nextCursor =
 		found.more && last !== undefined ? encodeCursor({ createdAt: last.order.created_at, id: last.order.id }) : null;

@@ -155,7 +155,7 @@ placeOrderRoutes.get("/", async (c) => {
 	const order =
 		words === null || orderId === undefined
 			? null
-			: await findOwnedOrder(databaseOf(c.env, c.var.signedIn.user.account_id), ownerOf(c), orderId);
+			: await findOwnedOrder(databaseOf(c.env, c.var.signedIn.user.account_id), ownerOf(c), orderId, c.env.PRINT_FILES);
 	const { catalog } = await isolateCatalog.get(directoryDatabase(c.env));
 	const placed = words === null ? null : { words, order };
 	return page(c, <OrderFormPage {...frameOf(c)} catalog={catalog} values={EMPTY_FORM} error={null} placed={placed} />);

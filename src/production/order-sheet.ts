@@ -87,7 +87,7 @@ export type OrderSheet = {
  * and put an order in production on hold, so the floor never works from bytes nobody checked.
  */
 export async function loadOrderSheet(env: Env, orderId: string): Promise<OrderSheet | null> {
-	const found = await findInEveryDatabase(env, (database) => findOrder(database, orderId));
+	const found = await findInEveryDatabase(env, (database) => findOrder(database, orderId, env.PRINT_FILES));
 	if (found === null) return null;
 	return sheetFromStored(env, found);
 }
@@ -136,7 +136,7 @@ async function holdIfFilesChanged(
 	// Refused only when the order moved on meanwhile (shipped, canceled): the sheet then shows it as it is now.
 	return outcome.ok
 		? outcome.order
-		: ((await findOrder(databaseOf(env, stored.order.account_id), stored.order.id)) ?? stored);
+		: ((await findOrder(databaseOf(env, stored.order.account_id), stored.order.id, env.PRINT_FILES)) ?? stored);
 }
 
 async function sheetOf(env: Env, stored: StoredOrder, files: Map<string, PrintFileRow>): Promise<OrderSheet> {

@@ -29,7 +29,7 @@ const advanceRoute = protectedRoute("orders:write", {
 	tags: ["Sandbox"],
 	summary: "Move a test-mode order one step on at once (validation, production, shipping, delivery)",
 	request: { params: OrderIdParams },
-	responses: { 200: jsonResponse(OrderSchema, "The order after the step."), ...errorResponses(403, 404, 409) },
+	responses: { 200: jsonResponse(OrderSchema, "The order after the step."), ...errorResponses(403, 404, 409, 500) },
 });
 
 const simulateOrderRoute = protectedRoute("orders:write", {
@@ -99,7 +99,7 @@ export function sandboxRoutes(types: EventTypes) {
 		.openapi(advanceRoute, async (c) => {
 			const { id } = c.req.valid("param");
 			const owner = testOwner(c);
-			const found = await findOwnedOrder(databaseOf(c.env, owner.accountId), owner, id);
+			const found = await findOwnedOrder(databaseOf(c.env, owner.accountId), owner, id, c.env.PRINT_FILES);
 			if (found === null) throw new ApiError("order_not_found", `No order ${id}.`, "id");
 			return c.json(toOrder(okOrThrow(moveResult(await orderMachine(c.env, id).advance(id))).order), 200);
 		})

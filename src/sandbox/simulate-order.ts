@@ -30,7 +30,7 @@ export async function simulateOrder(
 	orderId: string,
 	action: OrderSimulation,
 ): Promise<Simulated> {
-	const found = await findOwnedOrder(databaseOf(env, owner.accountId), owner, orderId);
+	const found = await findOwnedOrder(databaseOf(env, owner.accountId), owner, orderId, env.PRINT_FILES);
 	if (found === null) return refusal("order_not_found", "id", `No order ${orderId}.`);
 	switch (action.action) {
 		case "validate":
@@ -150,6 +150,6 @@ async function shipmentMove(
 
 /** The order as it is now, after moves that answered a shipment. */
 async function reread(env: Env, owner: Owner, orderId: string): Promise<OrderMoved> {
-	const stored = await findOwnedOrder(databaseOf(env, owner.accountId), owner, orderId);
+	const stored = await findOwnedOrder(databaseOf(env, owner.accountId), owner, orderId, env.PRINT_FILES);
 	return stored === null ? refusal("order_not_found", "id", `No order ${orderId}.`) : { ok: true, order: stored };
 }

@@ -17,3 +17,10 @@ export {
 	type WriteCondition,
 } from "./event-store.ts";
 export { ROTATION_OVERLAP_MS, rotateToNewSecret } from "./secret-store.ts";
+
+/**
+ * A condition (over an order id in `{order_id}`) that holds while a delivery of one of the order's events is
+ * still being sent: read once per statement from the few pending deliveries (deliveries_due).
+ */
+export const ORDER_HAS_PENDING_DELIVERY =
+	"{order_id} IN (SELECT events.order_id FROM deliveries JOIN events ON events.id = deliveries.event_id WHERE deliveries.status = 'pending')";

@@ -82,7 +82,7 @@ describe("ledger entries written by the moves that cause them", () => {
 		const { key, file } = await partnerWithWindow(30);
 		const order = await settleValidation(key, (await createOrder(key, orderBody(file))).id);
 		await closeWindow(order.id);
-		const stored = await findOrder(env.DB, order.id);
+		const stored = await findOrder(env.DB, order.id, env.PRINT_FILES);
 		if (stored === null) throw new Error("order gone");
 		await Promise.all(Array.from({ length: 10 }, () => chargeIfReleased(env.DB, stored.order, new Date())));
 		expect(await entriesOfOrder(order.id)).toHaveLength(1);

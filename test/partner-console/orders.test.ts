@@ -196,7 +196,7 @@ describe("the orders search's statements", () => {
 		const seen: { sql: string; params: unknown[] }[] = [];
 		const owner = { accountId: "acct_plan", mode: "live" as const };
 		const search = { q: "Ada", status: "on_hold" as const, createdAfter: "2026-01-01T00:00:00.000Z", limit: 25 };
-		await searchOrders(recordingDatabase(env.DB, seen), owner, search);
+		await searchOrders(recordingDatabase(env.DB, seen), owner, search, env.PRINT_FILES);
 		const plans: string[] = [];
 		for (const statement of seen.filter(({ sql }) => sql.startsWith("SELECT * FROM orders"))) {
 			const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)

@@ -74,7 +74,7 @@ describe("print files replaced in R2 after their inspection", () => {
 		const { key, file } = await partnerWithFile();
 		const created = await createOrder(key, orderBody(file));
 		await replaceBytes(file, BIG_PNG());
-		const stored = await findOrder(env.DB, created.id);
+		const stored = await findOrder(env.DB, created.id, env.PRINT_FILES);
 		if (stored === null) throw new Error("order not stored");
 		const { verdict } = await validateOrder(env, stored);
 		expect(verdict).toMatchObject({ kind: "fail", holdReason: "file_unreadable" });
