@@ -1,0 +1,202 @@
+/**
+ * An account moved from DB to DB_2 while a load creates and cancels its orders (retrying on 503
+ * `account_moving`), the move's state read back from the directory before every step (as after a crash):
+ * nothing lost, duplicated or split, both databases checked; a stale writer refused by the fence; the
+ * move back; another account untouched; and every table of an account's rows fenced.
+ */
+import { applyD1Migrations } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { isFinished, summarize } from "../../src/account-moves/mover.ts";
+import { requestMove, runSteps } from "../../src/account-moves/request-move.ts";
+import { latestMove, type MoveRow, type VerifiedTable } from "../../src/account-moves/store.ts";
+import { ACCOUNT_TABLES, type AccountTable, countRows } from "../../src/account-moves/tables.ts";
+import { databaseOf, forgetPlacements, refreshPlacements } from "../../src/databases.ts";
+import { orderBody, partnerWithFile } from "../orders/order-helpers.ts";
+
+function secondDatabase(): D1Database {
+	const second = env.DB_2;
+	if (second === undefined) throw new Error("the workers project binds DB_2 (vitest.config.ts)");
+	return second;
+}
+
+/** Both databases named, every account in DB by its range, placements kept 1 second. */
+const spread: Env = {
+	...env,
+	ACCOUNT_DATABASES: JSON.stringify([
+		{ from: "", binding: "DB" },
+		{ from: "acct_~", binding: "DB_2" },
+	]),
+	PLACEMENT_TTL_SECONDS: "1",
+};
+
+beforeAll(async () => {
+	await applyD1Migrations(secondDatabase(), env.TEST_MIGRATIONS);
+});
+
+/** A request to the Worker, retried while the account is moving (503 `account_moving`). */
+async function retrying(path: string, key: string, init: RequestInit = {}): Promise<Response> {
+	for (let attempt = 0; attempt < 200; attempt++) {
+		const response = await exports.default.fetch(
+			new Request(`https://api.test${path}`, {
+				...init,
+				headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+			}),
+		);
+		if (response.status !== 503) return response;
+		const body = (await response.json()) as { error: { code?: string } };
+		expect(body.error.code).toBe("account_moving");
+		expect(response.headers.get("Retry-After")).toBe("2");
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+	throw new Error(`${path} refused for too long`);
+}
+
+function ledgerMonths(): AccountTable {
+	const table = ACCOUNT_TABLES.find(({ table }) => table === "ledger_months");
+	if (table === undefined) throw new Error("ledger_months is an account table");
+	return table;
+}
+
+async function rowsOf(database: D1Database, accountId: string): Promise<Record<string, number>> {
+	const counts: Record<string, number> = {};
+	for (const table of ACCOUNT_TABLES) {
+		const row = await database.prepare(countRows(table)).bind(accountId).first<{ rows: number }>();
+		counts[table.table] = row?.rows ?? 0;
+	}
+	return counts;
+}
+
+/** Runs the move to its end, one step per call, the move read back from the directory each time, the load between. */
+async function moveUnderLoad(accountId: string, to: string, load: () => Promise<void>): Promise<MoveRow> {
+	const started = await requestMove(spread, accountId, to, { steps: 1, ms: 60_000 });
+	if (!started.ok) throw new Error(started.message);
+	let states = new Set<string>([started.move.state]);
+	for (let round = 0; round < 2000; round++) {
+		const stored = await latestMove(env.DB, accountId);
+		if (stored === null) throw new Error("the move is gone");
+		if (isFinished(stored)) return stored;
+		states = states.add(stored.state);
+		await runSteps(spread, stored, { steps: 1, ms: 60_000 });
+		await load();
+		if (stored.state === "draining") await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+	throw new Error(`the move did not finish: ${[...states].join(", ")}`);
+}
+
+describe("moving an account between databases", () => {
+	it("moves every row under load: each order answered 2xx is readable once, all in DB_2, none left in DB", async () => {
+		const { partner, key, file } = await partnerWithFile({ name: "Moving Gallery", orderBurst: 1000 });
+		const other = await partnerWithFile({ name: "Staying Gallery" });
+		const accountId = partner.account.id;
+		const created: { id: string; external_id: string }[] = [];
+		const createOne = async () => {
+			const body = orderBody(file);
+			const response = await retrying("/v1/orders", key, { method: "POST", body: JSON.stringify(body) });
+			expect([200, 201]).toContain(response.status);
+			const order = (await response.json()) as { id: string; external_id: string };
+			created.push(order);
+		};
+		for (let index = 0; index < 6; index++) await createOne();
+		const otherOrder = await retrying("/v1/orders", other.key, {
+			method: "POST",
+			body: JSON.stringify(orderBody(other.file)),
+		});
+		expect(otherOrder.status).toBe(201);
+		const otherBefore = await rowsOf(env.DB, other.partner.account.id);
+
+		let round = 0;
+		const moved = await moveUnderLoad(accountId, "DB_2", async () => {
+			round += 1;
+			if (round % 3 === 0) await createOne();
+			if (round % 7 === 0) {
+				const target = created[round % created.length];
+				if (target !== undefined) await retrying(`/v1/orders/${target.id}/cancel`, key, { method: "POST", body: "{}" });
+			}
+		});
+		expect(moved.state).toBe("done");
+		for (const table of JSON.parse(moved.tables) as VerifiedTable[]) {
+			expect([table.table, table.target_rows, table.target_hash]).toEqual([table.table, table.rows, table.hash]);
+		}
+		for (let index = 0; index < 3; index++) await createOne();
+
+		forgetPlacements();
+		await refreshPlacements(spread);
+		expect(databaseOf(spread, accountId)).toBe(secondDatabase());
+		for (const order of created) {
+			const read = await retrying(`/v1/orders/${order.id}`, key);
+			expect(read.status).toBe(200);
+		}
+		const listed = await retrying("/v1/orders?limit=100", key);
+		const ids = ((await listed.json()) as { data: { id: string; external_id: string }[] }).data;
+		expect(ids.map(({ id }) => id).sort()).toEqual(created.map(({ id }) => id).sort());
+		expect(new Set(ids.map(({ external_id }) => external_id)).size).toBe(ids.length);
+
+		const left = await rowsOf(env.DB, accountId);
+		expect(Object.values(left).every((count) => count === 0)).toBe(true);
+		const arrived = await rowsOf(secondDatabase(), accountId);
+		expect(arrived.orders).toBe(created.length);
+		expect(await rowsOf(env.DB, other.partner.account.id)).toEqual(otherBefore);
+
+		// A writer holding the old placement is refused by DB itself, for good.
+		const stale = env.DB.prepare("UPDATE print_files SET expired_at = NULL WHERE account_id = ?1").bind(accountId);
+		await stale.run();
+		const orderStale = env.DB.prepare(
+			"INSERT INTO webhook_endpoints (id, account_id, mode, url, created_at, events) VALUES ('whe_stale', ?1, 'live', 'https://example.com', '2026-01-01T00:00:00Z', '[]')",
+		).bind(accountId);
+		await expect(orderStale.run()).rejects.toThrow(/account_moving/);
+
+		// And back: the ledger months and every table come out as they were.
+		const ledgerBefore = await summarize(secondDatabase(), ledgerMonths(), accountId);
+		const back = await moveUnderLoad(accountId, "DB", async () => {});
+		expect(back.state).toBe("done");
+		const ledgerAfter = await summarize(env.DB, ledgerMonths(), accountId);
+		expect(ledgerAfter).toEqual(ledgerBefore);
+		expect(Object.values(await rowsOf(secondDatabase(), accountId)).every((count) => count === 0)).toBe(true);
+		for (const order of created) expect((await retrying(`/v1/orders/${order.id}`, key)).status).toBe(200);
+	}, 120_000);
+
+	it("refuses a move to a database ACCOUNT_DATABASES does not name, to where the account is, or of an unknown account", async () => {
+		const { partner } = await partnerWithFile({ name: "Refused Gallery" });
+		expect(await requestMove(spread, partner.account.id, "DB_9")).toMatchObject({
+			ok: false,
+			code: "move_target_unknown",
+		});
+		expect(await requestMove(spread, partner.account.id, "DB")).toMatchObject({
+			ok: false,
+			code: "account_already_there",
+		});
+		expect(await requestMove(spread, "acct_nobody", "DB_2")).toMatchObject({ ok: false, code: "account_not_found" });
+	});
+
+	it("fences every table of an account's rows, and every table with an account_id is one of them or the directory's", async () => {
+		const { results } = await env.DB.prepare("SELECT name, tbl_name FROM sqlite_master WHERE type = 'trigger'").all<{
+			name: string;
+			tbl_name: string;
+		}>();
+		const triggers = new Set(results.map(({ name }) => name));
+		for (const { table } of ACCOUNT_TABLES) {
+			for (const write of ["insert", "update"])
+				expect(triggers, `${table}_fence_${write}`).toContain(`${table}_fence_${write}`);
+		}
+		const directory = new Set([
+			"accounts",
+			"api_keys",
+			"webhook_secrets",
+			"partner_users",
+			"account_fences",
+			"account_placements",
+			"account_moves",
+		]);
+		const { results: tables } = await env.DB.prepare(
+			"SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%'",
+		).all<{ name: string }>();
+		const moved = new Set(ACCOUNT_TABLES.map(({ table }) => table));
+		for (const { name } of tables) {
+			const columns = await env.DB.prepare(`SELECT name FROM pragma_table_info(?1)`).bind(name).all<{ name: string }>();
+			if (columns.results.some((column) => column.name === "account_id") && !directory.has(name)) {
+				expect(moved, name).toContain(name);
+			}
+		}
+	});
+});
