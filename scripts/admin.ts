@@ -15,6 +15,7 @@ import {
 } from "../src/accounts/scopes.ts";
 import type { NewAccount, NewServiceAccount } from "../src/admin/provisioning.ts";
 import { PARTNER_ROLES } from "../src/partner-users/users.ts";
+import { moveAccount } from "./lib/account-move.ts";
 import {
 	createAccount,
 	createKey,
@@ -38,6 +39,10 @@ Commands:
                                                      a console user; prints the link that sets their password
                                                      (once, within 7 days; origin: http://localhost:8787 unless told)
   list-accounts
+  move-account <acct_id> <binding> [--url <http://localhost:8787>] [--admin-key <key>]
+                                                     moves the account's rows to the D1 binding named, through the
+                                                     running Worker's admin route, until done (an admin key: the
+                                                     flag or ADMIN_API_KEY); run again to resume a move cut short
 
 Options:
   --json              machine-readable output
@@ -79,6 +84,8 @@ async function main(argv: string[]): Promise<number> {
 			email: { type: "string" },
 			role: { type: "string" },
 			origin: { type: "string" },
+			url: { type: "string" },
+			"admin-key": { type: "string" },
 			json: { type: "boolean", default: false },
 			remote: { type: "boolean", default: false },
 			"persist-to": { type: "string" },
@@ -194,6 +201,26 @@ async function main(argv: string[]): Promise<number> {
 							.join("\n"),
 			);
 			return 0;
+		}
+		case "move-account": {
+			const [, accountId, to] = positionals;
+			const adminKey = values["admin-key"] ?? process.env.ADMIN_API_KEY;
+			const moved = await moveAccount({
+				baseUrl: values.url ?? "http://localhost:8787",
+				adminKey: required(adminKey, "--admin-key (or ADMIN_API_KEY)"),
+				accountId: required(accountId, "<acct_id>"),
+				to: required(to, "<binding>"),
+				onProgress: (move) => {
+					if (!values.json) {
+						console.log(
+							`${move.id}  ${move.from} → ${move.to}  ${move.state}  copied ${move.copied_rows}  removed ${move.removed_rows}`,
+						);
+					}
+				},
+			});
+			const verified = moved.tables.map((table) => `${table.table}: ${table.rows} rows, ${table.hash.slice(0, 12)}`);
+			print(moved, moved.state === "done" ? `Moved.\n${verified.join("\n")}` : `The move failed: ${moved.error ?? ""}`);
+			return moved.state === "done" ? 0 : 1;
 		}
 		default:
 			throw new UsageError(`unknown command "${command}"`);

@@ -53,6 +53,16 @@ export function forgetPlacements(): void {
 	moved = { bindings: moved.bindings, readAt: Number.NEGATIVE_INFINITY };
 }
 
+/** The statement placing `accountId` in `binding` in the directory: a move's switch, in the batch that records it. */
+export function placementStatement(env: Env, accountId: string, binding: string, now: Date): D1PreparedStatement {
+	return directoryDatabase(env)
+		.prepare(
+			`INSERT INTO account_placements (account_id, binding, moved_at) VALUES (?1, ?2, ?3)
+			 ON CONFLICT (account_id) DO UPDATE SET binding = excluded.binding, moved_at = excluded.moved_at`,
+		)
+		.bind(accountId, binding, now.toISOString());
+}
+
 /** The binding (by name) whose database holds `accountId`'s rows: its placement's, else its range's. */
 export function bindingOf(env: Env, accountId: string): string {
 	const placed = moved.bindings.get(accountId);

@@ -8,12 +8,11 @@
  */
 import { copyAccountRow } from "../accounts/store.ts";
 import { configOf } from "../config.ts";
-import { databaseNamed, directoryDatabase, forgetPlacements } from "../databases.ts";
+import { databaseNamed, directoryDatabase, forgetPlacements, placementStatement } from "../databases.ts";
 import {
 	liftFence,
 	type MoveProgress,
 	type MoveRow,
-	placementStatement,
 	progressStatement,
 	setFence,
 	type VerifiedTable,
@@ -70,7 +69,7 @@ async function nextProgress(env: Env, move: MoveRow, now: Date): Promise<MovePro
 		case "switching": {
 			const directory = directoryDatabase(env);
 			await directory.batch([
-				placementStatement(directory, account, move.to_binding, now),
+				placementStatement(env, account, move.to_binding, now),
 				progressStatement(directory, move, { state: "draining", switched_at: now.toISOString() }, now),
 			]);
 			forgetPlacements();

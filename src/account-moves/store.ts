@@ -96,21 +96,6 @@ export function progressStatement(
 		);
 }
 
-/** The statement placing `accountId` in `binding` (the switch: in the same batch as the move's progress). */
-export function placementStatement(
-	directory: D1Database,
-	accountId: string,
-	binding: string,
-	now: Date,
-): D1PreparedStatement {
-	return directory
-		.prepare(
-			`INSERT INTO account_placements (account_id, binding, moved_at) VALUES (?1, ?2, ?3)
-			 ON CONFLICT (account_id) DO UPDATE SET binding = excluded.binding, moved_at = excluded.moved_at`,
-		)
-		.bind(accountId, binding, now.toISOString());
-}
-
 /** A fence's states: every write refused, deletes let through, every write refused for good. */
 export type FenceState = "frozen" | "removing" | "moved";
 
