@@ -1934,7 +1934,8 @@ export interface components {
 					| "conflict"
 					| "validation_error"
 					| "rate_limited"
-					| "server_error";
+					| "server_error"
+					| "unavailable";
 				/**
 				 * @description Which rule refused the request, when a specific one applies: stable, and always sent with the same `type`. Switch on `type` first, then refine on `code`; the error catalog (docs/errors.md) says what to do about each.
 				 * @example print_file_not_found
@@ -1978,6 +1979,7 @@ export interface components {
 					| "webhook_endpoint_not_found"
 					| "brand_profile_not_found"
 					| "account_not_found"
+					| "account_move_not_found"
 					| "partner_user_not_found"
 					| "invitation_invalid"
 					| "api_key_not_found"
@@ -1986,6 +1988,8 @@ export interface components {
 					| "landed_cost_table_not_found"
 					| "idempotency_key_reused"
 					| "idempotency_key_in_use"
+					| "account_move_under_way"
+					| "account_already_there"
 					| "partner_user_exists"
 					| "partner_user_revoke_refused"
 					| "sandbox_no_endpoint"
@@ -2041,11 +2045,13 @@ export interface components {
 					| "shipments_csv_invalid"
 					| "metadata_not_object"
 					| "metadata_too_many_keys"
+					| "move_target_unknown"
 					| "metadata_key_invalid"
 					| "metadata_value_invalid"
 					| "rate_limit_exceeded"
 					| "order_rate_limit_exceeded"
-					| "database_unavailable";
+					| "database_unavailable"
+					| "account_moving";
 				message: string;
 				/** @example items[0].print_file_id */
 				field?: string;
