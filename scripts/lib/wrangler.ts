@@ -15,7 +15,15 @@ export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..", "..");
 export const WRANGLER_BIN = path.join(PROJECT_ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
 
 /** Which D1 database a command acts on: the local one (optionally under another persistence folder) or the deployed one. */
-export type D1Target = { remote: true } | { remote: false; persistTo?: string };
+export type D1Target =
+	| { remote: true }
+	| {
+			remote: false;
+			persistTo?: string;
+			/** Another wrangler configuration (a generated one with more D1 bindings), and the binding to act on. */
+			config?: string;
+			binding?: string;
+	  };
 
 /** Environment for wrangler child processes: no telemetry, no colour codes in parsed output. */
 export function wranglerEnv(): NodeJS.ProcessEnv {
@@ -48,12 +56,20 @@ export async function wrangler(args: readonly string[]): Promise<string> {
 
 function targetFlags(target: D1Target): string[] {
 	if (target.remote) return ["--remote"];
-	return target.persistTo === undefined ? ["--local"] : ["--local", "--persist-to", target.persistTo];
+	const config = target.config === undefined ? [] : ["--config", target.config];
+	return target.persistTo === undefined
+		? ["--local", ...config]
+		: ["--local", "--persist-to", target.persistTo, ...config];
+}
+
+/** The D1 binding a command acts on: DB unless the local target names another. */
+function bindingOf(target: D1Target): string {
+	return target.remote ? "DB" : (target.binding ?? "DB");
 }
 
 /** Applies pending D1 migrations to the target. */
 export async function applyMigrations(target: D1Target): Promise<void> {
-	await wrangler(["d1", "migrations", "apply", "DB", ...targetFlags(target)]);
+	await wrangler(["d1", "migrations", "apply", bindingOf(target), ...targetFlags(target)]);
 }
 
 /** Executes SQL text (several statements allowed) against the target. */
@@ -62,7 +78,7 @@ export async function executeSql(sql: string, target: D1Target): Promise<void> {
 	try {
 		const file = path.join(folder, "statements.sql");
 		await writeFile(file, sql);
-		await wrangler(["d1", "execute", "DB", ...targetFlags(target), "--file", file]);
+		await wrangler(["d1", "execute", bindingOf(target), ...targetFlags(target), "--file", file]);
 	} finally {
 		await rm(folder, { recursive: true, force: true });
 	}
@@ -70,7 +86,15 @@ export async function executeSql(sql: string, target: D1Target): Promise<void> {
 
 /** Runs one query against the target and returns its rows. */
 export async function queryRows<Row>(sql: string, target: D1Target): Promise<Row[]> {
-	const stdout = await wrangler(["d1", "execute", "DB", ...targetFlags(target), "--json", "--command", sql]);
+	const stdout = await wrangler([
+		"d1",
+		"execute",
+		bindingOf(target),
+		...targetFlags(target),
+		"--json",
+		"--command",
+		sql,
+	]);
 	const parsed = JSON.parse(stdout.slice(stdout.indexOf("["))) as Array<{ results?: Row[] }>;
 	return parsed.flatMap((result) => result.results ?? []);
 }
