@@ -6,7 +6,10 @@
 -- refused), 'removing' while the mover deletes the old rows (deletes let through, and the print files'
 -- retention clock a deleted brand profile's trigger moves), 'moved' after (every write refused, forever).
 -- A table without account_id is fenced through its parent (an order's items, moves and shipments; a
--- claim's items and photos). Idempotency claims are fenced for partners' keys, and let go whatever the fence.
+-- claim's items and photos), its parent read only while the database has a fence at all. Idempotency
+-- claims are fenced for partners' keys, and let go whatever the fence.
+-- An insert is refused AFTER it (its statement undone all the same): a BEFORE INSERT trigger on a table others
+-- refer to would plan a scan of the referring table (quotes ← orders.quote_id) in every insert.
 
 CREATE TABLE account_placements (
   account_id TEXT PRIMARY KEY,
@@ -42,7 +45,7 @@ CREATE TABLE account_fences (
 );
 
 -- account_billing
-CREATE TRIGGER account_billing_fence_insert BEFORE INSERT ON account_billing
+CREATE TRIGGER account_billing_fence_insert AFTER INSERT ON account_billing
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = NEW.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -58,7 +61,7 @@ BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 -- account_discounts
-CREATE TRIGGER account_discounts_fence_insert BEFORE INSERT ON account_discounts
+CREATE TRIGGER account_discounts_fence_insert AFTER INSERT ON account_discounts
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = NEW.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -74,7 +77,7 @@ BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 -- print_files
-CREATE TRIGGER print_files_fence_insert BEFORE INSERT ON print_files
+CREATE TRIGGER print_files_fence_insert AFTER INSERT ON print_files
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = NEW.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -90,7 +93,7 @@ BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 -- brand_profiles
-CREATE TRIGGER brand_profiles_fence_insert BEFORE INSERT ON brand_profiles
+CREATE TRIGGER brand_profiles_fence_insert AFTER INSERT ON brand_profiles
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = NEW.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -106,7 +109,7 @@ BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 -- webhook_endpoints
-CREATE TRIGGER webhook_endpoints_fence_insert BEFORE INSERT ON webhook_endpoints
+CREATE TRIGGER webhook_endpoints_fence_insert AFTER INSERT ON webhook_endpoints
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = NEW.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -122,7 +125,7 @@ BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 -- quotes
-CREATE TRIGGER quotes_fence_insert BEFORE INSERT ON quotes
+CREATE TRIGGER quotes_fence_insert AFTER INSERT ON quotes
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = NEW.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -138,7 +141,7 @@ BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 -- orders
-CREATE TRIGGER orders_fence_insert BEFORE INSERT ON orders
+CREATE TRIGGER orders_fence_insert AFTER INSERT ON orders
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = NEW.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -154,55 +157,64 @@ BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 -- order_items
-CREATE TRIGGER order_items_fence_insert BEFORE INSERT ON order_items
-  WHEN EXISTS (SELECT 1 FROM account_fences f JOIN orders p ON p.account_id = f.account_id WHERE p.id = NEW.order_id)
+CREATE TRIGGER order_items_fence_insert AFTER INSERT ON order_items
+  WHEN EXISTS (SELECT 1 FROM account_fences)
+   AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM orders p WHERE p.id = NEW.order_id))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 CREATE TRIGGER order_items_fence_update BEFORE UPDATE ON order_items
-  WHEN EXISTS (SELECT 1 FROM account_fences f JOIN orders p ON p.account_id = f.account_id WHERE p.id = OLD.order_id)
+  WHEN EXISTS (SELECT 1 FROM account_fences)
+   AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM orders p WHERE p.id = OLD.order_id))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 CREATE TRIGGER order_items_fence_delete BEFORE DELETE ON order_items
-  WHEN EXISTS (SELECT 1 FROM account_fences f JOIN orders p ON p.account_id = f.account_id WHERE p.id = OLD.order_id AND f.state IN ('frozen', 'moved'))
+  WHEN EXISTS (SELECT 1 FROM account_fences)
+   AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM orders p WHERE p.id = OLD.order_id) AND f.state IN ('frozen', 'moved'))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 -- order_moves
-CREATE TRIGGER order_moves_fence_insert BEFORE INSERT ON order_moves
-  WHEN EXISTS (SELECT 1 FROM account_fences f JOIN orders p ON p.account_id = f.account_id WHERE p.id = NEW.order_id)
+CREATE TRIGGER order_moves_fence_insert AFTER INSERT ON order_moves
+  WHEN EXISTS (SELECT 1 FROM account_fences)
+   AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM orders p WHERE p.id = NEW.order_id))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 CREATE TRIGGER order_moves_fence_update BEFORE UPDATE ON order_moves
-  WHEN EXISTS (SELECT 1 FROM account_fences f JOIN orders p ON p.account_id = f.account_id WHERE p.id = OLD.order_id)
+  WHEN EXISTS (SELECT 1 FROM account_fences)
+   AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM orders p WHERE p.id = OLD.order_id))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 CREATE TRIGGER order_moves_fence_delete BEFORE DELETE ON order_moves
-  WHEN EXISTS (SELECT 1 FROM account_fences f JOIN orders p ON p.account_id = f.account_id WHERE p.id = OLD.order_id AND f.state IN ('frozen', 'moved'))
+  WHEN EXISTS (SELECT 1 FROM account_fences)
+   AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM orders p WHERE p.id = OLD.order_id) AND f.state IN ('frozen', 'moved'))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 -- shipments
-CREATE TRIGGER shipments_fence_insert BEFORE INSERT ON shipments
-  WHEN EXISTS (SELECT 1 FROM account_fences f JOIN orders p ON p.account_id = f.account_id WHERE p.id = NEW.order_id)
+CREATE TRIGGER shipments_fence_insert AFTER INSERT ON shipments
+  WHEN EXISTS (SELECT 1 FROM account_fences)
+   AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM orders p WHERE p.id = NEW.order_id))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 CREATE TRIGGER shipments_fence_update BEFORE UPDATE ON shipments
-  WHEN EXISTS (SELECT 1 FROM account_fences f JOIN orders p ON p.account_id = f.account_id WHERE p.id = OLD.order_id)
+  WHEN EXISTS (SELECT 1 FROM account_fences)
+   AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM orders p WHERE p.id = OLD.order_id))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 CREATE TRIGGER shipments_fence_delete BEFORE DELETE ON shipments
-  WHEN EXISTS (SELECT 1 FROM account_fences f JOIN orders p ON p.account_id = f.account_id WHERE p.id = OLD.order_id AND f.state IN ('frozen', 'moved'))
+  WHEN EXISTS (SELECT 1 FROM account_fences)
+   AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM orders p WHERE p.id = OLD.order_id) AND f.state IN ('frozen', 'moved'))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 -- events
-CREATE TRIGGER events_fence_insert BEFORE INSERT ON events
+CREATE TRIGGER events_fence_insert AFTER INSERT ON events
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = NEW.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -218,7 +230,7 @@ BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 -- deliveries
-CREATE TRIGGER deliveries_fence_insert BEFORE INSERT ON deliveries
+CREATE TRIGGER deliveries_fence_insert AFTER INSERT ON deliveries
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = NEW.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -234,7 +246,7 @@ BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 -- claims
-CREATE TRIGGER claims_fence_insert BEFORE INSERT ON claims
+CREATE TRIGGER claims_fence_insert AFTER INSERT ON claims
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = NEW.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -250,39 +262,45 @@ BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 -- claim_items
-CREATE TRIGGER claim_items_fence_insert BEFORE INSERT ON claim_items
-  WHEN EXISTS (SELECT 1 FROM account_fences f JOIN claims p ON p.account_id = f.account_id WHERE p.id = NEW.claim_id)
+CREATE TRIGGER claim_items_fence_insert AFTER INSERT ON claim_items
+  WHEN EXISTS (SELECT 1 FROM account_fences)
+   AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM claims p WHERE p.id = NEW.claim_id))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 CREATE TRIGGER claim_items_fence_update BEFORE UPDATE ON claim_items
-  WHEN EXISTS (SELECT 1 FROM account_fences f JOIN claims p ON p.account_id = f.account_id WHERE p.id = OLD.claim_id)
+  WHEN EXISTS (SELECT 1 FROM account_fences)
+   AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM claims p WHERE p.id = OLD.claim_id))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 CREATE TRIGGER claim_items_fence_delete BEFORE DELETE ON claim_items
-  WHEN EXISTS (SELECT 1 FROM account_fences f JOIN claims p ON p.account_id = f.account_id WHERE p.id = OLD.claim_id AND f.state IN ('frozen', 'moved'))
+  WHEN EXISTS (SELECT 1 FROM account_fences)
+   AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM claims p WHERE p.id = OLD.claim_id) AND f.state IN ('frozen', 'moved'))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 -- claim_photos
-CREATE TRIGGER claim_photos_fence_insert BEFORE INSERT ON claim_photos
-  WHEN EXISTS (SELECT 1 FROM account_fences f JOIN claims p ON p.account_id = f.account_id WHERE p.id = NEW.claim_id)
+CREATE TRIGGER claim_photos_fence_insert AFTER INSERT ON claim_photos
+  WHEN EXISTS (SELECT 1 FROM account_fences)
+   AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM claims p WHERE p.id = NEW.claim_id))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 CREATE TRIGGER claim_photos_fence_update BEFORE UPDATE ON claim_photos
-  WHEN EXISTS (SELECT 1 FROM account_fences f JOIN claims p ON p.account_id = f.account_id WHERE p.id = OLD.claim_id)
+  WHEN EXISTS (SELECT 1 FROM account_fences)
+   AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM claims p WHERE p.id = OLD.claim_id))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 CREATE TRIGGER claim_photos_fence_delete BEFORE DELETE ON claim_photos
-  WHEN EXISTS (SELECT 1 FROM account_fences f JOIN claims p ON p.account_id = f.account_id WHERE p.id = OLD.claim_id AND f.state IN ('frozen', 'moved'))
+  WHEN EXISTS (SELECT 1 FROM account_fences)
+   AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM claims p WHERE p.id = OLD.claim_id) AND f.state IN ('frozen', 'moved'))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 -- ledger_entries
-CREATE TRIGGER ledger_entries_fence_insert BEFORE INSERT ON ledger_entries
+CREATE TRIGGER ledger_entries_fence_insert AFTER INSERT ON ledger_entries
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = NEW.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -298,7 +316,7 @@ BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 -- ledger_months
-CREATE TRIGGER ledger_months_fence_insert BEFORE INSERT ON ledger_months
+CREATE TRIGGER ledger_months_fence_insert AFTER INSERT ON ledger_months
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = NEW.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -314,7 +332,7 @@ BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 -- idempotency_keys
-CREATE TRIGGER idempotency_keys_fence_insert BEFORE INSERT ON idempotency_keys
+CREATE TRIGGER idempotency_keys_fence_insert AFTER INSERT ON idempotency_keys
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = NEW.account_id) AND NEW.credential_kind = 'partner'
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
