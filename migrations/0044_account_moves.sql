@@ -7,9 +7,11 @@
 -- retention clock a deleted brand profile's trigger moves), 'moved' after (every write refused, forever).
 -- A table without account_id is fenced through its parent (an order's items, moves and shipments; a
 -- claim's items and photos), its parent read only while the database has a fence at all. Idempotency
--- claims are fenced for partners' keys, and let go whatever the fence.
--- An insert is refused AFTER it (its statement undone all the same): a BEFORE INSERT trigger on a table others
--- refer to would plan a scan of the referring table (quotes ← orders.quote_id) in every insert.
+-- claims are fenced for partners' keys, and let go whatever the fence. The ledger's months are written
+-- only by the entries' trigger: the entries' fence undoes them (no fence of their own, no read per entry).
+-- An insert is refused AFTER it (its statement undone all the same). A trigger on quotes makes each insert
+-- of a quote check the orders that refer to it (SQLite's foreign-key bookkeeping in a statement that may
+-- write more than one row): the orders' quote_id is indexed for that lookup.
 
 CREATE TABLE account_placements (
   account_id TEXT PRIMARY KEY,
@@ -37,6 +39,8 @@ CREATE TABLE account_moves (
 -- At most one move of an account under way.
 CREATE UNIQUE INDEX account_moves_under_way ON account_moves (account_id) WHERE state NOT IN ('done', 'failed');
 CREATE INDEX account_moves_by_account ON account_moves (account_id, created_at);
+
+CREATE INDEX orders_by_quote ON orders (quote_id) WHERE quote_id IS NOT NULL;
 
 CREATE TABLE account_fences (
   account_id TEXT PRIMARY KEY,
@@ -315,17 +319,7 @@ CREATE TRIGGER ledger_entries_fence_delete BEFORE DELETE ON ledger_entries
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
--- ledger_months
-CREATE TRIGGER ledger_months_fence_insert AFTER INSERT ON ledger_months
-  WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = NEW.account_id)
-BEGIN
-  SELECT RAISE(ABORT, 'account_moving');
-END;
-CREATE TRIGGER ledger_months_fence_update BEFORE UPDATE ON ledger_months
-  WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id)
-BEGIN
-  SELECT RAISE(ABORT, 'account_moving');
-END;
+-- ledger_months: written only by ledger_entries' trigger, whose statement the entries' fence undoes.
 CREATE TRIGGER ledger_months_fence_delete BEFORE DELETE ON ledger_months
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id AND f.state IN ('frozen', 'moved'))
 BEGIN

@@ -224,7 +224,8 @@ describe("moving an account between databases", () => {
 			tbl_name: string;
 		}>();
 		const triggers = new Set(results.map(({ name }) => name));
-		for (const { table } of ACCOUNT_TABLES) {
+		// The ledger's months are written only by the entries' trigger, inside the entries' fenced statement.
+		for (const { table } of ACCOUNT_TABLES.filter(({ table }) => table !== "ledger_months")) {
 			for (const write of ["insert", "update"])
 				expect(triggers, `${table}_fence_${write}`).toContain(`${table}_fence_${write}`);
 		}
