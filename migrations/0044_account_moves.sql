@@ -9,7 +9,7 @@
 -- claim's items and photos), its parent read only while the database has a fence at all. Idempotency
 -- claims are fenced for partners' keys, and let go whatever the fence. The ledger's months are written
 -- only by the entries' trigger: the entries' fence undoes them (no fence of their own, no read per entry).
--- An insert is refused AFTER it (its statement undone all the same). A trigger on quotes makes each insert
+-- A write is refused AFTER it (its statement undone all the same): a BEFORE trigger reads the row once more. A trigger on quotes makes each insert
 -- of a quote check the orders that refer to it (SQLite's foreign-key bookkeeping in a statement that may
 -- write more than one row): the orders' quote_id is indexed for that lookup.
 
@@ -54,12 +54,12 @@ CREATE TRIGGER account_billing_fence_insert AFTER INSERT ON account_billing
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER account_billing_fence_update BEFORE UPDATE ON account_billing
+CREATE TRIGGER account_billing_fence_update AFTER UPDATE ON account_billing
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER account_billing_fence_delete BEFORE DELETE ON account_billing
+CREATE TRIGGER account_billing_fence_delete AFTER DELETE ON account_billing
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id AND f.state IN ('frozen', 'moved'))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -70,12 +70,12 @@ CREATE TRIGGER account_discounts_fence_insert AFTER INSERT ON account_discounts
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER account_discounts_fence_update BEFORE UPDATE ON account_discounts
+CREATE TRIGGER account_discounts_fence_update AFTER UPDATE ON account_discounts
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER account_discounts_fence_delete BEFORE DELETE ON account_discounts
+CREATE TRIGGER account_discounts_fence_delete AFTER DELETE ON account_discounts
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id AND f.state IN ('frozen', 'moved'))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -86,12 +86,12 @@ CREATE TRIGGER print_files_fence_insert AFTER INSERT ON print_files
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER print_files_fence_update BEFORE UPDATE ON print_files
+CREATE TRIGGER print_files_fence_update AFTER UPDATE ON print_files
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id AND f.state IN ('frozen', 'moved'))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER print_files_fence_delete BEFORE DELETE ON print_files
+CREATE TRIGGER print_files_fence_delete AFTER DELETE ON print_files
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id AND f.state IN ('frozen', 'moved'))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -102,12 +102,12 @@ CREATE TRIGGER brand_profiles_fence_insert AFTER INSERT ON brand_profiles
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER brand_profiles_fence_update BEFORE UPDATE ON brand_profiles
+CREATE TRIGGER brand_profiles_fence_update AFTER UPDATE ON brand_profiles
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER brand_profiles_fence_delete BEFORE DELETE ON brand_profiles
+CREATE TRIGGER brand_profiles_fence_delete AFTER DELETE ON brand_profiles
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id AND f.state IN ('frozen', 'moved'))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -118,12 +118,12 @@ CREATE TRIGGER webhook_endpoints_fence_insert AFTER INSERT ON webhook_endpoints
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER webhook_endpoints_fence_update BEFORE UPDATE ON webhook_endpoints
+CREATE TRIGGER webhook_endpoints_fence_update AFTER UPDATE ON webhook_endpoints
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER webhook_endpoints_fence_delete BEFORE DELETE ON webhook_endpoints
+CREATE TRIGGER webhook_endpoints_fence_delete AFTER DELETE ON webhook_endpoints
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id AND f.state IN ('frozen', 'moved'))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -134,12 +134,12 @@ CREATE TRIGGER quotes_fence_insert AFTER INSERT ON quotes
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER quotes_fence_update BEFORE UPDATE ON quotes
+CREATE TRIGGER quotes_fence_update AFTER UPDATE ON quotes
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER quotes_fence_delete BEFORE DELETE ON quotes
+CREATE TRIGGER quotes_fence_delete AFTER DELETE ON quotes
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id AND f.state IN ('frozen', 'moved'))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -150,12 +150,12 @@ CREATE TRIGGER orders_fence_insert AFTER INSERT ON orders
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER orders_fence_update BEFORE UPDATE ON orders
+CREATE TRIGGER orders_fence_update AFTER UPDATE ON orders
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER orders_fence_delete BEFORE DELETE ON orders
+CREATE TRIGGER orders_fence_delete AFTER DELETE ON orders
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id AND f.state IN ('frozen', 'moved'))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -167,13 +167,13 @@ CREATE TRIGGER order_items_fence_insert AFTER INSERT ON order_items
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER order_items_fence_update BEFORE UPDATE ON order_items
+CREATE TRIGGER order_items_fence_update AFTER UPDATE ON order_items
   WHEN EXISTS (SELECT 1 FROM account_fences)
    AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM orders p WHERE p.id = OLD.order_id))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER order_items_fence_delete BEFORE DELETE ON order_items
+CREATE TRIGGER order_items_fence_delete AFTER DELETE ON order_items
   WHEN EXISTS (SELECT 1 FROM account_fences)
    AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM orders p WHERE p.id = OLD.order_id) AND f.state IN ('frozen', 'moved'))
 BEGIN
@@ -186,13 +186,13 @@ CREATE TRIGGER order_moves_fence_insert AFTER INSERT ON order_moves
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER order_moves_fence_update BEFORE UPDATE ON order_moves
+CREATE TRIGGER order_moves_fence_update AFTER UPDATE ON order_moves
   WHEN EXISTS (SELECT 1 FROM account_fences)
    AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM orders p WHERE p.id = OLD.order_id))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER order_moves_fence_delete BEFORE DELETE ON order_moves
+CREATE TRIGGER order_moves_fence_delete AFTER DELETE ON order_moves
   WHEN EXISTS (SELECT 1 FROM account_fences)
    AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM orders p WHERE p.id = OLD.order_id) AND f.state IN ('frozen', 'moved'))
 BEGIN
@@ -205,13 +205,13 @@ CREATE TRIGGER shipments_fence_insert AFTER INSERT ON shipments
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER shipments_fence_update BEFORE UPDATE ON shipments
+CREATE TRIGGER shipments_fence_update AFTER UPDATE ON shipments
   WHEN EXISTS (SELECT 1 FROM account_fences)
    AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM orders p WHERE p.id = OLD.order_id))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER shipments_fence_delete BEFORE DELETE ON shipments
+CREATE TRIGGER shipments_fence_delete AFTER DELETE ON shipments
   WHEN EXISTS (SELECT 1 FROM account_fences)
    AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM orders p WHERE p.id = OLD.order_id) AND f.state IN ('frozen', 'moved'))
 BEGIN
@@ -223,12 +223,12 @@ CREATE TRIGGER events_fence_insert AFTER INSERT ON events
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER events_fence_update BEFORE UPDATE ON events
+CREATE TRIGGER events_fence_update AFTER UPDATE ON events
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER events_fence_delete BEFORE DELETE ON events
+CREATE TRIGGER events_fence_delete AFTER DELETE ON events
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id AND f.state IN ('frozen', 'moved'))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -239,12 +239,12 @@ CREATE TRIGGER deliveries_fence_insert AFTER INSERT ON deliveries
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER deliveries_fence_update BEFORE UPDATE ON deliveries
+CREATE TRIGGER deliveries_fence_update AFTER UPDATE ON deliveries
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER deliveries_fence_delete BEFORE DELETE ON deliveries
+CREATE TRIGGER deliveries_fence_delete AFTER DELETE ON deliveries
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id AND f.state IN ('frozen', 'moved'))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -255,12 +255,12 @@ CREATE TRIGGER claims_fence_insert AFTER INSERT ON claims
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER claims_fence_update BEFORE UPDATE ON claims
+CREATE TRIGGER claims_fence_update AFTER UPDATE ON claims
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER claims_fence_delete BEFORE DELETE ON claims
+CREATE TRIGGER claims_fence_delete AFTER DELETE ON claims
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id AND f.state IN ('frozen', 'moved'))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -272,13 +272,13 @@ CREATE TRIGGER claim_items_fence_insert AFTER INSERT ON claim_items
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER claim_items_fence_update BEFORE UPDATE ON claim_items
+CREATE TRIGGER claim_items_fence_update AFTER UPDATE ON claim_items
   WHEN EXISTS (SELECT 1 FROM account_fences)
    AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM claims p WHERE p.id = OLD.claim_id))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER claim_items_fence_delete BEFORE DELETE ON claim_items
+CREATE TRIGGER claim_items_fence_delete AFTER DELETE ON claim_items
   WHEN EXISTS (SELECT 1 FROM account_fences)
    AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM claims p WHERE p.id = OLD.claim_id) AND f.state IN ('frozen', 'moved'))
 BEGIN
@@ -291,13 +291,13 @@ CREATE TRIGGER claim_photos_fence_insert AFTER INSERT ON claim_photos
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER claim_photos_fence_update BEFORE UPDATE ON claim_photos
+CREATE TRIGGER claim_photos_fence_update AFTER UPDATE ON claim_photos
   WHEN EXISTS (SELECT 1 FROM account_fences)
    AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM claims p WHERE p.id = OLD.claim_id))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER claim_photos_fence_delete BEFORE DELETE ON claim_photos
+CREATE TRIGGER claim_photos_fence_delete AFTER DELETE ON claim_photos
   WHEN EXISTS (SELECT 1 FROM account_fences)
    AND EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = (SELECT p.account_id FROM claims p WHERE p.id = OLD.claim_id) AND f.state IN ('frozen', 'moved'))
 BEGIN
@@ -309,18 +309,18 @@ CREATE TRIGGER ledger_entries_fence_insert AFTER INSERT ON ledger_entries
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER ledger_entries_fence_update BEFORE UPDATE ON ledger_entries
+CREATE TRIGGER ledger_entries_fence_update AFTER UPDATE ON ledger_entries
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER ledger_entries_fence_delete BEFORE DELETE ON ledger_entries
+CREATE TRIGGER ledger_entries_fence_delete AFTER DELETE ON ledger_entries
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id AND f.state IN ('frozen', 'moved'))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
 -- ledger_months: written only by ledger_entries' trigger, whose statement the entries' fence undoes.
-CREATE TRIGGER ledger_months_fence_delete BEFORE DELETE ON ledger_months
+CREATE TRIGGER ledger_months_fence_delete AFTER DELETE ON ledger_months
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id AND f.state IN ('frozen', 'moved'))
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
@@ -331,7 +331,7 @@ CREATE TRIGGER idempotency_keys_fence_insert AFTER INSERT ON idempotency_keys
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
 END;
-CREATE TRIGGER idempotency_keys_fence_update BEFORE UPDATE ON idempotency_keys
+CREATE TRIGGER idempotency_keys_fence_update AFTER UPDATE ON idempotency_keys
   WHEN EXISTS (SELECT 1 FROM account_fences f WHERE f.account_id = OLD.account_id) AND OLD.credential_kind = 'partner'
 BEGIN
   SELECT RAISE(ABORT, 'account_moving');
