@@ -78,11 +78,10 @@ app.on(
 	}),
 );
 // The settings are parsed before anything else, so a bad one fails the first request, naming the variable;
-// then the moved accounts' placements are read, when this isolate's copy is old, before any databaseOf
-// (not when the app runs without bindings: the OpenAPI document's build, in Node, has no database).
+// then the moved accounts' placements are read, when this isolate's copy is old, before any databaseOf.
 app.use("*", async (c, next) => {
 	configOf(c.env);
-	if (c.env?.DB !== undefined) await refreshPlacements(c.env);
+	await refreshPlacements(c.env);
 	await next();
 });
 app.onError(renderError);

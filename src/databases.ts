@@ -38,6 +38,8 @@ let moved: MovedAccounts = { bindings: new Map(), readAt: Number.NEGATIVE_INFINI
  * PLACEMENT_TTL_SECONDS (or was forgotten): awaited at every entry before anything calls databaseOf.
  */
 export async function refreshPlacements(env: Env, now = Date.now()): Promise<void> {
+	// The OpenAPI document's build runs the app in Node without bindings: no directory, nothing placed.
+	if (env?.DB === undefined) return;
 	if (now - moved.readAt < configOf(env).PLACEMENT_TTL_SECONDS * 1000) return;
 	const { results } = await directoryDatabase(env)
 		.prepare("SELECT account_id, binding FROM account_placements")
