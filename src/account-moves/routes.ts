@@ -12,29 +12,37 @@ const MoveBody = z.object({
 	to: z.string().min(1).openapi({ example: "DB_2", description: "The D1 binding to move the account to." }),
 });
 
+const HASH_EXAMPLE = "9f2c4be1d07a5c3e8b61f0a2d4c6e8f1a3b5c7d9e0f1a2b3c4d5e6f7a8b9c0d1";
+const AT_EXAMPLE = "2026-11-28T09:00:00.000Z";
+
 const VerifiedTableSchema = z.object({
-	table: z.string(),
-	rows: z.number().int(),
-	hash: z.string(),
-	target_rows: z.number().int(),
-	target_hash: z.string(),
+	table: z.string().openapi({ example: "orders" }),
+	rows: z.number().int().openapi({ example: 243 }),
+	hash: z.string().openapi({ example: HASH_EXAMPLE, description: "SHA-256 of the rows in the old database." }),
+	target_rows: z.number().int().openapi({ example: 243 }),
+	target_hash: z.string().openapi({ example: HASH_EXAMPLE, description: "The same in the new database." }),
 });
 
 const AccountMoveSchema = z
 	.object({
-		id: z.string(),
-		account_id: z.string(),
-		from: z.string(),
-		to: z.string(),
-		state: z.enum(MOVE_STATES),
-		copied_rows: z.number().int(),
-		removed_rows: z.number().int(),
-		tables: z.array(VerifiedTableSchema),
-		error: z.string().nullable(),
-		created_at: z.string(),
-		updated_at: z.string(),
-		switched_at: z.string().nullable(),
-		finished_at: z.string().nullable(),
+		id: z.string().openapi({ example: "mov_7bQ2xT" }),
+		account_id: z.string().openapi({ example: "acct_4fQ9v2" }),
+		from: z.string().openapi({ example: "DB", description: "The binding the account's rows leave." }),
+		to: z.string().openapi({ example: "DB_2", description: "The binding they move to." }),
+		state: z.enum(MOVE_STATES).openapi({ example: "done" }),
+		copied_rows: z.number().int().openapi({ example: 1054 }),
+		removed_rows: z.number().int().openapi({ example: 1054 }),
+		tables: z
+			.array(VerifiedTableSchema)
+			.openapi({ description: "Each table as verified, once the move has verified it." }),
+		error: z
+			.string()
+			.nullable()
+			.openapi({ example: null, description: "Why the move failed (the table that differed)." }),
+		created_at: z.string().openapi({ example: AT_EXAMPLE }),
+		updated_at: z.string().openapi({ example: AT_EXAMPLE }),
+		switched_at: z.string().nullable().openapi({ example: AT_EXAMPLE }),
+		finished_at: z.string().nullable().openapi({ example: AT_EXAMPLE }),
 	})
 	.openapi("AccountMove");
 
