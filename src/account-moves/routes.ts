@@ -8,7 +8,7 @@ import { ApiError, errorResponses, okOrThrow } from "../http/errors.ts";
 import { requestMove } from "./request-move.ts";
 import { latestMove, MOVE_STATES, type MoveRow, type VerifiedTable } from "./store.ts";
 
-const MoveBody = z.object({
+const MoveBody = z.strictObject({
 	to: z.string().min(1).openapi({ example: "DB_2", description: "The D1 binding to move the account to." }),
 });
 
