@@ -12,7 +12,7 @@ import { requestMove, runSteps } from "../../src/account-moves/request-move.ts";
 import { latestMove, type MoveRow, progressStatement, type VerifiedTable } from "../../src/account-moves/store.ts";
 import { ACCOUNT_TABLES, type AccountTable, countRows } from "../../src/account-moves/tables.ts";
 import { databaseOf, forgetPlacements, refreshPlacements } from "../../src/databases.ts";
-import { createPartner } from "../helpers.ts";
+import { api, createAdminKey, createPartner, expectError, send } from "../helpers.ts";
 import { orderBody, partnerWithFile, readyFile, settleValidation } from "../orders/order-helpers.ts";
 
 function secondDatabase(): D1Database {
@@ -285,5 +285,22 @@ describe("moving an account between databases", () => {
 				expect(moved, name).toContain(name);
 			}
 		}
+	});
+});
+
+describe("POST and GET /v1/admin/accounts/{id}/move", () => {
+	it("refuses, in the envelope: a binding ACCOUNT_DATABASES does not name (422), an unknown account (404), a move never made (404), a partner key (403)", async () => {
+		const admin = await createAdminKey();
+		const partner = await createPartner("Route Gallery");
+		const path = `/v1/admin/accounts/${partner.account.id}/move`;
+		const unknown = await expectError(await send("POST", path, admin, { to: "DB_2" }), "validation_error", "to");
+		expect(unknown.code).toBe("move_target_unknown");
+		const already = await expectError(await send("POST", path, admin, { to: "DB" }), "conflict", "to");
+		expect(already.code).toBe("account_already_there");
+		const nobody = await send("POST", "/v1/admin/accounts/acct_nobody/move", admin, { to: "DB" });
+		expect((await expectError(nobody, "not_found", "id")).code).toBe("account_not_found");
+		const never = await expectError(await api(path, { key: admin }), "not_found", "id");
+		expect(never.code).toBe("account_move_not_found");
+		await expectError(await send("POST", path, partner.keys.live.key, { to: "DB" }), "forbidden");
 	});
 });
