@@ -10,6 +10,7 @@
  *   capabilities    each folder's logic, store and Durable Objects, in this order (a folder may use
  *                   the ones listed after it, never one before it):
  *                     console, partner-console > openapi > production, shipment-import > framed-previews > file-retention > admin,
+ *                     account-moves,
  *                     sandbox, order-archive > claims > orders > ledger > quotes > customs > money > branding > pricing > thumbnails >
  *                     webhooks, print-files >
  *                     catalog, health > access > idempotency, rate-limit > accounts, partner-users > addresses, framing > imaging
@@ -96,6 +97,9 @@ const MAY_USE = {
 	// The retention sweep asks each owner of a print file's uses (orders, claims, logos) what holds it.
 	"file-retention": ["claims", "orders", "branding", "print-files"],
 	admin: ["customs", "money", "ledger", "accounts", "partner-users", "webhooks", "access", "rate-limit"],
+	// Moving an account copies, checks and removes its rows in every table by name from one plan (as a
+	// migration does), so it imports no capability but the directory's accounts.
+	"account-moves": ["access", "accounts"],
 	// The sandbox makes the floor's, the carrier's and the service team's moves on test orders and claims
 	// through their own functions, and sends sample events through webhooks' one-shot send.
 	sandbox: ["money", "claims", "orders", "webhooks", "access", "accounts", "rate-limit"],

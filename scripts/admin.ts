@@ -15,6 +15,7 @@ import {
 } from "../src/accounts/scopes.ts";
 import type { NewAccount, NewServiceAccount } from "../src/admin/provisioning.ts";
 import { PARTNER_ROLES } from "../src/partner-users/users.ts";
+import { moveAccount } from "./lib/account-move.ts";
 import {
 	createAccount,
 	createKey,
@@ -39,10 +40,14 @@ Commands:
                                                      a console user; prints the link that sets their password
                                                      (once, within 7 days; origin: http://localhost:8787 unless told)
   list-accounts
-  archive-orders [--days <n>] [--origin <https://api.example.com>]
+  archive-orders [--days <n>] [--origin <https://api.example.com>] [--admin-key <key>]
                                                      archives finished orders to R2 through the running service
                                                      (POST /v1/admin/order-archive/run until a run archives none;
-                                                     an admin key in ADMIN_API_KEY; origin: http://localhost:8787)
+                                                     an admin key: the flag or ADMIN_API_KEY; origin: http://localhost:8787)
+  move-account <acct_id> <binding> [--origin <https://api.example.com>] [--admin-key <key>]
+                                                     moves the account's rows to the D1 binding named, through the
+                                                     running Worker's admin route, until done (an admin key: the
+                                                     flag or ADMIN_API_KEY); run again to resume a move cut short
 
 Options:
   --json              machine-readable output
@@ -85,6 +90,7 @@ async function main(argv: string[]): Promise<number> {
 			role: { type: "string" },
 			origin: { type: "string" },
 			days: { type: "string" },
+			"admin-key": { type: "string" },
 			json: { type: "boolean", default: false },
 			remote: { type: "boolean", default: false },
 			"persist-to": { type: "string" },
@@ -202,8 +208,7 @@ async function main(argv: string[]): Promise<number> {
 			return 0;
 		}
 		case "archive-orders": {
-			const adminKey = process.env.ADMIN_API_KEY;
-			if (adminKey === undefined || adminKey === "") throw new UsageError("set ADMIN_API_KEY to an admin key");
+			const adminKey = required(values["admin-key"] ?? process.env.ADMIN_API_KEY, "--admin-key (or ADMIN_API_KEY)");
 			const days = values.days === undefined ? undefined : Number(values.days);
 			if (days !== undefined && !(Number.isInteger(days) && days >= 1))
 				throw new UsageError("--days must be a whole number of days, 1 or more");
@@ -216,6 +221,26 @@ async function main(argv: string[]): Promise<number> {
 				`${totals.archived} orders archived in ${totals.runs} runs; ${totals.skipped} left in D1 (changed meanwhile, or a claim or delivery came)`,
 			);
 			return 0;
+		}
+		case "move-account": {
+			const [, accountId, to] = positionals;
+			const adminKey = values["admin-key"] ?? process.env.ADMIN_API_KEY;
+			const moved = await moveAccount({
+				baseUrl: new URL(values.origin ?? "http://localhost:8787").origin,
+				adminKey: required(adminKey, "--admin-key (or ADMIN_API_KEY)"),
+				accountId: required(accountId, "<acct_id>"),
+				to: required(to, "<binding>"),
+				onProgress: (move) => {
+					if (!values.json) {
+						console.log(
+							`${move.id}  ${move.from} → ${move.to}  ${move.state}  copied ${move.copied_rows}  removed ${move.removed_rows}`,
+						);
+					}
+				},
+			});
+			const verified = moved.tables.map((table) => `${table.table}: ${table.rows} rows, ${table.hash.slice(0, 12)}`);
+			print(moved, moved.state === "done" ? `Moved.\n${verified.join("\n")}` : `The move failed: ${moved.error ?? ""}`);
+			return moved.state === "done" ? 0 : 1;
 		}
 		default:
 			throw new UsageError(`unknown command "${command}"`);

@@ -1,5 +1,6 @@
 import { bodyLimit } from "hono/body-limit";
 import { except } from "hono/combine";
+import { accountMoveRoutes } from "./account-moves/routes.ts";
 import { addressCheckRoutes } from "./addresses/routes.ts";
 import { adminBillingRoutes } from "./admin/billing-routes.ts";
 import { adminRoutes } from "./admin/routes.ts";
@@ -12,6 +13,7 @@ import { configOf } from "./config.ts";
 import { consoleRoutes } from "./console/routes.tsx";
 import { accountBillingRoutes } from "./customs/billing-routes.ts";
 import { landedCostTableRoutes } from "./customs/routes.ts";
+import { refreshPlacements } from "./databases.ts";
 import { previewRoutes } from "./framed-previews/routes.ts";
 import { healthRoutes } from "./health/routes.ts";
 import type { PublicEnv } from "./http/app-env.ts";
@@ -76,9 +78,11 @@ app.on(
 		},
 	}),
 );
-// The settings are parsed before anything else, so a bad one fails the first request, naming the variable.
+// The settings are parsed before anything else, so a bad one fails the first request, naming the variable;
+// then the moved accounts' placements are read, when this isolate's copy is old, before any databaseOf.
 app.use("*", async (c, next) => {
 	configOf(c.env);
+	await refreshPlacements(c.env);
 	await next();
 });
 app.onError(renderError);
@@ -110,6 +114,7 @@ app.route("/v1", landedCostTableRoutes);
 app.route("/v1", accountBillingRoutes);
 app.route("/v1", printSettingsRoutes);
 app.route("/v1", adminBillingRoutes);
+app.route("/v1", accountMoveRoutes);
 app.route("/v1", quoteRoutes);
 app.route("/v1", ledgerRoutes);
 app.route("/v1", previewRoutes);

@@ -184,6 +184,11 @@ const ConfigSchema = z
 		 * to the next one's, named by binding. Read by src/databases.ts only. Default: every account in DB.
 		 */
 		ACCOUNT_DATABASES: accountDatabases,
+		/**
+		 * Seconds an isolate keeps the accounts' placements (moved accounts) before reading them again; a
+		 * move waits longer than this between switching an account and removing its old rows.
+		 */
+		PLACEMENT_TTL_SECONDS: seconds(30, { min: 1, max: 3600 }),
 		/** The facility orders ship from: the sender on a commercial invoice. */
 		SHIP_FROM_ADDRESS: shipFromAddress,
 		/** The service's IOSS number, printed on the commercial invoice of an order whose tax was charged under it. */

@@ -4,6 +4,10 @@
  * setting), the directory (accounts, keys, webhook secrets, console sessions) and the price books'
  * source in DB. Today every range names DB; spreading accounts over several databases is then a
  * change of that setting and of wrangler.toml's bindings, not of the code (docs/architecture.md).
+ * An account moved away from its range (src/account-moves/) has a row in the directory's
+ * `account_placements`, naming its binding: each isolate keeps them all, read again by `refreshPlacements`
+ * (awaited at every entry: a request, a queue batch, the cron, an order's Durable Object) once they are
+ * PLACEMENT_TTL_SECONDS old, so that `databaseOf` stays a synchronous choice.
  * A leaf: nothing else reads the DB binding (test/architecture/database-seam.test.ts holds that).
  */
 import { z } from "zod";
@@ -15,9 +19,75 @@ const D1Binding = z.custom<D1Database>(
 );
 
 /** The ranges resolved to their bindings, and every distinct database, the directory first. */
-type Placement = { ranges: { from: string; database: D1Database }[]; every: D1Database[] };
+type Placement = {
+	ranges: { from: string; database: D1Database }[];
+	every: D1Database[];
+	byBinding: Map<string, D1Database>;
+};
 
 const placements = new WeakMap<object, Placement>();
+
+/** The accounts placed away from their range (account id → binding name), and when they were read (ms). */
+type MovedAccounts = { bindings: ReadonlyMap<string, string>; readAt: number };
+
+/** This isolate's copy of the directory's placements: bindings by name, so that any env resolves them. */
+let moved: MovedAccounts = { bindings: new Map(), readAt: Number.NEGATIVE_INFINITY };
+
+/**
+ * Reads the moved accounts' placements from the directory when this isolate's copy is older than
+ * PLACEMENT_TTL_SECONDS (or was forgotten): awaited at every entry before anything calls databaseOf.
+ */
+export async function refreshPlacements(env: Env, now = Date.now()): Promise<void> {
+	// The OpenAPI document's build runs the app in Node without bindings: no directory, nothing placed.
+	if (env?.DB === undefined) return;
+	if (now - moved.readAt < configOf(env).PLACEMENT_TTL_SECONDS * 1000) return;
+	const { results } = await directoryDatabase(env)
+		.prepare("SELECT account_id, binding FROM account_placements")
+		.all<{ account_id: string; binding: string }>();
+	moved = { bindings: new Map(results.map((row) => [row.account_id, row.binding])), readAt: now };
+}
+
+/**
+ * Makes the next refreshPlacements read the directory again: after a database refused a write because
+ * the account is moving (its placement here may be the old one), and after a move's switch in this isolate.
+ */
+export function forgetPlacements(): void {
+	moved = { bindings: moved.bindings, readAt: Number.NEGATIVE_INFINITY };
+}
+
+/** The statement placing `accountId` in `binding` in the directory: a move's switch, in the batch that records it. */
+export function placementStatement(env: Env, accountId: string, binding: string, now: Date): D1PreparedStatement {
+	return directoryDatabase(env)
+		.prepare(
+			`INSERT INTO account_placements (account_id, binding, moved_at) VALUES (?1, ?2, ?3)
+			 ON CONFLICT (account_id) DO UPDATE SET binding = excluded.binding, moved_at = excluded.moved_at`,
+		)
+		.bind(accountId, binding, now.toISOString());
+}
+
+/** The binding (by name) whose database holds `accountId`'s rows: its placement's, else its range's. */
+export function bindingOf(env: Env, accountId: string): string {
+	const placed = moved.bindings.get(accountId);
+	if (placed !== undefined) return placed;
+	let chosen = "DB";
+	for (const { from, binding } of configOf(env).ACCOUNT_DATABASES) {
+		if (from > accountId) break;
+		chosen = binding;
+	}
+	return chosen;
+}
+
+/** The bindings ACCOUNT_DATABASES names, each once, DB first: where accounts' rows may live. */
+export function accountBindings(env: Env): string[] {
+	return [...new Set(["DB", ...configOf(env).ACCOUNT_DATABASES.map(({ binding }) => binding)])];
+}
+
+/** The D1 database of `binding` in this environment (one ACCOUNT_DATABASES names, or any other D1 binding). */
+export function databaseNamed(env: Env, binding: string): D1Database {
+	const known = placementOf(env).byBinding.get(binding);
+	if (known !== undefined) return known;
+	return d1Binding(env, binding, "a placement");
+}
 
 /** The database of the directory: accounts and their keys, webhook secrets, console sessions, price books. */
 export function directoryDatabase(env: Env): D1Database {
@@ -26,6 +96,8 @@ export function directoryDatabase(env: Env): D1Database {
 
 /** The database holding `accountId`'s rows (orders, files, events, claims, ledger, ...). */
 export function databaseOf(env: Env, accountId: string): D1Database {
+	const placed = moved.bindings.get(accountId);
+	if (placed !== undefined) return databaseNamed(env, placed);
 	const { ranges } = placementOf(env);
 	let chosen = ranges[0]?.database ?? env.DB;
 	for (const range of ranges) {
@@ -40,7 +112,10 @@ export function databaseOf(env: Env, accountId: string): D1Database {
  * accounts (the floor's queue, the claims to decide, the cron's sweeps) fan out over.
  */
 export function everyDatabase(env: Env): readonly D1Database[] {
-	return placementOf(env).every;
+	const { every, byBinding } = placementOf(env);
+	const placedElsewhere = [...new Set(moved.bindings.values())].filter((binding) => !byBinding.has(binding));
+	if (placedElsewhere.length === 0) return every;
+	return [...every, ...new Set(placedElsewhere.map((binding) => databaseNamed(env, binding)))];
 }
 
 /**
@@ -120,21 +195,23 @@ export function byCreatedAtThenId(
 function placementOf(env: Env): Placement {
 	const known = placements.get(env);
 	if (known !== undefined) return known;
-	const bindings = env as unknown as Record<string, unknown>;
 	const byBinding = new Map<string, D1Database>([["DB", env.DB]]);
 	const ranges = configOf(env).ACCOUNT_DATABASES.map(({ from, binding }) => {
 		let database = byBinding.get(binding);
 		if (database === undefined) {
-			const parsed = D1Binding.safeParse(bindings[binding]);
-			if (!parsed.success) {
-				throw new ConfigError(`ACCOUNT_DATABASES names ${binding}, which is not a D1 binding of this Worker`);
-			}
-			database = parsed.data;
+			database = d1Binding(env, binding, "ACCOUNT_DATABASES");
 			byBinding.set(binding, database);
 		}
 		return { from, database };
 	});
-	const placement = { ranges, every: [...byBinding.values()] };
+	const placement = { ranges, every: [...byBinding.values()], byBinding };
 	placements.set(env, placement);
 	return placement;
+}
+
+/** The D1 binding named `binding` in `env`, or a ConfigError naming `namedBy` (who asked for it). */
+function d1Binding(env: Env, binding: string, namedBy: string): D1Database {
+	const parsed = D1Binding.safeParse((env as unknown as Record<string, unknown>)[binding]);
+	if (!parsed.success) throw new ConfigError(`${namedBy} names ${binding}, which is not a D1 binding of this Worker`);
+	return parsed.data;
 }

@@ -7,7 +7,7 @@
  * A leaf: it imports nothing.
  */
 
-/** HTTP status of each error type: the eight the API documents, and no others. */
+/** HTTP status of each error type: the nine the API documents, and no others. */
 export const ERROR_STATUS = {
 	bad_request: 400,
 	unauthorized: 401,
@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
 	validation_error: 422,
 	rate_limited: 429,
 	server_error: 500,
+	unavailable: 503,
 } as const;
 
 export type ErrorType = keyof typeof ERROR_STATUS;
@@ -176,6 +177,7 @@ export const ERROR_CODES = {
 	webhook_endpoint_not_found: { type: "not_found", action: "Check the id with `GET /v1/webhook-endpoints`." },
 	brand_profile_not_found: { type: "not_found", action: "Create the profile with `PUT /v1/branding` first." },
 	account_not_found: { type: "not_found", action: "Check the account id (admin routes)." },
+	account_move_not_found: { type: "not_found", action: "The account was never moved: `POST` its move first." },
 	partner_user_not_found: { type: "not_found", action: "Check the user id with `GET /v1/admin/accounts/{id}/users`." },
 	invitation_invalid: {
 		type: "not_found",
@@ -201,6 +203,11 @@ export const ERROR_CODES = {
 		action:
 			"A request with this `Idempotency-Key` is still running: wait the seconds in `Retry-After` and send the same request again to get its answer.",
 	},
+	account_move_under_way: {
+		type: "conflict",
+		action: "The account is moving to another database: run the same move until it is done, then move it again.",
+	},
+	account_already_there: { type: "conflict", action: "The account is in that database already: nothing to move." },
 	partner_user_exists: {
 		type: "conflict",
 		action: "This email already has a console user (a user belongs to one account): invite another address.",
@@ -400,6 +407,10 @@ export const ERROR_CODES = {
 		type: "validation_error",
 		action: "Keep at most 20 keys in `metadata`: join related values, or keep the rest in your own records.",
 	},
+	move_target_unknown: {
+		type: "validation_error",
+		action: "Name one of the D1 bindings ACCOUNT_DATABASES names in `to` (the message lists them).",
+	},
 	metadata_key_invalid: {
 		type: "validation_error",
 		action: "Use keys of 1 to 40 characters of A-Z, a-z, 0-9, `_`, `.` and `-` (the key is in `field`).",
@@ -416,9 +427,14 @@ export const ERROR_CODES = {
 	},
 	database_unavailable: { type: "server_error", action: "Retry later; `GET /v1/health` says when it is back." },
 	order_archive_unavailable: {
-		type: "server_error",
+		type: "unavailable",
 		action:
 			"The order is archived and its record cannot be read right now: wait the seconds in `Retry-After`, then retry.",
+	},
+	account_moving: {
+		type: "unavailable",
+		action:
+			"The account is moving between databases and its data takes no writes for a few seconds: wait the seconds in `Retry-After`, then send the same request again (nothing was written).",
 	},
 } as const satisfies Record<string, CodeEntry>;
 

@@ -29,7 +29,8 @@ export type IdPrefix =
 	| "shp"
 	| "clm"
 	| "led"
-	| "usr";
+	| "usr"
+	| "mov";
 
 /** A new opaque, URL-safe, unguessable id such as `acct_4fQ9...` (about 143 bits of randomness). */
 export function newId(prefix: IdPrefix): string {

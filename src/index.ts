@@ -1,7 +1,7 @@
 import { env as moduleEnv } from "cloudflare:workers";
 import { app } from "./app.ts";
 import { configOf } from "./config.ts";
-import { everyDatabase } from "./databases.ts";
+import { everyDatabase, refreshPlacements } from "./databases.ts";
 import { costTracedObject, costTracedWorker, costTracingOn } from "./dev-tools/traced-entry.ts";
 import { sweepExpiredPrintFiles } from "./file-retention/sweep.ts";
 import { sweepExpiredIdempotencyKeys } from "./idempotency/sweep.ts";
@@ -103,7 +103,8 @@ async function cron(env: Env): Promise<void> {
 }
 
 /** Each queue's batches to its consumer: thumbnails by THUMBNAIL_QUEUE's name, the rest are webhooks'. */
-function consumeQueue(batch: MessageBatch<DeliveryMessage>, env: Env): Promise<void> {
+async function consumeQueue(batch: MessageBatch<DeliveryMessage>, env: Env): Promise<void> {
+	await refreshPlacements(env);
 	if (batch.queue === configOf(env).THUMBNAIL_QUEUE) return consumeThumbnails(batch, env);
 	return consumeDeliveries(batch, env);
 }
@@ -113,7 +114,7 @@ const worker = {
 	fetch: app.fetch,
 	queue: consumeQueue,
 	scheduled(_controller, env, ctx) {
-		ctx.waitUntil(cron(env));
+		ctx.waitUntil(refreshPlacements(env).then(() => cron(env)));
 	},
 } satisfies ExportedHandler<Env, DeliveryMessage>;
 

@@ -1934,7 +1934,8 @@ export interface components {
 					| "conflict"
 					| "validation_error"
 					| "rate_limited"
-					| "server_error";
+					| "server_error"
+					| "unavailable";
 				/**
 				 * @description Which rule refused the request, when a specific one applies: stable, and always sent with the same `type`. Switch on `type` first, then refine on `code`; the error catalog (docs/errors.md) says what to do about each.
 				 * @example print_file_not_found
@@ -1978,6 +1979,7 @@ export interface components {
 					| "webhook_endpoint_not_found"
 					| "brand_profile_not_found"
 					| "account_not_found"
+					| "account_move_not_found"
 					| "partner_user_not_found"
 					| "invitation_invalid"
 					| "api_key_not_found"
@@ -1986,6 +1988,8 @@ export interface components {
 					| "landed_cost_table_not_found"
 					| "idempotency_key_reused"
 					| "idempotency_key_in_use"
+					| "account_move_under_way"
+					| "account_already_there"
 					| "partner_user_exists"
 					| "partner_user_revoke_refused"
 					| "sandbox_no_endpoint"
@@ -2041,12 +2045,14 @@ export interface components {
 					| "shipments_csv_invalid"
 					| "metadata_not_object"
 					| "metadata_too_many_keys"
+					| "move_target_unknown"
 					| "metadata_key_invalid"
 					| "metadata_value_invalid"
 					| "rate_limit_exceeded"
 					| "order_rate_limit_exceeded"
 					| "database_unavailable"
-					| "order_archive_unavailable";
+					| "order_archive_unavailable"
+					| "account_moving";
 				message: string;
 				/** @example items[0].print_file_id */
 				field?: string;
@@ -5107,8 +5113,6 @@ export interface operations {
 			500: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
-					/** @description Seconds to wait before trying again. */
-					"Retry-After"?: number;
 					[name: string]: unknown;
 				};
 				content: {
@@ -5191,6 +5195,22 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
@@ -5333,6 +5353,22 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	getPrintFilesById: {
@@ -5436,6 +5472,22 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	getPrintFilesByIdThumbnail: {
@@ -5531,6 +5583,22 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
@@ -5697,15 +5765,16 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
-			/** @description Error `server_error` */
-			500: {
+			/** @description Error `unavailable` */
+			503: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-					/** @description Seconds to wait before trying again. */
-					"Retry-After"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
 				content: {
@@ -5848,15 +5917,16 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
-			/** @description Error `server_error` */
-			500: {
+			/** @description Error `unavailable` */
+			503: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-					/** @description Seconds to wait before trying again. */
-					"Retry-After"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
 				content: {
@@ -5948,15 +6018,16 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
-			/** @description Error `server_error` */
-			500: {
+			/** @description Error `unavailable` */
+			503: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-					/** @description Seconds to wait before trying again. */
-					"Retry-After"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
 				content: {
@@ -6117,15 +6188,16 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
-			/** @description Error `server_error` */
-			500: {
+			/** @description Error `unavailable` */
+			503: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-					/** @description Seconds to wait before trying again. */
-					"Retry-After"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
 				content: {
@@ -6217,15 +6289,16 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
-			/** @description Error `server_error` */
-			500: {
+			/** @description Error `unavailable` */
+			503: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-					/** @description Seconds to wait before trying again. */
-					"Retry-After"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
 				content: {
@@ -6387,15 +6460,16 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
-			/** @description Error `server_error` */
-			500: {
+			/** @description Error `unavailable` */
+			503: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-					/** @description Seconds to wait before trying again. */
-					"Retry-After"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
 				content: {
@@ -6535,15 +6609,16 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
-			/** @description Error `server_error` */
-			500: {
+			/** @description Error `unavailable` */
+			503: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-					/** @description Seconds to wait before trying again. */
-					"Retry-After"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
 				content: {
@@ -6655,6 +6730,22 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	getOrdersByIdClaims: {
@@ -6733,6 +6824,22 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
@@ -6894,15 +7001,16 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
-			/** @description Error `server_error` */
-			500: {
+			/** @description Error `unavailable` */
+			503: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-					/** @description Seconds to wait before trying again. */
-					"Retry-After"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
 				content: {
@@ -6987,6 +7095,22 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
@@ -7079,6 +7203,22 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	getClaims: {
@@ -7159,6 +7299,22 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
@@ -7299,15 +7455,16 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
-			/** @description Error `server_error` */
-			500: {
+			/** @description Error `unavailable` */
+			503: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-					/** @description Seconds to wait before trying again. */
-					"Retry-After"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
 				content: {
@@ -7461,6 +7618,22 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
@@ -7622,6 +7795,22 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	getSandboxSettings: {
@@ -7683,6 +7872,22 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
@@ -7832,6 +8037,22 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	postSandboxEvents: {
@@ -7967,6 +8188,22 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	getEvents: {
@@ -8079,6 +8316,22 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
@@ -8219,6 +8472,22 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	postWebhookSecretRotate: {
@@ -8333,6 +8602,22 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	getWebhookEndpoints: {
@@ -8394,6 +8679,22 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
@@ -8536,6 +8837,22 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	getWebhookEndpointsById: {
@@ -8614,6 +8931,22 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
@@ -8745,6 +9078,22 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
@@ -8885,6 +9234,22 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	postWebhookEndpointsByIdResume: {
@@ -9011,6 +9376,22 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
@@ -9151,6 +9532,22 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	getBranding: {
@@ -9227,6 +9624,22 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
@@ -9369,6 +9782,22 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	deleteBranding: {
@@ -9491,6 +9920,22 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
@@ -9778,6 +10223,22 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	getExchangeRates: {
@@ -9890,6 +10351,22 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
@@ -10079,6 +10556,22 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	getAccountBilling: {
@@ -10140,6 +10633,22 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
@@ -10282,6 +10791,22 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	getAccountPrintSettings: {
@@ -10343,6 +10868,22 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
@@ -10485,6 +11026,22 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	postQuotes: {
@@ -10620,6 +11177,22 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	getQuotesById: {
@@ -10698,6 +11271,22 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
@@ -10784,6 +11373,22 @@ export interface operations {
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
 					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
@@ -10932,6 +11537,22 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
+			/** @description Error `unavailable` */
+			503: {
+				headers: {
+					"X-Request-Id": components["headers"]["X-Request-Id"];
+					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
+					[name: string]: unknown;
+				};
+				content: {
+					"application/json": components["schemas"]["Error"];
+				};
+			};
 		};
 	};
 	getOrdersByIdItemsByItemIdPreview: {
@@ -11057,15 +11678,16 @@ export interface operations {
 					"application/json": components["schemas"]["Error"];
 				};
 			};
-			/** @description Error `server_error` */
-			500: {
+			/** @description Error `unavailable` */
+			503: {
 				headers: {
 					"X-Request-Id": components["headers"]["X-Request-Id"];
 					"X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
 					"X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
 					"X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-					/** @description Seconds to wait before trying again. */
-					"Retry-After"?: number;
+					/** @description Where this key's writes (and this request's reads) have got to in the service's databases, as an opaque token: send it back in the request header of the same name to read those writes through another key. */
+					Bookmark?: string;
+					"Retry-After": components["headers"]["Retry-After"];
 					[name: string]: unknown;
 				};
 				content: {

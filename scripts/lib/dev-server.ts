@@ -19,6 +19,8 @@ export type DevServer = {
 export type DevServerOptions = {
 	port: number;
 	persistTo?: string;
+	/** Another wrangler configuration than the project's wrangler.toml (a generated one with more bindings). */
+	config?: string;
 	/** Extra `--var NAME:value` pairs. */
 	vars?: Record<string, string>;
 	/** The loopback port of wrangler's DevTools inspector (its own free port when left out). */
@@ -62,6 +64,7 @@ export function startDevServer(options: DevServerOptions): Promise<DevServer> {
 async function startNow(options: DevServerOptions): Promise<DevServer> {
 	const args = [WRANGLER_BIN, "dev", "--ip", "127.0.0.1", "--port", String(options.port)];
 	if (options.persistTo !== undefined) args.push("--persist-to", options.persistTo);
+	if (options.config !== undefined) args.push("--config", options.config);
 	for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
 	if (options.inspectorPort !== undefined) args.push("--inspector-port", String(options.inspectorPort));
 	// No hotkeys: wrangler runs in its own process group, where reading the terminal would stop it.

@@ -16,7 +16,15 @@ export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..", "..");
 export const WRANGLER_BIN = path.join(PROJECT_ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
 
 /** Which D1 database a command acts on: the local one (optionally under another persistence folder) or the deployed one. */
-export type D1Target = { remote: true } | { remote: false; persistTo?: string };
+export type D1Target =
+	| { remote: true }
+	| {
+			remote: false;
+			persistTo?: string;
+			/** Another wrangler configuration (a generated one with more D1 bindings), and the binding to act on. */
+			config?: string;
+			binding?: string;
+	  };
 
 /** Environment for wrangler child processes: no telemetry, no colour codes in parsed output. */
 export function wranglerEnv(): NodeJS.ProcessEnv {
@@ -47,9 +55,20 @@ export async function wrangler(args: readonly string[]): Promise<string> {
 	}
 }
 
+/** Where the command reads and writes: remote, or local (under another persistence folder if told). */
 function targetFlags(target: D1Target): string[] {
 	if (target.remote) return ["--remote"];
 	return target.persistTo === undefined ? ["--local"] : ["--local", "--persist-to", target.persistTo];
+}
+
+/** The other wrangler configuration a local target names, if any. */
+function configOfTarget(target: D1Target): string | undefined {
+	return target.remote ? undefined : target.config;
+}
+
+/** The D1 binding a command acts on: DB unless the local target names another. */
+function bindingOf(target: D1Target): string {
+	return target.remote ? "DB" : (target.binding ?? "DB");
 }
 
 /** Which wrangler configuration a command reads (the project's wrangler.toml unless told) and which of its environments (the top level unless told). */
@@ -87,12 +106,13 @@ export async function d1BindingsOf(where: WranglerConfig = {}): Promise<string[]
  * another, and stops at the first that fails (naming it, and what was migrated before it). Returns the bindings migrated.
  */
 export async function applyMigrations(target: D1Target, where: WranglerConfig = {}): Promise<string[]> {
-	const bindings = await d1BindingsOf(where);
+	const read = { config: where.config ?? configOfTarget(target), env: where.env };
+	const bindings = await d1BindingsOf(read);
 	if (bindings.length === 0) throw new Error("the wrangler configuration names no D1 database for this environment");
 	const migrated: string[] = [];
 	for (const binding of bindings) {
 		try {
-			await wrangler(["d1", "migrations", "apply", binding, ...targetFlags(target), ...configFlags(where)]);
+			await wrangler(["d1", "migrations", "apply", binding, ...targetFlags(target), ...configFlags(read)]);
 		} catch (error) {
 			const before = migrated.length === 0 ? "none migrated before it" : `${migrated.join(", ")} migrated before it`;
 			const after = bindings.slice(migrated.length + 1);
@@ -112,7 +132,16 @@ export async function executeSql(sql: string, target: D1Target): Promise<void> {
 	try {
 		const file = path.join(folder, "statements.sql");
 		await writeFile(file, sql);
-		await wrangler(["d1", "execute", "DB", ...targetFlags(target), "--file", file]);
+		const config = configOfTarget(target);
+		await wrangler([
+			"d1",
+			"execute",
+			bindingOf(target),
+			...targetFlags(target),
+			...(config === undefined ? [] : ["--config", config]),
+			"--file",
+			file,
+		]);
 	} finally {
 		await rm(folder, { recursive: true, force: true });
 	}
@@ -124,8 +153,9 @@ export async function queryRows<Row>(
 	target: D1Target,
 	database: WranglerConfig & { binding?: string } = {},
 ): Promise<Row[]> {
-	const binding = database.binding ?? "DB";
-	const where = database.config === undefined && database.env === undefined ? [] : configFlags(database);
+	const binding = database.binding ?? bindingOf(target);
+	const config = database.config ?? configOfTarget(target);
+	const where = config === undefined && database.env === undefined ? [] : configFlags({ ...database, config });
 	const stdout = await wrangler([
 		"d1",
 		"execute",

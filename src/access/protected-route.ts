@@ -32,7 +32,8 @@ export type RouteGuards = {
  * `orderCreate`, the order-creation bucket too), then the scope check (null: every valid key), then,
  * on a route that takes JSON, the UTF-8 check of the body, then, on a POST, PUT, PATCH or DELETE, the
  * Idempotency-Key header (src/idempotency/), unless the route says it is ignored. The 401/403/429
- * responses, and the header with its 400 and 409, are documented on it.
+ * responses, the 503 with its Retry-After (the account moving between databases, an archived order's
+ * record not readable now), and the header with its 400 and 409, are documented on it.
  */
 export function protectedRoute<const R extends Omit<RouteConfig, "middleware" | "security" | "parameters">>(
 	scope: Scope | null,
@@ -57,7 +58,7 @@ export function protectedRoute<const R extends Omit<RouteConfig, "middleware" | 
 		responses: {
 			...(honoursKey ? errorResponses(400, 409) : {}),
 			...config.responses,
-			...errorResponses(401, 403, 429),
+			...errorResponses(401, 403, 429, 503),
 		},
 	});
 }

@@ -288,3 +288,22 @@ export async function orderSettingsOf(db: D1Database, accountId: string): Promis
 		.first<{ edit_window_minutes: number; sandbox_progress: SandboxProgress }>();
 	return row === null ? null : { editWindowMinutes: row.edit_window_minutes, sandboxProgress: row.sandbox_progress };
 }
+
+/**
+ * Writes `accountId`'s directory row to `target` as it is in `directory`, unless `target` has it already:
+ * an account's database holds a copy of its row for its rows' references (an account move makes it).
+ */
+export async function copyAccountRow(directory: D1Database, target: D1Database, accountId: string): Promise<void> {
+	const row = await directory
+		.prepare("SELECT * FROM accounts WHERE id = ?1")
+		.bind(accountId)
+		.first<Record<string, unknown>>();
+	if (row === null || directory === target) return;
+	const columns = Object.keys(row);
+	await target
+		.prepare(
+			`INSERT INTO accounts (${columns.join(", ")}) VALUES (${columns.map((_, index) => `?${index + 1}`).join(", ")}) ON CONFLICT DO NOTHING`,
+		)
+		.bind(...columns.map((column) => row[column] ?? null))
+		.run();
+}

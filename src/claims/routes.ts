@@ -25,7 +25,7 @@ const createClaimRoute = protectedRoute("orders:write", {
 	},
 	responses: {
 		201: jsonResponse(ClaimSchema, "The claim, `submitted`; `claim.created` is sent."),
-		...errorResponses(400, 404, 409, 422, 500),
+		...errorResponses(400, 404, 409, 422),
 	},
 });
 

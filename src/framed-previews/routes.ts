@@ -35,7 +35,7 @@ const itemPreview = protectedRoute("orders:read", {
 	description:
 		"404 for another account's or mode's order; 422 with the hold's code for an item the service would not make (a part not in the catalog, a size not offered); 409 `thumbnail_pending` while its file's thumbnail is being made.",
 	request: { params: ItemPreviewParams, query: PreviewQuery },
-	responses: { 200: previewPngResponse, ...errorResponses(404, 409, 422, 500) },
+	responses: { 200: previewPngResponse, ...errorResponses(404, 409, 422) },
 });
 
 /** A preview or its refusal as the API's answer: the PNG, or the error envelope. */

@@ -52,7 +52,7 @@ const INTRODUCTION = `White-label fulfillment of custom-framed prints: send an o
 
 **Modes.** A live key starts \`fps_live_\`, a test key \`fps_test_\`. The two modes see separate data: print files, quotes, orders, events and webhook endpoints made with a test key are invisible to the live key, and the other way round. Test orders are validated like live ones, then are started, ship and deliver by themselves (or at once with \`POST /v1/sandbox/orders/{id}/advance\`), sending the same webhooks signed with the test secret. The sandbox's controls make anything else happen to a test order or claim as the floor, a carrier or the service team would (\`POST /v1/sandbox/orders/{id}/simulate\`, \`POST /v1/sandbox/claims/{id}/simulate\`), leave new test orders for those controls alone (\`PUT /v1/sandbox/settings\`), and send a signed sample of any event (\`POST /v1/sandbox/events\`).
 
-**Errors.** 2xx is success, 4xx a request you can fix, 5xx the service's failure. Every error has one JSON shape, \`{"error": {"type", "message", "field"?, "request_id"}}\`, with one of eight types, each always with the same status: \`bad_request\` 400, \`unauthorized\` 401, \`forbidden\` 403, \`not_found\` 404, \`conflict\` 409, \`validation_error\` 422, \`rate_limited\` 429, \`server_error\` 500. \`field\` names the field at fault (\`items[0].width_in\`), and \`request_id\` equals the response's \`X-Request-Id\`: quote it when you ask for help. An error may also carry a stable \`code\` to branch on: the error catalog (\`docs/errors.md\` in the service's documentation) lists each code with its cause and fix.
+**Errors.** 2xx is success, 4xx a request you can fix, 5xx the service's failure. Every error has one JSON shape, \`{"error": {"type", "message", "field"?, "request_id"}}\`, with one of nine types, each always with the same status: \`bad_request\` 400, \`unauthorized\` 401, \`forbidden\` 403, \`not_found\` 404, \`conflict\` 409, \`validation_error\` 422, \`rate_limited\` 429, \`server_error\` 500, \`unavailable\` 503 (retry after \`Retry-After\` seconds). \`field\` names the field at fault (\`items[0].width_in\`), and \`request_id\` equals the response's \`X-Request-Id\`: quote it when you ask for help. An error may also carry a stable \`code\` to branch on: the error catalog (\`docs/errors.md\` in the service's documentation) lists each code with its cause and fix.
 
 **Idempotency.** \`POST /v1/orders\` is idempotent on your \`external_id\`, per account and mode: the first request is a 201 with the order; a repeat with the same content is a 200 with the same order and \`Idempotent-Replayed: true\`; different content under the same \`external_id\` is a 409 \`conflict\`. Every other request that changes something (a POST, PUT, PATCH or DELETE) takes an \`Idempotency-Key\` header (1 to 255 printable ASCII characters; a UUID is a good key): a retry with the same key and the same request (method, path and body bytes) within 24 hours gets the first answer again, with \`Idempotent-Replayed: true\`, and changes nothing; the same key with another request is a 409 \`idempotency_key_reused\`, and while the first is still running a 409 \`idempotency_key_in_use\` with \`Retry-After\`. A 5xx or 429 is not kept, so its retry runs again. After a timeout or a network error, send the same request again, with the same key.
 
@@ -237,8 +237,8 @@ function headersOf(
 	);
 	if (honoursKey && status !== "401" && status !== "429" && !status.startsWith("5")) sometimes(REPLAYED_HEADER);
 	if (honoursKey && status === "409") sometimes("Retry-After");
-	// A 500 the service knows to be passing (an archived order's record not readable now) says when to retry.
-	if (status === "500") sometimes("Retry-After");
+	// A 503 (an account moving between databases, an archived order's record not readable now) says when to retry.
+	if (status === "503") also("Retry-After");
 	return names;
 }
 

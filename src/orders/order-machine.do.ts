@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { databaseOf, findInEveryDatabase } from "../databases.ts";
+import { databaseOf, findInEveryDatabase, refreshPlacements } from "../databases.ts";
 import { log } from "../log.ts";
 import type { PrintFileRow } from "../print-files/store.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
@@ -89,6 +89,7 @@ export class OrderMachine extends DurableObject<Env> {
 	 */
 	move(orderId: string, move: Move | Move[], actor: Actor, itemUpdates: ItemRow[] = []): Promise<MoveOutcome> {
 		return this.ctx.blockConcurrencyWhile(async () => {
+			await refreshPlacements(this.env);
 			const loaded = await this.#load(orderId);
 			if (!loaded.ok) return loaded;
 			const outcome = await this.#apply(loaded.order, Array.isArray(move) ? move : [move], actor, itemUpdates);
@@ -100,6 +101,7 @@ export class OrderMachine extends DurableObject<Env> {
 	/** A shipment's move, serialized with every other move of the order, as `planShipment` decides it. */
 	shipment(orderId: string, request: ShipmentRequest, actor: Actor): Promise<ShipmentOutcome> {
 		return this.ctx.blockConcurrencyWhile(async () => {
+			await refreshPlacements(this.env);
 			const loaded = await this.#load(orderId);
 			if (!loaded.ok) return loaded;
 			const stored = loaded.order;
@@ -123,6 +125,7 @@ export class OrderMachine extends DurableObject<Env> {
 	 */
 	update(request: UpdateRequest): Promise<UpdateOutcome> {
 		return this.ctx.blockConcurrencyWhile(async () => {
+			await refreshPlacements(this.env);
 			const now = new Date();
 			const planned = await planUpdate(this.env, request);
 			if (!planned.ok) return planned;
@@ -161,6 +164,7 @@ export class OrderMachine extends DurableObject<Env> {
 	async #moveOn(orderId: string, trigger: Trigger, created: CreatedOrder | null = null): Promise<MoveOutcome> {
 		// Read, plan, and start validating a received order whose files are fetched, in one serialized section.
 		const planned = await this.ctx.blockConcurrencyWhile(async () => {
+			await refreshPlacements(this.env);
 			const loaded: Loaded = created === null ? await this.#load(orderId) : { ok: true, order: created.order };
 			if (!loaded.ok) return loaded;
 			const next = planNext(loaded.order, trigger);
@@ -204,6 +208,7 @@ export class OrderMachine extends DurableObject<Env> {
 	): Promise<MoveOutcome> {
 		const moves: Move[] = stored.order.status === "received" ? [{ kind: "start_validation" }, move] : [move];
 		return this.ctx.blockConcurrencyWhile(async () => {
+			await refreshPlacements(this.env);
 			const outcome = await this.#apply(stored, moves, "system", items, { schedule: true, charges });
 			if (outcome.ok || outcome.kind !== "stale") return outcome;
 			// Moved on meanwhile (canceled while its files were checked, or changed by the partner): the order's

@@ -43,7 +43,7 @@ const createOrderRoute = protectedRoute(
 				OrderSchema,
 				"A repeat of an earlier request with the same external_id and content: the first order, with `Idempotent-Replayed: true`.",
 			),
-			...errorResponses(400, 409, 422, 500),
+			...errorResponses(400, 409, 422),
 		},
 	},
 	// The create is idempotent on its own key, the required `external_id`: a second key could only disagree with it.
@@ -56,7 +56,7 @@ const getOrder = protectedRoute("orders:read", {
 	tags: ["Orders"],
 	summary: "Read an order",
 	request: { params: OrderIdParams },
-	responses: { 200: jsonResponse(OrderSchema, "The order."), ...errorResponses(404, 500) },
+	responses: { 200: jsonResponse(OrderSchema, "The order."), ...errorResponses(404) },
 });
 
 const getOrderByExternalId = protectedRoute("orders:read", {
@@ -65,7 +65,7 @@ const getOrderByExternalId = protectedRoute("orders:read", {
 	tags: ["Orders"],
 	summary: "Read an order by the partner's external_id (URL-encoded)",
 	request: { params: ExternalIdParams },
-	responses: { 200: jsonResponse(OrderSchema, "The order."), ...errorResponses(404, 500) },
+	responses: { 200: jsonResponse(OrderSchema, "The order."), ...errorResponses(404) },
 });
 
 const listOrdersRoute = protectedRoute("orders:read", {
@@ -76,7 +76,7 @@ const listOrdersRoute = protectedRoute("orders:read", {
 	request: { query: ListQuery },
 	responses: {
 		200: jsonResponse(OrderPageSchema, "A page of orders and the cursor of the next."),
-		...errorResponses(422, 500),
+		...errorResponses(422),
 	},
 });
 
@@ -91,7 +91,7 @@ const patchItem = protectedRoute("orders:write", {
 	},
 	responses: {
 		200: jsonResponse(OrderSchema, "The order, now `validating`."),
-		...errorResponses(400, 404, 409, 422, 500),
+		...errorResponses(400, 404, 409, 422),
 	},
 });
 
@@ -101,7 +101,7 @@ const cancelOrder = protectedRoute("orders:write", {
 	tags: ["Orders"],
 	summary: "Cancel an order before it ships",
 	request: { params: OrderIdParams },
-	responses: { 200: jsonResponse(OrderSchema, "The canceled order."), ...errorResponses(404, 409, 500) },
+	responses: { 200: jsonResponse(OrderSchema, "The canceled order."), ...errorResponses(404, 409) },
 });
 
 const updateOrderRoute = protectedRoute("orders:write", {
@@ -119,7 +119,7 @@ const updateOrderRoute = protectedRoute("orders:write", {
 			UpdatedOrderSchema,
 			"The order after the change (or as it was, when nothing changed), with what the change did to its costs.",
 		),
-		...errorResponses(400, 404, 409, 422, 500),
+		...errorResponses(400, 404, 409, 422),
 	},
 });
 

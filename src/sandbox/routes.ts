@@ -29,7 +29,7 @@ const advanceRoute = protectedRoute("orders:write", {
 	tags: ["Sandbox"],
 	summary: "Move a test-mode order one step on at once (validation, production, shipping, delivery)",
 	request: { params: OrderIdParams },
-	responses: { 200: jsonResponse(OrderSchema, "The order after the step."), ...errorResponses(403, 404, 409, 500) },
+	responses: { 200: jsonResponse(OrderSchema, "The order after the step."), ...errorResponses(403, 404, 409) },
 });
 
 const simulateOrderRoute = protectedRoute("orders:write", {

@@ -55,6 +55,10 @@ const OWNER: Record<string, string> = {
 	exchange_rate_sheets: "money",
 	account_billing: "money",
 	landed_cost_tables: "customs",
+	// The placements of moved accounts: the database seam reads them (src/databases.ts, a leaf).
+	account_placements: "databases.ts",
+	account_moves: "account-moves",
+	account_fences: "account-moves",
 };
 
 /**

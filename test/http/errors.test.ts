@@ -208,7 +208,7 @@ describe("renderError and renderNotFound", () => {
 		await expectError(response, type as ErrorType);
 	});
 
-	it("the eight types of the spec are the only ones", () => {
+	it("the nine types of the spec are the only ones", () => {
 		expect(ERROR_STATUS).toEqual({
 			bad_request: 400,
 			unauthorized: 401,
@@ -218,6 +218,7 @@ describe("renderError and renderNotFound", () => {
 			validation_error: 422,
 			rate_limited: 429,
 			server_error: 500,
+			unavailable: 503,
 		});
 	});
 });
