@@ -28,11 +28,14 @@ const ArchiveRunBody = z
 
 const ArchiveRunCountsSchema = z
 	.object({
-		archived: z.number().int().openapi({ description: "Orders moved to their records in R2 by this run." }),
+		archived: z
+			.number()
+			.int()
+			.openapi({ description: "Orders moved to their records in R2 by this run.", example: 100 }),
 		skipped: z
 			.number()
 			.int()
-			.openapi({ description: "Candidates left in D1: changed meanwhile, or a claim or delivery came." }),
+			.openapi({ description: "Candidates left in D1: changed meanwhile, or a claim or delivery came.", example: 0 }),
 	})
 	.openapi("OrderArchiveRunCounts");
 

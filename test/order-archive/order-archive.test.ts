@@ -228,10 +228,10 @@ describe("reads of an archived order", () => {
 		const key = orderRecordKey({ id: order.id, account_id: made.partner.account.id, mode: "live" });
 		await env.PRINT_FILES.put(key, "{not json");
 		const unreadable = await api(`/v1/orders/${order.id}`, { key: made.key });
-		await expectCode(unreadable.clone(), 500, "server_error", "order_archive_unavailable");
+		await expectCode(unreadable.clone(), 503, "unavailable", "order_archive_unavailable");
 		expect(unreadable.headers.get("Retry-After")).toBe("30");
 		await env.PRINT_FILES.delete(key);
-		await expectCode(await api("/v1/orders", { key: made.key }), 500, "server_error", "order_archive_unavailable");
+		await expectCode(await api("/v1/orders", { key: made.key }), 503, "unavailable", "order_archive_unavailable");
 	});
 
 	it("a statement is the same before and after its month's orders are archived", async () => {
