@@ -65,6 +65,11 @@ export function placementStatement(env: Env, accountId: string, binding: string,
 		.bind(accountId, binding, now.toISOString());
 }
 
+/** Whether `error` is a database's fence refusing a write of an account that is moving (migration 0044's triggers). */
+export function isAccountMoving(error: unknown): boolean {
+	return error instanceof Error && /\baccount_moving\b/.test(error.message);
+}
+
 /** The binding (by name) whose database holds `accountId`'s rows: its placement's, else its range's. */
 export function bindingOf(env: Env, accountId: string): string {
 	const placed = moved.bindings.get(accountId);

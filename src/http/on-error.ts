@@ -1,11 +1,9 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { forgetPlacements } from "../databases.ts";
+import { forgetPlacements, isAccountMoving } from "../databases.ts";
 import { log } from "../log.ts";
 import { ApiError, errorEnvelope } from "./errors.ts";
 
-/** What a database's fence raises on a write to an account that is moving (migration 0044's triggers). */
-const ACCOUNT_MOVING = /\baccount_moving\b/;
 /** Seconds a refused write is told to wait: a few placement reads, far less than a move's copy. */
 const ACCOUNT_MOVING_RETRY_SECONDS = 2;
 
@@ -15,7 +13,7 @@ const HONO_MALFORMED_JSON = "Malformed JSON in request body";
 /** Maps anything thrown to an ApiError; only errors that are not ours or Hono's become a 500. */
 export function toApiError(error: unknown): ApiError {
 	if (error instanceof ApiError) return error;
-	if (error instanceof Error && ACCOUNT_MOVING.test(error.message)) {
+	if (isAccountMoving(error)) {
 		// This isolate's placement of the account may be the one it is leaving: read them again next time.
 		forgetPlacements();
 		return new ApiError(

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { databaseOf, findInEveryDatabase, refreshPlacements } from "../databases.ts";
+import { databaseOf, findInEveryDatabase, forgetPlacements, isAccountMoving, refreshPlacements } from "../databases.ts";
 import { log } from "../log.ts";
 import type { PrintFileRow } from "../print-files/store.ts";
 import type { PendingDelivery } from "../webhooks/store.ts";
@@ -84,12 +84,34 @@ export class OrderMachine extends DurableObject<Env> {
 	}
 
 	/**
+	 * `work` serialized with every other move of the order, the placements read again first if they are
+	 * old. A database refusing the write because the account is moving (its fence) is no failure of this
+	 * object: the refusal is thrown after the section, so the object is not reset, and the placements
+	 * are read again at the next call (the caller answers 503 `account_moving`).
+	 */
+	async #serialized<T>(work: () => Promise<T>): Promise<T> {
+		const done = await this.ctx.blockConcurrencyWhile(
+			async (): Promise<{ ok: true; value: T } | { ok: false; refusal: unknown }> => {
+				await refreshPlacements(this.env);
+				try {
+					return { ok: true, value: await work() };
+				} catch (error) {
+					if (!isAccountMoving(error)) throw error;
+					forgetPlacements();
+					return { ok: false, refusal: error };
+				}
+			},
+		);
+		if (!done.ok) throw done.refusal;
+		return done.value;
+	}
+
+	/**
 	 * Makes one move of the state machine for `actor` (or several in a row, in one write: all or none),
 	 * with item changes written in the same batch.
 	 */
 	move(orderId: string, move: Move | Move[], actor: Actor, itemUpdates: ItemRow[] = []): Promise<MoveOutcome> {
-		return this.ctx.blockConcurrencyWhile(async () => {
-			await refreshPlacements(this.env);
+		return this.#serialized(async () => {
 			const loaded = await this.#load(orderId);
 			if (!loaded.ok) return loaded;
 			const outcome = await this.#apply(loaded.order, Array.isArray(move) ? move : [move], actor, itemUpdates);
@@ -100,8 +122,7 @@ export class OrderMachine extends DurableObject<Env> {
 
 	/** A shipment's move, serialized with every other move of the order, as `planShipment` decides it. */
 	shipment(orderId: string, request: ShipmentRequest, actor: Actor): Promise<ShipmentOutcome> {
-		return this.ctx.blockConcurrencyWhile(async () => {
-			await refreshPlacements(this.env);
+		return this.#serialized(async () => {
 			const loaded = await this.#load(orderId);
 			if (!loaded.ok) return loaded;
 			const stored = loaded.order;
@@ -124,8 +145,7 @@ export class OrderMachine extends DurableObject<Env> {
 	 * move) is set again for the version it is now at: an alarm set for the old one would do nothing.
 	 */
 	update(request: UpdateRequest): Promise<UpdateOutcome> {
-		return this.ctx.blockConcurrencyWhile(async () => {
-			await refreshPlacements(this.env);
+		return this.#serialized(async () => {
 			const now = new Date();
 			const planned = await planUpdate(this.env, request);
 			if (!planned.ok) return planned;
@@ -163,8 +183,7 @@ export class OrderMachine extends DurableObject<Env> {
 	 */
 	async #moveOn(orderId: string, trigger: Trigger, created: CreatedOrder | null = null): Promise<MoveOutcome> {
 		// Read, plan, and start validating a received order whose files are fetched, in one serialized section.
-		const planned = await this.ctx.blockConcurrencyWhile(async () => {
-			await refreshPlacements(this.env);
+		const planned = await this.#serialized(async () => {
 			const loaded: Loaded = created === null ? await this.#load(orderId) : { ok: true, order: created.order };
 			if (!loaded.ok) return loaded;
 			const next = planNext(loaded.order, trigger);
@@ -207,8 +226,7 @@ export class OrderMachine extends DurableObject<Env> {
 		charges: OrderCharges | null = null,
 	): Promise<MoveOutcome> {
 		const moves: Move[] = stored.order.status === "received" ? [{ kind: "start_validation" }, move] : [move];
-		return this.ctx.blockConcurrencyWhile(async () => {
-			await refreshPlacements(this.env);
+		return this.#serialized(async () => {
 			const outcome = await this.#apply(stored, moves, "system", items, { schedule: true, charges });
 			if (outcome.ok || outcome.kind !== "stale") return outcome;
 			// Moved on meanwhile (canceled while its files were checked, or changed by the partner): the order's

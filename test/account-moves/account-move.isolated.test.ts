@@ -1,5 +1,5 @@
 /**
- * An account moved from DB to DB_2 while a load creates and cancels its orders (retrying on 503
+ * An account moved from DB to DB_2 while a load creates, changes, ships and cancels its orders (retrying on 503
  * `account_moving`), the move's state read back from the directory before every step (as after a crash):
  * nothing lost, duplicated or split, both databases checked; a stale writer refused by the fence; the
  * move back; another account untouched; and every table of an account's rows fenced.
@@ -12,8 +12,8 @@ import { requestMove, runSteps } from "../../src/account-moves/request-move.ts";
 import { latestMove, type MoveRow, progressStatement, type VerifiedTable } from "../../src/account-moves/store.ts";
 import { ACCOUNT_TABLES, type AccountTable, countRows } from "../../src/account-moves/tables.ts";
 import { databaseOf, forgetPlacements, refreshPlacements } from "../../src/databases.ts";
-import { api, createAdminKey, createPartner, expectError, send } from "../helpers.ts";
-import { orderBody, partnerWithFile, readyFile, settleValidation } from "../orders/order-helpers.ts";
+import { api, createAdminKey, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
+import { orderBody, partnerWithFile, readyFile, settleValidation, TRACKING } from "../orders/order-helpers.ts";
 
 function secondDatabase(): D1Database {
 	const second = env.DB_2;
@@ -106,7 +106,7 @@ async function moveUnderLoad(accountId: string, to: string, load: () => Promise<
 }
 
 describe("moving an account between databases", () => {
-	it("moves every row under load: each order answered 2xx is readable once, all in DB_2, none left in DB", async () => {
+	it("moves every row under load of creates, changes, shipments and cancels: each order answered 2xx is readable once with what its answers said, all in DB_2, none left in DB", async () => {
 		const partner = await createPartner("Moving Gallery");
 		const accountId = partner.account.id;
 		// The load's retries are many requests a minute: the key's limits lifted before its first request.
@@ -117,11 +117,20 @@ describe("moving an account between databases", () => {
 		const file = await readyFile(key, 2400, 3000);
 		const other = await partnerWithFile({ name: "Staying Gallery" });
 		const created: { id: string; external_id: string }[] = [];
+		const opsKey = await createKeyWithScopes(["ops"]);
+		// The floor's key ships through the same retries: its account's limits lifted before its first request.
+		await env.DB.prepare(
+			"UPDATE accounts SET requests_per_minute = 100000 WHERE id IN (SELECT account_id FROM api_keys WHERE scopes LIKE '%ops%')",
+		).run();
+		/** What each order's 2xx answers said it became: the reads after the move must show it. */
+		const expected = new Map<string, { status?: string; metadata: Record<string, string> }>();
+		const changed = { patch: 0, ship: 0, cancel: 0 };
+		type Pending = { path: string; body: string; method: string; key: string; kind: "create" | keyof typeof changed };
 		/** Requests not yet answered 2xx: each tried once a round, a 503 `account_moving` tried again next round. */
-		const pending: { path: string; body: string; create: boolean }[] = [];
+		const pending: Pending[] = [];
 		const tryPending = async () => {
 			for (const request of pending.splice(0)) {
-				const response = await once(request.path, key, { method: "POST", body: request.body });
+				const response = await once(request.path, request.key, { method: request.method, body: request.body });
 				if (response.status === 503) {
 					const refusal = (await response.json()) as { error: { code?: string } };
 					expect(refusal.error.code).toBe("account_moving");
@@ -130,14 +139,26 @@ describe("moving an account between databases", () => {
 					refused += 1;
 					continue;
 				}
-				// A cancel may come too late (the order in production, or canceled already): a 409, the order unchanged.
-				const answered = request.create ? [200, 201] : [200, 409];
+				// A change may come too late or too early (a cancel once in production, a ship before it): a 409, the order unchanged.
+				const answered = request.kind === "create" ? [200, 201] : [200, 409];
 				expect(answered, await response.clone().text()).toContain(response.status);
-				if (request.create) created.push((await response.json()) as { id: string; external_id: string });
+				if (response.status === 409) continue;
+				const order = (await response.json()) as {
+					id: string;
+					external_id: string;
+					status: string;
+					metadata: Record<string, string>;
+				};
+				if (request.kind === "create") created.push(order);
+				else changed[request.kind] += 1;
+				const before = expected.get(order.id)?.status;
+				const moved = request.kind === "cancel" || request.kind === "ship";
+				expected.set(order.id, { status: moved ? order.status : before, metadata: order.metadata });
 			}
 		};
 		let refused = 0;
-		const createOne = () => pending.push({ path: "/v1/orders", body: JSON.stringify(orderBody(file)), create: true });
+		const createOne = () =>
+			pending.push({ path: "/v1/orders", body: JSON.stringify(orderBody(file)), method: "POST", key, kind: "create" });
 		for (let index = 0; index < 6; index++) createOne();
 		await tryPending();
 		const otherOrder = await retrying("/v1/orders", other.key, {
@@ -154,13 +175,26 @@ describe("moving an account between databases", () => {
 			if (round % 3 === 0) createOne();
 			const target = created[round % Math.max(created.length, 1)];
 			if (round % 7 === 0 && target !== undefined) {
-				pending.push({ path: `/v1/orders/${target.id}/cancel`, body: "{}", create: false });
+				pending.push({ path: `/v1/orders/${target.id}/cancel`, body: "{}", method: "POST", key, kind: "cancel" });
+			}
+			const changedOne = created[(round * 5) % Math.max(created.length, 1)];
+			if (round % 2 === 0 && changedOne !== undefined) {
+				const body = JSON.stringify({ metadata: { [`round_${round}`]: String(round) } });
+				pending.push({ path: `/v1/orders/${changedOne.id}`, body, method: "PATCH", key, kind: "patch" });
+			}
+			const shipped = created[(round * 3) % Math.max(created.length, 1)];
+			if (round % 4 === 1 && shipped !== undefined) {
+				const body = JSON.stringify(TRACKING);
+				pending.push({ path: `/v1/ops/orders/${shipped.id}/ship`, body, method: "POST", key: opsKey, kind: "ship" });
 			}
 			await tryPending();
 		});
 		for (let attempt = 0; attempt < 50 && pending.length > 0; attempt++) await tryPending();
 		expect(pending).toEqual([]);
 		expect(refused).toBeGreaterThan(0);
+		// The load changed and shipped orders through the move, not only created and canceled them.
+		expect(changed.patch).toBeGreaterThan(0);
+		expect(changed.ship).toBeGreaterThan(0);
 		expect(moved.state).toBe("done");
 		for (const table of JSON.parse(moved.tables) as VerifiedTable[]) {
 			expect([table.table, table.target_rows, table.target_hash]).toEqual([table.table, table.rows, table.hash]);
@@ -175,6 +209,11 @@ describe("moving an account between databases", () => {
 		for (const order of created) {
 			const read = await retrying(`/v1/orders/${order.id}`, key);
 			expect(read.status).toBe(200);
+			// Nothing an answer said was done is lost: the last status a cancel or ship gave, and the metadata.
+			const { status, metadata } = (await read.json()) as { status: string; metadata: Record<string, string> };
+			const last = expected.get(order.id);
+			if (last?.status !== undefined) expect(status, order.id).toBe(last.status);
+			expect(metadata, order.id).toEqual(last?.metadata);
 		}
 		const listed = await retrying("/v1/orders?limit=100", key);
 		const ids = ((await listed.json()) as { data: { id: string; external_id: string }[] }).data;
