@@ -105,16 +105,22 @@ async function moveUnderLoad(accountId: string, to: string, load: () => Promise<
 	throw new Error(`the move did not finish: ${[...states].join(", ")}`);
 }
 
+/**
+ * A partner the load drives, with a ready file: its retries are many requests a minute, so its key's
+ * limits are lifted before its first request.
+ */
+async function loadedPartner(name: string) {
+	const partner = await createPartner(name);
+	await env.DB.prepare("UPDATE accounts SET requests_per_minute = 100000, order_burst = 1000 WHERE id = ?1")
+		.bind(partner.account.id)
+		.run();
+	const key = partner.keys.live.key;
+	return { accountId: partner.account.id, key, file: await readyFile(key, 2400, 3000) };
+}
+
 describe("moving an account between databases", () => {
 	it("moves every row under load of creates, changes, shipments and cancels: each order answered 2xx is readable once with what its answers said, all in DB_2, none left in DB", async () => {
-		const partner = await createPartner("Moving Gallery");
-		const accountId = partner.account.id;
-		// The load's retries are many requests a minute: the key's limits lifted before its first request.
-		await env.DB.prepare("UPDATE accounts SET requests_per_minute = 100000, order_burst = 1000 WHERE id = ?1")
-			.bind(accountId)
-			.run();
-		const key = partner.keys.live.key;
-		const file = await readyFile(key, 2400, 3000);
+		const { accountId, key, file } = await loadedPartner("Moving Gallery");
 		const other = await partnerWithFile({ name: "Staying Gallery" });
 		const created: { id: string; external_id: string }[] = [];
 		const opsKey = await createKeyWithScopes(["ops"]);
@@ -245,13 +251,7 @@ describe("moving an account between databases", () => {
 	}, 120_000);
 
 	it("each step run twice, as when a crash comes after its work and before its progress is saved, moves the same rows", async () => {
-		const partner = await createPartner("Twice Gallery");
-		const accountId = partner.account.id;
-		await env.DB.prepare("UPDATE accounts SET requests_per_minute = 100000, order_burst = 1000 WHERE id = ?1")
-			.bind(accountId)
-			.run();
-		const key = partner.keys.live.key;
-		const file = await readyFile(key, 2400, 3000);
+		const { accountId, key, file } = await loadedPartner("Twice Gallery");
 		for (let index = 0; index < 4; index++) {
 			const created = await retrying("/v1/orders", key, { method: "POST", body: JSON.stringify(orderBody(file)) });
 			expect(created.status).toBe(201);
