@@ -79,7 +79,7 @@ app.on(
 	}),
 );
 // The settings are parsed before anything else, so a bad one fails the first request, naming the variable;
-// then the moved accounts' placements are read, when this isolate's copy is old, before any databaseOf.
+// then the moved accounts' placements are read, when this isolate's copy is old, before the first databaseOf.
 app.use("*", async (c, next) => {
 	configOf(c.env);
 	await refreshPlacements(c.env);

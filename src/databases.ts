@@ -30,7 +30,7 @@ const placements = new WeakMap<object, Placement>();
 /** The accounts placed away from their range (account id → binding name), and when they were read (ms). */
 type MovedAccounts = { bindings: ReadonlyMap<string, string>; readAt: number };
 
-/** This isolate's copy of the directory's placements: bindings by name, so that any env resolves them. */
+/** This isolate's copy of the directory's placements: bindings by name, so that every env resolves them. */
 let moved: MovedAccounts = { bindings: new Map(), readAt: Number.NEGATIVE_INFINITY };
 
 /**
@@ -87,7 +87,7 @@ export function accountBindings(env: Env): string[] {
 	return [...new Set(["DB", ...configOf(env).ACCOUNT_DATABASES.map(({ binding }) => binding)])];
 }
 
-/** The D1 database of `binding` in this environment (one ACCOUNT_DATABASES names, or any other D1 binding). */
+/** The D1 database of `binding` in this environment (one ACCOUNT_DATABASES names, or another D1 binding of the Worker). */
 export function databaseNamed(env: Env, binding: string): D1Database {
 	const known = placementOf(env).byBinding.get(binding);
 	if (known !== undefined) return known;

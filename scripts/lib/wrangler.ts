@@ -61,7 +61,7 @@ function targetFlags(target: D1Target): string[] {
 	return target.persistTo === undefined ? ["--local"] : ["--local", "--persist-to", target.persistTo];
 }
 
-/** The other wrangler configuration a local target names, if any. */
+/** The other wrangler configuration a local target names, or undefined. */
 function configOfTarget(target: D1Target): string | undefined {
 	return target.remote ? undefined : target.config;
 }

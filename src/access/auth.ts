@@ -21,7 +21,7 @@ import { applyDecisions, authorizeKey, noteKeyWrites } from "../rate-limit/middl
  * the console) so its reads show those writes too; one it did not send is set aside.
  */
 export const BOOKMARK_HEADER = "Bookmark";
-/** Far longer than any token this service sends (a bookmark is 62 characters). */
+/** Far longer than every token this service sends (a bookmark is 62 characters). */
 const MAX_BOOKMARK_HEADER = 4096;
 const BEARER = /^Bearer +(\S+)$/i;
 const BEARER_WITHOUT_KEY = /^Bearer$/i;

@@ -1,7 +1,7 @@
 /**
  * Moving one account's rows from its database to another, in bounded steps each safe to run again after
  * a crash (the move's state in the directory says where it is): fence the source (every write refused),
- * clear the target of any rows left by a failed try, copy table by table in key order, verify each
+ * clear the target of the rows a failed try left, copy table by table in key order, verify each
  * table's row count and content hash in both, switch the placement in one directory write, wait until
  * every isolate's copy of the placements has expired, remove the old rows (children first), and leave
  * the source fenced for good. Reads go to the source until the switch and to the target after it.

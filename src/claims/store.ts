@@ -325,5 +325,5 @@ export async function listClaimsInStatus(
 	return { page: found.slice(0, limit), more: found.length > limit };
 }
 
-/** A condition (over an order id in `{order_id}`) that holds when the order has any claim: such an order stays in D1. */
+/** A condition (over an order id in `{order_id}`) that holds when the order has a claim, whatever its status: such an order stays in D1. */
 export const ORDER_HAS_CLAIM = "EXISTS (SELECT 1 FROM claims WHERE claims.order_id = {order_id})";
