@@ -10,7 +10,7 @@
  */
 import { ORDER_HAS_CLAIM } from "../claims/store.ts";
 import { configOf } from "../config.ts";
-import { everyDatabase } from "../databases.ts";
+import { everyDatabase, isAccountMoving } from "../databases.ts";
 import { log } from "../log.ts";
 import {
 	type ArchiveExclusion,
@@ -77,12 +77,21 @@ export async function archiveFinishedOrdersIn(
 	return counts;
 }
 
-/** Archives one order: its record first, then the guarded D1 batch. True when it left D1 now. */
+/**
+ * Archives one order: its record first, then the guarded D1 batch. True when it left D1 now. An order
+ * of an account moving between databases is left for a later run (its database's fence refuses the
+ * batch), so one moving account does not stop the run for the others.
+ */
 export async function archiveOrder(db: D1Database, records: R2Bucket, orderId: string, now: Date): Promise<boolean> {
 	const record = await recordOfHotOrder(db, records, orderId);
 	if (record === null) return false;
 	await writeOrderRecord(records, record);
-	return slimArchivedOrder(db, record, ARCHIVE_EXCLUSIONS, now);
+	try {
+		return await slimArchivedOrder(db, record, ARCHIVE_EXCLUSIONS, now);
+	} catch (error) {
+		if (isAccountMoving(error)) return false;
+		throw error;
+	}
 }
 
 /** The age a run archives at: the operator's, else ORDER_ARCHIVE_DAYS. */

@@ -276,6 +276,29 @@ describe("each step repeated or cut short", () => {
 		expect(await answerOf(`/v1/orders/${order.id}`, made.key)).toEqual(before);
 	});
 
+	it("an order of an account moving between databases is left hot for a later run, the others archived", async () => {
+		const moving = await partnerWithFile({ opsKey: true });
+		const staying = await partnerWithFile({ opsKey: true });
+		const held = await deliveredOrderOf(moving);
+		const other = await deliveredOrderOf(staying);
+		const fenced = moving.partner.account.id;
+		await env.DB.prepare("INSERT INTO account_fences (account_id, state, updated_at) VALUES (?1, 'frozen', ?2)")
+			.bind(fenced, new Date().toISOString())
+			.run();
+		try {
+			expect(await archiveOrder(env.DB, env.PRINT_FILES, held.id, new Date())).toBe(false);
+			expect(await archiveOrder(env.DB, env.PRINT_FILES, other.id, new Date())).toBe(true);
+			expect(await archivedAtOf(held.id)).toBeNull();
+			const children = await childRowsOf(held.id);
+			expect([children.items, children.shipments]).toEqual([1, 1]);
+			expect(children.moves).toBeGreaterThan(0);
+		} finally {
+			await env.DB.prepare("DELETE FROM account_fences WHERE account_id = ?1").bind(fenced).run();
+		}
+		expect(await archiveOrder(env.DB, env.PRINT_FILES, held.id, new Date())).toBe(true);
+		expect(await archivedAtOf(held.id)).not.toBeNull();
+	});
+
 	it("a move that commits between the record's read and the D1 batch wins: the batch changes nothing", async () => {
 		const made = await partnerWithFile({ opsKey: true });
 		const order = await orderInProduction(made);
