@@ -16,7 +16,10 @@
 CREATE TABLE account_placements (
   account_id TEXT PRIMARY KEY,
   binding TEXT NOT NULL, -- the D1 binding holding the account's rows, by name
-  moved_at TEXT NOT NULL
+  moved_at TEXT NOT NULL,
+  -- Where the copy left that database's primary (a D1 bookmark): the account's reads start no earlier,
+  -- so a replica that has not caught up with the copy never answers them.
+  bookmark TEXT
 );
 
 CREATE TABLE account_moves (

@@ -27,11 +27,14 @@ type Placement = {
 
 const placements = new WeakMap<object, Placement>();
 
-/** The accounts placed away from their range (account id → binding name), and when they were read (ms). */
-type MovedAccounts = { bindings: ReadonlyMap<string, string>; readAt: number };
+/**
+ * The accounts placed away from their range (account id → binding name), where their copy left that
+ * database (account id → D1 bookmark), and when they were read (ms).
+ */
+type MovedAccounts = { bindings: ReadonlyMap<string, string>; bookmarks: ReadonlyMap<string, string>; readAt: number };
 
 /** This isolate's copy of the directory's placements: bindings by name, so that every env resolves them. */
-let moved: MovedAccounts = { bindings: new Map(), readAt: Number.NEGATIVE_INFINITY };
+let moved: MovedAccounts = { bindings: new Map(), bookmarks: new Map(), readAt: Number.NEGATIVE_INFINITY };
 
 /**
  * Reads the moved accounts' placements from the directory when this isolate's copy is older than
@@ -42,9 +45,15 @@ export async function refreshPlacements(env: Env, now = Date.now()): Promise<voi
 	if (env?.DB === undefined) return;
 	if (now - moved.readAt < configOf(env).PLACEMENT_TTL_SECONDS * 1000) return;
 	const { results } = await directoryDatabase(env)
-		.prepare("SELECT account_id, binding FROM account_placements")
-		.all<{ account_id: string; binding: string }>();
-	moved = { bindings: new Map(results.map((row) => [row.account_id, row.binding])), readAt: now };
+		.prepare("SELECT account_id, binding, bookmark FROM account_placements")
+		.all<{ account_id: string; binding: string; bookmark: string | null }>();
+	moved = {
+		bindings: new Map(results.map((row) => [row.account_id, row.binding])),
+		bookmarks: new Map(
+			results.flatMap((row) => (row.bookmark === null ? [] : [[row.account_id, row.bookmark] as const])),
+		),
+		readAt: now,
+	};
 }
 
 /**
@@ -52,17 +61,37 @@ export async function refreshPlacements(env: Env, now = Date.now()): Promise<voi
  * the account is moving (its placement here may be the old one), and after a move's switch in this isolate.
  */
 export function forgetPlacements(): void {
-	moved = { bindings: moved.bindings, readAt: Number.NEGATIVE_INFINITY };
+	moved = { ...moved, readAt: Number.NEGATIVE_INFINITY };
 }
 
-/** The statement placing `accountId` in `binding` in the directory: a move's switch, in the batch that records it. */
-export function placementStatement(env: Env, accountId: string, binding: string, now: Date): D1PreparedStatement {
+/**
+ * The statement placing `accountId` in `binding` in the directory: a move's switch, in the batch that
+ * records it, with where the copy left that database (`bookmark`, null when D1 gave none).
+ */
+export function placementStatement(
+	env: Env,
+	accountId: string,
+	binding: string,
+	bookmark: string | null,
+	now: Date,
+): D1PreparedStatement {
 	return directoryDatabase(env)
 		.prepare(
-			`INSERT INTO account_placements (account_id, binding, moved_at) VALUES (?1, ?2, ?3)
-			 ON CONFLICT (account_id) DO UPDATE SET binding = excluded.binding, moved_at = excluded.moved_at`,
+			`INSERT INTO account_placements (account_id, binding, moved_at, bookmark) VALUES (?1, ?2, ?3, ?4)
+			 ON CONFLICT (account_id) DO UPDATE SET binding = excluded.binding, moved_at = excluded.moved_at,
+			   bookmark = excluded.bookmark`,
 		)
-		.bind(accountId, binding, now.toISOString());
+		.bind(accountId, binding, now.toISOString(), bookmark);
+}
+
+/**
+ * Where the copy of a moved account's rows left its database ({binding: bookmark}; empty for an account
+ * never moved): its reads' sessions start no earlier, so no replica behind the copy answers them.
+ */
+export function placementBookmarks(accountId: string): Readonly<Record<string, string>> {
+	const binding = moved.bindings.get(accountId);
+	const bookmark = moved.bookmarks.get(accountId);
+	return binding === undefined || bookmark === undefined ? {} : { [binding]: bookmark };
 }
 
 /** Whether `error` is a database's fence refusing a write of an account that is moving (migration 0044's triggers). */

@@ -10,7 +10,7 @@ import {
 	laterBookmarks,
 	openReadSessions,
 } from "../database-sessions.ts";
-import { databaseOf, directoryDatabase } from "../databases.ts";
+import { databaseOf, directoryDatabase, placementBookmarks } from "../databases.ts";
 import { ApiError } from "../http/errors.ts";
 import { log } from "../log.ts";
 import { applyDecisions, authorizeKey, noteKeyWrites } from "../rate-limit/middleware.ts";
@@ -83,14 +83,16 @@ export function authenticate(options: { orderCreate: boolean } = { orderCreate: 
 		c.set("principal", authorization.principal);
 		applyDecisions(c, authorization.principal, authorization.request, authorization.order);
 		const env = c.env;
-		const sessions = openReadSessions(
-			env,
+		const { accountId } = authorization.principal;
+		// From the key's last write, a bookmark sent back, and where a move's copy left the account's database.
+		const from = laterBookmarks(
 			laterBookmarks(authorization.bookmarks, carriedBookmarks(c.env, c.req.header(BOOKMARK_HEADER))),
+			placementBookmarks(accountId),
 		);
+		const sessions = openReadSessions(env, from);
 		c.env = sessions.env;
 		await next();
 		let bookmarks = sessions.bookmarks();
-		const { accountId } = authorization.principal;
 		const written = sessions.writtenTo([directoryDatabase(sessions.env), databaseOf(sessions.env, accountId)]);
 		if (written.length > 0) bookmarks = laterBookmarks(bookmarks, await noteKeyWrites(env, keyHash, written));
 		if (Object.keys(bookmarks).length > 0) c.header(BOOKMARK_HEADER, bookmarkToken(bookmarks));

@@ -8,6 +8,7 @@
  */
 import { copyAccountRow } from "../accounts/store.ts";
 import { configOf } from "../config.ts";
+import { primaryBookmarks } from "../database-sessions.ts";
 import { databaseNamed, directoryDatabase, forgetPlacements, placementStatement } from "../databases.ts";
 import {
 	liftFence,
@@ -68,8 +69,10 @@ async function nextProgress(env: Env, move: MoveRow, now: Date): Promise<MovePro
 			return verifyTable(source, target, move);
 		case "switching": {
 			const directory = directoryDatabase(env);
+			// Where the copy left the target's primary: the account's reads start there, never on a replica behind it.
+			const { [move.to_binding]: copied = null } = await primaryBookmarks(env, [move.to_binding]);
 			await directory.batch([
-				placementStatement(env, account, move.to_binding, now),
+				placementStatement(env, account, move.to_binding, copied, now),
 				progressStatement(directory, move, { state: "draining", switched_at: now.toISOString() }, now),
 			]);
 			forgetPlacements();

@@ -11,7 +11,7 @@ import { isFinished, summarize } from "../../src/account-moves/mover.ts";
 import { requestMove, runSteps } from "../../src/account-moves/request-move.ts";
 import { latestMove, type MoveRow, progressStatement, type VerifiedTable } from "../../src/account-moves/store.ts";
 import { ACCOUNT_TABLES, type AccountTable, countRows } from "../../src/account-moves/tables.ts";
-import { databaseOf, forgetPlacements, refreshPlacements } from "../../src/databases.ts";
+import { databaseOf, forgetPlacements, placementBookmarks, refreshPlacements } from "../../src/databases.ts";
 import { api, createAdminKey, createKeyWithScopes, createPartner, expectError, send } from "../helpers.ts";
 import { orderBody, partnerWithFile, readyFile, settleValidation, TRACKING } from "../orders/order-helpers.ts";
 
@@ -212,6 +212,12 @@ describe("moving an account between databases", () => {
 		forgetPlacements();
 		await refreshPlacements(spread);
 		expect(databaseOf(spread, accountId)).toBe(secondDatabase());
+		// The switch kept where the copy left DB_2: the account's reads start there (a replica behind it never answers).
+		const { DB_2: copied } = placementBookmarks(accountId);
+		expect(copied).toMatch(/^[0-9a-f]{8}-/);
+		const carried = (await retrying("/v1/orders?limit=1", key)).headers.get("Bookmark") ?? "";
+		const readFrom = /DB_2:([0-9a-f-]+)/.exec(carried)?.[1] ?? "";
+		expect(readFrom >= (copied ?? "~"), `${readFrom} is not at or after ${copied}`).toBe(true);
 		for (const order of created) {
 			const read = await retrying(`/v1/orders/${order.id}`, key);
 			expect(read.status).toBe(200);
