@@ -11,10 +11,13 @@ import { encodeFlatPng, encodePng } from "../imaging/fixtures/png.ts";
 import { uploadedFile } from "../print-files/upload-helpers.ts";
 import { consumeThumbnailMessage } from "./thumbnail-helpers.ts";
 
-/** Uploads `png` as a new partner's print file and has its thumbnail made; the statistics its row holds then. */
+/**
+ * Uploads `png` as a new partner's print file and has its thumbnail made; the statistics its row holds then.
+ * (The upload's own queue message may be consumed first, within a second: the row is then read after
+ * whichever consumer made the thumbnail, with the same statistics.)
+ */
 async function storedStatsOf(png: Uint8Array) {
 	const file = await uploadedFile((await createPartner()).keys.live.key, png);
-	expect((await findPrintFileById(env.DB, file))?.content_stats).toBeNull();
 	await consumeThumbnailMessage(file);
 	const row = await findPrintFileById(env.DB, file);
 	if (row === null) throw new Error(`no print file ${file}`);
