@@ -4,10 +4,11 @@
  * asked a verdict with its reasons in the error catalog's words. The verdict follows the rules an order
  * applies (the same resolution rule, the same warnings), so a `refused` size is one an order refuses.
  */
-import { ERROR_CODES, WARNING_CODES } from "../error-catalog.ts";
+import { ERROR_CODES } from "../error-catalog.ts";
 import { type FitFigures, fitFigures } from "../framing/fit-figures.ts";
 import type { ColourFacts } from "../imaging/colour/facts.ts";
 import type { ContentStats } from "../imaging/content-stats.ts";
+import { WARNING_CODES } from "../warning-catalog.ts";
 import { colourFactsOf } from "./colour-facts-read.ts";
 import { contentStatsOf } from "./content-stats-read.ts";
 import { fileWarningsOf, type PrintWarning, printFit } from "./print-warnings.ts";

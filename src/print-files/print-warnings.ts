@@ -2,12 +2,13 @@
  * The warnings a print file carries at a size: how its pixels meet the print (resolution, fill's crop,
  * fit's bands) and what its headers and pixels say (CMYK, untagged colour, a probably broken export).
  * One judgement for the quote, the order's items and the file's preflight, so they never disagree; the
- * words are the error catalog's (WARNING_CODES).
+ * words are the warning catalog's (WARNING_CODES).
  */
-import type { WarningCode } from "../error-catalog.ts";
+
 import { fitFigures, widestVisibleBandIn } from "../framing/fit-figures.ts";
 import type { ColourFacts } from "../imaging/colour/facts.ts";
 import { CONTENT_FLAGS, type ContentStats } from "../imaging/content-stats.ts";
+import type { WarningCode } from "../warning-catalog.ts";
 import { colourFactsOf } from "./colour-facts-read.ts";
 import { contentStatsOf } from "./content-stats-read.ts";
 import { CROP_WARNING_PERCENT, croppedPercent, effectiveDpi, resolutionVerdict } from "./resolution.ts";

@@ -9,10 +9,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SHIP_TO_WARNINGS } from "../../src/addresses/ship-to-warnings.ts";
-import { ERROR_CODES, ERROR_STATUS, type ErrorCode, WARNING_CODES } from "../../src/error-catalog.ts";
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "../../src/error-catalog.ts";
 import { ITEM_WARNINGS } from "../../src/orders/item-checks.ts";
 import { HOLD_REASONS } from "../../src/orders/state-machine.ts";
 import { INVALID_REASONS } from "../../src/print-files/invalid-reasons.ts";
+import { WARNING_CODES } from "../../src/warning-catalog.ts";
 
 const ROOT = path.join(import.meta.dirname, "..", "..");
 const CATALOG_PAGE = readFileSync(path.join(ROOT, "docs", "errors.md"), "utf8");
