@@ -62,7 +62,8 @@ function ticketText(html: string, itemId: string): string {
 	return textOf(html.slice(start, end));
 }
 
-describe("floor pages of orders the API accepts but cannot build", () => {
+// Each test renders every floor page and batch (about two seconds alone): a loaded full run took over 5 s.
+describe("floor pages of orders the API accepts but cannot build", { timeout: 30_000 }, () => {
 	it("a size that is not whole sixteenths (16.3 in) renders on every floor page and every batch, in decimals", async () => {
 		const { order } = await settledOrder({ width_in: 16.3, height_in: 20 });
 		expect(order.status).toBe("on_hold");

@@ -114,6 +114,14 @@ async function deliveriesInD1(eventIds: ReadonlyArray<string>): Promise<number> 
 	return row?.count ?? 0;
 }
 
+/** A delivery's status in D1, or null when its row is gone. */
+async function deliveryStatus(deliveryId: string): Promise<string | null> {
+	const row = await env.DB.prepare("SELECT status FROM deliveries WHERE id = ?1")
+		.bind(deliveryId)
+		.first<{ status: string }>();
+	return row?.status ?? null;
+}
+
 /** The texts of a day's archive parts, first to last. */
 async function partTexts(owner: Owner, day: string): Promise<string[]> {
 	const texts: string[] = [];
@@ -243,8 +251,11 @@ describe("the events archive", () => {
 		const partner = await createPartner("Race Gallery");
 		const owner: Owner = { accountId: partner.account.id, mode: "live" };
 		const oldAt = daysAgo(WINDOW_DAYS + 3);
-		// A receiver that keeps answering 503: the redelivered attempt leaves the delivery pending, retrying.
-		const event = await storedEvent(owner, hookUrl("status/503"), oldAt);
+		// A receiver that never answers: the redelivered attempt is still under way (the sender gives up
+		// after WEBHOOK_TIMEOUT_SECONDS) when the delete comes. One that answered at once could finish the
+		// attempt first under a loaded machine's queue, and an event this old is not retried: it would be
+		// failed again, and rightly deleted.
+		const event = await storedEvent(owner, hookUrl("hang"), oldAt);
 		await env.DB.prepare("UPDATE deliveries SET status = 'failed', next_attempt_at = NULL WHERE id = ?1")
 			.bind(event.deliveryId)
 			.run();
@@ -256,6 +267,7 @@ describe("the events archive", () => {
 			key: partner.keys.live.key,
 		});
 		expect(redelivered.status).toBe(200);
+		expect(await deliveryStatus(event.deliveryId)).toBe("pending");
 		expect(await deleteArchivedEvents(env.DB, written)).toBe(written.length - 1);
 		expect(await eventsInD1(event.orderId)).toEqual([event.eventId]);
 		expect(await deliveriesInD1([event.eventId])).toBe(1);
