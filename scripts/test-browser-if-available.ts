@@ -6,13 +6,13 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { CHROMIUM_PATH } from "./lib/chromium.ts";
+import { isCi } from "./lib/ci.ts";
 import { PROJECT_ROOT } from "./lib/wrangler.ts";
 
 const INSTALL_HINT = "sudo apt-get install -y --no-install-recommends chromium fonts-liberation fonts-dejavu-core";
-const inCi = (process.env.CI ?? "") !== "" && process.env.CI !== "false" && process.env.CI !== "0";
 
 if (!existsSync(CHROMIUM_PATH)) {
-	if (inCi) {
+	if (isCi()) {
 		console.error(`Browser tests: ${CHROMIUM_PATH} is missing, and CI must run them (install it: ${INSTALL_HINT}).`);
 		process.exit(1);
 	}

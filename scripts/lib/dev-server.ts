@@ -1,7 +1,9 @@
 /** Starting and stopping `wrangler dev` from scripts and tests, always stopping what was started. */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import path from "node:path";
 import { oneStartAtATime } from "./start-lock.ts";
 import { PROJECT_ROOT, WRANGLER_BIN, wranglerEnv } from "./wrangler.ts";
 
@@ -31,6 +33,27 @@ export type DevServerOptions = {
 	/** Called with each chunk of wrangler's output (stdout and stderr), when it is buffered (not inherited). */
 	onOutput?: (chunk: string) => void;
 };
+
+/**
+ * The environment variable naming a folder where each server started here leaves a file named by its
+ * process group while it runs (scripts/stall-guard.ts sets it, to stop a stalled run's servers too:
+ * each runs in a group of its own, out of reach of the run's).
+ */
+export const DEV_SERVER_REGISTRY = "FPS_DEV_SERVER_REGISTRY";
+
+/** Notes the server's group in the registry, if one is set, until it exits. */
+function register(child: ChildProcess): void {
+	const folder = process.env[DEV_SERVER_REGISTRY];
+	if (folder === undefined || folder === "" || child.pid === undefined) return;
+	const file = path.join(folder, String(child.pid));
+	try {
+		writeFileSync(file, "");
+	} catch {
+		// The guard's folder is gone (the guard stopped): nothing is left to note it in.
+		return;
+	}
+	child.once("exit", () => rmSync(file, { force: true }));
+}
 
 /** A free loopback port, chosen by the OS. */
 export async function freePort(): Promise<number> {
@@ -75,6 +98,7 @@ async function startNow(options: DevServerOptions): Promise<DevServer> {
 		detached: true,
 		stdio: options.inheritOutput ? ["ignore", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
 	});
+	register(child);
 	let output = "";
 	child.stdout?.on("data", (chunk: Buffer) => {
 		output = (output + chunk.toString()).slice(-20_000);
